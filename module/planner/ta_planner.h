@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * ta_planner.h - the tensorarena offset planner: one API for every strategy.
+ *
+ * A problem is a list of buffers, each with a size, an alignment and a
+ * half-open lifetime [start, end) in execution steps. A plan gives each
+ * buffer an offset such that buffers whose lifetimes overlap share no byte
+ * and every offset is a multiple of the buffer's alignment. The plan's
+ * height is max(offset + size); the lower bound is the largest sum of sizes
+ * live at one step. Plain C: see ta_env.h.
+ */
+#ifndef TA_PLANNER_H
+#define TA_PLANNER_H
+
+#include "ta_env.h"
+
+/* Limits; exceeding one makes ta_plan() fail with -E2BIG, never hang. */
+#define TA_PLAN_MAX_BUFFERS	(1U << 20)
+#define TA_PLAN_MAX_STEPS	(1U << 24)
+#define TA_PLAN_MAX_ALIGN	(1ULL << 32)
+/* Sizes, offsets and heights stay below 2^63 + headroom checks: */
+#define TA_PLAN_MAX_SIZE	(1ULL << 63)
+
+/**
+ * struct ta_buffer - one buffer of a problem (trace form)
+ * @size: bytes, 0 allowed (such a buffer gets offset 0 and takes no room)
+ * @align: offset alignment, a power of two from 1 to %TA_PLAN_MAX_ALIGN
+ * @start: first step at which the buffer is live
+ * @end: first step at which it is no longer live; @start < @end
+ */
+struct ta_buffer {
+	u64 size;
+	u64 align;
+	u32 start;
+	u32 end;
+};
+
+/* Graph form: tensor flags. */
+#define TA_TENSOR_INPUT		(1U << 0) /* graph input: live from step 0 */
+#define TA_TENSOR_OUTPUT	(1U << 1) /* graph output: live to the end */
+#define TA_TENSOR_CONSTANT	(1U << 2) /* live for the whole run */
+#define TA_TENSOR_PERSISTENT	(1U << 3) /* live for the whole run */
+#define TA_TENSOR_FLAGS_ALL	0xfU
+
+/**
+ * struct ta_graph_tensor - one tensor of a graph
+ * @size: bytes
+ * @align: power of two, 1 to %TA_PLAN_MAX_ALIGN
+ * @flags: %TA_TENSOR_*
+ */
+struct ta_graph_tensor {
+	u64 size;
+	u64 align;
+	u32 flags;
+};
+
+/**
+ * struct ta_graph_op - one op, in execution order
+ * @first_ref: index in &ta_graph.refs of its first input; its @n_inputs
+ *	       inputs follow, then its @n_outputs outputs
+ * @n_inputs: tensors it reads
+ * @n_outputs: tensors it writes
+ */
+struct ta_graph_op {
+	u32 first_ref;
+	u32 n_inputs;
+	u32 n_outputs;
+};
+
+/**
+ * struct ta_graph - a graph: ops in execution order over tensors
+ * @n_tensors: entries in @tensors
+ * @n_ops: entries in @ops
+ * @n_refs: entries in @refs
+ * @tensors: the tensors
+ * @ops: the ops; op i runs at step i
+ * @refs: tensor indices referenced by the ops
+ */
+struct ta_graph {
+	u32 n_tensors;
+	u32 n_ops;
+	u32 n_refs;
+	const struct ta_graph_tensor *tensors;
+	const struct ta_graph_op *ops;
+	const u32 *refs;
+};
+
+/**
+ * ta_graph_lifetimes() - validate a graph and derive each tensor's lifetime
+ * @g: the graph
+ * @out: @g->n_tensors buffers, filled in tensor order
+ *
+ * A tensor lives from the op that produces it (step 0 for graph inputs) to
+ * the last op that reads it, inclusive (the end for graph outputs; the whole
+ * run for constants and persistent tensors); an output nobody reads lives
+ * through the op that writes it.
+ *
+ * Return: 0, or -EINVAL for a malformed graph (a reference out of range, a
+ * tensor produced twice or read before it is produced, a tensor no op
+ * references, a bad alignment or flag), -E2BIG beyond the limits.
+ */
+int ta_graph_lifetimes(const struct ta_graph *g, struct ta_buffer *out);
+
+/**
+ * enum ta_strategy - planning strategies, each in its own file
+ * @TA_STRATEGY_AUTO: portfolio + bounded search toward the lower bound
+ * @TA_STRATEGY_PINGPONG: per-branch ping-pong of two regions
+ * @TA_STRATEGY_STACK: rectangle stacking with look-ahead, exhaustive if small
+ * @TA_STRATEGY_FREELIST: execution-order free list with merging
+ * @TA_STRATEGY_GREEDY_SIZE: largest first, best-fitting gap
+ * @TA_STRATEGY_COUNT: number of strategies
+ */
+enum ta_strategy {
+	TA_STRATEGY_AUTO = 0,
+	TA_STRATEGY_PINGPONG,
+	TA_STRATEGY_STACK,
+	TA_STRATEGY_FREELIST,
+	TA_STRATEGY_GREEDY_SIZE,
+	TA_STRATEGY_COUNT
+};
+
+/**
+ * struct ta_problem - what to plan
+ * @n_buffers: entries in @buffers
+ * @buffers: the buffers (trace form, or ta_graph_lifetimes() of @graph)
+ * @graph: the graph the buffers came from (buffer i is tensor i), or NULL
+ *	   for trace form; strategies that need connections (pingpong) use it
+ */
+struct ta_problem {
+	u32 n_buffers;
+	const struct ta_buffer *buffers;
+	const struct ta_graph *graph;
+};
+
+/**
+ * struct ta_budget - how much effort a search may spend (0 = default)
+ * @time_ns: wall-clock limit
+ * @steps: search-step limit (reproducible, unlike time)
+ */
+struct ta_budget {
+	u64 time_ns;
+	u64 steps;
+};
+
+/**
+ * struct ta_result - what a plan achieved
+ * @height: bytes of arena the plan needs: max(offset + size)
+ * @lower_bound: most bytes live at one step; no plan is lower
+ * @time_ns: planning time
+ * @steps: search steps spent
+ * @optimal: the plan is proven optimal (@height == @lower_bound, or an
+ *	     exhaustive search finished)
+ */
+struct ta_result {
+	u64 height;
+	u64 lower_bound;
+	u64 time_ns;
+	u64 steps;
+	bool optimal;
+};
+
+/**
+ * ta_plan() - plan a problem with one strategy
+ * @p: the problem (validated here: sizes, alignments, lifetimes, limits)
+ * @strategy: which strategy
+ * @budget: effort limits, or NULL for the defaults
+ * @offsets: out, @p->n_buffers offsets
+ * @res: out, the figures
+ *
+ * Return: 0; -EINVAL for a malformed problem or unknown strategy; -E2BIG
+ * beyond the limits; -EOVERFLOW when the height would not fit in 63 bits;
+ * -ENOMEM; -EINTR when ta_env_yield() asked to stop.
+ */
+int ta_plan(const struct ta_problem *p, enum ta_strategy strategy,
+	    const struct ta_budget *budget, u64 *offsets,
+	    struct ta_result *res);
+
+/**
+ * ta_plan_validate() - check a plan: no live overlap, alignment, height
+ * @p: the problem
+ * @offsets: the plan
+ * @height: the height the plan claims
+ *
+ * Return: 0 when valid, -EINVAL otherwise.
+ */
+int ta_plan_validate(const struct ta_problem *p, const u64 *offsets,
+		     u64 height);
+
+/**
+ * ta_plan_lower_bound() - the most bytes live at one step
+ * @p: the problem
+ * @lower_bound: out
+ *
+ * Return: 0, -ENOMEM, -EOVERFLOW.
+ */
+int ta_plan_lower_bound(const struct ta_problem *p, u64 *lower_bound);
+
+/**
+ * ta_strategy_name() - a strategy's name ("auto", "pingpong", "stack",
+ * "freelist", "greedy-size")
+ * @strategy: the strategy
+ *
+ * Return: the name, or NULL when out of range.
+ */
+const char *ta_strategy_name(enum ta_strategy strategy);
+
+/**
+ * ta_strategy_from_name() - parse a strategy name
+ * @name: NUL-terminated name
+ *
+ * Return: the strategy, or -EINVAL.
+ */
+int ta_strategy_from_name(const char *name);
+
+#endif /* TA_PLANNER_H */
