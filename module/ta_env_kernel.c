@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ta_env_kernel.c - the planner core's environment in the kernel.
+ */
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+
+#include "planner/ta_env.h"
+
+void *ta_env_alloc_array(size_t n, size_t size)
+{
+	return kvcalloc(n, size, GFP_KERNEL);
+}
+
+void ta_env_free(void *p)
+{
+	kvfree(p);
+}
+
+void ta_env_sort(void *base, size_t n, size_t size,
+		 int (*cmp)(const void *a, const void *b))
+{
+	sort(base, n, size, cmp, NULL);
+}
+
+u64 ta_env_now_ns(void)
+{
+	return ktime_get_ns();
+}
+
+int ta_env_yield(void)
+{
+	cond_resched();
+	return fatal_signal_pending(current) ? -EINTR : 0;
+}

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * ta_env_user.c - the planner core's environment in userspace (libc).
+ */
+#include <stdlib.h>
+#include <time.h>
+
+#include "ta_env.h"
+
+void *ta_env_alloc_array(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	return calloc(n ? n : 1, size ? size : 1);
+}
+
+void ta_env_free(void *p)
+{
+	free(p);
+}
+
+void ta_env_sort(void *base, size_t n, size_t size,
+		 int (*cmp)(const void *a, const void *b))
+{
+	qsort(base, n, size, cmp);
+}
+
+u64 ta_env_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+int ta_env_yield(void)
+{
+	return 0;
+}

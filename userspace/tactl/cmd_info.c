@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * cmd_info.c - tactl info: the arena as /dev/tensorarena reports it.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <linux/tensorarena.h>
+
+#include "tactl.h"
+
+int tactl_cmd_info(int argc, char **argv)
+{
+	struct ta_info info;
+	bool json = false;
+	int fd, i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else {
+			fprintf(stderr, "usage: tactl info [--json]\n");
+			return 2;
+		}
+	}
+	fd = open("/dev/" TA_DEVICE_NAME, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "tactl: /dev/%s: %s (is tensorarena.ko loaded?)\n",
+			TA_DEVICE_NAME, strerror(errno));
+		return 1;
+	}
+	memset(&info, 0, sizeof(info));
+	if (ioctl(fd, TA_IOCTL_INFO, &info) < 0) {
+		fprintf(stderr, "tactl: INFO: %s\n", strerror(errno));
+		close(fd);
+		return 1;
+	}
+	close(fd);
+	if (json) {
+		printf("{\"abi_version\": %u, \"arena_size\": %llu, \"bytes_in_use\": %llu, \"alignment\": %llu, \"page_size\": %u}\n",
+		       info.abi_version, (unsigned long long)info.arena_size,
+		       (unsigned long long)info.bytes_in_use,
+		       (unsigned long long)info.alignment, info.page_size);
+		return 0;
+	}
+	printf("tensorarena ABI %u\n", info.abi_version);
+	printf("  arena size    %llu bytes (%.1f MiB)\n",
+	       (unsigned long long)info.arena_size,
+	       info.arena_size / 1048576.0);
+	printf("  in use        %llu bytes\n",
+	       (unsigned long long)info.bytes_in_use);
+	printf("  alignment     %llu bytes\n",
+	       (unsigned long long)info.alignment);
+	printf("  page size     %u bytes\n", info.page_size);
+	return 0;
+}

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * tactl - command-line tool for tensorarena: inspect the arena, plan graphs.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tactl.h"
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *help;
+} tactl_commands[] = {
+	{ "info", tactl_cmd_info, "show the arena of /dev/tensorarena" },
+	{ "plan", tactl_cmd_plan, "plan a trace or graph file offline" },
+};
+
+static void tactl_usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "usage: tactl COMMAND [ARGS]\n\ncommands:\n");
+	for (i = 0; i < sizeof(tactl_commands) / sizeof(tactl_commands[0]); i++)
+		fprintf(out, "  %-8s %s\n", tactl_commands[i].name,
+			tactl_commands[i].help);
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		tactl_usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	for (i = 0; i < sizeof(tactl_commands) / sizeof(tactl_commands[0]); i++)
+		if (!strcmp(argv[1], tactl_commands[i].name))
+			return tactl_commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "tactl: unknown command '%s'\n", argv[1]);
+	tactl_usage(stderr);
+	return 2;
+}

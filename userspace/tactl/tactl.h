@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/* tactl.h - the subcommands of tactl; each lives in its own cmd_*.c. */
+#ifndef TACTL_H
+#define TACTL_H
+
+int tactl_cmd_info(int argc, char **argv);
+int tactl_cmd_plan(int argc, char **argv);
+
+#endif /* TACTL_H */
