@@ -22,3 +22,76 @@ ta_kernel_key() {
 }
 
 ta_kernel_dir() { echo "$TA_CACHE/kernel-$(ta_kernel_key)"; }
+
+# The Debian stock kernel the module must also work on: the newest installed
+# linux-headers-6.1.*-amd64 (from the linux-headers-amd64 package) and the
+# matching unsigned image, downloaded and unpacked (not installed).
+ta_stock_abi() {
+	local d
+	d=$(ls -d /usr/src/linux-headers-6.1.*-amd64 2>/dev/null | sort -V | tail -1)
+	[ -n "$d" ] || ta_die "no linux-headers-6.1.*-amd64: run 'make deps'"
+	echo "${d#/usr/src/linux-headers-}"
+}
+
+ta_stock_kernel() {
+	local abi=$1 dir="$TA_CACHE/stock-$1" tmp
+	if [ ! -f "$dir/boot/vmlinuz-$abi" ]; then
+		ta_log "fetching Debian's stock kernel linux-image-$abi-unsigned"
+		tmp=$(mktemp -d)
+		(cd "$tmp" && apt-get download -qq -o APT::Sandbox::User=root "linux-image-$abi-unsigned") >&2 ||
+			ta_die "cannot download linux-image-$abi-unsigned"
+		mkdir -p "$dir"
+		dpkg-deb -x "$tmp"/linux-image-*.deb "$dir"
+		rm -rf "$tmp"
+	fi
+	echo "$dir/boot/vmlinuz-$abi"
+}
+
+# ta_build_module KDIR OUTDIR [MAKE ARGS...]: build tensorarena.ko from a
+# copy of the sources in OUTDIR (so builds for different kernels never share
+# objects) and print the .ko's path. Fails on any compiler warning.
+ta_build_module() {
+	local kdir=$1 out=$2
+	shift 2
+	rm -rf "$out"
+	mkdir -p "$out/tests"
+	cp -a "$TA_ROOT/Kbuild" "$TA_ROOT/module" "$TA_ROOT/uapi" "$out/"
+	cp -a "$TA_ROOT/tests/kunit" "$out/tests/"
+	find "$out" \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' \) -delete
+	if ! make -C "$kdir" M="$out" W=1 "$@" modules >"$out/build.log" 2>&1; then
+		cat "$out/build.log" >&2
+		ta_die "module build against $kdir failed"
+	fi
+	if grep -q 'warning:' "$out/build.log"; then
+		grep -B2 -A4 'warning:' "$out/build.log" >&2
+		ta_die "module build against $kdir has warnings"
+	fi
+	echo "$out/tensorarena.ko"
+}
+
+# ta_initramfs OUT PAYLOAD_DIR: a busybox initramfs whose /init is
+# tests/vm/init and whose /ta is PAYLOAD_DIR.
+ta_initramfs() {
+	local out=$1 payload=$2 root
+	root=$(mktemp -d)
+	mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,etc}
+	cp /bin/busybox "$root/bin/busybox"
+	cp "$TA_ROOT/tests/vm/init" "$root/init"
+	chmod +x "$root/init"
+	cp -a "$payload" "$root/ta"
+	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$out"
+	rm -rf "$root"
+}
+
+# ta_boot KERNEL INITRAMFS LOG MODE [TIMEOUT]: boot under TCG; the VM runs
+# tests/vm/init in MODE and powers itself off. The console goes to LOG.
+ta_boot() {
+	local kernel=$1 initrd=$2 log=$3 mode=$4 limit=${5:-900} rc=0
+	timeout --foreground -k 10 "$limit" qemu-system-x86_64 -accel tcg \
+		-m 1G -smp 2 -kernel "$kernel" -initrd "$initrd" \
+		-append "console=ttyS0 loglevel=7 panic=-1 ta_mode=$mode" \
+		-display none -monitor none -serial "file:$log" -no-reboot \
+		</dev/null >"$log.qemu" 2>&1 || rc=$?
+	[ "$rc" = 124 ] && ta_log "VM ($mode) timed out after ${limit}s"
+	return 0
+}

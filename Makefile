@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0
+# tensorarena: top-level build.
+#
+#   make                      module + userspace (userspace/bin/tactl)
+#   make KDIR=<tree> [ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-]
+#                             build the module against any configured tree or
+#                             headers package; default: the running kernel's
+#                             /lib/modules/$(uname -r)/build if present, else
+#                             the project's own test kernel (built on demand)
+#   make check                install what is missing, run every test
+#   make demo                 boot the test VM and show tensorarena at work
+#   make bench                planner benchmark over ../shared/bench
+#   make lint                 checkpatch --strict, W=1, sparse on the module
+
+TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
+SHARED ?= $(abspath $(TOP)/../shared)
+
+all: module userspace
+
+module:
+	@kdir="$(KDIR)"; \
+	if [ -z "$$kdir" ]; then \
+		if [ -d "$(RUNNING_KDIR)" ]; then kdir="$(RUNNING_KDIR)"; \
+		else kdir=$$($(TOP)/tests/vm/build-kernel.sh) || exit 1; fi; \
+	fi; \
+	echo "building tensorarena.ko against $$kdir"; \
+	$(MAKE) -C "$$kdir" M=$(TOP) modules
+
+userspace:
+	$(MAKE) -C $(TOP)/userspace
+
+deps:
+	$(TOP)/tests/deps.sh
+
+check: deps
+	$(TOP)/tests/run-all.sh
+
+demo: deps
+	$(TOP)/tests/vm/demo.sh
+
+bench:
+	$(MAKE) -C $(TOP)/userspace bench
+	$(TOP)/userspace/bin/ta_bench $(SHARED)/bench
+
+lint: deps
+	$(TOP)/tests/lint.sh
+
+clean:
+	@kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir="$(RUNNING_KDIR)"; \
+	if [ -d "$$kdir" ]; then $(MAKE) -C "$$kdir" M=$(TOP) clean; fi
+	$(MAKE) -C $(TOP)/userspace clean
+	rm -rf $(TOP)/build
+
+.PHONY: all module userspace deps check demo bench lint clean

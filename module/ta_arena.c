@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ta_arena.c - the arena: one physically contiguous, DMA-capable block,
+ * reserved once at probe and carved into slices by a genalloc pool.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/genalloc.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
+
+#include "ta_internal.h"
+
+/**
+ * ta_arena_init() - reserve the arena of @ta and set up its pool
+ * @ta: the device; @ta->dev must be set
+ * @size: bytes, a whole number of pages
+ *
+ * The memory and the pool are device-managed: they go away when the device
+ * is unbound, after the character device is gone.
+ *
+ * Return: 0, -EIO when the device cannot do 64-bit or 32-bit DMA, -ENOMEM
+ * when the memory cannot be had.
+ */
+int ta_arena_init(struct ta_device *ta, u64 size)
+{
+	struct device *dev = ta->dev;
+	int err;
+
+	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
+	if (err)
+		err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
+	if (err) {
+		dev_err(dev, "no usable DMA mask: %d\n", err);
+		return -EIO;
+	}
+
+	if (size > SIZE_MAX) {
+		dev_err(dev, "arena_size %llu does not fit in this kernel's address space\n",
+			size);
+		return -ENOMEM;
+	}
+	ta->size = size;
+	ta->cpu_base = dmam_alloc_coherent(dev, ta->size, &ta->dma_base,
+					   GFP_KERNEL | __GFP_NOWARN);
+	if (!ta->cpu_base) {
+		dev_err(dev,
+			"cannot reserve a contiguous %llu-byte arena: the kernel's CMA area (or largest free block, without CMA) is smaller; lower arena_size, boot with cma=<size>, or give the device a memory-region\n",
+			size);
+		return -ENOMEM;
+	}
+
+	ta->pool = devm_gen_pool_create(dev, PAGE_SHIFT, dev_to_node(dev), NULL);
+	if (IS_ERR(ta->pool))
+		return PTR_ERR(ta->pool);
+	err = gen_pool_add_virt(ta->pool, (unsigned long)ta->cpu_base,
+				ta->dma_base, ta->size, dev_to_node(dev));
+	if (err)
+		return err;
+
+	dev_info(dev, "arena of %zu bytes at DMA address %pad\n", ta->size,
+		 &ta->dma_base);
+	return 0;
+}
+
+/**
+ * ta_arena_in_use() - bytes of the arena currently held by plans
+ * @ta: the device
+ *
+ * Return: the byte count.
+ */
+size_t ta_arena_in_use(struct ta_device *ta)
+{
+	return gen_pool_size(ta->pool) - gen_pool_avail(ta->pool);
+}
+
+/**
+ * ta_arena_fill_info() - fill the Out fields of an INFO request
+ * @ta: the device
+ * @info: the request; only Out fields are written
+ */
+void ta_arena_fill_info(struct ta_device *ta, struct ta_info *info)
+{
+	info->abi_version = TA_ABI_VERSION;
+	info->arena_size = ta->size;
+	info->bytes_in_use = ta_arena_in_use(ta);
+	info->alignment = PAGE_SIZE;
+	info->page_size = PAGE_SIZE;
+}

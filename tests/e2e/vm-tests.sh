@@ -1,0 +1,132 @@
+#!/bin/sh
+# Runs inside the test VM (busybox sh) as root: KUnit suites, then the
+# end-to-end tests of the module. One line per test:
+#   e2e: ok - NAME          e2e: not ok - NAME: WHY
+# usage: vm-tests.sh test|stock|demo
+mode=$1
+TA=/ta
+MIB=1048576
+
+ok() { echo "e2e: ok - $1"; }
+not_ok() { echo "e2e: not ok - $1: $2"; }
+check() { # check NAME COMMAND...
+	name=$1
+	shift
+	if "$@"; then ok "$name"; else not_ok "$name" "failed: $*"; fi
+}
+
+contains() { echo "$1" | grep -q -- "$2"; }
+
+meminfo() { awk -v k="$1:" '$1 == k { print $2 * 1024 }' /proc/meminfo; }
+
+# load SIZE: insmod the plain module; prints insmod's error text on failure.
+load() { insmod "$TA/tensorarena.ko" "arena_size=$1" 2>&1; }
+
+# insmod_fails NAME ARG EXPECTED_TEXT: the load must fail, leave nothing.
+insmod_fails() {
+	out=$(insmod "$TA/tensorarena.ko" "$2" 2>&1)
+	rc=$?
+	if [ $rc = 0 ]; then
+		rmmod tensorarena
+		not_ok "$1" "insmod $2 succeeded"
+	elif ! echo "$out" | grep -q "$3"; then
+		not_ok "$1" "insmod $2: '$out', expected '$3'"
+	elif [ -e /dev/tensorarena ] || [ -e /sys/bus/platform/devices/tensorarena ] ||
+		grep -q '^tensorarena ' /proc/modules; then
+		not_ok "$1" "insmod $2 failed but left state behind"
+	else
+		ok "$1"
+	fi
+}
+
+run_kunit() {
+	# The KUnit build runs its suites when loaded; KTAP goes to the console.
+	check "kunit: module with suites loads" \
+		insmod "$TA/tensorarena-kunit.ko" arena_size=16M
+	check "kunit: module unloads" rmmod tensorarena
+}
+
+run_param_tests() {
+	insmod_fails "param: zero size -> EINVAL" arena_size=0 "Invalid"
+	insmod_fails "param: junk suffix -> EINVAL" arena_size=16Q "Invalid"
+	insmod_fails "param: not page-multiple -> EINVAL" arena_size=1000 "Invalid"
+	insmod_fails "param: 64-bit overflow -> ERANGE" arena_size=99999999999999G "Numerical result"
+	insmod_fails "param: empty -> EINVAL" arena_size= "Invalid"
+	insmod_fails "arena: impossible size -> ENOMEM" arena_size=$1 "Cannot allocate memory"
+	check "arena: impossible size explained in the log" \
+		sh -c 'dmesg | grep -q "cannot reserve a contiguous .*-byte arena"'
+}
+
+# run_module_tests SIZE_BYTES SIZE_ARG: the loaded-module tests.
+run_module_tests() {
+	bytes=$1
+	out=$(load "$2")
+	check "load with arena_size=$2" [ -z "$out" ]
+	check "/dev/tensorarena exists" [ -c /dev/tensorarena ]
+	"$TA/ta_e2e" "$bytes"
+	check "sysfs: arena_size" [ "$(cat /sys/bus/platform/devices/tensorarena/arena_size)" = "$bytes" ]
+	check "sysfs: bytes_in_use" [ "$(cat /sys/bus/platform/devices/tensorarena/bytes_in_use)" = 0 ]
+	check "module parameter readable" [ "$(cat /sys/module/tensorarena/parameters/arena_size)" = "$bytes" ]
+	check "debugfs: arena shows size" \
+		grep -q "^size: *$bytes\$" /sys/kernel/debug/tensorarena/tensorarena/arena
+	check "debugfs: arena shows use" \
+		grep -q '^in_use: *0$' /sys/kernel/debug/tensorarena/tensorarena/arena
+	tactl_out=$("$TA/tactl" info 2>&1)
+	echo "$tactl_out"
+	check "tactl info shows the arena" \
+		contains "$tactl_out" "arena size *$bytes bytes"
+	check "tactl info --json" \
+		contains "$("$TA/tactl" info --json)" "\"arena_size\": $bytes"
+	check "second load of the module fails" sh -c "! insmod $TA/tensorarena.ko 2>/dev/null"
+	check "unload" rmmod tensorarena
+	check "/dev/tensorarena gone after unload" [ ! -e /dev/tensorarena ]
+	check "debugfs gone after unload" [ ! -e /sys/kernel/debug/tensorarena ]
+}
+
+# run_reload_tests SIZE_ARG: 20 load/unload cycles give back every byte.
+run_reload_tests() {
+	free0=$(meminfo MemFree)
+	cma0=$(meminfo CmaFree)
+	i=0
+	bad=
+	while [ $i -lt 20 ]; do
+		out=$(load "$1") || { bad="load $i: $out"; break; }
+		rmmod tensorarena || { bad="unload $i"; break; }
+		i=$((i + 1))
+	done
+	free1=$(meminfo MemFree)
+	cma1=$(meminfo CmaFree)
+	echo "reload: MemFree $free0 -> $free1, CmaFree ${cma0:-n/a} -> ${cma1:-n/a}"
+	check "reload x20: every cycle works${bad:+ ($bad)}" [ -z "$bad" ]
+	# Slab and per-CPU page lists wobble by a few pages; an arena is MiBs.
+	check "reload x20: MemFree back within 1 MiB" \
+		[ $((free0 - free1)) -lt $MIB ]
+	if [ -n "$cma0" ]; then
+		check "reload x20: CmaFree back exactly" [ "$cma0" = "$cma1" ]
+	fi
+}
+
+case "$mode" in
+test)
+	run_kunit
+	run_param_tests 1G
+	run_module_tests $((16 * MIB)) 16M
+	run_reload_tests 16M
+	;;
+stock)
+	# Debian's amd64 kernel has no CMA: 4 MiB is the largest block it gives.
+	run_param_tests 64M
+	run_module_tests $((4 * MIB)) 4M
+	run_reload_tests 4M
+	;;
+demo)
+	load 16M
+	echo "== tactl info"
+	"$TA/tactl" info
+	echo "== /sys/kernel/debug/tensorarena/tensorarena/arena"
+	cat /sys/kernel/debug/tensorarena/tensorarena/arena
+	echo "== dmesg"
+	dmesg | grep tensorarena
+	rmmod tensorarena
+	;;
+esac

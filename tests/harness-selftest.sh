@@ -1,0 +1,36 @@
+#!/bin/bash
+# The verdict must catch what it is meant to catch: feed tests/results.py
+# consoles with known content and check its verdict. TAP out.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+
+# expect NAME WANT_RC CONSOLE_TEXT
+expect() {
+	n=$((n + 1))
+	printf '%b' "$3" >"$tmp/console.log"
+	python3 "$here/results.py" --console "vm=$tmp/console.log" >"$tmp/out" 2>&1
+	rc=$?
+	if [ "$rc" = "$2" ]; then
+		echo "ok $n - harness: $1"
+	else
+		echo "not ok $n - harness: $1 (exit $rc, want $2)"
+		sed 's/^/# /' "$tmp/out"
+	fi
+}
+
+good='[    1.0]     KTAP version 1\n[    1.0]     # Subtest: s\n[    1.0]     1..2\n[    1.1]     ok 1 - a\n[    1.2]     ok 2 - b\n[    1.3] ok 1 - s\ne2e: ok - x\nTA-VM: end\n'
+expect "clean run passes" 0 "$good"
+expect "WARNING fails a passing run" 1 "${good}[ 2.0] WARNING: CPU: 0 PID: 1 at foo.c:1\n"
+expect "KASAN report fails" 1 "${good}[ 2.0] BUG: KASAN: slab-out-of-bounds in ta_x\n"
+expect "UBSAN report fails" 1 "${good}[ 2.0] UBSAN: shift-out-of-bounds in x.c:3:4\n"
+expect "lockdep report fails" 1 "${good}[ 2.0] WARNING: possible circular locking dependency detected\n"
+expect "kmemleak report fails" 1 "${good}unreferenced object 0xffff888003 (size 64):\n"
+expect "failed KUnit case fails" 1 '    # Subtest: s\n    1..1\n    not ok 1 - a\nTA-VM: end\n'
+expect "missing KUnit cases fail" 1 '    # Subtest: s\n    1..3\n    ok 1 - a\nTA-VM: end\n'
+expect "skipped KUnit case fails" 1 '    # Subtest: s\n    1..1\n    ok 1 - a # SKIP no\nTA-VM: end\n'
+expect "failed e2e test fails" 1 'e2e: not ok - x: y\nTA-VM: end\n'
+expect "VM that never ends fails" 1 'e2e: ok - x\n'
+expect "no tests at all fails" 1 'TA-VM: end\n'

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ta_module_kunit.c - KUnit suites for the module's own code: the
+ * arena_size parser, ioctl decoding and the INFO path on the live arena.
+ * Built into tensorarena.ko with TA_KUNIT=1; they run when it is loaded
+ * (with arena_size=16M in the test VM).
+ */
+#include <kunit/test.h>
+#include <linux/genalloc.h>
+#include <linux/mm.h>
+
+#include "ta_internal.h"
+
+struct ta_size_case {
+	const char *str;
+	int err;
+	u64 bytes;
+};
+
+static const struct ta_size_case ta_size_cases[] = {
+	{ "4096", 0, 4096 },
+	{ "16M", 0, 16ULL << 20 },
+	{ "16m", 0, 16ULL << 20 },
+	{ "8K", 0, 8192 },
+	{ "2G", 0, 2ULL << 30 },
+	{ "1g", 0, 1ULL << 30 },
+	{ "0x100000", 0, 1ULL << 20 },
+	{ "32M\n", 0, 32ULL << 20 },
+	{ "", -EINVAL, 0 },
+	{ "\n", -EINVAL, 0 },
+	{ "M", -EINVAL, 0 },
+	{ "0", -EINVAL, 0 },
+	{ "0M", -EINVAL, 0 },
+	{ "1000", -EINVAL, 0 },
+	{ "1K", -EINVAL, 0 },
+	{ "16Q", -EINVAL, 0 },
+	{ "16MB", -EINVAL, 0 },
+	{ "-16M", -EINVAL, 0 },
+	{ " 16M", -EINVAL, 0 },
+	{ "16 M", -EINVAL, 0 },
+	{ "18446744073709551616", -ERANGE, 0 },
+	{ "17179869184G", -ERANGE, 0 },
+	{ "99999999999999999999999999999999999999", -EINVAL, 0 },
+};
+
+static void ta_size_case_desc(const struct ta_size_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "\"%s\" -> %d", c->str, c->err);
+	strreplace(desc, '\n', '|');
+}
+
+KUNIT_ARRAY_PARAM(ta_size, ta_size_cases, ta_size_case_desc);
+
+static void ta_parse_size_test(struct kunit *test)
+{
+	const struct ta_size_case *c = test->param_value;
+	u64 bytes = 12345;
+	int err;
+
+	err = ta_parse_size(c->str, &bytes);
+	KUNIT_EXPECT_EQ(test, err, c->err);
+	KUNIT_EXPECT_EQ(test, bytes, c->err ? 12345ULL : c->bytes);
+}
+
+static void ta_parse_size_largest_test(struct kunit *test)
+{
+	u64 bytes = 0;
+
+	/* 2^64 - 4096 is the largest page multiple: accepted as a number. */
+	KUNIT_EXPECT_EQ(test, ta_parse_size("0xfffffffffffff000", &bytes), 0);
+	KUNIT_EXPECT_EQ(test, bytes, U64_MAX - 4095);
+	/* 2^24 G is 2^54: fits. */
+	KUNIT_EXPECT_EQ(test, ta_parse_size("16777216G", &bytes), 0);
+	KUNIT_EXPECT_EQ(test, bytes, 1ULL << 54);
+}
+
+static struct kunit_case ta_params_cases[] = {
+	KUNIT_CASE_PARAM(ta_parse_size_test, ta_size_gen_params),
+	KUNIT_CASE(ta_parse_size_largest_test),
+	{}
+};
+
+static struct kunit_suite ta_params_suite = {
+	.name = "tensorarena-params",
+	.test_cases = ta_params_cases,
+};
+
+static void ta_ioctl_lookup_test(struct kunit *test)
+{
+	const struct ta_ioctl_desc *desc;
+
+	desc = ta_ioctl_lookup(TA_IOCTL_INFO);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(desc));
+	KUNIT_EXPECT_EQ(test, desc->cmd, (unsigned int)TA_IOCTL_INFO);
+	KUNIT_EXPECT_PTR_EQ(test, desc->handler, ta_ioctl_info);
+
+	/* Larger struct (a newer ABI): same entry. */
+	desc = ta_ioctl_lookup(_IOWR(TA_IOCTL_BASE, 0x00, u8[128]));
+	KUNIT_EXPECT_FALSE(test, IS_ERR(desc));
+
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_ioctl_lookup(_IOWR(TA_IOCTL_BASE, 0x00, u64))),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_ioctl_lookup(_IOWR(TA_IOCTL_BASE, 0x7f,
+							   struct ta_info))),
+			-ENOTTY);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_ioctl_lookup(_IOWR('x', 0x00,
+							   struct ta_info))),
+			-ENOTTY);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_ioctl_lookup(_IOR(TA_IOCTL_BASE, 0x00,
+							  struct ta_info))),
+			-ENOTTY);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_ioctl_lookup(_IOW(TA_IOCTL_BASE, 0x00,
+							  struct ta_info))),
+			-ENOTTY);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_ioctl_lookup(_IO(TA_IOCTL_BASE, 0x00))),
+			-ENOTTY);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_ioctl_lookup(0)), -ENOTTY);
+}
+
+static int ta_live_init(struct kunit *test)
+{
+	KUNIT_ASSERT_NOT_NULL_MSG(test, ta_param_device,
+				  "the module's arena is not up");
+	test->priv = ta_param_device;
+	return 0;
+}
+
+static void ta_info_live_test(struct kunit *test)
+{
+	struct ta_device *ta = test->priv;
+	struct ta_info info = {};
+
+	KUNIT_ASSERT_EQ(test, ta_ioctl_info(ta, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.abi_version, TA_ABI_VERSION);
+	KUNIT_EXPECT_EQ(test, info.arena_size, ta_arena_size);
+	KUNIT_EXPECT_EQ(test, info.arena_size, (u64)ta->size);
+	KUNIT_EXPECT_EQ(test, info.bytes_in_use, 0ULL);
+	KUNIT_EXPECT_EQ(test, info.page_size, (u32)PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, info.alignment, (u64)PAGE_SIZE);
+	KUNIT_EXPECT_TRUE(test, IS_ALIGNED(ta->dma_base, info.alignment));
+	KUNIT_EXPECT_TRUE(test, PAGE_ALIGNED(ta->cpu_base));
+}
+
+static void ta_info_rejects_test(struct kunit *test)
+{
+	struct ta_device *ta = test->priv;
+	struct ta_info info = {};
+	unsigned int i;
+
+	info.flags = 1;
+	KUNIT_EXPECT_EQ(test, ta_ioctl_info(ta, &info), -EINVAL);
+	KUNIT_EXPECT_EQ(test, info.arena_size, 0ULL);
+
+	info.flags = 0;
+	info.pad = 0x80000000;
+	KUNIT_EXPECT_EQ(test, ta_ioctl_info(ta, &info), -EINVAL);
+	KUNIT_EXPECT_EQ(test, info.arena_size, 0ULL);
+	info.pad = 0;
+
+	for (i = 0; i < ARRAY_SIZE(info.reserved); i++) {
+		info.reserved[i] = 1;
+		KUNIT_EXPECT_EQ(test, ta_ioctl_info(ta, &info), -EINVAL);
+		KUNIT_EXPECT_EQ(test, info.arena_size, 0ULL);
+		info.reserved[i] = 0;
+	}
+	KUNIT_EXPECT_EQ(test, ta_ioctl_info(ta, &info), 0);
+}
+
+static void ta_arena_use_test(struct kunit *test)
+{
+	struct ta_device *ta = test->priv;
+	struct ta_info info = {};
+	unsigned long slice;
+
+	/* A slice taken from the pool shows up as use, page-rounded. */
+	slice = gen_pool_alloc(ta->pool, 1);
+	KUNIT_ASSERT_NE(test, slice, 0UL);
+	KUNIT_EXPECT_EQ(test, ta_arena_in_use(ta), (size_t)PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, ta_ioctl_info(ta, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.bytes_in_use, (u64)PAGE_SIZE);
+	KUNIT_EXPECT_TRUE(test, slice >= (unsigned long)ta->cpu_base &&
+			  slice < (unsigned long)ta->cpu_base + ta->size);
+	gen_pool_free(ta->pool, slice, 1);
+	KUNIT_EXPECT_EQ(test, ta_arena_in_use(ta), (size_t)0);
+
+	/* The whole arena can be taken, and not a byte more. */
+	slice = gen_pool_alloc(ta->pool, ta->size);
+	KUNIT_ASSERT_NE(test, slice, 0UL);
+	KUNIT_EXPECT_EQ(test, gen_pool_alloc(ta->pool, 1), 0UL);
+	gen_pool_free(ta->pool, slice, ta->size);
+	KUNIT_EXPECT_EQ(test, ta_arena_in_use(ta), (size_t)0);
+}
+
+static struct kunit_case ta_arena_cases[] = {
+	KUNIT_CASE(ta_ioctl_lookup_test),
+	KUNIT_CASE(ta_info_live_test),
+	KUNIT_CASE(ta_info_rejects_test),
+	KUNIT_CASE(ta_arena_use_test),
+	{}
+};
+
+static struct kunit_suite ta_arena_suite = {
+	.name = "tensorarena-arena",
+	.init = ta_live_init,
+	.test_cases = ta_arena_cases,
+};
+
+kunit_test_suites(&ta_params_suite, &ta_arena_suite);

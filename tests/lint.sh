@@ -1,0 +1,47 @@
+#!/bin/bash
+# Static checks of the kernel code, one TAP line per check:
+# checkpatch --strict per file, kernel-doc per file, sparse (C=2) and W=1.
+# usage: lint.sh [--tap] [KDIR]   (KDIR: a configured kernel tree with
+# scripts/; default: the test kernel)
+set -uo pipefail
+. "$(dirname "$0")/vm/lib.sh"
+
+[ "${1:-}" = --tap ] && shift
+kdir=${1:-$("$TA_ROOT/tests/vm/build-kernel.sh")} || exit 1
+cd "$TA_ROOT"
+files=$(ls module/*.[ch] module/planner/*.[ch] uapi/linux/*.h tests/kunit/*.c 2>/dev/null)
+log=$TA_ROOT/build/lint.log
+mkdir -p "$TA_ROOT/build"
+: >"$log"
+
+for f in $files; do
+	if out=$(perl "$kdir/scripts/checkpatch.pl" --no-tree --strict --terse \
+		--show-types -f "$f" 2>&1) && ! grep -qE 'ERROR|WARNING|CHECK' <<<"$out"; then
+		echo "ok - checkpatch --strict $f"
+	else
+		echo "not ok - checkpatch --strict $f"
+		echo "$out" | grep -E 'ERROR|WARNING|CHECK' | head -5 | sed 's/^/# /'
+	fi
+	out=$(perl "$kdir/scripts/kernel-doc" -none "$f" 2>&1)
+	if [ -z "$out" ]; then
+		echo "ok - kernel-doc $f"
+	else
+		echo "not ok - kernel-doc $f"
+		echo "$out" | head -5 | sed 's/^/# /'
+	fi
+done
+
+lint_dir=$TA_ROOT/build/lint
+if ta_build_module "$kdir" "$lint_dir" C=2 TA_KUNIT=1 >/dev/null 2>>"$log"; then
+	echo "ok - module and KUnit suites build with W=1, no warnings"
+	# sparse prints "file:line:col: warning/error: ..." for what it finds.
+	if grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' "$lint_dir/build.log" >>"$log"; then
+		echo "not ok - sparse (C=2) clean"
+		grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' "$lint_dir/build.log" | head -5 | sed 's/^/# /'
+	else
+		echo "ok - sparse (C=2) clean"
+	fi
+else
+	echo "not ok - module and KUnit suites build with W=1, no warnings"
+	tail -5 "$log" | sed 's/^/# /'
+fi

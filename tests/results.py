@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+"""Collect every test result of a `make check` run and print the verdict.
+
+Sources:
+  --tap NAME=FILE       TAP from a host test program: "ok N - x", "not ok N - x"
+  --console NAME=FILE   a test VM's serial console: KUnit KTAP, "e2e:" lines,
+                        and kernel reports (KASAN, UBSAN, lockdep, kmemleak,
+                        WARNING, BUG, DMA-API) -- any report fails the run
+                        even when every test passed; so does a VM that did
+                        not reach its end.
+Prints failures, then one line "N passed, N failed[, N skipped]".
+Exit status 1 when anything failed or nothing ran.
+"""
+import argparse
+import re
+import sys
+
+TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\] ?")
+# Kernel reports that fail a run. Matched anywhere in a console line.
+REPORTS = [
+    r"BUG: ", r"WARNING: ", r"UBSAN: ", r"KASAN", r"Kernel panic",
+    r"Oops", r"general protection fault", r"unreferenced object 0x",
+    r"suspected memory leak", r"possible circular locking",
+    r"possible recursive locking", r"inconsistent lock state",
+    r"INFO: possible", r"INFO: trying to register non-static key",
+    r"DEBUG_LOCKS_WARN_ON", r"DMA-API: ", r"Call Trace:",
+    r"lockdep is turned off",
+]
+# Boot lines that mention a report word without being one.
+BENIGN = [
+    r"KernelAddressSanitizer initialized", r"kmemleak: Kernel memory leak detector",
+    r"Unknown kernel command line parameters",
+]
+REPORT_RE = re.compile("|".join(REPORTS))
+BENIGN_RE = re.compile("|".join(BENIGN))
+CASE_RE = re.compile(r"^(    )(not ok|ok) (\d+) - (.*?)(\s+# SKIP.*)?$")
+PLAN_RE = re.compile(r"^    1\.\.(\d+)$")
+SUITE_RE = re.compile(r"^    # Subtest: (.*)$")
+E2E_RE = re.compile(r"e2e: (not ok|ok) - (.*)$")
+TAP_RE = re.compile(r"^(not ok|ok)\b(?: \d+)?(?: -)? ?(.*?)(\s+# SKIP.*)?$")
+
+
+class Tally:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+        self.skipped = 0
+        self.failures = []
+
+    def add(self, status, name):
+        if status == "ok":
+            self.passed += 1
+        elif status == "skip":
+            self.skipped += 1
+        else:
+            self.failed += 1
+            self.failures.append(name)
+
+
+def parse_tap(name, path, tally):
+    try:
+        lines = open(path, errors="replace").read().splitlines()
+    except OSError as e:
+        tally.add("fail", f"{name}: cannot read results: {e}")
+        return
+    seen = 0
+    for line in lines:
+        m = TAP_RE.match(line)
+        if not m:
+            continue
+        seen += 1
+        status = "skip" if m.group(3) else m.group(1)
+        tally.add("ok" if status == "ok" else status, f"{name}: {m.group(2)}")
+    if not seen:
+        tally.add("fail", f"{name}: no test results")
+
+
+def parse_console(name, path, tally):
+    try:
+        raw = open(path, errors="replace").read().splitlines()
+    except OSError as e:
+        tally.add("fail", f"{name}: cannot read console: {e}")
+        return
+    lines = [TIMESTAMP.sub("", l.rstrip("\r")) for l in raw]
+    suite, planned, counted = None, 0, 0
+    reports = []
+    ended = False
+
+    def close_suite():
+        if suite is not None and counted < planned:
+            tally.add("fail", f"{name}: kunit {suite}: only {counted} of "
+                      f"{planned} cases reported (crash?)")
+
+    for line in lines:
+        m = SUITE_RE.match(line)
+        if m:
+            close_suite()
+            suite, planned, counted = m.group(1), 0, 0
+            continue
+        m = PLAN_RE.match(line)
+        if m and suite is not None:
+            planned = int(m.group(1))
+            continue
+        m = CASE_RE.match(line)
+        if m and suite is not None:
+            counted += 1
+            status = "skip" if m.group(5) else m.group(2)
+            tally.add("ok" if status == "ok" else status,
+                      f"{name}: kunit {suite}.{m.group(4)}")
+            continue
+        m = E2E_RE.search(line)
+        if m:
+            tally.add("ok" if m.group(1) == "ok" else "fail",
+                      f"{name}: e2e {m.group(2)}")
+            continue
+        if "TA-VM: end" in line:
+            ended = True
+        if REPORT_RE.search(line) and not BENIGN_RE.search(line):
+            reports.append(line)
+    close_suite()
+    if not ended:
+        tally.add("fail", f"{name}: the VM did not reach the end of its tests")
+    if reports:
+        tally.add("fail", f"{name}: {len(reports)} kernel report line(s), "
+                  f"first: {reports[0]!r}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tap", action="append", default=[])
+    ap.add_argument("--console", action="append", default=[])
+    args = ap.parse_args()
+    tally = Tally()
+    for spec in args.tap:
+        name, _, path = spec.partition("=")
+        parse_tap(name, path, tally)
+    for spec in args.console:
+        name, _, path = spec.partition("=")
+        parse_console(name, path, tally)
+    for f in tally.failures:
+        print(f"FAILED: {f}")
+    line = f"{tally.passed} passed, {tally.failed} failed"
+    if tally.skipped:
+        line += f", {tally.skipped} skipped"
+    print(line)
+    ran = tally.passed + tally.failed + tally.skipped
+    return 1 if tally.failed or tally.skipped or not ran else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+#!/bin/bash
+# make check: every test of tensorarena, ending with "N passed, N failed".
+#  1. host: userspace build, planner unit tests, harness self-test, lint
+#  2. the debug test kernel (built once, cached in $TA_CACHE)
+#  3. test VM: KUnit suites + end-to-end tests under KASAN/lockdep/UBSAN/kmemleak
+#  4. Debian's stock kernel VM: the module built against linux-headers, smoke test
+set -uo pipefail
+. "$(dirname "$0")/vm/lib.sh"
+
+start=$SECONDS
+out=$TA_ROOT/build/check
+rm -rf "$out"
+mkdir -p "$out"
+taps=()
+consoles=()
+
+# tap_run NAME COMMAND...: run a host step, keep its TAP for the verdict.
+tap_run() {
+	local name=$1
+	shift
+	ta_log "$name"
+	"$@" >"$out/$name.tap" 2>"$out/$name.err" ||
+		{ ta_log "$name exited non-zero (see build/check/$name.err)"; tail -20 "$out/$name.err" >&2; }
+	taps+=(--tap "$name=$out/$name.tap")
+}
+
+tap_one() { # tap_one NAME COMMAND...: one TAP line for one command
+	if "${@:2}" >>"$out/steps.log" 2>&1; then echo "ok - $1"; else echo "not ok - $1"; fi
+}
+
+host_build() {
+	tap_one "userspace builds" make -s -C "$TA_ROOT/userspace" all
+	tap_one "static tactl for the VM builds" make -s -C "$TA_ROOT/userspace" "$TA_ROOT/userspace/bin/tactl.static"
+}
+tap_run host-build host_build
+if [ -f "$TA_ROOT/tests/unit/Makefile" ]; then
+	tap_run unit make -s -C "$TA_ROOT/tests/unit" run
+fi
+tap_run harness "$TA_ROOT/tests/harness-selftest.sh"
+
+ta_log "test kernel"
+kdir=$("$TA_ROOT/tests/vm/build-kernel.sh") || ta_die "no test kernel"
+tap_run lint "$TA_ROOT/tests/lint.sh" --tap "$kdir"
+
+# Payload of the test VM.
+payload=$out/payload-test
+mkdir -p "$payload/tests"
+ko=$(ta_build_module "$kdir" "$TA_ROOT/build/test") || ta_die "module build failed"
+cp "$ko" "$payload/tensorarena.ko"
+ko=$(ta_build_module "$kdir" "$TA_ROOT/build/test-kunit" TA_KUNIT=1) || ta_die "KUnit module build failed"
+cp "$ko" "$payload/tensorarena-kunit.ko"
+gcc -O2 -Wall -Wextra -static -I"$TA_ROOT/uapi" -o "$payload/ta_e2e" \
+	"$TA_ROOT/tests/e2e/ta_e2e.c" || ta_die "ta_e2e build failed"
+cp "$TA_ROOT/userspace/bin/tactl.static" "$payload/tactl" || ta_die "no static tactl"
+cp "$TA_ROOT/tests/e2e/vm-tests.sh" "$payload/tests/"
+
+ta_log "booting the test kernel (TCG): KUnit + end-to-end"
+ta_initramfs "$out/test.cpio.gz" "$payload"
+ta_boot "$kdir/arch/x86/boot/bzImage" "$out/test.cpio.gz" "$out/console-test.log" test
+consoles+=(--console "test-vm=$out/console-test.log")
+
+abi=$(ta_stock_abi)
+ta_log "booting Debian's stock kernel $abi: module built against its headers"
+stock_payload=$out/payload-stock
+cp -a "$payload" "$stock_payload"
+rm -f "$stock_payload/tensorarena-kunit.ko"
+if ko=$(ta_build_module "/usr/src/linux-headers-$abi" "$TA_ROOT/build/stock"); then
+	cp "$ko" "$stock_payload/tensorarena.ko"
+	vmlinuz=$(ta_stock_kernel "$abi")
+	ta_initramfs "$out/stock.cpio.gz" "$stock_payload"
+	ta_boot "$vmlinuz" "$out/stock.cpio.gz" "$out/console-stock.log" stock
+fi
+consoles+=(--console "stock-vm=$out/console-stock.log")
+
+ta_log "done in $(( (SECONDS - start) / 60 )) min $(( (SECONDS - start) % 60 )) s; consoles in build/check/"
+python3 "$TA_ROOT/tests/results.py" "${taps[@]}" "${consoles[@]}"
