@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * ta_freelist.c - the execution-order free list.
+ *
+ * Walk the steps in order. At each step the blocks of buffers whose
+ * lifetime has ended are released first and merged with free neighbours;
+ * then the buffers that start at this step are allocated, largest first
+ * (ties: lower index). A buffer takes the best-fitting free block: the
+ * smallest block it fits in at its alignment, the lowest one on a tie. When
+ * no free block fits, the arena grows: the buffer goes on top, reusing the
+ * free block at the top if there is one.
+ *
+ * Why best fit: tensors of one network come in few sizes, so an exact or
+ * near-exact hole is often free; taking it keeps the large holes whole for
+ * the large tensors that come later, where first fit cuts them up and the
+ * arena grows. Known to fragment less than first or next fit on such
+ * workloads, and exact best fit costs little with the size classes below.
+ *
+ * Structures: every block, used or free, is a node of one list in address
+ * order, so releasing merges with the neighbours in O(1); free blocks are
+ * also kept in 64 lists by size class (the highest bit of their length).
+ * The best fit is in the lowest class that holds a fitting block, since
+ * every block of a higher class is longer, so the search scans classes
+ * upward and stops at the first with a fit. The space above the top is one
+ * "tail" block of unbounded length that no class list holds. Free blocks
+ * are never adjacent, so there are at most 2n + 1 blocks; nodes are taken
+ * from one array allocated up front. About 60 bytes per buffer.
+ */
+#include "ta_internal.h"
+
+#define TA_FL_NIL	U32_MAX
+#define TA_FL_CLASSES	64
+
+struct ta_fl_block {
+	u64 off;
+	u64 len;		/* unused for the tail */
+	u32 prev, next;		/* address order */
+	u32 cprev, cnext;	/* size class list, free blocks only */
+	u32 free;
+};
+
+struct ta_fl {
+	struct ta_fl_block *blk;
+	u32 *spare;		/* stack of unused nodes */
+	u32 n_spare;
+	u32 tail;
+	u32 klass[TA_FL_CLASSES];
+};
+
+static u32 ta_fl_class(u64 len)
+{
+	return 63U - (u32)__builtin_clzll(len);
+}
+
+static u32 ta_fl_new(struct ta_fl *fl)
+{
+	return fl->spare[--fl->n_spare];
+}
+
+static void ta_fl_put(struct ta_fl *fl, u32 k)
+{
+	fl->spare[fl->n_spare++] = k;
+}
+
+static void ta_fl_class_add(struct ta_fl *fl, u32 k)
+{
+	struct ta_fl_block *b = &fl->blk[k];
+	u32 c = ta_fl_class(b->len);
+
+	b->cprev = TA_FL_NIL;
+	b->cnext = fl->klass[c];
+	if (b->cnext != TA_FL_NIL)
+		fl->blk[b->cnext].cprev = k;
+	fl->klass[c] = k;
+}
+
+static void ta_fl_class_del(struct ta_fl *fl, u32 k)
+{
+	struct ta_fl_block *b = &fl->blk[k];
+
+	if (b->cprev != TA_FL_NIL)
+		fl->blk[b->cprev].cnext = b->cnext;
+	else
+		fl->klass[ta_fl_class(b->len)] = b->cnext;
+	if (b->cnext != TA_FL_NIL)
+		fl->blk[b->cnext].cprev = b->cprev;
+}
+
+/* Link node @k into the address list just before node @at. */
+static void ta_fl_link_before(struct ta_fl *fl, u32 k, u32 at)
+{
+	struct ta_fl_block *b = &fl->blk[k];
+
+	b->next = at;
+	b->prev = fl->blk[at].prev;
+	if (b->prev != TA_FL_NIL)
+		fl->blk[b->prev].next = k;
+	fl->blk[at].prev = k;
+}
+
+static void ta_fl_unlink(struct ta_fl *fl, u32 k)
+{
+	struct ta_fl_block *b = &fl->blk[k];
+
+	if (b->prev != TA_FL_NIL)
+		fl->blk[b->prev].next = b->next;
+	if (b->next != TA_FL_NIL)
+		fl->blk[b->next].prev = b->prev;
+	ta_fl_put(fl, k);
+}
+
+/* The best-fitting free block for @size at @align, or TA_FL_NIL. */
+static u32 ta_fl_find(const struct ta_fl *fl, u64 size, u64 align)
+{
+	u32 c, k, best = TA_FL_NIL;
+
+	for (c = ta_fl_class(size); c < TA_FL_CLASSES; c++) {
+		for (k = fl->klass[c]; k != TA_FL_NIL; k = fl->blk[k].cnext) {
+			const struct ta_fl_block *b = &fl->blk[k];
+
+			if (ta_align_up(b->off, align) + size > b->off + b->len)
+				continue;
+			if (best == TA_FL_NIL || b->len < fl->blk[best].len ||
+			    (b->len == fl->blk[best].len &&
+			     b->off < fl->blk[best].off))
+				best = k;
+		}
+		if (best != TA_FL_NIL)
+			break;
+	}
+	return best;
+}
+
+/* Carve [off, off + size) out of free block @k; return the used node. */
+static u32 ta_fl_carve(struct ta_fl *fl, u32 k, u64 off, u64 size)
+{
+	struct ta_fl_block *b = &fl->blk[k];
+	bool tail = k == fl->tail;
+	u64 pad = off - b->off;
+	u32 u;
+
+	if (!tail)
+		ta_fl_class_del(fl, k);
+	if (pad) {
+		u32 f = ta_fl_new(fl);
+
+		fl->blk[f].off = b->off;
+		fl->blk[f].len = pad;
+		fl->blk[f].free = 1;
+		ta_fl_link_before(fl, f, k);
+		ta_fl_class_add(fl, f);
+	}
+	u = ta_fl_new(fl);
+	fl->blk[u].off = off;
+	fl->blk[u].len = size;
+	fl->blk[u].free = 0;
+	ta_fl_link_before(fl, u, k);
+	if (!tail)
+		b->len -= pad + size;
+	b->off = off + size;
+	if (!tail) {
+		if (b->len)
+			ta_fl_class_add(fl, k);
+		else
+			ta_fl_unlink(fl, k);
+	}
+	return u;
+}
+
+/* Free used node @k and merge it with free neighbours. */
+static void ta_fl_release(struct ta_fl *fl, u32 k)
+{
+	struct ta_fl_block *b = &fl->blk[k];
+	u32 nb = b->prev;
+
+	if (nb != TA_FL_NIL && fl->blk[nb].free) {
+		ta_fl_class_del(fl, nb);
+		fl->blk[nb].len += b->len;
+		ta_fl_unlink(fl, k);
+		k = nb;
+		b = &fl->blk[k];
+	}
+	b->free = 1;
+	nb = b->next;
+	if (nb == fl->tail) {
+		fl->blk[nb].off = b->off;
+		ta_fl_unlink(fl, k);
+		return;
+	}
+	if (fl->blk[nb].free) {
+		ta_fl_class_del(fl, nb);
+		b->len += fl->blk[nb].len;
+		ta_fl_unlink(fl, nb);
+	}
+	ta_fl_class_add(fl, k);
+}
+
+static int ta_fl_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct ta_fl_key {
+	u32 start;
+	u32 index;
+	u64 size;
+};
+
+static int ta_fl_cmp_alloc(const void *a, const void *b)
+{
+	const struct ta_fl_key *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Allocation order into @alloc, release order (end << 32 | i) into @rel. */
+static int ta_fl_orders(const struct ta_buffer *bufs, u32 n, u32 *alloc,
+			u64 *rel)
+{
+	struct ta_fl_key *key = ta_env_alloc_array(n, sizeof(*key));
+	u32 i;
+
+	if (!key)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		key[i].start = bufs[i].start;
+		key[i].index = i;
+		key[i].size = bufs[i].size;
+		rel[i] = (u64)bufs[i].end << 32 | i;
+	}
+	ta_env_sort(key, n, sizeof(*key), ta_fl_cmp_alloc);
+	for (i = 0; i < n; i++)
+		alloc[i] = key[i].index;
+	ta_env_free(key);
+	ta_env_sort(rel, n, sizeof(*rel), ta_fl_cmp_u64);
+	return 0;
+}
+
+static void ta_fl_init(struct ta_fl *fl, u32 nodes)
+{
+	u32 c;
+
+	for (c = 0; c < TA_FL_CLASSES; c++)
+		fl->klass[c] = TA_FL_NIL;
+	fl->n_spare = 0;
+	while (nodes)
+		fl->spare[fl->n_spare++] = --nodes;
+	fl->tail = ta_fl_new(fl);
+	fl->blk[fl->tail].off = 0;
+	fl->blk[fl->tail].free = 1;
+	fl->blk[fl->tail].prev = TA_FL_NIL;
+	fl->blk[fl->tail].next = TA_FL_NIL;
+}
+
+static int ta_fl_run(struct ta_fl *fl, const struct ta_buffer *bufs, u32 n,
+		     const u32 *alloc, const u64 *rel, u32 *node,
+		     u64 *offsets, u64 *height)
+{
+	u64 top = 0;
+	u32 t, r = 0;
+	int ret;
+
+	for (t = 0; t < n; t++) {
+		u32 i = alloc[t];
+		const struct ta_buffer *b = &bufs[i];
+		u32 k;
+		u64 off;
+
+		if (!(t & TA_YIELD_MASK)) {
+			ret = ta_env_yield();
+			if (ret)
+				return ret;
+		}
+		for (; r < n && (u32)(rel[r] >> 32) <= b->start; r++) {
+			u32 j = (u32)rel[r];
+
+			if (node[j] != TA_FL_NIL)
+				ta_fl_release(fl, node[j]);
+			node[j] = TA_FL_NIL;
+		}
+		offsets[i] = 0;
+		node[i] = TA_FL_NIL;
+		if (!b->size)
+			continue;
+		k = ta_fl_find(fl, b->size, b->align);
+		if (k == TA_FL_NIL)
+			k = fl->tail;
+		off = ta_align_up(fl->blk[k].off, b->align);
+		if (off > TA_PLAN_MAX_HEIGHT ||
+		    off + b->size > TA_PLAN_MAX_HEIGHT)
+			return -EOVERFLOW;
+		node[i] = ta_fl_carve(fl, k, off, b->size);
+		offsets[i] = off;
+		if (off + b->size > top)
+			top = off + b->size;
+	}
+	*height = top;
+	return 0;
+}
+
+/**
+ * ta_plan_freelist() - the freelist strategy
+ * @p: the problem, validated by ta_plan()
+ * @budget: unused, the free list does not search
+ * @offsets: out
+ * @res: out, height and steps (one per buffer)
+ *
+ * Return: 0, -ENOMEM, -EOVERFLOW when the height would reach 2^63, -EINTR.
+ */
+int ta_plan_freelist(const struct ta_problem *p,
+		     const struct ta_budget *budget, u64 *offsets,
+		     struct ta_result *res)
+{
+	u32 n = p->n_buffers, nodes = 2 * n + 2;
+	struct ta_fl fl;
+	u32 *alloc, *node;
+	u64 *rel;
+	int ret = -ENOMEM;
+
+	(void)budget;
+	fl.blk = ta_env_alloc_array(nodes, sizeof(*fl.blk));
+	fl.spare = ta_env_alloc_array(nodes, sizeof(*fl.spare));
+	alloc = ta_env_alloc_array(n, sizeof(*alloc));
+	node = ta_env_alloc_array(n, sizeof(*node));
+	rel = ta_env_alloc_array(n, sizeof(*rel));
+	if (!fl.blk || !fl.spare || !alloc || !node || !rel)
+		goto out;
+	ret = ta_fl_orders(p->buffers, n, alloc, rel);
+	if (ret)
+		goto out;
+	ta_fl_init(&fl, nodes);
+	res->steps = n;
+	ret = ta_fl_run(&fl, p->buffers, n, alloc, rel, node, offsets,
+			&res->height);
+out:
+	ta_env_free(rel);
+	ta_env_free(node);
+	ta_env_free(alloc);
+	ta_env_free(fl.spare);
+	ta_env_free(fl.blk);
+	return ret;
+}

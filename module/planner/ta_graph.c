@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * ta_graph.c - graph form to trace form: each tensor's lifetime.
+ *
+ * Op i runs at step i. A tensor lives over the half-open steps
+ * [producer, last reader + 1): from the op that writes it to the last op
+ * that reads it, inclusive. Graph inputs start at step 0, graph outputs end
+ * at n_ops, constants and persistent tensors live over [0, n_ops). An output
+ * that nobody reads lives through the op that writes it.
+ *
+ * Validation is strict: every reference in range, every tensor referenced,
+ * produced at most once, never read before it is produced (inputs,
+ * constants and persistent tensors exist from the start), graph inputs and
+ * constants never written by an op.
+ */
+#include "ta_internal.h"
+
+#define TA_NO_STEP	U32_MAX
+
+static int ta_graph_check_tensors(const struct ta_graph *g,
+				  struct ta_buffer *out)
+{
+	u32 t;
+
+	for (t = 0; t < g->n_tensors; t++) {
+		const struct ta_graph_tensor *gt = &g->tensors[t];
+
+		if (gt->flags & ~TA_TENSOR_FLAGS_ALL)
+			return -EINVAL;
+		if (!ta_is_pow2(gt->align))
+			return -EINVAL;
+		if (gt->align > TA_PLAN_MAX_ALIGN ||
+		    gt->size >= TA_PLAN_MAX_SIZE)
+			return -E2BIG;
+		out[t].size = gt->size;
+		out[t].align = gt->align;
+		out[t].start = TA_NO_STEP;	/* not produced yet */
+		out[t].end = 0;			/* not referenced yet */
+	}
+	return 0;
+}
+
+static int ta_graph_op(const struct ta_graph *g, u32 i, struct ta_buffer *out)
+{
+	const struct ta_graph_op *op = &g->ops[i];
+	u64 last = (u64)op->first_ref + op->n_inputs + op->n_outputs;
+	u32 k;
+
+	if (last > g->n_refs)
+		return -EINVAL;
+	for (k = 0; k < op->n_inputs; k++) {
+		u32 t = g->refs[op->first_ref + k];
+		u32 flags;
+
+		if (t >= g->n_tensors)
+			return -EINVAL;
+		flags = g->tensors[t].flags;
+		if (out[t].start == TA_NO_STEP &&
+		    !(flags & (TA_TENSOR_INPUT | TA_TENSOR_CONSTANT |
+			       TA_TENSOR_PERSISTENT)))
+			return -EINVAL;	/* read before it is produced */
+		out[t].end = i + 1;
+	}
+	for (k = 0; k < op->n_outputs; k++) {
+		u32 t = g->refs[op->first_ref + op->n_inputs + k];
+
+		if (t >= g->n_tensors)
+			return -EINVAL;
+		if (g->tensors[t].flags & (TA_TENSOR_INPUT | TA_TENSOR_CONSTANT))
+			return -EINVAL;	/* inputs and constants are given */
+		if (out[t].start != TA_NO_STEP)
+			return -EINVAL;	/* produced twice */
+		out[t].start = i;
+		if (out[t].end < i + 1)
+			out[t].end = i + 1;
+	}
+	return 0;
+}
+
+/**
+ * ta_graph_lifetimes() - validate a graph and derive each tensor's lifetime
+ * @g: the graph
+ * @out: @g->n_tensors buffers, filled in tensor order (unspecified on error)
+ *
+ * See ta_planner.h for the rules.
+ *
+ * Return: 0, -EINVAL for a malformed graph, -E2BIG beyond the limits,
+ * -EINTR when ta_env_yield() asked to stop.
+ */
+int ta_graph_lifetimes(const struct ta_graph *g, struct ta_buffer *out)
+{
+	u32 i, t;
+	int ret;
+
+	if (!g)
+		return -EINVAL;
+	if (g->n_tensors > TA_PLAN_MAX_BUFFERS || g->n_ops > TA_PLAN_MAX_STEPS)
+		return -E2BIG;
+	if ((g->n_tensors && (!g->tensors || !out)) ||
+	    (g->n_ops && !g->ops) || (g->n_refs && !g->refs))
+		return -EINVAL;
+
+	ret = ta_graph_check_tensors(g, out);
+	if (ret)
+		return ret;
+	for (i = 0; i < g->n_ops; i++) {
+		if (!(i & TA_YIELD_MASK)) {
+			ret = ta_env_yield();
+			if (ret)
+				return ret;
+		}
+		ret = ta_graph_op(g, i, out);
+		if (ret)
+			return ret;
+	}
+	for (t = 0; t < g->n_tensors; t++) {
+		u32 flags = g->tensors[t].flags;
+
+		if (!out[t].end)
+			return -EINVAL;	/* no op references it */
+		if (flags & (TA_TENSOR_INPUT | TA_TENSOR_CONSTANT |
+			     TA_TENSOR_PERSISTENT))
+			out[t].start = 0;
+		if (flags & (TA_TENSOR_OUTPUT | TA_TENSOR_CONSTANT |
+			     TA_TENSOR_PERSISTENT))
+			out[t].end = g->n_ops;
+	}
+	return 0;
+}

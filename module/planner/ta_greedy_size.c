@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * ta_greedy_size.c - greedy by size: the baseline every framework ships.
+ *
+ * Buffers are placed largest first (ties: longer lifetime first, then lower
+ * index). Each goes into the best-fitting gap among the already placed
+ * buffers whose lifetimes overlap its own: the smallest free gap between
+ * them in which it fits at its alignment, the lowest such gap on a tie, or
+ * on top of them all when no gap fits.
+ *
+ * Finding the placed buffers that overlap [s, e) in time must not scan all
+ * placed buffers. The buffers are sorted by start once; a max-tree over that
+ * order holds, per subtree, the largest end among placed buffers (0 when
+ * none is placed). The overlapping ones are those among the first p (start
+ * < e) whose end is > s: a walk down the tree that skips every subtree whose
+ * largest end is <= s visits only them, plus O(log n) per hit. Their
+ * address spans are then sorted and the gaps read off in one pass.
+ *
+ * Time O(n log n + K log K), K the number of (placed, overlapping) pairs;
+ * memory about 48 bytes per buffer, allocated before planning starts.
+ */
+#include "ta_internal.h"
+
+struct ta_span {
+	u64 lo;
+	u64 hi;
+};
+
+struct ta_gs_key {
+	u64 size;
+	u32 len;
+	u32 index;
+};
+
+struct ta_gs {
+	const struct ta_buffer *b;
+	u32 n;
+	u32 leaves;		/* power of two >= n */
+	u32 shift;		/* log2(leaves) */
+	u32 *by_start;		/* buffer indices sorted by start */
+	u32 *pos;		/* buffer index -> position in by_start */
+	u32 *tree;		/* 2 * leaves: max end of placed, per subtree */
+	struct ta_span *span;	/* scratch: spans of overlapping placed */
+};
+
+static int ta_gs_cmp_key(const void *a, const void *b)
+{
+	const struct ta_gs_key *x = a, *y = b;
+
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	if (x->len != y->len)
+		return x->len > y->len ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int ta_gs_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int ta_gs_cmp_span(const void *a, const void *b)
+{
+	const struct ta_span *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->hi < y->hi ? -1 : x->hi > y->hi;
+}
+
+/* Number of buffers whose start is < @e: a binary search over by_start. */
+static u32 ta_gs_count_before(const struct ta_gs *gs, u32 e)
+{
+	u32 lo = 0, hi = gs->n;
+
+	while (lo < hi) {
+		u32 mid = lo + ((hi - lo) >> 1);
+
+		if (gs->b[gs->by_start[mid]].start < e)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Collect the spans of placed buffers alive somewhere in [s, e). */
+static u32 ta_gs_collect(const struct ta_gs *gs, const u64 *offsets, u32 s,
+			 u32 e)
+{
+	u32 p = ta_gs_count_before(gs, e);
+	u32 stack[64];
+	u32 sp = 0, k = 0;
+
+	if (!p || gs->tree[1] <= s)
+		return 0;
+	stack[sp++] = 1;
+	while (sp) {
+		u32 v = stack[--sp];
+		u32 level = 31 - (u32)__builtin_clz(v);
+		u32 first = (v << (gs->shift - level)) - gs->leaves;
+
+		if (gs->tree[v] <= s || first >= p)
+			continue;
+		if (v >= gs->leaves) {
+			u32 i = gs->by_start[v - gs->leaves];
+
+			gs->span[k].lo = offsets[i];
+			gs->span[k].hi = offsets[i] + gs->b[i].size;
+			k++;
+			continue;
+		}
+		stack[sp++] = 2 * v + 1;
+		stack[sp++] = 2 * v;
+	}
+	return k;
+}
+
+static void ta_gs_mark_placed(struct ta_gs *gs, u32 i)
+{
+	u32 v = gs->leaves + gs->pos[i];
+	u32 end = gs->b[i].end;
+
+	while (v && gs->tree[v] < end) {
+		gs->tree[v] = end;
+		v >>= 1;
+	}
+}
+
+/* Best-fitting gap among the sorted spans, else the top; U64_MAX = none. */
+static u64 ta_gs_fit(const struct ta_span *span, u32 k, u64 size, u64 align)
+{
+	u64 cur = 0, best = U64_MAX, best_len = U64_MAX, off;
+	u32 j;
+
+	for (j = 0; j < k; j++) {
+		if (span[j].lo > cur && span[j].lo - cur < best_len) {
+			off = ta_align_up(cur, align);
+			if (off + size <= span[j].lo) {
+				best_len = span[j].lo - cur;
+				best = off;
+			}
+		}
+		if (span[j].hi > cur)
+			cur = span[j].hi;
+	}
+	if (best != U64_MAX)
+		return best;
+	off = ta_align_up(cur, align);
+	if (off > TA_PLAN_MAX_HEIGHT || off + size > TA_PLAN_MAX_HEIGHT)
+		return U64_MAX;
+	return off;
+}
+
+static int ta_gs_setup(struct ta_gs *gs, const struct ta_buffer *b, u32 n,
+		       u32 *order)
+{
+	struct ta_gs_key *key;
+	u64 *sk;
+	u32 i;
+
+	gs->b = b;
+	gs->n = n;
+	gs->shift = 0;
+	while ((1U << gs->shift) < n)
+		gs->shift++;
+	gs->leaves = 1U << gs->shift;
+
+	key = ta_env_alloc_array(n, sizeof(*key));
+	if (!key)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		key[i].size = b[i].size;
+		key[i].len = b[i].end - b[i].start;
+		key[i].index = i;
+	}
+	ta_env_sort(key, n, sizeof(*key), ta_gs_cmp_key);
+	for (i = 0; i < n; i++)
+		order[i] = key[i].index;
+	ta_env_free(key);
+
+	sk = ta_env_alloc_array(n, sizeof(*sk));
+	if (!sk)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		sk[i] = (u64)b[i].start << 32 | i;
+	ta_env_sort(sk, n, sizeof(*sk), ta_gs_cmp_u64);
+	for (i = 0; i < n; i++) {
+		gs->by_start[i] = (u32)sk[i];
+		gs->pos[(u32)sk[i]] = i;
+	}
+	ta_env_free(sk);
+	return 0;
+}
+
+/**
+ * ta_greedy_place() - place buffers largest first, each in its best gap
+ * @bufs: validated buffers
+ * @n: how many, at least 1
+ * @offsets: out, one per buffer
+ * @height: out, max(offset + size)
+ *
+ * The engine behind greedy-size, also used by pingpong for the regions and
+ * the tensors no branch covers.
+ *
+ * Return: 0, -ENOMEM, -EOVERFLOW when the height would reach 2^63, -EINTR.
+ */
+int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
+		    u64 *height)
+{
+	struct ta_gs gs;
+	u32 *order;
+	u64 top = 0;
+	u32 i, k, t;
+	int ret = -ENOMEM;
+
+	gs.span = NULL;
+	gs.tree = NULL;
+	gs.pos = NULL;
+	gs.by_start = NULL;
+	order = ta_env_alloc_array(n, sizeof(*order));
+	gs.by_start = ta_env_alloc_array(n, sizeof(*gs.by_start));
+	gs.pos = ta_env_alloc_array(n, sizeof(*gs.pos));
+	gs.span = ta_env_alloc_array(n, sizeof(*gs.span));
+	if (!order || !gs.by_start || !gs.pos || !gs.span)
+		goto out;
+	ret = ta_gs_setup(&gs, bufs, n, order);
+	if (ret)
+		goto out;
+	ret = -ENOMEM;
+	gs.tree = ta_env_alloc_array((size_t)gs.leaves * 2, sizeof(*gs.tree));
+	if (!gs.tree)
+		goto out;
+
+	ret = 0;
+	for (t = 0; t < n; t++) {
+		const struct ta_buffer *b;
+		u64 off;
+
+		i = order[t];
+		b = &bufs[i];
+		if (!(t & TA_YIELD_MASK)) {
+			ret = ta_env_yield();
+			if (ret)
+				goto out;
+		}
+		offsets[i] = 0;
+		if (!b->size)
+			continue;
+		k = ta_gs_collect(&gs, offsets, b->start, b->end);
+		if (k > 1)
+			ta_env_sort(gs.span, k, sizeof(*gs.span),
+				    ta_gs_cmp_span);
+		off = ta_gs_fit(gs.span, k, b->size, b->align);
+		if (off == U64_MAX) {
+			ret = -EOVERFLOW;
+			goto out;
+		}
+		offsets[i] = off;
+		if (off + b->size > top)
+			top = off + b->size;
+		ta_gs_mark_placed(&gs, i);
+	}
+	*height = top;
+out:
+	ta_env_free(gs.tree);
+	ta_env_free(gs.span);
+	ta_env_free(gs.pos);
+	ta_env_free(gs.by_start);
+	ta_env_free(order);
+	return ret;
+}
+
+/**
+ * ta_plan_greedy_size() - the greedy-size strategy
+ * @p: the problem, validated by ta_plan()
+ * @budget: unused, greedy-size does not search
+ * @offsets: out
+ * @res: out, height and steps (one per buffer)
+ *
+ * Return: 0 or a negative errno, see ta_greedy_place().
+ */
+int ta_plan_greedy_size(const struct ta_problem *p,
+			const struct ta_budget *budget, u64 *offsets,
+			struct ta_result *res)
+{
+	(void)budget;
+	res->steps = p->n_buffers;
+	return ta_greedy_place(p->buffers, p->n_buffers, offsets, &res->height);
+}

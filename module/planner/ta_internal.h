@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * ta_internal.h - helpers shared by the planner's own sources.
+ *
+ * Not part of any API: only the planner's own sources include this. Everything here
+ * is plain C under the same rules as the rest of the core (see ta_env.h):
+ * no libc, no floating point, no 64-bit division.
+ */
+#ifndef TA_INTERNAL_H
+#define TA_INTERNAL_H
+
+#include "ta_strategy.h"
+
+/* Long loops call ta_env_yield() once every this many iterations. */
+#define TA_YIELD_MASK	4095U
+
+/* Largest height (and offset + size) a plan may reach: 2^63 - 1. */
+#define TA_PLAN_MAX_HEIGHT	(TA_PLAN_MAX_SIZE - 1)
+
+/**
+ * ta_align_up() - round @v up to a multiple of the power of two @a
+ * @v: value, below 2^63
+ * @a: alignment, a power of two no larger than %TA_PLAN_MAX_ALIGN
+ *
+ * Return: the rounded value; cannot wrap for the documented ranges.
+ */
+static inline u64 ta_align_up(u64 v, u64 a)
+{
+	return (v + a - 1) & ~(a - 1);
+}
+
+/**
+ * ta_is_pow2() - whether @a is a power of two
+ * @a: value
+ *
+ * Return: true when exactly one bit of @a is set.
+ */
+static inline bool ta_is_pow2(u64 a)
+{
+	return a && !(a & (a - 1));
+}
+
+/* Overlap of two half-open lifetimes. */
+static inline bool ta_live_overlap(const struct ta_buffer *a,
+				   const struct ta_buffer *b)
+{
+	return a->start < b->end && b->start < a->end;
+}
+
+/*
+ * struct ta_bits - a set of small integers with fast predecessor/successor:
+ * a bitmap plus up to three summary levels, 64 children per word, so every
+ * query touches at most eight words. Sized for %TA_PLAN_MAX_BUFFERS * 2
+ * members (four levels of 64-way fan-out reach 2^24).
+ */
+#define TA_BITS_LEVELS	4
+struct ta_bits {
+	u64 *word[TA_BITS_LEVELS];
+	u32 nwords[TA_BITS_LEVELS];
+	u32 levels;
+};
+
+size_t ta_bits_words(u32 n);
+void ta_bits_init(struct ta_bits *b, u32 n, u64 *mem);
+void ta_bits_set(struct ta_bits *b, u32 i);
+void ta_bits_clear(struct ta_bits *b, u32 i);
+s64 ta_bits_next(const struct ta_bits *b, u32 i);
+s64 ta_bits_prev(const struct ta_bits *b, u32 i);
+
+int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
+		    u64 *height);
+int ta_sweep_lower_bound(const struct ta_buffer *bufs, u32 n, u64 *lb);
+
+#endif /* TA_INTERNAL_H */

@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * ta_plan.c - the planner's entry point: validate a problem, compute its
+ * lower bound, run a strategy, check what it returns.
+ *
+ * Also the plan validator, which runs in O(n log n): buffers are ranked by
+ * offset, then a sweep over time keeps the ranks of the live buffers in a
+ * ta_bits set; since live buffers must be disjoint in address, a buffer
+ * that starts only needs checking against its live neighbours in address
+ * order (the previous and the next rank).
+ */
+#include "ta_internal.h"
+
+static const char *const ta_strategy_names[TA_STRATEGY_COUNT] = {
+	[TA_STRATEGY_AUTO] = "auto",
+	[TA_STRATEGY_PINGPONG] = "pingpong",
+	[TA_STRATEGY_STACK] = "stack",
+	[TA_STRATEGY_FREELIST] = "freelist",
+	[TA_STRATEGY_GREEDY_SIZE] = "greedy-size",
+};
+
+/**
+ * ta_strategy_name() - a strategy's name
+ * @strategy: the strategy
+ *
+ * Return: "auto", "pingpong", "stack", "freelist" or "greedy-size"; NULL
+ * when @strategy is out of range.
+ */
+const char *ta_strategy_name(enum ta_strategy strategy)
+{
+	if ((unsigned int)strategy >= TA_STRATEGY_COUNT)
+		return NULL;
+	return ta_strategy_names[strategy];
+}
+
+static bool ta_streq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/**
+ * ta_strategy_from_name() - parse a strategy name
+ * @name: NUL-terminated name, as ta_strategy_name() spells it
+ *
+ * Return: the strategy, or -EINVAL for NULL or an unknown name.
+ */
+int ta_strategy_from_name(const char *name)
+{
+	int s;
+
+	if (!name)
+		return -EINVAL;
+	for (s = 0; s < TA_STRATEGY_COUNT; s++)
+		if (ta_streq(name, ta_strategy_names[s]))
+			return s;
+	return -EINVAL;
+}
+
+static int ta_check_buffers(const struct ta_problem *p)
+{
+	u32 i;
+
+	if (!p)
+		return -EINVAL;
+	if (p->n_buffers > TA_PLAN_MAX_BUFFERS)
+		return -E2BIG;
+	if (p->n_buffers && !p->buffers)
+		return -EINVAL;
+	for (i = 0; i < p->n_buffers; i++) {
+		const struct ta_buffer *b = &p->buffers[i];
+
+		if (!ta_is_pow2(b->align) || b->start >= b->end)
+			return -EINVAL;
+		if (b->align > TA_PLAN_MAX_ALIGN || b->size >= TA_PLAN_MAX_SIZE ||
+		    b->end > TA_PLAN_MAX_STEPS)
+			return -E2BIG;
+	}
+	return 0;
+}
+
+/* The buffers of a graph-form problem must be what its graph says. */
+static int ta_check_graph(const struct ta_problem *p)
+{
+	struct ta_buffer *derived;
+	u32 i;
+	int ret;
+
+	if (p->graph->n_tensors != p->n_buffers)
+		return -EINVAL;
+	derived = ta_env_alloc_array(p->n_buffers, sizeof(*derived));
+	if (!derived)
+		return -ENOMEM;
+	ret = ta_graph_lifetimes(p->graph, derived);
+	for (i = 0; !ret && i < p->n_buffers; i++) {
+		const struct ta_buffer *a = &derived[i], *b = &p->buffers[i];
+
+		if (a->size != b->size || a->align != b->align ||
+		    a->start != b->start || a->end != b->end)
+			ret = -EINVAL;
+	}
+	ta_env_free(derived);
+	return ret;
+}
+
+static int ta_check_problem(const struct ta_problem *p)
+{
+	int ret = ta_check_buffers(p);
+
+	if (!ret && p->graph)
+		ret = ta_check_graph(p);
+	return ret;
+}
+
+/* Sweep events: step << 32 | kind << 31 | buffer, kind 0 = end, 1 = start. */
+static int ta_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static u64 *ta_sweep_events(const struct ta_buffer *bufs, u32 n)
+{
+	u64 *ev = ta_env_alloc_array((size_t)n * 2, sizeof(*ev));
+	u32 i;
+
+	if (!ev)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		ev[2 * i] = (u64)bufs[i].start << 32 | 1ULL << 31 | i;
+		ev[2 * i + 1] = (u64)bufs[i].end << 32 | i;
+	}
+	ta_env_sort(ev, (size_t)n * 2, sizeof(*ev), ta_cmp_u64);
+	return ev;
+}
+
+/**
+ * ta_sweep_lower_bound() - the most bytes live at one step
+ * @bufs: buffers, already validated
+ * @n: how many
+ * @lb: out
+ *
+ * Return: 0, -ENOMEM, or -EOVERFLOW when the live sum reaches 2^63.
+ */
+int ta_sweep_lower_bound(const struct ta_buffer *bufs, u32 n, u64 *lb)
+{
+	u64 live = 0, best = 0;
+	u64 *ev;
+	u32 k;
+	int ret = 0;
+
+	*lb = 0;
+	if (!n)
+		return 0;
+	ev = ta_sweep_events(bufs, n);
+	if (!ev)
+		return -ENOMEM;
+	for (k = 0; k < 2 * n; k++) {
+		const struct ta_buffer *b = &bufs[ev[k] & 0x7fffffffU];
+
+		if (ev[k] & (1ULL << 31)) {
+			live += b->size;	/* both terms < 2^63: no wrap */
+			if (live > TA_PLAN_MAX_HEIGHT) {
+				ret = -EOVERFLOW;
+				break;
+			}
+			if (live > best)
+				best = live;
+		} else {
+			live -= b->size;
+		}
+	}
+	ta_env_free(ev);
+	if (!ret)
+		*lb = best;
+	return ret;
+}
+
+/**
+ * ta_plan_lower_bound() - the most bytes live at one step
+ * @p: the problem
+ * @lower_bound: out
+ *
+ * Return: 0; -EINVAL or -E2BIG for a bad problem (as ta_plan()); -ENOMEM;
+ * -EOVERFLOW when the bound would not fit in 63 bits.
+ */
+int ta_plan_lower_bound(const struct ta_problem *p, u64 *lower_bound)
+{
+	int ret;
+
+	if (!lower_bound)
+		return -EINVAL;
+	*lower_bound = 0;
+	ret = ta_check_buffers(p);
+	if (ret)
+		return ret;
+	return ta_sweep_lower_bound(p->buffers, p->n_buffers, lower_bound);
+}
+
+struct ta_offset_rank {
+	u64 offset;
+	u32 index;
+};
+
+static int ta_cmp_offset_rank(const void *a, const void *b)
+{
+	const struct ta_offset_rank *x = a, *y = b;
+
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int ta_check_offsets(const struct ta_problem *p, const u64 *offsets,
+			    u64 height)
+{
+	u64 top = 0;
+	u32 i;
+
+	for (i = 0; i < p->n_buffers; i++) {
+		const struct ta_buffer *b = &p->buffers[i];
+
+		if (offsets[i] & (b->align - 1))
+			return -EINVAL;
+		if (offsets[i] > TA_PLAN_MAX_HEIGHT ||
+		    offsets[i] + b->size > height)
+			return -EINVAL;
+		if (b->size && offsets[i] + b->size > top)
+			top = offsets[i] + b->size;
+	}
+	return top == height ? 0 : -EINVAL;
+}
+
+/* Ranks in address order of the non-empty buffers; by_rank is the inverse. */
+static u32 ta_rank_by_offset(const struct ta_problem *p, const u64 *offsets,
+			     struct ta_offset_rank *tmp, u32 *rank, u32 *by_rank)
+{
+	u32 i, m = 0;
+
+	for (i = 0; i < p->n_buffers; i++) {
+		if (!p->buffers[i].size)
+			continue;
+		tmp[m].offset = offsets[i];
+		tmp[m].index = i;
+		m++;
+	}
+	ta_env_sort(tmp, m, sizeof(*tmp), ta_cmp_offset_rank);
+	for (i = 0; i < m; i++) {
+		rank[tmp[i].index] = i;
+		by_rank[i] = tmp[i].index;
+	}
+	return m;
+}
+
+static int ta_check_overlaps(const struct ta_problem *p, const u64 *offsets,
+			     const u64 *ev, const u32 *rank,
+			     const u32 *by_rank, struct ta_bits *live)
+{
+	u32 k, n = p->n_buffers;
+	int ret;
+
+	for (k = 0; k < 2 * n; k++) {
+		u32 i = ev[k] & 0x7fffffffU;
+		u64 lo = offsets[i], hi = lo + p->buffers[i].size;
+		s64 nb;
+
+		if (!(k & TA_YIELD_MASK)) {
+			ret = ta_env_yield();
+			if (ret)
+				return ret;
+		}
+		if (!p->buffers[i].size)
+			continue;
+		if (!(ev[k] & (1ULL << 31))) {
+			ta_bits_clear(live, rank[i]);
+			continue;
+		}
+		nb = ta_bits_prev(live, rank[i]);
+		if (nb >= 0) {
+			u32 j = by_rank[nb];
+
+			if (offsets[j] + p->buffers[j].size > lo)
+				return -EINVAL;
+		}
+		nb = ta_bits_next(live, rank[i]);
+		if (nb >= 0 && offsets[by_rank[nb]] < hi)
+			return -EINVAL;
+		ta_bits_set(live, rank[i]);
+	}
+	return 0;
+}
+
+/**
+ * ta_plan_validate() - check a plan: no live overlap, alignment, height
+ * @p: the problem
+ * @offsets: the plan
+ * @height: the height the plan claims; must equal max(offset + size) over
+ *	    the non-empty buffers (0 when there are none)
+ *
+ * Every offset must be a multiple of its buffer's alignment and at most
+ * @height, and two buffers whose lifetimes overlap must not share a byte.
+ * O(n log n) time, O(n) memory.
+ *
+ * Return: 0 when valid; -EINVAL otherwise (also for a malformed problem);
+ * -ENOMEM; -EINTR when ta_env_yield() asked to stop.
+ */
+int ta_plan_validate(const struct ta_problem *p, const u64 *offsets,
+		     u64 height)
+{
+	struct ta_offset_rank *tmp = NULL;
+	u32 *rank = NULL, *by_rank = NULL;
+	u64 *ev = NULL, *bits = NULL;
+	struct ta_bits live;
+	u32 n;
+	int ret;
+
+	ret = ta_check_problem(p);
+	if (ret)
+		return ret == -ENOMEM || ret == -EINTR ? ret : -EINVAL;
+	n = p->n_buffers;
+	if (!n)
+		return height ? -EINVAL : 0;
+	if (!offsets)
+		return -EINVAL;
+	ret = ta_check_offsets(p, offsets, height);
+	if (ret)
+		return ret;
+
+	ret = -ENOMEM;
+	tmp = ta_env_alloc_array(n, sizeof(*tmp));
+	rank = ta_env_alloc_array(n, sizeof(*rank));
+	by_rank = ta_env_alloc_array(n, sizeof(*by_rank));
+	bits = ta_env_alloc_array(ta_bits_words(n), sizeof(*bits));
+	if (!tmp || !rank || !by_rank || !bits)
+		goto out;
+	ta_rank_by_offset(p, offsets, tmp, rank, by_rank);
+	ta_env_free(tmp);
+	tmp = NULL;
+	ev = ta_sweep_events(p->buffers, n);
+	if (!ev)
+		goto out;
+	ta_bits_init(&live, n, bits);
+	ret = ta_check_overlaps(p, offsets, ev, rank, by_rank, &live);
+out:
+	ta_env_free(ev);
+	ta_env_free(bits);
+	ta_env_free(by_rank);
+	ta_env_free(rank);
+	ta_env_free(tmp);
+	return ret;
+}
+
+typedef int (*ta_strategy_fn)(const struct ta_problem *p,
+			      const struct ta_budget *budget, u64 *offsets,
+			      struct ta_result *res);
+
+static const ta_strategy_fn ta_strategies[TA_STRATEGY_COUNT] = {
+	[TA_STRATEGY_AUTO] = ta_plan_auto,
+	[TA_STRATEGY_PINGPONG] = ta_plan_pingpong,
+	[TA_STRATEGY_STACK] = ta_plan_stack,
+	[TA_STRATEGY_FREELIST] = ta_plan_freelist,
+	[TA_STRATEGY_GREEDY_SIZE] = ta_plan_greedy_size,
+};
+
+/* Zero-size buffers sit at 0; the height is recomputed, never trusted. */
+static int ta_plan_finish(const struct ta_problem *p, u64 *offsets,
+			  struct ta_result *res)
+{
+	u64 top = 0;
+	u32 i;
+
+	for (i = 0; i < p->n_buffers; i++) {
+		u64 size = p->buffers[i].size;
+
+		if (!size) {
+			offsets[i] = 0;
+			continue;
+		}
+		if (offsets[i] > TA_PLAN_MAX_HEIGHT ||
+		    offsets[i] + size > TA_PLAN_MAX_HEIGHT)
+			return -EOVERFLOW;
+		if (offsets[i] + size > top)
+			top = offsets[i] + size;
+	}
+	res->height = top;
+	if (top == res->lower_bound)
+		res->optimal = true;
+	return 0;
+}
+
+/**
+ * ta_plan() - plan a problem with one strategy
+ * @p: the problem (validated here: sizes, alignments, lifetimes, limits;
+ *     for graph form, the buffers must be ta_graph_lifetimes() of the graph)
+ * @strategy: which strategy
+ * @budget: effort limits passed to the strategy, or NULL for its defaults
+ * @offsets: out, @p->n_buffers offsets (may be NULL when there are none)
+ * @res: out, the figures
+ *
+ * Zero-size buffers get offset 0. res->optimal is set when the height
+ * equals the lower bound or the strategy proved its plan optimal. Built with
+ * TA_PLAN_DEBUG, every plan is checked with ta_plan_validate() and a plan
+ * that fails (a planner bug) makes ta_plan() return -EINVAL.
+ *
+ * Return: 0; -EINVAL for a malformed problem or unknown strategy; -E2BIG
+ * beyond the limits; -EOVERFLOW when the lower bound or the strategy's
+ * height would not fit in 63 bits; -ENOMEM; -EINTR when ta_env_yield()
+ * asked to stop.
+ */
+int ta_plan(const struct ta_problem *p, enum ta_strategy strategy,
+	    const struct ta_budget *budget, u64 *offsets,
+	    struct ta_result *res)
+{
+	u64 t0 = ta_env_now_ns();
+	int ret;
+
+	if (!res)
+		return -EINVAL;
+	res->height = 0;
+	res->lower_bound = 0;
+	res->time_ns = 0;
+	res->steps = 0;
+	res->optimal = false;
+	if ((unsigned int)strategy >= TA_STRATEGY_COUNT)
+		return -EINVAL;
+	ret = ta_check_problem(p);
+	if (ret)
+		return ret;
+	if (p->n_buffers && !offsets)
+		return -EINVAL;
+	ret = ta_sweep_lower_bound(p->buffers, p->n_buffers,
+				   &res->lower_bound);
+	if (ret)
+		return ret;
+	if (p->n_buffers) {
+		ret = ta_strategies[strategy](p, budget, offsets, res);
+		if (ret)
+			return ret;
+	}
+	ret = ta_plan_finish(p, offsets, res);
+	if (ret)
+		return ret;
+#ifdef TA_PLAN_DEBUG
+	ret = ta_plan_validate(p, offsets, res->height);
+	if (ret)
+		return ret == -ENOMEM || ret == -EINTR ? ret : -EINVAL;
+#endif
+	res->time_ns = ta_env_now_ns() - t0;
+	return 0;
+}
