@@ -84,8 +84,9 @@ const struct ta_ioctl_desc *ta_ioctl_lookup(unsigned int cmd)
  * @arg: user pointer to the argument
  *
  * Return: 0 or a negative errno: -ENOTTY for a number that is not ours,
- * -EINVAL for a struct shorter than the first ABI version's, -EFAULT for an unreadable or unwritable argument, -E2BIG for unknown
- * non-zero trailing bytes, or the handler's error.
+ * -EINVAL for a struct shorter than the first ABI version's, -EFAULT for
+ * an unreadable or unwritable argument, -E2BIG for unknown non-zero trailing
+ * bytes, or the handler's error.
  */
 long ta_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {

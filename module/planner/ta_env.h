@@ -12,6 +12,7 @@
 #define TA_ENV_H
 
 #ifdef __KERNEL__
+#include <linux/bits.h>
 #include <linux/types.h>
 #include <linux/errno.h>
 #include <linux/limits.h>
@@ -22,13 +23,20 @@
 #include <stdint.h>
 #include <string.h>
 #include <errno.h>
+#include <linux/types.h>
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int32_t s32;
-typedef int64_t s64;
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __s32 s32;
+typedef __s64 s64;
+#ifndef BIT
+#define BIT(n) (1UL << (n))
+#endif
+#ifndef BIT_ULL
+#define BIT_ULL(n) (1ULL << (n))
+#endif
 #ifndef U32_MAX
 #define U32_MAX ((u32)~0U)
 #endif

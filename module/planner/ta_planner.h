@@ -15,11 +15,11 @@
 #include "ta_env.h"
 
 /* Limits; exceeding one makes ta_plan() fail with -E2BIG, never hang. */
-#define TA_PLAN_MAX_BUFFERS	(1U << 20)
-#define TA_PLAN_MAX_STEPS	(1U << 24)
-#define TA_PLAN_MAX_ALIGN	(1ULL << 32)
+#define TA_PLAN_MAX_BUFFERS	0x100000U
+#define TA_PLAN_MAX_STEPS	0x1000000U
+#define TA_PLAN_MAX_ALIGN	BIT_ULL(32)
 /* Sizes, offsets and heights stay below 2^63 + headroom checks: */
-#define TA_PLAN_MAX_SIZE	(1ULL << 63)
+#define TA_PLAN_MAX_SIZE	BIT_ULL(63)
 
 /**
  * struct ta_buffer - one buffer of a problem (trace form)
@@ -36,10 +36,10 @@ struct ta_buffer {
 };
 
 /* Graph form: tensor flags. */
-#define TA_TENSOR_INPUT		(1U << 0) /* graph input: live from step 0 */
-#define TA_TENSOR_OUTPUT	(1U << 1) /* graph output: live to the end */
-#define TA_TENSOR_CONSTANT	(1U << 2) /* live for the whole run */
-#define TA_TENSOR_PERSISTENT	(1U << 3) /* live for the whole run */
+#define TA_TENSOR_INPUT		BIT(0) /* graph input: live from step 0 */
+#define TA_TENSOR_OUTPUT	BIT(1) /* graph output: live to the end */
+#define TA_TENSOR_CONSTANT	BIT(2) /* live for the whole run */
+#define TA_TENSOR_PERSISTENT	BIT(3) /* live for the whole run */
 #define TA_TENSOR_FLAGS_ALL	0xfU
 
 /**
