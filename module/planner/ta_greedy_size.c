@@ -41,7 +41,14 @@ struct ta_gs {
 	u32 *pos;		/* buffer index -> position in by_start */
 	u32 *tree;		/* 2 * leaves: max end of placed, per subtree */
 	struct ta_span *span;	/* scratch: spans of overlapping placed */
+	struct ta_span *tmp;	/* scratch for the radix sort */
+	u32 *count;		/* TA_GS_RADIX counters */
+	u64 lo_bits;		/* OR of the collected span starts */
 };
+
+#define TA_GS_RADIX_BITS	11
+#define TA_GS_RADIX		(1U << TA_GS_RADIX_BITS)
+#define TA_GS_SMALL		48
 
 static int ta_gs_cmp_key(const void *a, const void *b)
 {
@@ -61,13 +68,50 @@ static int ta_gs_cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int ta_gs_cmp_span(const void *a, const void *b)
+/*
+ * Sort the collected spans by start: insertion sort when few, else an LSD
+ * radix sort over as many 11-bit digits as the largest start needs. The
+ * gap scan does not care how equal starts are ordered.
+ */
+static void ta_gs_sort_spans(struct ta_gs *gs, u32 k)
 {
-	const struct ta_span *x = a, *y = b;
+	struct ta_span *a = gs->span, *b = gs->tmp, *t;
+	u32 shift, i, j;
 
-	if (x->lo != y->lo)
-		return x->lo < y->lo ? -1 : 1;
-	return x->hi < y->hi ? -1 : x->hi > y->hi;
+	if (k <= TA_GS_SMALL) {
+		for (i = 1; i < k; i++) {
+			struct ta_span x = a[i];
+
+			for (j = i; j && a[j - 1].lo > x.lo; j--)
+				a[j] = a[j - 1];
+			a[j] = x;
+		}
+		return;
+	}
+	for (shift = 0; shift < 64 && (gs->lo_bits >> shift);
+	     shift += TA_GS_RADIX_BITS) {
+		u32 sum = 0;
+
+		for (i = 0; i < TA_GS_RADIX; i++)
+			gs->count[i] = 0;
+		for (i = 0; i < k; i++)
+			gs->count[(a[i].lo >> shift) & (TA_GS_RADIX - 1)]++;
+		for (i = 0; i < TA_GS_RADIX; i++) {
+			u32 c = gs->count[i];
+
+			gs->count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < k; i++)
+			b[gs->count[(a[i].lo >> shift) & (TA_GS_RADIX - 1)]++] =
+				a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	if (a != gs->span)
+		for (i = 0; i < k; i++)
+			gs->span[i] = a[i];
 }
 
 /* Number of buffers whose start is < @e: a binary search over by_start. */
@@ -87,13 +131,13 @@ static u32 ta_gs_count_before(const struct ta_gs *gs, u32 e)
 }
 
 /* Collect the spans of placed buffers alive somewhere in [s, e). */
-static u32 ta_gs_collect(const struct ta_gs *gs, const u64 *offsets, u32 s,
-			 u32 e)
+static u32 ta_gs_collect(struct ta_gs *gs, const u64 *offsets, u32 s, u32 e)
 {
 	u32 p = ta_gs_count_before(gs, e);
 	u32 stack[64];
 	u32 sp = 0, k = 0;
 
+	gs->lo_bits = 0;
 	if (!p || gs->tree[1] <= s)
 		return 0;
 	stack[sp++] = 1;
@@ -109,6 +153,7 @@ static u32 ta_gs_collect(const struct ta_gs *gs, const u64 *offsets, u32 s,
 
 			gs->span[k].lo = offsets[i];
 			gs->span[k].hi = offsets[i] + gs->b[i].size;
+			gs->lo_bits |= offsets[i];
 			k++;
 			continue;
 		}
@@ -217,6 +262,8 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
 	int ret = -ENOMEM;
 
 	gs.span = NULL;
+	gs.tmp = NULL;
+	gs.count = NULL;
 	gs.tree = NULL;
 	gs.pos = NULL;
 	gs.by_start = NULL;
@@ -224,7 +271,10 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
 	gs.by_start = ta_env_alloc_array(n, sizeof(*gs.by_start));
 	gs.pos = ta_env_alloc_array(n, sizeof(*gs.pos));
 	gs.span = ta_env_alloc_array(n, sizeof(*gs.span));
-	if (!order || !gs.by_start || !gs.pos || !gs.span)
+	gs.tmp = ta_env_alloc_array(n, sizeof(*gs.tmp));
+	gs.count = ta_env_alloc_array(TA_GS_RADIX, sizeof(*gs.count));
+	if (!order || !gs.by_start || !gs.pos || !gs.span || !gs.tmp ||
+	    !gs.count)
 		goto out;
 	ret = ta_gs_setup(&gs, bufs, n, order);
 	if (ret)
@@ -250,9 +300,7 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
 		if (!b->size)
 			continue;
 		k = ta_gs_collect(&gs, offsets, b->start, b->end);
-		if (k > 1)
-			ta_env_sort(gs.span, k, sizeof(*gs.span),
-				    ta_gs_cmp_span);
+		ta_gs_sort_spans(&gs, k);
 		off = ta_gs_fit(gs.span, k, b->size, b->align);
 		if (off == U64_MAX) {
 			ret = -EOVERFLOW;
@@ -266,6 +314,8 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
 	*height = top;
 out:
 	ta_env_free(gs.tree);
+	ta_env_free(gs.count);
+	ta_env_free(gs.tmp);
 	ta_env_free(gs.span);
 	ta_env_free(gs.pos);
 	ta_env_free(gs.by_start);

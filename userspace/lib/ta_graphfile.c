@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * ta_graphfile.c - read a graph file (Documentation/graph-format.md).
+ *
+ *	tensorarena-graph 1
+ *	tensor NAME SIZE [align=N] [input] [output] [constant] [persistent]
+ *	op NAME [INPUT...] -> [OUTPUT...]
+ *
+ * Tensors are declared before the ops that use them; ops come in execution
+ * order. SIZE is a decimal byte count with an optional K, M or G suffix
+ * (powers of 1024). '#' starts a comment; blank lines are ignored.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ta_files.h"
+
+struct ta_gf {
+	const char *path;
+	char *err;
+	size_t errlen;
+	unsigned long lineno;
+	struct ta_input *in;
+	u32 cap_t, cap_o, cap_r;
+	u32 *hash;		/* open addressing: tensor index + 1, 0 = empty */
+	u32 hash_mask;
+};
+
+static u32 ta_gf_fnv(const char *s)
+{
+	u32 h = 2166136261U;
+
+	while (*s)
+		h = (h ^ (u8)*s++) * 16777619U;
+	return h;
+}
+
+static int ta_gf_rehash(struct ta_gf *gf, u32 cap)
+{
+	u32 *h = calloc(cap, sizeof(*h)), i;
+
+	if (!h)
+		return -ENOMEM;
+	free(gf->hash);
+	gf->hash = h;
+	gf->hash_mask = cap - 1;
+	for (i = 0; i < gf->in->graph.n_tensors; i++) {
+		u32 k = ta_gf_fnv(gf->in->ids[i]) & gf->hash_mask;
+
+		while (h[k])
+			k = (k + 1) & gf->hash_mask;
+		h[k] = i + 1;
+	}
+	return 0;
+}
+
+/* Index of tensor @name, or -1. */
+static s64 ta_gf_find(const struct ta_gf *gf, const char *name)
+{
+	u32 k;
+
+	if (!gf->hash)
+		return -1;
+	for (k = ta_gf_fnv(name) & gf->hash_mask; gf->hash[k];
+	     k = (k + 1) & gf->hash_mask)
+		if (!strcmp(gf->in->ids[gf->hash[k] - 1], name))
+			return gf->hash[k] - 1;
+	return -1;
+}
+
+static int ta_gf_grow(void **p, u32 *cap, u32 need, size_t size)
+{
+	u32 c = *cap ? *cap : 64;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	np = realloc(*p, (size_t)c * size);
+	if (!np)
+		return -ENOMEM;
+	*p = np;
+	*cap = c;
+	return 0;
+}
+
+static int ta_gf_size(const char *s, u64 *v)
+{
+	char tmp[32];
+	size_t l = strlen(s);
+	unsigned int shift = 0;
+
+	if (!l || l >= sizeof(tmp))
+		return -EINVAL;
+	memcpy(tmp, s, l + 1);
+	switch (tmp[l - 1]) {
+	case 'K': case 'k':
+		shift = 10;
+		break;
+	case 'M': case 'm':
+		shift = 20;
+		break;
+	case 'G': case 'g':
+		shift = 30;
+		break;
+	}
+	if (shift)
+		tmp[l - 1] = 0;
+	if (ta_parse_u64(tmp, v))
+		return -EINVAL;
+	if (*v > (U64_MAX >> shift))
+		return -ERANGE;
+	*v <<= shift;
+	return 0;
+}
+
+static int ta_gf_fail(struct ta_gf *gf, int ret, const char *what,
+		      const char *tok)
+{
+	ta_err(gf->err, gf->errlen, gf->path, gf->lineno, "%s%s%s%s", what,
+	       tok ? " '" : "", tok ? tok : "", tok ? "'" : "");
+	return ret;
+}
+
+static int ta_gf_tensor(struct ta_gf *gf, char **tok, int n)
+{
+	struct ta_input *in = gf->in;
+	u32 t = in->graph.n_tensors;
+	struct ta_graph_tensor *gt;
+	int i;
+
+	if (n < 3)
+		return ta_gf_fail(gf, -EINVAL, "want: tensor NAME SIZE [flags]",
+				  NULL);
+	if (ta_gf_find(gf, tok[1]) >= 0)
+		return ta_gf_fail(gf, -EINVAL, "tensor declared twice:", tok[1]);
+	if (!strcmp(tok[1], "->"))
+		return ta_gf_fail(gf, -EINVAL, "bad tensor name", tok[1]);
+	if (t >= TA_PLAN_MAX_BUFFERS)
+		return ta_gf_fail(gf, -E2BIG, "too many tensors", NULL);
+	if (ta_gf_grow((void **)&in->tensors, &gf->cap_t, t + 1,
+		       sizeof(*in->tensors)))
+		return -ENOMEM;
+	/* ids share the tensors' capacity */
+	{
+		char **ids = realloc(in->ids, (size_t)gf->cap_t * sizeof(*ids));
+
+		if (!ids)
+			return -ENOMEM;
+		in->ids = ids;
+	}
+	gt = &in->tensors[t];
+	memset(gt, 0, sizeof(*gt));
+	gt->align = 1;
+	if (ta_gf_size(tok[2], &gt->size))
+		return ta_gf_fail(gf, -EINVAL, "bad size", tok[2]);
+	for (i = 3; i < n; i++) {
+		if (!strncmp(tok[i], "align=", 6)) {
+			if (ta_gf_size(tok[i] + 6, &gt->align))
+				return ta_gf_fail(gf, -EINVAL, "bad alignment",
+						  tok[i]);
+		} else if (!strcmp(tok[i], "input")) {
+			gt->flags |= TA_TENSOR_INPUT;
+		} else if (!strcmp(tok[i], "output")) {
+			gt->flags |= TA_TENSOR_OUTPUT;
+		} else if (!strcmp(tok[i], "constant")) {
+			gt->flags |= TA_TENSOR_CONSTANT;
+		} else if (!strcmp(tok[i], "persistent")) {
+			gt->flags |= TA_TENSOR_PERSISTENT;
+		} else {
+			return ta_gf_fail(gf, -EINVAL, "unknown tensor attribute",
+					  tok[i]);
+		}
+	}
+	in->ids[t] = strdup(tok[1]);
+	if (!in->ids[t])
+		return -ENOMEM;
+	in->graph.n_tensors = t + 1;
+	if ((u64)in->graph.n_tensors * 2 > gf->hash_mask)
+		return ta_gf_rehash(gf, (gf->hash_mask + 1) * 4);
+	{
+		u32 k = ta_gf_fnv(tok[1]) & gf->hash_mask;
+
+		while (gf->hash[k])
+			k = (k + 1) & gf->hash_mask;
+		gf->hash[k] = t + 1;
+	}
+	return 0;
+}
+
+static int ta_gf_op(struct ta_gf *gf, char **tok, int n)
+{
+	struct ta_input *in = gf->in;
+	struct ta_graph_op *op;
+	u32 o = in->graph.n_ops, r = in->graph.n_refs;
+	int i, arrow = -1;
+
+	if (n < 2)
+		return ta_gf_fail(gf, -EINVAL, "want: op NAME INPUTS -> OUTPUTS",
+				  NULL);
+	for (i = 2; i < n; i++)
+		if (!strcmp(tok[i], "->")) {
+			if (arrow >= 0)
+				return ta_gf_fail(gf, -EINVAL, "two '->'", NULL);
+			arrow = i;
+		}
+	if (arrow < 0)
+		return ta_gf_fail(gf, -EINVAL, "op without '->'", tok[1]);
+	if (o >= TA_PLAN_MAX_STEPS)
+		return ta_gf_fail(gf, -E2BIG, "too many ops", NULL);
+	if ((u64)r + (u64)n > U32_MAX)
+		return ta_gf_fail(gf, -E2BIG, "too many references", NULL);
+	if (ta_gf_grow((void **)&in->ops, &gf->cap_o, o + 1, sizeof(*in->ops)) ||
+	    ta_gf_grow((void **)&in->refs, &gf->cap_r, r + n, sizeof(*in->refs)))
+		return -ENOMEM;
+	op = &in->ops[o];
+	op->first_ref = r;
+	op->n_inputs = arrow - 2;
+	op->n_outputs = n - arrow - 1;
+	for (i = 2; i < n; i++) {
+		s64 t;
+
+		if (i == arrow)
+			continue;
+		t = ta_gf_find(gf, tok[i]);
+		if (t < 0)
+			return ta_gf_fail(gf, -EINVAL, "undeclared tensor",
+					  tok[i]);
+		in->refs[r++] = (u32)t;
+	}
+	in->graph.n_ops = o + 1;
+	in->graph.n_refs = r;
+	return 0;
+}
+
+static int ta_gf_tokens(char *line, char **tok, int max)
+{
+	int n = 0;
+	char *c = strchr(line, '#');
+
+	if (c)
+		*c = 0;
+	for (;;) {
+		while (*line == ' ' || *line == '\t')
+			line++;
+		if (!*line)
+			return n;
+		if (n == max)
+			return -1;
+		tok[n++] = line;
+		while (*line && *line != ' ' && *line != '\t')
+			line++;
+		if (*line)
+			*line++ = 0;
+	}
+}
+
+static int ta_gf_parse(struct ta_gf *gf, char *data)
+{
+	static char *tok[65536];
+	char *p = data, *line;
+	bool magic = false;
+	int n, ret;
+
+	for (; (line = ta_next_line(&p)); ) {
+		gf->lineno++;
+		n = ta_gf_tokens(line, tok, 65536);
+		if (n < 0)
+			return ta_gf_fail(gf, -E2BIG, "line too long", NULL);
+		if (!n)
+			continue;
+		if (!magic) {
+			if (n != 2 || strcmp(tok[0], "tensorarena-graph") ||
+			    strcmp(tok[1], "1"))
+				return ta_gf_fail(gf, -EINVAL,
+						  "want first line 'tensorarena-graph 1'",
+						  NULL);
+			magic = true;
+			continue;
+		}
+		if (!strcmp(tok[0], "tensor"))
+			ret = ta_gf_tensor(gf, tok, n);
+		else if (!strcmp(tok[0], "op"))
+			ret = ta_gf_op(gf, tok, n);
+		else
+			ret = ta_gf_fail(gf, -EINVAL, "unknown keyword", tok[0]);
+		if (ret)
+			return ret == -ENOMEM ?
+				ta_gf_fail(gf, ret, "out of memory", NULL) : ret;
+	}
+	if (!magic)
+		return ta_gf_fail(gf, -EINVAL, "empty file", NULL);
+	return 0;
+}
+
+/**
+ * ta_graph_read() - read a graph file and derive its lifetimes
+ * @path: the file
+ * @in: out; @in->prob is a graph-form problem; free with ta_input_free()
+ * @err: out, a message on an error
+ * @errlen: bytes at @err
+ *
+ * Return: 0, -errno from the file system, -ENOMEM, -EINVAL or -E2BIG with
+ * @err set (also for a graph ta_graph_lifetimes() rejects).
+ */
+int ta_graph_read(const char *path, struct ta_input *in, char *err,
+		  size_t errlen)
+{
+	struct ta_gf gf = { .path = path, .err = err, .errlen = errlen,
+			    .in = in };
+	char *data;
+	int ret;
+
+	memset(in, 0, sizeof(*in));
+	in->is_graph = true;
+	data = ta_slurp(path, NULL);
+	if (!data) {
+		ret = -errno;
+		ta_err(err, errlen, path, 0, "%s", strerror(errno));
+		return ret;
+	}
+	ret = ta_gf_rehash(&gf, 1024);
+	if (!ret)
+		ret = ta_gf_parse(&gf, data);
+	free(data);
+	free(gf.hash);
+	if (ret)
+		goto fail;
+	in->graph.tensors = in->tensors;
+	in->graph.ops = in->ops;
+	in->graph.refs = in->refs;
+	in->bufs = calloc(in->graph.n_tensors ? in->graph.n_tensors : 1,
+			  sizeof(*in->bufs));
+	if (!in->bufs) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	ret = ta_graph_lifetimes(&in->graph, in->bufs);
+	if (ret) {
+		ta_err(err, errlen, path, 0,
+		       "graph rejected: %s (see Documentation/graph-format.md)",
+		       strerror(-ret));
+		goto fail;
+	}
+	in->prob.n_buffers = in->graph.n_tensors;
+	in->prob.buffers = in->bufs;
+	in->prob.graph = &in->graph;
+	return 0;
+fail:
+	ta_input_free(in);
+	return ret;
+}

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * ta_trace.c - trace CSV files: read a problem, write a plan.
+ *
+ * A trace is a CSV file with a header line naming its columns and one
+ * buffer per line: id,lower,upper,size[,alignment][,offset]. The columns may
+ * come in any order; id, lower, upper and size are required; alignment
+ * defaults to 1; an offset column is read and kept but not used for
+ * planning. Lifetimes are half-open [lower, upper). Lines end in LF or
+ * CRLF; empty lines and lines starting with '#' are skipped.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ta_files.h"
+
+enum { COL_ID, COL_LOWER, COL_UPPER, COL_SIZE, COL_ALIGN, COL_OFFSET,
+	COL_COUNT };
+
+static const char *const ta_col_names[COL_COUNT] = {
+	"id", "lower", "upper", "size", "alignment", "offset",
+};
+
+void ta_err(char *err, size_t errlen, const char *path, unsigned long line,
+	    const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!err || !errlen)
+		return;
+	n = snprintf(err, errlen, "%s:%lu: ", path, line);
+	if (n < 0 || (size_t)n >= errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err + n, errlen - n, fmt, ap);
+	va_end(ap);
+}
+
+/* Read a whole file, NUL-terminated. */
+char *ta_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 1 << 16, n = 0, got;
+	char *buf, *nb;
+
+	if (!f)
+		return NULL;
+	buf = malloc(cap);
+	while (buf) {
+		got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (n < cap - 1)
+			break;
+		cap *= 2;
+		nb = realloc(buf, cap);
+		if (!nb) {
+			free(buf);
+			errno = ENOMEM;
+		}
+		buf = nb;
+	}
+	if (buf && ferror(f)) {
+		free(buf);
+		buf = NULL;
+		errno = EIO;
+	}
+	fclose(f);
+	if (!buf)
+		return NULL;
+	buf[n] = 0;
+	if (len)
+		*len = n;
+	return buf;
+}
+
+/* Parse a decimal u64; the whole string must be digits. */
+int ta_parse_u64(const char *s, u64 *v)
+{
+	u64 x = 0;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (x > (U64_MAX - (u64)(*s - '0')) / 10)
+			return -ERANGE;
+		x = x * 10 + (u64)(*s - '0');
+	}
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s)
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
+/* Cut the next line out of *p: NUL-terminate it, drop a trailing CR. */
+char *ta_next_line(char **p)
+{
+	char *s = *p, *e;
+	size_t l;
+
+	if (!*s)
+		return NULL;
+	e = strchr(s, '\n');
+	if (e) {
+		*e = 0;
+		*p = e + 1;
+	} else {
+		*p = s + strlen(s);
+	}
+	l = strlen(s);
+	if (l && s[l - 1] == '\r')
+		s[l - 1] = 0;
+	return s;
+}
+
+static int ta_split(char *line, char **f, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		char *c = strchr(line, ',');
+
+		if (n == max)
+			return -1;
+		f[n++] = line;
+		if (!c)
+			break;
+		*c = 0;
+		line = c + 1;
+	}
+	return n;
+}
+
+static char *ta_trim(char *s)
+{
+	size_t l;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	l = strlen(s);
+	while (l && (s[l - 1] == ' ' || s[l - 1] == '\t'))
+		s[--l] = 0;
+	return s;
+}
+
+static int ta_trace_header(char *line, int *col, int *ncols)
+{
+	char *f[16];
+	int n = ta_split(line, f, 16), i, c;
+
+	if (n < 0)
+		return -EINVAL;
+	for (c = 0; c < COL_COUNT; c++)
+		col[c] = -1;
+	for (i = 0; i < n; i++) {
+		char *name = ta_trim(f[i]);
+
+		if (!strcmp(name, "align"))
+			name = "alignment";
+		for (c = 0; c < COL_COUNT; c++)
+			if (!strcmp(name, ta_col_names[c]))
+				break;
+		if (c == COL_COUNT || col[c] >= 0)
+			return -EINVAL;
+		col[c] = i;
+	}
+	for (c = 0; c <= COL_SIZE; c++)
+		if (col[c] < 0)
+			return -EINVAL;
+	*ncols = n;
+	return 0;
+}
+
+static int ta_trace_row(char *line, const int *col, int ncols,
+			struct ta_input *in, u32 k, const char **what)
+{
+	char *f[16];
+	u64 v[COL_COUNT] = { 0 };
+	int n = ta_split(line, f, 16), c;
+
+	*what = "wrong number of fields";
+	if (n != ncols)
+		return -EINVAL;
+	for (c = COL_LOWER; c < COL_COUNT; c++) {
+		if (col[c] < 0)
+			continue;
+		*what = "bad number";
+		if (ta_parse_u64(f[col[c]], &v[c]))
+			return -EINVAL;
+	}
+	*what = "lower or upper beyond 2^32";
+	if (v[COL_LOWER] > U32_MAX || v[COL_UPPER] > U32_MAX)
+		return -EINVAL;
+	in->bufs[k].start = (u32)v[COL_LOWER];
+	in->bufs[k].end = (u32)v[COL_UPPER];
+	in->bufs[k].size = v[COL_SIZE];
+	in->bufs[k].align = col[COL_ALIGN] >= 0 ? v[COL_ALIGN] : 1;
+	if (in->in_offsets)
+		in->in_offsets[k] = v[COL_OFFSET];
+	in->ids[k] = strdup(ta_trim(f[col[COL_ID]]));
+	*what = "out of memory";
+	return in->ids[k] ? 0 : -ENOMEM;
+}
+
+/**
+ * ta_trace_read() - read a trace CSV file
+ * @path: the file
+ * @in: out; free with ta_input_free()
+ * @err: out, a message on a format error
+ * @errlen: bytes at @err
+ *
+ * Return: 0, -errno from the file system, -ENOMEM, or -EINVAL with @err set.
+ */
+int ta_trace_read(const char *path, struct ta_input *in, char *err,
+		  size_t errlen)
+{
+	int col[COL_COUNT], ncols = 0, ret = -EINVAL;
+	unsigned long lineno = 0;
+	char *data, *p, *line;
+	const char *what;
+	bool header = false;
+	size_t rows = 0;
+	u32 k = 0;
+
+	memset(in, 0, sizeof(*in));
+	data = ta_slurp(path, NULL);
+	if (!data) {
+		ta_err(err, errlen, path, 0, "%s", strerror(errno));
+		return -errno;
+	}
+	for (p = data; *p; p++)
+		rows += *p == '\n';
+	rows++;
+	if (rows > TA_PLAN_MAX_BUFFERS + 16ULL)
+		rows = TA_PLAN_MAX_BUFFERS + 16ULL;
+	in->bufs = calloc(rows, sizeof(*in->bufs));
+	in->ids = calloc(rows, sizeof(*in->ids));
+	if (!in->bufs || !in->ids) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	for (p = data; (line = ta_next_line(&p)); ) {
+		lineno++;
+		if (!*ta_trim(line) || *ta_trim(line) == '#')
+			continue;
+		if (!header) {
+			if (ta_trace_header(line, col, &ncols)) {
+				ta_err(err, errlen, path, lineno,
+				       "bad header (want id,lower,upper,size[,alignment][,offset])");
+				goto fail;
+			}
+			header = true;
+			in->has_align = col[COL_ALIGN] >= 0;
+			in->has_offset = col[COL_OFFSET] >= 0;
+			if (in->has_offset) {
+				in->in_offsets = calloc(rows, sizeof(u64));
+				if (!in->in_offsets) {
+					ret = -ENOMEM;
+					goto fail;
+				}
+			}
+			continue;
+		}
+		if (k >= TA_PLAN_MAX_BUFFERS) {
+			ta_err(err, errlen, path, lineno,
+			       "more than %u buffers", TA_PLAN_MAX_BUFFERS);
+			ret = -E2BIG;
+			goto fail;
+		}
+		ret = ta_trace_row(line, col, ncols, in, k, &what);
+		if (ret) {
+			ta_err(err, errlen, path, lineno, "%s", what);
+			goto fail;
+		}
+		k++;
+	}
+	if (!header) {
+		ta_err(err, errlen, path, lineno, "no header line");
+		ret = -EINVAL;
+		goto fail;
+	}
+	free(data);
+	in->prob.n_buffers = k;
+	in->prob.buffers = in->bufs;
+	in->prob.graph = NULL;
+	return 0;
+fail:
+	free(data);
+	ta_input_free(in);
+	return ret;
+}
+
+/**
+ * ta_input_free() - free what a reader allocated
+ * @in: the input; zeroed afterwards
+ */
+void ta_input_free(struct ta_input *in)
+{
+	u32 i;
+
+	if (in->ids)
+		for (i = 0; i < (in->is_graph ? in->graph.n_tensors :
+				 in->prob.n_buffers); i++)
+			free(in->ids[i]);
+	free(in->ids);
+	free(in->bufs);
+	free(in->tensors);
+	free(in->ops);
+	free(in->refs);
+	free(in->in_offsets);
+	memset(in, 0, sizeof(*in));
+}
+
+/**
+ * ta_input_read() - read a trace CSV or a graph file
+ * @path: the file; a graph file's first line is "tensorarena-graph 1"
+ * @in: out; free with ta_input_free()
+ * @err: out, a message on a format error
+ * @errlen: bytes at @err
+ *
+ * Return: as ta_trace_read() or ta_graph_read().
+ */
+int ta_input_read(const char *path, struct ta_input *in, char *err,
+		  size_t errlen)
+{
+	char head[32] = "";
+	FILE *f = fopen(path, "rb");
+
+	if (!f) {
+		memset(in, 0, sizeof(*in));
+		ta_err(err, errlen, path, 0, "%s", strerror(errno));
+		return -errno;
+	}
+	if (!fgets(head, sizeof(head), f))
+		head[0] = 0;
+	fclose(f);
+	if (!strncmp(head, "tensorarena-graph", 17))
+		return ta_graph_read(path, in, err, errlen);
+	return ta_trace_read(path, in, err, errlen);
+}
+
+/**
+ * ta_plan_write_csv() - write the input's rows with an offset column
+ * @path: the file, or "-" for stdout
+ * @in: the input
+ * @offsets: the plan
+ *
+ * Return: 0 or -errno.
+ */
+int ta_plan_write_csv(const char *path, const struct ta_input *in,
+		      const u64 *offsets)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	bool align = in->has_align || in->is_graph;
+	u32 i;
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	fprintf(f, "id,lower,upper,size%s,offset\n", align ? ",alignment" : "");
+	for (i = 0; i < in->prob.n_buffers; i++) {
+		const struct ta_buffer *b = &in->bufs[i];
+
+		fprintf(f, "%s,%u,%u,%llu", in->ids[i], b->start, b->end,
+			(unsigned long long)b->size);
+		if (align)
+			fprintf(f, ",%llu", (unsigned long long)b->align);
+		fprintf(f, ",%llu\n", (unsigned long long)offsets[i]);
+	}
+	if (fflush(f) || ferror(f))
+		ret = -EIO;
+	if (f != stdout && fclose(f))
+		ret = -EIO;
+	return ret;
+}
