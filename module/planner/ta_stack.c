@@ -1,12 +1,267 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * ta_stack.c - placeholder: plans with greedy-by-size until the real
- * strategy lands.
+ * ta_stack.c - rectangle stacking, the second source method.
+ *
+ * Every buffer is a rectangle, its size by its lifetime. Rectangles are
+ * stacked one at a time; a rectangle goes at the lowest offset where it
+ * fits between the already stacked rectangles that overlap it in time
+ * (first fit).
+ *
+ * - Up to %TA_STACK_EXHAUSTIVE buffers every order is enumerated (depth
+ *   first, cutting any prefix that already reaches the best height) and the
+ *   lowest stack is kept. Some order's first-fit stack is optimal (take an
+ *   optimal plan, stack its rectangles bottom-up: each lands at or below
+ *   its place), so the result is proven optimal.
+ * - Larger inputs are stacked greedily: the candidates are the next
+ *   %TA_STACK_WINDOW unplaced rectangles in order of decreasing size; the
+ *   one whose placement keeps the stack lowest wins; ties are broken by
+ *   looking one placement ahead (the lowest stack the best next candidate
+ *   would then reach), then by the larger rectangle, the lower offset and
+ *   the order. Each step costs %TA_STACK_WINDOW first-fit queries plus the
+ *   look-ahead, so above %TA_STACK_MAX_GREEDY buffers the strategy plans
+ *   with greedy-size (a window of one) instead.
  */
 #include "ta_strategy.h"
+#include "ta_search.h"
 
-int ta_plan_stack(const struct ta_problem *p, const struct ta_budget *budget,
-	       u64 *offsets, struct ta_result *res)
+#define TA_STACK_EXHAUSTIVE	8
+#define TA_STACK_WINDOW		8
+#define TA_STACK_MAX_GREEDY	8192U
+
+/* First fit of buffer @b among the first @k buffers of @perm. */
+static int ta_stack_ff(const struct ta_problem *p, const u32 *perm, u32 k,
+		       const u64 *off, u32 b, u64 *res)
 {
-	return ta_plan_greedy_size(p, budget, offsets, res);
+	const struct ta_buffer *x = &p->buffers[b];
+	u64 lo[TA_STACK_EXHAUSTIVE], hi[TA_STACK_EXHAUSTIVE];
+	u64 mask = x->align - 1, y = 0;
+	u32 i, j, m = 0;
+
+	if (!x->size) {
+		*res = 0;
+		return 0;
+	}
+	for (i = 0; i < k; i++) {
+		const struct ta_buffer *z = &p->buffers[perm[i]];
+
+		if (!z->size || z->start >= x->end || x->start >= z->end)
+			continue;
+		j = m++;
+		while (j && lo[j - 1] > off[perm[i]]) {
+			lo[j] = lo[j - 1];
+			hi[j] = hi[j - 1];
+			j--;
+		}
+		lo[j] = off[perm[i]];
+		hi[j] = off[perm[i]] + z->size;
+	}
+	for (i = 0; i <= m; i++) {
+		u64 o = (y + mask) & ~mask;
+
+		if (o < y || o >= TA_SEARCH_MAX_HEIGHT ||
+		    x->size > TA_SEARCH_MAX_HEIGHT - o)
+			return -EOVERFLOW;
+		if (i == m || (lo[i] > o && lo[i] - o >= x->size)) {
+			*res = o;
+			return 0;
+		}
+		if (hi[i] > y)
+			y = hi[i];
+	}
+	return -EOVERFLOW;
+}
+
+static int ta_stack_exhaustive(const struct ta_problem *p, u64 *offsets,
+			       struct ta_result *res)
+{
+	u32 n = p->n_buffers, perm[TA_STACK_EXHAUSTIVE];
+	u32 next[TA_STACK_EXHAUSTIVE + 1];
+	u64 off[TA_STACK_EXHAUSTIVE], hgt[TA_STACK_EXHAUSTIVE + 1];
+	u64 best = U64_MAX, steps = 0;
+	u32 used = 0, i;
+	int d = 0, ret;
+
+	hgt[0] = 0;
+	next[0] = 0;
+	while (d >= 0) {
+		u64 o, top;
+
+		if (next[d] >= n) {
+			if (--d >= 0)
+				used &= ~(1U << perm[d]);
+			continue;
+		}
+		i = next[d]++;
+		if (used & (1U << i))
+			continue;
+		steps++;
+		ret = ta_stack_ff(p, perm, d, off, i, &o);
+		if (ret)
+			return ret;
+		off[i] = o;
+		top = p->buffers[i].size ? o + p->buffers[i].size : 0;
+		if (top < hgt[d])
+			top = hgt[d];
+		if (top >= best)
+			continue;
+		perm[d] = i;
+		if ((u32)d + 1 == n) {
+			best = top;
+			for (i = 0; i < n; i++)
+				offsets[i] = off[i];
+			continue;
+		}
+		used |= 1U << i;
+		hgt[d + 1] = top;
+		next[++d] = 0;
+	}
+	res->height = best;
+	res->steps = steps;
+	res->optimal = true;
+	return 0;
+}
+
+struct ta_stack_key {
+	u64 size;
+	u64 len;
+	u32 idx;
+};
+
+static int ta_stack_cmp(const void *a, const void *b)
+{
+	const struct ta_stack_key *x = a, *y = b;
+
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	if (x->len != y->len)
+		return x->len > y->len ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Is (h, la, b, o) a better choice than the best so far? */
+static bool ta_stack_better(const struct ta_problem *p, u64 h, u64 la, u32 b,
+			    u64 o, u64 bh, u64 bla, u32 bb, u64 bo)
+{
+	if (h != bh)
+		return h < bh;
+	if (la != bla)
+		return la < bla;
+	if (p->buffers[b].size != p->buffers[bb].size)
+		return p->buffers[b].size > p->buffers[bb].size;
+	return o < bo;
+}
+
+static int ta_stack_greedy(const struct ta_problem *p, u64 *offsets,
+			   struct ta_result *res)
+{
+	struct ta_search_limits lim = { 0 };
+	u32 n = p->n_buffers, win[TA_STACK_WINDOW], wn = 0, next = 0, i, j;
+	u64 woff[TA_STACK_WINDOW], height = 0;
+	struct ta_stack_key *keys;
+	struct ta_fit *fit;
+	int ret = 0;
+
+	keys = ta_env_alloc_array(n, sizeof(*keys));
+	fit = ta_fit_create(p);
+	if (!keys || !fit) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		keys[i].size = p->buffers[i].size;
+		keys[i].len = p->buffers[i].end - p->buffers[i].start;
+		keys[i].idx = i;
+	}
+	ta_env_sort(keys, n, sizeof(*keys), ta_stack_cmp);
+	ta_fit_reset(fit);
+	for (;;) {
+		u64 bh = U64_MAX, bla = U64_MAX, bo = 0;
+		u32 bi = 0;
+
+		while (wn < TA_STACK_WINDOW && next < n)
+			win[wn++] = keys[next++].idx;
+		if (!wn)
+			break;
+		if (!(++lim.steps & 255)) {
+			ret = ta_env_yield();
+			if (ret)
+				goto out;
+		}
+		for (i = 0; i < wn; i++) {
+			ret = ta_fit_lowest(fit, win[i], TA_FIT_FIRST, &woff[i]);
+			if (ret)
+				goto out;
+		}
+		for (i = 0; i < wn; i++) {
+			u64 top = woff[i] + p->buffers[win[i]].size;
+			u64 h = top > height ? top : height;
+			u64 la;
+
+			if (h > bh)
+				continue;
+			/* look one placement ahead */
+			la = U64_MAX;
+			ta_fit_place(fit, win[i], woff[i]);
+			for (j = 0; j < wn; j++) {
+				u64 o2, t2;
+
+				if (j == i)
+					continue;
+				ret = ta_fit_lowest(fit, win[j],
+						    TA_FIT_FIRST, &o2);
+				if (ret) {
+					ta_fit_unplace_last(fit, win[i]);
+					goto out;
+				}
+				t2 = o2 + p->buffers[win[j]].size;
+				if (t2 < h)
+					t2 = h;
+				if (t2 < la)
+					la = t2;
+			}
+			ta_fit_unplace_last(fit, win[i]);
+			if (bh == U64_MAX ||
+			    ta_stack_better(p, h, la, win[i], woff[i],
+					    bh, bla, win[bi], bo)) {
+				bh = h;
+				bla = la;
+				bi = i;
+				bo = woff[i];
+			}
+		}
+		ta_fit_place(fit, win[bi], bo);
+		offsets[win[bi]] = bo;
+		height = bh;
+		win[bi] = win[--wn];
+	}
+	res->height = height;
+	res->steps = lim.steps;
+out:
+	ta_fit_destroy(fit);
+	ta_env_free(keys);
+	return ret;
+}
+
+/**
+ * ta_plan_stack() - plan by rectangle stacking (see the file comment)
+ * @p: the problem, validated
+ * @budget: unused: the exhaustive part is bounded by %TA_STACK_EXHAUSTIVE
+ * @offsets: out, the plan
+ * @res: out, height, steps and whether the plan is proven optimal
+ *
+ * Return: 0, -ENOMEM, -EOVERFLOW or -EINTR.
+ */
+int ta_plan_stack(const struct ta_problem *p, const struct ta_budget *budget,
+		  u64 *offsets, struct ta_result *res)
+{
+	if (!p->n_buffers) {
+		res->height = 0;
+		res->optimal = true;
+		return 0;
+	}
+	if (p->n_buffers <= TA_STACK_EXHAUSTIVE)
+		return ta_stack_exhaustive(p, offsets, res);
+	if (p->n_buffers > TA_STACK_MAX_GREEDY)
+		return ta_plan_greedy_size(p, budget, offsets, res);
+	return ta_stack_greedy(p, offsets, res);
 }
