@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/* ta_unit_main.c - run every host unit test, print TAP. */
+#include <stdio.h>
+
+#include "ta_test.h"
+
+static const struct ta_test *const ta_tables[] = {
+	ta_planner_tests,
+	ta_files_tests,
+};
+
+int main(void)
+{
+	int total = 0, failed = 0, n = 0;
+	size_t t;
+
+	for (t = 0; t < sizeof(ta_tables) / sizeof(ta_tables[0]); t++)
+		for (const struct ta_test *c = ta_tables[t]; c->name; c++)
+			total++;
+	printf("TAP version 13\n1..%d\n", total);
+	for (t = 0; t < sizeof(ta_tables) / sizeof(ta_tables[0]); t++) {
+		for (const struct ta_test *c = ta_tables[t]; c->name; c++) {
+			int r = c->fn();
+
+			n++;
+			printf("%sok %d - %s\n", r ? "not " : "", n, c->name);
+			fflush(stdout);
+			failed += !!r;
+		}
+	}
+	if (failed)
+		printf("# %d of %d tests failed\n", failed, total);
+	return failed ? 1 : 0;
+}
