@@ -47,7 +47,7 @@ struct ta_gs {
 };
 
 #define TA_GS_RADIX_BITS	11
-#define TA_GS_RADIX		(1U << TA_GS_RADIX_BITS)
+#define TA_GS_RADIX		2048U	/* 2^TA_GS_RADIX_BITS */
 #define TA_GS_SMALL		48
 
 static int ta_gs_cmp_key(const void *a, const void *b)
