@@ -6,9 +6,10 @@
  *
  *	ta_bench [BENCH_DIR] [--budget-ms N] [--strategy NAME]...
  *
- * BENCH_DIR (default /work/shared/bench) holds traces/<group>/*.csv and
- * reference.csv. The budget (default 1000 ms) is what auto and stack may
- * spend per trace. Every plan is checked with ta_plan_validate().
+ * BENCH_DIR (default /work/shared/bench) holds the CSV files under
+ * traces/GROUP/ and reference.csv. The budget (default 1000 ms) is what
+ * auto and stack may spend per trace. Every plan is checked with
+ * ta_plan_validate().
  */
 #include <dirent.h>
 #include <errno.h>
