@@ -23,6 +23,9 @@ expect() {
 
 good='[    1.0]     KTAP version 1\n[    1.0]     # Subtest: s\n[    1.0]     1..2\n[    1.1]     ok 1 - a\n[    1.2]     ok 2 - b\n[    1.3] ok 1 - s\ne2e: ok - x\nTA-VM: end\n'
 expect "clean run passes" 0 "$good"
+expect "6.1 KTAP without dashes parses" 1 '    # Subtest: s\n    1..2\n    ok 1 a\n    not ok 2 b\nTA-VM: end\n'
+expect "DMA-API debug boot lines are benign" 0 "[ 0.1] DMA-API: preallocated 65552 debug entries\n${good}"
+expect "DMA-API error fails" 1 "${good}[ 2.0] DMA-API: device driver frees DMA memory with wrong function\n"
 expect "WARNING fails a passing run" 1 "${good}[ 2.0] WARNING: CPU: 0 PID: 1 at foo.c:1\n"
 expect "KASAN report fails" 1 "${good}[ 2.0] BUG: KASAN: slab-out-of-bounds in ta_x\n"
 expect "UBSAN report fails" 1 "${good}[ 2.0] UBSAN: shift-out-of-bounds in x.c:3:4\n"

@@ -31,10 +31,11 @@ REPORTS = [
 BENIGN = [
     r"KernelAddressSanitizer initialized", r"kmemleak: Kernel memory leak detector",
     r"Unknown kernel command line parameters",
+    r"DMA-API: preallocated", r"DMA-API: debugging enabled",
 ]
 REPORT_RE = re.compile("|".join(REPORTS))
 BENIGN_RE = re.compile("|".join(BENIGN))
-CASE_RE = re.compile(r"^(    )(not ok|ok) (\d+) - (.*?)(\s+# SKIP.*)?$")
+CASE_RE = re.compile(r"^(    )(not ok|ok) (\d+) (?:- )?(.*?)(\s+# SKIP.*)?$")
 PLAN_RE = re.compile(r"^    1\.\.(\d+)$")
 SUITE_RE = re.compile(r"^    # Subtest: (.*)$")
 E2E_RE = re.compile(r"e2e: (not ok|ok) - (.*)$")

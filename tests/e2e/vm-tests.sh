@@ -98,11 +98,14 @@ run_reload_tests() {
 	cma1=$(meminfo CmaFree)
 	echo "reload: MemFree $free0 -> $free1, CmaFree ${cma0:-n/a} -> ${cma1:-n/a}"
 	check "reload x20: every cycle works${bad:+ ($bad)}" [ -z "$bad" ]
-	# Slab and per-CPU page lists wobble by a few pages; an arena is MiBs.
-	check "reload x20: MemFree back within 1 MiB" \
-		[ $((free0 - free1)) -lt $MIB ]
+	# Slab, per-CPU page lists and the movable pages the kernel lends CMA
+	# to wobble by a few hundred pages; one leaked arena is 4-16 MiB, and
+	# 20 of them far more.
+	check "reload x20: MemFree back within 2 MiB" \
+		[ $((free0 - free1)) -lt $((2 * MIB)) ]
 	if [ -n "$cma0" ]; then
-		check "reload x20: CmaFree back exactly" [ "$cma0" = "$cma1" ]
+		check "reload x20: CmaFree back within 2 MiB" \
+			[ $((cma0 - cma1)) -lt $((2 * MIB)) ]
 	fi
 }
 

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ta_module_kunit.c - KUnit suites for the module's own code: the
- * arena_size parser, ioctl decoding and the INFO path on the live arena.
- * Built into tensorarena.ko with TA_KUNIT=1; they run when it is loaded
- * (with arena_size=16M in the test VM).
+ * arena_size parser, ioctl decoding, arena reservation and the INFO path.
+ * Built into tensorarena.ko with TA_KUNIT=1; they run when it is loaded.
  */
 #include <kunit/test.h>
 #include <linux/genalloc.h>
 #include <linux/mm.h>
+#include <linux/platform_device.h>
+#include <linux/sizes.h>
 
 #include "ta_internal.h"
 
@@ -121,12 +122,43 @@ static void ta_ioctl_lookup_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ta_lookup_err(0), -ENOTTY);
 }
 
+/*
+ * KUnit runs a module's suites before its init, so the arena suite brings up
+ * an arena of its own: a bare platform device and ta_arena_init(), exactly
+ * what probe does. Unregistering the device releases the arena (devres).
+ */
+struct ta_live {
+	struct platform_device *pdev;
+	struct ta_device ta;
+};
+
+#define TA_LIVE_SIZE	SZ_1M
+
 static int ta_live_init(struct kunit *test)
 {
-	KUNIT_ASSERT_NOT_NULL_MSG(test, ta_param_device,
-				  "the module's arena is not up");
-	test->priv = ta_param_device;
+	struct ta_live *live;
+	int err;
+
+	live = kunit_kzalloc(test, sizeof(*live), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, live);
+	live->pdev = platform_device_register_simple("tensorarena-kunit",
+						     PLATFORM_DEVID_AUTO,
+						     NULL, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(live->pdev));
+	live->ta.dev = &live->pdev->dev;
+	err = ta_arena_init(&live->ta, TA_LIVE_SIZE);
+	if (err)
+		platform_device_unregister(live->pdev);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	test->priv = &live->ta;
 	return 0;
+}
+
+static void ta_live_exit(struct kunit *test)
+{
+	struct ta_live *live = container_of(test->priv, struct ta_live, ta);
+
+	platform_device_unregister(live->pdev);
 }
 
 static void ta_info_live_test(struct kunit *test)
@@ -136,7 +168,7 @@ static void ta_info_live_test(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, ta_ioctl_info(ta, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.abi_version, TA_ABI_VERSION);
-	KUNIT_EXPECT_EQ(test, info.arena_size, ta_arena_size);
+	KUNIT_EXPECT_EQ(test, info.arena_size, (u64)TA_LIVE_SIZE);
 	KUNIT_EXPECT_EQ(test, info.arena_size, (u64)ta->size);
 	KUNIT_EXPECT_EQ(test, info.bytes_in_use, 0ULL);
 	KUNIT_EXPECT_EQ(test, info.page_size, (u32)PAGE_SIZE);
@@ -195,8 +227,34 @@ static void ta_arena_use_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ta_arena_in_use(ta), (size_t)0);
 }
 
-static struct kunit_case ta_arena_cases[] = {
+static void ta_arena_impossible_test(struct kunit *test)
+{
+	struct platform_device *pdev;
+	struct ta_device ta = {};
+
+	pdev = platform_device_register_simple("tensorarena-kunit",
+					       PLATFORM_DEVID_AUTO, NULL, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(pdev));
+	ta.dev = &pdev->dev;
+	/* 1 TiB: more than any test machine's CMA or memory. */
+	KUNIT_EXPECT_EQ(test, ta_arena_init(&ta, 1ULL << 40), -ENOMEM);
+	KUNIT_EXPECT_NULL(test, ta.cpu_base);
+	KUNIT_EXPECT_NULL(test, ta.pool);
+	platform_device_unregister(pdev);
+}
+
+static struct kunit_case ta_ioctl_cases[] = {
 	KUNIT_CASE(ta_ioctl_lookup_test),
+	KUNIT_CASE(ta_arena_impossible_test),
+	{}
+};
+
+static struct kunit_suite ta_ioctl_suite = {
+	.name = "tensorarena-ioctl",
+	.test_cases = ta_ioctl_cases,
+};
+
+static struct kunit_case ta_arena_cases[] = {
 	KUNIT_CASE(ta_info_live_test),
 	KUNIT_CASE(ta_info_rejects_test),
 	KUNIT_CASE(ta_arena_use_test),
@@ -206,7 +264,8 @@ static struct kunit_case ta_arena_cases[] = {
 static struct kunit_suite ta_arena_suite = {
 	.name = "tensorarena-arena",
 	.init = ta_live_init,
+	.exit = ta_live_exit,
 	.test_cases = ta_arena_cases,
 };
 
-kunit_test_suites(&ta_params_suite, &ta_arena_suite);
+kunit_test_suites(&ta_params_suite, &ta_ioctl_suite, &ta_arena_suite);
