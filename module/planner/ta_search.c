@@ -32,11 +32,14 @@
  */
 #include "ta_search.h"
 
-#define TA_SKY_HEURISTICS	4
+#define TA_SKY_HEURISTICS	5	/* the last one runs the skyline engine */
 #define TA_SKY_CHECK_EVERY	4096
+#define TA_SKY_MAX_TRAIL	(1U << 20)
 
 struct ta_sky_item {
 	u64 key;
+	u64 k2;
+	u64 k3;
 	u64 size;
 	u64 align;
 	u32 si;
@@ -51,9 +54,26 @@ struct ta_sky_frame {
 	u32 p;		/* start of the pending closed run, or NONE */
 	u32 k;		/* next candidate position */
 	u32 cur;	/* buffer placed by the current choice, or NONE */
-	u32 rlo;	/* closed run raised by the current choice */
-	u32 rhi;
 	u32 closed;	/* the close choice was taken */
+	u32 tf;		/* floor trail length before the current choice */
+	u32 tm;		/* min-offset trail length before it */
+};
+
+struct ta_mm_frame {
+	u64 last_off;	/* offset of the buffer placed last */
+	u64 min_top;	/* lowest top any unplaced buffer can reach */
+	u64 co;		/* key of the current choice: offset, rank */
+	u32 cr;
+	u32 last_rank;
+	u32 cur;	/* buffer placed by the current choice, or NONE */
+	u32 tf;
+	u32 tm;
+	u32 pl;		/* candidates: pool[pl, pl + pn), next at pi */
+	u32 pn;
+	u32 pi;
+	u32 lo;		/* the component being solved: sections [lo, hi) */
+	u32 hi;
+	u32 jump;	/* on failure, back to this depth (NONE: normal) */
 };
 
 struct ta_sky {
@@ -78,6 +98,29 @@ struct ta_sky {
 	u64 *floor;
 	u64 *rem;
 	u64 *rem0;
+	u64 *minoff;		/* lowest offset each unplaced buffer can take */
+	u32 *cov;		/* buffers live in each section */
+	u32 *covh;		/* ns + 1 starts in cov */
+	u32 *stamp;		/* per buffer: visited by this propagation */
+	u32 *sstamp;		/* per section */
+	u32 *chg;		/* buffers whose minoff rose */
+	u32 *rank;		/* position in the current candidate order */
+	u32 *dup;		/* identical buffer just before in that order */
+	struct ta_mm_frame *mf;
+	u32 *cut;		/* unplaced buffers crossing each boundary */
+	u32 *cut0;
+	u32 *zdepth;		/* depth whose choice zeroed a boundary */
+	u32 *pool;		/* candidate lists of the frames, stacked */
+	u32 pool_cap;
+	u32 *byrank;
+	u32 *unext;		/* unplaced buffers in rank order; n = head */
+	u32 *uprev;
+	u32 now;
+	u32 ntf, ntm, max_trail;
+	u32 *tf_s;		/* floor trail: section, old value */
+	u64 *tf_v;
+	u32 *tm_b;		/* min-offset trail: buffer, old value */
+	u64 *tm_v;
 	struct ta_sky_item *items;
 	struct ta_sky_frame *fr;
 };
@@ -120,6 +163,8 @@ static int ta_sky_cmp_item(const void *a, const void *b)
 		return x->si < y->si ? -1 : 1;
 	if (x->key != y->key)
 		return x->key > y->key ? -1 : 1;
+	if (x->k2 != y->k2)
+		return x->k2 > y->k2 ? -1 : 1;
 	if (x->ei != y->ei)
 		return x->ei > y->ei ? -1 : 1;
 	if (x->size != y->size)
@@ -158,6 +203,26 @@ static void ta_sky_free(struct ta_sky *s)
 	ta_env_free(s->floor);
 	ta_env_free(s->rem);
 	ta_env_free(s->rem0);
+	ta_env_free(s->minoff);
+	ta_env_free(s->cov);
+	ta_env_free(s->covh);
+	ta_env_free(s->stamp);
+	ta_env_free(s->sstamp);
+	ta_env_free(s->chg);
+	ta_env_free(s->rank);
+	ta_env_free(s->dup);
+	ta_env_free(s->mf);
+	ta_env_free(s->cut);
+	ta_env_free(s->cut0);
+	ta_env_free(s->zdepth);
+	ta_env_free(s->pool);
+	ta_env_free(s->byrank);
+	ta_env_free(s->unext);
+	ta_env_free(s->uprev);
+	ta_env_free(s->tf_s);
+	ta_env_free(s->tf_v);
+	ta_env_free(s->tm_b);
+	ta_env_free(s->tm_v);
 	ta_env_free(s->items);
 	ta_env_free(s->fr);
 }
@@ -165,6 +230,7 @@ static void ta_sky_free(struct ta_sky *s)
 static int ta_sky_init(struct ta_sky *s, const struct ta_problem *p)
 {
 	u32 n = 0, i, t, nt;
+	u64 trail;
 	u32 *times;
 
 	for (i = 0; i < p->n_buffers; i++)
@@ -218,10 +284,92 @@ static int ta_sky_init(struct ta_sky *s, const struct ta_problem *p)
 	s->fr = ta_env_alloc_array(s->max_depth, sizeof(*s->fr));
 	if (!s->head || !s->floor || !s->rem || !s->rem0 || !s->fr)
 		return -ENOMEM;
+	s->covh = ta_env_alloc_array(s->ns + 2, sizeof(*s->covh));
+	if (!s->covh)
+		return -ENOMEM;
 	for (i = 0; i < n; i++)
-		for (t = s->si[i]; t < s->ei[i]; t++)
+		for (t = s->si[i]; t < s->ei[i]; t++) {
 			s->rem0[t] += s->size[i];
+			s->covh[t + 1]++;
+		}
+	for (t = 0; t < s->ns; t++)
+		s->covh[t + 1] += s->covh[t];
+	s->cov = ta_env_alloc_array(s->covh[s->ns] + 1, sizeof(*s->cov));
+	s->sstamp = ta_env_alloc_array(s->ns + 1, sizeof(*s->sstamp));
+	s->minoff = ta_env_alloc_array(n + 1, sizeof(*s->minoff));
+	s->stamp = ta_env_alloc_array(n + 1, sizeof(*s->stamp));
+	s->chg = ta_env_alloc_array(n + 1, sizeof(*s->chg));
+	s->rank = ta_env_alloc_array(n + 1, sizeof(*s->rank));
+	s->dup = ta_env_alloc_array(n + 1, sizeof(*s->dup));
+	s->mf = ta_env_alloc_array(n + 1, sizeof(*s->mf));
+	s->cut = ta_env_alloc_array(s->ns + 1, sizeof(*s->cut));
+	s->cut0 = ta_env_alloc_array(s->ns + 1, sizeof(*s->cut0));
+	s->zdepth = ta_env_alloc_array(s->ns + 1, sizeof(*s->zdepth));
+	trail = (u64)n * (n + 1) + 64;
+	s->pool_cap = trail < TA_SKY_MAX_TRAIL ? (u32)trail : TA_SKY_MAX_TRAIL;
+	s->pool = ta_env_alloc_array(s->pool_cap, sizeof(*s->pool));
+	s->byrank = ta_env_alloc_array(n + 1, sizeof(*s->byrank));
+	s->unext = ta_env_alloc_array(n + 1, sizeof(*s->unext));
+	s->uprev = ta_env_alloc_array(n + 1, sizeof(*s->uprev));
+	/* a choice changes at most 2 * ns floors and n lowest offsets */
+	trail = 2 * (u64)(n > s->ns ? n : s->ns) * (n + 1) + 1024;
+	s->max_trail = trail < TA_SKY_MAX_TRAIL ? (u32)trail : TA_SKY_MAX_TRAIL;
+	s->tf_s = ta_env_alloc_array(s->max_trail, sizeof(*s->tf_s));
+	s->tf_v = ta_env_alloc_array(s->max_trail, sizeof(*s->tf_v));
+	s->tm_b = ta_env_alloc_array(s->max_trail, sizeof(*s->tm_b));
+	s->tm_v = ta_env_alloc_array(s->max_trail, sizeof(*s->tm_v));
+	if (!s->cov || !s->sstamp || !s->minoff || !s->stamp || !s->chg ||
+	    !s->rank || !s->dup || !s->mf || !s->cut || !s->cut0 ||
+	    !s->zdepth || !s->pool || !s->byrank || !s->unext || !s->uprev ||
+	    !s->tf_s || !s->tf_v || !s->tm_b || !s->tm_v)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		for (t = s->si[i]; t < s->ei[i]; t++)
+			s->cov[s->covh[t + 1] - 1 - s->sstamp[t]++] = i;
+		for (t = s->si[i] + 1; t < s->ei[i]; t++)
+			s->cut0[t]++;
+	}
+	for (t = 0; t < s->ns; t++)
+		s->sstamp[t] = 0;
 	return 0;
+}
+
+static int ta_sky_cmp_rank(const void *a, const void *b)
+{
+	const struct ta_sky_item *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key > y->key ? -1 : 1;
+	if (x->k2 != y->k2)
+		return x->k2 > y->k2 ? -1 : 1;
+	if (x->k3 != y->k3)
+		return x->k3 > y->k3 ? -1 : 1;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	if (x->si != y->si)
+		return x->si < y->si ? -1 : 1;
+	if (x->align != y->align)
+		return x->align > y->align ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* Global order for the ordered search: items hold the keys of heuristic h. */
+static void ta_sky_rank(struct ta_sky *s, u32 h)
+{
+	u32 i;
+
+	(void)h;
+	ta_env_sort(s->items, s->n, sizeof(*s->items), ta_sky_cmp_rank);
+	for (i = 0; i < s->n; i++) {
+		const struct ta_sky_item *it = &s->items[i], *pv = it - 1;
+
+		s->rank[it->idx] = i;
+		s->byrank[i] = it->idx;
+		s->dup[it->idx] = TA_SEARCH_NONE;
+		if (i && pv->si == it->si && pv->ei == it->ei &&
+		    pv->size == it->size && pv->align == it->align)
+			s->dup[it->idx] = pv->idx;
+	}
 }
 
 /* Order the candidates of every start section by heuristic @h. */
@@ -232,24 +380,33 @@ static void ta_sky_order(struct ta_sky *s, const struct ta_problem *p, u32 h)
 	for (i = 0; i < s->n; i++) {
 		const struct ta_buffer *b = &p->buffers[s->bid[i]];
 		struct ta_sky_item *it = &s->items[i];
-		u64 len = b->end - b->start, key;
+		u64 len = b->end - b->start, key, area, total = 0;
 
+		if (__builtin_mul_overflow(s->size[i], len, &area))
+			area = U64_MAX;
+		for (t = s->si[i]; t < s->ei[i]; t++)
+			if (s->rem0[t] > total)
+				total = s->rem0[t];
 		switch (h) {
-		case 0:
+		case 0:		/* longest, then largest area, then most crowded */
+			key = len;
+			it->k2 = area;
+			it->k3 = total;
+			break;
+		case 1:		/* most crowded, largest area, longest */
+			key = total;
+			it->k2 = area;
+			it->k3 = len;
+			break;
+		case 2:		/* most crowded, longest, largest area */
+			key = total;
+			it->k2 = len;
+			it->k3 = area;
+			break;
+		default:	/* largest, longest, most crowded */
 			key = s->size[i];
-			break;
-		case 1:
-			key = ((u64)s->ei[i] << 32) | (u32)(s->ei[i] - s->si[i]);
-			break;
-		case 2:
-			if (__builtin_mul_overflow(s->size[i], len, &key))
-				key = U64_MAX;
-			break;
-		default:
-			key = 0;
-			for (t = s->si[i]; t < s->ei[i]; t++)
-				if (s->rem0[t] > key)
-					key = s->rem0[t];
+			it->k2 = len;
+			it->k3 = total;
 			break;
 		}
 		it->key = key;
@@ -269,6 +426,7 @@ static void ta_sky_order(struct ta_sky *s, const struct ta_problem *p, u32 h)
 	for (t = s->ns + 1; t-- > 0;)
 		if (s->head[t] > s->head[t + 1])
 			s->head[t] = s->head[t + 1];
+	ta_sky_rank(s, h);
 }
 
 /* Set up frame @f for the node at level @x, scanning from @scan. */
@@ -302,9 +460,21 @@ static bool ta_sky_enter(struct ta_sky *s, struct ta_sky_frame *f, u64 x,
 	f->p = p;
 	f->k = s->head[a];
 	f->cur = TA_SEARCH_NONE;
-	f->rlo = 0;
-	f->rhi = 0;
 	f->closed = 0;
+	f->tf = s->ntf;
+	f->tm = s->ntm;
+	return true;
+}
+
+static bool ta_sky_set_floor(struct ta_sky *s, u32 t, u64 v)
+{
+	if (s->ntf >= s->max_trail) {
+		s->overflowed = true;
+		return false;
+	}
+	s->tf_s[s->ntf] = t;
+	s->tf_v[s->ntf++] = s->floor[t];
+	s->floor[t] = v;
 	return true;
 }
 
@@ -315,22 +485,105 @@ static void ta_sky_undo(struct ta_sky *s, struct ta_sky_frame *f)
 	if (f->cur != TA_SEARCH_NONE) {
 		u32 u = f->cur;
 
-		for (t = s->si[u]; t < s->ei[u]; t++) {
-			s->floor[t] = f->x;
+		for (t = s->si[u]; t < s->ei[u]; t++)
 			s->rem[t] += s->size[u];
-		}
 		s->placed[u] = 0;
 		f->cur = TA_SEARCH_NONE;
 	}
-	for (t = f->rlo; t < f->rhi; t++)
-		s->floor[t] = f->x;
-	f->rlo = 0;
-	f->rhi = 0;
+	while (s->ntf > f->tf) {
+		s->ntf--;
+		s->floor[s->tf_s[s->ntf]] = s->tf_v[s->ntf];
+	}
+	while (s->ntm > f->tm) {
+		s->ntm--;
+		s->minoff[s->tm_b[s->ntm]] = s->tm_v[s->ntm];
+	}
+}
+
+/*
+ * Floors in [lo, hi) rose: raise the lowest offsets of the unplaced buffers
+ * over them, then lift every section they cover to the lowest offset any
+ * unplaced buffer live there can take, and check the section inference.
+ */
+static bool ta_sky_propagate(struct ta_sky *s, u32 lo, u32 hi, u64 val)
+{
+	u32 t, i, j, nchg = 0;
+
+	if (!++s->now) {
+		for (i = 0; i < s->n; i++)
+			s->stamp[i] = 0;
+		for (t = 0; t < s->ns; t++)
+			s->sstamp[t] = 0;
+		s->now = 1;
+	}
+	for (t = lo; t < hi; t++) {
+		for (i = s->covh[t]; i < s->covh[t + 1]; i++) {
+			u32 v = s->cov[i], a, b;
+			u64 m, mask;
+
+			if (s->placed[v] || s->stamp[v] == s->now)
+				continue;
+			s->stamp[v] = s->now;
+			m = s->minoff[v];
+			if (val) {
+				if (val > m)
+					m = val;
+			} else {
+				a = s->si[v] > lo ? s->si[v] : lo;
+				b = s->ei[v] < hi ? s->ei[v] : hi;
+				for (j = a; j < b; j++)
+					if (s->floor[j] > m)
+						m = s->floor[j];
+			}
+			mask = s->align[v] - 1;
+			m = (m + mask) & ~mask;
+			if (m == s->minoff[v])
+				continue;
+			if (m > s->cap || s->size[v] > s->cap - m)
+				return false;
+			if (s->ntm >= s->max_trail) {
+				s->overflowed = true;
+				return false;
+			}
+			s->tm_b[s->ntm] = v;
+			s->tm_v[s->ntm++] = s->minoff[v];
+			s->minoff[v] = m;
+			s->chg[nchg++] = v;
+		}
+	}
+	for (i = 0; i < nchg; i++) {
+		u32 v = s->chg[i];
+		u64 mv = s->minoff[v];
+
+		for (t = s->si[v]; t < s->ei[v]; t++) {
+			u64 m = mv, fl = s->floor[t];
+
+			/* only a section below v's new offset can rise */
+			if (fl >= mv || s->sstamp[t] == s->now)
+				continue;
+			s->sstamp[t] = s->now;
+			for (j = s->covh[t]; j < s->covh[t + 1]; j++) {
+				u32 w = s->cov[j];
+
+				if (!s->placed[w] && s->minoff[w] < m) {
+					m = s->minoff[w];
+					if (m <= fl)
+						break;
+				}
+			}
+			if (m <= fl)
+				continue;
+			if (m > s->cap || s->rem[t] > s->cap - m)
+				return false;
+			if (!ta_sky_set_floor(s, t, m))
+				return false;
+		}
+	}
+	return true;
 }
 
 /* Raise the walled-in closed run [lo, hi) from its level to its neighbours. */
-static bool ta_sky_raise(struct ta_sky *s, struct ta_sky_frame *f, u32 lo,
-			 u32 hi)
+static bool ta_sky_raise(struct ta_sky *s, u32 lo, u32 hi)
 {
 	u64 y = U64_MAX;
 	u32 t;
@@ -345,10 +598,9 @@ static bool ta_sky_raise(struct ta_sky *s, struct ta_sky_frame *f, u32 lo,
 		if (s->rem[t] > s->cap - y)
 			return false;
 	for (t = lo; t < hi; t++)
-		s->floor[t] = y;
-	f->rlo = lo;
-	f->rhi = hi;
-	return true;
+		if (s->floor[t] < y && !ta_sky_set_floor(s, t, y))
+			return false;
+	return ta_sky_propagate(s, lo, hi, 0);
 }
 
 /* Does the current state still fit under the cap? */
@@ -402,13 +654,14 @@ static bool ta_sky_try(struct ta_sky *s, struct ta_sky_frame *f, u32 u)
 		for (t = s->si[u]; t < s->ei[u]; t++)
 			if (s->rem[t] > s->cap - o)
 				return false;
-	for (t = s->si[u]; t < s->ei[u]; t++) {
-		s->floor[t] = o + sz;
-		s->rem[t] -= sz;
-	}
 	s->placed[u] = 1;
 	s->off[u] = o;
 	f->cur = u;
+	for (t = s->si[u]; t < s->ei[u]; t++) {
+		s->rem[t] -= sz;
+		if (!ta_sky_set_floor(s, t, o + sz))
+			return false;
+	}
 	return true;
 }
 
@@ -428,8 +681,12 @@ static int ta_sky_run(struct ta_sky *s, u64 node_limit,
 		s->floor[t] = 0;
 		s->rem[t] = s->rem0[t];
 	}
-	for (t = 0; t < s->n; t++)
+	for (t = 0; t < s->n; t++) {
 		s->placed[t] = 0;
+		s->minoff[t] = 0;
+	}
+	s->ntf = 0;
+	s->ntm = 0;
 	s->recheck = false;
 	if (!ta_sky_fits(s))
 		return 1;
@@ -461,16 +718,22 @@ static int ta_sky_run(struct ta_sky *s, u64 node_limit,
 		while (!go && f->k < s->head[f->a + 1]) {
 			u32 u = s->cand[f->k++];
 
-			if (!ta_sky_try(s, f, u))
-				continue;
+			if (!ta_sky_try(s, f, u)) {
+				if (f->cur == TA_SEARCH_NONE)
+					continue;
+				break;
+			}
 			if (f->p != TA_SEARCH_NONE &&
-			    !ta_sky_raise(s, f, f->p, f->a))
+			    !ta_sky_raise(s, f->p, f->a))
+				break;
+			if (!ta_sky_propagate(s, s->si[u], s->ei[u],
+					      s->off[u] + s->size[u]))
 				break;
 			scan = s->ei[u];
 			go = true;
 		}
 		if (!go && f->cur != TA_SEARCH_NONE)
-			continue;	/* raise failed: undo, try the next */
+			continue;	/* pruned: undo, try the next */
 		if (!go) {
 			u32 a = f->a, p = f->p == TA_SEARCH_NONE ? a : f->p;
 
@@ -484,7 +747,7 @@ static int ta_sky_run(struct ta_sky *s, u64 node_limit,
 			if (a + 1 < s->ns && s->rem[a + 1] &&
 			    s->floor[a + 1] == f->x) {
 				pend = p;
-			} else if (!ta_sky_raise(s, f, p, a + 1)) {
+			} else if (!ta_sky_raise(s, p, a + 1)) {
 				continue;
 			}
 			scan = a + 1;
@@ -499,6 +762,239 @@ static int ta_sky_run(struct ta_sky *s, u64 node_limit,
 			continue;
 		}
 		depth++;
+	}
+	return 1;
+}
+
+/*
+ * The ordered search: the next buffer is any unplaced one, taken in order
+ * of its lowest possible offset, then of its rank in the heuristic order;
+ * the (offset, rank) keys of a branch never decrease, so each canonical
+ * plan is built once. A buffer that could only go at or above the lowest
+ * top another unplaced buffer can reach would leave a gap that buffer
+ * fits in, so it waits. Every section must fit its unplaced bytes above
+ * max(its floor, the last offset).
+ */
+static int ta_mm_enter(struct ta_sky *s, struct ta_mm_frame *f, u64 off,
+		       u32 rank, u32 plo, u32 phi)
+{
+	u64 mt = U64_MAX;
+	u32 i, t, lo, hi, pl, pn, jump = TA_SEARCH_NONE;
+
+	lo = plo;
+	while (lo < s->ns && !s->rem[lo])
+		lo++;
+	if (lo >= s->ns)
+		return 2;
+	if (lo >= phi) {
+		/*
+		 * The component is done; the next one is independent of how
+		 * it was solved: if it fails, go back to the choice that cut
+		 * the two apart.
+		 */
+		jump = U32_MAX - 1;
+		for (t = phi; t <= lo && t < s->ns; t++) {
+			u32 z = s->zdepth[t] == TA_SEARCH_NONE ? 0 :
+				s->zdepth[t] + 1;
+
+			if (!s->cut[t] && z < jump)
+				jump = z;
+		}
+		if (jump == U32_MAX - 1)
+			jump = 0;
+		if (jump) {
+			off = s->mf[jump - 1].co;
+			rank = s->mf[jump - 1].cr;
+		} else {
+			off = 0;
+			rank = 0;
+		}
+	}
+	hi = lo + 1;
+	while (hi < s->ns && s->cut[hi])
+		hi++;
+	for (t = lo; t < hi; t++) {
+		u64 fl = s->floor[t] > off ? s->floor[t] : off;
+
+		if (s->rem[t] && (fl > s->cap || s->rem[t] > s->cap - fl))
+			return 0;
+	}
+	for (i = s->unext[s->n]; i != s->n; i = s->unext[i])
+		if (s->si[i] >= lo && s->ei[i] <= hi &&
+		    s->minoff[i] + s->size[i] < mt)
+			mt = s->minoff[i] + s->size[i];
+	/* candidates: keys above (off, rank), below mt, in key order */
+	pl = f == s->mf ? 0 : (f - 1)->pl + (f - 1)->pn;
+	pn = 0;
+	for (i = s->unext[s->n]; i != s->n; i = s->unext[i]) {
+		u64 m = s->minoff[i];
+		u32 r = s->rank[i] + 1, k;
+
+		if (m >= mt || s->si[i] < lo || s->ei[i] > hi ||
+		    m < off || (m == off && r <= rank))
+			continue;
+		if (s->dup[i] != TA_SEARCH_NONE && !s->placed[s->dup[i]])
+			continue;
+		if (pl + pn >= s->pool_cap) {
+			s->overflowed = true;
+			return 0;
+		}
+		/* insertion by offset; ties keep rank order */
+		for (k = pl + pn; k > pl && s->minoff[s->pool[k - 1]] > m; k--)
+			s->pool[k] = s->pool[k - 1];
+		s->pool[k] = i;
+		pn++;
+	}
+	f->pl = pl;
+	f->pn = pn;
+	f->pi = 0;
+	f->last_off = off;
+	f->last_rank = rank;
+	f->min_top = mt;
+	f->co = off;
+	f->cr = rank;
+	f->cur = TA_SEARCH_NONE;
+	f->tf = s->ntf;
+	f->tm = s->ntm;
+	f->lo = lo;
+	f->hi = hi;
+	f->jump = jump;
+	return 1;
+}
+
+static void ta_mm_undo(struct ta_sky *s, struct ta_mm_frame *f)
+{
+	u32 t;
+
+	if (f->cur != TA_SEARCH_NONE) {
+		u32 u = f->cur;
+
+		for (t = s->si[u]; t < s->ei[u]; t++)
+			s->rem[t] += s->size[u];
+		for (t = s->si[u] + 1; t < s->ei[u]; t++)
+			s->cut[t]++;
+		s->placed[u] = 0;
+		s->unext[s->uprev[u]] = u;
+		s->uprev[s->unext[u]] = u;
+		f->cur = TA_SEARCH_NONE;
+	}
+	while (s->ntf > f->tf) {
+		s->ntf--;
+		s->floor[s->tf_s[s->ntf]] = s->tf_v[s->ntf];
+	}
+	while (s->ntm > f->tm) {
+		s->ntm--;
+		s->minoff[s->tm_b[s->ntm]] = s->tm_v[s->ntm];
+	}
+}
+
+/* The frame's next candidate, in key order; NONE when none is left. */
+static u32 ta_mm_next(struct ta_sky *s, struct ta_mm_frame *f)
+{
+	while (f->pi < f->pn) {
+		u32 u = s->pool[f->pl + f->pi++];
+		u64 m = s->minoff[u];
+
+		f->co = m;
+		f->cr = s->rank[u] + 1;
+		if (m > s->cap || s->size[u] > s->cap - m)
+			continue;
+		return u;
+	}
+	return TA_SEARCH_NONE;
+}
+
+static int ta_mm_run(struct ta_sky *s, u64 node_limit,
+		     struct ta_search_limits *lim, u64 *offsets)
+{
+	u64 nodes = 0;
+	u32 depth = 1, t;
+	int ret;
+
+	for (t = 0; t < s->ns; t++) {
+		s->floor[t] = 0;
+		s->rem[t] = s->rem0[t];
+		s->cut[t] = s->cut0[t];
+		s->zdepth[t] = TA_SEARCH_NONE;
+	}
+	for (t = 0; t < s->n; t++) {
+		s->placed[t] = 0;
+		s->minoff[t] = 0;
+	}
+	/* the unplaced list, in rank order, with s->n as its head */
+	for (t = 0; t <= s->n; t++) {
+		u32 prev = t ? s->byrank[t - 1] : s->n;
+		u32 cur = t < s->n ? s->byrank[t] : s->n;
+
+		s->unext[prev] = cur;
+		s->uprev[cur] = prev;
+	}
+	s->ntf = 0;
+	s->ntm = 0;
+	s->recheck = false;
+	ret = ta_mm_enter(s, &s->mf[0], 0, 0, 0, s->ns);
+	if (ret != 1)
+		return 1;
+	while (depth) {
+		struct ta_mm_frame *f = &s->mf[depth - 1];
+		u32 u;
+
+		ta_mm_undo(s, f);
+		if (s->best <= s->lbg)
+			return 1;
+		if (s->recheck) {
+			if (!ta_sky_fits(s)) {
+				depth--;
+				continue;
+			}
+			s->recheck = false;
+		}
+		if (!(++lim->steps & (TA_SKY_CHECK_EVERY - 1))) {
+			ret = ta_search_limit_hit(lim);
+			if (ret)
+				return ret < 0 ? ret : 0;
+		}
+		if (++nodes > node_limit)
+			return 0;
+		u = ta_mm_next(s, f);
+		if (u == TA_SEARCH_NONE) {
+			if (f->jump == TA_SEARCH_NONE) {
+				depth--;
+				continue;
+			}
+			/* an independent component failed: skip its siblings */
+			for (t = depth - 1; t-- > f->jump;)
+				ta_mm_undo(s, &s->mf[t]);
+			depth = f->jump;
+			continue;
+		}
+		s->placed[u] = 1;
+		s->off[u] = f->co;
+		f->cur = u;
+		s->unext[s->uprev[u]] = s->unext[u];
+		s->uprev[s->unext[u]] = s->uprev[u];
+		for (t = s->si[u] + 1; t < s->ei[u]; t++)
+			if (!--s->cut[t])
+				s->zdepth[t] = depth - 1;
+		for (t = s->si[u]; t < s->ei[u]; t++) {
+			s->rem[t] -= s->size[u];
+			if (!ta_sky_set_floor(s, t, f->co + s->size[u]))
+				break;
+		}
+		if (t < s->ei[u] ||
+		    !ta_sky_propagate(s, s->si[u], s->ei[u], f->co + s->size[u])) {
+			continue;
+		}
+		if (depth >= s->n + 1) {
+			s->overflowed = true;
+			continue;
+		}
+		ret = ta_mm_enter(s, &s->mf[depth], f->co, f->cr, f->lo,
+				  f->hi);
+		if (ret == 2)
+			ta_sky_solution(s, offsets);
+		else if (ret == 1)
+			depth++;
 	}
 	return 1;
 }
@@ -558,7 +1054,10 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 					continue;
 				s.cap = t;
 				s.overflowed = false;
-				ret = ta_sky_run(&s, limit, lim, offsets);
+				if (h == TA_SKY_HEURISTICS - 1)
+					ret = ta_sky_run(&s, limit, lim, offsets);
+				else
+					ret = ta_mm_run(&s, limit, lim, offsets);
 				if (ret < 0)
 					goto out;
 				if (s.best <= s.lbg) {
