@@ -109,8 +109,11 @@ static void ta_fl_unlink(struct ta_fl *fl, u32 k)
 	ta_fl_put(fl, k);
 }
 
-/* The best-fitting free block for @size at @align, or TA_FL_NIL. */
-static u32 ta_fl_find(const struct ta_fl *fl, u64 size, u64 align)
+/*
+ * The best-fitting free block for @size at @align, or TA_FL_NIL; adds the
+ * blocks it looked at to *@work.
+ */
+static u32 ta_fl_find(const struct ta_fl *fl, u64 size, u64 align, u64 *work)
 {
 	u32 c, k, best = TA_FL_NIL;
 
@@ -118,6 +121,7 @@ static u32 ta_fl_find(const struct ta_fl *fl, u64 size, u64 align)
 		for (k = fl->klass[c]; k != TA_FL_NIL; k = fl->blk[k].cnext) {
 			const struct ta_fl_block *b = &fl->blk[k];
 
+			(*work)++;
 			if (ta_align_up(b->off, align) + size > b->off + b->len)
 				continue;
 			if (best == TA_FL_NIL || b->len < fl->blk[best].len ||
@@ -262,7 +266,7 @@ static int ta_fl_run(struct ta_fl *fl, const struct ta_buffer *bufs, u32 n,
 		     const u32 *alloc, const u64 *rel, u32 *node,
 		     u64 *offsets, u64 *height)
 {
-	u64 top = 0;
+	u64 top = 0, work = 0;
 	u32 t, r = 0;
 	int ret;
 
@@ -272,11 +276,13 @@ static int ta_fl_run(struct ta_fl *fl, const struct ta_buffer *bufs, u32 n,
 		u32 k;
 		u64 off;
 
-		if (!(t & TA_YIELD_MASK)) {
+		if (work >= TA_YIELD_WORK) {
+			work = 0;
 			ret = ta_env_yield();
 			if (ret)
 				return ret;
 		}
+		work += 16;
 		for (; r < n && (u32)(rel[r] >> 32) <= b->start; r++) {
 			u32 j = (u32)rel[r];
 
@@ -288,7 +294,7 @@ static int ta_fl_run(struct ta_fl *fl, const struct ta_buffer *bufs, u32 n,
 		node[i] = TA_FL_NIL;
 		if (!b->size)
 			continue;
-		k = ta_fl_find(fl, b->size, b->align);
+		k = ta_fl_find(fl, b->size, b->align, &work);
 		if (k == TA_FL_NIL)
 			k = fl->tail;
 		off = ta_align_up(fl->blk[k].off, b->align);

@@ -257,7 +257,7 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
 {
 	struct ta_gs gs;
 	u32 *order;
-	u64 top = 0;
+	u64 top = 0, work = 0;
 	u32 i, k, t;
 	int ret = -ENOMEM;
 
@@ -291,16 +291,19 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
 
 		i = order[t];
 		b = &bufs[i];
-		if (!(t & TA_YIELD_MASK)) {
+		if (work >= TA_YIELD_WORK) {
+			work = 0;
 			ret = ta_env_yield();
 			if (ret)
 				goto out;
 		}
+		work += 16;
 		offsets[i] = 0;
 		if (!b->size)
 			continue;
 		k = ta_gs_collect(&gs, offsets, b->start, b->end);
 		ta_gs_sort_spans(&gs, k);
+		work += k;
 		off = ta_gs_fit(gs.span, k, b->size, b->align);
 		if (off == U64_MAX) {
 			ret = -EOVERFLOW;

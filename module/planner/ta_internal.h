@@ -13,6 +13,8 @@
 
 /* Long loops call ta_env_yield() once every this many iterations. */
 #define TA_YIELD_MASK	4095U
+/* Loops whose iterations vary in cost yield after this much work. */
+#define TA_YIELD_WORK	65536U
 
 /* Largest height (and offset + size) a plan may reach: 2^63 - 1. */
 #define TA_PLAN_MAX_HEIGHT	(TA_PLAN_MAX_SIZE - 1)
