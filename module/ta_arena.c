@@ -3,6 +3,7 @@
  * ta_arena.c - the arena: one physically contiguous, DMA-capable block,
  * reserved once at probe and carved into slices by a genalloc pool.
  */
+#include <linux/bitops.h>
 #include <linux/dma-mapping.h>
 #include <linux/genalloc.h>
 #include <linux/log2.h>
@@ -73,6 +74,43 @@ size_t ta_arena_in_use(struct ta_device *ta)
 	return gen_pool_size(ta->pool) - gen_pool_avail(ta->pool);
 }
 
+static void ta_chunk_largest_free(struct gen_pool *pool,
+				  struct gen_pool_chunk *chunk, void *data)
+{
+	unsigned long bits = (chunk->end_addr - chunk->start_addr + 1) >>
+			     pool->min_alloc_order;
+	unsigned long *largest = data;
+	unsigned long start = 0, end;
+
+	/* Bits set in chunk->bits are allocated units; find the longest run
+	 * of clear ones.
+	 */
+	while (start < bits) {
+		start = find_next_zero_bit(chunk->bits, bits, start);
+		if (start >= bits)
+			break;
+		end = find_next_bit(chunk->bits, bits, start);
+		*largest = max(*largest, end - start);
+		start = end;
+	}
+}
+
+/**
+ * ta_arena_largest_free() - bytes of the largest free slice
+ * @ta: the device
+ *
+ * A snapshot: plans made or destroyed meanwhile may change it at once.
+ *
+ * Return: the byte count.
+ */
+size_t ta_arena_largest_free(struct ta_device *ta)
+{
+	unsigned long largest = 0;
+
+	gen_pool_for_each_chunk(ta->pool, ta_chunk_largest_free, &largest);
+	return largest << ta->pool->min_alloc_order;
+}
+
 /**
  * ta_arena_fill_info() - fill the Out fields of an INFO request
  * @ta: the device
@@ -85,4 +123,6 @@ void ta_arena_fill_info(struct ta_device *ta, struct ta_info *info)
 	info->bytes_in_use = ta_arena_in_use(ta);
 	info->alignment = PAGE_SIZE;
 	info->page_size = PAGE_SIZE;
+	info->n_plans = atomic_read(&ta->n_plans);
+	info->largest_free = ta_arena_largest_free(ta);
 }

@@ -9,8 +9,20 @@
 
 #include "ta_internal.h"
 
+/* Plans die with the file that made them, unless mapped (see ta_mmap.c). */
+static int ta_release(struct inode *inode, struct file *file)
+{
+	struct miscdevice *misc = file->private_data;
+	struct ta_device *ta = container_of(misc, struct ta_device, misc);
+
+	ta_plan_obj_release_owner(ta, (unsigned long)file);
+	return 0;
+}
+
 static const struct file_operations ta_fops = {
 	.owner = THIS_MODULE,
+	.release = ta_release,
+	.mmap = ta_mmap,
 	.unlocked_ioctl = ta_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,

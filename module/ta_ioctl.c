@@ -10,6 +10,9 @@
  */
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -19,24 +22,257 @@
 /* Big enough for the argument of every ioctl in ta_ioctls[]. */
 union ta_ioctl_arg {
 	struct ta_info info;
+	struct ta_plan_create create;
+	struct ta_plan_get get;
+	struct ta_plan_destroy destroy;
 };
+
+#define ta_reserved_nonzero(s) memchr_inv((s)->reserved, 0, sizeof((s)->reserved))
 
 /**
  * ta_ioctl_info() - serve %TA_IOCTL_INFO
  * @ta: the device
+ * @caller: who asks (unused: the arena's figures are public)
  * @arg: a &struct ta_info
  *
- * Return: 0, or -EINVAL when flags, pad or reserved are not zero.
+ * Return: 0, or -EINVAL when flags or reserved are not zero.
  */
-int ta_ioctl_info(struct ta_device *ta, void *arg)
+int ta_ioctl_info(struct ta_device *ta, const struct ta_owner *caller,
+		  void *arg)
 {
 	struct ta_info *info = arg;
 
-	if (info->flags || info->pad ||
-	    memchr_inv(info->reserved, 0, sizeof(info->reserved)))
+	if (info->flags || ta_reserved_nonzero(info))
 		return -EINVAL;
 	ta_arena_fill_info(ta, info);
 	return 0;
+}
+
+/*
+ * ta_copy_elems() - copy @n user elements of @usize bytes into @n kernel
+ * elements of @ksize bytes (the layout this kernel knows). A shorter user
+ * element (older ABI) is zero-extended; a longer one must be zero past
+ * @ksize. Returns a kvmalloc'd array or an ERR_PTR: -EINVAL when @usize is
+ * below @min_size, -E2BIG for non-zero unknown bytes, -EFAULT.
+ */
+static void *ta_copy_elems(u64 uptr, u32 n, u32 usize, size_t ksize,
+			   size_t min_size)
+{
+	const u8 __user *src = u64_to_user_ptr(uptr);
+	u8 *dst;
+	u32 i;
+	int err;
+
+	if (usize < min_size)
+		return ERR_PTR(-EINVAL);
+	dst = kvcalloc(max_t(u32, n, 1), ksize, GFP_KERNEL);
+	if (!dst)
+		return ERR_PTR(-ENOMEM);
+	for (i = 0; i < n; i++) {
+		err = copy_struct_from_user(dst + (size_t)i * ksize, ksize,
+					    src + (size_t)i * usize, usize);
+		if (err) {
+			kvfree(dst);
+			return ERR_PTR(err);
+		}
+		if (!(i & 1023))
+			cond_resched();
+	}
+	return dst;
+}
+
+static int ta_copy_graph(const struct ta_plan_create *args,
+			 struct ta_plan_request *req)
+{
+	struct ta_tensor *tensors;
+	struct ta_op *ops;
+	u32 i;
+
+	tensors = ta_copy_elems(args->tensors, req->n_tensors,
+				args->tensor_size, sizeof(*tensors),
+				offsetofend(struct ta_tensor, pad));
+	if (IS_ERR(tensors))
+		return PTR_ERR(tensors);
+	req->tensors = kvcalloc(max_t(u32, req->n_tensors, 1),
+				sizeof(*req->tensors), GFP_KERNEL);
+	if (!req->tensors) {
+		kvfree(tensors);
+		return -ENOMEM;
+	}
+	for (i = 0; i < req->n_tensors; i++) {
+		if (tensors[i].pad) {
+			kvfree(tensors);
+			return -EINVAL;
+		}
+		req->tensors[i].size = tensors[i].size;
+		req->tensors[i].align = tensors[i].align ?: 1;
+		req->tensors[i].flags = tensors[i].flags;
+	}
+	kvfree(tensors);
+
+	ops = ta_copy_elems(args->ops, req->n_ops, args->op_size, sizeof(*ops),
+			    offsetofend(struct ta_op, pad));
+	if (IS_ERR(ops))
+		return PTR_ERR(ops);
+	req->ops = kvcalloc(max_t(u32, req->n_ops, 1), sizeof(*req->ops),
+			    GFP_KERNEL);
+	if (!req->ops) {
+		kvfree(ops);
+		return -ENOMEM;
+	}
+	for (i = 0; i < req->n_ops; i++) {
+		if (ops[i].pad) {
+			kvfree(ops);
+			return -EINVAL;
+		}
+		req->ops[i].first_ref = ops[i].first_ref;
+		req->ops[i].n_inputs = ops[i].n_inputs;
+		req->ops[i].n_outputs = ops[i].n_outputs;
+	}
+	kvfree(ops);
+
+	req->refs = ta_copy_elems(args->refs, req->n_refs, sizeof(u32),
+				  sizeof(u32), sizeof(u32));
+	if (IS_ERR(req->refs)) {
+		int err = PTR_ERR(req->refs);
+
+		req->refs = NULL;
+		return err;
+	}
+	return 0;
+}
+
+static int ta_copy_lifetimes(const struct ta_plan_create *args,
+			     struct ta_plan_request *req)
+{
+	struct ta_lifetime *lifetimes;
+	u32 i;
+
+	lifetimes = ta_copy_elems(args->tensors, req->n_tensors,
+				  args->tensor_size, sizeof(*lifetimes),
+				  offsetofend(struct ta_lifetime, end));
+	if (IS_ERR(lifetimes))
+		return PTR_ERR(lifetimes);
+	req->buffers = kvcalloc(max_t(u32, req->n_tensors, 1),
+				sizeof(*req->buffers), GFP_KERNEL);
+	if (!req->buffers) {
+		kvfree(lifetimes);
+		return -ENOMEM;
+	}
+	for (i = 0; i < req->n_tensors; i++) {
+		req->buffers[i].size = lifetimes[i].size;
+		req->buffers[i].align = lifetimes[i].align ?: 1;
+		req->buffers[i].start = lifetimes[i].start;
+		req->buffers[i].end = lifetimes[i].end;
+	}
+	kvfree(lifetimes);
+	return 0;
+}
+
+static int ta_ioctl_plan_create(struct ta_device *ta,
+				const struct ta_owner *caller, void *arg)
+{
+	struct ta_plan_create *args = arg;
+	struct ta_plan_request req = {
+		.flags = args->flags,
+		.strategy = args->strategy,
+		.n_tensors = args->n_tensors,
+		.n_ops = args->n_ops,
+		.n_refs = args->n_refs,
+	};
+	struct ta_plan_summary sum;
+	int err;
+
+	if (args->pad || ta_reserved_nonzero(args))
+		return -EINVAL;
+	err = ta_request_check(&req, args->budget_ns, args->budget_steps);
+	if (err)
+		return err;
+	if (req.flags & TA_CREATE_LIFETIMES)
+		err = ta_copy_lifetimes(args, &req);
+	else
+		err = ta_copy_graph(args, &req);
+	if (!err)
+		err = ta_plan_obj_create(ta, caller, &req, &sum);
+	ta_request_free(&req);
+	if (err)
+		return err;
+
+	args->plan_id = sum.plan_id;
+	args->height = sum.height;
+	args->lower_bound = sum.lower_bound;
+	args->plan_time_ns = sum.plan_time_ns;
+	args->mmap_offset = sum.mmap_offset;
+	args->optimal = sum.optimal;
+	return 0;
+}
+
+/* The created plan's ID could not reach userspace: take the plan back. */
+static void ta_ioctl_plan_create_undo(struct ta_device *ta,
+				      const struct ta_owner *caller, void *arg)
+{
+	struct ta_plan_create *args = arg;
+
+	if (args->plan_id)
+		ta_plan_obj_destroy(ta, args->plan_id, caller);
+}
+
+static int ta_put_placements(const struct ta_plan_obj *plan,
+			     struct ta_plan_get *args)
+{
+	u8 __user *dst = u64_to_user_ptr(args->placements);
+	size_t ksize = sizeof(struct ta_placement);
+	size_t usize = args->placement_size;
+	u32 i, n = min(args->n_placements, plan->n_tensors);
+
+	if (usize < ksize)
+		return -EINVAL;
+	for (i = 0; i < n; i++, dst += usize) {
+		if (copy_to_user(dst, &plan->placements[i], ksize))
+			return -EFAULT;
+		if (usize > ksize && clear_user(dst + ksize, usize - ksize))
+			return -EFAULT;
+		if (!(i & 1023))
+			cond_resched();
+	}
+	return 0;
+}
+
+static int ta_ioctl_plan_get(struct ta_device *ta,
+			     const struct ta_owner *caller, void *arg)
+{
+	struct ta_plan_get *args = arg;
+	struct ta_plan_obj *plan;
+	int err = 0;
+
+	if (args->flags || ta_reserved_nonzero(args))
+		return -EINVAL;
+	plan = ta_plan_obj_lookup(ta, args->plan_id, caller);
+	if (IS_ERR(plan))
+		return PTR_ERR(plan);
+	if (args->placements)
+		err = ta_put_placements(plan, args);
+	if (!err) {
+		args->n_placements = plan->n_tensors;
+		args->height = plan->height;
+		args->lower_bound = plan->lower_bound;
+		args->plan_time_ns = plan->time_ns;
+		args->mmap_offset = (u64)plan->id << PAGE_SHIFT;
+		args->strategy = plan->strategy;
+		args->optimal = plan->optimal;
+	}
+	ta_plan_obj_put(plan);
+	return err;
+}
+
+static int ta_ioctl_plan_destroy(struct ta_device *ta,
+				 const struct ta_owner *caller, void *arg)
+{
+	struct ta_plan_destroy *args = arg;
+
+	if (args->flags || ta_reserved_nonzero(args))
+		return -EINVAL;
+	return ta_plan_obj_destroy(ta, args->plan_id, caller);
 }
 
 static const struct ta_ioctl_desc ta_ioctls[] = {
@@ -44,6 +280,22 @@ static const struct ta_ioctl_desc ta_ioctls[] = {
 		.cmd = TA_IOCTL_INFO,
 		.min_size = offsetofend(struct ta_info, reserved),
 		.handler = ta_ioctl_info,
+	},
+	{
+		.cmd = TA_IOCTL_PLAN_CREATE,
+		.min_size = offsetofend(struct ta_plan_create, reserved),
+		.handler = ta_ioctl_plan_create,
+		.undo = ta_ioctl_plan_create_undo,
+	},
+	{
+		.cmd = TA_IOCTL_PLAN_GET,
+		.min_size = offsetofend(struct ta_plan_get, reserved),
+		.handler = ta_ioctl_plan_get,
+	},
+	{
+		.cmd = TA_IOCTL_PLAN_DESTROY,
+		.min_size = offsetofend(struct ta_plan_destroy, reserved),
+		.handler = ta_ioctl_plan_destroy,
 	},
 };
 
@@ -92,6 +344,7 @@ long ta_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct miscdevice *misc = file->private_data;
 	struct ta_device *ta = container_of(misc, struct ta_device, misc);
+	struct ta_owner caller = ta_owner_current((unsigned long)file);
 	void __user *uarg = (void __user *)arg;
 	const struct ta_ioctl_desc *desc;
 	size_t usize = _IOC_SIZE(cmd);
@@ -108,11 +361,14 @@ long ta_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	err = copy_struct_from_user(&karg, ksize, uarg, usize);
 	if (err)
 		return err;
-	err = desc->handler(ta, &karg);
+	err = desc->handler(ta, &caller, &karg);
 	if (err)
 		return err;
 	if ((_IOC_DIR(cmd) & _IOC_READ) &&
-	    copy_to_user(uarg, &karg, min(usize, ksize)))
+	    copy_to_user(uarg, &karg, min(usize, ksize))) {
+		if (desc->undo)
+			desc->undo(ta, &caller, &karg);
 		return -EFAULT;
+	}
 	return 0;
 }

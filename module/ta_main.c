@@ -63,6 +63,7 @@ static int ta_probe(struct platform_device *pdev)
 		goto out;
 	}
 	ta->dev = dev;
+	xa_init_flags(&ta->plans, XA_FLAGS_ALLOC1);
 
 	err = ta_arena_init(ta, ta_arena_size);
 	if (err)
@@ -92,6 +93,12 @@ static int ta_remove(struct platform_device *pdev)
 		ta_param_device = NULL;
 	ta_debugfs_unregister(ta);
 	ta_chardev_unregister(ta);
+	/*
+	 * No file is open (each holds a module reference), so every plan is
+	 * already gone; this is for plans a future kernel user kept.
+	 */
+	ta_plan_obj_destroy_all(ta);
+	xa_destroy(&ta->plans);
 	return 0;
 }
 

@@ -89,3 +89,31 @@ static const struct kernel_param_ops ta_arena_size_ops = {
 module_param_cb(arena_size, &ta_arena_size_ops, &ta_arena_size, 0444);
 MODULE_PARM_DESC(arena_size,
 		 "bytes of DMA memory to reserve, with optional K/M/G suffix, a multiple of the page size (default 4M)");
+
+/*
+ * Limits on what one request may ask of the kernel. Each bounds the memory a
+ * caller can make the kernel allocate (about 100 bytes per tensor while
+ * planning) and the time a plan takes. Root may change them at run time.
+ */
+unsigned int ta_max_tensors = 65536;
+module_param_named(max_tensors, ta_max_tensors, uint, 0644);
+MODULE_PARM_DESC(max_tensors, "most tensors in one plan (default 65536)");
+
+unsigned int ta_max_ops = 65536;
+module_param_named(max_ops, ta_max_ops, uint, 0644);
+MODULE_PARM_DESC(max_ops, "most ops in one graph (default 65536)");
+
+unsigned int ta_max_refs = 262144;
+module_param_named(max_refs, ta_max_refs, uint, 0644);
+MODULE_PARM_DESC(max_refs,
+		 "most op-to-tensor references in one graph (default 262144)");
+
+unsigned int ta_default_budget_ms = 100;
+module_param_named(default_budget_ms, ta_default_budget_ms, uint, 0644);
+MODULE_PARM_DESC(default_budget_ms,
+		 "planning time of searching strategies when the caller gives none (default 100)");
+
+unsigned int ta_max_budget_ms = 10000;
+module_param_named(max_budget_ms, ta_max_budget_ms, uint, 0644);
+MODULE_PARM_DESC(max_budget_ms,
+		 "most planning time a caller may ask for (default 10000)");

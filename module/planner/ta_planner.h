@@ -13,6 +13,11 @@
 #define TA_PLANNER_H
 
 #include "ta_env.h"
+/*
+ * Strategy numbers and tensor flags are the uAPI's (TA_STRATEGY_*,
+ * TA_TENSOR_*): plain C, the same in every home.
+ */
+#include <linux/tensorarena.h>
 
 /* Limits; exceeding one makes ta_plan() fail with -E2BIG, never hang. */
 #define TA_PLAN_MAX_BUFFERS	0x100000U
@@ -35,11 +40,7 @@ struct ta_buffer {
 	u32 end;
 };
 
-/* Graph form: tensor flags. */
-#define TA_TENSOR_INPUT		BIT(0) /* graph input: live from step 0 */
-#define TA_TENSOR_OUTPUT	BIT(1) /* graph output: live to the end */
-#define TA_TENSOR_CONSTANT	BIT(2) /* live for the whole run */
-#define TA_TENSOR_PERSISTENT	BIT(3) /* live for the whole run */
+/* Graph form: tensor flags are TA_TENSOR_* of the uAPI. */
 #define TA_TENSOR_FLAGS_ALL	0xfU
 
 /**
@@ -103,20 +104,16 @@ int ta_graph_lifetimes(const struct ta_graph *g, struct ta_buffer *out);
 
 /**
  * enum ta_strategy - planning strategies, each in its own file
- * @TA_STRATEGY_AUTO: portfolio + bounded search toward the lower bound
- * @TA_STRATEGY_PINGPONG: per-branch ping-pong of two regions
- * @TA_STRATEGY_STACK: rectangle stacking with look-ahead, exhaustive if small
- * @TA_STRATEGY_FREELIST: execution-order free list with merging
- * @TA_STRATEGY_GREEDY_SIZE: largest first, best-fitting gap
  * @TA_STRATEGY_COUNT: number of strategies
+ *
+ * The values are the uAPI's TA_STRATEGY_AUTO (portfolio + bounded search),
+ * TA_STRATEGY_PINGPONG (per-branch ping-pong of two regions),
+ * TA_STRATEGY_STACK (rectangle stacking with look-ahead, exhaustive if
+ * small), TA_STRATEGY_FREELIST (execution-order free list with merging) and
+ * TA_STRATEGY_GREEDY_SIZE (largest first, best-fitting gap), 0 to 4.
  */
 enum ta_strategy {
-	TA_STRATEGY_AUTO = 0,
-	TA_STRATEGY_PINGPONG,
-	TA_STRATEGY_STACK,
-	TA_STRATEGY_FREELIST,
-	TA_STRATEGY_GREEDY_SIZE,
-	TA_STRATEGY_COUNT
+	TA_STRATEGY_COUNT = TA_STRATEGY_GREEDY_SIZE + 1
 };
 
 /**

@@ -166,7 +166,7 @@ static void ta_info_live_test(struct kunit *test)
 	struct ta_device *ta = test->priv;
 	struct ta_info info = {};
 
-	KUNIT_ASSERT_EQ(test, ta_ioctl_info(ta, &info), 0);
+	KUNIT_ASSERT_EQ(test, ta_ioctl_info(ta, NULL, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.abi_version, TA_ABI_VERSION);
 	KUNIT_EXPECT_EQ(test, info.arena_size, (u64)TA_LIVE_SIZE);
 	KUNIT_EXPECT_EQ(test, info.arena_size, (u64)ta->size);
@@ -175,6 +175,8 @@ static void ta_info_live_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.alignment, (u64)PAGE_SIZE);
 	KUNIT_EXPECT_TRUE(test, IS_ALIGNED(ta->dma_base, info.alignment));
 	KUNIT_EXPECT_TRUE(test, PAGE_ALIGNED(ta->cpu_base));
+	KUNIT_EXPECT_EQ(test, info.n_plans, 0U);
+	KUNIT_EXPECT_EQ(test, info.largest_free, (u64)TA_LIVE_SIZE);
 }
 
 static void ta_info_rejects_test(struct kunit *test)
@@ -184,22 +186,18 @@ static void ta_info_rejects_test(struct kunit *test)
 	unsigned int i;
 
 	info.flags = 1;
-	KUNIT_EXPECT_EQ(test, ta_ioctl_info(ta, &info), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ta_ioctl_info(ta, NULL, &info), -EINVAL);
 	KUNIT_EXPECT_EQ(test, info.arena_size, 0ULL);
 
 	info.flags = 0;
-	info.pad = 0x80000000;
-	KUNIT_EXPECT_EQ(test, ta_ioctl_info(ta, &info), -EINVAL);
-	KUNIT_EXPECT_EQ(test, info.arena_size, 0ULL);
-	info.pad = 0;
 
 	for (i = 0; i < ARRAY_SIZE(info.reserved); i++) {
 		info.reserved[i] = 1;
-		KUNIT_EXPECT_EQ(test, ta_ioctl_info(ta, &info), -EINVAL);
+		KUNIT_EXPECT_EQ(test, ta_ioctl_info(ta, NULL, &info), -EINVAL);
 		KUNIT_EXPECT_EQ(test, info.arena_size, 0ULL);
 		info.reserved[i] = 0;
 	}
-	KUNIT_EXPECT_EQ(test, ta_ioctl_info(ta, &info), 0);
+	KUNIT_EXPECT_EQ(test, ta_ioctl_info(ta, NULL, &info), 0);
 }
 
 static void ta_arena_use_test(struct kunit *test)
@@ -212,17 +210,21 @@ static void ta_arena_use_test(struct kunit *test)
 	slice = gen_pool_alloc(ta->pool, 1);
 	KUNIT_ASSERT_NE(test, slice, 0UL);
 	KUNIT_EXPECT_EQ(test, ta_arena_in_use(ta), (size_t)PAGE_SIZE);
-	KUNIT_EXPECT_EQ(test, ta_ioctl_info(ta, &info), 0);
+	KUNIT_EXPECT_EQ(test, ta_ioctl_info(ta, NULL, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.bytes_in_use, (u64)PAGE_SIZE);
 	KUNIT_EXPECT_TRUE(test, slice >= (unsigned long)ta->cpu_base &&
 			  slice < (unsigned long)ta->cpu_base + ta->size);
+	KUNIT_EXPECT_EQ(test, ta_arena_largest_free(ta),
+			(size_t)TA_LIVE_SIZE - PAGE_SIZE);
 	gen_pool_free(ta->pool, slice, 1);
 	KUNIT_EXPECT_EQ(test, ta_arena_in_use(ta), (size_t)0);
+	KUNIT_EXPECT_EQ(test, ta_arena_largest_free(ta), (size_t)TA_LIVE_SIZE);
 
 	/* The whole arena can be taken, and not a byte more. */
 	slice = gen_pool_alloc(ta->pool, ta->size);
 	KUNIT_ASSERT_NE(test, slice, 0UL);
 	KUNIT_EXPECT_EQ(test, gen_pool_alloc(ta->pool, 1), 0UL);
+	KUNIT_EXPECT_EQ(test, ta_arena_largest_free(ta), (size_t)0);
 	gen_pool_free(ta->pool, slice, ta->size);
 	KUNIT_EXPECT_EQ(test, ta_arena_in_use(ta), (size_t)0);
 }

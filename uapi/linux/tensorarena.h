@@ -21,6 +21,174 @@
 
 #define TA_DEVICE_NAME		"tensorarena"
 
+/* Strategies (&ta_plan_create.strategy). */
+#define TA_STRATEGY_AUTO	0	/* portfolio + bounded search (default) */
+#define TA_STRATEGY_PINGPONG	1	/* per-branch ping-pong of two regions */
+#define TA_STRATEGY_STACK	2	/* rectangle stacking with look-ahead */
+#define TA_STRATEGY_FREELIST	3	/* execution-order free list */
+#define TA_STRATEGY_GREEDY_SIZE	4	/* largest first, best-fitting gap */
+
+/* Tensor flags (&ta_tensor.flags). */
+#define TA_TENSOR_INPUT		0x1	/* graph input: live from the start */
+#define TA_TENSOR_OUTPUT	0x2	/* graph output: live to the end */
+#define TA_TENSOR_CONSTANT	0x4	/* live for the whole run */
+#define TA_TENSOR_PERSISTENT	0x8	/* live for the whole run */
+
+/**
+ * struct ta_tensor - one tensor of a graph (graph form)
+ * @size: In. Bytes; 0 is allowed and takes no room.
+ * @align: In. Offset alignment in bytes, a power of two up to 2^32; 0
+ *	   means 1.
+ * @flags: In. %TA_TENSOR_* bits; others must be zero.
+ * @pad: Must be zero.
+ */
+struct ta_tensor {
+	__u64 size;
+	__u64 align;
+	__u32 flags;
+	__u32 pad;
+};
+
+/**
+ * struct ta_op - one op of a graph, in execution order (op i runs at step i)
+ * @first_ref: In. Index in the refs array of its first input tensor; its
+ *	       @n_inputs inputs follow, then its @n_outputs outputs.
+ * @n_inputs: In. Tensors it reads.
+ * @n_outputs: In. Tensors it writes.
+ * @pad: Must be zero.
+ */
+struct ta_op {
+	__u32 first_ref;
+	__u32 n_inputs;
+	__u32 n_outputs;
+	__u32 pad;
+};
+
+/**
+ * struct ta_lifetime - one buffer with an explicit lifetime (lifetime form)
+ * @size: In. Bytes.
+ * @align: In. As &ta_tensor.align.
+ * @start: In. First step at which the buffer is live.
+ * @end: In. First step at which it no longer is; @start < @end.
+ */
+struct ta_lifetime {
+	__u64 size;
+	__u64 align;
+	__u32 start;
+	__u32 end;
+};
+
+/* &ta_plan_create.flags */
+#define TA_CREATE_LIFETIMES	0x1	/* @tensors are &struct ta_lifetime */
+#define TA_CREATE_DRY_RUN	0x2	/* plan only: no arena memory, no ID */
+
+/**
+ * struct ta_plan_create - plan a graph; argument of %TA_IOCTL_PLAN_CREATE
+ * @flags: In. %TA_CREATE_* bits; others must be zero.
+ * @strategy: In. %TA_STRATEGY_*.
+ * @budget_ns: In. Planning time limit for searching strategies; 0: the
+ *	       module's default.
+ * @budget_steps: In. Search-step limit; 0: no limit but time.
+ * @tensors: In. User pointer to @n_tensors elements of @tensor_size bytes:
+ *	     &struct ta_tensor, or &struct ta_lifetime with
+ *	     %TA_CREATE_LIFETIMES.
+ * @n_tensors: In. Tensor count, at most the max_tensors parameter.
+ * @tensor_size: In. sizeof(the element) as userspace knows it; at least
+ *		 the first ABI version's.
+ * @ops: In. User pointer to @n_ops &struct ta_op (graph form only).
+ * @n_ops: In. Op count; at least 1 in graph form, 0 in lifetime form.
+ * @op_size: In. sizeof(struct ta_op) as userspace knows it.
+ * @refs: In. User pointer to @n_refs __u32 tensor indices (graph form).
+ * @n_refs: In. Reference count; 0 in lifetime form.
+ * @plan_id: Out. The new plan's ID (0 for a dry run).
+ * @height: Out. Arena bytes the plan needs.
+ * @lower_bound: Out. Most bytes live at one step: no plan can be lower.
+ * @plan_time_ns: Out. Time the planner took.
+ * @mmap_offset: Out. Offset to pass to mmap() to map the plan's slice.
+ * @optimal: Out. 1 when the plan is proven optimal.
+ * @pad: Must be zero.
+ * @reserved: Must be zero.
+ */
+struct ta_plan_create {
+	__u32 flags;
+	__u32 strategy;
+	__u64 budget_ns;
+	__u64 budget_steps;
+	__u64 tensors;
+	__u32 n_tensors;
+	__u32 tensor_size;
+	__u64 ops;
+	__u32 n_ops;
+	__u32 op_size;
+	__u64 refs;
+	__u32 n_refs;
+	__u32 plan_id;
+	__u64 height;
+	__u64 lower_bound;
+	__u64 plan_time_ns;
+	__u64 mmap_offset;
+	__u32 optimal;
+	__u32 pad;
+	__u64 reserved[4];
+};
+
+/**
+ * struct ta_placement - where one tensor of a plan lives
+ * @offset: Out. Bytes from the start of the plan's slice.
+ * @size: Out. The tensor's size.
+ */
+struct ta_placement {
+	__u64 offset;
+	__u64 size;
+};
+
+/**
+ * struct ta_plan_get - read a plan; argument of %TA_IOCTL_PLAN_GET
+ * @plan_id: In. The plan.
+ * @flags: In. Must be zero.
+ * @placements: In. User pointer to room for @n_placements elements of
+ *		@placement_size bytes (&struct ta_placement), or 0 to ask
+ *		for the count only.
+ * @n_placements: In: room in @placements. Out: the plan's tensor count.
+ *		  Fails with -ENOSPC, after setting it, when the room is
+ *		  short (and @placements is not 0).
+ * @placement_size: In. sizeof(struct ta_placement) as userspace knows it.
+ * @height: Out. As &ta_plan_create.height.
+ * @lower_bound: Out.
+ * @plan_time_ns: Out.
+ * @mmap_offset: Out. As &ta_plan_create.mmap_offset.
+ * @strategy: Out. The strategy that made the plan.
+ * @optimal: Out.
+ * @reserved: Must be zero.
+ */
+struct ta_plan_get {
+	__u32 plan_id;
+	__u32 flags;
+	__u64 placements;
+	__u32 n_placements;
+	__u32 placement_size;
+	__u64 height;
+	__u64 lower_bound;
+	__u64 plan_time_ns;
+	__u64 mmap_offset;
+	__u32 strategy;
+	__u32 optimal;
+	__u64 reserved[4];
+};
+
+/**
+ * struct ta_plan_destroy - destroy a plan; argument of %TA_IOCTL_PLAN_DESTROY
+ * @plan_id: In. The plan. Its memory is returned to the arena once no
+ *	     mapping or kernel user holds it.
+ * @flags: In. Must be zero.
+ * @reserved: Must be zero.
+ */
+struct ta_plan_destroy {
+	__u32 plan_id;
+	__u32 flags;
+	__u64 reserved[2];
+};
+
 /**
  * struct ta_info - arena information, argument of %TA_IOCTL_INFO
  * @abi_version: Out. %TA_ABI_VERSION of the running module.
@@ -30,7 +198,9 @@
  * @alignment: Out. Alignment in bytes of the arena base and of every slice
  *	       handed to a plan (a power of two, at least the page size).
  * @page_size: Out. The kernel's page size; mmap offsets are multiples of it.
- * @pad: Must be zero.
+ * @n_plans: Out. Plans that exist (all users').
+ * @largest_free: Out. Bytes of the largest free slice: the tallest plan
+ *		  that can be created now.
  * @reserved: Must be zero.
  */
 struct ta_info {
@@ -40,11 +210,15 @@ struct ta_info {
 	__u64 bytes_in_use;
 	__u64 alignment;
 	__u32 page_size;
-	__u32 pad;
-	__u64 reserved[4];
+	__u32 n_plans;
+	__u64 largest_free;
+	__u64 reserved[3];
 };
 
 #define TA_IOCTL_BASE		0xA7
 #define TA_IOCTL_INFO		_IOWR(TA_IOCTL_BASE, 0x00, struct ta_info)
+#define TA_IOCTL_PLAN_CREATE	_IOWR(TA_IOCTL_BASE, 0x01, struct ta_plan_create)
+#define TA_IOCTL_PLAN_GET	_IOWR(TA_IOCTL_BASE, 0x02, struct ta_plan_get)
+#define TA_IOCTL_PLAN_DESTROY	_IOW(TA_IOCTL_BASE, 0x03, struct ta_plan_destroy)
 
 #endif /* _UAPI_LINUX_TENSORARENA_H */

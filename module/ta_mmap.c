@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ta_mmap.c - map a plan's slice of the arena into userspace.
+ *
+ * The mmap offset selects the plan: ID << PAGE_SHIFT (what PLAN_CREATE and
+ * PLAN_GET return as mmap_offset). Only shared mappings are allowed (a
+ * private, copy-on-write view of DMA memory would silently stop being the
+ * memory the NPU sees), at most the plan's slice long. A mapping holds a
+ * reference on the plan, so the slice outlives a destroy or the owner's
+ * exit until the last mapping is gone.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+
+#include "ta_internal.h"
+
+static void ta_vma_open(struct vm_area_struct *vma)
+{
+	ta_plan_obj_get(vma->vm_private_data);
+}
+
+static void ta_vma_close(struct vm_area_struct *vma)
+{
+	ta_plan_obj_put(vma->vm_private_data);
+}
+
+static const struct vm_operations_struct ta_vm_ops = {
+	.open = ta_vma_open,
+	.close = ta_vma_close,
+};
+
+/**
+ * ta_mmap() - the mmap of /dev/tensorarena
+ * @file: the open device
+ * @vma: the new mapping; vm_pgoff is the plan ID
+ *
+ * Return: 0; -ENOENT for a plan that does not exist or is not the caller's;
+ * -EINVAL for a private mapping, or one longer than the plan's slice (or of
+ * a plan without a slice: a dry run or height 0); the error of
+ * dma_mmap_coherent().
+ */
+int ta_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct miscdevice *misc = file->private_data;
+	struct ta_device *ta = container_of(misc, struct ta_device, misc);
+	struct ta_owner caller = ta_owner_current((unsigned long)file);
+	unsigned long len = vma->vm_end - vma->vm_start;
+	struct ta_plan_obj *plan;
+	int err;
+
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	if (vma->vm_pgoff > TA_PLAN_ID_MAX)
+		return -ENOENT;
+	plan = ta_plan_obj_lookup(ta, vma->vm_pgoff, &caller);
+	if (IS_ERR(plan))
+		return PTR_ERR(plan);
+	if (len > plan->slice_size) {
+		err = -EINVAL;
+		goto put_plan;
+	}
+
+	/* dma_mmap_coherent() takes vm_pgoff as the page offset in the arena. */
+	vma->vm_pgoff = (plan->slice_vaddr - (unsigned long)ta->cpu_base) >>
+			PAGE_SHIFT;
+	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	err = dma_mmap_coherent(ta->dev, vma, ta->cpu_base, ta->dma_base,
+				ta->size);
+	if (err)
+		goto put_plan;
+	vma->vm_private_data = plan;
+	vma->vm_ops = &ta_vm_ops;
+	return 0;
+
+put_plan:
+	ta_plan_obj_put(plan);
+	return err;
+}

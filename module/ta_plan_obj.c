@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ta_plan_obj.c - plans as kernel objects: the one core API both transports
+ * (ioctl, netlink) call.
+ *
+ * A plan is created from a validated request: the planner core gives each
+ * tensor an offset, the arena's genalloc pool gives the plan a slice of the
+ * plan's height (zeroed before anyone sees it), and the plan is published in
+ * the device's xarray under a small integer ID. IDs are never pointers.
+ *
+ * Lifetime: the table holds one reference; every lookup, mapping or kernel
+ * user holds another (kref). Destroying a plan (by request, or when its
+ * owner's file or socket goes away) removes it from the table and drops the
+ * table's reference; the slice returns to the pool only when the last
+ * reference goes, so memory is never freed under a mapping.
+ *
+ * Locking: the xarray's own lock serialises the table; a lookup takes its
+ * reference under that lock, so it cannot race with the final put of a plan
+ * being erased. A plan's fields are written once before it is published and
+ * only read afterwards.
+ */
+#include <linux/cred.h>
+#include <linux/capability.h>
+#include <linux/genalloc.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/time64.h>
+#include <linux/xarray.h>
+
+#include "ta_internal.h"
+#include "planner/ta_planner.h"
+
+
+/**
+ * ta_owner_current() - the owner identity of the calling task
+ * @key: what the plans are tied to (the open file, the netlink socket)
+ *
+ * Return: the identity.
+ */
+struct ta_owner ta_owner_current(unsigned long key)
+{
+	return (struct ta_owner){ .uid = current_euid(), .key = key };
+}
+
+static bool ta_owner_may_access(const struct ta_plan_obj *plan,
+				const struct ta_owner *caller)
+{
+	return uid_eq(plan->uid, caller->uid) || capable(CAP_SYS_ADMIN);
+}
+
+static void ta_plan_obj_release(struct kref *ref)
+{
+	struct ta_plan_obj *plan = container_of(ref, struct ta_plan_obj, ref);
+
+	if (plan->slice_size)
+		gen_pool_free(plan->ta->pool, plan->slice_vaddr,
+			      plan->slice_size);
+	kvfree(plan);
+}
+
+/**
+ * ta_plan_obj_put() - drop a reference to a plan
+ * @plan: the plan; its memory goes back to the arena with the last reference
+ */
+void ta_plan_obj_put(struct ta_plan_obj *plan)
+{
+	kref_put(&plan->ref, ta_plan_obj_release);
+}
+
+/**
+ * ta_plan_obj_get() - take another reference to a plan already held
+ * @plan: the plan
+ */
+void ta_plan_obj_get(struct ta_plan_obj *plan)
+{
+	kref_get(&plan->ref);
+}
+
+/**
+ * ta_request_check() - check a request's shape against the module's limits
+ * @req: the request; flags, strategy and counts are set, arrays not yet
+ * @budget_ns: the caller's time budget, 0 for the default
+ * @budget_steps: the caller's step budget, 0 for none
+ *
+ * Transports call this before they copy any array in, so a request beyond
+ * the limits costs the kernel nothing. Sets @req->budget.
+ *
+ * Return: 0; -EINVAL for unknown flags or strategy, a lifetime-form request
+ * with ops or references, or a budget above max_budget_ms; -E2BIG for counts
+ * above max_tensors, max_ops or max_refs.
+ */
+int ta_request_check(struct ta_plan_request *req, u64 budget_ns,
+		     u64 budget_steps)
+{
+	if (req->flags & ~(TA_CREATE_LIFETIMES | TA_CREATE_DRY_RUN))
+		return -EINVAL;
+	if (req->strategy >= TA_STRATEGY_COUNT)
+		return -EINVAL;
+	if ((req->flags & TA_CREATE_LIFETIMES) && (req->n_ops || req->n_refs))
+		return -EINVAL;
+	if (req->n_tensors > READ_ONCE(ta_max_tensors) ||
+	    req->n_ops > READ_ONCE(ta_max_ops) ||
+	    req->n_refs > READ_ONCE(ta_max_refs))
+		return -E2BIG;
+	if (budget_ns > (u64)READ_ONCE(ta_max_budget_ms) * NSEC_PER_MSEC)
+		return -EINVAL;
+	req->budget.time_ns = budget_ns ? budget_ns :
+		(u64)READ_ONCE(ta_default_budget_ms) * NSEC_PER_MSEC;
+	req->budget.steps = budget_steps;
+	return 0;
+}
+
+/**
+ * ta_request_free() - free the arrays a transport copied into a request
+ * @req: the request
+ */
+void ta_request_free(struct ta_plan_request *req)
+{
+	kvfree(req->tensors);
+	kvfree(req->ops);
+	kvfree(req->refs);
+	kvfree(req->buffers);
+	req->tensors = NULL;
+	req->ops = NULL;
+	req->refs = NULL;
+	req->buffers = NULL;
+}
+
+static int ta_request_problem(const struct ta_plan_request *req,
+			      struct ta_graph *graph,
+			      struct ta_problem *problem,
+			      struct ta_buffer **derived)
+{
+	u32 i;
+	int err;
+
+	*derived = NULL;
+	problem->n_buffers = req->n_tensors;
+	problem->graph = NULL;
+	if (req->flags & TA_CREATE_LIFETIMES) {
+		problem->buffers = req->buffers;
+		return 0;
+	}
+	for (i = 0; i < req->n_tensors; i++)
+		if (req->tensors[i].flags & ~TA_TENSOR_FLAGS_ALL)
+			return -EINVAL;
+	graph->n_tensors = req->n_tensors;
+	graph->n_ops = req->n_ops;
+	graph->n_refs = req->n_refs;
+	graph->tensors = req->tensors;
+	graph->ops = req->ops;
+	graph->refs = req->refs;
+	*derived = kvcalloc(max_t(u32, req->n_tensors, 1), sizeof(**derived),
+			    GFP_KERNEL);
+	if (!*derived)
+		return -ENOMEM;
+	err = ta_graph_lifetimes(graph, *derived);
+	if (err) {
+		kvfree(*derived);
+		*derived = NULL;
+		return err;
+	}
+	problem->buffers = *derived;
+	problem->graph = graph;
+	return 0;
+}
+
+/**
+ * ta_plan_obj_create() - plan a request and, unless a dry run, publish it
+ * @ta: the device
+ * @owner: who asks; the plan belongs to @owner->key
+ * @req: the request, its arrays already copied in and checked against the
+ *	 limits by the transport
+ * @out: the figures of the plan (height, bound, time, optimal; the ID and
+ *	 mmap offset unless a dry run)
+ *
+ * Return: 0; -EINVAL for a malformed graph or unknown strategy or flag;
+ * -E2BIG beyond the planner's limits; -EOVERFLOW for a height beyond 63
+ * bits; -ENOSPC when the arena has no free slice of the plan's height, or
+ * the plan table is full; -ENOMEM; -EINTR on a fatal signal while planning.
+ * On error nothing changed.
+ */
+int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
+		       const struct ta_plan_request *req,
+		       struct ta_plan_summary *out)
+{
+	struct ta_budget budget = req->budget;
+	struct ta_buffer *derived = NULL;
+	struct ta_problem problem;
+	struct ta_plan_obj *plan;
+	struct ta_result res = {};
+	struct ta_graph graph;
+	u64 *offsets;
+	u32 i;
+	int err;
+
+	if (req->flags & ~(TA_CREATE_LIFETIMES | TA_CREATE_DRY_RUN))
+		return -EINVAL;
+	if (req->strategy >= TA_STRATEGY_COUNT)
+		return -EINVAL;
+
+	err = ta_request_problem(req, &graph, &problem, &derived);
+	if (err)
+		return err;
+
+	plan = kvzalloc(struct_size(plan, placements, req->n_tensors),
+			GFP_KERNEL);
+	offsets = kvcalloc(max_t(u32, req->n_tensors, 1), sizeof(*offsets),
+			   GFP_KERNEL);
+	if (!plan || !offsets) {
+		err = -ENOMEM;
+		goto free_plan;
+	}
+
+	err = ta_plan(&problem, req->strategy, &budget,
+		      offsets, &res);
+	if (err)
+		goto free_plan;
+
+	kref_init(&plan->ref);
+	plan->ta = ta;
+	plan->uid = owner->uid;
+	plan->owner_key = owner->key;
+	plan->strategy = req->strategy;
+	plan->height = res.height;
+	plan->lower_bound = res.lower_bound;
+	plan->time_ns = res.time_ns;
+	plan->optimal = res.optimal;
+	plan->n_tensors = req->n_tensors;
+	for (i = 0; i < req->n_tensors; i++) {
+		plan->placements[i].offset = offsets[i];
+		plan->placements[i].size = problem.buffers[i].size;
+	}
+
+	out->plan_id = 0;
+	out->height = res.height;
+	out->lower_bound = res.lower_bound;
+	out->plan_time_ns = res.time_ns;
+	out->optimal = res.optimal;
+	out->mmap_offset = 0;
+	if (req->flags & TA_CREATE_DRY_RUN) {
+		err = 0;
+		goto free_plan;
+	}
+
+	if (res.height > ta->size) {
+		err = -ENOSPC;
+		goto free_plan;
+	}
+	plan->slice_size = PAGE_ALIGN(res.height);
+	if (plan->slice_size) {
+		plan->slice_vaddr = gen_pool_alloc(ta->pool, plan->slice_size);
+		if (!plan->slice_vaddr) {
+			plan->slice_size = 0;
+			err = -ENOSPC;
+			goto free_plan;
+		}
+		plan->slice_dma = gen_pool_virt_to_phys(ta->pool,
+							plan->slice_vaddr);
+		/* A new owner never sees what a previous one wrote. */
+		memset((void *)plan->slice_vaddr, 0, plan->slice_size);
+	}
+
+	err = xa_alloc_cyclic(&ta->plans, &plan->id, plan,
+			      XA_LIMIT(1, TA_PLAN_ID_MAX), &ta->next_plan_id,
+			      GFP_KERNEL);
+	if (err < 0) {
+		err = err == -EBUSY ? -ENOSPC : err;
+		goto free_slice;
+	}
+	atomic_inc(&ta->n_plans);
+	out->plan_id = plan->id;
+	out->mmap_offset = (u64)plan->id << PAGE_SHIFT;
+	kvfree(offsets);
+	kvfree(derived);
+	return 0;
+
+free_slice:
+	if (plan->slice_size)
+		gen_pool_free(ta->pool, plan->slice_vaddr, plan->slice_size);
+free_plan:
+	kvfree(offsets);
+	kvfree(plan);
+	kvfree(derived);
+	return err;
+}
+
+/**
+ * ta_plan_obj_lookup() - find a plan the caller may see, with a reference
+ * @ta: the device
+ * @id: the plan's ID
+ * @caller: who asks: the plan's user (same effective uid) or an admin
+ *
+ * Return: the plan, holding a reference the caller drops with
+ * ta_plan_obj_put(); ERR_PTR(-ENOENT) when there is no such plan or the
+ * caller may not see it (the two are not told apart, so IDs leak nothing).
+ */
+struct ta_plan_obj *ta_plan_obj_lookup(struct ta_device *ta, u32 id,
+				       const struct ta_owner *caller)
+{
+	struct ta_plan_obj *plan;
+
+	xa_lock(&ta->plans);
+	plan = xa_load(&ta->plans, id);
+	if (plan && !kref_get_unless_zero(&plan->ref))
+		plan = NULL;
+	xa_unlock(&ta->plans);
+	if (!plan)
+		return ERR_PTR(-ENOENT);
+	if (!ta_owner_may_access(plan, caller)) {
+		ta_plan_obj_put(plan);
+		return ERR_PTR(-ENOENT);
+	}
+	return plan;
+}
+
+static void ta_plan_obj_unpublish(struct ta_device *ta,
+				  struct ta_plan_obj *plan)
+{
+	atomic_dec(&ta->n_plans);
+	ta_plan_obj_put(plan);
+}
+
+/**
+ * ta_plan_obj_destroy() - remove a plan from the table
+ * @ta: the device
+ * @id: the plan's ID
+ * @caller: who asks; as for ta_plan_obj_lookup()
+ *
+ * The ID is gone at once; the memory goes back to the arena when the last
+ * mapping or kernel user lets go.
+ *
+ * Return: 0, or -ENOENT (no such plan, not visible, or already destroyed).
+ */
+int ta_plan_obj_destroy(struct ta_device *ta, u32 id,
+			const struct ta_owner *caller)
+{
+	struct ta_plan_obj *plan, *erased;
+
+	plan = ta_plan_obj_lookup(ta, id, caller);
+	if (IS_ERR(plan))
+		return PTR_ERR(plan);
+	erased = xa_cmpxchg(&ta->plans, id, plan, NULL, GFP_KERNEL);
+	if (erased == plan)
+		ta_plan_obj_unpublish(ta, plan);
+	ta_plan_obj_put(plan);
+	return erased == plan ? 0 : -ENOENT;
+}
+
+/*
+ * Unpublish every plan for which @match is true. The table is walked under
+ * its lock (so no plan can be freed under the walk); the references are
+ * dropped after the lock is released, since freeing may sleep.
+ */
+static void ta_plan_obj_reap(struct ta_device *ta, bool all,
+			     unsigned long key)
+{
+	struct ta_plan_obj *plan, *next;
+	LIST_HEAD(reaped);
+	unsigned long id;
+
+	xa_lock(&ta->plans);
+	xa_for_each(&ta->plans, id, plan) {
+		if (!all && plan->owner_key != key)
+			continue;
+		__xa_erase(&ta->plans, id);
+		list_add(&plan->reap_node, &reaped);
+	}
+	xa_unlock(&ta->plans);
+
+	list_for_each_entry_safe(plan, next, &reaped, reap_node) {
+		list_del(&plan->reap_node);
+		ta_plan_obj_unpublish(ta, plan);
+	}
+}
+
+/**
+ * ta_plan_obj_release_owner() - destroy every plan tied to @key
+ * @ta: the device
+ * @key: the owner key (a closing file, a released netlink socket)
+ */
+void ta_plan_obj_release_owner(struct ta_device *ta, unsigned long key)
+{
+	ta_plan_obj_reap(ta, false, key);
+}
+
+/**
+ * ta_plan_obj_destroy_all() - destroy every plan (device going away)
+ * @ta: the device
+ */
+void ta_plan_obj_destroy_all(struct ta_device *ta)
+{
+	ta_plan_obj_reap(ta, true, 0);
+}
