@@ -9,12 +9,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/tensorarena.h>
@@ -167,6 +170,191 @@ static void test_info_bad_pointers(void)
 	munmap(unmapped, 4096);
 }
 
+
+/* A small graph with a skip connection and a constant:
+ *   op0: t0(in), c5(const) -> t1
+ *   op1: t1 -> t2
+ *   op2: t2, t1 -> t3
+ *   op3: t3 -> t4(out)
+ */
+static struct ta_tensor g_tensors[] = {
+	{ .size = 1000, .align = 64, .flags = TA_TENSOR_INPUT },
+	{ .size = 2000, .align = 64 },
+	{ .size = 3000, .align = 64 },
+	{ .size = 1500, .align = 64 },
+	{ .size = 500, .align = 64, .flags = TA_TENSOR_OUTPUT },
+	{ .size = 100, .align = 16, .flags = TA_TENSOR_CONSTANT },
+};
+static struct ta_op g_ops[] = {
+	{ .first_ref = 0, .n_inputs = 2, .n_outputs = 1 },
+	{ .first_ref = 3, .n_inputs = 1, .n_outputs = 1 },
+	{ .first_ref = 5, .n_inputs = 2, .n_outputs = 1 },
+	{ .first_ref = 8, .n_inputs = 1, .n_outputs = 1 },
+};
+static __u32 g_refs[] = { 0, 5, 1, 1, 2, 2, 1, 3, 3, 4 };
+#define G_TENSORS (sizeof(g_tensors) / sizeof(g_tensors[0]))
+/* Lifetimes [start, end) the graph form implies (see ta_graph_lifetimes). */
+static const __u32 g_life[G_TENSORS][2] = {
+	{ 0, 1 }, { 0, 3 }, { 1, 3 }, { 2, 4 }, { 3, 4 }, { 0, 4 },
+};
+
+static struct ta_plan_create graph_request(__u32 strategy)
+{
+	struct ta_plan_create c;
+
+	memset(&c, 0, sizeof(c));
+	c.strategy = strategy;
+	c.tensors = (uintptr_t)g_tensors;
+	c.n_tensors = G_TENSORS;
+	c.tensor_size = sizeof(struct ta_tensor);
+	c.ops = (uintptr_t)g_ops;
+	c.n_ops = sizeof(g_ops) / sizeof(g_ops[0]);
+	c.op_size = sizeof(struct ta_op);
+	c.refs = (uintptr_t)g_refs;
+	c.n_refs = sizeof(g_refs) / sizeof(g_refs[0]);
+	return c;
+}
+
+static int info_now(struct ta_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	return e2e_ioctl(TA_IOCTL_INFO, info);
+}
+
+static int get_placements(__u32 id, struct ta_placement *pl, __u32 n,
+			  struct ta_plan_get *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->plan_id = id;
+	g->placements = (uintptr_t)pl;
+	g->n_placements = n;
+	g->placement_size = sizeof(*pl);
+	return e2e_ioctl(TA_IOCTL_PLAN_GET, g);
+}
+
+static bool placements_valid(const struct ta_placement *pl, __u64 height)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < G_TENSORS; i++) {
+		if (pl[i].size != g_tensors[i].size ||
+		    pl[i].offset % g_tensors[i].align ||
+		    pl[i].offset + pl[i].size > height)
+			return false;
+		for (j = 0; j < i; j++) {
+			bool live = g_life[i][0] < g_life[j][1] &&
+				    g_life[j][0] < g_life[i][1];
+			bool apart = pl[i].offset + pl[i].size <= pl[j].offset ||
+				     pl[j].offset + pl[j].size <= pl[i].offset;
+
+			if (live && !apart)
+				return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Walk the graph's steps through the mapping: at each step write a pattern
+ * into every tensor born there, then check every tensor live at that step
+ * still holds its own. Any overlap of two live tensors breaks one.
+ */
+static bool run_patterns(unsigned char *map, const struct ta_placement *pl)
+{
+	unsigned int step, i, k;
+
+	for (step = 0; step < 4; step++) {
+		for (i = 0; i < G_TENSORS; i++)
+			if (g_life[i][0] == step)
+				memset(map + pl[i].offset, 0xA0 + i, pl[i].size);
+		for (i = 0; i < G_TENSORS; i++) {
+			if (g_life[i][0] > step || g_life[i][1] <= step)
+				continue;
+			for (k = 0; k < pl[i].size; k++)
+				if (map[pl[i].offset + k] != (unsigned char)(0xA0 + i))
+					return false;
+		}
+	}
+	return true;
+}
+
+static void test_plan_lifecycle(void)
+{
+	static const char *const names[] = {
+		"auto", "pingpong", "stack", "freelist", "greedy-size",
+	};
+	struct ta_placement pl[G_TENSORS];
+	struct ta_plan_create c;
+	struct ta_plan_destroy d;
+	struct ta_plan_get g;
+	struct ta_info info;
+	unsigned int s, i;
+	char name[96];
+	int err;
+
+	for (s = 0; s < 5; s++) {
+		unsigned char *map;
+		bool zero = true, pattern = false;
+
+		c = graph_request(s);
+		err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
+		snprintf(name, sizeof(name), "plan %s: create", names[s]);
+		e2e_report(name, !err && c.plan_id && c.height >= c.lower_bound &&
+			   c.lower_bound == 6600 &&
+			   c.mmap_offset == (__u64)c.plan_id * getpagesize(),
+			   "err %d id %u height %llu lb %llu", err, c.plan_id,
+			   (unsigned long long)c.height,
+			   (unsigned long long)c.lower_bound);
+		if (err)
+			continue;
+
+		info_now(&info);
+		snprintf(name, sizeof(name), "plan %s: arena use and count", names[s]);
+		e2e_report(name, info.n_plans == 1 &&
+			   info.bytes_in_use == ((c.height + getpagesize() - 1) &
+						 ~(__u64)(getpagesize() - 1)),
+			   "n_plans %u in use %llu", info.n_plans,
+			   (unsigned long long)info.bytes_in_use);
+
+		err = get_placements(c.plan_id, pl, G_TENSORS, &g);
+		snprintf(name, sizeof(name), "plan %s: placements valid", names[s]);
+		e2e_report(name, !err && g.n_placements == G_TENSORS &&
+			   g.height == c.height && g.strategy == s &&
+			   placements_valid(pl, c.height),
+			   "err %d n %u", err, g.n_placements);
+
+		map = mmap(NULL, c.height, PROT_READ | PROT_WRITE, MAP_SHARED,
+			   e2e_fd, c.mmap_offset);
+		snprintf(name, sizeof(name), "plan %s: mmap", names[s]);
+		e2e_report(name, map != MAP_FAILED, "%s", strerror(errno));
+		if (map != MAP_FAILED) {
+			for (i = 0; i < c.height; i++)
+				zero &= !map[i];
+			pattern = run_patterns(map, pl);
+			munmap(map, c.height);
+			snprintf(name, sizeof(name), "plan %s: new slice is zeroed", names[s]);
+			e2e_report(name, zero, "non-zero byte");
+			snprintf(name, sizeof(name),
+				 "plan %s: no live tensor overwritten (mmap)", names[s]);
+			e2e_report(name, pattern, "a live tensor lost its bytes");
+		}
+
+		memset(&d, 0, sizeof(d));
+		d.plan_id = c.plan_id;
+		err = e2e_ioctl(TA_IOCTL_PLAN_DESTROY, &d);
+		info_now(&info);
+		snprintf(name, sizeof(name), "plan %s: destroy returns the memory", names[s]);
+		e2e_report(name, !err && info.n_plans == 0 &&
+			   info.bytes_in_use == 0 &&
+			   info.largest_free == info.arena_size,
+			   "err %d n_plans %u in use %llu", err, info.n_plans,
+			   (unsigned long long)info.bytes_in_use);
+		err = get_placements(c.plan_id, pl, G_TENSORS, &g);
+		snprintf(name, sizeof(name), "plan %s: gone after destroy", names[s]);
+		e2e_report(name, err == -ENOENT, "got %d", err);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -185,6 +373,7 @@ int main(int argc, char **argv)
 	test_ioctl_numbers();
 	test_info_sizes();
 	test_info_bad_pointers();
+	test_plan_lifecycle();
 
 	close(e2e_fd);
 	return e2e_failures ? 1 : 0;
