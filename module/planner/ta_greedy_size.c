@@ -21,11 +21,6 @@
  */
 #include "ta_internal.h"
 
-struct ta_span {
-	u64 lo;
-	u64 hi;
-};
-
 struct ta_gs_key {
 	u64 size;
 	u32 len;
@@ -255,12 +250,15 @@ static int ta_gs_setup(struct ta_gs *gs, const struct ta_buffer *b, u32 n,
 int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
 		    u64 *height)
 {
+	struct ta_runs *rs;
 	struct ta_gs gs;
+	bool runs_ok = false;
 	u32 *order;
 	u64 top = 0, work = 0;
 	u32 i, k, t;
 	int ret = -ENOMEM;
 
+	rs = NULL;
 	gs.span = NULL;
 	gs.tmp = NULL;
 	gs.count = NULL;
@@ -273,9 +271,13 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
 	gs.span = ta_env_alloc_array(n, sizeof(*gs.span));
 	gs.tmp = ta_env_alloc_array(n, sizeof(*gs.tmp));
 	gs.count = ta_env_alloc_array(TA_GS_RADIX, sizeof(*gs.count));
+	rs = ta_env_alloc_array(1, sizeof(*rs));
 	if (!order || !gs.by_start || !gs.pos || !gs.span || !gs.tmp ||
-	    !gs.count)
+	    !gs.count || !rs)
 		goto out;
+	if (ta_runs_init(rs, bufs, n, gs.span, gs.tmp, n))
+		goto out;
+	runs_ok = true;
 	ret = ta_gs_setup(&gs, bufs, n, order);
 	if (ret)
 		goto out;
@@ -287,6 +289,8 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
 	ret = 0;
 	for (t = 0; t < n; t++) {
 		const struct ta_buffer *b;
+		const struct ta_span *runs;
+		s64 nr = -ENOSPC;
 		u64 off;
 
 		i = order[t];
@@ -301,10 +305,16 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
 		offsets[i] = 0;
 		if (!b->size)
 			continue;
-		k = ta_gs_collect(&gs, offsets, b->start, b->end);
-		ta_gs_sort_spans(&gs, k);
-		work += k;
-		off = ta_gs_fit(gs.span, k, b->size, b->align);
+		if (runs_ok)
+			nr = ta_runs_query(rs, b->start, b->end, &runs, &work);
+		if (nr >= 0) {
+			off = ta_gs_fit(runs, (u32)nr, b->size, b->align);
+		} else {
+			k = ta_gs_collect(&gs, offsets, b->start, b->end);
+			ta_gs_sort_spans(&gs, k);
+			work += k;
+			off = ta_gs_fit(gs.span, k, b->size, b->align);
+		}
 		if (off == U64_MAX) {
 			ret = -EOVERFLOW;
 			goto out;
@@ -313,9 +323,16 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
 		if (off + b->size > top)
 			top = off + b->size;
 		ta_gs_mark_placed(&gs, i);
+		if (runs_ok && ta_runs_insert(rs, b->start, b->end, off,
+					      off + b->size))
+			runs_ok = false;
 	}
 	*height = top;
 out:
+	if (rs) {
+		ta_runs_free(rs);
+		ta_env_free(rs);
+	}
 	ta_env_free(gs.tree);
 	ta_env_free(gs.count);
 	ta_env_free(gs.tmp);

@@ -69,6 +69,44 @@ void ta_bits_clear(struct ta_bits *b, u32 i);
 s64 ta_bits_next(const struct ta_bits *b, u32 i);
 s64 ta_bits_prev(const struct ta_bits *b, u32 i);
 
+/* An address span [lo, hi). */
+struct ta_span {
+	u64 lo;
+	u64 hi;
+};
+
+/*
+ * struct ta_runs - placed buffers as runs of occupied addresses over a
+ * segment tree of time (ta_runs.c); fields are private to ta_runs.c.
+ */
+#define TA_RUNS_MAX_LISTS	256
+struct ta_runs {
+	u32 *pts;
+	u32 m, leaf_depth, nlists, sub_base;
+	struct ta_span *pool;
+	u32 pool_cap, bump;
+	u32 *loff, *lnum;
+	u8 *lcls;
+	struct ta_span *sa, *sb;
+	u32 scap;
+	u32 n_canon, n_anc, n_lists;
+	u32 canon[64];
+	u32 anc[64];
+	const struct ta_span *lp[TA_RUNS_MAX_LISTS];
+	u32 ln[TA_RUNS_MAX_LISTS];
+	bool ok;
+};
+
+#ifdef TA_PLAN_DEBUG
+extern u32 ta_runs_debug_pool;
+#endif
+int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
+		 struct ta_span *sa, struct ta_span *sb, u32 scap);
+void ta_runs_free(struct ta_runs *r);
+int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi);
+s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
+		  const struct ta_span **out, u64 *work);
+
 int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
 		    u64 *height);
 int ta_sweep_lower_bound(const struct ta_buffer *bufs, u32 n, u64 *lb);

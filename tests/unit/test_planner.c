@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ta_test.h"
+#include "ta_internal.h"
 
 #define NS TA_STRATEGY_COUNT
 
@@ -1082,6 +1083,53 @@ static int t_brute_force(void)
 	return 0;
 }
 
+/*
+ * greedy-size answers from the run structure (ta_runs.c) while its pool
+ * lasts and by enumerating buffers after: the plans must be identical
+ * whatever the pool size (compaction, fallback mid-way, fallback at once).
+ */
+static int t_greedy_runs_fallback(void)
+{
+	static const u32 pools[] = { 0, 40, 300, 900, 3000 };
+	u32 n = 600, i, seed;
+	struct ta_buffer *b = calloc(n, sizeof(*b));
+	u64 *ref = calloc(n, sizeof(*ref)), *off = calloc(n, sizeof(*off));
+	struct ta_problem p = trace(b, n);
+	struct ta_result res;
+	size_t k;
+	int ret = 0;
+
+	TA_CHECK(b && ref && off, "memory");
+	for (seed = 1; seed <= 6 && !ret; seed++) {
+		lcg_state = 4242 + seed;
+		for (i = 0; i < n; i++) {
+			b[i].start = lcg() % 300;
+			b[i].end = b[i].start + 1 + lcg() % (seed & 1 ? 300 : 12);
+			b[i].size = 1 + lcg() % (seed & 2 ? 64 : 100000);
+			b[i].align = seed & 4 ? 1ULL << (lcg() % 5) : 1;
+		}
+		for (k = 0; k < sizeof(pools) / sizeof(pools[0]); k++) {
+			ta_runs_debug_pool = pools[k];
+			ret = plan_ok(&p, TA_STRATEGY_GREEDY_SIZE, k ? off : ref,
+				      &res);
+			if (ret)
+				break;
+			if (k && memcmp(ref, off, n * sizeof(*off))) {
+				printf("# seed %u pool %u: plans differ\n", seed,
+				       pools[k]);
+				ret = 1;
+				break;
+			}
+		}
+	}
+	ta_runs_debug_pool = 0;
+	free(b);
+	free(ref);
+	free(off);
+	TA_CHECK(!ret, "%d", ret);
+	return 0;
+}
+
 const struct ta_test ta_planner_tests[] = {
 	{ "strategy names", t_names },
 	{ "bad input: -EINVAL, -E2BIG", t_bad_input },
@@ -1095,6 +1143,8 @@ const struct ta_test ta_planner_tests[] = {
 	{ "freelist merge, best fit, alignment", t_freelist_merge_bestfit },
 	{ "greedy-size largest first", t_greedy_bestfit },
 	{ "greedy-size best-fitting gap", t_greedy_smallest_gap },
+	{ "greedy-size: run structure, compaction, fallback agree",
+	  t_greedy_runs_fallback },
 	{ "graphs: skip, branches, concat, outputs mid-chain", t_graph_shapes },
 	{ "graph lifetimes", t_graph_lifetimes },
 	{ "graph errors", t_graph_errors },

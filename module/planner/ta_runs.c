@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * ta_runs.c - which address ranges do placed buffers occupy during [s, e)?
+ *
+ * Greedy placement asks, for each new buffer, for the union of the address
+ * spans of the already placed buffers whose lifetimes overlap its own. The
+ * union has far fewer runs than there are such buffers (on real traces 35
+ * times fewer), so this structure keeps runs, not buffers:
+ *
+ * - Time is cut at the distinct start steps: two lifetimes overlap iff one
+ *   contains the other's start, so a buffer covers the leaves (start steps)
+ *   in [s, e) and two buffers overlap iff they share a leaf.
+ * - A segment tree over the leaves. A placed buffer is stored at the
+ *   canonical nodes of its leaf range: own(v) is the union of the spans
+ *   stored at v, sub(v) the union of those stored anywhere under v. Both
+ *   are sorted lists of disjoint runs (touching spans merge).
+ * - A query's answer is the union of sub(c) over its canonical nodes c and
+ *   own(a) over their proper ancestors a: a buffer overlapping [s, e)
+ *   shares a leaf with it, so its node and some c are on one root path.
+ *   The lists are merged pairwise, coalescing as they go.
+ * - Nodes near the leaves (small subtrees) keep no sub list: a query walks
+ *   their subtree's own lists instead. That saves most of the memory.
+ *
+ * Lists live in one pool allocated up front; a list that outgrows its block
+ * moves to a bigger one (about 1.4 times), and when the pool is full it is
+ * compacted in place. When even that fails, or a query would need more
+ * scratch than there is, the caller falls back to enumerating buffers
+ * (see ta_greedy_size.c); answers are the same either way.
+ */
+#include "ta_internal.h"
+
+#define TA_RUNS_SMALL		4	/* subtrees this many levels deep */
+#define TA_RUNS_POOL_PER_BUF	9	/* pool spans per buffer */
+
+#ifdef TA_PLAN_DEBUG
+/* Tests shrink the pool to exercise compaction and the fallback. */
+u32 ta_runs_debug_pool;
+#endif
+
+/* Capacity of block class @k: 2, 3, 4, 6, 8, 12, ... */
+static u32 ta_runs_cap(u32 k)
+{
+	return (2U + (k & 1)) << (k >> 1);
+}
+
+static u32 ta_runs_class(u32 need)
+{
+	u32 k = 0;
+
+	while (ta_runs_cap(k) < need)
+		k++;
+	return k;
+}
+
+static u32 ta_runs_depth(u32 v)
+{
+	return 31U - (u32)__builtin_clz(v);
+}
+
+static bool ta_runs_small(const struct ta_runs *r, u32 v)
+{
+	return ta_runs_depth(v) + TA_RUNS_SMALL >= r->leaf_depth;
+}
+
+/* Leaf index of the first start step >= @step. */
+static u32 ta_runs_leaf(const struct ta_runs *r, u32 step)
+{
+	u32 lo = 0, hi = r->m;
+
+	while (lo < hi) {
+		u32 mid = lo + ((hi - lo) >> 1);
+
+		if (r->pts[mid] < step)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int ta_runs_cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/**
+ * ta_runs_init() - set up the structure for a set of buffers
+ * @r: the structure
+ * @b: the buffers (their starts define the leaves)
+ * @n: how many, at least 1
+ * @sa: scratch, @scap spans
+ * @sb: scratch, @scap spans
+ * @scap: scratch capacity
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
+		 struct ta_span *sa, struct ta_span *sb, u32 scap)
+{
+	u32 i, m = 0;
+
+	r->pts = ta_env_alloc_array(n, sizeof(*r->pts));
+	r->pool = NULL;
+	r->loff = NULL;
+	r->lnum = NULL;
+	r->lcls = NULL;
+	r->ok = false;
+	if (!r->pts)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		r->pts[i] = b[i].start;
+	ta_env_sort(r->pts, n, sizeof(*r->pts), ta_runs_cmp_u32);
+	for (i = 0; i < n; i++)
+		if (!m || r->pts[m - 1] != r->pts[i])
+			r->pts[m++] = r->pts[i];
+	r->m = m;
+	r->leaf_depth = ta_runs_depth(2 * m - 1);
+	/* own lists 1 .. 2m - 1, then sub lists of the nodes above the small */
+	r->sub_base = 2 * m;
+	r->nlists = 2 * m;
+	if (r->leaf_depth > TA_RUNS_SMALL)
+		r->nlists += 1U << (r->leaf_depth - TA_RUNS_SMALL);
+	r->pool_cap = TA_RUNS_POOL_PER_BUF * n + 256;
+#ifdef TA_PLAN_DEBUG
+	if (ta_runs_debug_pool)
+		r->pool_cap = ta_runs_debug_pool;
+#endif
+	r->bump = 0;
+	r->sa = sa;
+	r->sb = sb;
+	r->scap = scap;
+	r->pool = ta_env_alloc_array(r->pool_cap, sizeof(*r->pool));
+	r->loff = ta_env_alloc_array(r->nlists, sizeof(*r->loff));
+	r->lnum = ta_env_alloc_array(r->nlists, sizeof(*r->lnum));
+	r->lcls = ta_env_alloc_array(r->nlists, sizeof(*r->lcls));
+	if (!r->pool || !r->loff || !r->lnum || !r->lcls) {
+		ta_runs_free(r);
+		return -ENOMEM;
+	}
+	r->ok = true;
+	return 0;
+}
+
+/**
+ * ta_runs_free() - free what ta_runs_init() allocated
+ * @r: the structure
+ */
+void ta_runs_free(struct ta_runs *r)
+{
+	ta_env_free(r->lcls);
+	ta_env_free(r->lnum);
+	ta_env_free(r->loff);
+	ta_env_free(r->pool);
+	ta_env_free(r->pts);
+	r->lcls = NULL;
+	r->lnum = NULL;
+	r->loff = NULL;
+	r->pool = NULL;
+	r->pts = NULL;
+	r->ok = false;
+}
+
+/*
+ * Slide the live blocks down over the dead ones, each shrunk to the
+ * smallest class that holds its runs. A block is a header span (lo: list,
+ * hi: capacity) followed by its capacity in spans; it is live when its list
+ * still points at it.
+ */
+static void ta_runs_compact(struct ta_runs *r)
+{
+	u32 pos = 0, dst = 0, j;
+
+	while (pos < r->bump) {
+		u32 l = (u32)r->pool[pos].lo;
+		u32 cap = (u32)r->pool[pos].hi;
+		u32 n = r->lnum[l], k;
+
+		if (r->loff[l] != pos + 1) {
+			pos += 1 + cap;
+			continue;
+		}
+		if (!n) {
+			r->loff[l] = 0;
+			pos += 1 + cap;
+			continue;
+		}
+		k = ta_runs_class(n);
+		r->pool[dst].lo = l;
+		r->pool[dst].hi = ta_runs_cap(k);
+		for (j = 0; j < n; j++)
+			r->pool[dst + 1 + j] = r->pool[pos + 1 + j];
+		r->loff[l] = dst + 1;
+		r->lcls[l] = k;
+		dst += 1 + ta_runs_cap(k);
+		pos += 1 + cap;
+	}
+	r->bump = dst;
+}
+
+/* Give list @l room for @need runs. */
+static int ta_runs_grow(struct ta_runs *r, u32 l, u32 need)
+{
+	u32 k = r->loff[l] ? r->lcls[l] + 1U : 0, cap, off, j;
+
+	while (ta_runs_cap(k) < need)
+		k++;
+	cap = ta_runs_cap(k);
+	if ((u64)r->bump + 1 + cap > r->pool_cap) {
+		ta_runs_compact(r);
+		if ((u64)r->bump + 1 + cap > r->pool_cap)
+			return -ENOSPC;
+	}
+	off = r->bump + 1;
+	r->pool[r->bump].lo = l;
+	r->pool[r->bump].hi = cap;
+	for (j = 0; j < r->lnum[l]; j++)
+		r->pool[off + j] = r->pool[r->loff[l] + j];
+	r->loff[l] = off;
+	r->lcls[l] = k;
+	r->bump += 1 + cap;
+	return 0;
+}
+
+/* Add [lo, hi) to list @l, merging with the runs it overlaps or touches. */
+static int ta_runs_add(struct ta_runs *r, u32 l, u64 lo, u64 hi)
+{
+	u32 n = r->lnum[l], a = 0, b = n, i, j, k;
+	struct ta_span *s;
+
+	if (r->loff[l]) {
+		s = r->pool + r->loff[l];
+		while (a < b) {
+			u32 mid = a + ((b - a) >> 1);
+
+			if (s[mid].hi < lo)
+				a = mid + 1;
+			else
+				b = mid;
+		}
+	}
+	i = a;
+	j = i;
+	if (r->loff[l]) {
+		s = r->pool + r->loff[l];
+		for (; j < n && s[j].lo <= hi; j++) {
+			if (s[j].lo < lo)
+				lo = s[j].lo;
+			if (s[j].hi > hi)
+				hi = s[j].hi;
+		}
+	}
+	if (j == i) {
+		if (!r->loff[l] || n + 1 > ta_runs_cap(r->lcls[l])) {
+			int ret = ta_runs_grow(r, l, n + 1);
+
+			if (ret)
+				return ret;
+		}
+		s = r->pool + r->loff[l];
+		for (k = n; k > i; k--)
+			s[k] = s[k - 1];
+		r->lnum[l] = n + 1;
+	} else if (j > i + 1) {
+		for (k = 0; j + k < n; k++)
+			s[i + 1 + k] = s[j + k];
+		r->lnum[l] = n - (j - i - 1);
+	}
+	s[i].lo = lo;
+	s[i].hi = hi;
+	return 0;
+}
+
+/* Canonical nodes of leaves [ls, le) into r->canon; proper ancestors into
+ * r->anc (each once).
+ */
+static void ta_runs_nodes(struct ta_runs *r, u32 ls, u32 le)
+{
+	u32 lo = ls + r->m, hi = le + r->m, q, v, j;
+
+	r->n_canon = 0;
+	r->n_anc = 0;
+	for (; lo < hi; lo >>= 1, hi >>= 1) {
+		if (lo & 1)
+			r->canon[r->n_canon++] = lo++;
+		if (hi & 1)
+			r->canon[r->n_canon++] = --hi;
+	}
+	for (q = 0; q < r->n_canon; q++) {
+		for (v = r->canon[q] >> 1; v; v >>= 1) {
+			for (j = 0; j < r->n_anc && r->anc[j] != v; j++)
+				;
+			if (j < r->n_anc)
+				break;	/* seen: so is everything above */
+			r->anc[r->n_anc++] = v;
+		}
+	}
+}
+
+/**
+ * ta_runs_insert() - record a placed buffer
+ * @r: the structure
+ * @s: first step
+ * @e: end step
+ * @lo: first byte
+ * @hi: end byte (@lo < @hi)
+ *
+ * Return: 0, or -ENOSPC when the pool is full (the structure is then off
+ * for good: r->ok is false).
+ */
+int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi)
+{
+	u32 q, sub = r->sub_base;
+	int ret = 0;
+
+	ta_runs_nodes(r, ta_runs_leaf(r, s), ta_runs_leaf(r, e));
+	for (q = 0; q < r->n_canon && !ret; q++) {
+		u32 c = r->canon[q];
+
+		ret = ta_runs_add(r, c, lo, hi);
+		if (!ret && !ta_runs_small(r, c))
+			ret = ta_runs_add(r, sub + c, lo, hi);
+	}
+	for (q = 0; q < r->n_anc && !ret; q++)
+		if (!ta_runs_small(r, r->anc[q]))
+			ret = ta_runs_add(r, sub + r->anc[q], lo, hi);
+	if (ret)
+		r->ok = false;
+	return ret;
+}
+
+/* Union of two sorted lists of runs into @o; returns its length. */
+static u32 ta_runs_merge(const struct ta_span *a, u32 na,
+			 const struct ta_span *b, u32 nb, struct ta_span *o)
+{
+	u32 i = 0, j = 0, k = 0;
+	u64 clo, chi;
+
+	if (a[0].lo <= b[0].lo) {
+		clo = a[0].lo;
+		chi = a[0].hi;
+		i = 1;
+	} else {
+		clo = b[0].lo;
+		chi = b[0].hi;
+		j = 1;
+	}
+	while (i < na && j < nb) {
+		bool ta = a[i].lo <= b[j].lo;
+		u64 xlo = ta ? a[i].lo : b[j].lo;
+		u64 xhi = ta ? a[i].hi : b[j].hi;
+		bool fresh = xlo > chi;
+
+		i += ta;
+		j += !ta;
+		o[k].lo = clo;
+		o[k].hi = chi;
+		k += fresh;
+		clo = fresh ? xlo : clo;
+		chi = fresh ? xhi : (xhi > chi ? xhi : chi);
+	}
+	for (; i < na; i++) {
+		if (a[i].lo > chi) {
+			o[k].lo = clo;
+			o[k++].hi = chi;
+			clo = a[i].lo;
+			chi = a[i].hi;
+		} else if (a[i].hi > chi) {
+			chi = a[i].hi;
+		}
+	}
+	for (; j < nb; j++) {
+		if (b[j].lo > chi) {
+			o[k].lo = clo;
+			o[k++].hi = chi;
+			clo = b[j].lo;
+			chi = b[j].hi;
+		} else if (b[j].hi > chi) {
+			chi = b[j].hi;
+		}
+	}
+	o[k].lo = clo;
+	o[k++].hi = chi;
+	return k;
+}
+
+static bool ta_runs_take(struct ta_runs *r, u32 l, u64 *total)
+{
+	u32 n = r->loff[l] ? r->lnum[l] : 0;
+
+	if (!n)
+		return true;
+	if (r->n_lists == TA_RUNS_MAX_LISTS)
+		return false;
+	r->lp[r->n_lists] = r->pool + r->loff[l];
+	r->ln[r->n_lists++] = n;
+	*total += n;
+	return true;
+}
+
+/* Gather the lists a query needs; false when there are too many. */
+static bool ta_runs_gather(struct ta_runs *r, u64 *total)
+{
+	u32 q, sub = r->sub_base;
+
+	r->n_lists = 0;
+	for (q = 0; q < r->n_canon; q++) {
+		u32 c = r->canon[q], lo, hi, v;
+
+		if (!ta_runs_small(r, c)) {
+			if (!ta_runs_take(r, sub + c, total))
+				return false;
+			continue;
+		}
+		for (lo = c, hi = c + 1; lo < 2 * r->m; lo <<= 1, hi <<= 1)
+			for (v = lo; v < hi && v < 2 * r->m; v++)
+				if (!ta_runs_take(r, v, total))
+					return false;
+	}
+	for (q = 0; q < r->n_anc; q++)
+		if (!ta_runs_take(r, r->anc[q], total))
+			return false;
+	return true;
+}
+
+/**
+ * ta_runs_query() - the runs placed buffers occupy somewhere in [s, e)
+ * @r: the structure
+ * @s: first step, a start step of one of the buffers
+ * @e: end step, > @s
+ * @out: out, the runs, sorted and disjoint (valid until the next call)
+ * @work: in/out, work done, for yielding
+ *
+ * Return: the number of runs, or -ENOSPC when the answer needs more
+ * scratch than there is (ask the slow way).
+ */
+s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
+		  const struct ta_span **out, u64 *work)
+{
+	struct ta_span *dst = r->sa;
+	u64 total = 0;
+	u32 q, w, nn;
+
+	ta_runs_nodes(r, ta_runs_leaf(r, s), ta_runs_leaf(r, e));
+	if (!ta_runs_gather(r, &total) || total > r->scap)
+		return -ENOSPC;
+	*work += total + r->n_lists;
+	if (!r->n_lists) {
+		*out = r->sa;
+		return 0;
+	}
+	while (r->n_lists > 1) {
+		w = 0;
+		nn = 0;
+		for (q = 0; q < r->n_lists; q += 2) {
+			u32 got, j;
+
+			if (q + 1 < r->n_lists) {
+				got = ta_runs_merge(r->lp[q], r->ln[q], r->lp[q + 1],
+						    r->ln[q + 1], dst + w);
+			} else {
+				got = r->ln[q];
+				for (j = 0; j < got; j++)
+					dst[w + j] = r->lp[q][j];
+			}
+			r->lp[nn] = dst + w;
+			r->ln[nn++] = got;
+			w += got;
+		}
+		*work += w;
+		r->n_lists = nn;
+		dst = dst == r->sa ? r->sb : r->sa;
+	}
+	*out = r->lp[0];
+	return r->ln[0];
+}
