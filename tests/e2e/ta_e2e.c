@@ -355,6 +355,484 @@ static void test_plan_lifecycle(void)
 	}
 }
 
+/* One row of the bad-input table: break a good request, expect an errno. */
+struct bad_row {
+	const char *name;
+	int err;
+	void (*breakit)(struct ta_plan_create *c);
+};
+
+static struct ta_tensor b_tensors[G_TENSORS];
+static struct ta_op b_ops[4];
+static __u32 b_refs[10];
+static struct ta_lifetime b_life[3];
+static unsigned char b_wide[G_TENSORS][sizeof(struct ta_tensor) + 8];
+
+static void use_copies(struct ta_plan_create *c)
+{
+	memcpy(b_tensors, g_tensors, sizeof(g_tensors));
+	memcpy(b_ops, g_ops, sizeof(g_ops));
+	memcpy(b_refs, g_refs, sizeof(g_refs));
+	c->tensors = (uintptr_t)b_tensors;
+	c->ops = (uintptr_t)b_ops;
+	c->refs = (uintptr_t)b_refs;
+}
+
+static void use_lifetimes(struct ta_plan_create *c)
+{
+	unsigned int i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < 3; i++) {
+		b_life[i].size = 4096;
+		b_life[i].align = 64;
+		b_life[i].start = i;
+		b_life[i].end = i + 2;
+	}
+	c->flags = TA_CREATE_LIFETIMES;
+	c->tensors = (uintptr_t)b_life;
+	c->n_tensors = 3;
+	c->tensor_size = sizeof(struct ta_lifetime);
+}
+
+static void bad_flags(struct ta_plan_create *c) { c->flags = 0x80; }
+static void bad_strategy(struct ta_plan_create *c) { c->strategy = 5; }
+static void bad_reserved(struct ta_plan_create *c) { c->reserved[3] = 1; }
+static void bad_pad(struct ta_plan_create *c) { c->pad = 1; }
+static void bad_count(struct ta_plan_create *c) { c->n_tensors = 0x7fffffff; }
+static void bad_ops_count(struct ta_plan_create *c) { c->n_ops = 0xffffffff; }
+static void bad_refs_count(struct ta_plan_create *c) { c->n_refs = 0xffffffff; }
+static void bad_tsize_small(struct ta_plan_create *c) { c->tensor_size = 8; }
+static void bad_osize_small(struct ta_plan_create *c) { c->op_size = 4; }
+static void bad_tensors_null(struct ta_plan_create *c) { c->tensors = 0; }
+static void bad_ops_null(struct ta_plan_create *c) { c->ops = 0; }
+static void bad_refs_unmapped(struct ta_plan_create *c) { c->refs = 0x10; }
+static void bad_tensors_kernel(struct ta_plan_create *c)
+{
+	c->tensors = 0xffff888000000000ULL;
+}
+
+static void bad_wide_tail(struct ta_plan_create *c)
+{
+	unsigned int i;
+
+	memset(b_wide, 0, sizeof(b_wide));
+	for (i = 0; i < G_TENSORS; i++)
+		memcpy(b_wide[i], &g_tensors[i], sizeof(g_tensors[i]));
+	b_wide[2][sizeof(struct ta_tensor) + 3] = 1;
+	c->tensors = (uintptr_t)b_wide;
+	c->tensor_size = sizeof(b_wide[0]);
+}
+
+static void bad_ref_range(struct ta_plan_create *c)
+{
+	use_copies(c);
+	b_refs[4] = G_TENSORS;
+}
+
+static void bad_unreferenced(struct ta_plan_create *c)
+{
+	use_copies(c);
+	/* op1 now writes t3 instead of t2: t2 is referenced by nothing but
+	 * op2's read of it, before anyone wrote it.
+	 */
+	b_refs[4] = 3;
+}
+
+static void bad_op_range(struct ta_plan_create *c)
+{
+	use_copies(c);
+	b_ops[3].first_ref = 9;
+}
+
+static void bad_op_order(struct ta_plan_create *c)
+{
+	use_copies(c);
+	/* op1 reads t2, which only op2... is never produced before. */
+	b_refs[3] = 3;
+}
+
+static void bad_align(struct ta_plan_create *c)
+{
+	use_copies(c);
+	b_tensors[1].align = 48;
+}
+
+static void bad_huge_align(struct ta_plan_create *c)
+{
+	use_copies(c);
+	b_tensors[1].align = 1ULL << 40;
+}
+
+static void bad_tensor_flags(struct ta_plan_create *c)
+{
+	use_copies(c);
+	b_tensors[1].flags = 0x100;
+}
+
+static void bad_tensor_pad(struct ta_plan_create *c)
+{
+	use_copies(c);
+	b_tensors[1].pad = 1;
+}
+
+static void bad_op_pad(struct ta_plan_create *c)
+{
+	use_copies(c);
+	b_ops[1].pad = 1;
+}
+
+static void bad_huge_sizes(struct ta_plan_create *c)
+{
+	use_copies(c);
+	b_tensors[1].size = 1ULL << 62;
+	b_tensors[2].size = 1ULL << 62;
+}
+
+static void bad_size_2_63(struct ta_plan_create *c)
+{
+	use_copies(c);
+	b_tensors[1].size = 1ULL << 63;
+}
+
+static void bad_too_tall(struct ta_plan_create *c)
+{
+	use_copies(c);
+	b_tensors[2].size = 1ULL << 40;
+}
+
+static void bad_budget(struct ta_plan_create *c)
+{
+	c->budget_ns = 1000ULL * 1000 * 1000 * 1000;
+}
+
+static void bad_life_order(struct ta_plan_create *c)
+{
+	use_lifetimes(c);
+	b_life[1].end = b_life[1].start;
+}
+
+static void bad_life_with_ops(struct ta_plan_create *c)
+{
+	use_lifetimes(c);
+	c->n_ops = 1;
+	c->ops = (uintptr_t)g_ops;
+	c->op_size = sizeof(struct ta_op);
+}
+
+static void bad_life_align(struct ta_plan_create *c)
+{
+	use_lifetimes(c);
+	b_life[2].align = 3;
+}
+
+static const struct bad_row bad_rows[] = {
+	{ "unknown create flag", -EINVAL, bad_flags },
+	{ "unknown strategy", -EINVAL, bad_strategy },
+	{ "reserved != 0", -EINVAL, bad_reserved },
+	{ "pad != 0", -EINVAL, bad_pad },
+	{ "tensor count over max_tensors", -E2BIG, bad_count },
+	{ "op count over max_ops", -E2BIG, bad_ops_count },
+	{ "ref count over max_refs", -E2BIG, bad_refs_count },
+	{ "tensor_size below v1", -EINVAL, bad_tsize_small },
+	{ "op_size below v1", -EINVAL, bad_osize_small },
+	{ "tensors NULL", -EFAULT, bad_tensors_null },
+	{ "ops NULL", -EFAULT, bad_ops_null },
+	{ "refs unmapped", -EFAULT, bad_refs_unmapped },
+	{ "tensors a kernel address", -EFAULT, bad_tensors_kernel },
+	{ "wider tensor struct, non-zero tail", -E2BIG, bad_wide_tail },
+	{ "reference to a nonexistent tensor", -EINVAL, bad_ref_range },
+	{ "tensor produced twice", -EINVAL, bad_unreferenced },
+	{ "op refs out of range", -EINVAL, bad_op_range },
+	{ "tensor read before produced (ops out of order)", -EINVAL, bad_op_order },
+	{ "alignment not a power of two", -EINVAL, bad_align },
+	{ "alignment above 2^32", -E2BIG, bad_huge_align },
+	{ "unknown tensor flag", -EINVAL, bad_tensor_flags },
+	{ "tensor pad != 0", -EINVAL, bad_tensor_pad },
+	{ "op pad != 0", -EINVAL, bad_op_pad },
+	{ "live sizes overflow 63 bits", -EOVERFLOW, bad_huge_sizes },
+	{ "size of 2^63", -E2BIG, bad_size_2_63 },
+	{ "taller than the arena", -ENOSPC, bad_too_tall },
+	{ "budget over max_budget_ms", -EINVAL, bad_budget },
+	{ "lifetime end <= start", -EINVAL, bad_life_order },
+	{ "lifetime form with ops", -EINVAL, bad_life_with_ops },
+	{ "lifetime alignment 3", -EINVAL, bad_life_align },
+};
+
+static void test_bad_input_table(void)
+{
+	struct ta_info before, after;
+	struct ta_plan_create c;
+	unsigned int i;
+	char name[128];
+	int err;
+
+	/* A plan that exists throughout: the table must not disturb it. */
+	c = graph_request(TA_STRATEGY_GREEDY_SIZE);
+	err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
+	e2e_report("bad input: baseline plan", !err, "errno %d", -err);
+	info_now(&before);
+
+	for (i = 0; i < sizeof(bad_rows) / sizeof(bad_rows[0]); i++) {
+		struct ta_plan_create bad = graph_request(TA_STRATEGY_AUTO);
+
+		bad_rows[i].breakit(&bad);
+		err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &bad);
+		snprintf(name, sizeof(name), "bad input: %s -> %s",
+			 bad_rows[i].name, strerror(-bad_rows[i].err));
+		e2e_report(name, err == bad_rows[i].err && bad.plan_id == 0,
+			   "got %d (%s), plan_id %u", err, strerror(-err),
+			   bad.plan_id);
+	}
+	{
+		/* The good lifetime request the lifetime rows start from. */
+		struct ta_plan_create life;
+
+		use_lifetimes(&life);
+		life.flags |= TA_CREATE_DRY_RUN;
+		err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &life);
+		e2e_report("lifetime form: dry run plans without memory",
+			   !err && life.plan_id == 0 && life.height == 8192 &&
+			   life.lower_bound == 8192, "err %d height %llu", err,
+			   (unsigned long long)life.height);
+	}
+
+	info_now(&after);
+	e2e_report("bad input: arena use and plans unchanged after the table",
+		   after.n_plans == before.n_plans &&
+		   after.bytes_in_use == before.bytes_in_use,
+		   "plans %u -> %u, in use %llu -> %llu", before.n_plans,
+		   after.n_plans, (unsigned long long)before.bytes_in_use,
+		   (unsigned long long)after.bytes_in_use);
+
+	{
+		struct ta_plan_get g;
+		struct ta_plan_destroy d;
+
+		memset(&g, 0, sizeof(g));
+		g.plan_id = c.plan_id;
+		g.flags = 1;
+		err = e2e_ioctl(TA_IOCTL_PLAN_GET, &g);
+		e2e_report("get: flags != 0 -> EINVAL", err == -EINVAL, "got %d", err);
+		memset(&g, 0, sizeof(g));
+		g.plan_id = c.plan_id;
+		g.placements = (uintptr_t)&g;
+		g.n_placements = 1;
+		g.placement_size = 8;
+		err = e2e_ioctl(TA_IOCTL_PLAN_GET, &g);
+		e2e_report("get: placement_size below v1 -> EINVAL", err == -EINVAL,
+			   "got %d", err);
+		memset(&g, 0, sizeof(g));
+		g.plan_id = c.plan_id;
+		g.placements = 0x10;
+		g.n_placements = 1;
+		g.placement_size = sizeof(struct ta_placement);
+		err = e2e_ioctl(TA_IOCTL_PLAN_GET, &g);
+		e2e_report("get: unmapped placements -> EFAULT", err == -EFAULT,
+			   "got %d", err);
+		memset(&g, 0, sizeof(g));
+		g.plan_id = c.plan_id;
+		err = e2e_ioctl(TA_IOCTL_PLAN_GET, &g);
+		e2e_report("get: count only", !err && g.n_placements == G_TENSORS,
+			   "err %d n %u", err, g.n_placements);
+		memset(&g, 0, sizeof(g));
+		g.plan_id = 999999;
+		err = e2e_ioctl(TA_IOCTL_PLAN_GET, &g);
+		e2e_report("get: unknown id -> ENOENT", err == -ENOENT, "got %d", err);
+		memset(&d, 0, sizeof(d));
+		d.plan_id = c.plan_id;
+		d.reserved[1] = 1;
+		err = e2e_ioctl(TA_IOCTL_PLAN_DESTROY, &d);
+		e2e_report("destroy: reserved != 0 -> EINVAL", err == -EINVAL,
+			   "got %d", err);
+		d.reserved[1] = 0;
+		d.plan_id = 0;
+		err = e2e_ioctl(TA_IOCTL_PLAN_DESTROY, &d);
+		e2e_report("destroy: id 0 -> ENOENT", err == -ENOENT, "got %d", err);
+		d.plan_id = c.plan_id;
+		err = e2e_ioctl(TA_IOCTL_PLAN_DESTROY, &d);
+		e2e_report("destroy: baseline plan", !err, "got %d", err);
+		err = e2e_ioctl(TA_IOCTL_PLAN_DESTROY, &d);
+		e2e_report("destroy: twice -> ENOENT", err == -ENOENT, "got %d", err);
+	}
+}
+
+static void test_mmap_rules(void)
+{
+	struct ta_plan_create c = graph_request(TA_STRATEGY_GREEDY_SIZE);
+	struct ta_plan_destroy d;
+	struct ta_info info;
+	long page = getpagesize();
+	unsigned char *map;
+	__u64 slice;
+	int err;
+
+	err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
+	e2e_report("mmap: plan for the mmap tests", !err, "errno %d", -err);
+	if (err)
+		return;
+
+	map = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE, e2e_fd,
+		   c.mmap_offset);
+	e2e_report("mmap: private (COW) mapping -> EINVAL",
+		   map == MAP_FAILED && errno == EINVAL, "errno %d", errno);
+	slice = (c.height + page - 1) & ~(__u64)(page - 1);
+	map = mmap(NULL, slice + page, PROT_READ, MAP_SHARED, e2e_fd,
+		   c.mmap_offset);
+	e2e_report("mmap: past the slice -> EINVAL",
+		   map == MAP_FAILED && errno == EINVAL, "errno %d", errno);
+	map = mmap(NULL, page, PROT_READ, MAP_SHARED, e2e_fd, 4242 * page);
+	e2e_report("mmap: unknown plan -> ENOENT",
+		   map == MAP_FAILED && errno == ENOENT, "errno %d", errno);
+	map = mmap(NULL, page, PROT_READ, MAP_SHARED, e2e_fd, 0);
+	e2e_report("mmap: offset 0 -> ENOENT",
+		   map == MAP_FAILED && errno == ENOENT, "errno %d", errno);
+
+	/* Unmap after destroy: the mapping keeps the memory until munmap. */
+	map = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, e2e_fd,
+		   c.mmap_offset);
+	e2e_report("mmap: shared mapping of the slice", map != MAP_FAILED,
+		   "errno %d", errno);
+	if (map == MAP_FAILED)
+		return;
+	memset(&d, 0, sizeof(d));
+	d.plan_id = c.plan_id;
+	err = e2e_ioctl(TA_IOCTL_PLAN_DESTROY, &d);
+	info_now(&info);
+	e2e_report("mmap: destroy while mapped keeps the memory",
+		   !err && info.n_plans == 0 && info.bytes_in_use == slice,
+		   "err %d plans %u in use %llu", err, info.n_plans,
+		   (unsigned long long)info.bytes_in_use);
+	memset(map, 0x5a, page);
+	e2e_report("mmap: mapping still usable after destroy", map[page - 1] == 0x5a,
+		   "byte %x", map[page - 1]);
+	munmap(map, page);
+	info_now(&info);
+	e2e_report("mmap: munmap after destroy returns the memory",
+		   info.bytes_in_use == 0, "in use %llu",
+		   (unsigned long long)info.bytes_in_use);
+}
+
+static void test_owner_lifetime(void)
+{
+	struct ta_plan_create c;
+	struct ta_info info;
+	int fd, saved = e2e_fd, status, i;
+	void *map;
+	pid_t pid;
+
+	/* Closing the fd destroys its plans. */
+	fd = open("/dev/" TA_DEVICE_NAME, O_RDWR | O_CLOEXEC);
+	e2e_fd = fd;
+	for (i = 0; i < 3; i++) {
+		c = graph_request(TA_STRATEGY_FREELIST);
+		e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
+	}
+	info_now(&info);
+	e2e_fd = saved;
+	e2e_report("owner: three plans on a second fd", info.n_plans == 3,
+		   "plans %u", info.n_plans);
+	close(fd);
+	info_now(&info);
+	e2e_report("owner: close destroys the fd's plans",
+		   info.n_plans == 0 && info.bytes_in_use == 0,
+		   "plans %u in use %llu", info.n_plans,
+		   (unsigned long long)info.bytes_in_use);
+
+	/* kill -9 of a process holding plans and a mapping. */
+	pid = fork();
+	if (pid == 0) {
+		int cfd = open("/dev/" TA_DEVICE_NAME, O_RDWR);
+
+		e2e_fd = cfd;
+		c = graph_request(TA_STRATEGY_AUTO);
+		if (e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c))
+			_exit(1);
+		map = mmap(NULL, c.height, PROT_READ | PROT_WRITE, MAP_SHARED,
+			   cfd, c.mmap_offset);
+		if (map == MAP_FAILED)
+			_exit(1);
+		c = graph_request(TA_STRATEGY_STACK);
+		e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
+		kill(getpid(), SIGSTOP);
+		for (;;)
+			pause();
+	}
+	waitpid(pid, &status, WUNTRACED);
+	info_now(&info);
+	e2e_report("owner: child holds two plans and a mapping",
+		   WIFSTOPPED(status) && info.n_plans == 2, "plans %u",
+		   info.n_plans);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	info_now(&info);
+	e2e_report("owner: kill -9 returns every byte",
+		   info.n_plans == 0 && info.bytes_in_use == 0,
+		   "plans %u in use %llu", info.n_plans,
+		   (unsigned long long)info.bytes_in_use);
+}
+
+/* A second uid cannot see, map or destroy the first's plans. */
+static void test_isolation(void)
+{
+	struct ta_plan_create c = graph_request(TA_STRATEGY_GREEDY_SIZE);
+	struct ta_plan_destroy d;
+	struct ta_info info;
+	int err, status;
+	pid_t pid;
+
+	err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
+	e2e_report("isolation: root's plan", !err, "errno %d", -err);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		struct ta_placement pl[G_TENSORS];
+		struct ta_plan_get g;
+		void *map;
+		int fails = 0;
+
+		if (setgid(1000) || setuid(1000))
+			_exit(100);
+		/* The same fd and a fresh one: neither shows the plan. */
+		if (get_placements(c.plan_id, pl, G_TENSORS, &g) != -ENOENT)
+			fails |= 1;
+		map = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, e2e_fd,
+			   c.mmap_offset);
+		if (map != MAP_FAILED || errno != ENOENT)
+			fails |= 2;
+		memset(&d, 0, sizeof(d));
+		d.plan_id = c.plan_id;
+		if (e2e_ioctl(TA_IOCTL_PLAN_DESTROY, &d) != -ENOENT)
+			fails |= 4;
+		e2e_fd = open("/dev/" TA_DEVICE_NAME, O_RDWR);
+		if (e2e_fd < 0)
+			printf("# uid 1000: open: %s\n", strerror(errno));
+		err = get_placements(c.plan_id, pl, G_TENSORS, &g);
+		if (err != -ENOENT) {
+			printf("# uid 1000: get on a fresh fd: %d\n", err);
+			fails |= 8;
+		}
+		/* Its own plans work. */
+		c = graph_request(TA_STRATEGY_FREELIST);
+		err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
+		if (err || get_placements(c.plan_id, pl, G_TENSORS, &g)) {
+			printf("# uid 1000: own plan: %d\n", err);
+			fails |= 16;
+		}
+		_exit(fails);
+	}
+	waitpid(pid, &status, 0);
+	e2e_report("isolation: uid 1000 cannot get, map or destroy root's plan",
+		   WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		   "child status 0x%x", status);
+	info_now(&info);
+	e2e_report("isolation: root's plan intact, the child's gone with it",
+		   info.n_plans == 1, "plans %u", info.n_plans);
+	memset(&d, 0, sizeof(d));
+	d.plan_id = c.plan_id;
+	e2e_ioctl(TA_IOCTL_PLAN_DESTROY, &d);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -374,6 +852,10 @@ int main(int argc, char **argv)
 	test_info_sizes();
 	test_info_bad_pointers();
 	test_plan_lifecycle();
+	test_bad_input_table();
+	test_mmap_rules();
+	test_owner_lifetime();
+	test_isolation();
 
 	close(e2e_fd);
 	return e2e_failures ? 1 : 0;

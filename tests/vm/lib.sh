@@ -74,11 +74,14 @@ ta_build_module() {
 ta_initramfs() {
 	local out=$1 payload=$2 root
 	root=$(mktemp -d)
+	chmod 755 "$root"
 	mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,etc}
+	chmod 1777 "$root/tmp"
 	cp /bin/busybox "$root/bin/busybox"
 	cp "$TA_ROOT/tests/vm/init" "$root/init"
 	chmod +x "$root/init"
 	cp -a "$payload" "$root/ta"
+	chmod -R a+rX "$root/ta"
 	(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$out"
 	rm -rf "$root"
 }
