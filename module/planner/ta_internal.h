@@ -89,6 +89,9 @@ struct ta_runs {
 	u8 *lcls;
 	struct ta_span *sa, *sb;
 	u32 scap;
+	struct ta_span *cpool;
+	u32 *coff, *cnum;
+	u32 cdepth, ccap, cbump;
 	u32 n_canon, n_anc, n_lists;
 	u32 canon[64];
 	u32 anc[64];

@@ -31,6 +31,8 @@
 
 #define TA_RUNS_SMALL		4	/* subtrees this many levels deep */
 #define TA_RUNS_POOL_PER_BUF	9	/* pool spans per buffer */
+#define TA_RUNS_CACHE_DEPTH	8	/* cache unions down to this depth */
+#define TA_RUNS_INVALID		U32_MAX
 
 #ifdef TA_PLAN_DEBUG
 /* Tests shrink the pool to exercise compaction and the fallback. */
@@ -106,6 +108,9 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
 	r->loff = NULL;
 	r->lnum = NULL;
 	r->lcls = NULL;
+	r->cpool = NULL;
+	r->coff = NULL;
+	r->cnum = NULL;
 	r->ok = false;
 	if (!r->pts)
 		return -ENOMEM;
@@ -139,6 +144,26 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
 		ta_runs_free(r);
 		return -ENOMEM;
 	}
+	r->cdepth = 0;
+	if (r->leaf_depth > TA_RUNS_SMALL + 2) {
+		u32 nc, i;
+
+		r->cdepth = r->leaf_depth - TA_RUNS_SMALL - 1;
+		if (r->cdepth > TA_RUNS_CACHE_DEPTH)
+			r->cdepth = TA_RUNS_CACHE_DEPTH;
+		nc = 1U << r->cdepth;
+		r->ccap = (n >> 1) + 256;
+		r->cbump = 0;
+		r->cpool = ta_env_alloc_array(r->ccap, sizeof(*r->cpool));
+		r->coff = ta_env_alloc_array(nc, sizeof(*r->coff));
+		r->cnum = ta_env_alloc_array(nc, sizeof(*r->cnum));
+		if (!r->cpool || !r->coff || !r->cnum) {
+			ta_runs_free(r);
+			return -ENOMEM;
+		}
+		for (i = 0; i < nc; i++)
+			r->cnum[i] = TA_RUNS_INVALID;
+	}
 	r->ok = true;
 	return 0;
 }
@@ -149,6 +174,12 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
  */
 void ta_runs_free(struct ta_runs *r)
 {
+	ta_env_free(r->cnum);
+	ta_env_free(r->coff);
+	ta_env_free(r->cpool);
+	r->cnum = NULL;
+	r->coff = NULL;
+	r->cpool = NULL;
 	ta_env_free(r->lcls);
 	ta_env_free(r->lnum);
 	ta_env_free(r->loff);
@@ -316,8 +347,14 @@ int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi)
 
 	ta_runs_nodes(r, ta_runs_leaf(r, s), ta_runs_leaf(r, e));
 	for (q = 0; q < r->n_canon && !ret; q++) {
-		u32 c = r->canon[q];
+		u32 c = r->canon[q], d = ta_runs_depth(c);
 
+		if (r->cdepth && d <= r->cdepth) {
+			u32 sh = r->cdepth - d, v;
+
+			for (v = c << sh; v < (c + 1) << sh; v++)
+				r->cnum[v - (1U << r->cdepth)] = TA_RUNS_INVALID;
+		}
 		ret = ta_runs_add(r, c, lo, hi);
 		if (!ret && !ta_runs_small(r, c))
 			ret = ta_runs_add(r, sub + c, lo, hi);
@@ -399,12 +436,14 @@ static bool ta_runs_take(struct ta_runs *r, u32 l, u64 *total)
 	return true;
 }
 
-/* Gather the lists a query needs; false when there are too many. */
-static bool ta_runs_gather(struct ta_runs *r, u64 *total)
+/*
+ * Gather the lists a query needs, leaving out the ancestors at depth <=
+ * @skip (the cached union stands for them); false when there are too many.
+ */
+static bool ta_runs_gather(struct ta_runs *r, u64 *total, u32 skip)
 {
 	u32 q, sub = r->sub_base;
 
-	r->n_lists = 0;
 	for (q = 0; q < r->n_canon; q++) {
 		u32 c = r->canon[q], lo, hi, v;
 
@@ -418,34 +457,22 @@ static bool ta_runs_gather(struct ta_runs *r, u64 *total)
 				if (!ta_runs_take(r, v, total))
 					return false;
 	}
-	for (q = 0; q < r->n_anc; q++)
+	for (q = 0; q < r->n_anc; q++) {
+		if (skip && ta_runs_depth(r->anc[q]) <= skip)
+			continue;
 		if (!ta_runs_take(r, r->anc[q], total))
 			return false;
+	}
 	return true;
 }
 
-/**
- * ta_runs_query() - the runs placed buffers occupy somewhere in [s, e)
- * @r: the structure
- * @s: first step, a start step of one of the buffers
- * @e: end step, > @s
- * @out: out, the runs, sorted and disjoint (valid until the next call)
- * @work: in/out, work done, for yielding
- *
- * Return: the number of runs, or -ENOSPC when the answer needs more
- * scratch than there is (ask the slow way).
- */
-s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
-		  const struct ta_span **out, u64 *work)
+/* Merge the gathered lists pairwise into one; returns its length. */
+static u32 ta_runs_merge_all(struct ta_runs *r, const struct ta_span **out,
+			     u64 *work)
 {
 	struct ta_span *dst = r->sa;
-	u64 total = 0;
 	u32 q, w, nn;
 
-	ta_runs_nodes(r, ta_runs_leaf(r, s), ta_runs_leaf(r, e));
-	if (!ta_runs_gather(r, &total) || total > r->scap)
-		return -ENOSPC;
-	*work += total + r->n_lists;
 	if (!r->n_lists) {
 		*out = r->sa;
 		return 0;
@@ -474,4 +501,100 @@ s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
 	}
 	*out = r->lp[0];
 	return r->ln[0];
+}
+
+/*
+ * The node at the cache depth above every canonical node, when there is
+ * one: then the query's ancestors down to that depth are its root path.
+ */
+static u32 ta_runs_cache_node(const struct ta_runs *r)
+{
+	u32 q, v = 0;
+
+	if (!r->cdepth)
+		return 0;
+	for (q = 0; q < r->n_canon; q++) {
+		u32 c = r->canon[q], d = ta_runs_depth(c), a;
+
+		if (d <= r->cdepth)
+			return 0;
+		a = c >> (d - r->cdepth);
+		if (v && a != v)
+			return 0;
+		v = a;
+	}
+	return v;
+}
+
+/*
+ * The union of own() along the root path down to cache node @v, from the
+ * cache or merged now and kept. False when it does not fit the cache.
+ */
+static bool ta_runs_cached(struct ta_runs *r, u32 v, u64 *work)
+{
+	u32 idx = v - (1U << r->cdepth), k, j;
+	const struct ta_span *u;
+	u64 total = 0;
+
+	if (r->cnum[idx] != TA_RUNS_INVALID)
+		return true;
+	r->n_lists = 0;
+	for (j = v; j; j >>= 1)
+		ta_runs_take(r, j, &total);
+	if (total > r->scap)
+		return false;
+	*work += total;
+	k = ta_runs_merge_all(r, &u, work);
+	if (k > r->ccap)
+		return false;
+	if (r->cbump + k > r->ccap) {
+		/* full: forget every cached union and start over */
+		for (j = 0; j < (1U << r->cdepth); j++)
+			r->cnum[j] = TA_RUNS_INVALID;
+		r->cbump = 0;
+	}
+	for (j = 0; j < k; j++)
+		r->cpool[r->cbump + j] = u[j];
+	r->coff[idx] = r->cbump;
+	r->cnum[idx] = k;
+	r->cbump += k;
+	return true;
+}
+
+/**
+ * ta_runs_query() - the runs placed buffers occupy somewhere in [s, e)
+ * @r: the structure
+ * @s: first step, a start step of one of the buffers
+ * @e: end step, > @s
+ * @out: out, the runs, sorted and disjoint (valid until the next call)
+ * @work: in/out, work done, for yielding
+ *
+ * Return: the number of runs, or -ENOSPC when the answer needs more
+ * scratch than there is (ask the slow way).
+ */
+s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
+		  const struct ta_span **out, u64 *work)
+{
+	u32 v, skip = 0;
+	u64 total = 0;
+
+	ta_runs_nodes(r, ta_runs_leaf(r, s), ta_runs_leaf(r, e));
+	v = ta_runs_cache_node(r);
+	if (v && ta_runs_cached(r, v, work))
+		skip = r->cdepth;
+	r->n_lists = 0;
+	if (skip) {
+		u32 idx = v - (1U << r->cdepth);
+
+		if (r->cnum[idx]) {
+			r->lp[0] = r->cpool + r->coff[idx];
+			r->ln[0] = r->cnum[idx];
+			r->n_lists = 1;
+			total = r->cnum[idx];
+		}
+	}
+	if (!ta_runs_gather(r, &total, skip) || total > r->scap)
+		return -ENOSPC;
+	*work += total + r->n_lists;
+	return ta_runs_merge_all(r, out, work);
 }
