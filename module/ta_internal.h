@@ -159,12 +159,18 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 		       struct ta_plan_summary *out);
 struct ta_plan_obj *ta_plan_obj_lookup(struct ta_device *ta, u32 id,
 				       const struct ta_owner *caller);
+struct ta_plan_obj *ta_plan_obj_next(struct ta_device *ta, u32 id,
+				     const struct ta_owner *caller);
 void ta_plan_obj_get(struct ta_plan_obj *plan);
 void ta_plan_obj_put(struct ta_plan_obj *plan);
 int ta_plan_obj_destroy(struct ta_device *ta, u32 id,
 			const struct ta_owner *caller);
 void ta_plan_obj_release_owner(struct ta_device *ta, unsigned long key);
 void ta_plan_obj_destroy_all(struct ta_device *ta);
+
+/* ta_netlink.c */
+int ta_netlink_init(void);
+void ta_netlink_exit(void);
 
 /* ta_mmap.c */
 int ta_mmap(struct file *file, struct vm_area_struct *vma);

@@ -245,14 +245,21 @@ static int ta_ioctl_plan_get(struct ta_device *ta,
 	struct ta_plan_obj *plan;
 	int err = 0;
 
-	if (args->flags || ta_reserved_nonzero(args))
+	if ((args->flags & ~TA_GET_NEXT) || ta_reserved_nonzero(args))
 		return -EINVAL;
-	plan = ta_plan_obj_lookup(ta, args->plan_id, caller);
-	if (IS_ERR(plan))
-		return PTR_ERR(plan);
+	if (args->flags & TA_GET_NEXT) {
+		plan = ta_plan_obj_next(ta, args->plan_id, caller);
+		if (!plan)
+			return -ENOENT;
+	} else {
+		plan = ta_plan_obj_lookup(ta, args->plan_id, caller);
+		if (IS_ERR(plan))
+			return PTR_ERR(plan);
+	}
 	if (args->placements)
 		err = ta_put_placements(plan, args);
 	if (!err) {
+		args->plan_id = plan->id;
 		args->n_placements = plan->n_tensors;
 		args->height = plan->height;
 		args->lower_bound = plan->lower_bound;

@@ -138,6 +138,9 @@ static int __init ta_init(void)
 	err = ta_param_probe_err;
 	if (err)
 		goto unregister_device;
+	err = ta_netlink_init();
+	if (err)
+		goto unregister_device;
 	return 0;
 
 unregister_device:
@@ -155,6 +158,7 @@ remove_debugfs:
 
 static void __exit ta_exit(void)
 {
+	ta_netlink_exit();
 	platform_device_unregister(ta_param_pdev);
 	ta_param_pdev = NULL;
 	platform_driver_unregister(&ta_platform_driver);

@@ -15,8 +15,8 @@
  * reference goes, so memory is never freed under a mapping.
  *
  * Locking: the xarray's own lock serialises the table; a lookup takes its
- * reference under that lock, so it cannot race with the final put of a plan
- * being erased. A plan's fields are written once before it is published and
+ * reference under that lock, and a plan is erased under it before the
+ * table's reference is dropped, so a lookup never meets a dying plan. A plan's fields are written once before it is published and
  * only read afterwards.
  */
 #include <linux/cred.h>
@@ -32,7 +32,6 @@
 
 #include "ta_internal.h"
 #include "planner/ta_planner.h"
-
 
 /**
  * ta_owner_current() - the owner identity of the calling task
@@ -305,8 +304,8 @@ struct ta_plan_obj *ta_plan_obj_lookup(struct ta_device *ta, u32 id,
 
 	xa_lock(&ta->plans);
 	plan = xa_load(&ta->plans, id);
-	if (plan && !kref_get_unless_zero(&plan->ref))
-		plan = NULL;
+	if (plan)
+		kref_get(&plan->ref);
 	xa_unlock(&ta->plans);
 	if (!plan)
 		return ERR_PTR(-ENOENT);
@@ -315,6 +314,41 @@ struct ta_plan_obj *ta_plan_obj_lookup(struct ta_device *ta, u32 id,
 		return ERR_PTR(-ENOENT);
 	}
 	return plan;
+}
+
+/**
+ * ta_plan_obj_next() - the next plan after @id that the caller may see
+ * @ta: the device
+ * @id: start after this ID (0 for the first)
+ * @caller: who asks
+ *
+ * For listings (the ioctl's %TA_GET_NEXT, the netlink dump): plans made or
+ * destroyed meanwhile may or may not show, but none shows twice.
+ *
+ * Return: the plan with a reference, or NULL when there is none.
+ */
+struct ta_plan_obj *ta_plan_obj_next(struct ta_device *ta, u32 id,
+				     const struct ta_owner *caller)
+{
+	unsigned long index = id;
+	struct ta_plan_obj *plan;
+
+	/*
+	 * A plan in the table always holds the table's reference (it is
+	 * erased under the lock before that reference is dropped), so the
+	 * kref_get() under the lock cannot meet a dying plan.
+	 */
+	for (;;) {
+		xa_lock(&ta->plans);
+		plan = xa_find_after(&ta->plans, &index, TA_PLAN_ID_MAX,
+				     XA_PRESENT);
+		if (plan)
+			kref_get(&plan->ref);
+		xa_unlock(&ta->plans);
+		if (!plan || ta_owner_may_access(plan, caller))
+			return plan;
+		ta_plan_obj_put(plan);
+	}
 }
 
 static void ta_plan_obj_unpublish(struct ta_device *ta,

@@ -611,9 +611,9 @@ static void test_bad_input_table(void)
 
 		memset(&g, 0, sizeof(g));
 		g.plan_id = c.plan_id;
-		g.flags = 1;
+		g.flags = 0x2;
 		err = e2e_ioctl(TA_IOCTL_PLAN_GET, &g);
-		e2e_report("get: flags != 0 -> EINVAL", err == -EINVAL, "got %d", err);
+		e2e_report("get: unknown flag -> EINVAL", err == -EINVAL, "got %d", err);
 		memset(&g, 0, sizeof(g));
 		g.plan_id = c.plan_id;
 		g.placements = (uintptr_t)&g;

@@ -142,16 +142,20 @@ struct ta_placement {
 	__u64 size;
 };
 
+/* &ta_plan_get.flags */
+#define TA_GET_NEXT	0x1	/* read the first plan after @plan_id instead */
+
 /**
  * struct ta_plan_get - read a plan; argument of %TA_IOCTL_PLAN_GET
- * @plan_id: In. The plan.
- * @flags: In. Must be zero.
+ * @plan_id: In: the plan; with %TA_GET_NEXT, start after this ID (0 for
+ *	     the first). Out: the plan read.
+ * @flags: In. %TA_GET_* bits; others must be zero.
  * @placements: In. User pointer to room for @n_placements elements of
  *		@placement_size bytes (&struct ta_placement), or 0 to ask
  *		for the count only.
- * @n_placements: In: room in @placements. Out: the plan's tensor count.
- *		  Fails with -ENOSPC, after setting it, when the room is
- *		  short (and @placements is not 0).
+ * @n_placements: In: room in @placements. Out: the plan's tensor count;
+ *		  when it exceeds the room, only the first room placements
+ *		  were written.
  * @placement_size: In. sizeof(struct ta_placement) as userspace knows it.
  * @height: Out. As &ta_plan_create.height.
  * @lower_bound: Out.

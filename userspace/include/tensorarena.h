@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR MIT */
+/*
+ * tensorarena.h - libtensorarena: plan NPU tensor memory with the
+ * tensorarena kernel module, or offline with the same planner.
+ *
+ * Handles are opaque; functions return 0 or a negative errno (the kernel's,
+ * when it refused). Link with -ltensorarena (pkg-config tensorarena).
+ *
+ * Typical use:
+ *	struct ta_graph *g = ta_graph_new();
+ *	int in = ta_graph_add_tensor(g, 150528, 64, TA_TENSOR_INPUT);
+ *	...
+ *	ta_graph_add_op(g, inputs, 2, outputs, 1);
+ *	ta_client_open(TA_TRANSPORT_AUTO, &c);
+ *	ta_plan_submit(c, g, NULL, &p);
+ *	ta_plan_map(p);
+ *	memcpy(ta_plan_tensor(p, in), image, 150528);
+ */
+#ifndef TENSORARENA_H
+#define TENSORARENA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/tensorarena.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ta_graph;
+struct ta_client;
+struct ta_plan;
+
+/* Graph builder: ops in execution order over tensors (graph form), or
+ * buffers with explicit lifetimes (lifetime form); one form per graph.
+ */
+struct ta_graph *ta_graph_new(void);
+void ta_graph_free(struct ta_graph *g);
+/* Returns the tensor's index (>= 0) or -errno. @align 0 means 1. */
+int ta_graph_add_tensor(struct ta_graph *g, uint64_t size, uint64_t align,
+			uint32_t flags);
+/* Returns the op's index (>= 0) or -errno. */
+int ta_graph_add_op(struct ta_graph *g, const uint32_t *inputs,
+		    uint32_t n_inputs, const uint32_t *outputs,
+		    uint32_t n_outputs);
+/* Lifetime form: live over steps [start, end). Returns the index or -errno. */
+int ta_graph_add_buffer(struct ta_graph *g, uint64_t size, uint64_t align,
+			uint32_t start, uint32_t end);
+uint32_t ta_graph_tensor_count(const struct ta_graph *g);
+uint32_t ta_graph_op_count(const struct ta_graph *g);
+
+enum ta_transport {
+	TA_TRANSPORT_AUTO = 0,	/* netlink when the family is there, else ioctl */
+	TA_TRANSPORT_IOCTL,
+	TA_TRANSPORT_NETLINK,
+};
+
+int ta_client_open(enum ta_transport transport, struct ta_client **out);
+void ta_client_close(struct ta_client *c);
+/* Which transport the client ended up with. */
+enum ta_transport ta_client_transport(const struct ta_client *c);
+int ta_client_info(struct ta_client *c, struct ta_info *info);
+
+/**
+ * struct ta_plan_options - how to plan (NULL means all zero)
+ * @strategy: TA_STRATEGY_* (0: auto)
+ * @flags: TA_CREATE_DRY_RUN or 0
+ * @budget_ns: planning time for searching strategies, 0: default
+ * @budget_steps: search-step limit, 0: none
+ */
+struct ta_plan_options {
+	uint32_t strategy;
+	uint32_t flags;
+	uint64_t budget_ns;
+	uint64_t budget_steps;
+};
+
+/* Plan @g in the kernel; *out holds the plan and its placements. */
+int ta_plan_submit(struct ta_client *c, const struct ta_graph *g,
+		   const struct ta_plan_options *opts, struct ta_plan **out);
+/* Plan @g in this process with the same planner (no module needed). */
+int ta_plan_offline(const struct ta_graph *g,
+		    const struct ta_plan_options *opts, struct ta_plan **out);
+/* A plan that exists in the kernel (e.g. listed), by ID. */
+int ta_plan_open(struct ta_client *c, uint32_t id, struct ta_plan **out);
+
+uint32_t ta_plan_id(const struct ta_plan *p);		/* 0: offline or dry run */
+uint32_t ta_plan_tensor_count(const struct ta_plan *p);
+uint64_t ta_plan_height(const struct ta_plan *p);
+uint64_t ta_plan_lower_bound(const struct ta_plan *p);
+uint64_t ta_plan_time_ns(const struct ta_plan *p);
+uint32_t ta_plan_strategy(const struct ta_plan *p);
+int ta_plan_optimal(const struct ta_plan *p);
+uint64_t ta_plan_offset(const struct ta_plan *p, uint32_t tensor);
+uint64_t ta_plan_size(const struct ta_plan *p, uint32_t tensor);
+
+/* Map the plan's slice (kernel plans only); then ta_plan_tensor() gives
+ * each tensor's address. The mapping keeps the memory alive even after
+ * ta_plan_destroy().
+ */
+int ta_plan_map(struct ta_plan *p);
+void *ta_plan_tensor(const struct ta_plan *p, uint32_t tensor);
+/* Destroy the kernel plan (its ID); the handle stays readable. */
+int ta_plan_destroy(struct ta_plan *p);
+/* Unmap and free the handle (does not destroy the kernel plan). */
+void ta_plan_free(struct ta_plan *p);
+
+/* Call @fn for every plan the caller may see; stops at a non-zero return. */
+int ta_client_list(struct ta_client *c,
+		   int (*fn)(const struct ta_plan_get *plan, void *arg),
+		   void *arg);
+
+const char *ta_strategy_str(uint32_t strategy);
+int ta_strategy_parse(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TENSORARENA_H */

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR MIT */
+/*
+ * ta_client.h - inside libtensorarena: the transport interface.
+ *
+ * A transport moves the uAPI structs to the kernel and back: ioctl passes
+ * them as they are, netlink turns them into attributes and back. Each
+ * operation has the ioctl's semantics and errors.
+ */
+#ifndef TA_CLIENT_H
+#define TA_CLIENT_H
+
+#include "tensorarena.h"
+
+struct ta_transport_ops {
+	int (*info)(struct ta_client *c, struct ta_info *info);
+	/* In: the request with user pointers; Out: its Out fields. */
+	int (*create)(struct ta_client *c, struct ta_plan_create *args);
+	/* As TA_IOCTL_PLAN_GET, including TA_GET_NEXT. */
+	int (*get)(struct ta_client *c, struct ta_plan_get *args);
+	int (*destroy)(struct ta_client *c, uint32_t plan_id);
+	void (*close)(struct ta_client *c);
+};
+
+struct ta_client {
+	enum ta_transport transport;
+	const struct ta_transport_ops *ops;
+	int dev_fd;		/* /dev/tensorarena: ioctl, and mmap for all */
+	void *nl;		/* the netlink transport's state */
+};
+
+extern const struct ta_transport_ops ta_ioctl_ops;
+extern const struct ta_transport_ops ta_netlink_ops;
+/* Open the netlink transport's state into c->nl; -errno when the family
+ * is missing (-ENOENT) or libnl fails.
+ */
+int ta_netlink_open(struct ta_client *c);
+
+#endif /* TA_CLIENT_H */
