@@ -28,8 +28,10 @@
  * Trace form has no connections. There the links are inferred from the
  * lifetimes the way graph form produces them: b follows a when b starts at
  * the last step of a (b was produced by a's last reader) and neither has
- * another such partner. With no links at all, pingpong places every buffer
- * on its own, which is greedy-size.
+ * another such partner. Guessed branches can be wrong (and ping-pong
+ * regions sized for their largest member waste room when sizes vary along
+ * a branch), so in trace form pingpong also places every buffer on its own,
+ * which is greedy-size, and keeps the lower of the two plans.
  *
  * Time O(n log n + greedy-size on the items); memory about 50 bytes per
  * buffer, then 36 plus greedy-size's on the items (at most one per buffer).
@@ -234,14 +236,31 @@ static int ta_pp_items(struct ta_pp *pp)
 static int ta_pp_place(struct ta_pp *pp, u64 *offsets, u64 *item_off,
 		       u64 *height)
 {
-	u32 t;
+	u32 t, n = pp->p->n_buffers;
+	u64 h;
 	int ret;
 
 	ret = ta_greedy_place(pp->item, pp->n_items, item_off, height);
 	if (ret)
 		return ret;
-	for (t = 0; t < pp->p->n_buffers; t++)
+	for (t = 0; t < n; t++)
 		offsets[t] = item_off[pp->item_of[t]];
+	if (pp->p->graph || pp->n_items == n)
+		return 0;
+	/*
+	 * Trace form: the branches were guessed. Place every buffer on its
+	 * own too and keep that plan when it is lower.
+	 */
+	ret = ta_greedy_place(pp->p->buffers, n, item_off, &h);
+	if (ret == -EOVERFLOW)
+		return 0;
+	if (ret)
+		return ret;
+	if (h < *height) {
+		for (t = 0; t < n; t++)
+			offsets[t] = item_off[t];
+		*height = h;
+	}
 	return 0;
 }
 
