@@ -181,14 +181,14 @@ int ta_sweep_lower_bound(const struct ta_buffer *bufs, u32 n, u64 *lb)
 }
 
 /**
- * ta_plan_lower_bound() - the most bytes live at one step
+ * ta_problem_lower_bound() - the most bytes live at one step
  * @p: the problem
  * @lower_bound: out
  *
  * Return: 0; -EINVAL or -E2BIG for a bad problem (as ta_plan()); -ENOMEM;
  * -EOVERFLOW when the bound would not fit in 63 bits.
  */
-int ta_plan_lower_bound(const struct ta_problem *p, u64 *lower_bound)
+int ta_problem_lower_bound(const struct ta_problem *p, u64 *lower_bound)
 {
 	int ret;
 

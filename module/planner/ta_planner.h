@@ -184,13 +184,13 @@ int ta_plan_validate(const struct ta_problem *p, const u64 *offsets,
 		     u64 height);
 
 /**
- * ta_plan_lower_bound() - the most bytes live at one step
+ * ta_problem_lower_bound() - the most bytes live at one step
  * @p: the problem
  * @lower_bound: out
  *
  * Return: 0, -ENOMEM, -EOVERFLOW.
  */
-int ta_plan_lower_bound(const struct ta_problem *p, u64 *lower_bound);
+int ta_problem_lower_bound(const struct ta_problem *p, u64 *lower_bound);
 
 /**
  * ta_strategy_name() - a strategy's name ("auto", "pingpong", "stack",

@@ -38,7 +38,7 @@ static int plan_ok(const struct ta_problem *p, int s, u64 *off,
 		printf("# %s: plan does not validate\n", ta_strategy_name(s));
 		return -1000;
 	}
-	if (ta_plan_lower_bound(p, &lb) || lb != res->lower_bound) {
+	if (ta_problem_lower_bound(p, &lb) || lb != res->lower_bound) {
 		printf("# %s: lower bound mismatch\n", ta_strategy_name(s));
 		return -1001;
 	}
@@ -243,7 +243,7 @@ static int t_overflow(void)
 	u64 lb;
 
 	TA_CHECK(expect_err(b, 2, -EOVERFLOW) == 0, "lower bound 2^63");
-	TA_CHECK(ta_plan_lower_bound(&p, &lb) == -EOVERFLOW, "lb");
+	TA_CHECK(ta_problem_lower_bound(&p, &lb) == -EOVERFLOW, "lb");
 	b[1].start = 2;
 	TA_CHECK(expect_err(b, 2, 0) == 0, "disjoint in time");
 	return 0;

@@ -199,7 +199,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		off = calloc(in.prob.n_buffers + 1, sizeof(*off));
-		if (!off || ta_plan_lower_bound(&in.prob, &lb)) {
+		if (!off || ta_problem_lower_bound(&in.prob, &lb)) {
 			printf("%-30s cannot plan\n", traces[i]);
 			failures++;
 			free(off);

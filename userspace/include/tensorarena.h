@@ -7,7 +7,7 @@
  * when it refused). Link with -ltensorarena (pkg-config tensorarena).
  *
  * Typical use:
- *	struct ta_graph *g = ta_graph_new();
+ *	struct ta_graph_builder *g = ta_graph_new();
  *	int in = ta_graph_add_tensor(g, 150528, 64, TA_TENSOR_INPUT);
  *	...
  *	ta_graph_add_op(g, inputs, 2, outputs, 1);
@@ -28,27 +28,27 @@
 extern "C" {
 #endif
 
-struct ta_graph;
+struct ta_graph_builder;
 struct ta_client;
 struct ta_plan;
 
 /* Graph builder: ops in execution order over tensors (graph form), or
  * buffers with explicit lifetimes (lifetime form); one form per graph.
  */
-struct ta_graph *ta_graph_new(void);
-void ta_graph_free(struct ta_graph *g);
+struct ta_graph_builder *ta_graph_new(void);
+void ta_graph_free(struct ta_graph_builder *g);
 /* Returns the tensor's index (>= 0) or -errno. @align 0 means 1. */
-int ta_graph_add_tensor(struct ta_graph *g, uint64_t size, uint64_t align,
+int ta_graph_add_tensor(struct ta_graph_builder *g, uint64_t size, uint64_t align,
 			uint32_t flags);
 /* Returns the op's index (>= 0) or -errno. */
-int ta_graph_add_op(struct ta_graph *g, const uint32_t *inputs,
+int ta_graph_add_op(struct ta_graph_builder *g, const uint32_t *inputs,
 		    uint32_t n_inputs, const uint32_t *outputs,
 		    uint32_t n_outputs);
 /* Lifetime form: live over steps [start, end). Returns the index or -errno. */
-int ta_graph_add_buffer(struct ta_graph *g, uint64_t size, uint64_t align,
+int ta_graph_add_buffer(struct ta_graph_builder *g, uint64_t size, uint64_t align,
 			uint32_t start, uint32_t end);
-uint32_t ta_graph_tensor_count(const struct ta_graph *g);
-uint32_t ta_graph_op_count(const struct ta_graph *g);
+uint32_t ta_graph_tensor_count(const struct ta_graph_builder *g);
+uint32_t ta_graph_op_count(const struct ta_graph_builder *g);
 
 enum ta_transport {
 	TA_TRANSPORT_AUTO = 0,	/* netlink when the family is there, else ioctl */
@@ -77,10 +77,10 @@ struct ta_plan_options {
 };
 
 /* Plan @g in the kernel; *out holds the plan and its placements. */
-int ta_plan_submit(struct ta_client *c, const struct ta_graph *g,
+int ta_plan_submit(struct ta_client *c, const struct ta_graph_builder *g,
 		   const struct ta_plan_options *opts, struct ta_plan **out);
 /* Plan @g in this process with the same planner (no module needed). */
-int ta_plan_offline(const struct ta_graph *g,
+int ta_plan_offline(const struct ta_graph_builder *g,
 		    const struct ta_plan_options *opts, struct ta_plan **out);
 /* A plan that exists in the kernel (e.g. listed), by ID. */
 int ta_plan_open(struct ta_client *c, uint32_t id, struct ta_plan **out);

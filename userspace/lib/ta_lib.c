@@ -1,0 +1,556 @@
+// SPDX-License-Identifier: LGPL-2.1 OR MIT
+/*
+ * ta_lib.c - libtensorarena: graph builder, clients, plans.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ta_client.h"
+#include "ta_planner.h"
+
+/* Most tensors, ops and references a graph may hold; the kernel has its
+ * own (lower, configurable) limits.
+ */
+#define TA_LIB_MAX_COUNT	TA_PLAN_MAX_BUFFERS
+
+struct ta_graph_builder {
+	bool lifetime_form;
+	uint32_t n_tensors, n_ops, n_refs;
+	uint32_t cap_tensors, cap_ops, cap_refs;
+	struct ta_tensor *tensors;	/* graph form */
+	struct ta_lifetime *lifetimes;	/* lifetime form */
+	struct ta_op *ops;
+	uint32_t *refs;
+};
+
+struct ta_plan {
+	struct ta_client *client;	/* NULL for offline plans */
+	uint32_t id;
+	uint32_t strategy;
+	uint32_t n_tensors;
+	bool optimal;
+	uint64_t height, lower_bound, time_ns, mmap_offset;
+	struct ta_placement *placements;
+	void *map;
+	size_t map_len;
+};
+
+static int ta_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
+{
+	uint32_t ncap;
+	void *n;
+
+	if (need <= *cap)
+		return 0;
+	if (need > TA_LIB_MAX_COUNT)
+		return -E2BIG;
+	ncap = *cap ? *cap : 16;
+	while (ncap < need)
+		ncap *= 2;
+	n = realloc(*arr, (size_t)ncap * elem);
+	if (!n)
+		return -ENOMEM;
+	*arr = n;
+	*cap = ncap;
+	return 0;
+}
+
+struct ta_graph_builder *ta_graph_new(void)
+{
+	return calloc(1, sizeof(struct ta_graph_builder));
+}
+
+void ta_graph_free(struct ta_graph_builder *g)
+{
+	if (!g)
+		return;
+	free(g->tensors);
+	free(g->lifetimes);
+	free(g->ops);
+	free(g->refs);
+	free(g);
+}
+
+uint32_t ta_graph_tensor_count(const struct ta_graph_builder *g)
+{
+	return g->n_tensors;
+}
+
+uint32_t ta_graph_op_count(const struct ta_graph_builder *g)
+{
+	return g->n_ops;
+}
+
+static bool ta_align_ok(uint64_t align)
+{
+	return !(align & (align - 1)) && align <= TA_PLAN_MAX_ALIGN;
+}
+
+int ta_graph_add_tensor(struct ta_graph_builder *g, uint64_t size, uint64_t align,
+			uint32_t flags)
+{
+	int err;
+
+	if (g->lifetime_form || !ta_align_ok(align) ||
+	    (flags & ~TA_TENSOR_FLAGS_ALL))
+		return -EINVAL;
+	err = ta_grow((void **)&g->tensors, &g->cap_tensors, g->n_tensors + 1,
+		      sizeof(*g->tensors));
+	if (err)
+		return err;
+	memset(&g->tensors[g->n_tensors], 0, sizeof(g->tensors[0]));
+	g->tensors[g->n_tensors].size = size;
+	g->tensors[g->n_tensors].align = align;
+	g->tensors[g->n_tensors].flags = flags;
+	return g->n_tensors++;
+}
+
+int ta_graph_add_op(struct ta_graph_builder *g, const uint32_t *inputs,
+		    uint32_t n_inputs, const uint32_t *outputs,
+		    uint32_t n_outputs)
+{
+	uint32_t i, need;
+	struct ta_op *op;
+	int err;
+
+	if (g->lifetime_form || n_inputs > TA_LIB_MAX_COUNT ||
+	    n_outputs > TA_LIB_MAX_COUNT)
+		return -EINVAL;
+	for (i = 0; i < n_inputs; i++)
+		if (inputs[i] >= g->n_tensors)
+			return -EINVAL;
+	for (i = 0; i < n_outputs; i++)
+		if (outputs[i] >= g->n_tensors)
+			return -EINVAL;
+	need = g->n_refs + n_inputs + n_outputs;
+	if (need < g->n_refs)
+		return -E2BIG;
+	err = ta_grow((void **)&g->refs, &g->cap_refs, need, sizeof(*g->refs));
+	if (!err)
+		err = ta_grow((void **)&g->ops, &g->cap_ops, g->n_ops + 1,
+			      sizeof(*g->ops));
+	if (err)
+		return err;
+	op = &g->ops[g->n_ops];
+	memset(op, 0, sizeof(*op));
+	op->first_ref = g->n_refs;
+	op->n_inputs = n_inputs;
+	op->n_outputs = n_outputs;
+	if (n_inputs)
+		memcpy(g->refs + g->n_refs, inputs, n_inputs * sizeof(*inputs));
+	if (n_outputs)
+		memcpy(g->refs + g->n_refs + n_inputs, outputs,
+		       n_outputs * sizeof(*outputs));
+	g->n_refs = need;
+	return g->n_ops++;
+}
+
+int ta_graph_add_buffer(struct ta_graph_builder *g, uint64_t size, uint64_t align,
+			uint32_t start, uint32_t end)
+{
+	int err;
+
+	if ((g->n_tensors && !g->lifetime_form) || !ta_align_ok(align) ||
+	    start >= end)
+		return -EINVAL;
+	err = ta_grow((void **)&g->lifetimes, &g->cap_tensors,
+		      g->n_tensors + 1, sizeof(*g->lifetimes));
+	if (err)
+		return err;
+	g->lifetime_form = true;
+	g->lifetimes[g->n_tensors].size = size;
+	g->lifetimes[g->n_tensors].align = align;
+	g->lifetimes[g->n_tensors].start = start;
+	g->lifetimes[g->n_tensors].end = end;
+	return g->n_tensors++;
+}
+
+/* The graph as a PLAN_CREATE request (pointers into @g). */
+static void ta_graph_request(const struct ta_graph_builder *g,
+			     const struct ta_plan_options *opts,
+			     struct ta_plan_create *args)
+{
+	memset(args, 0, sizeof(*args));
+	if (opts) {
+		args->strategy = opts->strategy;
+		args->flags = opts->flags;
+		args->budget_ns = opts->budget_ns;
+		args->budget_steps = opts->budget_steps;
+	}
+	args->n_tensors = g->n_tensors;
+	if (g->lifetime_form) {
+		args->flags |= TA_CREATE_LIFETIMES;
+		args->tensors = (uintptr_t)g->lifetimes;
+		args->tensor_size = sizeof(struct ta_lifetime);
+	} else {
+		args->tensors = (uintptr_t)g->tensors;
+		args->tensor_size = sizeof(struct ta_tensor);
+	}
+	args->ops = (uintptr_t)g->ops;
+	args->n_ops = g->n_ops;
+	args->op_size = sizeof(struct ta_op);
+	args->refs = (uintptr_t)g->refs;
+	args->n_refs = g->n_refs;
+}
+
+int ta_client_open(enum ta_transport transport, struct ta_client **out)
+{
+	struct ta_client *c;
+	int err;
+
+	if (transport > TA_TRANSPORT_NETLINK)
+		return -EINVAL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->dev_fd = open("/dev/" TA_DEVICE_NAME, O_RDWR | O_CLOEXEC);
+	if (c->dev_fd < 0) {
+		err = -errno;
+		free(c);
+		return err;
+	}
+	c->transport = TA_TRANSPORT_IOCTL;
+	c->ops = &ta_ioctl_ops;
+	if (transport != TA_TRANSPORT_IOCTL) {
+		err = ta_netlink_open(c);
+		if (!err) {
+			c->transport = TA_TRANSPORT_NETLINK;
+			c->ops = &ta_netlink_ops;
+		} else if (transport == TA_TRANSPORT_NETLINK) {
+			close(c->dev_fd);
+			free(c);
+			return err;
+		}
+	}
+	*out = c;
+	return 0;
+}
+
+void ta_client_close(struct ta_client *c)
+{
+	if (!c)
+		return;
+	c->ops->close(c);
+	close(c->dev_fd);
+	free(c);
+}
+
+enum ta_transport ta_client_transport(const struct ta_client *c)
+{
+	return c->transport;
+}
+
+int ta_client_info(struct ta_client *c, struct ta_info *info)
+{
+	return c->ops->info(c, info);
+}
+
+static struct ta_plan *ta_plan_alloc(uint32_t n_tensors)
+{
+	struct ta_plan *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->n_tensors = n_tensors;
+	p->placements = calloc(n_tensors ? n_tensors : 1,
+			       sizeof(*p->placements));
+	if (!p->placements) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+/* Read plan @id's figures and placements into a new handle. */
+static int ta_plan_fetch(struct ta_client *c, uint32_t id, struct ta_plan **out)
+{
+	struct ta_plan_get g;
+	struct ta_plan *p;
+	int err;
+
+	memset(&g, 0, sizeof(g));
+	g.plan_id = id;
+	err = c->ops->get(c, &g);
+	if (err)
+		return err;
+	p = ta_plan_alloc(g.n_placements);
+	if (!p)
+		return -ENOMEM;
+	g.placements = (uintptr_t)p->placements;
+	g.placement_size = sizeof(*p->placements);
+	err = c->ops->get(c, &g);
+	if (!err && g.n_placements != p->n_tensors)
+		err = -ESTALE;
+	if (err) {
+		ta_plan_free(p);
+		return err;
+	}
+	p->client = c;
+	p->id = id;
+	p->strategy = g.strategy;
+	p->optimal = g.optimal;
+	p->height = g.height;
+	p->lower_bound = g.lower_bound;
+	p->time_ns = g.plan_time_ns;
+	p->mmap_offset = g.mmap_offset;
+	*out = p;
+	return 0;
+}
+
+int ta_plan_open(struct ta_client *c, uint32_t id, struct ta_plan **out)
+{
+	return ta_plan_fetch(c, id, out);
+}
+
+int ta_plan_submit(struct ta_client *c, const struct ta_graph_builder *g,
+		   const struct ta_plan_options *opts, struct ta_plan **out)
+{
+	struct ta_plan_create args;
+	struct ta_plan *p;
+	int err;
+
+	ta_graph_request(g, opts, &args);
+	err = c->ops->create(c, &args);
+	if (err)
+		return err;
+	if (!args.plan_id) {
+		/* A dry run: figures only. */
+		p = ta_plan_alloc(0);
+		if (!p)
+			return -ENOMEM;
+		p->strategy = args.strategy;
+		p->height = args.height;
+		p->lower_bound = args.lower_bound;
+		p->time_ns = args.plan_time_ns;
+		p->optimal = args.optimal;
+		*out = p;
+		return 0;
+	}
+	err = ta_plan_fetch(c, args.plan_id, out);
+	if (err)
+		c->ops->destroy(c, args.plan_id);
+	return err;
+}
+
+int ta_plan_offline(const struct ta_graph_builder *g,
+		    const struct ta_plan_options *opts, struct ta_plan **out)
+{
+	static const struct ta_plan_options defaults;
+	uint32_t i, n = g->n_tensors;
+	struct ta_graph_tensor *gt = NULL;
+	struct ta_graph_op *gops = NULL;
+	struct ta_buffer *buffers = NULL;
+	u64 *offsets = NULL;
+	struct ta_problem prob;
+	struct ta_budget budget;
+	struct ta_result res;
+	struct ta_graph graph;
+	struct ta_plan *p;
+	int err = -ENOMEM;
+
+	if (!opts)
+		opts = &defaults;
+	if (opts->flags & ~TA_CREATE_DRY_RUN)
+		return -EINVAL;
+	budget.time_ns = opts->budget_ns;
+	budget.steps = opts->budget_steps;
+	p = ta_plan_alloc(n);
+	buffers = calloc(n ? n : 1, sizeof(*buffers));
+	offsets = calloc(n ? n : 1, sizeof(*offsets));
+	if (!p || !buffers || !offsets)
+		goto out;
+
+	memset(&prob, 0, sizeof(prob));
+	prob.n_buffers = n;
+	prob.buffers = buffers;
+	if (g->lifetime_form) {
+		for (i = 0; i < n; i++) {
+			buffers[i].size = g->lifetimes[i].size;
+			buffers[i].align = g->lifetimes[i].align ?: 1;
+			buffers[i].start = g->lifetimes[i].start;
+			buffers[i].end = g->lifetimes[i].end;
+		}
+	} else {
+		gt = calloc(n ? n : 1, sizeof(*gt));
+		gops = calloc(g->n_ops ? g->n_ops : 1, sizeof(*gops));
+		if (!gt || !gops)
+			goto out;
+		for (i = 0; i < n; i++) {
+			gt[i].size = g->tensors[i].size;
+			gt[i].align = g->tensors[i].align ?: 1;
+			gt[i].flags = g->tensors[i].flags;
+		}
+		for (i = 0; i < g->n_ops; i++) {
+			gops[i].first_ref = g->ops[i].first_ref;
+			gops[i].n_inputs = g->ops[i].n_inputs;
+			gops[i].n_outputs = g->ops[i].n_outputs;
+		}
+		graph.n_tensors = n;
+		graph.n_ops = g->n_ops;
+		graph.n_refs = g->n_refs;
+		graph.tensors = gt;
+		graph.ops = gops;
+		graph.refs = g->refs;
+		err = ta_graph_lifetimes(&graph, buffers);
+		if (err)
+			goto out;
+		prob.graph = &graph;
+	}
+	err = ta_plan(&prob, opts->strategy, &budget, offsets, &res);
+	if (err)
+		goto out;
+	for (i = 0; i < n; i++) {
+		p->placements[i].offset = offsets[i];
+		p->placements[i].size = buffers[i].size;
+	}
+	p->strategy = opts->strategy;
+	p->optimal = res.optimal;
+	p->height = res.height;
+	p->lower_bound = res.lower_bound;
+	p->time_ns = res.time_ns;
+	*out = p;
+	p = NULL;
+	err = 0;
+out:
+	ta_plan_free(p);
+	free(buffers);
+	free(offsets);
+	free(gt);
+	free(gops);
+	return err;
+}
+
+uint32_t ta_plan_id(const struct ta_plan *p)
+{
+	return p->id;
+}
+
+uint32_t ta_plan_tensor_count(const struct ta_plan *p)
+{
+	return p->n_tensors;
+}
+
+uint64_t ta_plan_height(const struct ta_plan *p)
+{
+	return p->height;
+}
+
+uint64_t ta_plan_lower_bound(const struct ta_plan *p)
+{
+	return p->lower_bound;
+}
+
+uint64_t ta_plan_time_ns(const struct ta_plan *p)
+{
+	return p->time_ns;
+}
+
+uint32_t ta_plan_strategy(const struct ta_plan *p)
+{
+	return p->strategy;
+}
+
+int ta_plan_optimal(const struct ta_plan *p)
+{
+	return p->optimal;
+}
+
+uint64_t ta_plan_offset(const struct ta_plan *p, uint32_t tensor)
+{
+	return tensor < p->n_tensors ? p->placements[tensor].offset : 0;
+}
+
+uint64_t ta_plan_size(const struct ta_plan *p, uint32_t tensor)
+{
+	return tensor < p->n_tensors ? p->placements[tensor].size : 0;
+}
+
+int ta_plan_map(struct ta_plan *p)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *map;
+	size_t len;
+
+	if (p->map)
+		return 0;
+	if (!p->client || !p->id)
+		return -EINVAL;
+	len = (p->height + page - 1) & ~(uint64_t)(page - 1);
+	if (!len)
+		return -EINVAL;
+	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   p->client->dev_fd, p->mmap_offset);
+	if (map == MAP_FAILED)
+		return -errno;
+	p->map = map;
+	p->map_len = len;
+	return 0;
+}
+
+void *ta_plan_tensor(const struct ta_plan *p, uint32_t tensor)
+{
+	if (!p->map || tensor >= p->n_tensors)
+		return NULL;
+	return (char *)p->map + p->placements[tensor].offset;
+}
+
+int ta_plan_destroy(struct ta_plan *p)
+{
+	int err;
+
+	if (!p->client || !p->id)
+		return -EINVAL;
+	err = p->client->ops->destroy(p->client, p->id);
+	if (!err)
+		p->id = 0;
+	return err;
+}
+
+void ta_plan_free(struct ta_plan *p)
+{
+	if (!p)
+		return;
+	if (p->map)
+		munmap(p->map, p->map_len);
+	free(p->placements);
+	free(p);
+}
+
+int ta_client_list(struct ta_client *c,
+		   int (*fn)(const struct ta_plan_get *plan, void *arg),
+		   void *arg)
+{
+	struct ta_plan_get g;
+	uint32_t after = 0;
+	int err;
+
+	for (;;) {
+		memset(&g, 0, sizeof(g));
+		g.plan_id = after;
+		g.flags = TA_GET_NEXT;
+		err = c->ops->get(c, &g);
+		if (err == -ENOENT)
+			return 0;
+		if (err)
+			return err;
+		err = fn(&g, arg);
+		if (err)
+			return err;
+		after = g.plan_id;
+	}
+}
+
+const char *ta_strategy_str(uint32_t strategy)
+{
+	return ta_strategy_name(strategy);
+}
+
+int ta_strategy_parse(const char *name)
+{
+	return ta_strategy_from_name(name);
+}
