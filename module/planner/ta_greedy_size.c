@@ -268,23 +268,26 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
 	order = ta_env_alloc_array(n, sizeof(*order));
 	gs.by_start = ta_env_alloc_array(n, sizeof(*gs.by_start));
 	gs.pos = ta_env_alloc_array(n, sizeof(*gs.pos));
-	gs.span = ta_env_alloc_array(n, sizeof(*gs.span));
-	gs.tmp = ta_env_alloc_array(n, sizeof(*gs.tmp));
-	gs.count = ta_env_alloc_array(TA_GS_RADIX, sizeof(*gs.count));
-	rs = ta_env_alloc_array(1, sizeof(*rs));
-	if (!order || !gs.by_start || !gs.pos || !gs.span || !gs.tmp ||
-	    !gs.count || !rs)
+	if (!order || !gs.by_start || !gs.pos)
 		goto out;
-	if (ta_runs_init(rs, bufs, n, gs.span, gs.tmp, n))
-		goto out;
-	runs_ok = true;
+	/* the orders first: their sort keys are gone before the big arrays */
 	ret = ta_gs_setup(&gs, bufs, n, order);
 	if (ret)
 		goto out;
 	ret = -ENOMEM;
+	gs.span = ta_env_alloc_array(n, sizeof(*gs.span));
+	gs.tmp = ta_env_alloc_array(n, sizeof(*gs.tmp));
+	/* the radix sort only runs on more than TA_GS_SMALL spans */
+	if (n > TA_GS_SMALL)
+		gs.count = ta_env_alloc_array(TA_GS_RADIX, sizeof(*gs.count));
 	gs.tree = ta_env_alloc_array((size_t)gs.leaves * 2, sizeof(*gs.tree));
-	if (!gs.tree)
+	rs = ta_env_alloc_array(1, sizeof(*rs));
+	if (!gs.span || !gs.tmp || (n > TA_GS_SMALL && !gs.count) ||
+	    !gs.tree || !rs)
 		goto out;
+	if (ta_runs_init(rs, bufs, n, gs.span, gs.tmp, n))
+		goto out;
+	runs_ok = true;
 
 	ret = 0;
 	for (t = 0; t < n; t++) {

@@ -127,7 +127,7 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
 	r->nlists = 2 * m;
 	if (r->leaf_depth > TA_RUNS_SMALL)
 		r->nlists += 1U << (r->leaf_depth - TA_RUNS_SMALL);
-	r->pool_cap = TA_RUNS_POOL_PER_BUF * n + 256;
+	r->pool_cap = TA_RUNS_POOL_PER_BUF * n + 64;
 #ifdef TA_PLAN_DEBUG
 	if (ta_runs_debug_pool)
 		r->pool_cap = ta_runs_debug_pool;
@@ -152,7 +152,7 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
 		if (r->cdepth > TA_RUNS_CACHE_DEPTH)
 			r->cdepth = TA_RUNS_CACHE_DEPTH;
 		nc = 1U << r->cdepth;
-		r->ccap = (n >> 1) + 256;
+		r->ccap = (n >> 1) + 64;
 		r->cbump = 0;
 		r->cpool = ta_env_alloc_array(r->ccap, sizeof(*r->cpool));
 		r->coff = ta_env_alloc_array(nc, sizeof(*r->coff));
