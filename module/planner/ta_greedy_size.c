@@ -275,8 +275,9 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
 	if (ret)
 		goto out;
 	ret = -ENOMEM;
-	gs.span = ta_env_alloc_array(n, sizeof(*gs.span));
-	gs.tmp = ta_env_alloc_array(n, sizeof(*gs.tmp));
+	/* span and tmp are halves of one array: the run engine's scratch */
+	gs.span = ta_env_alloc_array((size_t)n * 2, sizeof(*gs.span));
+	gs.tmp = gs.span ? gs.span + n : NULL;
 	/* the radix sort only runs on more than TA_GS_SMALL spans */
 	if (n > TA_GS_SMALL)
 		gs.count = ta_env_alloc_array(TA_GS_RADIX, sizeof(*gs.count));
@@ -285,7 +286,7 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
 	if (!gs.span || !gs.tmp || (n > TA_GS_SMALL && !gs.count) ||
 	    !gs.tree || !rs)
 		goto out;
-	if (ta_runs_init(rs, bufs, n, gs.span, gs.tmp, n))
+	if (ta_runs_init(rs, bufs, n, gs.span, gs.tmp, 2 * n))
 		goto out;
 	runs_ok = true;
 
@@ -338,7 +339,6 @@ out:
 	}
 	ta_env_free(gs.tree);
 	ta_env_free(gs.count);
-	ta_env_free(gs.tmp);
 	ta_env_free(gs.span);
 	ta_env_free(gs.pos);
 	ta_env_free(gs.by_start);

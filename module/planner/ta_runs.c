@@ -17,7 +17,7 @@
  * - A query's answer is the union of sub(c) over its canonical nodes c and
  *   own(a) over their proper ancestors a: a buffer overlapping [s, e)
  *   shares a leaf with it, so its node and some c are on one root path.
- *   The lists are merged pairwise, coalescing as they go.
+ *   The lists are merged, shortest first, coalescing as they go.
  * - Nodes near the leaves (small subtrees) keep no sub list: a query walks
  *   their subtree's own lists instead. That saves most of the memory.
  *
@@ -93,7 +93,7 @@ static int ta_runs_cmp_u32(const void *a, const void *b)
  * @b: the buffers (their starts define the leaves)
  * @n: how many, at least 1
  * @sa: scratch, @scap spans
- * @sb: scratch, @scap spans
+ * @sb: unused, kept for the callers
  * @scap: scratch capacity
  *
  * Return: 0 or -ENOMEM.
@@ -466,39 +466,55 @@ static bool ta_runs_gather(struct ta_runs *r, u64 *total, u32 skip)
 	return true;
 }
 
-/* Merge the gathered lists pairwise into one; returns its length. */
-static u32 ta_runs_merge_all(struct ta_runs *r, const struct ta_span **out,
+/*
+ * Merge the gathered lists into one, always the two shortest first (so the
+ * long lists are read as few times as possible); the results are laid out
+ * one after the other in the scratch. Returns the length, or -ENOSPC when
+ * the scratch is too small.
+ */
+static s64 ta_runs_merge_all(struct ta_runs *r, const struct ta_span **out,
 			     u64 *work)
 {
 	struct ta_span *dst = r->sa;
-	u32 q, w, nn;
+	u32 q, j, w = 0, n = r->n_lists;
 
-	if (!r->n_lists) {
+	if (!n) {
 		*out = r->sa;
 		return 0;
 	}
-	while (r->n_lists > 1) {
-		w = 0;
-		nn = 0;
-		for (q = 0; q < r->n_lists; q += 2) {
-			u32 got, j;
+	/* sort the lists by length, longest first (insertion: few lists) */
+	for (q = 1; q < n; q++) {
+		const struct ta_span *p = r->lp[q];
+		u32 len = r->ln[q];
 
-			if (q + 1 < r->n_lists) {
-				got = ta_runs_merge(r->lp[q], r->ln[q], r->lp[q + 1],
-						    r->ln[q + 1], dst + w);
-			} else {
-				got = r->ln[q];
-				for (j = 0; j < got; j++)
-					dst[w + j] = r->lp[q][j];
-			}
-			r->lp[nn] = dst + w;
-			r->ln[nn++] = got;
-			w += got;
+		for (j = q; j && r->ln[j - 1] < len; j--) {
+			r->lp[j] = r->lp[j - 1];
+			r->ln[j] = r->ln[j - 1];
 		}
-		*work += w;
-		r->n_lists = nn;
-		dst = dst == r->sa ? r->sb : r->sa;
+		r->lp[j] = p;
+		r->ln[j] = len;
 	}
+	while (n > 1) {
+		const struct ta_span *p;
+		u32 got;
+
+		if ((u64)w + r->ln[n - 1] + r->ln[n - 2] > r->scap)
+			return -ENOSPC;
+		got = ta_runs_merge(r->lp[n - 1], r->ln[n - 1], r->lp[n - 2],
+				    r->ln[n - 2], dst + w);
+		*work += got;
+		p = dst + w;
+		w += got;
+		n -= 2;
+		for (j = n; j && r->ln[j - 1] < got; j--) {
+			r->lp[j] = r->lp[j - 1];
+			r->ln[j] = r->ln[j - 1];
+		}
+		r->lp[j] = p;
+		r->ln[j] = got;
+		n++;
+	}
+	r->n_lists = 1;
 	*out = r->lp[0];
 	return r->ln[0];
 }
@@ -535,6 +551,7 @@ static bool ta_runs_cached(struct ta_runs *r, u32 v, u64 *work)
 	u32 idx = v - (1U << r->cdepth), k, j;
 	const struct ta_span *u;
 	u64 total = 0;
+	s64 got;
 
 	if (r->cnum[idx] != TA_RUNS_INVALID)
 		return true;
@@ -544,9 +561,10 @@ static bool ta_runs_cached(struct ta_runs *r, u32 v, u64 *work)
 	if (total > r->scap)
 		return false;
 	*work += total;
-	k = ta_runs_merge_all(r, &u, work);
-	if (k > r->ccap)
+	got = ta_runs_merge_all(r, &u, work);
+	if (got < 0 || got > r->ccap)
 		return false;
+	k = (u32)got;
 	if (r->cbump + k > r->ccap) {
 		/* full: forget every cached union and start over */
 		for (j = 0; j < (1U << r->cdepth); j++)
