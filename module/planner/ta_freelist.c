@@ -324,31 +324,35 @@ int ta_plan_freelist(const struct ta_problem *p,
 		     struct ta_result *res)
 {
 	u32 n = p->n_buffers, nodes = 2 * n + 2;
-	struct ta_fl fl;
-	u32 *alloc, *node;
-	u64 *rel;
+	struct ta_fl *fl;
+	u32 *alloc = NULL, *node = NULL;
+	u64 *rel = NULL;
 	int ret = -ENOMEM;
 
 	(void)budget;
-	fl.blk = ta_env_alloc_array(nodes, sizeof(*fl.blk));
-	fl.spare = ta_env_alloc_array(nodes, sizeof(*fl.spare));
+	fl = ta_env_alloc_array(1, sizeof(*fl));
+	if (!fl)
+		return -ENOMEM;
+	fl->blk = ta_env_alloc_array(nodes, sizeof(*fl->blk));
+	fl->spare = ta_env_alloc_array(nodes, sizeof(*fl->spare));
 	alloc = ta_env_alloc_array(n, sizeof(*alloc));
 	node = ta_env_alloc_array(n, sizeof(*node));
 	rel = ta_env_alloc_array(n, sizeof(*rel));
-	if (!fl.blk || !fl.spare || !alloc || !node || !rel)
+	if (!fl->blk || !fl->spare || !alloc || !node || !rel)
 		goto out;
 	ret = ta_fl_orders(p->buffers, n, alloc, rel);
 	if (ret)
 		goto out;
-	ta_fl_init(&fl, nodes);
+	ta_fl_init(fl, nodes);
 	res->steps = n;
-	ret = ta_fl_run(&fl, p->buffers, n, alloc, rel, node, offsets,
+	ret = ta_fl_run(fl, p->buffers, n, alloc, rel, node, offsets,
 			&res->height);
 out:
 	ta_env_free(rel);
 	ta_env_free(node);
 	ta_env_free(alloc);
-	ta_env_free(fl.spare);
-	ta_env_free(fl.blk);
+	ta_env_free(fl->spare);
+	ta_env_free(fl->blk);
+	ta_env_free(fl);
 	return ret;
 }

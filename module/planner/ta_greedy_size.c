@@ -129,7 +129,7 @@ static u32 ta_gs_count_before(const struct ta_gs *gs, u32 e)
 static u32 ta_gs_collect(struct ta_gs *gs, const u64 *offsets, u32 s, u32 e)
 {
 	u32 p = ta_gs_count_before(gs, e);
-	u32 stack[64];
+	u32 stack[40];	/* depth <= 21: at most 22 pending nodes */
 	u32 sp = 0, k = 0;
 
 	gs->lo_bits = 0;
