@@ -51,7 +51,14 @@ ko=$(ta_build_module "$kdir" "$TA_ROOT/build/test-kunit" TA_KUNIT=1) || ta_die "
 cp "$ko" "$payload/tensorarena-kunit.ko"
 gcc -O2 -Wall -Wextra -static -I"$TA_ROOT/uapi" -o "$payload/ta_e2e" \
 	"$TA_ROOT/tests/e2e/ta_e2e.c" || ta_die "ta_e2e build failed"
+gcc -O2 -Wall -Wextra -static -I"$TA_ROOT/uapi" -I"$TA_ROOT/module/planner" \
+	-I"$TA_ROOT/userspace/include" -I"$TA_ROOT/userspace/lib" \
+	-o "$payload/ta_e2e_lib" "$TA_ROOT/tests/e2e/ta_e2e_lib.c" \
+	"$TA_ROOT/userspace/libtensorarena.a" $TA_STATIC_LIBS || ta_die "ta_e2e_lib build failed"
 cp "$TA_ROOT/userspace/bin/tactl.static" "$payload/tactl" || ta_die "no static tactl"
+mkdir -p "$payload/traces"
+cp "$TA_SHARED/bench/traces/real/resnet50.csv" "$TA_SHARED/bench/traces/real/S_1.csv" \
+	"$payload/traces/" || ta_die "no bench traces in $TA_SHARED"
 cp "$TA_ROOT/tests/e2e/vm-tests.sh" "$payload/tests/"
 
 ta_log "booting the test kernel (TCG): KUnit + end-to-end"

@@ -6,6 +6,10 @@ TA_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 TA_CACHE=${TA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tensorarena}
 TA_FRAGMENT=$TA_ROOT/tests/vm/test-6.1.config
 TA_SRC_TARBALL=/usr/src/linux-source-6.1.tar.xz
+# shared/ (bench traces, models) sits beside the repository.
+TA_SHARED=${TA_SHARED:-$(cd "$TA_ROOT/.." && pwd)/shared}
+# Libraries the static test programs need beyond libtensorarena.a.
+TA_STATIC_LIBS=${TA_STATIC_LIBS:-$(pkg-config --static --libs libnl-genl-3.0 2>/dev/null)}
 # Debian's stock kernel used for the "kernel users run" smoke test.
 TA_STOCK_ABI=${TA_STOCK_ABI:-}
 

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * ta_e2e_lib.c - end-to-end tests of libtensorarena against the module,
+ * inside the test VM: graphs built with the library, submitted over each
+ * transport, compared with the offline plan of the same input, mapped and
+ * exercised. With --bench, prints plans per second and mmap bandwidth.
+ *
+ * usage: ta_e2e_lib [--bench] [TRACE.csv...]
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tensorarena.h"
+#include "ta_files.h"
+
+static int failures;
+
+static void report(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("e2e: %s - ", ok ? "ok" : "not ok");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	failures += !ok;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * A MobileNet-v2-like graph of about 100 tensors: an input, then blocks of
+ * expand -> depthwise -> project, with a residual add every other block,
+ * and a classifier head. Lifetimes: [producer, last reader].
+ */
+#define MODEL_BLOCKS 28
+
+struct model {
+	struct ta_graph_builder *g;
+	uint32_t n;
+	uint32_t life[256][2];
+};
+
+static int model_tensor(struct model *m, uint64_t size, uint32_t flags,
+			uint32_t born)
+{
+	int t = ta_graph_add_tensor(m->g, size, 64, flags);
+
+	if (t >= 0) {
+		m->life[t][0] = born;
+		m->life[t][1] = born;
+	}
+	return t;
+}
+
+static void model_op(struct model *m, const uint32_t *in, uint32_t n_in,
+		     uint32_t out)
+{
+	uint32_t i, step = ta_graph_op_count(m->g);
+
+	ta_graph_add_op(m->g, in, n_in, &out, 1);
+	for (i = 0; i < n_in; i++)
+		m->life[in[i]][1] = step;
+	m->life[out][0] = step;
+	m->life[out][1] = step;
+}
+
+static void model_build(struct model *m)
+{
+	uint32_t x, e, d, p, a, weights, b, ops;
+	uint64_t hw = 56 * 56, c = 16;
+
+	memset(m, 0, sizeof(*m));
+	m->g = ta_graph_new();
+	x = model_tensor(m, hw * 3, TA_TENSOR_INPUT, 0);
+	weights = model_tensor(m, 300000, TA_TENSOR_CONSTANT, 0);
+	for (b = 0; b < MODEL_BLOCKS; b++) {
+		uint32_t in2[2];
+
+		if (b % 4 == 3 && hw > 49)
+			hw /= 4;
+		e = model_tensor(m, hw * c * 6, 0, 0);
+		in2[0] = x;
+		in2[1] = weights;
+		model_op(m, in2, 2, e);
+		d = model_tensor(m, hw * c * 6, 0, 0);
+		model_op(m, &e, 1, d);
+		p = model_tensor(m, hw * c, 0, 0);
+		model_op(m, &d, 1, p);
+		if (b % 2) {
+			a = model_tensor(m, hw * c, 0, 0);
+			in2[0] = p;
+			in2[1] = x;
+			model_op(m, in2, 2, a);
+			x = a;
+		} else {
+			x = p;
+		}
+		c += 8;
+	}
+	p = model_tensor(m, 1000 * 4, TA_TENSOR_OUTPUT, 0);
+	model_op(m, &x, 1, p);
+	ops = ta_graph_op_count(m->g);
+	m->life[p][1] = ops - 1;
+	m->life[weights][1] = ops - 1;
+	m->n = ta_graph_tensor_count(m->g);
+}
+
+/* Write each tensor's pattern at its birth; check every live tensor. */
+static bool model_walk(const struct model *m, const struct ta_plan *p)
+{
+	uint32_t ops = ta_graph_op_count(m->g), step, t;
+	uint64_t k;
+
+	for (step = 0; step < ops; step++) {
+		for (t = 0; t < m->n; t++)
+			if (m->life[t][0] == step)
+				memset(ta_plan_tensor(p, t), 1 + t % 251,
+				       ta_plan_size(p, t));
+		for (t = 0; t < m->n; t++) {
+			const unsigned char *q = ta_plan_tensor(p, t);
+
+			if (m->life[t][0] > step || m->life[t][1] < step)
+				continue;
+			for (k = 0; k < ta_plan_size(p, t); k++)
+				if (q[k] != 1 + t % 251)
+					return false;
+		}
+	}
+	return true;
+}
+
+static bool same_offsets(const struct ta_plan *a, const struct ta_plan *b)
+{
+	uint32_t i;
+
+	if (ta_plan_tensor_count(a) != ta_plan_tensor_count(b) ||
+	    ta_plan_height(a) != ta_plan_height(b))
+		return false;
+	for (i = 0; i < ta_plan_tensor_count(a); i++)
+		if (ta_plan_offset(a, i) != ta_plan_offset(b, i) ||
+		    ta_plan_size(a, i) != ta_plan_size(b, i))
+			return false;
+	return true;
+}
+
+static int count_plan(const struct ta_plan_get *g, void *arg)
+{
+	(void)g;
+	++*(int *)arg;
+	return 0;
+}
+
+static void test_model(struct ta_client *c, const char *tname)
+{
+	struct model m;
+	uint32_t s;
+
+	model_build(&m);
+	for (s = 0; s < 5; s++) {
+		struct ta_plan_options o = { .strategy = s };
+		struct ta_plan *kp = NULL, *op = NULL;
+		const char *sname = ta_strategy_str(s);
+		int err, listed = 0;
+		bool same;
+
+		err = ta_plan_submit(c, m.g, &o, &kp);
+		report(!err, "%s model %s: submit (%u tensors)", tname, sname, m.n);
+		if (err)
+			continue;
+		err = ta_plan_offline(m.g, &o, &op);
+		/* auto searches under a time budget: offsets may differ, the
+		 * height may not when both reached the lower bound.
+		 */
+		same = !err && (same_offsets(kp, op) ||
+				(s == TA_STRATEGY_AUTO && ta_plan_optimal(kp) &&
+				 ta_plan_optimal(op) &&
+				 ta_plan_height(kp) == ta_plan_height(op)));
+		report(same, "%s model %s: kernel plan identical to offline (height %llu, lower bound %llu)",
+		       tname, sname, (unsigned long long)ta_plan_height(kp),
+		       (unsigned long long)ta_plan_lower_bound(kp));
+		ta_client_list(c, count_plan, &listed);
+		report(listed == 1, "%s model %s: listed", tname, sname);
+		err = ta_plan_map(kp);
+		report(!err && model_walk(&m, kp),
+		       "%s model %s: no live tensor overwritten through the library mapping",
+		       tname, sname);
+		report(!ta_plan_destroy(kp), "%s model %s: destroy", tname, sname);
+		ta_plan_free(kp);
+		ta_plan_free(op);
+	}
+	ta_graph_free(m.g);
+}
+
+static struct ta_graph_builder *trace_graph(const char *path)
+{
+	struct ta_graph_builder *g;
+	struct ta_input in;
+	char err[256];
+	uint32_t i;
+
+	memset(&in, 0, sizeof(in));
+	if (ta_input_read(path, &in, err, sizeof(err)))
+		return NULL;
+	g = ta_graph_new();
+	for (i = 0; g && i < in.prob.n_buffers; i++)
+		ta_graph_add_buffer(g, in.bufs[i].size, in.bufs[i].align,
+				    in.bufs[i].start, in.bufs[i].end);
+	ta_input_free(&in);
+	return g;
+}
+
+static void test_trace(struct ta_client *c, const char *tname, const char *path)
+{
+	static const uint32_t strategies[] = {
+		TA_STRATEGY_GREEDY_SIZE, TA_STRATEGY_FREELIST,
+	};
+	struct ta_graph_builder *g = trace_graph(path);
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	unsigned int i;
+
+	report(g != NULL, "%s trace %s: read", tname, base);
+	if (!g)
+		return;
+	for (i = 0; i < 2; i++) {
+		struct ta_plan_options o = {
+			.strategy = strategies[i], .flags = TA_CREATE_DRY_RUN,
+		};
+		struct ta_plan *kp = NULL, *op = NULL;
+		int err;
+
+		/* The arena is small; a dry run plans without memory. */
+		err = ta_plan_submit(c, g, &o, &kp);
+		if (!err)
+			err = ta_plan_offline(g, &o, &op);
+		report(!err && ta_plan_height(kp) == ta_plan_height(op),
+		       "%s trace %s %s: kernel height %llu == offline",
+		       tname, base, ta_strategy_str(strategies[i]),
+		       err ? 0ULL : (unsigned long long)ta_plan_height(kp));
+		ta_plan_free(kp);
+		ta_plan_free(op);
+	}
+	ta_graph_free(g);
+}
+
+/* Plans per second through a transport and offline, same input. */
+static void bench_plans(struct ta_client *c, const char *tname,
+			struct ta_graph_builder *g, const char *what,
+			uint32_t strategy, int rounds)
+{
+	struct ta_plan_options o = { .strategy = strategy };
+	double t0, kernel, offline;
+	int i, err = 0;
+
+	if (rounds > 1 || ta_graph_tensor_count(g) > 1000)
+		o.flags = TA_CREATE_DRY_RUN;
+	t0 = now_s();
+	for (i = 0; i < rounds && !err; i++) {
+		struct ta_plan *p;
+
+		err = ta_plan_submit(c, g, &o, &p);
+		if (!err) {
+			ta_plan_destroy(p);
+			ta_plan_free(p);
+		}
+	}
+	kernel = now_s() - t0;
+	t0 = now_s();
+	for (i = 0; i < rounds && !err; i++) {
+		struct ta_plan *p;
+
+		err = ta_plan_offline(g, &o, &p);
+		ta_plan_free(p);
+	}
+	offline = now_s() - t0;
+	if (err) {
+		printf("# bench %s %s: error %d\n", tname, what, err);
+		return;
+	}
+	printf("# bench %-7s %-28s %-12s %9.1f plans/s via module, %9.1f offline, module/offline %.2fx\n",
+	       tname, what, ta_strategy_str(strategy), rounds / kernel,
+	       rounds / offline, kernel / offline);
+}
+
+static void bench_mmap(struct ta_client *c)
+{
+	struct ta_graph_builder *g = ta_graph_new();
+	struct ta_plan_options o = { .strategy = TA_STRATEGY_GREEDY_SIZE };
+	struct ta_info info;
+	struct ta_plan *p;
+	uint64_t size;
+	double t0, arena, anon;
+	char *buf;
+	int i;
+
+	ta_client_info(c, &info);
+	size = info.largest_free / 2;
+	ta_graph_add_buffer(g, size, 64, 0, 1);
+	if (ta_plan_submit(c, g, &o, &p) || ta_plan_map(p)) {
+		printf("# bench mmap: cannot plan %llu bytes\n",
+		       (unsigned long long)size);
+		return;
+	}
+	t0 = now_s();
+	for (i = 0; i < 20; i++)
+		memset(ta_plan_tensor(p, 0), i, size);
+	arena = now_s() - t0;
+	buf = malloc(size);
+	memset(buf, 1, size);
+	t0 = now_s();
+	for (i = 0; i < 20; i++)
+		memset(buf, i, size);
+	anon = now_s() - t0;
+	printf("# bench mmap write: arena %.0f MB/s, anonymous memory %.0f MB/s (%llu bytes x 20)\n",
+	       20 * size / arena / 1e6, 20 * size / anon / 1e6,
+	       (unsigned long long)size);
+	free(buf);
+	ta_plan_destroy(p);
+	ta_plan_free(p);
+	ta_graph_free(g);
+}
+
+int main(int argc, char **argv)
+{
+	static const enum ta_transport transports[] = {
+		TA_TRANSPORT_IOCTL, TA_TRANSPORT_NETLINK,
+	};
+	static const char *const tnames[] = { "ioctl", "netlink" };
+	bool bench = argc > 1 && !strcmp(argv[1], "--bench");
+	unsigned int t;
+	int i;
+
+	for (t = 0; t < 2; t++) {
+		struct ta_client *c;
+		int err = ta_client_open(transports[t], &c);
+
+		if (transports[t] == TA_TRANSPORT_NETLINK && err == -ENOENT &&
+		    getenv("TA_NO_NETLINK")) {
+			printf("# netlink family not built yet: not tested\n");
+			continue;
+		}
+		report(!err, "%s: client opens", tnames[t]);
+		if (err)
+			continue;
+		if (bench) {
+			struct model m;
+
+			model_build(&m);
+			bench_plans(c, tnames[t], m.g, "model (~100 tensors)",
+				    TA_STRATEGY_GREEDY_SIZE, 200);
+			bench_plans(c, tnames[t], m.g, "model (~100 tensors)",
+				    TA_STRATEGY_AUTO, 20);
+			ta_graph_free(m.g);
+			for (i = 2; i < argc; i++) {
+				struct ta_graph_builder *g = trace_graph(argv[i]);
+
+				if (g)
+					bench_plans(c, tnames[t], g, argv[i],
+						    TA_STRATEGY_GREEDY_SIZE, 5);
+				ta_graph_free(g);
+			}
+			if (t == 0)
+				bench_mmap(c);
+		} else {
+			test_model(c, tnames[t]);
+			for (i = 1; i < argc; i++)
+				test_trace(c, tnames[t], argv[i]);
+		}
+		ta_client_close(c);
+	}
+	return failures ? 1 : 0;
+}
