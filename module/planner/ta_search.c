@@ -32,9 +32,22 @@
  */
 #include "ta_search.h"
 
-#define TA_SKY_HEURISTICS	5	/* the last one runs the skyline engine */
+#define TA_SKY_SKYLINE		8	/* heuristic flag: the skyline engine */
 #define TA_SKY_CHECK_EVERY	4096
-#define TA_SKY_MAX_TRAIL	(1U << 20)
+#define TA_SKY_MAX_TRAIL	BIT(20)
+#define TA_SKY_ADAPT		4	/* heuristic flag: re-rank each component */
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#endif
+
+/* The runs of one round: candidate order (low bits) and engine. */
+static const u8 ta_sky_plan[] = {
+	2,			/* most crowded, longest, largest area */
+	TA_SKY_SKYLINE | 3,	/* skyline, largest first */
+	TA_SKY_ADAPT | 2,	/* the first, re-ranked per component */
+	TA_SKY_ADAPT | 1,	/* most crowded, largest area, longest, ditto */
+};
 
 struct ta_sky_item {
 	u64 key;
@@ -68,12 +81,15 @@ struct ta_mm_frame {
 	u32 cur;	/* buffer placed by the current choice, or NONE */
 	u32 tf;
 	u32 tm;
+	u32 tr;		/* rank trail length before this frame's re-ranking */
 	u32 pl;		/* candidates: pool[pl, pl + pn), next at pi */
 	u32 pn;
 	u32 pi;
 	u32 lo;		/* the component being solved: sections [lo, hi) */
 	u32 hi;
 	u32 jump;	/* on failure, back to this depth (NONE: normal) */
+	u32 hatless;	/* the current choice overlaps no unplaced buffer */
+	u32 upos;	/* where the current choice sat in the unplaced list */
 };
 
 struct ta_sky {
@@ -82,6 +98,7 @@ struct ta_sky {
 	u32 max_depth;
 	bool recheck;
 	bool overflowed;
+	bool hat;		/* propagation met an unplaced neighbour */
 	u64 cap;		/* plans must stay at or below */
 	u64 best;
 	u64 g;			/* granule */
@@ -113,14 +130,20 @@ struct ta_sky {
 	u32 *pool;		/* candidate lists of the frames, stacked */
 	u32 pool_cap;
 	u32 *byrank;
-	u32 *unext;		/* unplaced buffers in rank order; n = head */
-	u32 *uprev;
+	u32 *ulist;		/* unplaced buffers first, placed ones parked after */
+	u32 *upos;		/* position of each buffer in ulist */
+	u32 ucount;
 	u32 now;
 	u32 ntf, ntm, max_trail;
 	u32 *tf_s;		/* floor trail: section, old value */
 	u64 *tf_v;
 	u32 *tm_b;		/* min-offset trail: buffer, old value */
 	u64 *tm_v;
+	u32 ntr;
+	u32 *tr_b;		/* rank trail: buffer, old rank */
+	u32 *tr_v;
+	u32 heur;		/* the heuristic of this run */
+	const struct ta_problem *prob;
 	struct ta_sky_item *items;
 	struct ta_sky_frame *fr;
 };
@@ -217,12 +240,14 @@ static void ta_sky_free(struct ta_sky *s)
 	ta_env_free(s->zdepth);
 	ta_env_free(s->pool);
 	ta_env_free(s->byrank);
-	ta_env_free(s->unext);
-	ta_env_free(s->uprev);
+	ta_env_free(s->ulist);
+	ta_env_free(s->upos);
 	ta_env_free(s->tf_s);
 	ta_env_free(s->tf_v);
 	ta_env_free(s->tm_b);
 	ta_env_free(s->tm_v);
+	ta_env_free(s->tr_b);
+	ta_env_free(s->tr_v);
 	ta_env_free(s->items);
 	ta_env_free(s->fr);
 }
@@ -309,8 +334,8 @@ static int ta_sky_init(struct ta_sky *s, const struct ta_problem *p)
 	s->pool_cap = trail < TA_SKY_MAX_TRAIL ? (u32)trail : TA_SKY_MAX_TRAIL;
 	s->pool = ta_env_alloc_array(s->pool_cap, sizeof(*s->pool));
 	s->byrank = ta_env_alloc_array(n + 1, sizeof(*s->byrank));
-	s->unext = ta_env_alloc_array(n + 1, sizeof(*s->unext));
-	s->uprev = ta_env_alloc_array(n + 1, sizeof(*s->uprev));
+	s->ulist = ta_env_alloc_array(n + 1, sizeof(*s->ulist));
+	s->upos = ta_env_alloc_array(n + 1, sizeof(*s->upos));
 	/* a choice changes at most 2 * ns floors and n lowest offsets */
 	trail = 2 * (u64)(n > s->ns ? n : s->ns) * (n + 1) + 1024;
 	s->max_trail = trail < TA_SKY_MAX_TRAIL ? (u32)trail : TA_SKY_MAX_TRAIL;
@@ -318,10 +343,13 @@ static int ta_sky_init(struct ta_sky *s, const struct ta_problem *p)
 	s->tf_v = ta_env_alloc_array(s->max_trail, sizeof(*s->tf_v));
 	s->tm_b = ta_env_alloc_array(s->max_trail, sizeof(*s->tm_b));
 	s->tm_v = ta_env_alloc_array(s->max_trail, sizeof(*s->tm_v));
+	s->tr_b = ta_env_alloc_array(s->max_trail, sizeof(*s->tr_b));
+	s->tr_v = ta_env_alloc_array(s->max_trail, sizeof(*s->tr_v));
 	if (!s->cov || !s->sstamp || !s->minoff || !s->stamp || !s->chg ||
 	    !s->rank || !s->dup || !s->mf || !s->cut || !s->cut0 ||
-	    !s->zdepth || !s->pool || !s->byrank || !s->unext || !s->uprev ||
-	    !s->tf_s || !s->tf_v || !s->tm_b || !s->tm_v)
+	    !s->zdepth || !s->pool || !s->byrank || !s->ulist || !s->upos ||
+	    !s->tf_s || !s->tf_v || !s->tm_b || !s->tm_v || !s->tr_b ||
+	    !s->tr_v)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		for (t = s->si[i]; t < s->ei[i]; t++)
@@ -372,6 +400,33 @@ static void ta_sky_rank(struct ta_sky *s, u32 h)
 	}
 }
 
+static void ta_sky_keys(struct ta_sky_item *it, u32 h, u64 size, u64 len,
+			u64 area, u64 total)
+{
+	switch (h & 3) {
+	case 0:		/* longest, then largest area, then most crowded */
+		it->key = len;
+		it->k2 = area;
+		it->k3 = total;
+		break;
+	case 1:		/* most crowded, largest area, longest */
+		it->key = total;
+		it->k2 = area;
+		it->k3 = len;
+		break;
+	case 2:		/* most crowded, longest, largest area */
+		it->key = total;
+		it->k2 = len;
+		it->k3 = area;
+		break;
+	default:	/* largest, longest, most crowded */
+		it->key = size;
+		it->k2 = len;
+		it->k3 = total;
+		break;
+	}
+}
+
 /* Order the candidates of every start section by heuristic @h. */
 static void ta_sky_order(struct ta_sky *s, const struct ta_problem *p, u32 h)
 {
@@ -380,36 +435,14 @@ static void ta_sky_order(struct ta_sky *s, const struct ta_problem *p, u32 h)
 	for (i = 0; i < s->n; i++) {
 		const struct ta_buffer *b = &p->buffers[s->bid[i]];
 		struct ta_sky_item *it = &s->items[i];
-		u64 len = b->end - b->start, key, area, total = 0;
+		u64 len = b->end - b->start, area, total = 0;
 
 		if (__builtin_mul_overflow(s->size[i], len, &area))
 			area = U64_MAX;
 		for (t = s->si[i]; t < s->ei[i]; t++)
 			if (s->rem0[t] > total)
 				total = s->rem0[t];
-		switch (h) {
-		case 0:		/* longest, then largest area, then most crowded */
-			key = len;
-			it->k2 = area;
-			it->k3 = total;
-			break;
-		case 1:		/* most crowded, largest area, longest */
-			key = total;
-			it->k2 = area;
-			it->k3 = len;
-			break;
-		case 2:		/* most crowded, longest, largest area */
-			key = total;
-			it->k2 = len;
-			it->k3 = area;
-			break;
-		default:	/* largest, longest, most crowded */
-			key = s->size[i];
-			it->k2 = len;
-			it->k3 = total;
-			break;
-		}
-		it->key = key;
+		ta_sky_keys(it, h, s->size[i], len, area, total);
 		it->size = s->size[i];
 		it->align = s->align[i];
 		it->si = s->si[i];
@@ -509,6 +542,7 @@ static bool ta_sky_propagate(struct ta_sky *s, u32 lo, u32 hi, u64 val)
 {
 	u32 t, i, j, nchg = 0;
 
+	s->hat = false;
 	if (!++s->now) {
 		for (i = 0; i < s->n; i++)
 			s->stamp[i] = 0;
@@ -524,6 +558,7 @@ static bool ta_sky_propagate(struct ta_sky *s, u32 lo, u32 hi, u64 val)
 			if (s->placed[v] || s->stamp[v] == s->now)
 				continue;
 			s->stamp[v] = s->now;
+			s->hat = true;
 			m = s->minoff[v];
 			if (val) {
 				if (val > m)
@@ -775,11 +810,56 @@ static int ta_sky_run(struct ta_sky *s, u64 node_limit,
  * fits in, so it waits. Every section must fit its unplaced bytes above
  * max(its floor, the last offset).
  */
+/*
+ * A new component: rank its buffers afresh by the run's heuristic, with
+ * the crowding of each section taken from the bytes still unplaced there.
+ */
+static bool ta_mm_rerank(struct ta_sky *s, u32 lo, u32 hi)
+{
+	const struct ta_problem *p = s->prob;
+	u32 i, j, t, k = 0;
+
+	for (j = 0; j < s->ucount; j++) {
+		u32 i = s->ulist[j];
+		const struct ta_buffer *b = &p->buffers[s->bid[i]];
+		struct ta_sky_item *it;
+		u64 len = b->end - b->start, area, total = 0;
+
+		if (s->si[i] < lo || s->ei[i] > hi)
+			continue;
+		it = &s->items[k++];
+		if (__builtin_mul_overflow(s->size[i], len, &area))
+			area = U64_MAX;
+		for (t = s->si[i]; t < s->ei[i]; t++)
+			if (s->rem[t] > total)
+				total = s->rem[t];
+		ta_sky_keys(it, s->heur, s->size[i], len, area, total);
+		it->size = s->size[i];
+		it->align = s->align[i];
+		it->si = s->si[i];
+		it->ei = s->ei[i];
+		it->idx = i;
+	}
+	ta_env_sort(s->items, k, sizeof(*s->items), ta_sky_cmp_rank);
+	if (s->ntr + k > s->max_trail) {
+		s->overflowed = true;
+		return false;
+	}
+	for (i = 0; i < k; i++) {
+		u32 v = s->items[i].idx;
+
+		s->tr_b[s->ntr] = v;
+		s->tr_v[s->ntr++] = s->rank[v];
+		s->rank[v] = i;
+	}
+	return true;
+}
+
 static int ta_mm_enter(struct ta_sky *s, struct ta_mm_frame *f, u64 off,
 		       u32 rank, u32 plo, u32 phi)
 {
 	u64 mt = U64_MAX;
-	u32 i, t, lo, hi, pl, pn, jump = TA_SEARCH_NONE;
+	u32 i, j, t, lo, hi, pl, pn, jump = TA_SEARCH_NONE;
 
 	lo = plo;
 	while (lo < s->ns && !s->rem[lo])
@@ -813,22 +893,39 @@ static int ta_mm_enter(struct ta_sky *s, struct ta_mm_frame *f, u64 off,
 	hi = lo + 1;
 	while (hi < s->ns && s->cut[hi])
 		hi++;
+	if (s->heur & TA_SKY_ADAPT) {
+		bool split = f == s->mf || lo >= phi;
+
+		for (t = hi; !split && t < phi; t++)
+			split = s->rem[t] != 0;
+		if (split) {
+			if (!ta_mm_rerank(s, lo, hi))
+				return 0;
+			rank = 0;
+		}
+	}
 	for (t = lo; t < hi; t++) {
 		u64 fl = s->floor[t] > off ? s->floor[t] : off;
 
 		if (s->rem[t] && (fl > s->cap || s->rem[t] > s->cap - fl))
 			return 0;
 	}
-	for (i = s->unext[s->n]; i != s->n; i = s->unext[i])
+	for (j = 0; j < s->ucount; j++) {
+		i = s->ulist[j];
 		if (s->si[i] >= lo && s->ei[i] <= hi &&
 		    s->minoff[i] + s->size[i] < mt)
 			mt = s->minoff[i] + s->size[i];
+	}
 	/* candidates: keys above (off, rank), below mt, in key order */
 	pl = f == s->mf ? 0 : (f - 1)->pl + (f - 1)->pn;
 	pn = 0;
-	for (i = s->unext[s->n]; i != s->n; i = s->unext[i]) {
-		u64 m = s->minoff[i];
-		u32 r = s->rank[i] + 1, k;
+	for (j = 0; j < s->ucount; j++) {
+		u64 m;
+		u32 r, k;
+
+		i = s->ulist[j];
+		m = s->minoff[i];
+		r = s->rank[i] + 1;
 
 		if (m >= mt || s->si[i] < lo || s->ei[i] > hi ||
 		    m < off || (m == off && r <= rank))
@@ -839,9 +936,15 @@ static int ta_mm_enter(struct ta_sky *s, struct ta_mm_frame *f, u64 off,
 			s->overflowed = true;
 			return 0;
 		}
-		/* insertion by offset; ties keep rank order */
-		for (k = pl + pn; k > pl && s->minoff[s->pool[k - 1]] > m; k--)
-			s->pool[k] = s->pool[k - 1];
+		/* insertion by (offset, rank) */
+		for (k = pl + pn; k > pl; k--) {
+			u32 w = s->pool[k - 1];
+
+			if (s->minoff[w] < m ||
+			    (s->minoff[w] == m && s->rank[w] + 1 < r))
+				break;
+			s->pool[k] = w;
+		}
 		s->pool[k] = i;
 		pn++;
 	}
@@ -856,9 +959,11 @@ static int ta_mm_enter(struct ta_sky *s, struct ta_mm_frame *f, u64 off,
 	f->cur = TA_SEARCH_NONE;
 	f->tf = s->ntf;
 	f->tm = s->ntm;
+	f->tr = s->ntr;
 	f->lo = lo;
 	f->hi = hi;
 	f->jump = jump;
+	f->hatless = 0;
 	return 1;
 }
 
@@ -867,15 +972,19 @@ static void ta_mm_undo(struct ta_sky *s, struct ta_mm_frame *f)
 	u32 t;
 
 	if (f->cur != TA_SEARCH_NONE) {
-		u32 u = f->cur;
+		u32 u = f->cur, w;
 
 		for (t = s->si[u]; t < s->ei[u]; t++)
 			s->rem[t] += s->size[u];
 		for (t = s->si[u] + 1; t < s->ei[u]; t++)
 			s->cut[t]++;
 		s->placed[u] = 0;
-		s->unext[s->uprev[u]] = u;
-		s->uprev[s->unext[u]] = u;
+		/* swap u back from its parking place */
+		w = s->ulist[f->upos];
+		s->ulist[f->upos] = u;
+		s->ulist[s->ucount] = w;
+		s->upos[u] = f->upos;
+		s->upos[w] = s->ucount++;
 		f->cur = TA_SEARCH_NONE;
 	}
 	while (s->ntf > f->tf) {
@@ -885,6 +994,10 @@ static void ta_mm_undo(struct ta_sky *s, struct ta_mm_frame *f)
 	while (s->ntm > f->tm) {
 		s->ntm--;
 		s->minoff[s->tm_b[s->ntm]] = s->tm_v[s->ntm];
+	}
+	while (s->ntr > f->tr) {
+		s->ntr--;
+		s->rank[s->tr_b[s->ntr]] = s->tr_v[s->ntr];
 	}
 }
 
@@ -908,9 +1021,13 @@ static int ta_mm_run(struct ta_sky *s, u64 node_limit,
 		     struct ta_search_limits *lim, u64 *offsets)
 {
 	u64 nodes = 0;
-	u32 depth = 1, t;
+	u32 depth = 1, t, w;
 	int ret;
 
+	while (s->ntr) {
+		s->ntr--;
+		s->rank[s->tr_b[s->ntr]] = s->tr_v[s->ntr];
+	}
 	for (t = 0; t < s->ns; t++) {
 		s->floor[t] = 0;
 		s->rem[t] = s->rem0[t];
@@ -921,14 +1038,11 @@ static int ta_mm_run(struct ta_sky *s, u64 node_limit,
 		s->placed[t] = 0;
 		s->minoff[t] = 0;
 	}
-	/* the unplaced list, in rank order, with s->n as its head */
-	for (t = 0; t <= s->n; t++) {
-		u32 prev = t ? s->byrank[t - 1] : s->n;
-		u32 cur = t < s->n ? s->byrank[t] : s->n;
-
-		s->unext[prev] = cur;
-		s->uprev[cur] = prev;
+	for (t = 0; t < s->n; t++) {
+		s->ulist[t] = s->byrank[t];
+		s->upos[s->byrank[t]] = t;
 	}
+	s->ucount = s->n;
 	s->ntf = 0;
 	s->ntm = 0;
 	s->recheck = false;
@@ -956,7 +1070,11 @@ static int ta_mm_run(struct ta_sky *s, u64 node_limit,
 		}
 		if (++nodes > node_limit)
 			return 0;
-		u = ta_mm_next(s, f);
+		/*
+		 * A buffer nothing unplaced overlaps is best placed now: if
+		 * that failed, so does every other choice here.
+		 */
+		u = f->hatless ? TA_SEARCH_NONE : ta_mm_next(s, f);
 		if (u == TA_SEARCH_NONE) {
 			if (f->jump == TA_SEARCH_NONE) {
 				depth--;
@@ -971,8 +1089,13 @@ static int ta_mm_run(struct ta_sky *s, u64 node_limit,
 		s->placed[u] = 1;
 		s->off[u] = f->co;
 		f->cur = u;
-		s->unext[s->uprev[u]] = s->unext[u];
-		s->uprev[s->unext[u]] = s->uprev[u];
+		/* park u after the unplaced ones */
+		f->upos = s->upos[u];
+		w = s->ulist[--s->ucount];
+		s->ulist[f->upos] = w;
+		s->upos[w] = f->upos;
+		s->ulist[s->ucount] = u;
+		s->upos[u] = s->ucount;
 		for (t = s->si[u] + 1; t < s->ei[u]; t++)
 			if (!--s->cut[t])
 				s->zdepth[t] = depth - 1;
@@ -982,9 +1105,9 @@ static int ta_mm_run(struct ta_sky *s, u64 node_limit,
 				break;
 		}
 		if (t < s->ei[u] ||
-		    !ta_sky_propagate(s, s->si[u], s->ei[u], f->co + s->size[u])) {
+		    !ta_sky_propagate(s, s->si[u], s->ei[u], f->co + s->size[u]))
 			continue;
-		}
+		f->hatless = !s->hat;
 		if (depth >= s->n + 1) {
 			s->overflowed = true;
 			continue;
@@ -1005,7 +1128,7 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 {
 	struct ta_sky s = { 0 };
 	u64 limit, max_align = 1, lo;
-	u32 i, h, k;
+	u32 i, h, hi, k;
 	int ret;
 
 	*proven = false;
@@ -1027,34 +1150,41 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 	for (i = 0; i < p->n_buffers; i++)
 		if (p->buffers[i].size && p->buffers[i].align > max_align)
 			max_align = p->buffers[i].align;
+	s.prob = p;
 	ret = ta_sky_init(&s, p);
 	if (ret)
 		goto out;
 	lo = s.lbg;
 	limit = 2 * (u64)s.n + 64;
 	for (;;) {
-		for (h = 0; h < TA_SKY_HEURISTICS; h++) {
-			ta_sky_order(&s, p, h);
-			for (k = 0; k < 3; k++) {
-				u64 t;
+		u64 soft = lo;
+
+		for (hi = 0; hi < ARRAY_SIZE(ta_sky_plan); hi++) {
+			h = ta_sky_plan[hi];
+			ta_sky_order(&s, p, h & 3);
+			s.heur = h;
+			/*
+			 * k = 0: the lowest height not yet ruled out; k = 1,
+			 * with the first order only: bisect toward the best.
+			 */
+			for (k = 0; k < (hi ? 1U : 2U); k++) {
+				u64 t = lo;
 
 				if (lo + s.g > s.best) {
 					*proven = max_align <= s.g;
 					goto done;
 				}
-				if (k == 0)
-					t = s.best - s.g;
-				else if (k == 1)
-					t = lo;
-				else
-					t = (lo + ((s.best - lo) >> 1)) & ~(s.g - 1);
-				if (t < lo || t + s.g > s.best || (k && t == s.best - s.g))
-					continue;
-				if (k == 2 && t == lo)
-					continue;
+				if (k) {
+					if (soft < lo)
+						soft = lo;
+					t = (soft + ((s.best - soft) >> 1)) &
+					    ~(s.g - 1);
+					if (t <= lo || t + s.g > s.best)
+						continue;
+				}
 				s.cap = t;
 				s.overflowed = false;
-				if (h == TA_SKY_HEURISTICS - 1)
+				if (h & TA_SKY_SKYLINE)
 					ret = ta_sky_run(&s, limit, lim, offsets);
 				else
 					ret = ta_mm_run(&s, limit, lim, offsets);
@@ -1067,6 +1197,8 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 				if (ret == 1 && !s.overflowed && max_align <= s.g &&
 				    s.cap + s.g > lo)
 					lo = s.cap + s.g;
+				if (k && s.best > t)
+					soft = t + s.g;
 				if (lim->timed_out)
 					goto done;
 			}

@@ -24,7 +24,7 @@
 #define TA_SEARCH_MAX_BUFFERS	4096U
 
 /* Heights and offsets stay below this; beyond it planning is -EOVERFLOW. */
-#define TA_SEARCH_MAX_HEIGHT	(1ULL << 63)
+#define TA_SEARCH_MAX_HEIGHT	BIT_ULL(63)
 
 /**
  * struct ta_search_limits - effort limits shared by the engines
