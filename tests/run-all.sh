@@ -37,6 +37,7 @@ if [ -f "$TA_ROOT/tests/unit/Makefile" ]; then
 	tap_run unit make -s -C "$TA_ROOT/tests/unit" run
 fi
 tap_run harness "$TA_ROOT/tests/harness-selftest.sh"
+tap_run library "$TA_ROOT/tests/lib-install-test.sh"
 
 ta_log "test kernel"
 kdir=$("$TA_ROOT/tests/vm/build-kernel.sh") || ta_die "no test kernel"
