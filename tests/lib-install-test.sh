@@ -9,7 +9,6 @@ trap 'rm -rf "$tmp"' EXIT
 n=0
 tap() { n=$((n + 1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi; }
 
-make -s -C "$root/userspace" clean >/dev/null
 make -s -C "$root/userspace" install PREFIX="$tmp/usr" >"$tmp/log" 2>&1
 tap $? "library: make install into a prefix"
 export PKG_CONFIG_PATH=$tmp/usr/lib/pkgconfig
