@@ -14,6 +14,9 @@ static const struct {
 } tactl_commands[] = {
 	{ "info", tactl_cmd_info, "show the arena of /dev/tensorarena" },
 	{ "plan", tactl_cmd_plan, "plan a trace or graph file offline" },
+	{ "list", tactl_cmd_list, "list the plans you may see in the module" },
+	{ "show", tactl_cmd_show, "show a plan's placements" },
+	{ "destroy", tactl_cmd_destroy, "destroy a plan" },
 };
 
 static void tactl_usage(FILE *out)

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * cmd_plans.c - tactl list | show ID | destroy ID: plans in the module.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tensorarena.h"
+#include "tactl.h"
+
+struct tactl_opts {
+	bool json;
+	enum ta_transport transport;
+	const char *id;
+};
+
+static int tactl_parse(int argc, char **argv, struct tactl_opts *o,
+		       bool want_id, const char *usage)
+{
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			o->json = true;
+		else if (!strcmp(argv[i], "--ioctl"))
+			o->transport = TA_TRANSPORT_IOCTL;
+		else if (!strcmp(argv[i], "--netlink"))
+			o->transport = TA_TRANSPORT_NETLINK;
+		else if (want_id && !o->id && argv[i][0] != '-')
+			o->id = argv[i];
+		else
+			goto usage;
+	}
+	if (want_id && !o->id)
+		goto usage;
+	return 0;
+usage:
+	fprintf(stderr, "usage: tactl %s\n", usage);
+	return -EINVAL;
+}
+
+static int tactl_open(const struct tactl_opts *o, struct ta_client **c)
+{
+	int err = ta_client_open(o->transport, c);
+
+	if (err)
+		fprintf(stderr, "tactl: cannot reach tensorarena: %s\n",
+			strerror(-err));
+	return err;
+}
+
+static int tactl_parse_id(const char *s, uint32_t *id)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || *end || !v || v > UINT32_MAX) {
+		fprintf(stderr, "tactl: bad plan id '%s'\n", s);
+		return -EINVAL;
+	}
+	*id = v;
+	return 0;
+}
+
+struct tactl_list_ctx {
+	bool json;
+	int n;
+};
+
+static int tactl_list_one(const struct ta_plan_get *g, void *arg)
+{
+	struct tactl_list_ctx *ctx = arg;
+
+	if (ctx->json) {
+		printf("%s{\"id\": %u, \"tensors\": %u, \"height\": %llu, \"lower_bound\": %llu, \"strategy\": \"%s\", \"optimal\": %s, \"plan_time_ns\": %llu, \"mmap_offset\": %llu}",
+		       ctx->n ? ", " : "", g->plan_id, g->n_placements,
+		       (unsigned long long)g->height,
+		       (unsigned long long)g->lower_bound,
+		       ta_strategy_str(g->strategy),
+		       g->optimal ? "true" : "false",
+		       (unsigned long long)g->plan_time_ns,
+		       (unsigned long long)g->mmap_offset);
+	} else {
+		if (!ctx->n)
+			printf("%6s %8s %14s %14s %7s %-12s %s\n", "ID",
+			       "TENSORS", "HEIGHT", "LOWER BOUND", "RATIO",
+			       "STRATEGY", "OPTIMAL");
+		printf("%6u %8u %14llu %14llu %7.4f %-12s %s\n", g->plan_id,
+		       g->n_placements, (unsigned long long)g->height,
+		       (unsigned long long)g->lower_bound,
+		       g->lower_bound ? (double)g->height / g->lower_bound : 1.0,
+		       ta_strategy_str(g->strategy),
+		       g->optimal ? "yes" : "no");
+	}
+	ctx->n++;
+	return 0;
+}
+
+int tactl_cmd_list(int argc, char **argv)
+{
+	struct tactl_list_ctx ctx = { 0 };
+	struct tactl_opts o;
+	struct ta_client *c;
+	int err;
+
+	if (tactl_parse(argc, argv, &o, false, "list [--json] [--ioctl|--netlink]"))
+		return 2;
+	if (tactl_open(&o, &c))
+		return 1;
+	ctx.json = o.json;
+	if (o.json)
+		printf("[");
+	err = ta_client_list(c, tactl_list_one, &ctx);
+	if (o.json)
+		printf("]\n");
+	else if (!ctx.n && !err)
+		printf("no plans\n");
+	ta_client_close(c);
+	if (err)
+		fprintf(stderr, "tactl: list: %s\n", strerror(-err));
+	return err ? 1 : 0;
+}
+
+int tactl_cmd_show(int argc, char **argv)
+{
+	struct tactl_opts o;
+	struct ta_client *c;
+	struct ta_plan *p;
+	uint32_t id, i;
+	int err;
+
+	if (tactl_parse(argc, argv, &o, true, "show ID [--json] [--ioctl|--netlink]") ||
+	    tactl_parse_id(o.id, &id))
+		return 2;
+	if (tactl_open(&o, &c))
+		return 1;
+	err = ta_plan_open(c, id, &p);
+	if (err) {
+		fprintf(stderr, "tactl: plan %u: %s\n", id, strerror(-err));
+		ta_client_close(c);
+		return 1;
+	}
+	if (o.json) {
+		printf("{\"id\": %u, \"height\": %llu, \"lower_bound\": %llu, \"strategy\": \"%s\", \"optimal\": %s, \"tensors\": [",
+		       id, (unsigned long long)ta_plan_height(p),
+		       (unsigned long long)ta_plan_lower_bound(p),
+		       ta_strategy_str(ta_plan_strategy(p)),
+		       ta_plan_optimal(p) ? "true" : "false");
+		for (i = 0; i < ta_plan_tensor_count(p); i++)
+			printf("%s{\"offset\": %llu, \"size\": %llu}",
+			       i ? ", " : "",
+			       (unsigned long long)ta_plan_offset(p, i),
+			       (unsigned long long)ta_plan_size(p, i));
+		printf("]}\n");
+	} else {
+		printf("plan %u: %u tensors, height %llu, lower bound %llu, %s%s\n",
+		       id, ta_plan_tensor_count(p),
+		       (unsigned long long)ta_plan_height(p),
+		       (unsigned long long)ta_plan_lower_bound(p),
+		       ta_strategy_str(ta_plan_strategy(p)),
+		       ta_plan_optimal(p) ? ", optimal" : "");
+		printf("%8s %14s %14s\n", "TENSOR", "OFFSET", "SIZE");
+		for (i = 0; i < ta_plan_tensor_count(p); i++)
+			printf("%8u %14llu %14llu\n", i,
+			       (unsigned long long)ta_plan_offset(p, i),
+			       (unsigned long long)ta_plan_size(p, i));
+	}
+	ta_plan_free(p);
+	ta_client_close(c);
+	return 0;
+}
+
+int tactl_cmd_destroy(int argc, char **argv)
+{
+	struct tactl_opts o;
+	struct ta_client *c;
+	struct ta_plan *p;
+	uint32_t id;
+	int err;
+
+	if (tactl_parse(argc, argv, &o, true, "destroy ID [--ioctl|--netlink]") ||
+	    tactl_parse_id(o.id, &id))
+		return 2;
+	if (tactl_open(&o, &c))
+		return 1;
+	err = ta_plan_open(c, id, &p);
+	if (!err) {
+		err = ta_plan_destroy(p);
+		ta_plan_free(p);
+	}
+	ta_client_close(c);
+	if (err) {
+		fprintf(stderr, "tactl: destroy %u: %s\n", id, strerror(-err));
+		return 1;
+	}
+	return 0;
+}
