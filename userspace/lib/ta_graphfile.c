@@ -146,7 +146,7 @@ static int ta_gf_tensor(struct ta_gf *gf, char **tok, int n)
 		return -ENOMEM;
 	/* ids share the tensors' capacity */
 	{
-		char **ids = realloc(in->ids, (size_t)gf->cap_t * sizeof(*ids));
+		char **ids = realloc(in->ids, sizeof(*ids) * gf->cap_t);
 
 		if (!ids)
 			return -ENOMEM;
