@@ -9,7 +9,8 @@
 #                             the project's own test kernel (built on demand)
 #   make check                install what is missing, run every test
 #   make demo                 boot the test VM and show tensorarena at work
-#   make bench                planner benchmark over ../shared/bench
+#   make bench                planner benchmark over ../shared/bench, then the
+#                             transports in a VM of Debian's stock kernel
 #   make lint                 checkpatch --strict, W=1, sparse on the module
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
@@ -39,9 +40,10 @@ check: deps
 demo: deps
 	$(TOP)/tests/vm/demo.sh
 
-bench:
+bench: deps
 	$(MAKE) -C $(TOP)/userspace bench
 	$(TOP)/userspace/bin/ta_bench $(SHARED)/bench
+	TA_SHARED=$(SHARED) $(TOP)/tests/vm/bench.sh
 
 lint: deps
 	$(TOP)/tests/lint.sh

@@ -262,7 +262,7 @@ static void bench_plans(struct ta_client *c, const char *tname,
 			uint32_t strategy, int rounds)
 {
 	struct ta_plan_options o = { .strategy = strategy };
-	double t0, kernel, offline;
+	double t0, kernel, offline, planning = 0;
 	int i, err = 0;
 
 	if (rounds > 1 || ta_graph_tensor_count(g) > 1000)
@@ -273,6 +273,7 @@ static void bench_plans(struct ta_client *c, const char *tname,
 
 		err = ta_plan_submit(c, g, &o, &p);
 		if (!err) {
+			planning += ta_plan_time_ns(p) / 1e9;
 			ta_plan_destroy(p);
 			ta_plan_free(p);
 		}
@@ -290,9 +291,9 @@ static void bench_plans(struct ta_client *c, const char *tname,
 		printf("# bench %s %s: error %d\n", tname, what, err);
 		return;
 	}
-	printf("# bench %-7s %-28s %-12s %9.1f plans/s via module, %9.1f offline, module/offline %.2fx\n",
+	printf("# bench %-7s %-22s %-11s %8.1f plans/s via module, %8.1f offline (module/offline %.2fx); kernel path / in-kernel planning %.2fx\n",
 	       tname, what, ta_strategy_str(strategy), rounds / kernel,
-	       rounds / offline, kernel / offline);
+	       rounds / offline, kernel / offline, kernel / planning);
 }
 
 static void bench_mmap(struct ta_client *c)
@@ -359,16 +360,19 @@ int main(int argc, char **argv)
 			struct model m;
 
 			model_build(&m);
-			bench_plans(c, tnames[t], m.g, "model (~100 tensors)",
+			bench_plans(c, tnames[t], m.g, "model (101 tensors)",
 				    TA_STRATEGY_GREEDY_SIZE, 200);
-			bench_plans(c, tnames[t], m.g, "model (~100 tensors)",
+			bench_plans(c, tnames[t], m.g, "model (101 tensors)",
 				    TA_STRATEGY_AUTO, 20);
 			ta_graph_free(m.g);
 			for (i = 2; i < argc; i++) {
 				struct ta_graph_builder *g = trace_graph(argv[i]);
 
 				if (g)
-					bench_plans(c, tnames[t], g, argv[i],
+					bench_plans(c, tnames[t], g,
+						    strrchr(argv[i], '/') ?
+						    strrchr(argv[i], '/') + 1 :
+						    argv[i],
 						    TA_STRATEGY_GREEDY_SIZE, 5);
 				ta_graph_free(g);
 			}
