@@ -123,6 +123,11 @@ stock)
 	run_module_tests $((4 * MIB)) 4M
 	run_reload_tests 4M
 	;;
+bench)
+	load 4M
+	"$TA/ta_e2e_lib" --bench "$TA/traces/S_1.csv"
+	rmmod tensorarena
+	;;
 demo)
 	load 16M
 	echo "== tactl info"
