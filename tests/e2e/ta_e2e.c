@@ -833,6 +833,105 @@ static void test_isolation(void)
 	e2e_ioctl(TA_IOCTL_PLAN_DESTROY, &d);
 }
 
+/*
+ * Stress: several processes create, read, map, write and destroy plans at
+ * once while another lists them and one closes its fd with plans still
+ * open; at the end every byte is back. Under the debug kernel this is what
+ * lockdep, KASAN and kmemleak watch.
+ */
+#define STRESS_PROCS	4
+#define STRESS_ROUNDS	150
+
+static int stress_worker(unsigned int seed)
+{
+	struct ta_placement pl[G_TENSORS];
+	struct ta_plan_destroy d;
+	struct ta_plan_create c;
+	struct ta_plan_get g;
+	unsigned int r;
+	int fd, bad = 0;
+
+	fd = open("/dev/" TA_DEVICE_NAME, O_RDWR);
+	if (fd < 0)
+		return 1;
+	e2e_fd = fd;
+	for (r = 0; r < STRESS_ROUNDS; r++) {
+		unsigned char *map;
+
+		seed = seed * 1103515245 + 12345;
+		c = graph_request((seed >> 16) % 5);
+		if (e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c)) {
+			bad |= 1;
+			continue;
+		}
+		if (get_placements(c.plan_id, pl, G_TENSORS, &g) ||
+		    !placements_valid(pl, c.height))
+			bad |= 2;
+		map = mmap(NULL, c.height, PROT_READ | PROT_WRITE, MAP_SHARED,
+			   fd, c.mmap_offset);
+		if (map == MAP_FAILED) {
+			bad |= 4;
+		} else {
+			if (!run_patterns(map, pl))
+				bad |= 8;
+			if (seed & 0x100000)
+				munmap(map, c.height);
+		}
+		/* Leave some plans for the close to reap. */
+		if (seed & 0x200000) {
+			memset(&d, 0, sizeof(d));
+			d.plan_id = c.plan_id;
+			if (e2e_ioctl(TA_IOCTL_PLAN_DESTROY, &d))
+				bad |= 16;
+		}
+	}
+	close(fd);
+	return bad;
+}
+
+static void test_stress(void)
+{
+	pid_t pids[STRESS_PROCS];
+	struct ta_plan_get g;
+	struct ta_info info;
+	int i, status, bad = 0, lists = 0;
+
+	for (i = 0; i < STRESS_PROCS; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0)
+			_exit(stress_worker(i + 1));
+	}
+	/* List while they work: every plan listed must be readable or gone. */
+	for (;;) {
+		int running = 0;
+
+		memset(&g, 0, sizeof(g));
+		g.flags = TA_GET_NEXT;
+		while (!e2e_ioctl(TA_IOCTL_PLAN_GET, &g)) {
+			g.flags = TA_GET_NEXT;
+			g.placements = 0;
+		}
+		lists++;
+		for (i = 0; i < STRESS_PROCS; i++)
+			if (pids[i] && waitpid(pids[i], &status, WNOHANG) == pids[i]) {
+				bad |= !WIFEXITED(status) || WEXITSTATUS(status);
+				pids[i] = 0;
+			}
+		for (i = 0; i < STRESS_PROCS; i++)
+			running |= pids[i] != 0;
+		if (!running)
+			break;
+	}
+	e2e_report("stress: 4 processes x 150 create/map/walk/destroy", !bad,
+		   "a worker failed (status 0x%x)", status);
+	info_now(&info);
+	e2e_report("stress: every byte back after the workers exit",
+		   info.n_plans == 0 && info.bytes_in_use == 0 &&
+		   info.largest_free == info.arena_size && lists > 0,
+		   "plans %u in use %llu", info.n_plans,
+		   (unsigned long long)info.bytes_in_use);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -856,6 +955,7 @@ int main(int argc, char **argv)
 	test_mmap_rules();
 	test_owner_lifetime();
 	test_isolation();
+	test_stress();
 
 	close(e2e_fd);
 	return e2e_failures ? 1 : 0;
