@@ -14,13 +14,29 @@
  *    forward in the order and the fit runs again - while time is left.
  *
  * Every phase stops at the lower bound and within the budget: time_ns
- * (default %TA_AUTO_DEFAULT_NS) and steps (default unlimited).
+ * (default %TA_AUTO_DEFAULT_NS plus %TA_AUTO_NS_PER_BUFFER per buffer, so
+ * that a large trace gets a few portfolio passes: 1 s for 300 buffers, 5 s
+ * for 62,000) and steps (default unlimited).
  */
 #include "ta_strategy.h"
 #include "ta_search.h"
 
 #define TA_AUTO_DEFAULT_NS	1000000000ULL
-#define TA_AUTO_ORDERS		6
+#define TA_AUTO_NS_PER_BUFFER	64000ULL
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#endif
+
+/*
+ * The passes of the portfolio, best first on the real traces: order number
+ * (see ta_auto_order()) and fit. Large problems stop after the first few.
+ */
+static const u8 ta_auto_passes[][2] = {
+	{ 0, TA_FIT_FIRST }, { 1, TA_FIT_BEST }, { 0, TA_FIT_BEST },
+	{ 1, TA_FIT_FIRST }, { 2, TA_FIT_FIRST }, { 3, TA_FIT_BEST },
+	{ 4, TA_FIT_BEST }, { 5, TA_FIT_FIRST }, { 5, TA_FIT_BEST },
+	{ 3, TA_FIT_FIRST }, { 4, TA_FIT_FIRST },
+};
 
 struct ta_auto_key {
 	u64 k1;
@@ -48,9 +64,97 @@ static u64 ta_auto_mul(u64 a, u64 b)
 	return r;
 }
 
+static int ta_auto_cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static u32 ta_auto_find(const u32 *t, u32 n, u32 v)
+{
+	u32 lo = 0, hi = n;
+
+	while (lo < hi) {
+		u32 mid = lo + ((hi - lo) >> 1);
+
+		if (t[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * For every buffer, the most bytes live at one step of its lifetime (its
+ * most crowded moment): live bytes per section from a difference array,
+ * then a range-maximum tree over the sections. O(n log n).
+ */
+static int ta_auto_crowding(const struct ta_problem *p, u64 *crowd)
+{
+	u32 n = p->n_buffers, nt = 0, t = 0, i, m = 1, ns;
+	u32 *times;
+	u64 *tree;
+	u64 live = 0;
+
+	times = ta_env_alloc_array(2 * (size_t)n + 1, sizeof(*times));
+	if (!times)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		times[nt++] = p->buffers[i].start;
+		times[nt++] = p->buffers[i].end;
+	}
+	ta_env_sort(times, nt, sizeof(*times), ta_auto_cmp_u32);
+	for (i = 0; i < nt; i++)
+		if (!t || times[t - 1] != times[i])
+			times[t++] = times[i];
+	ns = t ? t - 1 : 0;
+	while (m < ns)
+		m <<= 1;
+	tree = ta_env_alloc_array(2 * (size_t)m + 2, sizeof(*tree));
+	if (!tree) {
+		ta_env_free(times);
+		return -ENOMEM;
+	}
+	/* difference array in the leaves (wrapping u64 arithmetic) */
+	for (i = 0; i < n; i++) {
+		tree[m + ta_auto_find(times, t, p->buffers[i].start)] +=
+			p->buffers[i].size;
+		tree[m + ta_auto_find(times, t, p->buffers[i].end)] -=
+			p->buffers[i].size;
+	}
+	for (i = 0; i < m; i++) {
+		live += tree[m + i];
+		tree[m + i] = i < ns ? live : 0;
+	}
+	for (i = m; i-- > 1;)
+		tree[i] = tree[2 * i] > tree[2 * i + 1] ? tree[2 * i] :
+			  tree[2 * i + 1];
+	for (i = 0; i < n; i++) {
+		u32 lo = m + ta_auto_find(times, t, p->buffers[i].start);
+		u32 hi = m + ta_auto_find(times, t, p->buffers[i].end);
+		u64 best = 0;
+
+		while (lo < hi) {
+			if (lo & 1 && tree[lo++] > best)
+				best = tree[lo - 1];
+			if (hi & 1 && tree[--hi] > best)
+				best = tree[hi];
+			lo >>= 1;
+			hi >>= 1;
+		}
+		crowd[i] = best;
+	}
+	ta_env_free(tree);
+	ta_env_free(times);
+	return 0;
+}
+
 /* Fill @order with static order number @which. */
 static void ta_auto_order(const struct ta_problem *p, u32 which,
-			  struct ta_auto_key *keys, u32 *order)
+			  const u64 *crowd, struct ta_auto_key *keys,
+			  u32 *order)
 {
 	u32 i, n = p->n_buffers;
 
@@ -60,29 +164,29 @@ static void ta_auto_order(const struct ta_problem *p, u32 which,
 
 		keys[i].idx = i;
 		switch (which) {
-		case 0:		/* largest first, longest among equals */
+		case 0:		/* largest first, earliest among equals */
+			keys[i].k1 = b->size;
+			keys[i].k2 = U32_MAX - b->start;
+			break;
+		case 1:		/* most crowded, then longest, then largest */
+			keys[i].k1 = crowd[i];
+			keys[i].k2 = (len << 32) | (U32_MAX - b->start);
+			break;
+		case 2:		/* largest first, longest among equals */
 			keys[i].k1 = b->size;
 			keys[i].k2 = len;
 			break;
-		case 1:		/* largest area first */
+		case 3:		/* largest area first */
 			keys[i].k1 = ta_auto_mul(b->size, len);
 			keys[i].k2 = b->size;
 			break;
-		case 2:		/* longest first */
+		case 4:		/* longest first */
 			keys[i].k1 = len;
 			keys[i].k2 = b->size;
 			break;
-		case 3:		/* earliest start first, then largest */
-			keys[i].k1 = U32_MAX - b->start;
-			keys[i].k2 = b->size;
-			break;
-		case 4:		/* latest end first, then largest */
-			keys[i].k1 = b->end;
-			keys[i].k2 = b->size;
-			break;
-		default:	/* largest size class (power of two), then longest */
+		default:	/* largest size class, then most crowded */
 			keys[i].k1 = b->size ? 64 - __builtin_clzll(b->size) : 0;
-			keys[i].k2 = len;
+			keys[i].k2 = crowd[i];
 			break;
 		}
 	}
@@ -156,14 +260,14 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 	struct ta_auto_key *keys = NULL;
 	struct ta_fit *fit = NULL;
 	u32 *order = NULL, *tmpo = NULL;
-	u64 *cur = NULL, best, lb = res->lower_bound, h, t0;
-	u32 n = p->n_buffers, which, mode;
+	u64 *cur = NULL, *crowd = NULL, best, lb = res->lower_bound, h, t0;
+	u32 n = p->n_buffers, pass;
 	bool proven = false;
 	int ret;
 
 	t0 = ta_env_now_ns();
 	lim.deadline_ns = t0 + (budget && budget->time_ns ? budget->time_ns :
-				TA_AUTO_DEFAULT_NS);
+				TA_AUTO_DEFAULT_NS + TA_AUTO_NS_PER_BUFFER * n);
 	lim.max_steps = budget ? budget->steps : 0;
 
 	ret = ta_plan_greedy_size(p, budget, offsets, res);
@@ -179,25 +283,28 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 	order = ta_env_alloc_array(n, sizeof(*order));
 	tmpo = ta_env_alloc_array(n, sizeof(*tmpo));
 	cur = ta_env_alloc_array(n, sizeof(*cur));
-	if (!fit || !keys || !order || !tmpo || !cur) {
+	crowd = ta_env_alloc_array(n, sizeof(*crowd));
+	if (!fit || !keys || !order || !tmpo || !cur || !crowd) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	for (which = 0; which < TA_AUTO_ORDERS && best > lb; which++) {
-		ta_auto_order(p, which, keys, order);
-		for (mode = TA_FIT_FIRST; mode <= TA_FIT_BEST; mode++) {
-			ret = ta_fit_run(fit, order, mode, best, cur, &h, &lim);
-			if (ret == -EAGAIN) {
-				if (lim.timed_out)
-					goto searched;
-				continue;
-			}
-			if (ret)
-				goto out;
-			if (h < best) {
-				best = h;
-				ta_auto_copy(offsets, cur, n);
-			}
+	ret = ta_auto_crowding(p, crowd);
+	if (ret)
+		goto out;
+	for (pass = 0; pass < ARRAY_SIZE(ta_auto_passes) && best > lb; pass++) {
+		ta_auto_order(p, ta_auto_passes[pass][0], crowd, keys, order);
+		ret = ta_fit_run(fit, order, ta_auto_passes[pass][1], best, cur,
+				 &h, &lim);
+		if (ret == -EAGAIN) {
+			if (lim.timed_out)
+				goto searched;
+			continue;
+		}
+		if (ret)
+			goto out;
+		if (h < best) {
+			best = h;
+			ta_auto_copy(offsets, cur, n);
 		}
 	}
 	if (best > lb && n <= TA_SEARCH_MAX_BUFFERS) {
@@ -205,7 +312,7 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 		if (ret)
 			goto out;
 	} else if (best > lb) {
-		ta_auto_order(p, 0, keys, order);
+		ta_auto_order(p, 0, crowd, keys, order);
 		ret = ta_auto_iterate(p, fit, order, tmpo, cur, offsets,
 				      &best, lb, &lim);
 		if (ret)
@@ -219,6 +326,7 @@ out:
 	ta_env_free(order);
 	ta_env_free(tmpo);
 	ta_env_free(cur);
+	ta_env_free(crowd);
 	if (ret)
 		return ret;
 done:

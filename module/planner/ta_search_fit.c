@@ -4,17 +4,17 @@
  * the lowest (first fit) or tightest (best fit) gap between the already
  * placed buffers that overlap it in time.
  *
- * Placed buffers are kept in a segment tree over the time sections: each
- * buffer is stored at the O(log S) nodes that cover its lifetime exactly,
- * and every node counts the placed buffers stored in its subtree. The
- * buffers overlapping a lifetime are those stored on the paths to the
- * nodes covering it and inside those nodes' subtrees, so a query costs
- * O(log S + overlapping neighbours) plus sorting them by offset.
+ * The buffers are sorted by start once; a max-tree over that order holds,
+ * per subtree, the latest end among the placed buffers (0 for none). The
+ * placed buffers overlapping [s, e) are those among the ones starting
+ * before e whose end is after s: a walk down the tree that skips subtrees
+ * ending at or before s finds exactly them, O(log n) per neighbour, and
+ * they are then sorted by offset to read off the gaps.
  *
- * Memory, taken once in ta_fit_create(): per buffer its sections, stamp,
- * neighbour records and up to 2 log2(S) tree slots (4 bytes each); per tree
- * node three counters. Sizes and offsets are checked against
- * %TA_SEARCH_MAX_HEIGHT so that offset + size never overflows.
+ * Memory, taken once in ta_fit_create(): about 70 bytes per buffer (the
+ * tree, the start order, offsets and two neighbour arrays). Offsets are
+ * checked against %TA_SEARCH_MAX_HEIGHT so that offset + size never
+ * overflows.
  */
 #include "ta_search.h"
 
@@ -28,257 +28,193 @@ struct ta_fit_gap {
 struct ta_fit {
 	const struct ta_problem *p;
 	u32 n;
-	u32 ns;
-	u32 m;			/* leaves: a power of two >= ns */
-	u32 stamp_now;
-	u32 *l;			/* first section of each buffer */
-	u32 *r;			/* one past its last section */
-	u32 *stamp;
+	u32 leaves;		/* a power of two >= n */
+	u32 shift;		/* log2(leaves) */
+	u32 *by_start;		/* buffer indices sorted by start */
+	u32 *pos;		/* buffer -> position in by_start */
+	u32 *tree;		/* 2 * leaves: latest end placed per subtree */
 	u64 *off;
-	u8 *placed;
-	u32 *base;		/* 2m + 1 node slot starts */
-	u32 *fill;		/* 2m stored counts */
-	u32 *sub;		/* 2m placed counts in subtree */
-	u32 *slot;
 	struct ta_fit_gap *nb;	/* neighbours of one query */
 	struct ta_fit_gap *tmp;
+	u32 *count;		/* radix counters */
 };
 
-static int ta_fit_cmp_u32(const void *a, const void *b)
+#define TA_FIT_RADIX_BITS	11
+#define TA_FIT_RADIX		BIT(TA_FIT_RADIX_BITS)
+#define TA_FIT_MERGE_MAX	2048
+
+struct ta_fit_key {
+	u32 start;
+	u32 idx;
+};
+
+static int ta_fit_cmp_key(const void *a, const void *b)
 {
-	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+	const struct ta_fit_key *x = a, *y = b;
 
-	return x < y ? -1 : x > y;
-}
-
-static u32 ta_fit_find(const u32 *t, u32 n, u32 v)
-{
-	u32 lo = 0, hi = n;
-
-	while (lo < hi) {
-		u32 mid = lo + ((hi - lo) >> 1);
-
-		if (t[mid] < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/*
- * Visit the canonical cover of [l, r): call with @count set to count slots
- * per node, or clear to store buffer @b. Iterative over the leaf range.
- */
-static void ta_fit_cover(struct ta_fit *f, u32 b, bool count)
-{
-	u32 lo = f->l[b] + f->m, hi = f->r[b] + f->m;
-
-	while (lo < hi) {
-		if (lo & 1) {
-			if (count)
-				f->fill[lo]++;
-			else
-				f->slot[f->base[lo] + f->fill[lo]++] = b;
-			lo++;
-		}
-		if (hi & 1) {
-			hi--;
-			if (count)
-				f->fill[hi]++;
-			else
-				f->slot[f->base[hi] + f->fill[hi]++] = b;
-		}
-		lo >>= 1;
-		hi >>= 1;
-	}
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
 void ta_fit_destroy(struct ta_fit *f)
 {
 	if (!f)
 		return;
-	ta_env_free(f->l);
-	ta_env_free(f->r);
-	ta_env_free(f->stamp);
+	ta_env_free(f->by_start);
+	ta_env_free(f->pos);
+	ta_env_free(f->tree);
 	ta_env_free(f->off);
-	ta_env_free(f->placed);
-	ta_env_free(f->base);
-	ta_env_free(f->fill);
-	ta_env_free(f->sub);
-	ta_env_free(f->slot);
 	ta_env_free(f->nb);
 	ta_env_free(f->tmp);
+	ta_env_free(f->count);
 	ta_env_free(f);
 }
 
 struct ta_fit *ta_fit_create(const struct ta_problem *p)
 {
+	struct ta_fit_key *keys;
 	struct ta_fit *f;
-	u32 n = p->n_buffers, i, t, nt = 0;
-	u32 *times;
-	u64 total;
+	u32 n = p->n_buffers, i;
 
 	f = ta_env_alloc_array(1, sizeof(*f));
 	if (!f)
 		return NULL;
 	f->p = p;
 	f->n = n;
-	times = ta_env_alloc_array(2 * (size_t)n + 1, sizeof(*times));
-	f->l = ta_env_alloc_array(n + 1, sizeof(*f->l));
-	f->r = ta_env_alloc_array(n + 1, sizeof(*f->r));
-	f->stamp = ta_env_alloc_array(n + 1, sizeof(*f->stamp));
+	f->leaves = 1;
+	while (f->leaves < n) {
+		f->leaves <<= 1;
+		f->shift++;
+	}
+	keys = ta_env_alloc_array(n + 1, sizeof(*keys));
+	f->by_start = ta_env_alloc_array(n + 1, sizeof(*f->by_start));
+	f->pos = ta_env_alloc_array(n + 1, sizeof(*f->pos));
+	f->tree = ta_env_alloc_array(2 * (size_t)f->leaves, sizeof(*f->tree));
 	f->off = ta_env_alloc_array(n + 1, sizeof(*f->off));
-	f->placed = ta_env_alloc_array(n + 1, sizeof(*f->placed));
 	f->nb = ta_env_alloc_array(n + 1, sizeof(*f->nb));
 	f->tmp = ta_env_alloc_array(n + 1, sizeof(*f->tmp));
-	if (!times || !f->l || !f->r || !f->stamp || !f->off || !f->placed ||
-	    !f->nb || !f->tmp)
-		goto fail;
+	f->count = ta_env_alloc_array(TA_FIT_RADIX, sizeof(*f->count));
+	if (!keys || !f->by_start || !f->pos || !f->tree || !f->off ||
+	    !f->nb || !f->tmp || !f->count) {
+		ta_env_free(keys);
+		ta_fit_destroy(f);
+		return NULL;
+	}
 	for (i = 0; i < n; i++) {
-		times[nt++] = p->buffers[i].start;
-		times[nt++] = p->buffers[i].end;
+		keys[i].start = p->buffers[i].start;
+		keys[i].idx = i;
 	}
-	ta_env_sort(times, nt, sizeof(*times), ta_fit_cmp_u32);
-	t = 0;
-	for (i = 0; i < nt; i++)
-		if (!t || times[t - 1] != times[i])
-			times[t++] = times[i];
-	f->ns = t ? t - 1 : 0;
+	ta_env_sort(keys, n, sizeof(*keys), ta_fit_cmp_key);
 	for (i = 0; i < n; i++) {
-		f->l[i] = ta_fit_find(times, t, p->buffers[i].start);
-		f->r[i] = ta_fit_find(times, t, p->buffers[i].end);
+		f->by_start[i] = keys[i].idx;
+		f->pos[keys[i].idx] = i;
 	}
-	ta_env_free(times);
-	times = NULL;
-	f->m = 1;
-	while (f->m < f->ns)
-		f->m <<= 1;
-	f->base = ta_env_alloc_array(2 * (size_t)f->m + 1, sizeof(*f->base));
-	f->fill = ta_env_alloc_array(2 * (size_t)f->m, sizeof(*f->fill));
-	f->sub = ta_env_alloc_array(2 * (size_t)f->m, sizeof(*f->sub));
-	if (!f->base || !f->fill || !f->sub)
-		goto fail;
-	for (i = 0; i < n; i++)
-		if (p->buffers[i].size)
-			ta_fit_cover(f, i, true);
-	total = 0;
-	for (i = 0; i < 2 * f->m; i++) {
-		f->base[i] = (u32)total;
-		total += f->fill[i];
-		f->fill[i] = 0;
-	}
-	if (total >= U32_MAX)
-		goto fail;
-	f->base[2 * f->m] = (u32)total;
-	f->slot = ta_env_alloc_array(total + 1, sizeof(*f->slot));
-	if (!f->slot)
-		goto fail;
+	ta_env_free(keys);
 	return f;
-fail:
-	ta_env_free(times);
-	ta_fit_destroy(f);
-	return NULL;
 }
 
 void ta_fit_reset(struct ta_fit *f)
 {
 	u32 i;
 
-	for (i = 0; i < 2 * f->m; i++) {
-		f->fill[i] = 0;
-		f->sub[i] = 0;
+	for (i = 0; i < 2 * f->leaves; i++)
+		f->tree[i] = 0;
+}
+
+static void ta_fit_set(struct ta_fit *f, u32 b, u32 end)
+{
+	u32 k = f->leaves + f->pos[b];
+
+	f->tree[k] = end;
+	for (k >>= 1; k; k >>= 1) {
+		u32 m = f->tree[2 * k] > f->tree[2 * k + 1] ?
+			f->tree[2 * k] : f->tree[2 * k + 1];
+
+		if (f->tree[k] == m)
+			break;
+		f->tree[k] = m;
 	}
-	for (i = 0; i < f->n; i++)
-		f->placed[i] = 0;
 }
 
 void ta_fit_place(struct ta_fit *f, u32 b, u64 off)
 {
-	u32 lo, hi;
-
 	f->off[b] = off;
-	f->placed[b] = 1;
-	if (!f->p->buffers[b].size)
-		return;
-	ta_fit_cover(f, b, false);
-	/* count b in every cover node and its ancestors */
-	lo = f->l[b] + f->m;
-	hi = f->r[b] + f->m;
-	while (lo < hi) {
-		u32 k;
-
-		if (lo & 1)
-			for (k = lo++; k; k >>= 1)
-				f->sub[k]++;
-		if (hi & 1)
-			for (k = --hi; k; k >>= 1)
-				f->sub[k]++;
-		lo >>= 1;
-		hi >>= 1;
-	}
+	if (f->p->buffers[b].size)
+		ta_fit_set(f, b, f->p->buffers[b].end);
 }
 
 void ta_fit_unplace_last(struct ta_fit *f, u32 b)
 {
-	u32 lo, hi;
-
-	f->placed[b] = 0;
-	if (!f->p->buffers[b].size)
-		return;
-	lo = f->l[b] + f->m;
-	hi = f->r[b] + f->m;
-	while (lo < hi) {
-		u32 k;
-
-		if (lo & 1) {
-			f->fill[lo]--;
-			for (k = lo++; k; k >>= 1)
-				f->sub[k]--;
-		}
-		if (hi & 1) {
-			f->fill[--hi]--;
-			for (k = hi; k; k >>= 1)
-				f->sub[k]--;
-		}
-		lo >>= 1;
-		hi >>= 1;
-	}
+	ta_fit_set(f, b, 0);
 }
 
-/* Sort @n gaps by lo (bottom-up merge sort, stable). */
-static struct ta_fit_gap *ta_fit_sort(struct ta_fit_gap *a,
-				      struct ta_fit_gap *t, u32 n)
+/*
+ * Sort @n gaps by lo: insertion sort in runs of eight and bottom-up merges
+ * up to %TA_FIT_MERGE_MAX, else least significant digit first radix sort
+ * over the bits in which the keys differ.
+ */
+static struct ta_fit_gap *ta_fit_sort(struct ta_fit *f, u32 n)
 {
-	u32 w, i;
+	struct ta_fit_gap *a = f->nb, *t = f->tmp, *x;
+	u64 any = 0, all = U64_MAX, diff;
+	u32 i, shift;
 
-	for (i = 1; i < n; i++) {
-		struct ta_fit_gap v = a[i];
-		u32 j = i;
+	if (n <= TA_FIT_MERGE_MAX) {
+		u32 w;
 
-		if (i & 7 && a[i - 1].lo > v.lo) {
-			while (j > (i & ~7U) && a[j - 1].lo > v.lo) {
+		for (i = 1; i < n; i++) {
+			struct ta_fit_gap v = a[i];
+			u32 j = i;
+
+			while (j & 7 && a[j - 1].lo > v.lo) {
 				a[j] = a[j - 1];
 				j--;
 			}
 			a[j] = v;
 		}
-	}
-	for (w = 8; w < n; w <<= 1) {
-		struct ta_fit_gap *x;
+		for (w = 8; w < n; w <<= 1) {
+			for (i = 0; i < n; i += 2 * w) {
+				u32 mid = i + w < n ? i + w : n;
+				u32 end = i + 2 * w < n ? i + 2 * w : n;
+				u32 p = i, q = mid, o = i;
 
-		for (i = 0; i < n; i += 2 * w) {
-			u32 mid = i + w < n ? i + w : n;
-			u32 end = i + 2 * w < n ? i + 2 * w : n;
-			u32 p = i, q = mid, o = i;
-
-			while (p < mid && q < end)
-				t[o++] = a[q].lo < a[p].lo ? a[q++] : a[p++];
-			while (p < mid)
-				t[o++] = a[p++];
-			while (q < end)
-				t[o++] = a[q++];
+				while (p < mid && q < end)
+					t[o++] = a[q].lo < a[p].lo ? a[q++] :
+								     a[p++];
+				while (p < mid)
+					t[o++] = a[p++];
+				while (q < end)
+					t[o++] = a[q++];
+			}
+			x = a;
+			a = t;
+			t = x;
 		}
+		return a;
+	}
+	for (i = 0; i < n; i++) {
+		any |= a[i].lo;
+		all &= a[i].lo;
+	}
+	diff = any ^ all;
+	shift = diff ? __builtin_ctzll(diff) : 64;
+	for (; shift < 64 && (diff >> shift); shift += TA_FIT_RADIX_BITS) {
+		u32 sum = 0;
+
+		for (i = 0; i < TA_FIT_RADIX; i++)
+			f->count[i] = 0;
+		for (i = 0; i < n; i++)
+			f->count[(a[i].lo >> shift) & (TA_FIT_RADIX - 1)]++;
+		for (i = 0; i < TA_FIT_RADIX; i++) {
+			u32 c = f->count[i];
+
+			f->count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			t[f->count[(a[i].lo >> shift) & (TA_FIT_RADIX - 1)]++] =
+				a[i];
 		x = a;
 		a = t;
 		t = x;
@@ -289,42 +225,43 @@ static struct ta_fit_gap *ta_fit_sort(struct ta_fit_gap *a,
 /* Collect the placed buffers overlapping @b into f->nb; return the count. */
 static u32 ta_fit_neighbours(struct ta_fit *f, u32 b)
 {
-	u32 stack[2 * 34];
-	u32 sp = 0, k = 0, ql = f->l[b], qr = f->r[b];
+	const struct ta_buffer *buf = f->p->buffers;
+	u32 stack[64];
+	u32 sp = 0, k = 0, s = buf[b].start, e = buf[b].end, lo = 0, hi;
 
-	if (!++f->stamp_now) {
-		u32 i;
+	/* the buffers starting before e: positions [0, hi) */
+	hi = f->n;
+	while (lo < hi) {
+		u32 mid = lo + ((hi - lo) >> 1);
 
-		for (i = 0; i < f->n; i++)
-			f->stamp[i] = 0;
-		f->stamp_now = 1;
+		if (buf[f->by_start[mid]].start < e)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	hi = lo;
+	if (!hi || f->tree[1] <= s)
+		return 0;
 	stack[sp++] = 1;
 	while (sp) {
-		u32 node = stack[--sp], lvl, nl, nr, i;
+		u32 node = stack[--sp], lvl, first;
 
-		if (!f->sub[node])
+		if (f->tree[node] <= s)
 			continue;
-		/* node covers leaves [nl, nr) */
 		lvl = 31 - __builtin_clz(node);
-		nl = (node - (1U << lvl)) * (f->m >> lvl);
-		nr = nl + (f->m >> lvl);
-		if (nr <= ql || nl >= qr)
+		first = (node - (1U << lvl)) << (f->shift - lvl);
+		if (first >= hi)
 			continue;
-		for (i = f->base[node]; i < f->base[node] + f->fill[node]; i++) {
-			u32 o = f->slot[i];
+		if (node >= f->leaves) {
+			u32 o = f->by_start[node - f->leaves];
 
-			if (f->stamp[o] == f->stamp_now)
-				continue;
-			f->stamp[o] = f->stamp_now;
 			f->nb[k].lo = f->off[o];
-			f->nb[k].hi = f->off[o] + f->p->buffers[o].size;
+			f->nb[k].hi = f->off[o] + buf[o].size;
 			k++;
+			continue;
 		}
-		if (node < f->m) {
-			stack[sp++] = 2 * node + 1;
-			stack[sp++] = 2 * node;
-		}
+		stack[sp++] = 2 * node + 1;
+		stack[sp++] = 2 * node;
 	}
 	return k;
 }
@@ -342,7 +279,7 @@ int ta_fit_lowest(struct ta_fit *f, u32 b, u32 mode, u64 *off)
 		return 0;
 	}
 	k = ta_fit_neighbours(f, b);
-	g = ta_fit_sort(f->nb, f->tmp, k);
+	g = ta_fit_sort(f, k);
 	for (i = 0; i <= k; i++) {
 		u64 lim = i < k ? g[i].lo : U64_MAX;
 		u64 o = (y + mask) & ~mask;
