@@ -859,7 +859,7 @@ static int ta_mm_enter(struct ta_sky *s, struct ta_mm_frame *f, u64 off,
 		       u32 rank, u32 plo, u32 phi)
 {
 	u64 mt = U64_MAX;
-	u32 i, j, t, lo, hi, pl, pn, jump = TA_SEARCH_NONE;
+	u32 i, j, k, t, lo, hi, pl, pn, jump = TA_SEARCH_NONE;
 
 	lo = plo;
 	while (lo < s->ns && !s->rem[lo])
@@ -910,25 +910,27 @@ static int ta_mm_enter(struct ta_sky *s, struct ta_mm_frame *f, u64 off,
 		if (s->rem[t] && (fl > s->cap || s->rem[t] > s->cap - fl))
 			return 0;
 	}
-	for (j = 0; j < s->ucount; j++) {
-		i = s->ulist[j];
-		if (s->si[i] >= lo && s->ei[i] <= hi &&
-		    s->minoff[i] + s->size[i] < mt)
-			mt = s->minoff[i] + s->size[i];
-	}
-	/* candidates: keys above (off, rank), below mt, in key order */
+	/*
+	 * One pass: keep every buffer of the component that could still be a
+	 * candidate under the lowest top seen so far, then drop those at or
+	 * above the final lowest top and sort the rest by (offset, rank).
+	 */
 	pl = f == s->mf ? 0 : (f - 1)->pl + (f - 1)->pn;
 	pn = 0;
 	for (j = 0; j < s->ucount; j++) {
 		u64 m;
-		u32 r, k;
+		u32 r;
 
 		i = s->ulist[j];
+		if (s->si[i] < lo || s->ei[i] > hi)
+			continue;
 		m = s->minoff[i];
+		if (m + s->size[i] < mt)
+			mt = m + s->size[i];
+		if (m >= mt)
+			continue;
 		r = s->rank[i] + 1;
-
-		if (m >= mt || s->si[i] < lo || s->ei[i] > hi ||
-		    m < off || (m == off && r <= rank))
+		if (m < off || (m == off && r <= rank))
 			continue;
 		if (s->dup[i] != TA_SEARCH_NONE && !s->placed[s->dup[i]])
 			continue;
@@ -936,18 +938,29 @@ static int ta_mm_enter(struct ta_sky *s, struct ta_mm_frame *f, u64 off,
 			s->overflowed = true;
 			return 0;
 		}
+		s->pool[pl + pn++] = i;
+	}
+	k = pl;
+	for (j = pl; j < pl + pn; j++) {
+		u32 v = s->pool[j], q;
+		u64 m = s->minoff[v];
+		u32 r = s->rank[v];
+
+		if (m >= mt)
+			continue;
 		/* insertion by (offset, rank) */
-		for (k = pl + pn; k > pl; k--) {
-			u32 w = s->pool[k - 1];
+		for (q = k; q > pl; q--) {
+			u32 w = s->pool[q - 1];
 
 			if (s->minoff[w] < m ||
-			    (s->minoff[w] == m && s->rank[w] + 1 < r))
+			    (s->minoff[w] == m && s->rank[w] < r))
 				break;
-			s->pool[k] = w;
+			s->pool[q] = w;
 		}
-		s->pool[k] = i;
-		pn++;
+		s->pool[q] = v;
+		k++;
 	}
+	pn = k - pl;
 	f->pl = pl;
 	f->pn = pn;
 	f->pi = 0;
