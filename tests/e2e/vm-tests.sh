@@ -57,6 +57,40 @@ run_param_tests() {
 		sh -c 'dmesg | grep -q "cannot reserve a contiguous .*-byte arena"'
 }
 
+# tactl against the loaded module: plan (kept alive with --hold), list,
+# show, destroy, dry run.
+run_tactl_tests() {
+	trace=$TA/traces/cnn_1.cap4374.csv
+	out=$("$TA/tactl" plan "$trace" --strategy auto -o /tmp/plan.csv 2>&1)
+	check "tactl plan: plans in the module" contains "$out" "plan id:"
+	check "tactl plan: reaches the capacity of cnn_1" contains "$out" "height: *4374$"
+	check "tactl plan -o: one row per buffer plus the header" \
+		[ "$(wc -l </tmp/plan.csv)" = "$(wc -l <"$trace")" ]
+	out=$("$TA/tactl" plan "$trace" --dry-run 2>&1)
+	check "tactl plan --dry-run" contains "$out" "dry run: no memory"
+	"$TA/tactl" plan "$trace" --strategy greedy-size --hold 30 >/tmp/hold.out 2>&1 &
+	holder=$!
+	i=0
+	while ! grep -q "plan id:" /tmp/hold.out && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	id=$(awk '/plan id:/ { print $3 }' /tmp/hold.out)
+	out=$("$TA/tactl" list 2>&1)
+	echo "$out"
+	check "tactl list shows the held plan" contains "$out" "^ *$id .*greedy-size"
+	check "tactl list --json" contains "$("$TA/tactl" list --json)" "\"id\": $id,"
+	out=$("$TA/tactl" show "$id" 2>&1)
+	check "tactl show: one row per tensor" \
+		[ "$(echo "$out" | grep -c '^ *[0-9]')" = "$(($(wc -l <"$trace") - 1))" ]
+	check "tactl destroy" "$TA/tactl" destroy "$id"
+	check "tactl show after destroy fails" sh -c "! $TA/tactl show $id 2>/dev/null"
+	check "tactl list after destroy" contains "$("$TA/tactl" list)" "no plans"
+	kill "$holder" 2>/dev/null
+	wait "$holder" 2>/dev/null
+	check "tactl destroy of a bad id fails" sh -c "! $TA/tactl destroy 0 2>/dev/null"
+}
+
 # run_module_tests SIZE_BYTES SIZE_ARG: the loaded-module tests.
 run_module_tests() {
 	bytes=$1
@@ -78,6 +112,7 @@ run_module_tests() {
 		contains "$tactl_out" "arena size *$bytes bytes"
 	check "tactl info --json" \
 		contains "$("$TA/tactl" info --json)" "\"arena_size\": $bytes"
+	run_tactl_tests
 	check "second load of the module fails" sh -c "! insmod $TA/tensorarena.ko 2>/dev/null"
 	check "unload" rmmod tensorarena
 	check "/dev/tensorarena gone after unload" [ ! -e /dev/tensorarena ]
@@ -134,6 +169,15 @@ demo)
 	"$TA/tactl" info
 	echo "== /sys/kernel/debug/tensorarena/tensorarena/arena"
 	cat /sys/kernel/debug/tensorarena/tensorarena/arena
+	for model in "$TA"/models/*; do
+		[ -e "$model" ] || continue
+		echo "== tactl plan $(basename "$model") (planned in the kernel, through libtensorarena)"
+		"$TA/tactl" plan "$model" -o /tmp/plan.csv
+		echo "== plan table (id,lower,upper,size,offset)"
+		echo "TA-PLAN-CSV-BEGIN $(basename "$model")"
+		cat /tmp/plan.csv
+		echo "TA-PLAN-CSV-END"
+	done
 	echo "== dmesg"
 	dmesg | grep tensorarena
 	rmmod tensorarena

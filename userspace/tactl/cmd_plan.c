@@ -1,17 +1,35 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * cmd_plan.c - tactl plan: plan a trace CSV or a graph file offline.
+ * cmd_plan.c - tactl plan: plan a trace CSV or a graph file in the module
+ * (through libtensorarena) or offline.
  *
  *	tactl plan FILE [--strategy NAME] [--budget-ms N] [-o PLAN.csv]
- *		   [--svg PLAN.svg] [--json]
+ *		   [--svg PLAN.svg] [--json] [--offline | --dry-run]
+ *		   [--hold SECONDS] [--ioctl | --netlink]
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "tensorarena.h"
 #include "ta_files.h"
 #include "tactl.h"
+
+/**
+ * struct plan_submit - how to hand the plan to the module
+ * @offline: plan in this process instead
+ * @dry_run: plan in the kernel without taking arena memory
+ * @hold_s: keep the plan (and this process) this many seconds
+ * @transport: which transport
+ */
+struct plan_submit {
+	bool offline;
+	bool dry_run;
+	unsigned int hold_s;
+	enum ta_transport transport;
+};
 
 static void plan_usage(FILE *out)
 {
@@ -22,9 +40,10 @@ static void plan_usage(FILE *out)
 		"                  [--svg PLAN.svg] [--json]\n"
 		"\n"
 		"Plans a trace CSV (id,lower,upper,size[,alignment]) or a graph file\n"
-		"(Documentation/graph-format.md) without the module and prints the\n"
+		"(Documentation/graph-format.md) in the tensorarena module (or, with\n"
+		"--offline, in this process with the same planner) and prints the\n"
 		"height, the lower bound, their ratio, whether the plan is optimal and\n"
-		"the planning time.\n"
+		"the planning time. A plan made in the module lives as long as tactl.\n"
 		"\n"
 		"  --strategy NAME  one of:");
 	for (s = 0; s < TA_STRATEGY_COUNT; s++)
@@ -33,7 +52,11 @@ static void plan_usage(FILE *out)
 		"  --budget-ms N    search budget for auto (default: the strategy's)\n"
 		"  -o PLAN.csv      write the rows with an offset column ('-': stdout)\n"
 		"  --svg PLAN.svg   draw the plan\n"
-		"  --json           print the figures as one JSON object\n");
+		"  --json           print the figures as one JSON object\n"
+		"  --offline        plan here, without the module\n"
+		"  --dry-run        plan in the module without taking arena memory\n"
+		"  --hold SECONDS   keep the plan in the module that long before exiting\n"
+		"  --ioctl, --netlink  the transport (default: netlink if available)\n");
 }
 
 static void plan_json_string(const char *s)
@@ -94,8 +117,96 @@ static int plan_parse_ms(const char *s, u64 *ns)
 	return 0;
 }
 
+/* The file's problem as a libtensorarena graph, in the same form. */
+static struct ta_graph_builder *plan_builder(const struct ta_input *in)
+{
+	struct ta_graph_builder *g = ta_graph_new();
+	const struct ta_graph *gr = &in->graph;
+	u32 i;
+	int r = 0;
+
+	if (!g)
+		return NULL;
+	if (!in->is_graph) {
+		for (i = 0; i < in->prob.n_buffers && r >= 0; i++)
+			r = ta_graph_add_buffer(g, in->bufs[i].size,
+						in->bufs[i].align,
+						in->bufs[i].start,
+						in->bufs[i].end);
+	} else {
+		for (i = 0; i < gr->n_tensors && r >= 0; i++)
+			r = ta_graph_add_tensor(g, gr->tensors[i].size,
+						gr->tensors[i].align,
+						gr->tensors[i].flags);
+		for (i = 0; i < gr->n_ops && r >= 0; i++) {
+			const struct ta_graph_op *op = &gr->ops[i];
+			const u32 *refs = gr->refs + op->first_ref;
+
+			r = ta_graph_add_op(g, refs, op->n_inputs,
+					    refs + op->n_inputs,
+					    op->n_outputs);
+		}
+	}
+	if (r < 0) {
+		ta_graph_free(g);
+		return NULL;
+	}
+	return g;
+}
+
+/* Plan in the module; fill @offsets and @res like ta_plan() would. */
+static int plan_in_module(const char *file, const struct ta_input *in,
+			  int strategy, const struct ta_budget *bp,
+			  const struct plan_submit *sub, u64 *offsets,
+			  struct ta_result *res, struct ta_client **cp,
+			  struct ta_plan **pp)
+{
+	struct ta_plan_options o = {
+		.strategy = strategy,
+		.flags = sub->dry_run ? TA_CREATE_DRY_RUN : 0,
+		.budget_ns = bp ? bp->time_ns : 0,
+	};
+	struct ta_graph_builder *g;
+	struct ta_info info;
+	u32 i;
+	int err;
+
+	g = plan_builder(in);
+	if (!g)
+		return -ENOMEM;
+	err = ta_client_open(sub->transport, cp);
+	if (err) {
+		fprintf(stderr, "tactl plan: cannot reach the tensorarena module (%s); use --offline to plan without it\n",
+			strerror(-err));
+		ta_graph_free(g);
+		return err;
+	}
+	err = ta_plan_submit(*cp, g, &o, pp);
+	ta_graph_free(g);
+	if (err == -ENOSPC && !ta_client_info(*cp, &info))
+		fprintf(stderr, "tactl plan: %s: no free slice of the arena is tall enough (largest free %llu of %llu bytes); try --dry-run or --offline\n",
+			file, (unsigned long long)info.largest_free,
+			(unsigned long long)info.arena_size);
+	else if (err)
+		fprintf(stderr, "tactl plan: %s: the module refused: %s\n",
+			file, strerror(-err));
+	if (err)
+		return err;
+	memset(res, 0, sizeof(*res));
+	res->height = ta_plan_height(*pp);
+	res->lower_bound = ta_plan_lower_bound(*pp);
+	res->time_ns = ta_plan_time_ns(*pp);
+	res->optimal = ta_plan_optimal(*pp);
+	for (i = 0; i < in->prob.n_buffers; i++)
+		offsets[i] = ta_plan_offset(*pp, i);
+	return 0;
+}
+
 int tactl_cmd_plan(int argc, char **argv)
 {
+	struct plan_submit sub = { .transport = TA_TRANSPORT_AUTO };
+	struct ta_client *client = NULL;
+	struct ta_plan *kplan = NULL;
 	const char *file = NULL, *out_csv = NULL, *out_svg = NULL;
 	struct ta_budget budget = { 0 }, *bp = NULL;
 	int strategy = TA_STRATEGY_AUTO, i, ret;
@@ -132,6 +243,16 @@ int tactl_cmd_plan(int argc, char **argv)
 			out_svg = argv[++i];
 		} else if (!strcmp(a, "--json")) {
 			json = true;
+		} else if (!strcmp(a, "--offline")) {
+			sub.offline = true;
+		} else if (!strcmp(a, "--dry-run")) {
+			sub.dry_run = true;
+		} else if (!strcmp(a, "--ioctl")) {
+			sub.transport = TA_TRANSPORT_IOCTL;
+		} else if (!strcmp(a, "--netlink")) {
+			sub.transport = TA_TRANSPORT_NETLINK;
+		} else if (!strcmp(a, "--hold") && more) {
+			sub.hold_s = strtoul(argv[++i], NULL, 10);
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "tactl plan: bad option '%s'\n", a);
 			plan_usage(stderr);
@@ -160,13 +281,25 @@ int tactl_cmd_plan(int argc, char **argv)
 		fprintf(stderr, "tactl plan: %s\n", strerror(ENOMEM));
 		return 1;
 	}
-	ret = ta_plan(&in.prob, strategy, bp, offsets, &res);
-	if (ret) {
-		fprintf(stderr, "tactl plan: %s: planning failed: %s\n", file,
-			strerror(-ret));
-		goto out;
+	if (sub.offline) {
+		ret = ta_plan(&in.prob, strategy, bp, offsets, &res);
+		if (ret)
+			fprintf(stderr, "tactl plan: %s: planning failed: %s\n",
+				file, strerror(-ret));
+	} else {
+		ret = plan_in_module(file, &in, strategy, bp, &sub, offsets,
+				     &res, &client, &kplan);
 	}
+	if (ret)
+		goto out;
 	plan_print(file, &in, strategy, &res, json);
+	if (kplan && !json)
+		printf("where:       %s\n", ta_plan_id(kplan) ?
+		       "in the module" : "in the module (dry run: no memory)");
+	if (kplan && ta_plan_id(kplan) && !json)
+		printf("plan id:     %u (via %s)\n", ta_plan_id(kplan),
+		       ta_client_transport(client) == TA_TRANSPORT_NETLINK ?
+		       "netlink" : "ioctl");
 	if (out_csv) {
 		ret = ta_plan_write_csv(out_csv, &in, offsets);
 		if (ret) {
@@ -189,7 +322,13 @@ int tactl_cmd_plan(int argc, char **argv)
 			fprintf(stderr, "tactl plan: %s: %s\n", out_svg,
 				strerror(-ret));
 	}
+	if (kplan && ta_plan_id(kplan) && sub.hold_s) {
+		fflush(stdout);
+		sleep(sub.hold_s);
+	}
 out:
+	ta_plan_free(kplan);
+	ta_client_close(client);
 	free(offsets);
 	ta_input_free(&in);
 	return ret ? 1 : 0;
