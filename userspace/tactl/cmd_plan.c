@@ -268,6 +268,14 @@ int tactl_cmd_plan(int argc, char **argv)
 		plan_usage(stderr);
 		return 2;
 	}
+	if (sub.dry_run && (out_csv || out_svg)) {
+		fprintf(stderr, "tactl plan: a dry run returns figures, not placements: drop -o/--svg or --dry-run\n");
+		return 2;
+	}
+	if (sub.offline && (sub.dry_run || sub.hold_s)) {
+		fprintf(stderr, "tactl plan: --dry-run and --hold are for plans in the module\n");
+		return 2;
+	}
 
 	ret = ta_input_read(file, &in, err, sizeof(err));
 	if (ret) {

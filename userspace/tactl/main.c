@@ -13,10 +13,11 @@ static const struct {
 	const char *help;
 } tactl_commands[] = {
 	{ "info", tactl_cmd_info, "show the arena of /dev/tensorarena" },
-	{ "plan", tactl_cmd_plan, "plan a trace or graph file offline" },
+	{ "plan", tactl_cmd_plan, "plan a trace or graph file (module or --offline)" },
 	{ "list", tactl_cmd_list, "list the plans you may see in the module" },
 	{ "show", tactl_cmd_show, "show a plan's placements" },
 	{ "destroy", tactl_cmd_destroy, "destroy a plan" },
+	{ "draw", tactl_cmd_draw, "draw a plan CSV (tactl plan -o) as SVG" },
 };
 
 static void tactl_usage(FILE *out)
