@@ -23,6 +23,10 @@
  * @has_align: trace form: the file had an alignment column
  * @has_offset: trace form: the file had an offset column
  * @in_offsets: trace form: that column's values
+ * @op_names: graph form, optional: per op, its name (e.g. a TFLite
+ *	      operator), or NULL
+ * @notes: graph form, optional: per tensor, a comment (type, shape, name)
+ *	   that ta_graph_write() puts after its line, or NULL
  */
 struct ta_input {
 	struct ta_problem prob;
@@ -36,6 +40,8 @@ struct ta_input {
 	bool has_align;
 	bool has_offset;
 	u64 *in_offsets;
+	char **op_names;
+	char **notes;
 };
 
 /*
@@ -46,10 +52,55 @@ int ta_trace_read(const char *path, struct ta_input *in, char *err,
 		  size_t errlen);
 int ta_graph_read(const char *path, struct ta_input *in, char *err,
 		  size_t errlen);
-/* Either form: a graph file starts with the line "tensorarena-graph 1". */
+/*
+ * Any form: a graph file starts with the line "tensorarena-graph 1", a
+ * TFLite model has "TFL3" at bytes 4..7, anything else is a trace.
+ */
 int ta_input_read(const char *path, struct ta_input *in, char *err,
 		  size_t errlen);
 void ta_input_free(struct ta_input *in);
+
+/**
+ * struct ta_tflite_info - what ta_tflite_read() saw (Documentation/tflite.md)
+ * @n_subgraphs: subgraphs in the model; only subgraph 0 is read
+ * @n_tensors: tensors of subgraph 0
+ * @n_ops: its operators
+ * @n_used: tensors an op references (the graph's tensors)
+ * @n_constants: of those, constant (their buffer holds data)
+ * @n_variables: of those, variable (persistent)
+ * @naive_bytes: sum of the sizes of the graph's tensors
+ * @constant_bytes: of which constant
+ * @variable_bytes: of which variable
+ */
+struct ta_tflite_info {
+	u32 n_subgraphs;
+	u32 n_tensors;
+	u32 n_ops;
+	u32 n_used;
+	u32 n_constants;
+	u32 n_variables;
+	u64 naive_bytes;
+	u64 constant_bytes;
+	u64 variable_bytes;
+};
+
+/* A TFLite model as a graph (ta_tflite.c); ids are TFLite tensor indices. */
+int ta_tflite_read(const char *path, struct ta_input *in,
+		   struct ta_tflite_info *info, char *err, size_t errlen);
+int ta_tflite_parse(const void *data, size_t len, const char *name,
+		    struct ta_input *in, struct ta_tflite_info *info,
+		    char *err, size_t errlen);
+const char *ta_tflite_op_name(u32 code);
+
+/*
+ * Graph form: drop the constant tensors (and their references) and derive
+ * the lifetimes again; for comparing with runtimes that keep weights
+ * outside the arena. 0, -EINVAL (not graph form), -ENOMEM.
+ */
+int ta_input_drop_constants(struct ta_input *in);
+
+/* Graph form: write it as a graph file (Documentation/graph-format.md). */
+int ta_graph_write(const char *path, const struct ta_input *in);
 
 /* The input's rows plus an offset column (id,lower,upper,size,...,offset). */
 int ta_plan_write_csv(const char *path, const struct ta_input *in,

@@ -353,3 +353,137 @@ fail:
 	ta_input_free(in);
 	return ret;
 }
+
+/**
+ * ta_input_drop_constants() - leave the constant tensors out of a graph
+ * @in: a graph-form input (ta_graph_read(), ta_tflite_read())
+ *
+ * Constants live over the whole run, so leaving them out changes no other
+ * tensor's lifetime; the figures then compare with runtimes that keep
+ * weights outside the arena (TFLite Micro keeps them in flash).
+ *
+ * Return: 0, -EINVAL when @in is not graph form, -ENOMEM.
+ */
+int ta_input_drop_constants(struct ta_input *in)
+{
+	struct ta_graph *g = &in->graph;
+	u32 *map, t, n = 0, i, k, r = 0;
+	int ret;
+
+	if (!in->is_graph)
+		return -EINVAL;
+	map = malloc(sizeof(*map) * (g->n_tensors ? g->n_tensors : 1));
+	if (!map)
+		return -ENOMEM;
+	for (t = 0; t < g->n_tensors; t++) {
+		if (in->tensors[t].flags & TA_TENSOR_CONSTANT) {
+			map[t] = U32_MAX;
+			free(in->ids[t]);
+			if (in->notes)
+				free(in->notes[t]);
+			continue;
+		}
+		map[t] = n;
+		in->tensors[n] = in->tensors[t];
+		in->ids[n] = in->ids[t];
+		if (in->notes)
+			in->notes[n] = in->notes[t];
+		in->bufs[n] = in->bufs[t];
+		n++;
+	}
+	for (i = 0; i < g->n_ops; i++) {
+		struct ta_graph_op *op = &in->ops[i];
+		u32 first = r, nin = 0, nout = 0;
+
+		for (k = 0; k < op->n_inputs + op->n_outputs; k++) {
+			u32 m = map[in->refs[op->first_ref + k]];
+
+			if (m == U32_MAX)
+				continue;
+			in->refs[r++] = m;
+			if (k < op->n_inputs)
+				nin++;
+			else
+				nout++;
+		}
+		op->first_ref = first;
+		op->n_inputs = nin;
+		op->n_outputs = nout;
+	}
+	free(map);
+	g->n_tensors = n;
+	g->n_refs = r;
+	in->prob.n_buffers = n;
+	ret = ta_graph_lifetimes(g, in->bufs);
+	return ret;
+}
+
+static void ta_gw_size(FILE *f, u64 v)
+{
+	fprintf(f, "%llu", (unsigned long long)v);
+}
+
+/**
+ * ta_graph_write() - write a graph-form input as a graph file
+ * @path: the file, or "-" for stdout
+ * @in: the input; its ids must be tokens without whitespace (a graph
+ *	file's or a TFLite model's are); @in->op_names and @in->notes are used
+ *	when set
+ *
+ * Return: 0, -EINVAL when @in is not graph form, -errno.
+ */
+int ta_graph_write(const char *path, const struct ta_input *in)
+{
+	const struct ta_graph *g = &in->graph;
+	FILE *f;
+	u32 t, i, k;
+	int ret = 0;
+
+	if (!in->is_graph)
+		return -EINVAL;
+	f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	if (!f)
+		return -errno;
+	fprintf(f, "tensorarena-graph 1\n");
+	for (t = 0; t < g->n_tensors; t++) {
+		const struct ta_graph_tensor *gt = &g->tensors[t];
+
+		fprintf(f, "tensor %s ", in->ids[t]);
+		ta_gw_size(f, gt->size);
+		if (gt->align != 1) {
+			fprintf(f, " align=");
+			ta_gw_size(f, gt->align);
+		}
+		if (gt->flags & TA_TENSOR_INPUT)
+			fprintf(f, " input");
+		if (gt->flags & TA_TENSOR_OUTPUT)
+			fprintf(f, " output");
+		if (gt->flags & TA_TENSOR_CONSTANT)
+			fprintf(f, " constant");
+		if (gt->flags & TA_TENSOR_PERSISTENT)
+			fprintf(f, " persistent");
+		if (in->notes && in->notes[t])
+			fprintf(f, "  # %s", in->notes[t]);
+		fputc('\n', f);
+	}
+	for (i = 0; i < g->n_ops; i++) {
+		const struct ta_graph_op *op = &g->ops[i];
+		const u32 *refs = g->refs + op->first_ref;
+
+		if (in->op_names && in->op_names[i])
+			fprintf(f, "op %s", in->op_names[i]);
+		else
+			fprintf(f, "op op%u", i);
+		for (k = 0; k < op->n_inputs + op->n_outputs; k++)
+			fprintf(f, "%s %s", k == op->n_inputs ? " ->" : "",
+				in->ids[refs[k]]);
+		if (op->n_inputs == op->n_inputs + op->n_outputs)
+			fprintf(f, " ->");
+		fputc('\n', f);
+	}
+	if (fflush(f) || ferror(f))
+		ret = -EIO;
+	if (f != stdout && fclose(f))
+		ret = -EIO;
+	return ret;
+}

@@ -315,32 +315,44 @@ void ta_input_free(struct ta_input *in)
 	free(in->ops);
 	free(in->refs);
 	free(in->in_offsets);
+	if (in->op_names)
+		for (i = 0; i < in->graph.n_ops; i++)
+			free(in->op_names[i]);
+	free(in->op_names);
+	if (in->notes)
+		for (i = 0; i < in->graph.n_tensors; i++)
+			free(in->notes[i]);
+	free(in->notes);
 	memset(in, 0, sizeof(*in));
 }
 
 /**
- * ta_input_read() - read a trace CSV or a graph file
- * @path: the file; a graph file's first line is "tensorarena-graph 1"
+ * ta_input_read() - read a trace CSV, a graph file or a TFLite model
+ * @path: the file; a graph file's first line is "tensorarena-graph 1", a
+ *	  TFLite model has "TFL3" at bytes 4..7
  * @in: out; free with ta_input_free()
  * @err: out, a message on a format error
  * @errlen: bytes at @err
  *
- * Return: as ta_trace_read() or ta_graph_read().
+ * Return: as ta_trace_read(), ta_graph_read() or ta_tflite_read().
  */
 int ta_input_read(const char *path, struct ta_input *in, char *err,
 		  size_t errlen)
 {
 	char head[32] = "";
 	FILE *f = fopen(path, "rb");
+	size_t got;
 
 	if (!f) {
 		memset(in, 0, sizeof(*in));
 		ta_err(err, errlen, path, 0, "%s", strerror(errno));
 		return -errno;
 	}
-	if (!fgets(head, sizeof(head), f))
-		head[0] = 0;
+	got = fread(head, 1, sizeof(head) - 1, f);
+	head[got] = 0;
 	fclose(f);
+	if (got >= 8 && !memcmp(head + 4, "TFL3", 4))
+		return ta_tflite_read(path, in, NULL, err, errlen);
 	if (!strncmp(head, "tensorarena-graph", 17))
 		return ta_graph_read(path, in, err, errlen);
 	return ta_trace_read(path, in, err, errlen);

@@ -37,11 +37,12 @@ static void plan_usage(FILE *out)
 
 	fprintf(out,
 		"usage: tactl plan FILE [--strategy NAME] [--budget-ms N] [-o PLAN.csv]\n"
-		"                  [--svg PLAN.svg] [--json]\n"
+		"                  [--svg PLAN.svg] [--json] [--no-constants]\n"
 		"\n"
-		"Plans a trace CSV (id,lower,upper,size[,alignment]) or a graph file\n"
-		"(Documentation/graph-format.md) in the tensorarena module (or, with\n"
-		"--offline, in this process with the same planner) and prints the\n"
+		"Plans a trace CSV (id,lower,upper,size[,alignment]), a graph file\n"
+		"(Documentation/graph-format.md) or a TFLite model (tflite.md) in the\n"
+		"tensorarena module (or, with --offline, in this process with the same\n"
+		"planner) and prints the\n"
 		"height, the lower bound, their ratio, whether the plan is optimal and\n"
 		"the planning time. A plan made in the module lives as long as tactl.\n"
 		"\n"
@@ -53,6 +54,7 @@ static void plan_usage(FILE *out)
 		"  -o PLAN.csv      write the rows with an offset column ('-': stdout)\n"
 		"  --svg PLAN.svg   draw the plan\n"
 		"  --json           print the figures as one JSON object\n"
+		"  --no-constants   graph or model: leave out the constant tensors\n"
 		"  --offline        plan here, without the module\n"
 		"  --dry-run        plan in the module without taking arena memory\n"
 		"  --hold SECONDS   keep the plan in the module that long before exiting\n"
@@ -212,7 +214,7 @@ int tactl_cmd_plan(int argc, char **argv)
 	int strategy = TA_STRATEGY_AUTO, i, ret;
 	struct ta_result res;
 	struct ta_input in;
-	bool json = false;
+	bool json = false, no_const = false;
 	char err[512] = "";
 	u64 *offsets;
 
@@ -243,6 +245,8 @@ int tactl_cmd_plan(int argc, char **argv)
 			out_svg = argv[++i];
 		} else if (!strcmp(a, "--json")) {
 			json = true;
+		} else if (!strcmp(a, "--no-constants")) {
+			no_const = true;
 		} else if (!strcmp(a, "--offline")) {
 			sub.offline = true;
 		} else if (!strcmp(a, "--dry-run")) {
@@ -281,6 +285,12 @@ int tactl_cmd_plan(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "tactl plan: %s\n", err[0] ? err : strerror(-ret));
 		return 1;
+	}
+	if (no_const && (ret = ta_input_drop_constants(&in))) {
+		fprintf(stderr, "tactl plan: %s: --no-constants: %s\n", file,
+			ret == -EINVAL ? "not a graph or model" : strerror(-ret));
+		ta_input_free(&in);
+		return 2;
 	}
 	offsets = calloc(in.prob.n_buffers ? in.prob.n_buffers : 1,
 			 sizeof(*offsets));

@@ -18,6 +18,7 @@ static const struct {
 	{ "show", tactl_cmd_show, "show a plan's placements" },
 	{ "destroy", tactl_cmd_destroy, "destroy a plan" },
 	{ "draw", tactl_cmd_draw, "draw a plan CSV (tactl plan -o) as SVG" },
+	{ "import", tactl_cmd_import, "write a TFLite model as a graph file" },
 };
 
 static void tactl_usage(FILE *out)

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * cmd_import.c - tactl import: read a model (TFLite) or any file tactl plan
+ * reads, and write it as a graph file (Documentation/graph-format.md).
+ *
+ *	tactl import MODEL.tflite [-o GRAPH] [--no-constants] [--quiet]
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ta_files.h"
+#include "tactl.h"
+
+static void import_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: tactl import MODEL.tflite [-o GRAPH] [--no-constants] [--quiet]\n"
+		"\n"
+		"Reads a TFLite model (subgraph 0; Documentation/tflite.md) or a graph\n"
+		"file and writes it as a graph file (Documentation/graph-format.md):\n"
+		"one tensor per TFLite tensor the operators use, named by its TFLite\n"
+		"index, 16-byte aligned, and the operators in execution order. A summary\n"
+		"goes to stderr.\n"
+		"\n"
+		"  -o GRAPH        the graph file (default '-': stdout)\n"
+		"  --no-constants  leave out the constant tensors (weights, biases)\n"
+		"  --quiet         no summary\n");
+}
+
+int tactl_cmd_import(int argc, char **argv)
+{
+	const char *file = NULL, *out = "-";
+	struct ta_tflite_info info;
+	bool no_const = false, quiet = false, tfl = false;
+	struct ta_input in;
+	char err[512] = "";
+	u64 lb = 0;
+	int i, ret;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			import_usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "-o") && i + 1 < argc) {
+			out = argv[++i];
+		} else if (!strcmp(a, "--no-constants")) {
+			no_const = true;
+		} else if (!strcmp(a, "--quiet")) {
+			quiet = true;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "tactl import: bad option '%s'\n", a);
+			import_usage(stderr);
+			return 2;
+		} else if (!file) {
+			file = a;
+		} else {
+			fprintf(stderr, "tactl import: one MODEL only\n");
+			return 2;
+		}
+	}
+	if (!file) {
+		import_usage(stderr);
+		return 2;
+	}
+	{
+		FILE *f = fopen(file, "rb");
+		char head[8];
+
+		if (f) {
+			tfl = fread(head, 1, 8, f) == 8 &&
+			      !memcmp(head + 4, "TFL3", 4);
+			fclose(f);
+		}
+	}
+	ret = tfl ? ta_tflite_read(file, &in, &info, err, sizeof(err)) :
+		ta_input_read(file, &in, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "tactl import: %s\n",
+			err[0] ? err : strerror(-ret));
+		return 1;
+	}
+	if (!in.is_graph) {
+		fprintf(stderr, "tactl import: %s: a trace has no graph to write\n",
+			file);
+		ta_input_free(&in);
+		return 1;
+	}
+	if (no_const && (ret = ta_input_drop_constants(&in))) {
+		fprintf(stderr, "tactl import: %s: %s\n", file, strerror(-ret));
+		ta_input_free(&in);
+		return 1;
+	}
+	ret = ta_graph_write(out, &in);
+	if (ret) {
+		fprintf(stderr, "tactl import: %s: %s\n", out, strerror(-ret));
+		ta_input_free(&in);
+		return 1;
+	}
+	if (!quiet) {
+		ta_problem_lower_bound(&in.prob, &lb);
+		if (tfl)
+			fprintf(stderr,
+				"%s: %u subgraph%s (planned: 0), %u tensors (%u used: %u constant, %u variable), %u ops\n",
+				file, info.n_subgraphs,
+				info.n_subgraphs == 1 ? "" : "s",
+				info.n_tensors, info.n_used, info.n_constants,
+				info.n_variables, info.n_ops);
+		fprintf(stderr, "%s: wrote %u tensors, %u ops; lower bound %llu bytes\n",
+			out, in.graph.n_tensors, in.graph.n_ops,
+			(unsigned long long)lb);
+	}
+	ta_input_free(&in);
+	return 0;
+}
