@@ -33,5 +33,6 @@ struct ta_test {
 /* Each test file exports a NULL-terminated table. */
 extern const struct ta_test ta_planner_tests[];
 extern const struct ta_test ta_files_tests[];
+extern const struct ta_test ta_tflite_tests[];
 
 #endif /* TA_TEST_H */

@@ -7,6 +7,7 @@
 static const struct ta_test *const ta_tables[] = {
 	ta_planner_tests,
 	ta_files_tests,
+	ta_tflite_tests,
 };
 
 int main(void)

@@ -1,0 +1,771 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * test_tflite.c - host unit tests of the TFLite importer (ta_tflite.c):
+ * a hand-built model with known values, every model in ../shared/models
+ * (TA_SHARED overrides the directory) against PROVENANCE.md, every strategy
+ * on each, and corrupt files: truncated, bytes flipped, lengths and indices
+ * out of range, and a seeded fuzz loop. ASan and UBSan watch every read.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ta_files.h"
+#include "ta_test.h"
+
+/* ---- a tiny FlatBuffer builder: objects laid out front to back ---- */
+
+struct fbb {
+	u8 b[4096];
+	u32 n;
+};
+
+static void fb_put(struct fbb *f, u32 at, u32 v)
+{
+	f->b[at] = (u8)v;
+	f->b[at + 1] = (u8)(v >> 8);
+	f->b[at + 2] = (u8)(v >> 16);
+	f->b[at + 3] = (u8)(v >> 24);
+}
+
+static u32 fb_alloc(struct fbb *f, u32 size)
+{
+	u32 p = (f->n + 3) & ~3U;
+
+	f->n = p + size;
+	memset(f->b + p, 0, size);
+	return p;
+}
+
+/* A table of @nf 4-byte fields, its vtable just before it. */
+static u32 fb_table(struct fbb *f, u32 nf)
+{
+	u32 vt = fb_alloc(f, 4 + 2 * nf), t, i;
+
+	f->b[vt] = (u8)(4 + 2 * nf);
+	f->b[vt + 2] = (u8)(4 + 4 * nf);
+	for (i = 0; i < nf; i++)
+		f->b[vt + 4 + 2 * i] = (u8)(4 + 4 * i);
+	t = fb_alloc(f, 4 + 4 * nf);
+	fb_put(f, t, t - vt);
+	return t;
+}
+
+static u32 fb_field(u32 table, u32 i)
+{
+	return table + 4 + 4 * i;
+}
+
+static void fb_absent(struct fbb *f, u32 table, u32 i)
+{
+	u32 vt = table - (f->b[table] | f->b[table + 1] << 8);
+
+	f->b[vt + 4 + 2 * i] = 0;
+	f->b[vt + 5 + 2 * i] = 0;
+}
+
+/* Point field @i of @table at @target (which must come later). */
+static void fb_ref(struct fbb *f, u32 at, u32 target)
+{
+	fb_put(f, at, target - at);
+}
+
+static u32 fb_vec(struct fbb *f, u32 n, const s32 *v)
+{
+	u32 p = fb_alloc(f, 4 + 4 * n), i;
+
+	fb_put(f, p, n);
+	for (i = 0; i < n; i++)
+		fb_put(f, p + 4 + 4 * i, (u32)v[i]);
+	return p;
+}
+
+static u32 fb_bytes(struct fbb *f, u32 n, const char *s)
+{
+	u32 p = fb_alloc(f, 4 + n + 1);
+
+	fb_put(f, p, n);
+	if (s)
+		memcpy(f->b + p + 4, s, n);
+	return p;
+}
+
+/* Positions the corruption tests poke at. */
+struct tiny {
+	struct fbb f;
+	u32 tensors_vec, op0_inputs, t1_buffer, t0_type, t0_shape,
+	    t0_vtable_off, opcode_idx;
+};
+
+/*
+ * Tensors: 0 input [1,8] INT8; 1 weights [8,8] INT8 in buffer 1;
+ * 2 [1,8] INT16; 3 [1,4] FLOAT32 variable; 4 output [1,2] FLOAT32;
+ * 5 [3] INT32, used by no op. Ops: FULLY_CONNECTED(0, 1, -1) -> 2 (a new
+ * style code), SVDF(2, 3) -> 4 (an old style code: deprecated field only).
+ */
+static void tiny_build(struct tiny *m)
+{
+	static const struct {
+		s32 dims[2];
+		u32 ndims, type, buffer, var;
+		const char *name;
+	} ts[6] = {
+		{ { 1, 8 }, 2, 9, 0, 0, "input x" },
+		{ { 8, 8 }, 2, 9, 1, 0, "weights" },
+		{ { 1, 8 }, 2, 7, 0, 0, "hidden#1" },
+		{ { 1, 4 }, 2, 0, 0, 1, "state" },
+		{ { 1, 2 }, 2, 0, 0, 0, "out" },
+		{ { 3, 0 }, 1, 2, 0, 0, "unused" },
+	};
+	static const s32 op_in[2][3] = { { 0, 1, -1 }, { 2, 3, 0 } };
+	static const u32 op_nin[2] = { 3, 2 };
+	static const s32 op_out[2] = { 2, 4 };
+	struct fbb *f = &m->f;
+	u32 model, v, sg, i, tv[6], ov[2], oc[2], bv[2], x;
+	s32 one;
+
+	memset(m, 0, sizeof(*m));
+	fb_alloc(f, 8);
+	memcpy(f->b + 4, "TFL3", 4);
+	model = fb_table(f, 5);
+	fb_ref(f, 0, model);
+	fb_absent(f, model, 0);
+	fb_absent(f, model, 3);
+	/* operator_codes */
+	v = fb_alloc(f, 12);
+	fb_put(f, v, 2);
+	fb_ref(f, fb_field(model, 1), v);
+	for (i = 0; i < 2; i++) {
+		oc[i] = fb_table(f, 4);
+		fb_ref(f, v + 4 + 4 * i, oc[i]);
+		fb_absent(f, oc[i], 1);
+		fb_absent(f, oc[i], 2);
+	}
+	f->b[fb_field(oc[0], 0)] = 9;
+	fb_put(f, fb_field(oc[0], 3), 9);		/* FULLY_CONNECTED */
+	f->b[fb_field(oc[1], 0)] = 27;			/* SVDF */
+	fb_absent(f, oc[1], 3);
+	/* subgraphs */
+	v = fb_alloc(f, 8);
+	fb_put(f, v, 1);
+	fb_ref(f, fb_field(model, 2), v);
+	sg = fb_table(f, 4);
+	fb_ref(f, v + 4, sg);
+	m->tensors_vec = fb_alloc(f, 4 + 4 * 6);
+	fb_put(f, m->tensors_vec, 6);
+	fb_ref(f, fb_field(sg, 0), m->tensors_vec);
+	for (i = 0; i < 6; i++) {
+		tv[i] = fb_table(f, 6);
+		fb_ref(f, m->tensors_vec + 4 + 4 * i, tv[i]);
+		x = fb_vec(f, ts[i].ndims, ts[i].dims);
+		fb_ref(f, fb_field(tv[i], 0), x);
+		f->b[fb_field(tv[i], 1)] = (u8)ts[i].type;
+		fb_put(f, fb_field(tv[i], 2), ts[i].buffer);
+		x = fb_bytes(f, strlen(ts[i].name), ts[i].name);
+		fb_ref(f, fb_field(tv[i], 3), x);
+		fb_absent(f, tv[i], 4);
+		f->b[fb_field(tv[i], 5)] = (u8)ts[i].var;
+		if (!i)
+			m->t0_shape = fb_field(tv[i], 0) +
+				(f->b[fb_field(tv[i], 0)] |
+				 f->b[fb_field(tv[i], 0) + 1] << 8);
+	}
+	m->t0_type = fb_field(tv[0], 1);
+	m->t0_vtable_off = tv[0];
+	m->t1_buffer = fb_field(tv[1], 2);
+	one = 0;
+	x = fb_vec(f, 1, &one);
+	fb_ref(f, fb_field(sg, 1), x);
+	one = 4;
+	x = fb_vec(f, 1, &one);
+	fb_ref(f, fb_field(sg, 2), x);
+	v = fb_alloc(f, 12);
+	fb_put(f, v, 2);
+	fb_ref(f, fb_field(sg, 3), v);
+	for (i = 0; i < 2; i++) {
+		ov[i] = fb_table(f, 3);
+		fb_ref(f, v + 4 + 4 * i, ov[i]);
+		fb_put(f, fb_field(ov[i], 0), i);
+		x = fb_vec(f, op_nin[i], op_in[i]);
+		if (!i) {
+			m->op0_inputs = x;
+			m->opcode_idx = fb_field(ov[i], 0);
+		}
+		fb_ref(f, fb_field(ov[i], 1), x);
+		x = fb_vec(f, 1, &op_out[i]);
+		fb_ref(f, fb_field(ov[i], 2), x);
+	}
+	/* buffers: 0 empty, 1 the weights */
+	v = fb_alloc(f, 12);
+	fb_put(f, v, 2);
+	fb_ref(f, fb_field(model, 4), v);
+	for (i = 0; i < 2; i++) {
+		bv[i] = fb_table(f, 1);
+		fb_ref(f, v + 4 + 4 * i, bv[i]);
+	}
+	fb_absent(f, bv[0], 0);
+	x = fb_bytes(f, 64, NULL);
+	fb_ref(f, fb_field(bv[1], 0), x);
+}
+
+static int t_tiny(void)
+{
+	static const u64 size[5] = { 8, 64, 16, 16, 8 };
+	static const u32 flags[5] = { TA_TENSOR_INPUT, TA_TENSOR_CONSTANT, 0,
+				      TA_TENSOR_PERSISTENT, TA_TENSOR_OUTPUT };
+	static const u32 start[5] = { 0, 0, 0, 0, 1 };
+	static const u32 end[5] = { 1, 2, 2, 2, 2 };
+	struct ta_tflite_info info;
+	struct ta_input in;
+	struct tiny m;
+	char err[256] = "", id[4];
+	u32 i;
+
+	tiny_build(&m);
+	TA_CHECK(!ta_tflite_parse(m.f.b, m.f.n, "tiny", &in, &info, err,
+				  sizeof(err)), "%s", err);
+	TA_CHECK(in.is_graph && in.graph.n_tensors == 5 &&
+		 in.graph.n_ops == 2 && in.prob.n_buffers == 5, "counts %u %u",
+		 in.graph.n_tensors, in.graph.n_ops);
+	TA_CHECK(info.n_subgraphs == 1 && info.n_tensors == 6 &&
+		 info.n_used == 5 && info.n_ops == 2 && info.n_constants == 1 &&
+		 info.n_variables == 1 && info.naive_bytes == 112 &&
+		 info.constant_bytes == 64 && info.variable_bytes == 16, "info");
+	for (i = 0; i < 5; i++) {
+		snprintf(id, sizeof(id), "%u", i);
+		TA_CHECK(!strcmp(in.ids[i], id), "id %u", i);
+		TA_CHECK(in.tensors[i].size == size[i] &&
+			 in.tensors[i].align == 16 &&
+			 in.tensors[i].flags == flags[i], "tensor %u", i);
+		TA_CHECK(in.bufs[i].start == start[i] && in.bufs[i].end == end[i],
+			 "lifetime %u: [%u,%u)", i, in.bufs[i].start,
+			 in.bufs[i].end);
+	}
+	TA_CHECK(in.graph.ops[0].n_inputs == 2 && in.graph.ops[0].n_outputs == 1 &&
+		 in.graph.ops[1].n_inputs == 2, "optional input skipped");
+	TA_CHECK(!strcmp(in.op_names[0], "FULLY_CONNECTED") &&
+		 !strcmp(in.op_names[1], "SVDF"), "op names");
+	TA_CHECK(!strcmp(in.notes[0], "INT8 [1,8] input_x") &&
+		 !strcmp(in.notes[2], "INT16 [1,8] hidden_1"), "notes '%s'",
+		 in.notes[0]);
+	TA_CHECK(!ta_input_drop_constants(&in), "drop");
+	TA_CHECK(in.graph.n_tensors == 4 && in.prob.n_buffers == 4 &&
+		 !strcmp(in.ids[1], "2") && in.graph.ops[0].n_inputs == 1 &&
+		 in.bufs[1].start == 0 && in.bufs[1].end == 2, "after drop");
+	ta_input_free(&in);
+	return 0;
+}
+
+/* Parse @data; it must fail with -EINVAL, and @want must be in the message. */
+static int expect_einval(const u8 *data, size_t len, const char *want)
+{
+	struct ta_input in;
+	char err[256] = "";
+	int ret = ta_tflite_parse(data, len, "bad", &in, NULL, err, sizeof(err));
+
+	if (!ret)
+		ta_input_free(&in);
+	TA_CHECK(ret == -EINVAL, "ret %d (%s), want -EINVAL for '%s'", ret,
+		 err, want);
+	TA_CHECK(strstr(err, want), "message '%s' lacks '%s'", err, want);
+	return 0;
+}
+
+static int t_tiny_corrupt(void)
+{
+	struct tiny m;
+	u8 b[4096];
+	size_t n;
+
+#define POKE(at, v) do { memcpy(b, m.f.b, n); b[(at)] = (u8)(v); } while (0)
+	tiny_build(&m);
+	n = m.f.n;
+	memcpy(b, m.f.b, n);
+	b[4] = 'X';
+	TA_CHECK(!expect_einval(b, n, "TFL3"), "identifier");
+	TA_CHECK(!expect_einval(b, 7, "TFL3"), "7 bytes");
+	/* the tensors vector claims 2^31 entries */
+	POKE(m.tensors_vec + 3, 0x7f);
+	TA_CHECK(!expect_einval(b, n, "vector runs past the end"), "len");
+	/* an operator input past the tensors */
+	POKE(m.op0_inputs + 4, 99);
+	TA_CHECK(!expect_einval(b, n, "tensor index out of range"), "index");
+	/* a negative index other than -1 */
+	POKE(m.op0_inputs + 4, 0xfe);
+	b[m.op0_inputs + 5] = b[m.op0_inputs + 6] = b[m.op0_inputs + 7] = 0xff;
+	TA_CHECK(!expect_einval(b, n, "tensor index out of range"), "-2");
+	POKE(m.t1_buffer, 7);
+	TA_CHECK(!expect_einval(b, n, "buffer index out of range"), "buffer");
+	POKE(m.t0_type, 5);
+	TA_CHECK(!expect_einval(b, n, "STRING"), "string type");
+	POKE(m.t0_type, 200);
+	TA_CHECK(!expect_einval(b, n, "unknown"), "unknown type");
+	POKE(m.t0_shape + 7, 0xff);			/* dim 0 < 0 */
+	TA_CHECK(!expect_einval(b, n, "dynamic dimension"), "dim");
+	POKE(m.t0_vtable_off + 3, 0x40);		/* vtable before the file */
+	TA_CHECK(!expect_einval(b, n, "vtable outside the file"), "vtable");
+	POKE(m.opcode_idx, 2);
+	TA_CHECK(!expect_einval(b, n, "opcode_index out of range"), "opcode");
+	POKE(3, 0x7f);					/* root offset */
+	TA_CHECK(!expect_einval(b, n, "beyond the end"), "root");
+#undef POKE
+	return 0;
+}
+
+/* ---- the real models ---- */
+
+/* From /work/shared/models/PROVENANCE.md; 0 = not given there. */
+static const struct model_ref {
+	const char *file;
+	u32 tensors, ops, variables;
+	u64 max_live;
+	const char *op1;	/* an op kind and how often */
+	u32 op1_count;
+} model_refs[] = {
+	{ "hello_world_mlp_f32.tflite", 10, 3, 0, 128, "FULLY_CONNECTED", 3 },
+	{ "person_detect_mobilenetv1_i8.tflite", 89, 31, 0, 55296,
+	  "DEPTHWISE_CONV_2D", 14 },
+	{ "keyword_svdf_scrambled.tflite", 54, 15, 7, 2112, "SVDF", 7 },
+	{ "mnist_lstm_i8.tflite", 27, 4, 2, 0,
+	  "UNIDIRECTIONAL_SEQUENCE_LSTM", 1 },
+	{ "kws_dscnn_i8.tflite", 35, 13, 0, 16000, "CONV_2D", 5 },
+	{ "anomaly_autoencoder_i8.tflite", 31, 10, 0, 768, "FULLY_CONNECTED",
+	  10 },
+	{ "resnet8_cifar10_i8.tflite", 38, 16, 0, 49152, "ADD", 3 },
+	{ "deeplabv3_mnv2_dm05_u8.tflite", 186, 72, 0, 7631901,
+	  "RESIZE_BILINEAR", 3 },
+	{ "movenet_lightning_i8.tflite", 333, 157, 0, 1105920, "GATHER_ND", 4 },
+	{ "mobilenet_v2_1.0_224_u8.tflite", 0, 66, 0, 0, "ADD", 10 },
+};
+
+static const char *shared_dir(void)
+{
+	static char dir[1024];
+	const char *e = getenv("TA_SHARED");
+
+	if (e && *e) {
+		snprintf(dir, sizeof(dir), "%s/models", e);
+		if (access(dir, R_OK))
+			snprintf(dir, sizeof(dir), "%s", e);
+		return dir;
+	}
+	/* next to the repository: ../shared/models */
+	snprintf(dir, sizeof(dir), "%s/../shared/models", TA_REPO);
+	return dir;
+}
+
+static u8 *load(const char *path, size_t *len)
+{
+	return (u8 *)ta_slurp(path, len);
+}
+
+/*
+ * PROVENANCE.md's max-live: the most bytes of non-constant tensors live at
+ * one step, a variable tensor counted only from its first to its last op
+ * (not over the whole run, as the plan keeps it).
+ */
+static int max_live(const struct ta_input *in, u64 *lb)
+{
+	struct ta_buffer *b = calloc(in->prob.n_buffers + 1, sizeof(*b));
+	struct ta_problem p = { .buffers = b };
+	u32 i, k;
+	int ret;
+
+	if (!b)
+		return -ENOMEM;
+	for (i = 0; i < in->prob.n_buffers; i++) {
+		u32 first = U32_MAX, last = 0;
+
+		if (in->tensors[i].flags & TA_TENSOR_CONSTANT)
+			continue;
+		b[p.n_buffers] = in->bufs[i];
+		if (in->tensors[i].flags & TA_TENSOR_PERSISTENT) {
+			for (k = 0; k < in->graph.n_ops; k++) {
+				const struct ta_graph_op *op = &in->graph.ops[k];
+				u32 r;
+
+				for (r = 0; r < op->n_inputs + op->n_outputs; r++)
+					if (in->graph.refs[op->first_ref + r] == i) {
+						if (first == U32_MAX)
+							first = k;
+						last = k;
+					}
+			}
+			b[p.n_buffers].start = first;
+			b[p.n_buffers].end = last + 1;
+		}
+		p.n_buffers++;
+	}
+	ret = ta_problem_lower_bound(&p, lb);
+	free(b);
+	return ret;
+}
+
+static int plan_all(const char *name, const struct ta_problem *p)
+{
+	u64 *off = calloc(p->n_buffers + 1, sizeof(*off)), lb;
+	struct ta_budget budget = { .steps = 20000 };
+	struct ta_result res;
+	int s, ret;
+
+	TA_CHECK(off, "oom");
+	TA_CHECK(!ta_problem_lower_bound(p, &lb), "lb");
+	for (s = 0; s < TA_STRATEGY_COUNT; s++) {
+		ret = ta_plan(p, s, &budget, off, &res);
+		if (ret)
+			free(off);
+		TA_CHECK(!ret, "%s: %s: %d", name, ta_strategy_name(s), ret);
+		ret = ta_plan_validate(p, off, res.height);
+		if (ret)
+			free(off);
+		TA_CHECK(!ret, "%s: %s: invalid plan", name,
+			 ta_strategy_name(s));
+		TA_CHECK(res.lower_bound == lb && res.height >= lb, "%s: %s",
+			 name, ta_strategy_name(s));
+	}
+	free(off);
+	return 0;
+}
+
+static int check_model(const char *dir, const struct model_ref *r)
+{
+	struct ta_tflite_info info;
+	struct ta_input in, in2;
+	char path[1200], err[512] = "";
+	u64 lb = 0, naive = 0;
+	u32 i, kind = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, r->file);
+	TA_CHECK(!ta_tflite_read(path, &in, &info, err, sizeof(err)), "%s", err);
+	TA_CHECK(info.n_subgraphs == 1, "%s: subgraphs %u", r->file,
+		 info.n_subgraphs);
+	if (r->tensors)
+		TA_CHECK(info.n_tensors == r->tensors, "%s: tensors %u",
+			 r->file, info.n_tensors);
+	TA_CHECK(info.n_ops == r->ops && in.graph.n_ops == r->ops,
+		 "%s: ops %u", r->file, info.n_ops);
+	TA_CHECK(info.n_variables == r->variables, "%s: variables %u",
+		 r->file, info.n_variables);
+	for (i = 0; i < in.graph.n_ops; i++)
+		kind += !strcmp(in.op_names[i], r->op1);
+	TA_CHECK(kind == r->op1_count, "%s: %u %s", r->file, kind, r->op1);
+	for (i = 0; i < in.graph.n_tensors; i++)
+		naive += in.tensors[i].size;
+	TA_CHECK(naive == info.naive_bytes, "naive");
+	if (r->max_live) {
+		TA_CHECK(!max_live(&in, &lb), "lb");
+		TA_CHECK(lb == r->max_live, "%s: max-live %llu, want %llu",
+			 r->file, (unsigned long long)lb,
+			 (unsigned long long)r->max_live);
+	}
+	/* ta_input_read() recognises the file and gives the same graph */
+	TA_CHECK(!ta_input_read(path, &in2, err, sizeof(err)), "%s", err);
+	TA_CHECK(in2.is_graph && in2.graph.n_tensors == in.graph.n_tensors &&
+		 !memcmp(in2.bufs, in.bufs,
+			 sizeof(*in.bufs) * in.graph.n_tensors), "dispatch");
+	ta_input_free(&in2);
+	if (plan_all(r->file, &in.prob)) {
+		ta_input_free(&in);
+		return 1;
+	}
+	TA_CHECK(!ta_input_drop_constants(&in), "drop");
+	for (i = 0; i < in.graph.n_tensors; i++)
+		TA_CHECK(!(in.tensors[i].flags & TA_TENSOR_CONSTANT), "const");
+	if (r->max_live && !r->variables) {
+		TA_CHECK(!ta_problem_lower_bound(&in.prob, &lb), "lb");
+		TA_CHECK(lb == r->max_live, "%s: no-constants lb %llu", r->file,
+			 (unsigned long long)lb);
+	}
+	if (plan_all(r->file, &in.prob)) {
+		ta_input_free(&in);
+		return 1;
+	}
+	ta_input_free(&in);
+	return 0;
+}
+
+static int t_models(void)
+{
+	const char *dir = shared_dir();
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t i, found = 0, known = 0;
+
+	TA_CHECK(d, "%s: %s (set TA_SHARED)", dir, strerror(errno));
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		struct model_ref unknown = { .file = e->d_name };
+
+		if (l < 7 || strcmp(e->d_name + l - 7, ".tflite"))
+			continue;
+		found++;
+		for (i = 0; i < sizeof(model_refs) / sizeof(model_refs[0]); i++)
+			if (!strcmp(model_refs[i].file, e->d_name))
+				break;
+		if (i < sizeof(model_refs) / sizeof(model_refs[0])) {
+			known++;
+			if (check_model(dir, &model_refs[i]))
+				goto fail;
+		} else {
+			/* a model PROVENANCE.md has no numbers for here */
+			struct ta_input in;
+			char path[1200], err[512] = "";
+
+			snprintf(path, sizeof(path), "%s/%s", dir, unknown.file);
+			if (ta_tflite_read(path, &in, NULL, err, sizeof(err))) {
+				printf("# %s\n", err);
+				goto fail;
+			}
+			if (plan_all(unknown.file, &in.prob)) {
+				ta_input_free(&in);
+				goto fail;
+			}
+			ta_input_free(&in);
+		}
+	}
+	closedir(d);
+	TA_CHECK(known == sizeof(model_refs) / sizeof(model_refs[0]),
+		 "found %zu of the %zu known models in %s", known,
+		 sizeof(model_refs) / sizeof(model_refs[0]), dir);
+	TA_CHECK(found >= known, "found");
+	return 0;
+fail:
+	closedir(d);
+	return 1;
+}
+
+/* resnet8: tensor 22 is read by ops 1 and 3 (a skip connection). */
+static int t_resnet_skip(void)
+{
+	struct ta_input in;
+	char path[1200], err[512] = "";
+	u32 i;
+
+	snprintf(path, sizeof(path), "%s/resnet8_cifar10_i8.tflite",
+		 shared_dir());
+	TA_CHECK(!ta_tflite_read(path, &in, NULL, err, sizeof(err)), "%s", err);
+	for (i = 0; i < in.graph.n_tensors; i++)
+		if (!strcmp(in.ids[i], "22"))
+			break;
+	TA_CHECK(i < in.graph.n_tensors, "no tensor 22");
+	TA_CHECK(in.bufs[i].start == 0 && in.bufs[i].end == 4,
+		 "tensor 22 lives [%u,%u)", in.bufs[i].start, in.bufs[i].end);
+	TA_CHECK(in.tensors[i].size == 32 * 32 * 16, "size %llu",
+		 (unsigned long long)in.tensors[i].size);
+	ta_input_free(&in);
+	return 0;
+}
+
+/* A parse of a damaged file: -EINVAL, or a graph every strategy plans. */
+static int damaged_ok(const u8 *b, size_t len, int *fails)
+{
+	struct ta_input in;
+	char err[256] = "";
+	int ret = ta_tflite_parse(b, len, "fuzz", &in, NULL, err, sizeof(err));
+
+	if (ret) {
+		TA_CHECK(ret == -EINVAL || ret == -E2BIG, "ret %d: %s", ret, err);
+		TA_CHECK(err[0], "no message");
+		(*fails)++;
+		return 0;
+	}
+	{
+		u64 *off = calloc(in.prob.n_buffers + 1, sizeof(*off));
+		struct ta_result res;
+		int r = off ? ta_plan(&in.prob, TA_STRATEGY_FREELIST, NULL, off,
+				      &res) : -ENOMEM;
+
+		if (!r)
+			r = ta_plan_validate(&in.prob, off, res.height);
+		free(off);
+		ta_input_free(&in);
+		TA_CHECK(!r || r == -EOVERFLOW, "plan of a damaged file: %d", r);
+	}
+	return 0;
+}
+
+static int t_truncated(void)
+{
+	char path[1200];
+	size_t len, l;
+	u8 *data, *copy;
+	int fails = 0;
+
+	snprintf(path, sizeof(path), "%s/hello_world_mlp_f32.tflite",
+		 shared_dir());
+	data = load(path, &len);
+	TA_CHECK(data && len == 3164, "%s", path);
+	/* every length short of the whole file, each in its own allocation */
+	for (l = 0; l < len; l++) {
+		copy = malloc(l ? l : 1);
+		TA_CHECK(copy, "oom");
+		memcpy(copy, data, l);
+		if (damaged_ok(copy, l, &fails)) {
+			free(copy);
+			free(data);
+			return 1;
+		}
+		free(copy);
+	}
+	free(data);
+	/* the buffers' data ends the file: any cut breaks a vector */
+	TA_CHECK(fails == (int)len, "%d of %zu truncations rejected", fails,
+		 len);
+	return 0;
+}
+
+static int t_truncated_big(void)
+{
+	char path[1200];
+	size_t len, l, n = 0;
+	u8 *data, *copy;
+	int fails = 0;
+
+	snprintf(path, sizeof(path), "%s/person_detect_mobilenetv1_i8.tflite",
+		 shared_dir());
+	data = load(path, &len);
+	TA_CHECK(data && len == 300568, "%s", path);
+	for (l = 0; l < len; l += 1 + l / 7 + (l % 97), n++) {
+		copy = malloc(l ? l : 1);
+		TA_CHECK(copy, "oom");
+		memcpy(copy, data, l);
+		if (damaged_ok(copy, l, &fails)) {
+			free(copy);
+			free(data);
+			return 1;
+		}
+		free(copy);
+	}
+	free(data);
+	TA_CHECK(fails == (int)n && n > 50, "%d of %zu rejected", fails, n);
+	return 0;
+}
+
+static int t_flipped(void)
+{
+	char path[1200];
+	size_t len, i;
+	u8 *data, *copy;
+	int fails = 0, masks[3] = { 0xff, 0x80, 0x01 }, k;
+
+	snprintf(path, sizeof(path), "%s/keyword_svdf_scrambled.tflite",
+		 shared_dir());
+	data = load(path, &len);
+	TA_CHECK(data && len == 34576, "%s", path);
+	copy = malloc(len);
+	TA_CHECK(copy, "oom");
+	/* every byte of the first 4 KiB (the tables), then every 7th */
+	for (i = 0; i < len; i += i < 4096 ? 1 : 7) {
+		for (k = 0; k < 3; k++) {
+			memcpy(copy, data, len);
+			copy[i] ^= (u8)masks[k];
+			if (damaged_ok(copy, len, &fails)) {
+				printf("# flipped byte %zu ^ 0x%x\n", i, masks[k]);
+				free(copy);
+				free(data);
+				return 1;
+			}
+		}
+	}
+	free(copy);
+	free(data);
+	/* many flips land in weights and change nothing; enough must not */
+	TA_CHECK(fails > 1000, "only %d flips rejected", fails);
+	return 0;
+}
+
+/* Seeded mutations: several random bytes and a random length at once. */
+static int t_fuzz(void)
+{
+	static const char *const files[] = {
+		"mnist_lstm_i8.tflite", "resnet8_cifar10_i8.tflite",
+		"hello_world_mlp_f32.tflite",
+	};
+	u64 seed = 0x7e45a7e4a11ceULL;
+	int fails = 0, total = 0;
+	size_t f;
+
+	for (f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		char path[1200];
+		size_t len, n, i, k;
+		u8 *data, *copy;
+
+		snprintf(path, sizeof(path), "%s/%s", shared_dir(), files[f]);
+		data = load(path, &len);
+		TA_CHECK(data, "%s", path);
+		for (n = 0; n < 700; n++) {
+			size_t cut = len, muts;
+
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			muts = 1 + (seed >> 60);
+			if ((seed >> 33) % 4 == 0)
+				cut = (size_t)((seed >> 20) % len);
+			copy = malloc(len);
+			TA_CHECK(copy, "oom");
+			memcpy(copy, data, len);
+			for (k = 0; k < muts; k++) {
+				seed = seed * 6364136223846793005ULL +
+				       1442695040888963407ULL;
+				/* mostly the table area at the front */
+				i = (size_t)((seed >> 24) %
+					     ((seed >> 62) ? 2048 : len)) % len;
+				copy[i] = (seed >> 50) & 1 ? (u8)(seed >> 8) :
+					  copy[i] ^ (u8)(1 << ((seed >> 40) & 7));
+			}
+			total++;
+			if (damaged_ok(copy, cut, &fails)) {
+				printf("# %s mutation %zu\n", files[f], n);
+				free(copy);
+				free(data);
+				return 1;
+			}
+			free(copy);
+		}
+		free(data);
+	}
+	TA_CHECK(total == 2100 && fails > 300, "%d of %d rejected", fails,
+		 total);
+	return 0;
+}
+
+/* import -> graph file -> read back: the same problem. */
+static int t_roundtrip(void)
+{
+	char path[1200], out[64], err[512] = "";
+	struct ta_input a, b;
+
+	snprintf(path, sizeof(path), "%s/mnist_lstm_i8.tflite", shared_dir());
+	snprintf(out, sizeof(out), "/tmp/ta_unit_tfl_%d.graph", (int)getpid());
+	TA_CHECK(!ta_tflite_read(path, &a, NULL, err, sizeof(err)), "%s", err);
+	TA_CHECK(!ta_graph_write(out, &a), "write");
+	TA_CHECK(!ta_input_read(out, &b, err, sizeof(err)), "%s", err);
+	unlink(out);
+	TA_CHECK(b.is_graph && b.graph.n_tensors == a.graph.n_tensors &&
+		 b.graph.n_ops == a.graph.n_ops &&
+		 b.graph.n_refs == a.graph.n_refs, "counts");
+	TA_CHECK(!memcmp(a.bufs, b.bufs, sizeof(*a.bufs) * a.graph.n_tensors) &&
+		 !memcmp(a.tensors, b.tensors,
+			 sizeof(*a.tensors) * a.graph.n_tensors) &&
+		 !memcmp(a.refs, b.refs, sizeof(*a.refs) * a.graph.n_refs),
+		 "same graph");
+	TA_CHECK(!strcmp(a.ids[3], b.ids[3]), "ids");
+	ta_input_free(&a);
+	ta_input_free(&b);
+	return 0;
+}
+
+const struct ta_test ta_tflite_tests[] = {
+	{ "tflite: hand-built model, sizes, flags, lifetimes", t_tiny },
+	{ "tflite: corrupt fields of the hand-built model", t_tiny_corrupt },
+	{ "tflite: every shared model vs PROVENANCE, every strategy", t_models },
+	{ "tflite: resnet8 skip connection", t_resnet_skip },
+	{ "tflite: truncated at every length", t_truncated },
+	{ "tflite: person_detect truncated", t_truncated_big },
+	{ "tflite: bytes flipped", t_flipped },
+	{ "tflite: seeded fuzz", t_fuzz },
+	{ "tflite: import, write graph, read back", t_roundtrip },
+	{ NULL, NULL },
+};
