@@ -404,7 +404,7 @@ static int ta_tfl_tensor(struct ta_tfl *m, u32 i)
 		return -ENOMEM;
 	tt->note = malloc(strlen(nm) + strlen(dims) + 32);
 	if (tt->note)
-		sprintf(tt->note, "%s %s %s", tname, dims, nm);
+		sprintf(tt->note, "%s %s%s%s", tname, dims, *nm ? " " : "", nm);
 	free(nm);
 	return tt->note ? 0 : -ENOMEM;
 }
