@@ -58,8 +58,10 @@ struct ta_device {
 /**
  * struct ta_owner - who makes or asks for a plan
  * @uid: effective uid; plans are visible to their uid and to CAP_SYS_ADMIN
- * @key: what the plans are tied to: the &struct file for ioctl, the netlink
- *	 port for netlink; they are destroyed when it goes away
+ * @key: what the plans are tied to: the &struct file for ioctl, the
+ *	 netlink transport's &struct ta_nl_owner of the sending socket; both
+ *	 are addresses of live kernel objects, so keys never collide. The
+ *	 plans are destroyed when it goes away.
  */
 struct ta_owner {
 	kuid_t uid;
@@ -171,6 +173,9 @@ void ta_plan_obj_destroy_all(struct ta_device *ta);
 /* ta_netlink.c */
 int ta_netlink_init(void);
 void ta_netlink_exit(void);
+void ta_netlink_notify_created(const struct ta_plan_obj *plan);
+void ta_netlink_notify_destroyed(const struct ta_plan_obj *plan);
+void ta_netlink_notify_pressure(struct ta_device *ta, u64 requested);
 
 /* ta_mmap.c */
 int ta_mmap(struct file *file, struct vm_area_struct *vma);

@@ -1,22 +1,964 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ta_netlink.c - the generic netlink transport (placeholder until it lands).
+ * ta_netlink.c - the generic netlink transport: family "tensorarena".
+ *
+ * A thin layer over the core API of ta_plan_obj.c, like ta_ioctl.c: the
+ * commands parse their attributes into a &struct ta_plan_request, call
+ * ta_request_check() and ta_plan_obj_create() / _lookup() / _next() /
+ * _destroy(), and put the results into attributes. Every rejection carries
+ * an extack message (the policies' own for type, range and mask errors).
+ * Documentation/netlink.md describes the family; the YAML spec is
+ * Documentation/netlink/specs/tensorarena.yaml.
+ *
+ * Ownership: a plan created over netlink belongs to the sending socket.
+ * Each socket that created a plan gets a &struct ta_nl_owner, found by
+ * (netns, portid); its address is the plan's owner key, so it can never
+ * equal another live owner's key (a &struct file for the ioctl transport).
+ * When the socket is released (NETLINK_URELEASE) its plans are destroyed
+ * and the owner freed.
+ *
+ * Locking: the ops run in parallel (parallel_ops; planning may take the
+ * whole budget and must not hold genl_mutex); the core has its own locking
+ * and ta_nl_owners_lock guards the owner list.
  */
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/netlink.h>
+#include <linux/notifier.h>
+#include <linux/slab.h>
+#include <linux/time64.h>
+#include <net/genetlink.h>
+#include <net/netlink.h>
+
 #include "ta_internal.h"
 
 /**
+ * struct ta_nl_owner - a netlink socket that owns plans
+ * @node: in ta_nl_owners
+ * @net: the socket's network namespace
+ * @portid: the socket's port ID
+ */
+struct ta_nl_owner {
+	struct list_head node;
+	possible_net_t net;
+	u32 portid;
+};
+
+static LIST_HEAD(ta_nl_owners);
+static DEFINE_MUTEX(ta_nl_owners_lock);
+static struct ta_device *ta_nl_dev;
+static bool ta_nl_registered;
+
+enum { TA_NL_MCGRP_EVENTS_ID };
+
+static struct genl_family ta_nl_family;
+
+static struct netlink_range_validation ta_nl_plan_id_range __ro_after_init = {
+	.min = 1,
+	.max = TA_PLAN_ID_MAX,
+};
+
+static const struct nla_policy ta_nl_tensor_policy[TA_NL_A_TENSOR_MAX + 1] = {
+	[TA_NL_A_TENSOR_SIZE] = { .type = NLA_U64 },
+	[TA_NL_A_TENSOR_ALIGN] = { .type = NLA_U64 },
+	[TA_NL_A_TENSOR_FLAGS] = NLA_POLICY_MASK(NLA_U32, TA_TENSOR_INPUT |
+						 TA_TENSOR_OUTPUT |
+						 TA_TENSOR_CONSTANT |
+						 TA_TENSOR_PERSISTENT),
+};
+
+static const struct nla_policy ta_nl_op_policy[TA_NL_A_OP_MAX + 1] = {
+	[TA_NL_A_OP_INPUT] = { .type = NLA_U32 },
+	[TA_NL_A_OP_OUTPUT] = { .type = NLA_U32 },
+};
+
+static const struct nla_policy ta_nl_buffer_policy[TA_NL_A_BUFFER_MAX + 1] = {
+	[TA_NL_A_BUFFER_SIZE] = { .type = NLA_U64 },
+	[TA_NL_A_BUFFER_ALIGN] = { .type = NLA_U64 },
+	[TA_NL_A_BUFFER_START] = { .type = NLA_U32 },
+	[TA_NL_A_BUFFER_END] = { .type = NLA_U32 },
+};
+
+static const struct nla_policy ta_nl_create_policy[TA_NL_A_PLAN_MAX + 1] = {
+	[TA_NL_A_PLAN_FLAGS] = NLA_POLICY_MASK(NLA_U32, TA_CREATE_LIFETIMES |
+					       TA_CREATE_DRY_RUN),
+	[TA_NL_A_PLAN_STRATEGY] = NLA_POLICY_MAX(NLA_U32,
+						 TA_STRATEGY_COUNT - 1),
+	[TA_NL_A_PLAN_BUDGET_NS] = { .type = NLA_U64 },
+	[TA_NL_A_PLAN_BUDGET_STEPS] = { .type = NLA_U64 },
+	[TA_NL_A_PLAN_TENSOR] = NLA_POLICY_NESTED(ta_nl_tensor_policy),
+	[TA_NL_A_PLAN_OP] = NLA_POLICY_NESTED(ta_nl_op_policy),
+	[TA_NL_A_PLAN_BUFFER] = NLA_POLICY_NESTED(ta_nl_buffer_policy),
+};
+
+/* plan-get (do and dump) and plan-destroy */
+static const struct nla_policy ta_nl_id_policy[TA_NL_A_PLAN_MAX + 1] = {
+	[TA_NL_A_PLAN_PLAN_ID] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						       &ta_nl_plan_id_range),
+};
+
+static u32 ta_nl_get_u32(const struct nlattr *attr, u32 def)
+{
+	return attr ? nla_get_u32(attr) : def;
+}
+
+static u64 ta_nl_get_u64(const struct nlattr *attr, u64 def)
+{
+	return attr ? nla_get_u64(attr) : def;
+}
+
+/* The owner of the sender's plans, made on its first create. */
+static struct ta_nl_owner *ta_nl_owner_get(struct net *net, u32 portid)
+{
+	struct ta_nl_owner *owner;
+
+	mutex_lock(&ta_nl_owners_lock);
+	list_for_each_entry(owner, &ta_nl_owners, node)
+		if (owner->portid == portid && net_eq(read_pnet(&owner->net), net))
+			goto out;
+	owner = kzalloc(sizeof(*owner), GFP_KERNEL);
+	if (owner) {
+		write_pnet(&owner->net, net);
+		owner->portid = portid;
+		list_add(&owner->node, &ta_nl_owners);
+	}
+out:
+	mutex_unlock(&ta_nl_owners_lock);
+	return owner;
+}
+
+static int ta_nl_release(struct notifier_block *nb, unsigned long event,
+			 void *ptr)
+{
+	struct netlink_notify *n = ptr;
+	struct ta_nl_owner *owner, *found = NULL;
+
+	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC)
+		return NOTIFY_DONE;
+	mutex_lock(&ta_nl_owners_lock);
+	list_for_each_entry(owner, &ta_nl_owners, node) {
+		if (owner->portid == n->portid &&
+		    net_eq(read_pnet(&owner->net), n->net)) {
+			list_del(&owner->node);
+			found = owner;
+			break;
+		}
+	}
+	mutex_unlock(&ta_nl_owners_lock);
+	if (found) {
+		ta_plan_obj_release_owner(ta_nl_dev, (unsigned long)found);
+		kfree(found);
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ta_nl_notifier = {
+	.notifier_call = ta_nl_release,
+};
+
+static int ta_nl_put_info(struct sk_buff *skb, struct ta_device *ta)
+{
+	struct ta_info info = {};
+
+	ta_arena_fill_info(ta, &info);
+	if (nla_put_u32(skb, TA_NL_A_INFO_ABI_VERSION, info.abi_version) ||
+	    nla_put_u64_64bit(skb, TA_NL_A_INFO_ARENA_SIZE, info.arena_size,
+			      TA_NL_A_INFO_PAD) ||
+	    nla_put_u64_64bit(skb, TA_NL_A_INFO_BYTES_IN_USE,
+			      info.bytes_in_use, TA_NL_A_INFO_PAD) ||
+	    nla_put_u64_64bit(skb, TA_NL_A_INFO_ALIGNMENT, info.alignment,
+			      TA_NL_A_INFO_PAD) ||
+	    nla_put_u32(skb, TA_NL_A_INFO_PAGE_SIZE, info.page_size) ||
+	    nla_put_u32(skb, TA_NL_A_INFO_N_PLANS, info.n_plans) ||
+	    nla_put_u64_64bit(skb, TA_NL_A_INFO_LARGEST_FREE,
+			      info.largest_free, TA_NL_A_INFO_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int ta_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &ta_nl_family, 0, TA_NL_CMD_INFO);
+	if (!hdr || ta_nl_put_info(msg, ta_nl_dev)) {
+		nlmsg_free(msg);
+		NL_SET_ERR_MSG(info->extack, "info does not fit a message");
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+/* Count the repeated top-level attributes of a create request. */
+static int ta_nl_count(struct genl_info *info, struct ta_plan_request *req)
+{
+	const struct nlattr *attr, *ref;
+	int rem, rrem;
+	u64 n_refs = 0;
+
+	nlmsg_for_each_attr(attr, info->nlhdr, GENL_HDRLEN, rem) {
+		switch (nla_type(attr)) {
+		case TA_NL_A_PLAN_TENSOR:
+		case TA_NL_A_PLAN_BUFFER:
+			req->n_tensors++;
+			break;
+		case TA_NL_A_PLAN_OP:
+			req->n_ops++;
+			nla_for_each_nested(ref, attr, rrem)
+				n_refs++;
+			break;
+		}
+	}
+	if (info->attrs[TA_NL_A_PLAN_TENSOR] && info->attrs[TA_NL_A_PLAN_BUFFER]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TA_NL_A_PLAN_BUFFER],
+				    "tensor and buffer attributes cannot be mixed");
+		return -EINVAL;
+	}
+	if (req->flags & TA_CREATE_LIFETIMES) {
+		if (info->attrs[TA_NL_A_PLAN_TENSOR] || info->attrs[TA_NL_A_PLAN_OP]) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[TA_NL_A_PLAN_TENSOR] ?:
+					    info->attrs[TA_NL_A_PLAN_OP],
+					    "lifetime form takes buffer attributes, not tensors or ops");
+			return -EINVAL;
+		}
+	} else if (info->attrs[TA_NL_A_PLAN_BUFFER]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TA_NL_A_PLAN_BUFFER],
+				    "buffer attributes need the lifetimes flag");
+		return -EINVAL;
+	}
+	req->n_refs = min_t(u64, n_refs, U32_MAX);
+	return 0;
+}
+
+static int ta_nl_check_shape(struct genl_info *info, struct ta_plan_request *req,
+			     u64 budget_ns, u64 budget_steps)
+{
+	int err = ta_request_check(req, budget_ns, budget_steps);
+
+	if (err == -E2BIG) {
+		if (req->n_tensors > READ_ONCE(ta_max_tensors))
+			NL_SET_ERR_MSG(info->extack,
+				       "more tensors than the max_tensors module parameter allows");
+		else if (req->n_ops > READ_ONCE(ta_max_ops))
+			NL_SET_ERR_MSG(info->extack,
+				       "more ops than the max_ops module parameter allows");
+		else
+			NL_SET_ERR_MSG(info->extack,
+				       "more op references than the max_refs module parameter allows");
+	} else if (err) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[TA_NL_A_PLAN_BUDGET_NS],
+				    "budget-ns above the max_budget_ms module parameter");
+	}
+	return err;
+}
+
+/* The size and alignment rules of the planner, with the attribute to blame. */
+static int ta_nl_check_size_align(struct netlink_ext_ack *extack,
+				  struct nlattr **tb, int size_type,
+				  int align_type, const struct nlattr *nest,
+				  u64 *size, u64 *align)
+{
+	if (!tb[size_type]) {
+		NL_SET_ERR_ATTR_MISS(extack, nest, size_type);
+		NL_SET_ERR_MSG_ATTR(extack, nest, "size attribute missing");
+		return -EINVAL;
+	}
+	*size = nla_get_u64(tb[size_type]);
+	*align = ta_nl_get_u64(tb[align_type], 0) ?: 1;
+	if (*align & (*align - 1)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[align_type],
+				    "align is not a power of two");
+		return -EINVAL;
+	}
+	if (*align > TA_PLAN_MAX_ALIGN) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[align_type],
+				    "align above 2^32");
+		return -E2BIG;
+	}
+	if (*size >= TA_PLAN_MAX_SIZE) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[size_type],
+				    "size beyond the planner's limit");
+		return -E2BIG;
+	}
+	return 0;
+}
+
+static int ta_nl_parse_tensor(struct netlink_ext_ack *extack,
+			      const struct nlattr *nest,
+			      struct ta_graph_tensor *t)
+{
+	struct nlattr *tb[TA_NL_A_TENSOR_MAX + 1];
+	u64 size, align;
+	int err;
+
+	err = nla_parse_nested(tb, TA_NL_A_TENSOR_MAX, nest,
+			       ta_nl_tensor_policy, extack);
+	if (err)
+		return err;
+	err = ta_nl_check_size_align(extack, tb, TA_NL_A_TENSOR_SIZE,
+				     TA_NL_A_TENSOR_ALIGN, nest, &size, &align);
+	if (err)
+		return err;
+	t->size = size;
+	t->align = align;
+	t->flags = ta_nl_get_u32(tb[TA_NL_A_TENSOR_FLAGS], 0);
+	return 0;
+}
+
+static int ta_nl_parse_buffer(struct netlink_ext_ack *extack,
+			      const struct nlattr *nest, struct ta_buffer *b)
+{
+	struct nlattr *tb[TA_NL_A_BUFFER_MAX + 1];
+	u64 size, align;
+	int err;
+
+	err = nla_parse_nested(tb, TA_NL_A_BUFFER_MAX, nest,
+			       ta_nl_buffer_policy, extack);
+	if (err)
+		return err;
+	err = ta_nl_check_size_align(extack, tb, TA_NL_A_BUFFER_SIZE,
+				     TA_NL_A_BUFFER_ALIGN, nest, &size, &align);
+	if (err)
+		return err;
+	if (!tb[TA_NL_A_BUFFER_START] || !tb[TA_NL_A_BUFFER_END]) {
+		NL_SET_ERR_ATTR_MISS(extack, nest, tb[TA_NL_A_BUFFER_START] ?
+				     TA_NL_A_BUFFER_END : TA_NL_A_BUFFER_START);
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "buffer needs start and end attributes");
+		return -EINVAL;
+	}
+	b->size = size;
+	b->align = align;
+	b->start = nla_get_u32(tb[TA_NL_A_BUFFER_START]);
+	b->end = nla_get_u32(tb[TA_NL_A_BUFFER_END]);
+	if (b->start >= b->end) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TA_NL_A_BUFFER_END],
+				    "buffer end must be after its start");
+		return -EINVAL;
+	}
+	if (b->end > TA_PLAN_MAX_STEPS) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TA_NL_A_BUFFER_END],
+				    "buffer end beyond the planner's step limit");
+		return -E2BIG;
+	}
+	return 0;
+}
+
+/* An op's inputs then its outputs, each in attribute order, from @*ref. */
+static void ta_nl_parse_op(const struct nlattr *nest, struct ta_graph_op *op,
+			   u32 *refs, u32 *ref)
+{
+	const struct nlattr *attr;
+	int rem;
+
+	op->first_ref = *ref;
+	op->n_inputs = 0;
+	op->n_outputs = 0;
+	nla_for_each_nested(attr, nest, rem)
+		if (nla_type(attr) == TA_NL_A_OP_INPUT) {
+			refs[(*ref)++] = nla_get_u32(attr);
+			op->n_inputs++;
+		}
+	nla_for_each_nested(attr, nest, rem)
+		if (nla_type(attr) == TA_NL_A_OP_OUTPUT) {
+			refs[(*ref)++] = nla_get_u32(attr);
+			op->n_outputs++;
+		}
+}
+
+static int ta_nl_parse_arrays(struct genl_info *info,
+			      struct ta_plan_request *req)
+{
+	bool lifetimes = req->flags & TA_CREATE_LIFETIMES;
+	u32 n = max_t(u32, req->n_tensors, 1);
+	u32 t = 0, o = 0, r = 0;
+	const struct nlattr *attr;
+	int rem, err = 0;
+
+	if (lifetimes) {
+		req->buffers = kvcalloc(n, sizeof(*req->buffers), GFP_KERNEL);
+		if (!req->buffers)
+			return -ENOMEM;
+	} else {
+		req->tensors = kvcalloc(n, sizeof(*req->tensors), GFP_KERNEL);
+		req->ops = kvcalloc(max_t(u32, req->n_ops, 1),
+				    sizeof(*req->ops), GFP_KERNEL);
+		req->refs = kvcalloc(max_t(u32, req->n_refs, 1),
+				     sizeof(*req->refs), GFP_KERNEL);
+		if (!req->tensors || !req->ops || !req->refs)
+			return -ENOMEM;
+	}
+	nlmsg_for_each_attr(attr, info->nlhdr, GENL_HDRLEN, rem) {
+		switch (nla_type(attr)) {
+		case TA_NL_A_PLAN_TENSOR:
+			err = ta_nl_parse_tensor(info->extack, attr,
+						 &req->tensors[t++]);
+			break;
+		case TA_NL_A_PLAN_BUFFER:
+			err = ta_nl_parse_buffer(info->extack, attr,
+						 &req->buffers[t++]);
+			break;
+		case TA_NL_A_PLAN_OP:
+			ta_nl_parse_op(attr, &req->ops[o++], req->refs, &r);
+			break;
+		}
+		if (err)
+			return err;
+		if (!((t + o) & 1023))
+			cond_resched();
+	}
+	return 0;
+}
+
+static void ta_nl_create_error(struct genl_info *info, int err)
+{
+	switch (err) {
+	case -EINVAL:
+		NL_SET_ERR_MSG(info->extack,
+			       "malformed graph: a reference beyond the tensors, a tensor read before it is produced or produced twice, an input or constant written, or a tensor no op references");
+		break;
+	case -E2BIG:
+		NL_SET_ERR_MSG(info->extack, "graph beyond the planner's limits");
+		break;
+	case -EOVERFLOW:
+		NL_SET_ERR_MSG(info->extack, "plan height beyond 63 bits");
+		break;
+	case -ENOSPC:
+		NL_SET_ERR_MSG(info->extack,
+			       "no free slice of the arena for the plan's height, or the plan table is full");
+		break;
+	case -EINTR:
+		NL_SET_ERR_MSG(info->extack, "planning interrupted by a signal");
+		break;
+	case -ENOMEM:
+		NL_SET_ERR_MSG(info->extack, "out of memory");
+		break;
+	}
+}
+
+static int ta_nl_put_summary(struct sk_buff *msg,
+			     const struct ta_plan_summary *sum)
+{
+	if (nla_put_u32(msg, TA_NL_A_PLAN_PLAN_ID, sum->plan_id) ||
+	    nla_put_u64_64bit(msg, TA_NL_A_PLAN_HEIGHT, sum->height,
+			      TA_NL_A_PLAN_PAD) ||
+	    nla_put_u64_64bit(msg, TA_NL_A_PLAN_LOWER_BOUND, sum->lower_bound,
+			      TA_NL_A_PLAN_PAD) ||
+	    nla_put_u64_64bit(msg, TA_NL_A_PLAN_PLAN_TIME_NS,
+			      sum->plan_time_ns, TA_NL_A_PLAN_PAD) ||
+	    nla_put_u64_64bit(msg, TA_NL_A_PLAN_MMAP_OFFSET, sum->mmap_offset,
+			      TA_NL_A_PLAN_PAD) ||
+	    nla_put_u8(msg, TA_NL_A_PLAN_OPTIMAL, sum->optimal))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int ta_nl_create_reply(struct genl_info *info,
+			      const struct ta_plan_summary *sum)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &ta_nl_family, 0,
+				TA_NL_CMD_PLAN_CREATE);
+	if (!hdr || ta_nl_put_summary(msg, sum)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static int ta_nl_create_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **attrs = info->attrs;
+	struct ta_plan_request req = {
+		.flags = ta_nl_get_u32(attrs[TA_NL_A_PLAN_FLAGS], 0),
+		.strategy = ta_nl_get_u32(attrs[TA_NL_A_PLAN_STRATEGY],
+					  TA_STRATEGY_AUTO),
+	};
+	struct ta_plan_summary sum;
+	struct ta_nl_owner *owner;
+	struct ta_owner caller;
+	int err;
+
+	err = ta_nl_count(info, &req);
+	if (err)
+		return err;
+	if (!(req.flags & TA_CREATE_LIFETIMES) && !req.n_ops) {
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, TA_NL_A_PLAN_OP);
+		NL_SET_ERR_MSG(info->extack, "graph form needs at least one op");
+		return -EINVAL;
+	}
+	err = ta_nl_check_shape(info, &req,
+				ta_nl_get_u64(attrs[TA_NL_A_PLAN_BUDGET_NS], 0),
+				ta_nl_get_u64(attrs[TA_NL_A_PLAN_BUDGET_STEPS], 0));
+	if (err)
+		return err;
+	owner = ta_nl_owner_get(genl_info_net(info), info->snd_portid);
+	if (!owner) {
+		NL_SET_ERR_MSG(info->extack, "out of memory");
+		return -ENOMEM;
+	}
+	caller = ta_owner_current((unsigned long)owner);
+
+	err = ta_nl_parse_arrays(info, &req);
+	if (err == -ENOMEM)
+		NL_SET_ERR_MSG(info->extack, "out of memory");
+	if (!err) {
+		err = ta_plan_obj_create(ta_nl_dev, &caller, &req, &sum);
+		if (err)
+			ta_nl_create_error(info, err);
+	}
+	ta_request_free(&req);
+	if (err)
+		return err;
+
+	err = ta_nl_create_reply(info, &sum);
+	if (err) {
+		/* The ID could not reach the caller: take the plan back. */
+		if (sum.plan_id)
+			ta_plan_obj_destroy(ta_nl_dev, sum.plan_id, &caller);
+		NL_SET_ERR_MSG(info->extack, "the reply could not be sent");
+	}
+	return err;
+}
+
+static size_t ta_nl_placement_size(void)
+{
+	return nla_total_size(0) + 2 * nla_total_size_64bit(sizeof(u64));
+}
+
+/* The figures of @plan: everything but the placements. */
+static int ta_nl_put_plan(struct sk_buff *msg, const struct ta_plan_obj *plan)
+{
+	struct ta_plan_summary sum = {
+		.plan_id = plan->id,
+		.height = plan->height,
+		.lower_bound = plan->lower_bound,
+		.plan_time_ns = plan->time_ns,
+		.mmap_offset = (u64)plan->id << PAGE_SHIFT,
+		.optimal = plan->optimal,
+	};
+
+	if (ta_nl_put_summary(msg, &sum) ||
+	    nla_put_u32(msg, TA_NL_A_PLAN_STRATEGY, plan->strategy) ||
+	    nla_put_u32(msg, TA_NL_A_PLAN_N_TENSORS, plan->n_tensors) ||
+	    nla_put_u32(msg, TA_NL_A_PLAN_UID,
+			from_kuid_munged(current_user_ns(), plan->uid)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * Put placements from @*next on as long as they fit; @*next is advanced.
+ * Returns -EMSGSIZE when not even one fits.
+ */
+static int ta_nl_put_placements(struct sk_buff *msg,
+				const struct ta_plan_obj *plan, u32 *next)
+{
+	u32 first = *next;
+
+	if (nla_put_u32(msg, TA_NL_A_PLAN_FIRST_PLACEMENT, first))
+		return -EMSGSIZE;
+	for (; *next < plan->n_tensors; (*next)++) {
+		const struct ta_placement *p = &plan->placements[*next];
+		struct nlattr *nest;
+
+		nest = nla_nest_start(msg, TA_NL_A_PLAN_PLACEMENT);
+		if (!nest)
+			break;
+		if (nla_put_u64_64bit(msg, TA_NL_A_PLACEMENT_OFFSET, p->offset,
+				      TA_NL_A_PLACEMENT_PAD) ||
+		    nla_put_u64_64bit(msg, TA_NL_A_PLACEMENT_SIZE, p->size,
+				      TA_NL_A_PLACEMENT_PAD)) {
+			nla_nest_cancel(msg, nest);
+			break;
+		}
+		nla_nest_end(msg, nest);
+	}
+	return *next == first && first < plan->n_tensors ? -EMSGSIZE : 0;
+}
+
+static struct ta_plan_obj *ta_nl_lookup(struct netlink_ext_ack *extack,
+					struct nlattr **attrs)
+{
+	struct ta_owner caller = ta_owner_current(0);
+	struct ta_plan_obj *plan;
+
+	plan = ta_plan_obj_lookup(ta_nl_dev,
+				  nla_get_u32(attrs[TA_NL_A_PLAN_PLAN_ID]),
+				  &caller);
+	if (IS_ERR(plan))
+		NL_SET_ERR_MSG_ATTR(extack, attrs[TA_NL_A_PLAN_PLAN_ID],
+				    "no such plan");
+	return plan;
+}
+
+static int ta_nl_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ta_plan_obj *plan;
+	struct sk_buff *msg;
+	u32 next = 0;
+	void *hdr;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, TA_NL_A_PLAN_PLAN_ID)) {
+		NL_SET_ERR_MSG(info->extack, "plan-id attribute missing");
+		return -EINVAL;
+	}
+	plan = ta_nl_lookup(info->extack, info->attrs);
+	if (IS_ERR(plan))
+		return PTR_ERR(plan);
+	if (plan->n_tensors > TA_NL_GET_DO_MAX_PLACEMENTS) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[TA_NL_A_PLAN_PLAN_ID],
+				    "plan too large for one reply: dump plan-get with plan-id");
+		err = -EMSGSIZE;
+		goto put;
+	}
+	msg = genlmsg_new(NLMSG_GOODSIZE +
+			  plan->n_tensors * ta_nl_placement_size(), GFP_KERNEL);
+	err = -ENOMEM;
+	if (!msg)
+		goto put;
+	hdr = genlmsg_put_reply(msg, info, &ta_nl_family, 0,
+				TA_NL_CMD_PLAN_GET);
+	err = -EMSGSIZE;
+	if (!hdr || ta_nl_put_plan(msg, plan) ||
+	    ta_nl_put_placements(msg, plan, &next) ||
+	    next != plan->n_tensors) {
+		nlmsg_free(msg);
+		goto put;
+	}
+	genlmsg_end(msg, hdr);
+	err = genlmsg_reply(msg, info);
+put:
+	if (err && err != -ENOENT && !info->extack->_msg)
+		NL_SET_ERR_MSG(info->extack, "the reply could not be built");
+	ta_plan_obj_put(plan);
+	return err;
+}
+
+/*
+ * Dump state in cb->args: [0] the plan ID to dump (0: list every plan),
+ * [1] the last plan listed or the next placement, [2] whether the dump of
+ * one plan has sent its figures.
+ */
+static int ta_nl_get_start(struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
+	const struct nlattr *id = di->attrs[TA_NL_A_PLAN_PLAN_ID];
+
+	/*
+	 * 6.1 gives start() no extack: a missing plan is reported by the
+	 * first dumpit() call, whose error and message end the dump.
+	 */
+	cb->args[0] = id ? nla_get_u32(id) : 0;
+	cb->args[1] = 0;
+	cb->args[2] = 0;
+	return 0;
+}
+
+static int ta_nl_dump_list(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct ta_owner caller = ta_owner_current(0);
+	struct ta_plan_obj *plan;
+	void *hdr;
+
+	for (;;) {
+		plan = ta_plan_obj_next(ta_nl_dev, cb->args[1], &caller);
+		if (!plan)
+			break;
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &ta_nl_family,
+				  NLM_F_MULTI, TA_NL_CMD_PLAN_GET);
+		if (!hdr)
+			goto full;
+		if (ta_nl_put_plan(skb, plan)) {
+			genlmsg_cancel(skb, hdr);
+			goto full;
+		}
+		genlmsg_end(skb, hdr);
+		cb->args[1] = plan->id;
+		ta_plan_obj_put(plan);
+	}
+	return skb->len;
+full:
+	ta_plan_obj_put(plan);
+	return skb->len;
+}
+
+static int ta_nl_dump_one(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct ta_owner caller = ta_owner_current(0);
+	struct ta_plan_obj *plan;
+	u32 next = cb->args[1];
+	void *hdr;
+	int err;
+
+	plan = ta_plan_obj_lookup(ta_nl_dev, cb->args[0], &caller);
+	if (IS_ERR(plan)) {
+		if (cb->args[2])
+			NL_SET_ERR_MSG(cb->extack,
+				       "the plan was destroyed during the dump");
+		else
+			NL_SET_ERR_MSG(cb->extack, "no such plan");
+		return PTR_ERR(plan);
+	}
+	err = 0;
+	while (!cb->args[2] || next < plan->n_tensors) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &ta_nl_family,
+				  NLM_F_MULTI, TA_NL_CMD_PLAN_GET);
+		if (!hdr)
+			break;
+		if (ta_nl_put_plan(skb, plan) ||
+		    ta_nl_put_placements(skb, plan, &next)) {
+			genlmsg_cancel(skb, hdr);
+			/* Not even one placement fits an empty message. */
+			if (!skb->len)
+				err = -EMSGSIZE;
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		cb->args[1] = next;
+		cb->args[2] = 1;
+	}
+	ta_plan_obj_put(plan);
+	return err ?: skb->len;
+}
+
+static int ta_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	return cb->args[0] ? ta_nl_dump_one(skb, cb) : ta_nl_dump_list(skb, cb);
+}
+
+static int ta_nl_destroy_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ta_owner caller = ta_owner_current(0);
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, TA_NL_A_PLAN_PLAN_ID)) {
+		NL_SET_ERR_MSG(info->extack, "plan-id attribute missing");
+		return -EINVAL;
+	}
+	err = ta_plan_obj_destroy(ta_nl_dev,
+				  nla_get_u32(info->attrs[TA_NL_A_PLAN_PLAN_ID]),
+				  &caller);
+	if (err)
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[TA_NL_A_PLAN_PLAN_ID],
+				    "no such plan");
+	return err;
+}
+
+/*
+ * No command needs GENL_ADMIN_PERM: plans are per user (a caller sees and
+ * destroys only its own uid's plans unless it has CAP_SYS_ADMIN), as with
+ * the ioctls. The events group announces every user's plans, so binding to
+ * it needs CAP_SYS_ADMIN.
+ */
+static const struct genl_ops ta_nl_ops[] = {
+	{
+		.cmd = TA_NL_CMD_INFO,
+		.doit = ta_nl_info_doit,
+	},
+	{
+		.cmd = TA_NL_CMD_PLAN_CREATE,
+		.doit = ta_nl_create_doit,
+		.policy = ta_nl_create_policy,
+		.maxattr = TA_NL_A_PLAN_MAX,
+	},
+	{
+		.cmd = TA_NL_CMD_PLAN_GET,
+		.doit = ta_nl_get_doit,
+		.start = ta_nl_get_start,
+		.dumpit = ta_nl_get_dumpit,
+		.policy = ta_nl_id_policy,
+		.maxattr = TA_NL_A_PLAN_MAX,
+	},
+	{
+		.cmd = TA_NL_CMD_PLAN_DESTROY,
+		.doit = ta_nl_destroy_doit,
+		.policy = ta_nl_id_policy,
+		.maxattr = TA_NL_A_PLAN_MAX,
+	},
+};
+
+static const struct genl_multicast_group ta_nl_mcgrps[] = {
+	[TA_NL_MCGRP_EVENTS_ID] = {
+		.name = TA_NL_MCGRP_EVENTS,
+		.flags = GENL_MCAST_CAP_SYS_ADMIN,
+	},
+};
+
+static struct genl_family ta_nl_family __ro_after_init = {
+	.name = TA_NL_FAMILY_NAME,
+	.version = TA_NL_FAMILY_VERSION,
+	.netnsok = true,
+	.parallel_ops = true,
+	.module = THIS_MODULE,
+	.ops = ta_nl_ops,
+	.n_ops = ARRAY_SIZE(ta_nl_ops),
+	.mcgrps = ta_nl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(ta_nl_mcgrps),
+};
+
+/* A message for the events group, or NULL when nobody listens. */
+static struct sk_buff *ta_nl_event_new(u8 cmd, void **hdr)
+{
+	struct sk_buff *msg;
+
+	if (!READ_ONCE(ta_nl_registered) ||
+	    !genl_has_listeners(&ta_nl_family, &init_net,
+				TA_NL_MCGRP_EVENTS_ID))
+		return NULL;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return NULL;
+	*hdr = genlmsg_put(msg, 0, 0, &ta_nl_family, 0, cmd);
+	if (!*hdr) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+static void ta_nl_event_send(struct sk_buff *msg, void *hdr, int err)
+{
+	if (err) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast(&ta_nl_family, msg, 0, TA_NL_MCGRP_EVENTS_ID,
+			  GFP_KERNEL);
+}
+
+static void ta_nl_plan_event(const struct ta_plan_obj *plan, u8 cmd)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	msg = ta_nl_event_new(cmd, &hdr);
+	if (!msg)
+		return;
+	err = nla_put_u32(msg, TA_NL_A_PLAN_PLAN_ID, plan->id) ||
+	      nla_put_u32(msg, TA_NL_A_PLAN_UID,
+			  from_kuid_munged(&init_user_ns, plan->uid));
+	if (!err && cmd == TA_NL_CMD_PLAN_CREATED_NTF)
+		err = nla_put_u32(msg, TA_NL_A_PLAN_N_TENSORS, plan->n_tensors) ||
+		      nla_put_u32(msg, TA_NL_A_PLAN_STRATEGY, plan->strategy) ||
+		      nla_put_u64_64bit(msg, TA_NL_A_PLAN_HEIGHT, plan->height,
+					TA_NL_A_PLAN_PAD);
+	ta_nl_event_send(msg, hdr, err);
+}
+
+/**
+ * ta_netlink_notify_pressure() - announce arena pressure to the events group
+ * @ta: the device
+ * @requested: the height a create wanted and did not get, or 0 after a
+ *	       successful create (then sent only when the use is above 7/8 of
+ *	       the arena)
+ *
+ * Context: process context; may sleep.
+ */
+void ta_netlink_notify_pressure(struct ta_device *ta, u64 requested)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	if (!requested && ta_arena_in_use(ta) <= ta->size / 8 * 7)
+		return;
+	msg = ta_nl_event_new(TA_NL_CMD_PRESSURE_NTF, &hdr);
+	if (!msg)
+		return;
+	err = ta_nl_put_info(msg, ta);
+	if (!err && requested)
+		err = nla_put_u64_64bit(msg, TA_NL_A_INFO_REQUESTED, requested,
+					TA_NL_A_INFO_PAD);
+	ta_nl_event_send(msg, hdr, err);
+}
+
+/**
+ * ta_netlink_notify_created() - announce a new plan to the events group
+ * @plan: the plan, published, with a reference held by the caller
+ *
+ * Also announces pressure when the arena's use is now above 7/8.
+ *
+ * Context: process context; may sleep.
+ */
+void ta_netlink_notify_created(const struct ta_plan_obj *plan)
+{
+	ta_nl_plan_event(plan, TA_NL_CMD_PLAN_CREATED_NTF);
+	ta_netlink_notify_pressure(plan->ta, 0);
+}
+
+/**
+ * ta_netlink_notify_destroyed() - announce a plan's removal from the table
+ * @plan: the plan, unpublished, still referenced
+ *
+ * Context: process context; may sleep.
+ */
+void ta_netlink_notify_destroyed(const struct ta_plan_obj *plan)
+{
+	ta_nl_plan_event(plan, TA_NL_CMD_PLAN_DESTROYED_NTF);
+}
+
+/**
  * ta_netlink_init() - register the "tensorarena" generic netlink family
+ *
+ * Serves ta_param_device, which must exist.
  *
  * Return: 0 or a negative errno.
  */
 int ta_netlink_init(void)
 {
+	int err;
+
+	ta_nl_dev = ta_param_device;
+	err = netlink_register_notifier(&ta_nl_notifier);
+	if (err)
+		return err;
+	err = genl_register_family(&ta_nl_family);
+	if (err) {
+		netlink_unregister_notifier(&ta_nl_notifier);
+		return err;
+	}
+	WRITE_ONCE(ta_nl_registered, true);
 	return 0;
 }
 
 /**
  * ta_netlink_exit() - unregister the family
+ *
+ * Plans owned by netlink sockets stay until the device goes (its removal
+ * destroys every plan); their owners are freed here.
  */
 void ta_netlink_exit(void)
 {
+	struct ta_nl_owner *owner, *next;
+
+	WRITE_ONCE(ta_nl_registered, false);
+	netlink_unregister_notifier(&ta_nl_notifier);
+	genl_unregister_family(&ta_nl_family);
+	mutex_lock(&ta_nl_owners_lock);
+	list_for_each_entry_safe(owner, next, &ta_nl_owners, node) {
+		list_del(&owner->node);
+		kfree(owner);
+	}
+	mutex_unlock(&ta_nl_owners_lock);
 }

@@ -246,6 +246,7 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 	}
 
 	if (res.height > ta->size) {
+		ta_netlink_notify_pressure(ta, res.height);
 		err = -ENOSPC;
 		goto free_plan;
 	}
@@ -253,6 +254,7 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 	if (plan->slice_size) {
 		plan->slice_vaddr = gen_pool_alloc(ta->pool, plan->slice_size);
 		if (!plan->slice_vaddr) {
+			ta_netlink_notify_pressure(ta, res.height);
 			plan->slice_size = 0;
 			err = -ENOSPC;
 			goto free_plan;
@@ -263,6 +265,8 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 		memset((void *)plan->slice_vaddr, 0, plan->slice_size);
 	}
 
+	/* Ours until reported: a racing destroy by ID cannot free it. */
+	ta_plan_obj_get(plan);
 	err = xa_alloc_cyclic(&ta->plans, &plan->id, plan,
 			      XA_LIMIT(1, TA_PLAN_ID_MAX), &ta->next_plan_id,
 			      GFP_KERNEL);
@@ -273,6 +277,8 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 	atomic_inc(&ta->n_plans);
 	out->plan_id = plan->id;
 	out->mmap_offset = (u64)plan->id << PAGE_SHIFT;
+	ta_netlink_notify_created(plan);
+	ta_plan_obj_put(plan);
 	kvfree(offsets);
 	kvfree(derived);
 	return 0;
@@ -355,6 +361,7 @@ static void ta_plan_obj_unpublish(struct ta_device *ta,
 				  struct ta_plan_obj *plan)
 {
 	atomic_dec(&ta->n_plans);
+	ta_netlink_notify_destroyed(plan);
 	ta_plan_obj_put(plan);
 }
 

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
 	build-essential flex bison bc libelf-dev libssl-dev cpio kmod xz-utils
-	linux-source-6.1 linux-headers-amd64
+	linux-source-6.1 linux-source-6.12 linux-headers-amd64
 	qemu-system-x86 busybox-static sparse python3
 	libnl-genl-3-dev pkg-config python3-yaml python3-jsonschema
 )

@@ -225,4 +225,234 @@ struct ta_info {
 #define TA_IOCTL_PLAN_GET	_IOWR(TA_IOCTL_BASE, 0x02, struct ta_plan_get)
 #define TA_IOCTL_PLAN_DESTROY	_IOW(TA_IOCTL_BASE, 0x03, struct ta_plan_destroy)
 
+/*
+ * Generic netlink family "tensorarena" (Documentation/netlink.md, spec in
+ * Documentation/netlink/specs/tensorarena.yaml). The same operations as the
+ * ioctls, with the same semantics and errors, as commands with attributes;
+ * attribute values use the ioctl constants (%TA_STRATEGY_*, %TA_CREATE_*,
+ * %TA_TENSOR_*).
+ */
+#define TA_NL_FAMILY_NAME	"tensorarena"
+#define TA_NL_FAMILY_VERSION	1
+#define TA_NL_MCGRP_EVENTS	"events"
+
+/*
+ * A plan-get do reply carries the placements of plans with at most this
+ * many tensors; larger plans fail with -EMSGSIZE: dump plan-get with
+ * %TA_NL_A_PLAN_PLAN_ID to read them over several messages.
+ */
+#define TA_NL_GET_DO_MAX_PLACEMENTS	2048
+
+/**
+ * enum ta_nl_cmd - commands of the tensorarena family
+ * @TA_NL_CMD_UNSPEC: unused
+ * @TA_NL_CMD_INFO: do: arena figures (&enum ta_nl_info_attrs), as
+ *	%TA_IOCTL_INFO.
+ * @TA_NL_CMD_PLAN_CREATE: do: plan a graph (%TA_NL_A_PLAN_TENSOR and
+ *	%TA_NL_A_PLAN_OP) or lifetimes (%TA_NL_A_PLAN_BUFFER with
+ *	%TA_CREATE_LIFETIMES); reply: ID and figures. The plan belongs to
+ *	the sending socket and is destroyed when it closes.
+ * @TA_NL_CMD_PLAN_GET: do: one plan by %TA_NL_A_PLAN_PLAN_ID with its
+ *	placements (up to %TA_NL_GET_DO_MAX_PLACEMENTS). dump: one message
+ *	per plan the caller may see (figures only); with
+ *	%TA_NL_A_PLAN_PLAN_ID, that plan's figures and all its placements,
+ *	spread over as many messages as needed, each starting at
+ *	%TA_NL_A_PLAN_FIRST_PLACEMENT.
+ * @TA_NL_CMD_PLAN_DESTROY: do: destroy the plan %TA_NL_A_PLAN_PLAN_ID.
+ * @TA_NL_CMD_PLAN_CREATED_NTF: event (group "events"): a plan was created
+ *	(plan-id, uid, n-tensors, height, strategy).
+ * @TA_NL_CMD_PLAN_DESTROYED_NTF: event: a plan was destroyed (plan-id, uid).
+ * @TA_NL_CMD_PRESSURE_NTF: event: a create failed for want of arena
+ *	(%TA_NL_A_INFO_REQUESTED set) or the use crossed 7/8 of the arena;
+ *	carries the info figures.
+ * @__TA_NL_CMD_MAX: internal
+ * @TA_NL_CMD_MAX: highest command
+ */
+enum ta_nl_cmd {
+	TA_NL_CMD_UNSPEC,
+	TA_NL_CMD_INFO,
+	TA_NL_CMD_PLAN_CREATE,
+	TA_NL_CMD_PLAN_GET,
+	TA_NL_CMD_PLAN_DESTROY,
+	TA_NL_CMD_PLAN_CREATED_NTF,
+	TA_NL_CMD_PLAN_DESTROYED_NTF,
+	TA_NL_CMD_PRESSURE_NTF,
+
+	__TA_NL_CMD_MAX,
+	TA_NL_CMD_MAX = __TA_NL_CMD_MAX - 1
+};
+
+/**
+ * enum ta_nl_info_attrs - attributes of info and of pressure events
+ * @TA_NL_A_INFO_UNSPEC: unused
+ * @TA_NL_A_INFO_PAD: padding for 64-bit attributes
+ * @TA_NL_A_INFO_ABI_VERSION: u32, %TA_ABI_VERSION
+ * @TA_NL_A_INFO_ARENA_SIZE: u64, bytes in the arena
+ * @TA_NL_A_INFO_BYTES_IN_USE: u64, bytes held by plans
+ * @TA_NL_A_INFO_ALIGNMENT: u64, alignment of every slice
+ * @TA_NL_A_INFO_PAGE_SIZE: u32, the kernel's page size
+ * @TA_NL_A_INFO_N_PLANS: u32, plans that exist (all users')
+ * @TA_NL_A_INFO_LARGEST_FREE: u64, the largest free slice
+ * @TA_NL_A_INFO_REQUESTED: u64, pressure events only: the height a create
+ *	wanted and did not get
+ * @__TA_NL_A_INFO_MAX: internal
+ * @TA_NL_A_INFO_MAX: highest attribute
+ */
+enum ta_nl_info_attrs {
+	TA_NL_A_INFO_UNSPEC,
+	TA_NL_A_INFO_PAD,
+	TA_NL_A_INFO_ABI_VERSION,
+	TA_NL_A_INFO_ARENA_SIZE,
+	TA_NL_A_INFO_BYTES_IN_USE,
+	TA_NL_A_INFO_ALIGNMENT,
+	TA_NL_A_INFO_PAGE_SIZE,
+	TA_NL_A_INFO_N_PLANS,
+	TA_NL_A_INFO_LARGEST_FREE,
+	TA_NL_A_INFO_REQUESTED,
+
+	__TA_NL_A_INFO_MAX,
+	TA_NL_A_INFO_MAX = __TA_NL_A_INFO_MAX - 1
+};
+
+/**
+ * enum ta_nl_plan_attrs - attributes of the plan commands and events
+ * @TA_NL_A_PLAN_UNSPEC: unused
+ * @TA_NL_A_PLAN_PAD: padding for 64-bit attributes
+ * @TA_NL_A_PLAN_PLAN_ID: u32, a plan's ID (1..0xfffff)
+ * @TA_NL_A_PLAN_FLAGS: u32, %TA_CREATE_* (create)
+ * @TA_NL_A_PLAN_STRATEGY: u32, %TA_STRATEGY_* (create; reported by get)
+ * @TA_NL_A_PLAN_BUDGET_NS: u64, planning time limit, 0 or absent: default
+ * @TA_NL_A_PLAN_BUDGET_STEPS: u64, search-step limit, 0 or absent: none
+ * @TA_NL_A_PLAN_TENSOR: nest (&enum ta_nl_tensor_attrs), repeated: the
+ *	graph's tensors in index order
+ * @TA_NL_A_PLAN_OP: nest (&enum ta_nl_op_attrs), repeated: the graph's
+ *	ops in execution order
+ * @TA_NL_A_PLAN_BUFFER: nest (&enum ta_nl_buffer_attrs), repeated: the
+ *	buffers of a lifetime-form request
+ * @TA_NL_A_PLAN_HEIGHT: u64, arena bytes the plan needs
+ * @TA_NL_A_PLAN_LOWER_BOUND: u64, most bytes live at one step
+ * @TA_NL_A_PLAN_PLAN_TIME_NS: u64, planning time
+ * @TA_NL_A_PLAN_MMAP_OFFSET: u64, mmap() offset of the plan's slice on
+ *	/dev/tensorarena
+ * @TA_NL_A_PLAN_OPTIMAL: u8, 1 when proven optimal
+ * @TA_NL_A_PLAN_N_TENSORS: u32, the plan's tensor count
+ * @TA_NL_A_PLAN_PLACEMENT: nest (&enum ta_nl_placement_attrs), repeated:
+ *	placements in tensor order
+ * @TA_NL_A_PLAN_FIRST_PLACEMENT: u32, tensor index of the first
+ *	%TA_NL_A_PLAN_PLACEMENT in this message
+ * @TA_NL_A_PLAN_UID: u32, the creator's uid (in the receiver's user
+ *	namespace)
+ * @__TA_NL_A_PLAN_MAX: internal
+ * @TA_NL_A_PLAN_MAX: highest attribute
+ */
+enum ta_nl_plan_attrs {
+	TA_NL_A_PLAN_UNSPEC,
+	TA_NL_A_PLAN_PAD,
+	TA_NL_A_PLAN_PLAN_ID,
+	TA_NL_A_PLAN_FLAGS,
+	TA_NL_A_PLAN_STRATEGY,
+	TA_NL_A_PLAN_BUDGET_NS,
+	TA_NL_A_PLAN_BUDGET_STEPS,
+	TA_NL_A_PLAN_TENSOR,
+	TA_NL_A_PLAN_OP,
+	TA_NL_A_PLAN_BUFFER,
+	TA_NL_A_PLAN_HEIGHT,
+	TA_NL_A_PLAN_LOWER_BOUND,
+	TA_NL_A_PLAN_PLAN_TIME_NS,
+	TA_NL_A_PLAN_MMAP_OFFSET,
+	TA_NL_A_PLAN_OPTIMAL,
+	TA_NL_A_PLAN_N_TENSORS,
+	TA_NL_A_PLAN_PLACEMENT,
+	TA_NL_A_PLAN_FIRST_PLACEMENT,
+	TA_NL_A_PLAN_UID,
+
+	__TA_NL_A_PLAN_MAX,
+	TA_NL_A_PLAN_MAX = __TA_NL_A_PLAN_MAX - 1
+};
+
+/**
+ * enum ta_nl_tensor_attrs - one tensor of a graph (&struct ta_tensor)
+ * @TA_NL_A_TENSOR_UNSPEC: unused
+ * @TA_NL_A_TENSOR_PAD: padding
+ * @TA_NL_A_TENSOR_SIZE: u64, bytes; required
+ * @TA_NL_A_TENSOR_ALIGN: u64, a power of two up to 2^32; absent or 0: 1
+ * @TA_NL_A_TENSOR_FLAGS: u32, %TA_TENSOR_* bits
+ * @__TA_NL_A_TENSOR_MAX: internal
+ * @TA_NL_A_TENSOR_MAX: highest attribute
+ */
+enum ta_nl_tensor_attrs {
+	TA_NL_A_TENSOR_UNSPEC,
+	TA_NL_A_TENSOR_PAD,
+	TA_NL_A_TENSOR_SIZE,
+	TA_NL_A_TENSOR_ALIGN,
+	TA_NL_A_TENSOR_FLAGS,
+
+	__TA_NL_A_TENSOR_MAX,
+	TA_NL_A_TENSOR_MAX = __TA_NL_A_TENSOR_MAX - 1
+};
+
+/**
+ * enum ta_nl_op_attrs - one op of a graph (&struct ta_op)
+ * @TA_NL_A_OP_UNSPEC: unused
+ * @TA_NL_A_OP_INPUT: u32, repeated: index of a tensor the op reads
+ * @TA_NL_A_OP_OUTPUT: u32, repeated: index of a tensor the op writes
+ * @__TA_NL_A_OP_MAX: internal
+ * @TA_NL_A_OP_MAX: highest attribute
+ *
+ * Inputs and outputs keep their order; an op nest may not hold more than
+ * fits in a netlink attribute (64 KiB: about 8000 references).
+ */
+enum ta_nl_op_attrs {
+	TA_NL_A_OP_UNSPEC,
+	TA_NL_A_OP_INPUT,
+	TA_NL_A_OP_OUTPUT,
+
+	__TA_NL_A_OP_MAX,
+	TA_NL_A_OP_MAX = __TA_NL_A_OP_MAX - 1
+};
+
+/**
+ * enum ta_nl_buffer_attrs - one buffer of a lifetime-form request
+ *	(&struct ta_lifetime)
+ * @TA_NL_A_BUFFER_UNSPEC: unused
+ * @TA_NL_A_BUFFER_PAD: padding
+ * @TA_NL_A_BUFFER_SIZE: u64, bytes; required
+ * @TA_NL_A_BUFFER_ALIGN: u64, as %TA_NL_A_TENSOR_ALIGN
+ * @TA_NL_A_BUFFER_START: u32, first live step; required
+ * @TA_NL_A_BUFFER_END: u32, first step no longer live, > start; required
+ * @__TA_NL_A_BUFFER_MAX: internal
+ * @TA_NL_A_BUFFER_MAX: highest attribute
+ */
+enum ta_nl_buffer_attrs {
+	TA_NL_A_BUFFER_UNSPEC,
+	TA_NL_A_BUFFER_PAD,
+	TA_NL_A_BUFFER_SIZE,
+	TA_NL_A_BUFFER_ALIGN,
+	TA_NL_A_BUFFER_START,
+	TA_NL_A_BUFFER_END,
+
+	__TA_NL_A_BUFFER_MAX,
+	TA_NL_A_BUFFER_MAX = __TA_NL_A_BUFFER_MAX - 1
+};
+
+/**
+ * enum ta_nl_placement_attrs - where one tensor of a plan lives
+ *	(&struct ta_placement)
+ * @TA_NL_A_PLACEMENT_UNSPEC: unused
+ * @TA_NL_A_PLACEMENT_PAD: padding
+ * @TA_NL_A_PLACEMENT_OFFSET: u64, bytes from the start of the slice
+ * @TA_NL_A_PLACEMENT_SIZE: u64, the tensor's size
+ * @__TA_NL_A_PLACEMENT_MAX: internal
+ * @TA_NL_A_PLACEMENT_MAX: highest attribute
+ */
+enum ta_nl_placement_attrs {
+	TA_NL_A_PLACEMENT_UNSPEC,
+	TA_NL_A_PLACEMENT_PAD,
+	TA_NL_A_PLACEMENT_OFFSET,
+	TA_NL_A_PLACEMENT_SIZE,
+
+	__TA_NL_A_PLACEMENT_MAX,
+	TA_NL_A_PLACEMENT_MAX = __TA_NL_A_PLACEMENT_MAX - 1
+};
+
 #endif /* _UAPI_LINUX_TENSORARENA_H */

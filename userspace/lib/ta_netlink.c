@@ -1,16 +1,597 @@
 // SPDX-License-Identifier: LGPL-2.1 OR MIT
 /*
- * ta_netlink.c - libtensorarena's generic netlink transport (placeholder
- * until it lands: reports the family missing, so AUTO falls back to ioctl).
+ * ta_netlink.c - libtensorarena's generic netlink transport (libnl-genl-3).
+ *
+ * Turns the uAPI structs into the attributes of the "tensorarena" family
+ * (Documentation/netlink.md) and back, with the ioctls' semantics and
+ * errors: the same local checks of pad, reserved and element sizes, and the
+ * kernel's errno from its netlink error message (its extack text is kept in
+ * the state for callers that want it: ta_netlink_last_error()).
+ *
+ * Plans created here belong to this client's netlink socket and die when it
+ * is closed, as ioctl plans die with their file.
+ *
+ * A request must fit the socket's send buffer (the kernel's wmem_max
+ * bounds it: about 11,000 graph tensors with the default sysctls); bigger
+ * graphs fail with -EMSGSIZE and should use the ioctl transport.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <linux/netlink.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+#include <netlink/netlink.h>
 
 #include "ta_client.h"
 
-int ta_netlink_open(struct ta_client *c)
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+struct ta_nl {
+	struct nl_sock *sk;
+	int family;
+	char extack[256];
+};
+
+/* What one exchange collects. */
+struct ta_nl_xfer {
+	struct ta_nl *nl;
+	int done;
+	int err;
+	int (*parse)(struct nlmsghdr *hdr, struct nlattr **tb, void *arg);
+	void *arg;
+};
+
+static int ta_nl_valid_cb(struct nl_msg *msg, void *arg)
 {
-	(void)c;
-	return -ENOENT;
+	struct ta_nl_xfer *x = arg;
+	struct nlattr *tb[TA_NL_A_PLAN_MAX + 1 > TA_NL_A_INFO_MAX + 1 ?
+			  TA_NL_A_PLAN_MAX + 1 : TA_NL_A_INFO_MAX + 1];
+	int maxattr = sizeof(tb) / sizeof(tb[0]) - 1;
+
+	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, maxattr, NULL) < 0) {
+		x->err = -EPROTO;
+		return NL_STOP;
+	}
+	if (x->parse && !x->err)
+		x->err = x->parse(nlmsg_hdr(msg), tb, x->arg);
+	return NL_OK;
 }
 
-const struct ta_transport_ops ta_netlink_ops;
+static int ta_nl_err_cb(struct sockaddr_nl *who, struct nlmsgerr *e,
+			void *arg)
+{
+	struct nlmsghdr *hdr = (struct nlmsghdr *)e - 1;
+	struct ta_nl_xfer *x = arg;
+	size_t off = sizeof(*e);
+	struct nlattr *a;
+	int rem;
+
+	(void)who;
+	x->err = e->error;
+	x->done = 1;
+	if (!(hdr->nlmsg_flags & NLM_F_CAPPED))
+		off += e->msg.nlmsg_len - sizeof(struct nlmsghdr);
+	if ((hdr->nlmsg_flags & NLM_F_ACK_TLVS) &&
+	    NLMSG_HDRLEN + off < hdr->nlmsg_len) {
+		rem = hdr->nlmsg_len - NLMSG_HDRLEN - off;
+		nla_for_each_attr(a, (struct nlattr *)((char *)e + off), rem, rem)
+			if (nla_type(a) == NLMSGERR_ATTR_MSG)
+				snprintf(x->nl->extack, sizeof(x->nl->extack),
+					 "%s", (char *)nla_data(a));
+	}
+	return NL_STOP;
+}
+
+/* ACK or DONE; a dump that failed carries its error (and extack) in DONE. */
+static int ta_nl_done_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlmsghdr *h = nlmsg_hdr(msg);
+	struct ta_nl_xfer *x = arg;
+	struct nlattr *a;
+	int rem;
+
+	x->done = 1;
+	if (h->nlmsg_type != NLMSG_DONE ||
+	    h->nlmsg_len < NLMSG_HDRLEN + sizeof(int) ||
+	    *(int *)nlmsg_data(h) >= 0)
+		return NL_STOP;
+	x->err = *(int *)nlmsg_data(h);
+	rem = h->nlmsg_len - NLMSG_HDRLEN - sizeof(int);
+	if (h->nlmsg_flags & NLM_F_ACK_TLVS)
+		nla_for_each_attr(a, (struct nlattr *)((char *)nlmsg_data(h) +
+						       sizeof(int)), rem, rem)
+			if (nla_type(a) == NLMSGERR_ATTR_MSG)
+				snprintf(x->nl->extack, sizeof(x->nl->extack),
+					 "%s", (char *)nla_data(a));
+	return NL_STOP;
+}
+
+/* Send @msg (freed here) and collect replies until the ACK, error or DONE. */
+static int ta_nl_xfer(struct ta_nl *nl, struct nl_msg *msg,
+		      int (*parse)(struct nlmsghdr *, struct nlattr **, void *),
+		      void *arg)
+{
+	struct ta_nl_xfer x = { .nl = nl, .parse = parse, .arg = arg };
+	struct nl_cb *cb;
+	int ret;
+
+	nl->extack[0] = '\0';
+	cb = nl_cb_alloc(NL_CB_DEFAULT);
+	if (!cb) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, ta_nl_valid_cb, &x);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, ta_nl_done_cb, &x);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, ta_nl_done_cb, &x);
+	nl_cb_err(cb, NL_CB_CUSTOM, ta_nl_err_cb, &x);
+
+	ret = nl_send_auto(nl->sk, msg);
+	nlmsg_free(msg);
+	if (ret < 0) {
+		nl_cb_put(cb);
+		return ret == -NLE_MSGSIZE ? -EMSGSIZE : -EIO;
+	}
+	while (!x.done) {
+		ret = nl_recvmsgs(nl->sk, cb);
+		if (ret < 0 && !x.done) {
+			if (!x.err)
+				x.err = ret == -NLE_NOMEM ? -ENOMEM : -EIO;
+			break;
+		}
+	}
+	nl_cb_put(cb);
+	return x.err;
+}
+
+static struct nl_msg *ta_nl_msg(struct ta_nl *nl, uint8_t cmd, int flags,
+				size_t size)
+{
+	struct nl_msg *msg = nlmsg_alloc_size(size + 4096);
+
+	if (msg && !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0,
+				flags, cmd, TA_NL_FAMILY_VERSION)) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	return msg;
+}
+
+static uint64_t ta_nl_u64(struct nlattr *a)
+{
+	return a ? nla_get_u64(a) : 0;
+}
+
+static uint32_t ta_nl_u32(struct nlattr *a)
+{
+	return a ? nla_get_u32(a) : 0;
+}
+
+static int ta_nl_info_parse(struct nlmsghdr *hdr, struct nlattr **tb,
+			    void *arg)
+{
+	struct ta_info *info = arg;
+
+	(void)hdr;
+	info->abi_version = ta_nl_u32(tb[TA_NL_A_INFO_ABI_VERSION]);
+	info->arena_size = ta_nl_u64(tb[TA_NL_A_INFO_ARENA_SIZE]);
+	info->bytes_in_use = ta_nl_u64(tb[TA_NL_A_INFO_BYTES_IN_USE]);
+	info->alignment = ta_nl_u64(tb[TA_NL_A_INFO_ALIGNMENT]);
+	info->page_size = ta_nl_u32(tb[TA_NL_A_INFO_PAGE_SIZE]);
+	info->n_plans = ta_nl_u32(tb[TA_NL_A_INFO_N_PLANS]);
+	info->largest_free = ta_nl_u64(tb[TA_NL_A_INFO_LARGEST_FREE]);
+	return 0;
+}
+
+static int ta_reserved_nonzero(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	while (n--)
+		if (*b++)
+			return 1;
+	return 0;
+}
+
+static int ta_nl_info(struct ta_client *c, struct ta_info *info)
+{
+	struct ta_nl *nl = c->nl;
+	struct nl_msg *msg;
+
+	if (info->flags || ta_reserved_nonzero(info->reserved,
+					       sizeof(info->reserved)))
+		return -EINVAL;
+	msg = ta_nl_msg(nl, TA_NL_CMD_INFO, 0, 0);
+	if (!msg)
+		return -ENOMEM;
+	return ta_nl_xfer(nl, msg, ta_nl_info_parse, info);
+}
+
+/*
+ * Element @i of a user array of @usize-byte elements, as the @ksize bytes
+ * this library knows: a shorter element is zero-extended, a longer one must
+ * be zero past @ksize (-E2BIG), as copy_struct_from_user() does.
+ */
+static int ta_nl_elem(const void *base, uint32_t i, uint32_t usize,
+		      void *dst, size_t ksize)
+{
+	const unsigned char *src = (const unsigned char *)base +
+				   (size_t)i * usize;
+
+	memset(dst, 0, ksize);
+	memcpy(dst, src, usize < ksize ? usize : ksize);
+	if (usize > ksize && ta_reserved_nonzero(src + ksize, usize - ksize))
+		return -E2BIG;
+	return 0;
+}
+
+static int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a)
+{
+	const uint32_t *refs = (const uint32_t *)(uintptr_t)a->refs;
+	struct nlattr *nest;
+	struct ta_tensor t;
+	struct ta_op op;
+	uint32_t i, k;
+	int err;
+
+	if (a->tensor_size < sizeof(struct ta_tensor) ||
+	    a->op_size < sizeof(struct ta_op))
+		return -EINVAL;
+	if ((a->n_tensors && !a->tensors) || (a->n_ops && !a->ops) ||
+	    (a->n_refs && !a->refs))
+		return -EFAULT;
+	for (i = 0; i < a->n_tensors; i++) {
+		err = ta_nl_elem((void *)(uintptr_t)a->tensors, i,
+				 a->tensor_size, &t, sizeof(t));
+		if (err)
+			return err;
+		if (t.pad)
+			return -EINVAL;
+		nest = nla_nest_start(msg, TA_NL_A_PLAN_TENSOR | NLA_F_NESTED);
+		if (!nest || nla_put_u64(msg, TA_NL_A_TENSOR_SIZE, t.size) ||
+		    (t.align && nla_put_u64(msg, TA_NL_A_TENSOR_ALIGN, t.align)) ||
+		    (t.flags && nla_put_u32(msg, TA_NL_A_TENSOR_FLAGS, t.flags)))
+			return -EMSGSIZE;
+		nla_nest_end(msg, nest);
+	}
+	for (i = 0; i < a->n_ops; i++) {
+		err = ta_nl_elem((void *)(uintptr_t)a->ops, i, a->op_size,
+				 &op, sizeof(op));
+		if (err)
+			return err;
+		if (op.pad)
+			return -EINVAL;
+		if ((uint64_t)op.first_ref + op.n_inputs + op.n_outputs >
+		    a->n_refs)
+			return -EINVAL;
+		nest = nla_nest_start(msg, TA_NL_A_PLAN_OP | NLA_F_NESTED);
+		if (!nest)
+			return -EMSGSIZE;
+		for (k = 0; k < op.n_inputs + op.n_outputs; k++)
+			if (nla_put_u32(msg, k < op.n_inputs ? TA_NL_A_OP_INPUT :
+					TA_NL_A_OP_OUTPUT,
+					refs[op.first_ref + k]))
+				return -EMSGSIZE;
+		nla_nest_end(msg, nest);
+	}
+	return 0;
+}
+
+static int ta_nl_put_lifetimes(struct nl_msg *msg,
+			       const struct ta_plan_create *a)
+{
+	struct ta_lifetime l;
+	struct nlattr *nest;
+	uint32_t i;
+	int err;
+
+	if (a->n_ops || a->n_refs)
+		return -EINVAL;
+	if (a->tensor_size < sizeof(struct ta_lifetime))
+		return -EINVAL;
+	if (a->n_tensors && !a->tensors)
+		return -EFAULT;
+	for (i = 0; i < a->n_tensors; i++) {
+		err = ta_nl_elem((void *)(uintptr_t)a->tensors, i,
+				 a->tensor_size, &l, sizeof(l));
+		if (err)
+			return err;
+		nest = nla_nest_start(msg, TA_NL_A_PLAN_BUFFER | NLA_F_NESTED);
+		if (!nest || nla_put_u64(msg, TA_NL_A_BUFFER_SIZE, l.size) ||
+		    (l.align && nla_put_u64(msg, TA_NL_A_BUFFER_ALIGN, l.align)) ||
+		    nla_put_u32(msg, TA_NL_A_BUFFER_START, l.start) ||
+		    nla_put_u32(msg, TA_NL_A_BUFFER_END, l.end))
+			return -EMSGSIZE;
+		nla_nest_end(msg, nest);
+	}
+	return 0;
+}
+
+static int ta_nl_create_parse(struct nlmsghdr *hdr, struct nlattr **tb,
+			      void *arg)
+{
+	struct ta_plan_create *a = arg;
+
+	(void)hdr;
+	a->plan_id = ta_nl_u32(tb[TA_NL_A_PLAN_PLAN_ID]);
+	a->height = ta_nl_u64(tb[TA_NL_A_PLAN_HEIGHT]);
+	a->lower_bound = ta_nl_u64(tb[TA_NL_A_PLAN_LOWER_BOUND]);
+	a->plan_time_ns = ta_nl_u64(tb[TA_NL_A_PLAN_PLAN_TIME_NS]);
+	a->mmap_offset = ta_nl_u64(tb[TA_NL_A_PLAN_MMAP_OFFSET]);
+	a->optimal = tb[TA_NL_A_PLAN_OPTIMAL] ?
+		     nla_get_u8(tb[TA_NL_A_PLAN_OPTIMAL]) : 0;
+	return 0;
+}
+
+/* Counts far beyond any module limit fail before a message is built. */
+#define TA_NL_MAX_COUNT	(1U << 24)
+
+static int ta_nl_create(struct ta_client *c, struct ta_plan_create *a)
+{
+	struct ta_nl *nl = c->nl;
+	struct nl_msg *msg;
+	size_t size;
+	int err;
+
+	if (a->pad || ta_reserved_nonzero(a->reserved, sizeof(a->reserved)))
+		return -EINVAL;
+	if (a->flags & ~(TA_CREATE_LIFETIMES | TA_CREATE_DRY_RUN))
+		return -EINVAL;
+	if (a->n_tensors > TA_NL_MAX_COUNT || a->n_ops > TA_NL_MAX_COUNT ||
+	    a->n_refs > TA_NL_MAX_COUNT)
+		return -E2BIG;
+	size = (size_t)a->n_tensors * 48 + (size_t)a->n_ops * 4 +
+	       (size_t)a->n_refs * 8;
+	msg = ta_nl_msg(nl, TA_NL_CMD_PLAN_CREATE, 0, size);
+	if (!msg)
+		return -ENOMEM;
+	if (nla_put_u32(msg, TA_NL_A_PLAN_FLAGS, a->flags) ||
+	    nla_put_u32(msg, TA_NL_A_PLAN_STRATEGY, a->strategy) ||
+	    nla_put_u64(msg, TA_NL_A_PLAN_BUDGET_NS, a->budget_ns) ||
+	    nla_put_u64(msg, TA_NL_A_PLAN_BUDGET_STEPS, a->budget_steps)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	if (a->flags & TA_CREATE_LIFETIMES)
+		err = ta_nl_put_lifetimes(msg, a);
+	else
+		err = ta_nl_put_graph(msg, a);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	err = ta_nl_xfer(nl, msg, ta_nl_create_parse, a);
+	/* The policy's range check (strategy) says ERANGE, the ioctl EINVAL. */
+	return err == -ERANGE ? -EINVAL : err;
+}
+
+/* One plan-get dump: the first plan after an ID, or one plan's placements. */
+struct ta_nl_get {
+	struct ta_plan_get *args;
+	uint32_t after;		/* listing: the first plan with a higher ID */
+	uint32_t room;		/* placements the caller has room for */
+	int found;
+};
+
+static void ta_nl_get_figures(struct nlattr **tb, struct ta_plan_get *g)
+{
+	g->plan_id = ta_nl_u32(tb[TA_NL_A_PLAN_PLAN_ID]);
+	g->height = ta_nl_u64(tb[TA_NL_A_PLAN_HEIGHT]);
+	g->lower_bound = ta_nl_u64(tb[TA_NL_A_PLAN_LOWER_BOUND]);
+	g->plan_time_ns = ta_nl_u64(tb[TA_NL_A_PLAN_PLAN_TIME_NS]);
+	g->mmap_offset = ta_nl_u64(tb[TA_NL_A_PLAN_MMAP_OFFSET]);
+	g->strategy = ta_nl_u32(tb[TA_NL_A_PLAN_STRATEGY]);
+	g->optimal = tb[TA_NL_A_PLAN_OPTIMAL] ?
+		     nla_get_u8(tb[TA_NL_A_PLAN_OPTIMAL]) : 0;
+}
+
+static int ta_nl_list_parse(struct nlmsghdr *hdr, struct nlattr **tb,
+			    void *arg)
+{
+	struct ta_nl_get *st = arg;
+	uint32_t id = ta_nl_u32(tb[TA_NL_A_PLAN_PLAN_ID]);
+
+	(void)hdr;
+	/* The dump is in ID order: keep the first one after st->after. */
+	if (!st->found && id > st->after) {
+		st->found = 1;
+		st->args->plan_id = id;
+	}
+	return 0;
+}
+
+static int ta_nl_one_parse(struct nlmsghdr *hdr, struct nlattr **tb,
+			   void *arg)
+{
+	struct genlmsghdr *gnlh = nlmsg_data(hdr);
+	struct ta_nl_get *st = arg;
+	struct ta_plan_get *g = st->args;
+	uint32_t i = ta_nl_u32(tb[TA_NL_A_PLAN_FIRST_PLACEMENT]);
+	unsigned char *dst = (unsigned char *)(uintptr_t)g->placements;
+	struct nlattr *a, *pa;
+	int rem, prem;
+
+	if (!st->found) {
+		ta_nl_get_figures(tb, g);
+		g->n_placements = ta_nl_u32(tb[TA_NL_A_PLAN_N_TENSORS]);
+		st->found = 1;
+	}
+	if (!dst)
+		return 0;
+	nla_for_each_attr(a, genlmsg_attrdata(gnlh, 0),
+			  genlmsg_attrlen(gnlh, 0), rem) {
+		struct ta_placement p = { 0 };
+
+		if (nla_type(a) != TA_NL_A_PLAN_PLACEMENT)
+			continue;
+		if (i >= st->room) {
+			i++;
+			continue;
+		}
+		nla_for_each_nested(pa, a, prem) {
+			if (nla_type(pa) == TA_NL_A_PLACEMENT_OFFSET)
+				p.offset = nla_get_u64(pa);
+			else if (nla_type(pa) == TA_NL_A_PLACEMENT_SIZE)
+				p.size = nla_get_u64(pa);
+		}
+		memset(dst + (size_t)i * g->placement_size, 0,
+		       g->placement_size);
+		memcpy(dst + (size_t)i * g->placement_size, &p, sizeof(p));
+		i++;
+	}
+	return 0;
+}
+
+/* Dump plan-get for one plan (@id) into @g, placements included. */
+static int ta_nl_get_one(struct ta_nl *nl, uint32_t id, struct ta_plan_get *g)
+{
+	struct ta_nl_get st = { .args = g, .room = g->n_placements };
+	struct nl_msg *msg;
+	int err;
+
+	msg = ta_nl_msg(nl, TA_NL_CMD_PLAN_GET, NLM_F_DUMP, 0);
+	if (!msg)
+		return -ENOMEM;
+	if (nla_put_u32(msg, TA_NL_A_PLAN_PLAN_ID, id)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	err = ta_nl_xfer(nl, msg, ta_nl_one_parse, &st);
+	if (!err && !st.found)
+		err = -ENOENT;
+	return err;
+}
+
+static int ta_nl_get(struct ta_client *c, struct ta_plan_get *g)
+{
+	struct ta_nl *nl = c->nl;
+	struct ta_plan_get copy;
+	struct nl_msg *msg;
+	uint32_t id = g->plan_id;
+	int err;
+
+	if ((g->flags & ~TA_GET_NEXT) ||
+	    ta_reserved_nonzero(g->reserved, sizeof(g->reserved)))
+		return -EINVAL;
+	if (g->placements && g->placement_size < sizeof(struct ta_placement))
+		return -EINVAL;
+	for (;;) {
+		if (g->flags & TA_GET_NEXT) {
+			struct ta_nl_get st = { .args = &copy, .after = id };
+
+			msg = ta_nl_msg(nl, TA_NL_CMD_PLAN_GET, NLM_F_DUMP, 0);
+			if (!msg)
+				return -ENOMEM;
+			err = ta_nl_xfer(nl, msg, ta_nl_list_parse, &st);
+			if (err)
+				return err;
+			if (!st.found)
+				return -ENOENT;
+			id = copy.plan_id;
+		}
+		copy = *g;
+		err = ta_nl_get_one(nl, id, &copy);
+		/* Listing: a plan destroyed meanwhile is skipped. */
+		if (err == -ENOENT && (g->flags & TA_GET_NEXT))
+			continue;
+		if (err)
+			return err;
+		*g = copy;
+		return 0;
+	}
+}
+
+static int ta_nl_destroy(struct ta_client *c, uint32_t plan_id)
+{
+	struct ta_nl *nl = c->nl;
+	struct nl_msg *msg;
+
+	msg = ta_nl_msg(nl, TA_NL_CMD_PLAN_DESTROY, 0, 0);
+	if (!msg)
+		return -ENOMEM;
+	if (nla_put_u32(msg, TA_NL_A_PLAN_PLAN_ID, plan_id)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	return ta_nl_xfer(nl, msg, NULL, NULL);
+}
+
+static void ta_nl_close(struct ta_client *c)
+{
+	struct ta_nl *nl = c->nl;
+
+	if (!nl)
+		return;
+	nl_socket_free(nl->sk);
+	free(nl);
+	c->nl = NULL;
+}
+
+/**
+ * ta_netlink_open() - connect to the tensorarena family
+ * @c: the client; its nl member receives the state
+ *
+ * Return: 0; -ENOENT when the family is not registered (module not
+ * loaded); -ENOMEM; -EIO when libnl fails otherwise.
+ */
+int ta_netlink_open(struct ta_client *c)
+{
+	struct ta_nl *nl = calloc(1, sizeof(*nl));
+	int one = 1, err = -EIO;
+
+	if (!nl)
+		return -ENOMEM;
+	nl->sk = nl_socket_alloc();
+	if (!nl->sk) {
+		free(nl);
+		return -ENOMEM;
+	}
+	if (genl_connect(nl->sk) < 0)
+		goto fail;
+	/* Error messages with extack text, without the echoed request. */
+	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK,
+		   &one, sizeof(one));
+	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_CAP_ACK,
+		   &one, sizeof(one));
+	nl_socket_set_buffer_size(nl->sk, 4 << 20, 4 << 20);
+	nl_socket_enable_msg_peek(nl->sk);
+	nl->family = genl_ctrl_resolve(nl->sk, TA_NL_FAMILY_NAME);
+	if (nl->family < 0) {
+		err = -ENOENT;
+		goto fail;
+	}
+	c->nl = nl;
+	return 0;
+fail:
+	nl_socket_free(nl->sk);
+	free(nl);
+	return err;
+}
+
+/**
+ * ta_netlink_last_error() - the kernel's extack text of the last failure
+ * @c: a client on the netlink transport
+ *
+ * Return: the text, empty when the kernel gave none.
+ */
+const char *ta_netlink_last_error(const struct ta_client *c)
+{
+	const struct ta_nl *nl = c->nl;
+
+	return nl ? nl->extack : "";
+}
+
+const struct ta_transport_ops ta_netlink_ops = {
+	.info = ta_nl_info,
+	.create = ta_nl_create,
+	.get = ta_nl_get,
+	.destroy = ta_nl_destroy,
+	.close = ta_nl_close,
+};

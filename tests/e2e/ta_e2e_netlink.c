@@ -1,0 +1,965 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ta_e2e_netlink - end-to-end tests of the tensorarena generic netlink
+ * family, run in the test VM as root with the module loaded. Raw libnl
+ * messages, so malformed ones can be sent too.
+ *
+ *   ta_e2e_netlink            run the tests
+ *   ta_e2e_netlink --hold     create one plan through the ioctl, print its
+ *                             ID, hold it until stdin closes (ynl-tests.sh)
+ *
+ * One line per test: "e2e: ok - NAME" or "e2e: not ok - NAME: WHY".
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <linux/netlink.h>
+#include <linux/tensorarena.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+#include <netlink/netlink.h>
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+static int failures;
+static int family;
+static int dev_fd = -1;
+
+static void ok(const char *name)
+{
+	printf("e2e: ok - nl: %s\n", name);
+}
+
+static void not_ok(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("e2e: not ok - nl: %s: ", name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	failures++;
+}
+
+/* ---- a small netlink client --------------------------------------- */
+
+#define MAX_PLACEMENTS 8192
+
+struct reply {
+	int err;
+	char extack[256];
+	int done;
+	int n_msgs;
+	/* from the last message */
+	uint32_t plan_id, n_tensors, strategy, first;
+	uint64_t height, lower_bound, bytes_in_use, arena_size, requested;
+	uint32_t n_plans;
+	uint8_t cmd;
+	/* placements, by index */
+	uint32_t n_placed;
+	struct ta_placement place[MAX_PLACEMENTS];
+	/* plan IDs of a listing */
+	uint32_t ids[64];
+	uint32_t n_ids;
+};
+
+static struct reply R;
+
+static uint64_t get64(struct nlattr *a)
+{
+	return a ? nla_get_u64(a) : 0;
+}
+
+static uint32_t get32(struct nlattr *a)
+{
+	return a ? nla_get_u32(a) : 0;
+}
+
+static int valid_cb(struct nl_msg *msg, void *arg)
+{
+	struct reply *r = arg;
+	struct genlmsghdr *g = nlmsg_data(nlmsg_hdr(msg));
+	struct nlattr *tb[TA_NL_A_PLAN_MAX + 1], *a, *pa;
+	int rem, prem;
+	uint32_t i;
+
+	r->n_msgs++;
+	r->cmd = g->cmd;
+	if (g->cmd == TA_NL_CMD_INFO || g->cmd == TA_NL_CMD_PRESSURE_NTF) {
+		struct nlattr *ti[TA_NL_A_INFO_MAX + 1];
+
+		genlmsg_parse(nlmsg_hdr(msg), 0, ti, TA_NL_A_INFO_MAX, NULL);
+		r->bytes_in_use = get64(ti[TA_NL_A_INFO_BYTES_IN_USE]);
+		r->arena_size = get64(ti[TA_NL_A_INFO_ARENA_SIZE]);
+		r->n_plans = get32(ti[TA_NL_A_INFO_N_PLANS]);
+		r->requested = get64(ti[TA_NL_A_INFO_REQUESTED]);
+		return NL_OK;
+	}
+	genlmsg_parse(nlmsg_hdr(msg), 0, tb, TA_NL_A_PLAN_MAX, NULL);
+	r->plan_id = get32(tb[TA_NL_A_PLAN_PLAN_ID]);
+	r->n_tensors = get32(tb[TA_NL_A_PLAN_N_TENSORS]);
+	r->strategy = get32(tb[TA_NL_A_PLAN_STRATEGY]);
+	r->height = get64(tb[TA_NL_A_PLAN_HEIGHT]);
+	r->lower_bound = get64(tb[TA_NL_A_PLAN_LOWER_BOUND]);
+	r->first = get32(tb[TA_NL_A_PLAN_FIRST_PLACEMENT]);
+	if (r->n_ids < 64 && r->plan_id)
+		r->ids[r->n_ids++] = r->plan_id;
+	i = r->first;
+	nla_for_each_attr(a, genlmsg_attrdata(g, 0), genlmsg_attrlen(g, 0), rem) {
+		if (nla_type(a) != TA_NL_A_PLAN_PLACEMENT)
+			continue;
+		if (i < MAX_PLACEMENTS) {
+			nla_for_each_nested(pa, a, prem) {
+				if (nla_type(pa) == TA_NL_A_PLACEMENT_OFFSET)
+					r->place[i].offset = nla_get_u64(pa);
+				if (nla_type(pa) == TA_NL_A_PLACEMENT_SIZE)
+					r->place[i].size = nla_get_u64(pa);
+			}
+		}
+		i++;
+		r->n_placed++;
+	}
+	return NL_OK;
+}
+
+static int err_cb(struct sockaddr_nl *who, struct nlmsgerr *e, void *arg)
+{
+	struct nlmsghdr *hdr = (struct nlmsghdr *)e - 1;
+	struct reply *r = arg;
+	size_t off = sizeof(*e);
+	struct nlattr *a;
+	int rem;
+
+	(void)who;
+	r->err = e->error;
+	r->done = 1;
+	if (!(hdr->nlmsg_flags & NLM_F_CAPPED))
+		off += e->msg.nlmsg_len - sizeof(struct nlmsghdr);
+	if ((hdr->nlmsg_flags & NLM_F_ACK_TLVS) &&
+	    NLMSG_HDRLEN + off < hdr->nlmsg_len) {
+		rem = hdr->nlmsg_len - NLMSG_HDRLEN - off;
+		nla_for_each_attr(a, (struct nlattr *)((char *)e + off), rem, rem)
+			if (nla_type(a) == NLMSGERR_ATTR_MSG)
+				snprintf(r->extack, sizeof(r->extack), "%s",
+					 (char *)nla_data(a));
+	}
+	return NL_STOP;
+}
+
+/* ACK or DONE; a dump that failed carries its error (and extack) in DONE. */
+static int done_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlmsghdr *h = nlmsg_hdr(msg);
+	struct reply *r = arg;
+	struct nlattr *a;
+	int rem;
+
+	r->done = 1;
+	if (h->nlmsg_type != NLMSG_DONE ||
+	    h->nlmsg_len < NLMSG_HDRLEN + sizeof(int) ||
+	    *(int *)nlmsg_data(h) >= 0)
+		return NL_STOP;
+	r->err = *(int *)nlmsg_data(h);
+	rem = h->nlmsg_len - NLMSG_HDRLEN - sizeof(int);
+	if (h->nlmsg_flags & NLM_F_ACK_TLVS)
+		nla_for_each_attr(a, (struct nlattr *)((char *)nlmsg_data(h) +
+						       sizeof(int)), rem, rem)
+			if (nla_type(a) == NLMSGERR_ATTR_MSG)
+				snprintf(r->extack, sizeof(r->extack), "%s",
+					 (char *)nla_data(a));
+	return NL_STOP;
+}
+
+static int seq_ok(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	return NL_OK;
+}
+
+static struct nl_sock *nl_open(void)
+{
+	struct nl_sock *sk = nl_socket_alloc();
+	int one = 1;
+
+	if (!sk || genl_connect(sk) < 0) {
+		fprintf(stderr, "ta_e2e_netlink: cannot open a netlink socket\n");
+		exit(1);
+	}
+	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_EXT_ACK, &one,
+		   sizeof(one));
+	setsockopt(nl_socket_get_fd(sk), SOL_NETLINK, NETLINK_CAP_ACK, &one,
+		   sizeof(one));
+	nl_socket_set_buffer_size(sk, 4 << 20, 4 << 20);
+	nl_socket_enable_msg_peek(sk);
+	return sk;
+}
+
+static struct nl_msg *msg_new(uint8_t cmd, int flags)
+{
+	struct nl_msg *m = nlmsg_alloc_size(1 << 20);
+
+	genlmsg_put(m, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0, flags, cmd,
+		    TA_NL_FAMILY_VERSION);
+	return m;
+}
+
+/* Send @m (freed) and read until ACK/error/DONE; the result is in R. */
+static int xfer(struct nl_sock *sk, struct nl_msg *m)
+{
+	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
+	int ret;
+
+	memset(&R, 0, sizeof(R));
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, valid_cb, &R);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, done_cb, &R);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, done_cb, &R);
+	nl_cb_err(cb, NL_CB_CUSTOM, err_cb, &R);
+	ret = nl_send_auto(sk, m);
+	nlmsg_free(m);
+	if (ret < 0) {
+		R.err = -EMSGSIZE;
+		nl_cb_put(cb);
+		return R.err;
+	}
+	while (!R.done) {
+		ret = nl_recvmsgs(sk, cb);
+		if (ret < 0 && !R.done) {
+			R.err = -EIO;
+			break;
+		}
+	}
+	nl_cb_put(cb);
+	return R.err;
+}
+
+static struct nlattr *nest(struct nl_msg *m, int type)
+{
+	return nla_nest_start(m, type | NLA_F_NESTED);
+}
+
+static void put_tensor(struct nl_msg *m, uint64_t size, uint64_t align,
+		       uint32_t flags)
+{
+	struct nlattr *n = nest(m, TA_NL_A_PLAN_TENSOR);
+
+	nla_put_u64(m, TA_NL_A_TENSOR_SIZE, size);
+	if (align)
+		nla_put_u64(m, TA_NL_A_TENSOR_ALIGN, align);
+	if (flags)
+		nla_put_u32(m, TA_NL_A_TENSOR_FLAGS, flags);
+	nla_nest_end(m, n);
+}
+
+static void put_op(struct nl_msg *m, int in, int out)
+{
+	struct nlattr *n = nest(m, TA_NL_A_PLAN_OP);
+
+	if (in >= 0)
+		nla_put_u32(m, TA_NL_A_OP_INPUT, in);
+	if (out >= 0)
+		nla_put_u32(m, TA_NL_A_OP_OUTPUT, out);
+	nla_nest_end(m, n);
+}
+
+static void put_buffer(struct nl_msg *m, uint64_t size, uint32_t start,
+		       uint32_t end)
+{
+	struct nlattr *n = nest(m, TA_NL_A_PLAN_BUFFER);
+
+	nla_put_u64(m, TA_NL_A_BUFFER_SIZE, size);
+	nla_put_u32(m, TA_NL_A_BUFFER_START, start);
+	nla_put_u32(m, TA_NL_A_BUFFER_END, end);
+	nla_nest_end(m, n);
+}
+
+/* A valid chain graph of @n tensors: op i reads tensor i, writes i + 1. */
+static void put_chain(struct nl_msg *m, int n, uint64_t size)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		put_tensor(m, size + 64 * (i % 5), 0,
+			   i == 0 ? TA_TENSOR_INPUT :
+			   i == n - 1 ? TA_TENSOR_OUTPUT : 0);
+	for (i = 0; i + 1 < n; i++)
+		put_op(m, i, i + 1);
+}
+
+static struct nl_msg *create_msg(uint32_t flags, uint32_t strategy)
+{
+	struct nl_msg *m = msg_new(TA_NL_CMD_PLAN_CREATE, 0);
+
+	nla_put_u32(m, TA_NL_A_PLAN_FLAGS, flags);
+	nla_put_u32(m, TA_NL_A_PLAN_STRATEGY, strategy);
+	return m;
+}
+
+static struct nl_msg *id_msg(uint8_t cmd, int flags, uint32_t id)
+{
+	struct nl_msg *m = msg_new(cmd, flags);
+
+	nla_put_u32(m, TA_NL_A_PLAN_PLAN_ID, id);
+	return m;
+}
+
+/* ---- the bad-input table ------------------------------------------ */
+
+struct bad_row {
+	const char *name;
+	struct nl_msg *(*build)(void);
+	int err;
+	const char *extack;
+};
+
+static struct nl_msg *b_no_ops(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	put_tensor(m, 64, 0, 0);
+	return m;
+}
+
+static struct nl_msg *b_no_size(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+	struct nlattr *n = nest(m, TA_NL_A_PLAN_TENSOR);
+
+	nla_put_u64(m, TA_NL_A_TENSOR_ALIGN, 8);
+	nla_nest_end(m, n);
+	put_op(m, -1, 0);
+	return m;
+}
+
+static struct nl_msg *b_size_u32(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+	struct nlattr *n = nest(m, TA_NL_A_PLAN_TENSOR);
+
+	nla_put_u32(m, TA_NL_A_TENSOR_SIZE, 64);
+	nla_nest_end(m, n);
+	put_op(m, -1, 0);
+	return m;
+}
+
+static struct nl_msg *b_flags_u64(void)
+{
+	struct nl_msg *m = msg_new(TA_NL_CMD_PLAN_CREATE, 0);
+
+	nla_put_u64(m, TA_NL_A_PLAN_FLAGS, 0);
+	put_chain(m, 2, 64);
+	return m;
+}
+
+static struct nl_msg *b_unknown_attr(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	nla_put_u32(m, TA_NL_A_PLAN_MAX + 1, 0);
+	put_chain(m, 2, 64);
+	return m;
+}
+
+static struct nl_msg *b_output_attr(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	nla_put_u64(m, TA_NL_A_PLAN_HEIGHT, 0);
+	put_chain(m, 2, 64);
+	return m;
+}
+
+static struct nl_msg *b_not_nested(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	nla_put_u32(m, TA_NL_A_PLAN_TENSOR, 64);
+	put_op(m, -1, 0);
+	return m;
+}
+
+static struct nl_msg *b_strategy(void)
+{
+	struct nl_msg *m = create_msg(0, 99);
+
+	put_chain(m, 2, 64);
+	return m;
+}
+
+static struct nl_msg *b_flag(void)
+{
+	struct nl_msg *m = create_msg(0x80, 0);
+
+	put_chain(m, 2, 64);
+	return m;
+}
+
+static struct nl_msg *b_tensor_flag(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	put_tensor(m, 64, 0, 0x100);
+	put_op(m, -1, 0);
+	return m;
+}
+
+static struct nl_msg *b_align3(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	put_tensor(m, 64, 3, 0);
+	put_op(m, -1, 0);
+	return m;
+}
+
+static struct nl_msg *b_align_huge(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	put_tensor(m, 64, 1ULL << 33, 0);
+	put_op(m, -1, 0);
+	return m;
+}
+
+static struct nl_msg *b_size_huge(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	put_tensor(m, 1ULL << 63, 0, 0);
+	put_op(m, -1, 0);
+	return m;
+}
+
+static struct nl_msg *b_too_many(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	put_chain(m, 9, 64);	/* max_tensors is set to 8 for this row */
+	return m;
+}
+
+static struct nl_msg *b_ref_range(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	put_tensor(m, 64, 0, 0);
+	put_op(m, -1, 5);
+	return m;
+}
+
+static struct nl_msg *b_unreferenced(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	put_chain(m, 2, 64);
+	put_tensor(m, 64, 0, 0);
+	return m;
+}
+
+static struct nl_msg *b_order(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	put_tensor(m, 64, 0, TA_TENSOR_INPUT);
+	put_tensor(m, 64, 0, 0);
+	put_tensor(m, 64, 0, 0);
+	put_op(m, 1, 2);	/* reads 1 before op 1 produces it */
+	put_op(m, 0, 1);
+	return m;
+}
+
+static struct nl_msg *b_twice(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	put_tensor(m, 64, 0, TA_TENSOR_INPUT);
+	put_tensor(m, 64, 0, 0);
+	put_op(m, 0, 1);
+	put_op(m, 0, 1);
+	return m;
+}
+
+static struct nl_msg *b_buffer_no_flag(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	put_buffer(m, 64, 0, 1);
+	return m;
+}
+
+static struct nl_msg *b_lifetime_tensor(void)
+{
+	struct nl_msg *m = create_msg(TA_CREATE_LIFETIMES, 0);
+
+	put_chain(m, 2, 64);
+	return m;
+}
+
+static struct nl_msg *b_mixed(void)
+{
+	struct nl_msg *m = create_msg(TA_CREATE_LIFETIMES, 0);
+
+	put_buffer(m, 64, 0, 1);
+	put_tensor(m, 64, 0, 0);
+	return m;
+}
+
+static struct nl_msg *b_start_end(void)
+{
+	struct nl_msg *m = create_msg(TA_CREATE_LIFETIMES, 0);
+
+	put_buffer(m, 64, 3, 3);
+	return m;
+}
+
+static struct nl_msg *b_no_end(void)
+{
+	struct nl_msg *m = create_msg(TA_CREATE_LIFETIMES, 0);
+	struct nlattr *n = nest(m, TA_NL_A_PLAN_BUFFER);
+
+	nla_put_u64(m, TA_NL_A_BUFFER_SIZE, 64);
+	nla_put_u32(m, TA_NL_A_BUFFER_START, 0);
+	nla_nest_end(m, n);
+	return m;
+}
+
+static struct nl_msg *b_budget(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	nla_put_u64(m, TA_NL_A_PLAN_BUDGET_NS, 1ULL << 62);
+	put_chain(m, 2, 64);
+	return m;
+}
+
+static struct nl_msg *b_nested_unknown(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+	struct nlattr *n = nest(m, TA_NL_A_PLAN_TENSOR);
+
+	nla_put_u64(m, TA_NL_A_TENSOR_SIZE, 64);
+	nla_put_u32(m, TA_NL_A_TENSOR_MAX + 1, 0);
+	nla_nest_end(m, n);
+	put_op(m, -1, 0);
+	return m;
+}
+
+static struct nl_msg *b_too_tall(void)
+{
+	struct nl_msg *m = create_msg(TA_CREATE_LIFETIMES, 0);
+
+	put_buffer(m, 1ULL << 40, 0, 1);
+	return m;
+}
+
+static struct nl_msg *b_get_missing(void)
+{
+	return msg_new(TA_NL_CMD_PLAN_GET, 0);
+}
+
+static struct nl_msg *b_get_zero(void)
+{
+	return id_msg(TA_NL_CMD_PLAN_GET, 0, 0);
+}
+
+static struct nl_msg *b_get_none(void)
+{
+	return id_msg(TA_NL_CMD_PLAN_GET, 0, 77777);
+}
+
+static struct nl_msg *b_get_u8(void)
+{
+	struct nl_msg *m = msg_new(TA_NL_CMD_PLAN_GET, 0);
+
+	nla_put_u8(m, TA_NL_A_PLAN_PLAN_ID, 1);
+	return m;
+}
+
+static struct nl_msg *b_dump_none(void)
+{
+	return id_msg(TA_NL_CMD_PLAN_GET, NLM_F_DUMP, 77777);
+}
+
+static struct nl_msg *b_destroy_none(void)
+{
+	return id_msg(TA_NL_CMD_PLAN_DESTROY, 0, 77777);
+}
+
+static struct nl_msg *b_destroy_missing(void)
+{
+	return msg_new(TA_NL_CMD_PLAN_DESTROY, 0);
+}
+
+static struct nl_msg *b_info_attr(void)
+{
+	struct nl_msg *m = msg_new(TA_NL_CMD_INFO, 0);
+
+	nla_put_u32(m, 1, 0);
+	return m;
+}
+
+static const struct bad_row bad_rows[] = {
+	{ "create: graph form without ops -> EINVAL", b_no_ops, -EINVAL, "graph form needs at least one op" },
+	{ "create: tensor without size -> EINVAL", b_no_size, -EINVAL, "size attribute missing" },
+	{ "create: size as u32 (short) -> EINVAL", b_size_u32, -EINVAL, "invalid attribute length" },
+	{ "create: flags as u64 (oversized) -> EINVAL", b_flags_u64, -EINVAL, "invalid attribute length" },
+	{ "create: unknown attribute type -> EINVAL", b_unknown_attr, -EINVAL, "Unknown attribute type" },
+	{ "create: reply-only attribute in request -> EINVAL", b_output_attr, -EINVAL, "Unsupported attribute" },
+	{ "create: tensor not nested -> EINVAL", b_not_nested, -EINVAL, "NLA_F_NESTED is missing" },
+	{ "create: unknown attribute in a tensor -> EINVAL", b_nested_unknown, -EINVAL, "Unknown attribute type" },
+	{ "create: unknown strategy -> ERANGE", b_strategy, -ERANGE, "integer out of range" },
+	{ "create: unknown create flag -> EINVAL", b_flag, -EINVAL, "reserved bit set" },
+	{ "create: unknown tensor flag -> EINVAL", b_tensor_flag, -EINVAL, "reserved bit set" },
+	{ "create: align 3 -> EINVAL", b_align3, -EINVAL, "align is not a power of two" },
+	{ "create: align 2^33 -> E2BIG", b_align_huge, -E2BIG, "align above 2^32" },
+	{ "create: size 2^63 -> E2BIG", b_size_huge, -E2BIG, "size beyond the planner's limit" },
+	{ "create: tensors beyond max_tensors -> E2BIG", b_too_many, -E2BIG, "max_tensors" },
+	{ "create: reference beyond the tensors -> EINVAL", b_ref_range, -EINVAL, "malformed graph" },
+	{ "create: tensor no op references -> EINVAL", b_unreferenced, -EINVAL, "malformed graph" },
+	{ "create: ops out of order -> EINVAL", b_order, -EINVAL, "malformed graph" },
+	{ "create: tensor produced twice -> EINVAL", b_twice, -EINVAL, "malformed graph" },
+	{ "create: buffer without lifetimes flag -> EINVAL", b_buffer_no_flag, -EINVAL, "need the lifetimes flag" },
+	{ "create: lifetimes flag with tensors -> EINVAL", b_lifetime_tensor, -EINVAL, "lifetime form takes buffer" },
+	{ "create: tensors and buffers mixed -> EINVAL", b_mixed, -EINVAL, "cannot be mixed" },
+	{ "create: buffer start == end -> EINVAL", b_start_end, -EINVAL, "end must be after its start" },
+	{ "create: buffer without end -> EINVAL", b_no_end, -EINVAL, "needs start and end" },
+	{ "create: budget above max_budget_ms -> EINVAL", b_budget, -EINVAL, "max_budget_ms" },
+	{ "create: taller than the arena -> ENOSPC", b_too_tall, -ENOSPC, "no free slice" },
+	{ "get: no plan-id -> EINVAL", b_get_missing, -EINVAL, "plan-id attribute missing" },
+	{ "get: plan-id 0 -> ERANGE", b_get_zero, -ERANGE, "integer out of range" },
+	{ "get: plan-id as u8 -> EINVAL", b_get_u8, -EINVAL, "invalid attribute length" },
+	{ "get: no such plan -> ENOENT", b_get_none, -ENOENT, "no such plan" },
+	{ "get dump: no such plan -> ENOENT", b_dump_none, -ENOENT, "no such plan" },
+	{ "destroy: no such plan -> ENOENT", b_destroy_none, -ENOENT, "no such plan" },
+	{ "destroy: no plan-id -> EINVAL", b_destroy_missing, -EINVAL, "plan-id attribute missing" },
+	{ "info: any attribute -> EINVAL", b_info_attr, -EINVAL, "policy validation" },
+};
+
+static int write_param(const char *name, const char *val)
+{
+	char path[128];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "/sys/module/tensorarena/parameters/%s",
+		 name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	ret = write(fd, val, strlen(val)) < 0 ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+static char saved_max[32];
+
+static void read_param(const char *name, char *buf, size_t len)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/tensorarena/parameters/%s",
+		 name);
+	f = fopen(path, "r");
+	if (!f || !fgets(buf, len, f))
+		snprintf(buf, len, "65536");
+	if (f)
+		fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+static void info(struct nl_sock *sk, uint64_t *in_use, uint32_t *n_plans)
+{
+	xfer(sk, msg_new(TA_NL_CMD_INFO, 0));
+	*in_use = R.bytes_in_use;
+	*n_plans = R.n_plans;
+}
+
+static uint32_t list_count(struct nl_sock *sk)
+{
+	xfer(sk, msg_new(TA_NL_CMD_PLAN_GET, NLM_F_DUMP));
+	return R.n_ids;
+}
+
+static void run_bad_table(struct nl_sock *sk)
+{
+	uint64_t use0, use1;
+	uint32_t plans0, plans1, list0, list1;
+	size_t i;
+
+	info(sk, &use0, &plans0);
+	list0 = list_count(sk);
+	read_param("max_tensors", saved_max, sizeof(saved_max));
+	for (i = 0; i < sizeof(bad_rows) / sizeof(bad_rows[0]); i++) {
+		const struct bad_row *row = &bad_rows[i];
+		int err;
+
+		if (row->build == b_too_many)
+			write_param("max_tensors", "8");
+		err = xfer(sk, row->build());
+		if (row->build == b_too_many)
+			write_param("max_tensors", saved_max);
+		if (err != row->err)
+			not_ok(row->name, "error %d (%s), expected %d",
+			       err, R.extack, row->err);
+		else if (!strstr(R.extack, row->extack))
+			not_ok(row->name, "extack '%s', expected '%s'",
+			       R.extack, row->extack);
+		else
+			ok(row->name);
+	}
+	info(sk, &use1, &plans1);
+	list1 = list_count(sk);
+	if (use0 != use1 || plans0 != plans1 || list0 != list1)
+		not_ok("bad-input table leaves arena use and plan list unchanged",
+		       "use %llu -> %llu, plans %u -> %u, listed %u -> %u",
+		       (unsigned long long)use0, (unsigned long long)use1,
+		       plans0, plans1, list0, list1);
+	else
+		ok("bad-input table leaves arena use and plan list unchanged");
+}
+
+/* ---- parity with the ioctl transport ------------------------------ */
+
+static struct ta_placement ioc_place[MAX_PLACEMENTS];
+
+static int ioctl_get(uint32_t id, struct ta_plan_get *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->plan_id = id;
+	g->placements = (uintptr_t)ioc_place;
+	g->n_placements = MAX_PLACEMENTS;
+	g->placement_size = sizeof(struct ta_placement);
+	return ioctl(dev_fd, TA_IOCTL_PLAN_GET, g) ? -errno : 0;
+}
+
+static int same_placements(uint32_t n)
+{
+	return n <= MAX_PLACEMENTS &&
+	       !memcmp(R.place, ioc_place, n * sizeof(ioc_place[0]));
+}
+
+static uint32_t ioctl_create_lifetimes(uint32_t n, int dry)
+{
+	static struct ta_lifetime lt[MAX_PLACEMENTS];
+	struct ta_plan_create c = { 0 };
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		lt[i].size = 64 + 8 * (i % 7);
+		lt[i].align = 0;
+		lt[i].start = i / 4;
+		lt[i].end = i / 4 + 1 + i % 3;
+	}
+	c.flags = TA_CREATE_LIFETIMES | (dry ? TA_CREATE_DRY_RUN : 0);
+	c.strategy = TA_STRATEGY_GREEDY_SIZE;
+	c.tensors = (uintptr_t)lt;
+	c.n_tensors = n;
+	c.tensor_size = sizeof(lt[0]);
+	if (ioctl(dev_fd, TA_IOCTL_PLAN_CREATE, &c))
+		return 0;
+	return c.plan_id;
+}
+
+static void run_parity(struct nl_sock *sk)
+{
+	const char *name;
+	struct ta_plan_get g;
+	struct nl_msg *m;
+	uint32_t id, n;
+
+	/* netlink -> ioctl */
+	name = "parity: plan made over netlink reads the same through the ioctl";
+	m = create_msg(0, TA_STRATEGY_GREEDY_SIZE);
+	put_chain(m, 40, 4096);
+	if (xfer(sk, m) || !R.plan_id) {
+		not_ok(name, "create: %d %s", R.err, R.extack);
+		return;
+	}
+	id = R.plan_id;
+	if (xfer(sk, id_msg(TA_NL_CMD_PLAN_GET, 0, id)) || R.n_placed != 40) {
+		not_ok(name, "netlink get: %d %s, %u placements", R.err,
+		       R.extack, R.n_placed);
+	} else if (ioctl_get(id, &g)) {
+		not_ok(name, "ioctl get: %s", strerror(errno));
+	} else if (g.n_placements != 40 || g.height != R.height ||
+		   g.strategy != R.strategy || !same_placements(40)) {
+		not_ok(name, "ioctl: %u placements, height %llu vs %llu",
+		       g.n_placements, (unsigned long long)g.height,
+		       (unsigned long long)R.height);
+	} else {
+		ok(name);
+	}
+	xfer(sk, id_msg(TA_NL_CMD_PLAN_DESTROY, 0, id));
+	name = "plan-destroy over netlink: the ioctl no longer sees it";
+	if (R.err || ioctl_get(id, &g) != -ENOENT)
+		not_ok(name, "destroy %d, ioctl get still works", R.err);
+	else
+		ok(name);
+
+	/* ioctl -> netlink, large: the do refuses, the dump delivers */
+	n = 3000;
+	id = ioctl_create_lifetimes(n, 0);
+	name = "parity: 3000-tensor ioctl plan, netlink dump with plan-id";
+	if (!id) {
+		not_ok(name, "ioctl create: %s", strerror(errno));
+		return;
+	}
+	ioctl_get(id, &g);
+	xfer(sk, id_msg(TA_NL_CMD_PLAN_GET, NLM_F_DUMP, id));
+	if (R.err || R.n_placed != n || !same_placements(n))
+		not_ok(name, "err %d %s, %u placements in %d messages", R.err,
+		       R.extack, R.n_placed, R.n_msgs);
+	else if (R.n_msgs < 2)
+		not_ok(name, "one message only");
+	else
+		ok(name);
+	name = "plan-get do of a 3000-tensor plan -> EMSGSIZE with advice";
+	xfer(sk, id_msg(TA_NL_CMD_PLAN_GET, 0, id));
+	if (R.err != -EMSGSIZE || !strstr(R.extack, "dump plan-get"))
+		not_ok(name, "err %d '%s'", R.err, R.extack);
+	else
+		ok(name);
+	name = "plan dump lists the ioctl plan";
+	xfer(sk, msg_new(TA_NL_CMD_PLAN_GET, NLM_F_DUMP));
+	if (R.err || R.n_ids < 1 || R.ids[R.n_ids - 1] != id)
+		not_ok(name, "err %d, %u listed", R.err, R.n_ids);
+	else
+		ok(name);
+	ioctl(dev_fd, TA_IOCTL_PLAN_DESTROY,
+	      &(struct ta_plan_destroy){ .plan_id = id });
+}
+
+/* ---- ownership and events ----------------------------------------- */
+
+static void run_owner_events(void)
+{
+	struct nl_sock *a = nl_open(), *ev = nl_open();
+	const char *name = "events: created and destroyed delivered";
+	int grp = genl_ctrl_resolve_grp(a, TA_NL_FAMILY_NAME,
+					TA_NL_MCGRP_EVENTS);
+	uint64_t use0, use1;
+	uint32_t plans0, plans1, id, created = 0, destroyed = 0;
+	struct ta_plan_get g;
+	struct nl_cb *cb;
+	struct nl_msg *m;
+	int i;
+
+	info(a, &use0, &plans0);
+	if (grp < 0 || nl_socket_add_membership(ev, grp) < 0) {
+		not_ok(name, "cannot join the events group (%d)", grp);
+		grp = -1;
+	}
+	m = create_msg(0, TA_STRATEGY_AUTO);
+	put_chain(m, 10, 8192);
+	if (xfer(a, m) || !R.plan_id) {
+		not_ok("socket close destroys its plans", "create: %d %s",
+		       R.err, R.extack);
+		return;
+	}
+	id = R.plan_id;
+	nl_socket_free(a);	/* closing the socket destroys the plan */
+	a = nl_open();
+	info(a, &use1, &plans1);
+	name = "socket close destroys its plans";
+	if (ioctl_get(id, &g) != -ENOENT || use1 != use0 || plans1 != plans0)
+		not_ok(name, "plan %u still there (use %llu -> %llu)", id,
+		       (unsigned long long)use0, (unsigned long long)use1);
+	else
+		ok(name);
+
+	/* a plan taller than the arena: ENOSPC and a pressure event */
+	m = create_msg(TA_CREATE_LIFETIMES, 0);
+	put_buffer(m, 1ULL << 40, 0, 1);
+	xfer(a, m);
+
+	if (grp >= 0) {
+		int pressure = 0;
+
+		name = "events: created and destroyed delivered";
+		cb = nl_cb_alloc(NL_CB_DEFAULT);
+		nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, valid_cb, &R);
+		nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, seq_ok, NULL);
+		nl_socket_set_nonblocking(ev);
+		for (i = 0; i < 3; i++) {
+			memset(&R, 0, sizeof(R));
+			if (nl_recvmsgs(ev, cb) < 0 && !R.n_msgs)
+				break;
+			if (R.cmd == TA_NL_CMD_PLAN_CREATED_NTF && R.plan_id == id)
+				created = 1;
+			if (R.cmd == TA_NL_CMD_PLAN_DESTROYED_NTF && R.plan_id == id)
+				destroyed = 1;
+			if (R.cmd == TA_NL_CMD_PRESSURE_NTF &&
+			    R.requested == 1ULL << 40)
+				pressure = 1;
+		}
+		nl_cb_put(cb);
+		if (created && destroyed)
+			ok(name);
+		else
+			not_ok(name, "created %d destroyed %d", created,
+			       destroyed);
+		name = "events: pressure on ENOSPC carries the requested height";
+		if (pressure)
+			ok(name);
+		else
+			not_ok(name, "no pressure event");
+	}
+	nl_socket_free(a);
+	nl_socket_free(ev);
+}
+
+static int hold(void)
+{
+	uint32_t id;
+	char c;
+
+	id = ioctl_create_lifetimes(16, 0);
+	if (!id)
+		return 1;
+	printf("%u\n", id);
+	fflush(stdout);
+	while (read(0, &c, 1) > 0)
+		;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct nl_sock *sk;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	dev_fd = open("/dev/tensorarena", O_RDWR);
+	if (dev_fd < 0) {
+		printf("e2e: not ok - nl: open /dev/tensorarena: %s\n",
+		       strerror(errno));
+		return 1;
+	}
+	if (argc > 1 && !strcmp(argv[1], "--hold"))
+		return hold();
+	sk = nl_open();
+	family = genl_ctrl_resolve(sk, TA_NL_FAMILY_NAME);
+	if (family < 0) {
+		not_ok("family tensorarena registered", "%s",
+		       nl_geterror(family));
+		return 1;
+	}
+	ok("family tensorarena registered");
+	run_bad_table(sk);
+	run_parity(sk);
+	run_owner_events();
+	nl_socket_free(sk);
+	close(dev_fd);
+	return failures ? 1 : 0;
+}
