@@ -19,7 +19,7 @@
 /* ---- a tiny FlatBuffer builder: objects laid out front to back ---- */
 
 struct fbb {
-	u8 b[4096];
+	u8 b[65536];
 	u32 n;
 };
 
@@ -97,7 +97,7 @@ static u32 fb_bytes(struct fbb *f, u32 n, const char *s)
 struct tiny {
 	struct fbb f;
 	u32 tensors_vec, op0_inputs, t1_buffer, t0_type, t0_shape,
-	    t0_vtable_off, opcode_idx;
+	    t0_vtable_off, opcode_idx, sg;
 };
 
 /*
@@ -153,6 +153,7 @@ static void tiny_build(struct tiny *m)
 	fb_put(f, v, 1);
 	fb_ref(f, fb_field(model, 2), v);
 	sg = fb_table(f, 4);
+	m->sg = sg;
 	fb_ref(f, v + 4, sg);
 	m->tensors_vec = fb_alloc(f, 4 + 4 * 6);
 	fb_put(f, m->tensors_vec, 6);
@@ -220,7 +221,7 @@ static int t_tiny(void)
 	static const u32 end[5] = { 1, 2, 2, 2, 2 };
 	struct ta_tflite_info info;
 	struct ta_input in;
-	struct tiny m;
+	static struct tiny m;
 	char err[256] = "", id[4];
 	u32 i;
 
@@ -276,8 +277,8 @@ static int expect_einval(const u8 *data, size_t len, const char *want)
 
 static int t_tiny_corrupt(void)
 {
-	struct tiny m;
-	u8 b[4096];
+	static struct tiny m;
+	static u8 b[65536];
 	size_t n;
 
 #define POKE(at, v) do { memcpy(b, m.f.b, n); b[(at)] = (u8)(v); } while (0)
@@ -312,6 +313,38 @@ static int t_tiny_corrupt(void)
 	POKE(3, 0x7f);					/* root offset */
 	TA_CHECK(!expect_einval(b, n, "beyond the end"), "root");
 #undef POKE
+	return 0;
+}
+
+/*
+ * Tables may share vectors: 4,100 operators that are one table reading one
+ * 4,100-entry inputs vector make 16.8 M references from 33 KiB. -E2BIG.
+ */
+static int t_tiny_shared(void)
+{
+	static struct tiny m;
+	struct fbb *f = &m.f;
+	struct ta_input in;
+	char err[256] = "";
+	u32 ops, op, inputs, i, n = 4100;
+	int ret;
+
+	tiny_build(&m);
+	ops = fb_alloc(f, 4 + 4 * n);
+	fb_put(f, ops, n);
+	fb_ref(f, fb_field(m.sg, 3), ops);
+	op = fb_table(f, 3);
+	inputs = fb_alloc(f, 4 + 4 * n);		/* all tensor 0 */
+	fb_put(f, inputs, n);
+	fb_ref(f, fb_field(op, 1), inputs);
+	fb_absent(f, op, 2);
+	for (i = 0; i < n; i++)
+		fb_ref(f, ops + 4 + 4 * i, op);
+	TA_CHECK(f->n < sizeof(f->b), "builder");
+	ret = ta_tflite_parse(f->b, f->n, "shared", &in, NULL, err, sizeof(err));
+	if (!ret)
+		ta_input_free(&in);
+	TA_CHECK(ret == -E2BIG && strstr(err, "references"), "%d %s", ret, err);
 	return 0;
 }
 
@@ -760,6 +793,7 @@ static int t_roundtrip(void)
 const struct ta_test ta_tflite_tests[] = {
 	{ "tflite: hand-built model, sizes, flags, lifetimes", t_tiny },
 	{ "tflite: corrupt fields of the hand-built model", t_tiny_corrupt },
+	{ "tflite: shared vectors cannot blow up", t_tiny_shared },
 	{ "tflite: every shared model vs PROVENANCE, every strategy", t_models },
 	{ "tflite: resnet8 skip connection", t_resnet_skip },
 	{ "tflite: truncated at every length", t_truncated },

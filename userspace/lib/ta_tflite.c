@@ -40,6 +40,8 @@
 #define TA_TFL_MAX_FILE		(1ULL << 31)	/* FlatBuffers' own limit */
 #define TA_TFL_MAX_DIMS		16
 #define TA_TFL_MAX_SIZE		(1ULL << 62)
+/* Op references; tables may share vectors, so bound them explicitly. */
+#define TA_TFL_MAX_REFS		(1U << 24)
 
 /* TFLite schema field numbers (vtable slots). */
 enum {
@@ -477,12 +479,11 @@ struct ta_tfl_refs {
 
 static int ta_tfl_ref(struct ta_tfl_refs *r, u32 t)
 {
+	if (r->n >= TA_TFL_MAX_REFS)
+		return -E2BIG;
 	if (r->n == r->cap) {
 		u32 c = r->cap ? r->cap * 2 : 256;
 		u32 *nv;
-
-		if (c < r->cap)
-			return -E2BIG;
 		nv = realloc(r->v, (size_t)c * sizeof(*nv));
 		if (!nv)
 			return -ENOMEM;
@@ -554,8 +555,14 @@ static int ta_tfl_build(struct ta_tfl *m, struct ta_input *in)
 	if (ret)
 		return ret;
 	/* the vectors fit in the file, so these counts are < 2^29 */
-	if (m->tensors.len > TA_PLAN_MAX_BUFFERS)
-		return ta_fb_bad(fb, sg.pos, "too many tensors");
+	if (m->tensors.len > TA_PLAN_MAX_BUFFERS ||
+	    m->ops.len > TA_PLAN_MAX_STEPS) {
+		ta_err(fb->err, fb->errlen, fb->path, 0,
+		       "%llu tensors, %llu operators: beyond the planner's limits",
+		       (unsigned long long)m->tensors.len,
+		       (unsigned long long)m->ops.len);
+		return -E2BIG;
+	}
 	m->info->n_tensors = (u32)m->tensors.len;
 	m->info->n_ops = (u32)m->ops.len;
 	m->t = calloc(m->tensors.len ? m->tensors.len : 1, sizeof(*m->t));
@@ -682,6 +689,8 @@ int ta_tflite_parse(const void *data, size_t len, const char *name,
 
 	memset(in, 0, sizeof(*in));
 	memset(m.info, 0, sizeof(*m.info));
+	if (err && errlen)
+		err[0] = 0;
 	in->is_graph = true;
 	if ((u64)len >= TA_TFL_MAX_FILE) {
 		ta_err(err, errlen, name, 0, "file larger than 2 GiB");
@@ -694,6 +703,9 @@ int ta_tflite_parse(const void *data, size_t len, const char *name,
 	free(m.t);
 	if (ret == -ENOMEM)
 		ta_err(err, errlen, name, 0, "out of memory");
+	else if (ret == -E2BIG && !(err && errlen && err[0]))
+		ta_err(err, errlen, name, 0,
+		       "more than %u operator references", TA_TFL_MAX_REFS);
 	if (ret)
 		goto fail;
 	in->graph.tensors = in->tensors;
