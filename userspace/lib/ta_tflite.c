@@ -39,7 +39,8 @@
 #define TA_TFL_ALIGN		16
 #define TA_TFL_MAX_FILE		(1ULL << 31)	/* FlatBuffers' own limit */
 #define TA_TFL_MAX_DIMS		16
-#define TA_TFL_MAX_SIZE		(1ULL << 62)
+/* Elements of one tensor: 2^36 x 16 bytes = 1 TiB; sums stay below 2^61. */
+#define TA_TFL_MAX_ELEMS	(1ULL << 36)
 /* Op references; tables may share vectors, so bound them explicitly. */
 #define TA_TFL_MAX_REFS		(1U << 24)
 
@@ -364,7 +365,7 @@ static int ta_tfl_tensor(struct ta_tfl *m, u32 i)
 			       i, d);
 			return -EINVAL;
 		}
-		if (d && elems > TA_TFL_MAX_SIZE / (u64)d)
+		if (d && elems > TA_TFL_MAX_ELEMS / (u64)d)
 			return ta_fb_bad(fb, t.pos, "tensor too large");
 		elems *= (u64)d;
 		dl += snprintf(dims + dl, sizeof(dims) - dl, "%s%d",
@@ -379,8 +380,6 @@ static int ta_tfl_tensor(struct ta_tfl *m, u32 i)
 		       i, tname, (unsigned long long)type);
 		return -EINVAL;
 	}
-	if (elems > TA_TFL_MAX_SIZE / 16)
-		return ta_fb_bad(fb, t.pos, "tensor too large");
 	bytes = (elems * bits + 7) / 8;
 	tt->size = bytes;
 	tt->new_index = U32_MAX;
