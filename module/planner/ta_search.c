@@ -1,34 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * ta_search.c - branch and bound over canonical placements ("skyline
- * search"), used by the `auto` strategy to close the gap between a
- * heuristic plan and the lower bound.
+ * ta_search.c - branch and bound over canonical placements, used by the
+ * `auto` strategy to close the gap between a heuristic plan and the lower
+ * bound. Two engines share the state and the inference below.
  *
  * Time is cut into sections at every buffer start and end. A plan is
  * canonical when every buffer rests on the floor or on top of a buffer that
- * overlaps it in time; some canonical plan is optimal. The search builds
- * canonical plans bottom-up: at the lowest level x of the skyline it takes
- * the leftmost open section a and branches on which unplaced buffer starting
- * at a goes at x (its sections must all be open at x), or on closing a: no
- * buffer will rest at x there. A run of closed sections, once walled in,
- * rises to the lower of its neighbours (a buffer covering it must also cover
- * a neighbour, so it cannot sit lower); sections no unplaced buffer covers
- * are walls. Each canonical plan is reached once.
+ * overlaps it in time; some canonical plan is optimal, and a buffer's
+ * lowest possible offset (minoff) is the highest floor among its sections.
  *
- * Pruning (section inference): in every section the unplaced buffers live
- * there must fit between its floor and the cap (best height so far minus
- * one granule), so floor + unplaced bytes <= cap. Placing a buffer keeps
- * that sum, so it is only checked when a closed run rises. Identical
- * buffers are placed in a fixed order only.
+ * The ordered engine (ta_mm_*, the main one) places the next buffer at its
+ * minoff, choosing among the unplaced buffers in order of (minoff, rank in
+ * a heuristic order); the keys along a branch never decrease, so each
+ * canonical plan is built once. Dominance: a buffer whose minoff is at or
+ * above the lowest top another unplaced buffer could reach would leave a gap
+ * that buffer fits in, so it waits; once a buffer no unplaced buffer
+ * overlaps has been tried, the node is done. When no unplaced buffer
+ * crosses some section boundary any more, the rest splits into independent
+ * components, solved left to right; if one fails, the search jumps back to
+ * the choice that split them instead of trying its siblings' alternatives.
+ * Optionally each component is re-ranked by the bytes still unplaced.
  *
- * The search restarts with a doubling node limit and rotates through
- * several candidate orders (largest first, longest first, largest area
- * first, most crowded first), keeping the best plan across runs; a run that
- * finishes under its limit has proven the best plan optimal.
+ * The skyline engine (ta_sky_run) builds plans at the lowest point of the
+ * skyline: at level x it takes the leftmost open section a and branches on
+ * which buffer starting at a goes at x, or on closing a; a walled-in run of
+ * closed sections rises to the lower of its neighbours.
  *
- * Memory: about 60 bytes per buffer plus 16 bytes per section and one
- * 48-byte frame per possible depth (n + 4 * sections + 64), all taken up
- * front; limited to %TA_SEARCH_MAX_BUFFERS buffers.
+ * Inference, after every placement: the minoff of every unplaced buffer
+ * over the placed one rises, every section's floor rises to the lowest
+ * minoff among the unplaced buffers live there, and in every section the
+ * unplaced bytes must fit between max(floor, last offset) and the cap.
+ * Identical buffers are placed in a fixed order only. All changes go to
+ * undo trails, so the depth-first search is iterative, without recursion.
+ *
+ * Schedule: runs restart with a doubling node limit and rotate through a
+ * small portfolio of orders and engines (ta_sky_plan); the first order also
+ * bisects between the lowest height not yet ruled out and the best found.
+ * Every plan found lowers the cap; a run that completes under its limit
+ * rules out every height up to its cap (a proof of optimality once that
+ * meets the best plan, when no alignment exceeds the size granule).
+ *
+ * Memory, all taken up front and limited to %TA_SEARCH_MAX_BUFFERS buffers:
+ * per buffer about 150 bytes plus its sections in the per-section lists (4
+ * bytes each), per section about 60 bytes, the candidate pool and the three
+ * undo trails (each at most %TA_SKY_MAX_TRAIL entries of 12 bytes).
  */
 #include "ta_search.h"
 
@@ -41,12 +56,15 @@
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #endif
 
-/* The runs of one round: candidate order (low bits) and engine. */
-static const u8 ta_sky_plan[] = {
-	2,			/* most crowded, longest, largest area */
-	TA_SKY_SKYLINE | 3,	/* skyline, largest first */
-	TA_SKY_ADAPT | 2,	/* the first, re-ranked per component */
-	TA_SKY_ADAPT | 1,	/* most crowded, largest area, longest, ditto */
+/*
+ * The runs of one round: candidate order (low bits) and engine, and how
+ * much smaller than the round's node limit each one's limit is (a shift).
+ */
+static const u8 ta_sky_plan[][2] = {
+	{ 2, 0 },			/* most crowded, longest, largest area */
+	{ TA_SKY_SKYLINE | 3, 1 },	/* skyline, largest first */
+	{ TA_SKY_ADAPT | 2, 0 },	/* the first, re-ranked per component */
+	{ TA_SKY_ADAPT | 1, 0 },	/* crowded, area, longest, re-ranked */
 };
 
 struct ta_sky_item {
@@ -1140,7 +1158,7 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 		      bool *proven)
 {
 	struct ta_sky s = { 0 };
-	u64 limit, max_align = 1, lo;
+	u64 limit, nl, max_align = 1, lo;
 	u32 i, h, hi, k;
 	int ret;
 
@@ -1173,7 +1191,7 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 		u64 soft = lo;
 
 		for (hi = 0; hi < ARRAY_SIZE(ta_sky_plan); hi++) {
-			h = ta_sky_plan[hi];
+			h = ta_sky_plan[hi][0];
 			ta_sky_order(&s, p, h & 3);
 			s.heur = h;
 			/*
@@ -1197,10 +1215,12 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 				}
 				s.cap = t;
 				s.overflowed = false;
+				/* bisecting runs get a quarter of the nodes */
+				nl = limit >> (ta_sky_plan[hi][1] + 2 * k);
 				if (h & TA_SKY_SKYLINE)
-					ret = ta_sky_run(&s, limit, lim, offsets);
+					ret = ta_sky_run(&s, nl, lim, offsets);
 				else
-					ret = ta_mm_run(&s, limit, lim, offsets);
+					ret = ta_mm_run(&s, nl, lim, offsets);
 				if (ret < 0)
 					goto out;
 				if (s.best <= s.lbg) {
@@ -1216,7 +1236,13 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 					goto done;
 			}
 		}
-		if (limit < (1ULL << 40))
+		/* runs check the limits as they go; this bounds a round of none */
+		ret = ta_search_limit_hit(lim);
+		if (ret < 0)
+			goto out;
+		if (ret)
+			goto done;
+		if (limit < BIT_ULL(40))
 			limit <<= 1;
 	}
 done:
