@@ -32,7 +32,7 @@
  * (see ta_auto_order()) and fit. Large problems stop after the first few.
  */
 static const u8 ta_auto_passes[][2] = {
-	{ 0, TA_FIT_FIRST }, { 1, TA_FIT_BEST }, { 0, TA_FIT_BEST },
+	{ 1, TA_FIT_BEST }, { 0, TA_FIT_FIRST }, { 0, TA_FIT_BEST },
 	{ 1, TA_FIT_FIRST }, { 2, TA_FIT_FIRST }, { 3, TA_FIT_BEST },
 	{ 4, TA_FIT_BEST }, { 5, TA_FIT_FIRST }, { 5, TA_FIT_BEST },
 	{ 3, TA_FIT_FIRST }, { 4, TA_FIT_FIRST },
