@@ -1157,43 +1157,46 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 		      struct ta_search_limits *lim, u64 *offsets, u64 *height,
 		      bool *proven)
 {
-	struct ta_sky s = { 0 };
+	struct ta_sky *sp;
 	u64 limit, nl, max_align = 1, lo;
 	u32 i, h, hi, k;
-	int ret;
+	int ret = 0;
 
 	*proven = false;
 	if (p->n_buffers > TA_SEARCH_MAX_BUFFERS)
 		return -E2BIG;
-	s.g = ta_search_granule(p);
-	s.best = *height;
+	sp = ta_env_alloc_array(1, sizeof(*sp));
+	if (!sp)
+		return -ENOMEM;
+	sp->g = ta_search_granule(p);
+	sp->best = *height;
 	if (*height <= lower_bound) {
 		*proven = true;
-		return 0;
+		goto out;
 	}
-	s.lbg = (lower_bound + s.g - 1) & ~(s.g - 1);
-	if (s.lbg < lower_bound)
-		return 0;
-	if (*height <= s.lbg) {
+	sp->lbg = (lower_bound + sp->g - 1) & ~(sp->g - 1);
+	if (sp->lbg < lower_bound)
+		goto out;
+	if (*height <= sp->lbg) {
 		*proven = true;
-		return 0;
+		goto out;
 	}
 	for (i = 0; i < p->n_buffers; i++)
 		if (p->buffers[i].size && p->buffers[i].align > max_align)
 			max_align = p->buffers[i].align;
-	s.prob = p;
-	ret = ta_sky_init(&s, p);
+	sp->prob = p;
+	ret = ta_sky_init(sp, p);
 	if (ret)
 		goto out;
-	lo = s.lbg;
-	limit = 2 * (u64)s.n + 64;
+	lo = sp->lbg;
+	limit = 2 * (u64)sp->n + 64;
 	for (;;) {
 		u64 soft = lo;
 
 		for (hi = 0; hi < ARRAY_SIZE(ta_sky_plan); hi++) {
 			h = ta_sky_plan[hi][0];
-			ta_sky_order(&s, p, h & 3);
-			s.heur = h;
+			ta_sky_order(sp, p, h & 3);
+			sp->heur = h;
 			/*
 			 * k = 0: the lowest height not yet ruled out; k = 1,
 			 * with the first order only: bisect toward the best.
@@ -1201,37 +1204,37 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 			for (k = 0; k < (hi ? 1U : 2U); k++) {
 				u64 t = lo;
 
-				if (lo + s.g > s.best) {
-					*proven = max_align <= s.g;
+				if (lo + sp->g > sp->best) {
+					*proven = max_align <= sp->g;
 					goto done;
 				}
 				if (k) {
 					if (soft < lo)
 						soft = lo;
-					t = (soft + ((s.best - soft) >> 1)) &
-					    ~(s.g - 1);
-					if (t <= lo || t + s.g > s.best)
+					t = (soft + ((sp->best - soft) >> 1)) &
+					    ~(sp->g - 1);
+					if (t <= lo || t + sp->g > sp->best)
 						continue;
 				}
-				s.cap = t;
-				s.overflowed = false;
+				sp->cap = t;
+				sp->overflowed = false;
 				/* bisecting runs get a quarter of the nodes */
 				nl = limit >> (ta_sky_plan[hi][1] + 2 * k);
 				if (h & TA_SKY_SKYLINE)
-					ret = ta_sky_run(&s, nl, lim, offsets);
+					ret = ta_sky_run(sp, nl, lim, offsets);
 				else
-					ret = ta_mm_run(&s, nl, lim, offsets);
+					ret = ta_mm_run(sp, nl, lim, offsets);
 				if (ret < 0)
 					goto out;
-				if (s.best <= s.lbg) {
+				if (sp->best <= sp->lbg) {
 					*proven = true;
 					goto done;
 				}
-				if (ret == 1 && !s.overflowed && max_align <= s.g &&
-				    s.cap + s.g > lo)
-					lo = s.cap + s.g;
-				if (k && s.best > t)
-					soft = t + s.g;
+				if (ret == 1 && !sp->overflowed && max_align <= sp->g &&
+				    sp->cap + sp->g > lo)
+					lo = sp->cap + sp->g;
+				if (k && sp->best > t)
+					soft = t + sp->g;
 				if (lim->timed_out)
 					goto done;
 			}
@@ -1247,8 +1250,9 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 	}
 done:
 	ret = 0;
-	*height = s.best;
+	*height = sp->best;
 out:
-	ta_sky_free(&s);
+	ta_sky_free(sp);
+	ta_env_free(sp);
 	return ret;
 }

@@ -71,54 +71,64 @@ static int ta_stack_ff(const struct ta_problem *p, const u32 *perm, u32 k,
 	return -EOVERFLOW;
 }
 
+struct ta_stack_ex {
+	u32 perm[TA_STACK_EXHAUSTIVE];		/* the order so far */
+	u32 next[TA_STACK_EXHAUSTIVE + 1];	/* next choice per depth */
+	u64 off[TA_STACK_EXHAUSTIVE];
+	u64 hgt[TA_STACK_EXHAUSTIVE + 1];	/* stack height per depth */
+};
+
 static int ta_stack_exhaustive(const struct ta_problem *p, u64 *offsets,
 			       struct ta_result *res)
 {
-	u32 n = p->n_buffers, perm[TA_STACK_EXHAUSTIVE];
-	u32 next[TA_STACK_EXHAUSTIVE + 1];
-	u64 off[TA_STACK_EXHAUSTIVE], hgt[TA_STACK_EXHAUSTIVE + 1];
+	u32 n = p->n_buffers, used = 0, i;
 	u64 best = U64_MAX, steps = 0;
-	u32 used = 0, i;
-	int d = 0, ret;
+	struct ta_stack_ex *x;
+	int d = 0, ret = 0;
 
-	hgt[0] = 0;
-	next[0] = 0;
+	x = ta_env_alloc_array(1, sizeof(*x));
+	if (!x)
+		return -ENOMEM;
+	x->hgt[0] = 0;
+	x->next[0] = 0;
 	while (d >= 0) {
 		u64 o, top;
 
-		if (next[d] >= n) {
+		if (x->next[d] >= n) {
 			if (--d >= 0)
-				used &= ~(1U << perm[d]);
+				used &= ~(1U << x->perm[d]);
 			continue;
 		}
-		i = next[d]++;
+		i = x->next[d]++;
 		if (used & (1U << i))
 			continue;
 		steps++;
-		ret = ta_stack_ff(p, perm, d, off, i, &o);
+		ret = ta_stack_ff(p, x->perm, d, x->off, i, &o);
 		if (ret)
-			return ret;
-		off[i] = o;
+			goto out;
+		x->off[i] = o;
 		top = p->buffers[i].size ? o + p->buffers[i].size : 0;
-		if (top < hgt[d])
-			top = hgt[d];
+		if (top < x->hgt[d])
+			top = x->hgt[d];
 		if (top >= best)
 			continue;
-		perm[d] = i;
+		x->perm[d] = i;
 		if ((u32)d + 1 == n) {
 			best = top;
 			for (i = 0; i < n; i++)
-				offsets[i] = off[i];
+				offsets[i] = x->off[i];
 			continue;
 		}
 		used |= 1U << i;
-		hgt[d + 1] = top;
-		next[++d] = 0;
+		x->hgt[d + 1] = top;
+		x->next[++d] = 0;
 	}
 	res->height = best;
 	res->steps = steps;
 	res->optimal = true;
-	return 0;
+out:
+	ta_env_free(x);
+	return ret;
 }
 
 struct ta_stack_key {
