@@ -10,6 +10,7 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/miscdevice.h>
+#include <linux/notifier.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
 #include <linux/xarray.h>
@@ -58,6 +59,8 @@ struct ta_device {
 /**
  * struct ta_owner - who makes or asks for a plan
  * @uid: effective uid; plans are visible to their uid and to CAP_SYS_ADMIN
+ * @cred: whose rights count, or NULL for the current task's (the kernel
+ *	  API passes the credentials of the request it serves)
  * @key: what the plans are tied to: the &struct file for ioctl, the
  *	 netlink transport's &struct ta_nl_owner of the sending socket; both
  *	 are addresses of live kernel objects, so keys never collide. The
@@ -66,6 +69,7 @@ struct ta_device {
 struct ta_owner {
 	kuid_t uid;
 	unsigned long key;
+	const struct cred *cred;
 };
 
 /**
@@ -85,6 +89,7 @@ struct ta_owner {
  *		@height is 0)
  * @slice_vaddr: kernel address of the slice
  * @slice_dma: DMA address of the slice
+ * @destroyed: kernel users to tell when the plan is destroyed
  * @n_tensors: entries in @placements
  * @placements: offset (from the slice) and size of each tensor
  *
@@ -106,6 +111,7 @@ struct ta_plan_obj {
 	size_t slice_size;
 	unsigned long slice_vaddr;
 	dma_addr_t slice_dma;
+	struct blocking_notifier_head destroyed;
 	u32 n_tensors;
 	struct ta_placement placements[];
 };
@@ -176,6 +182,12 @@ void ta_netlink_exit(void);
 void ta_netlink_notify_created(const struct ta_plan_obj *plan);
 void ta_netlink_notify_destroyed(const struct ta_plan_obj *plan);
 void ta_netlink_notify_pressure(struct ta_device *ta, u64 requested);
+
+/* ta_dmabuf.c */
+struct dma_buf;
+struct ta_plan_obj *ta_dmabuf_plan(struct dma_buf *dmabuf);
+int ta_dmabuf_export(struct ta_device *ta, const struct ta_owner *caller,
+		     u32 plan_id, bool cloexec);
 
 /* ta_mmap.c */
 int ta_mmap(struct file *file, struct vm_area_struct *vma);

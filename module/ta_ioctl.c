@@ -9,6 +9,7 @@
  * and copies the result back in the caller's size.
  */
 #include <linux/err.h>
+#include <linux/fdtable.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
@@ -25,6 +26,7 @@ union ta_ioctl_arg {
 	struct ta_plan_create create;
 	struct ta_plan_get get;
 	struct ta_plan_destroy destroy;
+	struct ta_plan_export export;
 };
 
 #define ta_reserved_nonzero(s) memchr_inv((s)->reserved, 0, sizeof((s)->reserved))
@@ -282,6 +284,32 @@ static int ta_ioctl_plan_destroy(struct ta_device *ta,
 	return ta_plan_obj_destroy(ta, args->plan_id, caller);
 }
 
+static int ta_ioctl_plan_export(struct ta_device *ta,
+				const struct ta_owner *caller, void *arg)
+{
+	struct ta_plan_export *args = arg;
+	int fd;
+
+	if ((args->flags & ~TA_EXPORT_CLOEXEC) || args->pad ||
+	    ta_reserved_nonzero(args))
+		return -EINVAL;
+	fd = ta_dmabuf_export(ta, caller, args->plan_id,
+			      args->flags & TA_EXPORT_CLOEXEC);
+	if (fd < 0)
+		return fd;
+	args->fd = fd;
+	return 0;
+}
+
+/* The descriptor could not reach userspace: close it again. */
+static void ta_ioctl_plan_export_undo(struct ta_device *ta,
+				      const struct ta_owner *caller, void *arg)
+{
+	struct ta_plan_export *args = arg;
+
+	close_fd(args->fd);
+}
+
 static const struct ta_ioctl_desc ta_ioctls[] = {
 	{
 		.cmd = TA_IOCTL_INFO,
@@ -303,6 +331,12 @@ static const struct ta_ioctl_desc ta_ioctls[] = {
 		.cmd = TA_IOCTL_PLAN_DESTROY,
 		.min_size = offsetofend(struct ta_plan_destroy, reserved),
 		.handler = ta_ioctl_plan_destroy,
+	},
+	{
+		.cmd = TA_IOCTL_PLAN_EXPORT,
+		.min_size = offsetofend(struct ta_plan_export, reserved),
+		.handler = ta_ioctl_plan_export,
+		.undo = ta_ioctl_plan_export_undo,
 	},
 };
 

@@ -16,8 +16,9 @@
  *
  * Locking: the xarray's own lock serialises the table; a lookup takes its
  * reference under that lock, and a plan is erased under it before the
- * table's reference is dropped, so a lookup never meets a dying plan. A plan's fields are written once before it is published and
- * only read afterwards.
+ * table's reference is dropped, so a lookup never meets a dying plan. A
+ * plan's fields are written once before it is published and only read
+ * afterwards.
  */
 #include <linux/cred.h>
 #include <linux/capability.h>
@@ -32,6 +33,9 @@
 
 #include "ta_internal.h"
 #include "planner/ta_planner.h"
+#include "include/tensorarena_kapi.h"
+
+#define TA_PLAN_NOTIFY_DESTROYED	TA_KAPI_PLAN_DESTROYED
 
 /**
  * ta_owner_current() - the owner identity of the calling task
@@ -47,7 +51,11 @@ struct ta_owner ta_owner_current(unsigned long key)
 static bool ta_owner_may_access(const struct ta_plan_obj *plan,
 				const struct ta_owner *caller)
 {
-	return uid_eq(plan->uid, caller->uid) || capable(CAP_SYS_ADMIN);
+	if (uid_eq(plan->uid, caller->uid))
+		return true;
+	if (caller->cred)
+		return cap_raised(caller->cred->cap_effective, CAP_SYS_ADMIN);
+	return capable(CAP_SYS_ADMIN);
 }
 
 static void ta_plan_obj_release(struct kref *ref)
@@ -220,6 +228,7 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 		goto free_plan;
 
 	kref_init(&plan->ref);
+	BLOCKING_INIT_NOTIFIER_HEAD(&plan->destroyed);
 	plan->ta = ta;
 	plan->uid = owner->uid;
 	plan->owner_key = owner->key;
@@ -361,6 +370,8 @@ static void ta_plan_obj_unpublish(struct ta_device *ta,
 				  struct ta_plan_obj *plan)
 {
 	atomic_dec(&ta->n_plans);
+	blocking_notifier_call_chain(&plan->destroyed, TA_PLAN_NOTIFY_DESTROYED,
+				     plan);
 	ta_netlink_notify_destroyed(plan);
 	ta_plan_obj_put(plan);
 }

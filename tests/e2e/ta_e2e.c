@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <linux/dma-buf.h>
 #include <linux/tensorarena.h>
 
 static int e2e_fd = -1;
@@ -932,6 +933,123 @@ static void test_stress(void)
 		   (unsigned long long)info.bytes_in_use);
 }
 
+static int export_plan(__u32 id, __u32 flags, int *fd)
+{
+	struct ta_plan_export x;
+	int err;
+
+	memset(&x, 0, sizeof(x));
+	x.plan_id = id;
+	x.flags = flags;
+	err = e2e_ioctl(TA_IOCTL_PLAN_EXPORT, &x);
+	*fd = x.fd;
+	return err;
+}
+
+static void test_dmabuf(void)
+{
+	struct ta_plan_create c = graph_request(TA_STRATEGY_GREEDY_SIZE);
+	struct ta_plan_export x;
+	struct dma_buf_sync sync;
+	struct ta_plan_destroy d;
+	long page = getpagesize();
+	unsigned char *via_buf, *via_plan;
+	struct ta_info info;
+	int err, fd, fd2, saved;
+	__u64 slice;
+
+	err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
+	e2e_report("dma-buf: plan to export", !err, "errno %d", -err);
+	if (err)
+		return;
+	slice = (c.height + page - 1) & ~(__u64)(page - 1);
+
+	err = export_plan(c.plan_id, TA_EXPORT_CLOEXEC, &fd);
+	e2e_report("dma-buf: export", !err && fd >= 0 &&
+		   (fcntl(fd, F_GETFD) & FD_CLOEXEC), "err %d fd %d", err, fd);
+	if (err)
+		return;
+	err = export_plan(c.plan_id, 0x2, &fd2);
+	e2e_report("dma-buf: unknown export flag -> EINVAL", err == -EINVAL,
+		   "got %d", err);
+	err = export_plan(777777, 0, &fd2);
+	e2e_report("dma-buf: export of an unknown plan -> ENOENT",
+		   err == -ENOENT, "got %d", err);
+	memset(&x, 0, sizeof(x));
+	x.plan_id = c.plan_id;
+	x.pad = 1;
+	err = e2e_ioctl(TA_IOCTL_PLAN_EXPORT, &x);
+	e2e_report("dma-buf: export pad != 0 -> EINVAL", err == -EINVAL,
+		   "got %d", err);
+	e2e_report("dma-buf: size is the plan's slice",
+		   lseek(fd, 0, SEEK_END) == (off_t)slice, "size %lld",
+		   (long long)lseek(fd, 0, SEEK_END));
+
+	via_buf = mmap(NULL, slice, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	via_plan = mmap(NULL, slice, PROT_READ | PROT_WRITE, MAP_SHARED, e2e_fd,
+			c.mmap_offset);
+	e2e_report("dma-buf: mmap of the dma-buf and of the plan",
+		   via_buf != MAP_FAILED && via_plan != MAP_FAILED,
+		   "errno %d", errno);
+	if (via_buf != MAP_FAILED && via_plan != MAP_FAILED) {
+		memset(&sync, 0, sizeof(sync));
+		sync.flags = DMA_BUF_SYNC_START | DMA_BUF_SYNC_RW;
+		err = ioctl(fd, DMA_BUF_IOCTL_SYNC, &sync) ? -errno : 0;
+		memset(via_buf, 0x3c, slice);
+		via_buf[slice - 1] = 0x7e;
+		sync.flags = DMA_BUF_SYNC_END | DMA_BUF_SYNC_RW;
+		if (!err)
+			err = ioctl(fd, DMA_BUF_IOCTL_SYNC, &sync) ? -errno : 0;
+		e2e_report("dma-buf: DMA_BUF_IOCTL_SYNC start/end", !err,
+			   "got %d", err);
+		e2e_report("dma-buf: same memory as the plan's mapping",
+			   via_plan[0] == 0x3c && via_plan[slice - 1] == 0x7e,
+			   "bytes %x %x", via_plan[0], via_plan[slice - 1]);
+		munmap(via_plan, slice);
+		munmap(via_buf, slice);
+	}
+	via_buf = mmap(NULL, slice, PROT_READ, MAP_PRIVATE, fd, 0);
+	e2e_report("dma-buf: private mapping -> EINVAL",
+		   via_buf == MAP_FAILED && errno == EINVAL, "errno %d", errno);
+	via_buf = mmap(NULL, slice + page, PROT_READ, MAP_SHARED, fd, 0);
+	e2e_report("dma-buf: mapping past the buffer fails",
+		   via_buf == MAP_FAILED, "mapped");
+
+	memset(&d, 0, sizeof(d));
+	d.plan_id = c.plan_id;
+	e2e_ioctl(TA_IOCTL_PLAN_DESTROY, &d);
+	info_now(&info);
+	e2e_report("dma-buf: keeps the memory after the plan is destroyed",
+		   info.n_plans == 0 && info.bytes_in_use == slice,
+		   "plans %u in use %llu", info.n_plans,
+		   (unsigned long long)info.bytes_in_use);
+	close(fd);
+	info_now(&info);
+	e2e_report("dma-buf: closing it returns the memory",
+		   info.bytes_in_use == 0, "in use %llu",
+		   (unsigned long long)info.bytes_in_use);
+
+	/* Exported plans outlive their owner's file. */
+	saved = e2e_fd;
+	e2e_fd = open("/dev/" TA_DEVICE_NAME, O_RDWR);
+	c = graph_request(TA_STRATEGY_FREELIST);
+	err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
+	if (!err)
+		err = export_plan(c.plan_id, 0, &fd);
+	close(e2e_fd);
+	e2e_fd = saved;
+	info_now(&info);
+	e2e_report("dma-buf: the owner's close leaves the exported memory",
+		   !err && info.n_plans == 0 && info.bytes_in_use > 0,
+		   "err %d plans %u in use %llu", err, info.n_plans,
+		   (unsigned long long)info.bytes_in_use);
+	if (!err)
+		close(fd);
+	info_now(&info);
+	e2e_report("dma-buf: last close returns it", info.bytes_in_use == 0,
+		   "in use %llu", (unsigned long long)info.bytes_in_use);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -956,6 +1074,7 @@ int main(int argc, char **argv)
 	test_owner_lifetime();
 	test_isolation();
 	test_stress();
+	test_dmabuf();
 
 	close(e2e_fd);
 	return e2e_failures ? 1 : 0;

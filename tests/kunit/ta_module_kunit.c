@@ -7,10 +7,12 @@
 #include <kunit/test.h>
 #include <linux/genalloc.h>
 #include <linux/mm.h>
+#include <linux/cred.h>
 #include <linux/platform_device.h>
 #include <linux/sizes.h>
 
 #include "ta_internal.h"
+#include "include/tensorarena_kapi.h"
 
 struct ta_size_case {
 	const char *str;
@@ -270,4 +272,166 @@ static struct kunit_suite ta_arena_suite = {
 	.test_cases = ta_arena_cases,
 };
 
-kunit_test_suites(&ta_params_suite, &ta_ioctl_suite, &ta_arena_suite);
+/*
+ * The kernel API, on a plan made in a fixture arena that stands in for the
+ * module's device (suites run before module init, so it is free).
+ */
+struct ta_kapi_fixture {
+	struct ta_live live;
+	u32 id;
+	int notified;
+	struct notifier_block nb;
+};
+
+static const struct ta_buffer ta_kapi_buffers[] = {
+	{ .size = 4096, .align = 64, .start = 0, .end = 2 },
+	{ .size = 1000, .align = 64, .start = 1, .end = 3 },
+	{ .size = 3000, .align = 64, .start = 2, .end = 4 },
+};
+
+static int ta_kapi_notified(struct notifier_block *nb, unsigned long action,
+			    void *data)
+{
+	struct ta_kapi_fixture *f = container_of(nb, struct ta_kapi_fixture,
+						 nb);
+
+	if (action == TA_KAPI_PLAN_DESTROYED)
+		f->notified++;
+	return NOTIFY_OK;
+}
+
+static int ta_kapi_init(struct kunit *test)
+{
+	struct ta_kapi_fixture *f;
+	struct ta_plan_summary sum;
+	struct ta_plan_request req = {
+		.flags = TA_CREATE_LIFETIMES,
+		.strategy = TA_STRATEGY_GREEDY_SIZE,
+		.n_tensors = ARRAY_SIZE(ta_kapi_buffers),
+	};
+	struct ta_owner owner = { .uid = current_euid(), .key = 1 };
+
+	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	f->live.pdev = platform_device_register_simple("tensorarena-kunit",
+						       PLATFORM_DEVID_AUTO,
+						       NULL, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f->live.pdev));
+	f->live.ta.dev = &f->live.pdev->dev;
+	xa_init_flags(&f->live.ta.plans, XA_FLAGS_ALLOC1);
+	KUNIT_ASSERT_EQ(test, ta_arena_init(&f->live.ta, TA_LIVE_SIZE), 0);
+	req.buffers = kmemdup(ta_kapi_buffers, sizeof(ta_kapi_buffers),
+			      GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, req.buffers);
+	KUNIT_ASSERT_EQ(test, ta_request_check(&req, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, ta_plan_obj_create(&f->live.ta, &owner, &req,
+						 &sum), 0);
+	ta_request_free(&req);
+	f->id = sum.plan_id;
+	f->nb.notifier_call = ta_kapi_notified;
+	ta_param_device = &f->live.ta;
+	test->priv = f;
+	return 0;
+}
+
+static void ta_kapi_exit(struct kunit *test)
+{
+	struct ta_kapi_fixture *f = test->priv;
+
+	ta_param_device = NULL;
+	ta_plan_obj_destroy_all(&f->live.ta);
+	KUNIT_EXPECT_EQ(test, ta_arena_in_use(&f->live.ta), (size_t)0);
+	xa_destroy(&f->live.ta.plans);
+	platform_device_unregister(f->live.pdev);
+}
+
+static void ta_kapi_lookup_test(struct kunit *test)
+{
+	struct ta_kapi_fixture *f = test->priv;
+	struct ta_plan_obj *plan;
+	dma_addr_t dma;
+	u64 size;
+	u32 i;
+
+	plan = ta_kapi_plan_get(f->id, current_cred());
+	KUNIT_ASSERT_FALSE(test, IS_ERR(plan));
+	KUNIT_EXPECT_PTR_EQ(test, ta_kapi_plan_device(plan), f->live.ta.dev);
+	KUNIT_EXPECT_EQ(test, ta_kapi_plan_tensor_count(plan), 3U);
+	KUNIT_EXPECT_EQ(test, ta_kapi_plan_size(plan), (size_t)PAGE_SIZE * 2);
+	KUNIT_EXPECT_TRUE(test, ta_kapi_plan_dma_base(plan) >= f->live.ta.dma_base);
+	KUNIT_EXPECT_TRUE(test, ta_kapi_plan_dma_base(plan) + ta_kapi_plan_size(plan) <=
+			  f->live.ta.dma_base + f->live.ta.size);
+	for (i = 0; i < 3; i++) {
+		KUNIT_ASSERT_EQ(test, ta_kapi_plan_tensor(plan, i, &dma, &size), 0);
+		KUNIT_EXPECT_EQ(test, size, ta_kapi_buffers[i].size);
+		KUNIT_EXPECT_EQ(test, dma, ta_kapi_plan_dma_base(plan) +
+				plan->placements[i].offset);
+		KUNIT_EXPECT_TRUE(test, IS_ALIGNED(dma, 64));
+	}
+	KUNIT_EXPECT_EQ(test, ta_kapi_plan_tensor(plan, 3, &dma, &size), -EINVAL);
+	ta_kapi_plan_put(plan);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_kapi_plan_get(f->id + 1, current_cred())),
+			-ENOENT);
+}
+
+static void ta_kapi_other_user_test(struct kunit *test)
+{
+	struct ta_kapi_fixture *f = test->priv;
+	struct cred *other = prepare_creds();
+	struct ta_plan_obj *plan;
+
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	other->euid = KUIDT_INIT(4242);
+	cap_clear(other->cap_effective);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_kapi_plan_get(f->id, other)), -ENOENT);
+	/* Another uid with CAP_SYS_ADMIN may. */
+	cap_raise(other->cap_effective, CAP_SYS_ADMIN);
+	plan = ta_kapi_plan_get(f->id, other);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(plan));
+	if (!IS_ERR(plan))
+		ta_kapi_plan_put(plan);
+	abort_creds(other);
+}
+
+static void ta_kapi_reference_outlives_destroy_test(struct kunit *test)
+{
+	struct ta_kapi_fixture *f = test->priv;
+	struct ta_owner owner = { .uid = current_euid(), .key = 1 };
+	struct ta_plan_obj *plan;
+	size_t held;
+
+	plan = ta_kapi_plan_get(f->id, current_cred());
+	KUNIT_ASSERT_FALSE(test, IS_ERR(plan));
+	KUNIT_ASSERT_EQ(test, ta_kapi_plan_notifier_register(plan, &f->nb), 0);
+	held = ta_arena_in_use(&f->live.ta);
+	KUNIT_EXPECT_GT(test, held, (size_t)0);
+
+	/* The owner goes away: the ID dies, the driver is told, the memory
+	 * stays while the driver holds its reference.
+	 */
+	ta_plan_obj_release_owner(&f->live.ta, owner.key);
+	KUNIT_EXPECT_EQ(test, f->notified, 1);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_kapi_plan_get(f->id, current_cred())),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, ta_arena_in_use(&f->live.ta), held);
+	KUNIT_EXPECT_EQ(test, ta_kapi_plan_notifier_unregister(plan, &f->nb), 0);
+	ta_kapi_plan_put(plan);
+	KUNIT_EXPECT_EQ(test, ta_arena_in_use(&f->live.ta), (size_t)0);
+}
+
+static struct kunit_case ta_kapi_cases[] = {
+	KUNIT_CASE(ta_kapi_lookup_test),
+	KUNIT_CASE(ta_kapi_other_user_test),
+	KUNIT_CASE(ta_kapi_reference_outlives_destroy_test),
+	{}
+};
+
+static struct kunit_suite ta_kapi_suite = {
+	.name = "tensorarena-kapi",
+	.init = ta_kapi_init,
+	.exit = ta_kapi_exit,
+	.test_cases = ta_kapi_cases,
+};
+
+kunit_test_suites(&ta_params_suite, &ta_ioctl_suite, &ta_arena_suite,
+		  &ta_kapi_suite);

@@ -193,6 +193,28 @@ struct ta_plan_destroy {
 	__u64 reserved[2];
 };
 
+/* &ta_plan_export.flags */
+#define TA_EXPORT_CLOEXEC	0x1	/* the dma-buf fd gets O_CLOEXEC */
+
+/**
+ * struct ta_plan_export - export a plan's slice as a dma-buf; argument of
+ * %TA_IOCTL_PLAN_EXPORT
+ * @plan_id: In. The plan; it must have memory (not a dry run, height > 0).
+ * @flags: In. %TA_EXPORT_* bits; others must be zero.
+ * @fd: Out. The dma-buf file descriptor (read-write). The buffer keeps the
+ *	plan's memory alive until the last importer, mapping and descriptor
+ *	let go, even after the plan is destroyed.
+ * @pad: Must be zero.
+ * @reserved: Must be zero.
+ */
+struct ta_plan_export {
+	__u32 plan_id;
+	__u32 flags;
+	__s32 fd;
+	__u32 pad;
+	__u64 reserved[2];
+};
+
 /**
  * struct ta_info - arena information, argument of %TA_IOCTL_INFO
  * @abi_version: Out. %TA_ABI_VERSION of the running module.
@@ -224,6 +246,7 @@ struct ta_info {
 #define TA_IOCTL_PLAN_CREATE	_IOWR(TA_IOCTL_BASE, 0x01, struct ta_plan_create)
 #define TA_IOCTL_PLAN_GET	_IOWR(TA_IOCTL_BASE, 0x02, struct ta_plan_get)
 #define TA_IOCTL_PLAN_DESTROY	_IOW(TA_IOCTL_BASE, 0x03, struct ta_plan_destroy)
+#define TA_IOCTL_PLAN_EXPORT	_IOWR(TA_IOCTL_BASE, 0x04, struct ta_plan_export)
 
 /*
  * Generic netlink family "tensorarena" (Documentation/netlink.md, spec in

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ta_dmabuf.c - export a plan's slice of the arena as a dma-buf.
+ *
+ * The dma-buf holds a reference on the plan, so the slice outlives the
+ * plan's ID and its owner for as long as any importer or mapping holds the
+ * buffer. Each attachment gets an sg_table of the (physically contiguous)
+ * slice from dma_get_sgtable() and maps it for the importing device; CPU
+ * access brackets sync every mapped attachment, which is what a
+ * non-coherent SoC needs. Shaped after the kernel's CMA heap exporter.
+ */
+#include <linux/dma-buf.h>
+#include <linux/dma-mapping.h>
+#include <linux/fcntl.h>
+#include <linux/fdtable.h>
+#include <linux/iosys-map.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+
+#include "ta_internal.h"
+
+MODULE_IMPORT_NS(DMA_BUF);
+
+/**
+ * struct ta_dmabuf - what a tensorarena dma-buf points at
+ * @plan: the plan, referenced for the buffer's whole life
+ * @lock: protects @attachments
+ * @attachments: &struct ta_dmabuf_attachment of every importer
+ */
+struct ta_dmabuf {
+	struct ta_plan_obj *plan;
+	struct mutex lock; /* protects attachments */
+	struct list_head attachments;
+};
+
+/**
+ * struct ta_dmabuf_attachment - one importer's view
+ * @dev: the importing device
+ * @sgt: the slice as a scatterlist (one entry: the slice is contiguous)
+ * @node: in &ta_dmabuf.attachments
+ * @mapped: @sgt is mapped for @dev
+ */
+struct ta_dmabuf_attachment {
+	struct device *dev;
+	struct sg_table sgt;
+	struct list_head node;
+	bool mapped;
+};
+
+static const struct dma_buf_ops ta_dmabuf_ops;
+
+static int ta_dmabuf_attach(struct dma_buf *dmabuf,
+			    struct dma_buf_attachment *attachment)
+{
+	struct ta_dmabuf *buf = dmabuf->priv;
+	struct ta_plan_obj *plan = buf->plan;
+	struct ta_dmabuf_attachment *a;
+	int err;
+
+	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	if (!a)
+		return -ENOMEM;
+	err = dma_get_sgtable(plan->ta->dev, &a->sgt,
+			      (void *)plan->slice_vaddr, plan->slice_dma,
+			      plan->slice_size);
+	if (err) {
+		kfree(a);
+		return err;
+	}
+	a->dev = attachment->dev;
+	attachment->priv = a;
+	mutex_lock(&buf->lock);
+	list_add(&a->node, &buf->attachments);
+	mutex_unlock(&buf->lock);
+	return 0;
+}
+
+static void ta_dmabuf_detach(struct dma_buf *dmabuf,
+			     struct dma_buf_attachment *attachment)
+{
+	struct ta_dmabuf *buf = dmabuf->priv;
+	struct ta_dmabuf_attachment *a = attachment->priv;
+
+	mutex_lock(&buf->lock);
+	list_del(&a->node);
+	mutex_unlock(&buf->lock);
+	sg_free_table(&a->sgt);
+	kfree(a);
+}
+
+static struct sg_table *ta_dmabuf_map(struct dma_buf_attachment *attachment,
+				      enum dma_data_direction dir)
+{
+	struct ta_dmabuf_attachment *a = attachment->priv;
+	int err;
+
+	err = dma_map_sgtable(attachment->dev, &a->sgt, dir, 0);
+	if (err)
+		return ERR_PTR(err);
+	a->mapped = true;
+	return &a->sgt;
+}
+
+static void ta_dmabuf_unmap(struct dma_buf_attachment *attachment,
+			    struct sg_table *sgt, enum dma_data_direction dir)
+{
+	struct ta_dmabuf_attachment *a = attachment->priv;
+
+	a->mapped = false;
+	dma_unmap_sgtable(attachment->dev, sgt, dir, 0);
+}
+
+static int ta_dmabuf_begin_cpu_access(struct dma_buf *dmabuf,
+				      enum dma_data_direction dir)
+{
+	struct ta_dmabuf *buf = dmabuf->priv;
+	struct ta_dmabuf_attachment *a;
+
+	mutex_lock(&buf->lock);
+	list_for_each_entry(a, &buf->attachments, node)
+		if (a->mapped)
+			dma_sync_sgtable_for_cpu(a->dev, &a->sgt, dir);
+	mutex_unlock(&buf->lock);
+	return 0;
+}
+
+static int ta_dmabuf_end_cpu_access(struct dma_buf *dmabuf,
+				    enum dma_data_direction dir)
+{
+	struct ta_dmabuf *buf = dmabuf->priv;
+	struct ta_dmabuf_attachment *a;
+
+	mutex_lock(&buf->lock);
+	list_for_each_entry(a, &buf->attachments, node)
+		if (a->mapped)
+			dma_sync_sgtable_for_device(a->dev, &a->sgt, dir);
+	mutex_unlock(&buf->lock);
+	return 0;
+}
+
+static int ta_dmabuf_mmap(struct dma_buf *dmabuf, struct vm_area_struct *vma)
+{
+	struct ta_dmabuf *buf = dmabuf->priv;
+	struct ta_plan_obj *plan = buf->plan;
+	struct ta_device *ta = plan->ta;
+
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+	/* The core checked the range against the buffer; make the page
+	 * offset the arena's, as dma_mmap_coherent() wants it.
+	 */
+	vma->vm_pgoff += (plan->slice_vaddr - (unsigned long)ta->cpu_base) >>
+			 PAGE_SHIFT;
+	return dma_mmap_coherent(ta->dev, vma, ta->cpu_base, ta->dma_base,
+				 ta->size);
+}
+
+static int ta_dmabuf_vmap(struct dma_buf *dmabuf, struct iosys_map *map)
+{
+	struct ta_dmabuf *buf = dmabuf->priv;
+
+	iosys_map_set_vaddr(map, (void *)buf->plan->slice_vaddr);
+	return 0;
+}
+
+static void ta_dmabuf_release(struct dma_buf *dmabuf)
+{
+	struct ta_dmabuf *buf = dmabuf->priv;
+
+	ta_plan_obj_put(buf->plan);
+	mutex_destroy(&buf->lock);
+	kfree(buf);
+}
+
+static const struct dma_buf_ops ta_dmabuf_ops = {
+	.attach = ta_dmabuf_attach,
+	.detach = ta_dmabuf_detach,
+	.map_dma_buf = ta_dmabuf_map,
+	.unmap_dma_buf = ta_dmabuf_unmap,
+	.begin_cpu_access = ta_dmabuf_begin_cpu_access,
+	.end_cpu_access = ta_dmabuf_end_cpu_access,
+	.mmap = ta_dmabuf_mmap,
+	.vmap = ta_dmabuf_vmap,
+	.release = ta_dmabuf_release,
+};
+
+/**
+ * ta_dmabuf_plan() - the plan behind a dma-buf, if tensorarena exported it
+ * @dmabuf: any dma-buf
+ *
+ * Return: the plan (no reference taken), or NULL.
+ */
+struct ta_plan_obj *ta_dmabuf_plan(struct dma_buf *dmabuf)
+{
+	if (dmabuf->ops != &ta_dmabuf_ops)
+		return NULL;
+	return ((struct ta_dmabuf *)dmabuf->priv)->plan;
+}
+
+/**
+ * ta_dmabuf_export() - export a plan's slice as a dma-buf file descriptor
+ * @ta: the device
+ * @caller: who asks; the plan must be visible to it
+ * @plan_id: the plan
+ * @cloexec: set O_CLOEXEC on the new descriptor
+ *
+ * Return: the descriptor; -ENOENT for no such (visible) plan; -EINVAL for a
+ * plan without memory (height 0); -ENOMEM; -EMFILE.
+ */
+int ta_dmabuf_export(struct ta_device *ta, const struct ta_owner *caller,
+		     u32 plan_id, bool cloexec)
+{
+	DEFINE_DMA_BUF_EXPORT_INFO(info);
+	struct ta_plan_obj *plan;
+	struct dma_buf *dmabuf;
+	struct ta_dmabuf *buf;
+	int fd;
+
+	plan = ta_plan_obj_lookup(ta, plan_id, caller);
+	if (IS_ERR(plan))
+		return PTR_ERR(plan);
+	if (!plan->slice_size) {
+		fd = -EINVAL;
+		goto put_plan;
+	}
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf) {
+		fd = -ENOMEM;
+		goto put_plan;
+	}
+	buf->plan = plan;
+	mutex_init(&buf->lock);
+	INIT_LIST_HEAD(&buf->attachments);
+
+	info.ops = &ta_dmabuf_ops;
+	info.size = plan->slice_size;
+	info.flags = O_RDWR;
+	info.priv = buf;
+	dmabuf = dma_buf_export(&info);
+	if (IS_ERR(dmabuf)) {
+		fd = PTR_ERR(dmabuf);
+		goto free_buf;
+	}
+	/* From here the buffer owns buf and the plan reference. */
+	fd = dma_buf_fd(dmabuf, O_RDWR | (cloexec ? O_CLOEXEC : 0));
+	if (fd < 0)
+		dma_buf_put(dmabuf);
+	return fd;
+
+free_buf:
+	mutex_destroy(&buf->lock);
+	kfree(buf);
+put_plan:
+	ta_plan_obj_put(plan);
+	return fd;
+}

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ta_kapi.c - the kernel API for accelerator drivers (see
+ * module/include/tensorarena_kapi.h).
+ */
+#include <linux/cred.h>
+#include <linux/dma-buf.h>
+#include <linux/err.h>
+#include <linux/export.h>
+
+#include "ta_internal.h"
+#include "include/tensorarena_kapi.h"
+
+/**
+ * ta_kapi_plan_get() - take a reference to a plan by ID
+ * @id: the plan's ID, as userspace got it from PLAN_CREATE
+ * @cred: whose request this is (usually current_cred() of the ioctl that
+ *	  hands the ID to the driver): the plan must be visible to it
+ *
+ * Return: the plan with a reference, ERR_PTR(-ENOENT) for no such plan or
+ * one @cred may not see, ERR_PTR(-ENODEV) when no arena is up.
+ */
+struct ta_plan_obj *ta_kapi_plan_get(u32 id, const struct cred *cred)
+{
+	struct ta_device *ta = READ_ONCE(ta_param_device);
+	struct ta_owner caller = { .uid = cred->euid, .cred = cred };
+
+	if (!ta)
+		return ERR_PTR(-ENODEV);
+	return ta_plan_obj_lookup(ta, id, &caller);
+}
+EXPORT_SYMBOL_GPL(ta_kapi_plan_get);
+
+/**
+ * ta_kapi_plan_from_dmabuf() - take a reference to the plan of a dma-buf
+ * @dmabuf: a dma-buf exported by tensorarena (PLAN_EXPORT)
+ *
+ * Return: the plan with a reference, or ERR_PTR(-EINVAL) when @dmabuf is
+ * not tensorarena's.
+ */
+struct ta_plan_obj *ta_kapi_plan_from_dmabuf(struct dma_buf *dmabuf)
+{
+	struct ta_plan_obj *plan = ta_dmabuf_plan(dmabuf);
+
+	if (!plan)
+		return ERR_PTR(-EINVAL);
+	ta_plan_obj_get(plan);
+	return plan;
+}
+EXPORT_SYMBOL_GPL(ta_kapi_plan_from_dmabuf);
+
+/**
+ * ta_kapi_plan_ref() - take another reference to a plan already held
+ * @plan: the plan
+ */
+void ta_kapi_plan_ref(struct ta_plan_obj *plan)
+{
+	ta_plan_obj_get(plan);
+}
+EXPORT_SYMBOL_GPL(ta_kapi_plan_ref);
+
+/**
+ * ta_kapi_plan_put() - drop a reference; the last one frees the memory
+ * @plan: the plan
+ */
+void ta_kapi_plan_put(struct ta_plan_obj *plan)
+{
+	ta_plan_obj_put(plan);
+}
+EXPORT_SYMBOL_GPL(ta_kapi_plan_put);
+
+/**
+ * ta_kapi_plan_device() - the device the plan's DMA addresses are for
+ * @plan: the plan
+ *
+ * Return: tensorarena's device.
+ */
+struct device *ta_kapi_plan_device(const struct ta_plan_obj *plan)
+{
+	return plan->ta->dev;
+}
+EXPORT_SYMBOL_GPL(ta_kapi_plan_device);
+
+/**
+ * ta_kapi_plan_dma_base() - DMA address of the plan's slice
+ * @plan: the plan
+ *
+ * Return: the address; tensor i is at this plus its offset.
+ */
+dma_addr_t ta_kapi_plan_dma_base(const struct ta_plan_obj *plan)
+{
+	return plan->slice_dma;
+}
+EXPORT_SYMBOL_GPL(ta_kapi_plan_dma_base);
+
+/**
+ * ta_kapi_plan_size() - bytes of the plan's slice
+ * @plan: the plan
+ *
+ * Return: the height rounded up to a page; 0 for a plan with no memory.
+ */
+size_t ta_kapi_plan_size(const struct ta_plan_obj *plan)
+{
+	return plan->slice_size;
+}
+EXPORT_SYMBOL_GPL(ta_kapi_plan_size);
+
+/**
+ * ta_kapi_plan_tensor_count() - tensors in the plan
+ * @plan: the plan
+ *
+ * Return: the count.
+ */
+u32 ta_kapi_plan_tensor_count(const struct ta_plan_obj *plan)
+{
+	return plan->n_tensors;
+}
+EXPORT_SYMBOL_GPL(ta_kapi_plan_tensor_count);
+
+/**
+ * ta_kapi_plan_tensor() - where one tensor lives
+ * @plan: the plan
+ * @index: the tensor's index in the graph
+ * @dma: out, its DMA address
+ * @size: out, its size in bytes
+ *
+ * Return: 0, or -EINVAL for an index out of range or a plan without memory.
+ */
+int ta_kapi_plan_tensor(const struct ta_plan_obj *plan, u32 index,
+			dma_addr_t *dma, u64 *size)
+{
+	if (index >= plan->n_tensors || !plan->slice_size)
+		return -EINVAL;
+	*dma = plan->slice_dma + plan->placements[index].offset;
+	*size = plan->placements[index].size;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ta_kapi_plan_tensor);
+
+/**
+ * ta_kapi_plan_notifier_register() - be told when the plan is destroyed
+ * @plan: a plan the caller holds a reference to
+ * @nb: called with %TA_KAPI_PLAN_DESTROYED and the plan, in process
+ *	context, when the plan's ID goes away (its memory stays while the
+ *	caller holds its reference)
+ *
+ * Return: 0.
+ */
+int ta_kapi_plan_notifier_register(struct ta_plan_obj *plan,
+				   struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&plan->destroyed, nb);
+}
+EXPORT_SYMBOL_GPL(ta_kapi_plan_notifier_register);
+
+/**
+ * ta_kapi_plan_notifier_unregister() - stop being told
+ * @plan: the plan
+ * @nb: the notifier block given to ta_kapi_plan_notifier_register()
+ *
+ * Return: 0, or -ENOENT when @nb was not registered.
+ */
+int ta_kapi_plan_notifier_unregister(struct ta_plan_obj *plan,
+				     struct notifier_block *nb)
+{
+	return blocking_notifier_chain_unregister(&plan->destroyed, nb);
+}
+EXPORT_SYMBOL_GPL(ta_kapi_plan_notifier_unregister);
