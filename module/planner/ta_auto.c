@@ -318,6 +318,23 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 		if (ret)
 			goto out;
 	}
+	/*
+	 * The search's canonical placements are complete only when no
+	 * alignment exceeds the size granule; stack's exhaustive enumeration
+	 * of orders is exact with any alignment, and cheap this small.
+	 */
+	if (best > lb && !proven && n <= TA_STACK_EXHAUSTIVE) {
+		struct ta_result sres = *res;
+
+		ret = ta_plan_stack(p, budget, cur, &sres);
+		if (ret)
+			goto out;
+		if (sres.height < best) {
+			best = sres.height;
+			ta_auto_copy(offsets, cur, n);
+		}
+		proven = sres.optimal;
+	}
 searched:
 	ret = 0;
 out:

@@ -24,7 +24,6 @@
 #include "ta_strategy.h"
 #include "ta_search.h"
 
-#define TA_STACK_EXHAUSTIVE	8
 #define TA_STACK_WINDOW		8
 #define TA_STACK_MAX_GREEDY	8192U
 

@@ -13,6 +13,9 @@
 
 #include "ta_planner.h"
 
+/* stack enumerates every order, exactly, up to this many buffers. */
+#define TA_STACK_EXHAUSTIVE	8
+
 int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 		 u64 *offsets, struct ta_result *res);
 int ta_plan_pingpong(const struct ta_problem *p,
