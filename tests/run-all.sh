@@ -62,17 +62,28 @@ cp "$TA_SHARED/bench/traces/real/resnet50.csv" "$TA_SHARED/bench/traces/real/S_1
 	"$TA_SHARED/bench/traces/synthetic/cnn_1.cap4374.csv" \
 	"$payload/traces/" || ta_die "no bench traces in $TA_SHARED"
 cp "$TA_ROOT/tests/e2e/vm-tests.sh" "$payload/tests/"
+# The netlink tests: raw libnl (static), and the kernel's YNL cli.py driving
+# the family from its spec (python from the host's root over virtio-9p).
+gcc -O2 -Wall -Wextra -static -I"$TA_ROOT/uapi" $(pkg-config --cflags libnl-genl-3.0) \
+	-o "$payload/ta_e2e_netlink" "$TA_ROOT/tests/e2e/ta_e2e_netlink.c" \
+	$TA_STATIC_LIBS 2>>"$out/steps.log" || ta_die "ta_e2e_netlink build failed"
+ynl=$(ta_ynl_tools) || ta_die "no YNL tools"
+mkdir -p "$payload/ynl/tools/net" "$payload/ynl/Documentation"
+cp -a "$ynl/tools/net/ynl" "$payload/ynl/tools/net/"
+cp -a "$ynl/Documentation/netlink" "$payload/ynl/Documentation/"
+cp "$TA_ROOT/Documentation/netlink/specs/tensorarena.yaml" "$payload/ynl/Documentation/netlink/specs/"
+cp "$TA_ROOT/tests/e2e/ynl-tests.sh" "$payload/tests/"
 
 ta_log "booting the test kernel (TCG): KUnit + end-to-end"
 ta_initramfs "$out/test.cpio.gz" "$payload"
-ta_boot "$kdir/arch/x86/boot/bzImage" "$out/test.cpio.gz" "$out/console-test.log" test
+TA_HOSTROOT=1 ta_boot "$kdir/arch/x86/boot/bzImage" "$out/test.cpio.gz" "$out/console-test.log" test
 consoles+=(--console "test-vm=$out/console-test.log")
 
 abi=$(ta_stock_abi)
 ta_log "booting Debian's stock kernel $abi: module built against its headers"
 stock_payload=$out/payload-stock
 cp -a "$payload" "$stock_payload"
-rm -f "$stock_payload/tensorarena-kunit.ko"
+rm -rf "$stock_payload/tensorarena-kunit.ko" "$stock_payload/ynl"
 if ko=$(ta_build_module "/usr/src/linux-headers-$abi" "$TA_ROOT/build/stock"); then
 	cp "$ko" "$stock_payload/tensorarena.ko"
 	vmlinuz=$(ta_stock_kernel "$abi")

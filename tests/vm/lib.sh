@@ -73,6 +73,20 @@ ta_build_module() {
 	echo "$out/tensorarena.ko"
 }
 
+# ta_ynl_tools: the kernel's YNL tools (tools/net/ynl of Debian's
+# linux-source-6.12), extracted once into the cache; prints the directory.
+ta_ynl_tools() {
+	local dir="$TA_CACHE/ynl-6.12" tarball=/usr/src/linux-source-6.12.tar.xz
+	if [ ! -f "$dir/tools/net/ynl/cli.py" ]; then
+		[ -f "$tarball" ] || ta_die "no $tarball: run 'make deps'"
+		mkdir -p "$dir"
+		tar -xJf "$tarball" -C "$dir" --strip-components=1 \
+			linux-source-6.12/tools/net/ynl linux-source-6.12/Documentation/netlink ||
+			ta_die "cannot extract the YNL tools"
+	fi
+	echo "$dir"
+}
+
 # ta_initramfs OUT PAYLOAD_DIR: a busybox initramfs whose /init is
 # tests/vm/init and whose /ta is PAYLOAD_DIR.
 ta_initramfs() {
@@ -92,11 +106,19 @@ ta_initramfs() {
 
 # ta_boot KERNEL INITRAMFS LOG MODE [TIMEOUT]: boot under TCG; the VM runs
 # tests/vm/init in MODE and powers itself off. The console goes to LOG.
+# With TA_HOSTROOT=1 the host's / is shared read-only over virtio-9p (tag
+# "hostroot"): the VM's tests may chroot into it for the host's userland.
 ta_boot() {
-	local kernel=$1 initrd=$2 log=$3 mode=$4 limit=${5:-900} rc=0
+	local kernel=$1 initrd=$2 log=$3 mode=$4 limit=${5:-900} rc=0 share=() irq=
+	# The test kernel has no PCI_MSI and its ACPI finds no routing for the
+	# virtio-9p device's INTx: route it from the MP table (acpi=noirq).
+	if [ "${TA_HOSTROOT:-0}" = 1 ]; then
+		share=(-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on)
+		irq=" acpi=noirq"
+	fi
 	timeout --foreground -k 10 "$limit" qemu-system-x86_64 -accel tcg \
-		-m 1G -smp 2 -kernel "$kernel" -initrd "$initrd" \
-		-append "console=ttyS0 loglevel=7 panic=-1 ta_mode=$mode" \
+		-m 1G -smp 2 -kernel "$kernel" -initrd "$initrd" "${share[@]}" \
+		-append "console=ttyS0 loglevel=7 panic=-1 ta_mode=$mode$irq" \
 		-display none -monitor none -serial "file:$log" -no-reboot \
 		</dev/null >"$log.qemu" 2>&1 || rc=$?
 	[ "$rc" = 124 ] && ta_log "VM ($mode) timed out after ${limit}s"

@@ -13,7 +13,9 @@
  *
  * A request must fit the socket's send buffer (the kernel's wmem_max
  * bounds it: about 11,000 graph tensors with the default sysctls); bigger
- * graphs fail with -EMSGSIZE and should use the ioctl transport.
+ * graphs are submitted through the client's /dev/tensorarena file (the
+ * same core in the kernel; the plan then belongs to that file, which the
+ * client also closes), or fail with -EMSGSIZE when it has none.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -330,6 +332,14 @@ static int ta_nl_create_parse(struct nlmsghdr *hdr, struct nlattr **tb,
 	return 0;
 }
 
+/*
+ * Requests bigger than this do not fit one netlink message with the default
+ * socket limits (wmem_max 208 KiB, doubled by SO_SNDBUF): they go through
+ * the client's /dev/tensorarena file instead, so the plan is the client's
+ * either way (it dies when the client closes).
+ */
+#define TA_NL_MAX_REQUEST	(400U << 10)
+
 /* Counts far beyond any module limit fail before a message is built. */
 #define TA_NL_MAX_COUNT	(1U << 24)
 
@@ -367,7 +377,14 @@ static int ta_nl_create(struct ta_client *c, struct ta_plan_create *a)
 		nlmsg_free(msg);
 		return err;
 	}
+	if (nlmsg_hdr(msg)->nlmsg_len > TA_NL_MAX_REQUEST && c->dev_fd >= 0) {
+		/* Beyond one netlink message: the client's ioctl file takes it. */
+		nlmsg_free(msg);
+		return ta_ioctl_ops.create(c, a);
+	}
 	err = ta_nl_xfer(nl, msg, ta_nl_create_parse, a);
+	if (err == -EMSGSIZE && c->dev_fd >= 0)
+		return ta_ioctl_ops.create(c, a);
 	/* The policy's range check (strategy) says ERANGE, the ioctl EINVAL. */
 	return err == -ERANGE ? -EINVAL : err;
 }
