@@ -89,6 +89,21 @@ run_tactl_tests() {
 	kill "$holder" 2>/dev/null
 	wait "$holder" 2>/dev/null
 	check "tactl destroy of a bad id fails" sh -c "! $TA/tactl destroy 0 2>/dev/null"
+
+	"$TA/tactl" watch --count 2 --timeout 30 >/tmp/watch.out 2>/tmp/watch.err &
+	watcher=$!
+	i=0
+	while ! grep -q listening /tmp/watch.err && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	"$TA/tactl" plan "$trace" --strategy freelist >/dev/null
+	wait "$watcher"
+	rc=$?
+	cat /tmp/watch.out
+	check "tactl watch: exits after the two events" [ $rc = 0 ]
+	check "tactl watch: sees the plan created" grep -q '^created' /tmp/watch.out
+	check "tactl watch: sees the plan destroyed" grep -q '^destroyed' /tmp/watch.out
 }
 
 # run_module_tests SIZE_BYTES SIZE_ARG: the loaded-module tests.
