@@ -59,6 +59,9 @@ int ta_graph_read(const char *path, struct ta_input *in, char *err,
 int ta_input_read(const char *path, struct ta_input *in, char *err,
 		  size_t errlen);
 void ta_input_free(struct ta_input *in);
+/* Readers of graph forms end with this: lifetimes, @in->prob. */
+int ta_input_finish_graph(struct ta_input *in, const char *path,
+			  const char *hint, char *err, size_t errlen);
 
 /**
  * struct ta_tflite_info - what ta_tflite_read() saw (Documentation/tflite.md)

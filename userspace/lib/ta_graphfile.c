@@ -296,6 +296,43 @@ static int ta_gf_parse(struct ta_gf *gf, char *data)
 	return 0;
 }
 
+
+/**
+ * ta_input_finish_graph() - derive the lifetimes of a graph just read
+ * @in: the input; its tensors, ops and refs arrays and graph counts are set
+ * @path: the file, for messages
+ * @hint: what to tell the user when the graph is rejected
+ * @err: message buffer
+ * @errlen: its size
+ *
+ * Points @in->graph at the arrays, fills @in->bufs and @in->prob.
+ *
+ * Return: 0, -ENOMEM, or ta_graph_lifetimes()'s error (with a message).
+ */
+int ta_input_finish_graph(struct ta_input *in, const char *path,
+			  const char *hint, char *err, size_t errlen)
+{
+	int ret;
+
+	in->graph.tensors = in->tensors;
+	in->graph.ops = in->ops;
+	in->graph.refs = in->refs;
+	in->bufs = calloc(in->graph.n_tensors ? in->graph.n_tensors : 1,
+			  sizeof(*in->bufs));
+	if (!in->bufs)
+		return -ENOMEM;
+	ret = ta_graph_lifetimes(&in->graph, in->bufs);
+	if (ret) {
+		ta_err(err, errlen, path, 0, "graph rejected: %s (%s)",
+		       strerror(-ret), hint);
+		return ret;
+	}
+	in->prob.n_buffers = in->graph.n_tensors;
+	in->prob.buffers = in->bufs;
+	in->prob.graph = &in->graph;
+	return 0;
+}
+
 /**
  * ta_graph_read() - read a graph file and derive its lifetimes
  * @path: the file
@@ -329,26 +366,11 @@ int ta_graph_read(const char *path, struct ta_input *in, char *err,
 	free(gf.hash);
 	if (ret)
 		goto fail;
-	in->graph.tensors = in->tensors;
-	in->graph.ops = in->ops;
-	in->graph.refs = in->refs;
-	in->bufs = calloc(in->graph.n_tensors ? in->graph.n_tensors : 1,
-			  sizeof(*in->bufs));
-	if (!in->bufs) {
-		ret = -ENOMEM;
-		goto fail;
-	}
-	ret = ta_graph_lifetimes(&in->graph, in->bufs);
-	if (ret) {
-		ta_err(err, errlen, path, 0,
-		       "graph rejected: %s (see Documentation/graph-format.md)",
-		       strerror(-ret));
-		goto fail;
-	}
-	in->prob.n_buffers = in->graph.n_tensors;
-	in->prob.buffers = in->bufs;
-	in->prob.graph = &in->graph;
-	return 0;
+	ret = ta_input_finish_graph(in, path,
+				    "see Documentation/graph-format.md", err,
+				    errlen);
+	if (!ret)
+		return 0;
 fail:
 	ta_input_free(in);
 	return ret;

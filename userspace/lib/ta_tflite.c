@@ -707,26 +707,11 @@ int ta_tflite_parse(const void *data, size_t len, const char *name,
 		       "more than %u operator references", TA_TFL_MAX_REFS);
 	if (ret)
 		goto fail;
-	in->graph.tensors = in->tensors;
-	in->graph.ops = in->ops;
-	in->graph.refs = in->refs;
-	in->bufs = calloc(in->graph.n_tensors ? in->graph.n_tensors : 1,
-			  sizeof(*in->bufs));
-	if (!in->bufs) {
-		ret = -ENOMEM;
-		goto fail;
-	}
-	ret = ta_graph_lifetimes(&in->graph, in->bufs);
-	if (ret) {
-		ta_err(err, errlen, name, 0,
-		       "graph of subgraph 0 rejected: %s (a tensor written twice, read before written, or a written input/constant)",
-		       strerror(-ret));
-		goto fail;
-	}
-	in->prob.n_buffers = in->graph.n_tensors;
-	in->prob.buffers = in->bufs;
-	in->prob.graph = &in->graph;
-	return 0;
+	ret = ta_input_finish_graph(in, name,
+				    "subgraph 0: a tensor written twice, read before written, or a written input/constant",
+				    err, errlen);
+	if (!ret)
+		return 0;
 fail:
 	ta_input_free(in);
 	return ret;
