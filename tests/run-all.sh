@@ -57,7 +57,9 @@ gcc -O2 -Wall -Wextra -static -I"$TA_ROOT/uapi" -I"$TA_ROOT/module/planner" \
 	-o "$payload/ta_e2e_lib" "$TA_ROOT/tests/e2e/ta_e2e_lib.c" \
 	"$TA_ROOT/userspace/libtensorarena.a" $TA_STATIC_LIBS || ta_die "ta_e2e_lib build failed"
 cp "$TA_ROOT/userspace/bin/tactl.static" "$payload/tactl" || ta_die "no static tactl"
-mkdir -p "$payload/traces"
+mkdir -p "$payload/traces" "$payload/models"
+cp "$TA_SHARED/models/person_detect_mobilenetv1_i8.tflite" "$payload/models/" ||
+	ta_die "no models in $TA_SHARED"
 cp "$TA_SHARED/bench/traces/real/resnet50.csv" "$TA_SHARED/bench/traces/real/S_1.csv" \
 	"$TA_SHARED/bench/traces/synthetic/cnn_1.cap4374.csv" \
 	"$payload/traces/" || ta_die "no bench traces in $TA_SHARED"

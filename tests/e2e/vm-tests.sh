@@ -66,6 +66,14 @@ run_tactl_tests() {
 	check "tactl plan: reaches the capacity of cnn_1" contains "$out" "height: *4374$"
 	check "tactl plan -o: one row per buffer plus the header" \
 		[ "$(wc -l </tmp/plan.csv)" = "$(wc -l <"$trace")" ]
+	model=$TA/models/person_detect_mobilenetv1_i8.tflite
+	out=$("$TA/tactl" plan "$model" --no-constants 2>&1)
+	echo "$out"
+	check "tactl plan person_detect.tflite in the module: TFLite Micro's 55,296 bytes" \
+		contains "$out" "height: *55296$"
+	out=$("$TA/tactl" plan "$model" 2>&1)
+	check "tactl plan person_detect.tflite with its weights in the arena" \
+		contains "$out" "plan id:"
 	out=$("$TA/tactl" plan "$trace" --dry-run 2>&1)
 	check "tactl plan --dry-run" contains "$out" "dry run: no memory"
 	"$TA/tactl" plan "$trace" --strategy greedy-size --hold 30 >/tmp/hold.out 2>&1 &
