@@ -19,8 +19,7 @@ if [ ! -f $TA/ynl/tools/net/ynl/cli.py ]; then
 fi
 mkdir -p $H
 if ! mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=loose,ro hostroot $H; then
-	not_ok "host root over virtio-9p"
-[ -n "$TA_YNL_TRACE" ] && set -x "mount failed (boot with TA_HOSTROOT=1)"
+	not_ok "host root over virtio-9p" "mount failed (boot with TA_HOSTROOT=1)"
 	exit 0
 fi
 mount -t proc proc $H/proc
@@ -76,9 +75,9 @@ else
 	not_ok "--do plan-create lifetime form, dry run" "$(echo "$out" | tail -3)"
 fi
 
-# A plan held by tactl... the ioctl file: made by ta_e2e_netlink --hold,
-# which creates one ioctl plan, prints its ID and waits; ynl lists and
-# destroys it (same uid, root), then the holder exits.
+# A plan that outlives cli.py: ta_e2e_netlink --hold creates one through
+# the ioctl, prints its ID and waits; cli.py lists, reads and destroys it
+# (same uid), then the holder exits.
 if [ -x $TA/ta_e2e_netlink ]; then
 	mkfifo /tmp/ynl.fifo
 	$TA/ta_e2e_netlink --hold </tmp/ynl.fifo >/tmp/ynl.id &
