@@ -32,7 +32,7 @@ userspace:
 	$(MAKE) -C $(TOP)/userspace
 
 deps:
-	$(TOP)/tests/deps.sh
+	@$(TOP)/tests/deps.sh
 
 check: deps
 	$(TOP)/tests/run-all.sh

@@ -41,8 +41,9 @@ cc -Wall -Werror -o "$tmp/user" "$tmp/user.c" $(pkg-config --cflags --libs tenso
 tap $? "library: a program builds with pkg-config --cflags --libs tensorarena"
 out=$(LD_LIBRARY_PATH=$tmp/usr/lib "$tmp/user" 2>&1)
 # 3024: mid must sit at 1024 (1000 rounded up to its 64-byte alignment),
-# the lowest aligned height; the lower bound (3000) ignores alignment.
-[ "$out" = "3024 3000 0" ]
+# the lowest aligned height, which auto proves optimal (exhaustively, for so
+# few tensors); the lower bound (3000) ignores alignment.
+[ "$out" = "3024 3000 1" ]
 tap $? "library: the shared library plans offline (got '$out')"
 ldd "$tmp/user" 2>/dev/null | grep -q "libtensorarena.so.0 => $tmp/usr/lib" ||
 	LD_LIBRARY_PATH=$tmp/usr/lib ldd "$tmp/user" | grep -q "libtensorarena.so.0 => $tmp"

@@ -123,7 +123,7 @@ run_module_tests() {
 	"$TA/ta_e2e" "$bytes"
 	"$TA/ta_e2e_netlink"
 	[ "$mode" = test ] && sh "$TA/tests/ynl-tests.sh"
-	TA_NO_NETLINK=1 "$TA/ta_e2e_lib" "$TA/traces/resnet50.csv" "$TA/traces/S_1.csv"
+	"$TA/ta_e2e_lib" "$TA/traces/resnet50.csv" "$TA/traces/S_1.csv"
 	check "sysfs: arena_size" [ "$(cat /sys/bus/platform/devices/tensorarena/arena_size)" = "$bytes" ]
 	check "sysfs: bytes_in_use" [ "$(cat /sys/bus/platform/devices/tensorarena/bytes_in_use)" = 0 ]
 	check "module parameter readable" [ "$(cat /sys/module/tensorarena/parameters/arena_size)" = "$bytes" ]
