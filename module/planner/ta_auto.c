@@ -71,21 +71,6 @@ static int ta_auto_cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static u32 ta_auto_find(const u32 *t, u32 n, u32 v)
-{
-	u32 lo = 0, hi = n;
-
-	while (lo < hi) {
-		u32 mid = lo + ((hi - lo) >> 1);
-
-		if (t[mid] < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /*
  * For every buffer, the most bytes live at one step of its lifetime (its
  * most crowded moment): live bytes per section from a difference array,
@@ -119,9 +104,9 @@ static int ta_auto_crowding(const struct ta_problem *p, u64 *crowd)
 	}
 	/* difference array in the leaves (wrapping u64 arithmetic) */
 	for (i = 0; i < n; i++) {
-		tree[m + ta_auto_find(times, t, p->buffers[i].start)] +=
+		tree[m + ta_search_index(times, t, p->buffers[i].start)] +=
 			p->buffers[i].size;
-		tree[m + ta_auto_find(times, t, p->buffers[i].end)] -=
+		tree[m + ta_search_index(times, t, p->buffers[i].end)] -=
 			p->buffers[i].size;
 	}
 	for (i = 0; i < m; i++) {
@@ -132,8 +117,8 @@ static int ta_auto_crowding(const struct ta_problem *p, u64 *crowd)
 		tree[i] = tree[2 * i] > tree[2 * i + 1] ? tree[2 * i] :
 			  tree[2 * i + 1];
 	for (i = 0; i < n; i++) {
-		u32 lo = m + ta_auto_find(times, t, p->buffers[i].start);
-		u32 hi = m + ta_auto_find(times, t, p->buffers[i].end);
+		u32 lo = m + ta_search_index(times, t, p->buffers[i].start);
+		u32 hi = m + ta_search_index(times, t, p->buffers[i].end);
 		u64 best = 0;
 
 		while (lo < hi) {

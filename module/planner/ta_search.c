@@ -215,21 +215,6 @@ static int ta_sky_cmp_item(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-static u32 ta_sky_find(const u32 *t, u32 n, u32 v)
-{
-	u32 lo = 0, hi = n;
-
-	while (lo < hi) {
-		u32 mid = lo + ((hi - lo) >> 1);
-
-		if (t[mid] < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 static void ta_sky_free(struct ta_sky *s)
 {
 	ta_env_free(s->bid);
@@ -313,8 +298,8 @@ static int ta_sky_init(struct ta_sky *s, const struct ta_problem *p)
 	for (i = 0; i < n; i++) {
 		const struct ta_buffer *b = &p->buffers[s->bid[i]];
 
-		s->si[i] = ta_sky_find(times, t, b->start);
-		s->ei[i] = ta_sky_find(times, t, b->end);
+		s->si[i] = ta_search_index(times, t, b->start);
+		s->ei[i] = ta_search_index(times, t, b->end);
 		s->size[i] = b->size;
 		s->align[i] = b->align ? b->align : 1;
 	}

@@ -146,4 +146,27 @@ u64 ta_search_granule(const struct ta_problem *p);
  */
 int ta_search_limit_hit(struct ta_search_limits *lim);
 
+/**
+ * ta_search_index() - index of the first element >= @v in a sorted array
+ * @t: ascending values
+ * @n: their count
+ * @v: the value looked for
+ *
+ * Return: an index in [0, @n].
+ */
+static inline u32 ta_search_index(const u32 *t, u32 n, u32 v)
+{
+	u32 lo = 0, hi = n;
+
+	while (lo < hi) {
+		u32 mid = lo + ((hi - lo) >> 1);
+
+		if (t[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 #endif /* TA_SEARCH_H */
