@@ -192,18 +192,20 @@ demo)
 	load 16M
 	echo "== tactl info"
 	"$TA/tactl" info
-	for trace in "$TA"/traces/*.csv; do
-		name=$(basename "$trace" .csv)
+	for trace in "$TA"/models/*.tflite "$TA"/traces/*.csv; do
+		[ -e "$trace" ] || continue
+		name=$(basename "$trace")
+		name=${name%.*}
 		echo
 		echo "== tactl plan $name: planned in the kernel through libtensorarena"
-		if [ "$(wc -l <"$trace")" -gt 500 ]; then
+		if [ "${trace%.csv}" != "$trace" ] && [ "$(wc -l <"$trace")" -gt 500 ]; then
 			# ResNet-50's tensors need 1.5 GB: plan it in the kernel
 			# without taking memory (figures only).
 			"$TA/tactl" plan "$trace" --dry-run
 			continue
 		fi
 		"$TA/tactl" plan "$trace" -o "/tmp/$name.plan.csv" || continue
-		echo "-- first rows of the plan table (id,lower,upper,size,offset)"
+		echo "-- first rows of the plan table (one row per tensor: lifetime in op steps, size, offset)"
 		head -8 "/tmp/$name.plan.csv"
 		echo "TA-PLAN-CSV-BEGIN $name"
 		cat "/tmp/$name.plan.csv"

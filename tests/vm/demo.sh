@@ -13,9 +13,11 @@ ko=$(ta_build_module "$kdir" "$TA_ROOT/build/test")
 cp "$ko" "$out/payload/tensorarena.ko"
 cp "$TA_ROOT/userspace/bin/tactl.static" "$out/payload/tactl"
 cp "$TA_ROOT/tests/e2e/vm-tests.sh" "$out/payload/tests/"
-mkdir -p "$out/payload/traces"
+mkdir -p "$out/payload/traces" "$out/payload/models"
 cp "$TA_SHARED/bench/traces/real/resnet50.csv" \
 	"$TA_SHARED/bench/traces/synthetic/cnn_5.cap79043.csv" "$out/payload/traces/"
+cp "$TA_SHARED/models/person_detect_mobilenetv1_i8.tflite" \
+	"$TA_SHARED/models/mobilenet_v2_1.0_224_u8.tflite" "$out/payload/models/"
 ta_initramfs "$out/demo.cpio.gz" "$out/payload"
 ta_log "booting the test kernel under TCG (about a minute)"
 ta_boot "$kdir/arch/x86/boot/bzImage" "$out/demo.cpio.gz" "$out/console.log" demo 600
