@@ -35,6 +35,7 @@ void ta_debugfs_register(struct ta_device *ta)
 	ta->debugfs = debugfs_create_dir(dev_name(ta->dev), ta_debugfs_root);
 	debugfs_create_file("arena", 0400, ta->debugfs, ta,
 			    &ta_debugfs_arena_fops);
+	ta_test_hooks_register(ta);
 }
 
 /**

@@ -27,12 +27,12 @@ MODULE_IMPORT_NS(DMA_BUF);
 /**
  * struct ta_dmabuf - what a tensorarena dma-buf points at
  * @plan: the plan, referenced for the buffer's whole life
- * @lock: protects @attachments
+ * @lock: protects @attachments and their &ta_dmabuf_attachment.mapped
  * @attachments: &struct ta_dmabuf_attachment of every importer
  */
 struct ta_dmabuf {
 	struct ta_plan_obj *plan;
-	struct mutex lock; /* protects attachments */
+	struct mutex lock; /* protects attachments and their mapped flags */
 	struct list_head attachments;
 };
 
@@ -91,26 +91,41 @@ static void ta_dmabuf_detach(struct dma_buf *dmabuf,
 	kfree(a);
 }
 
+/*
+ * The arena is coherent memory (dma_alloc_coherent()): every CPU view of it
+ * (the kernel's, the mmaps') is a coherent mapping, so mapping it for an
+ * importer has no CPU cache to write back or invalidate, hence
+ * DMA_ATTR_SKIP_CPU_SYNC. That also tells DMA-API debugging that the
+ * overlap of this streaming mapping with the arena's own coherent one is
+ * deliberate (dma_get_sgtable() exists for exactly this).
+ */
 static struct sg_table *ta_dmabuf_map(struct dma_buf_attachment *attachment,
 				      enum dma_data_direction dir)
 {
+	struct ta_dmabuf *buf = attachment->dmabuf->priv;
 	struct ta_dmabuf_attachment *a = attachment->priv;
 	int err;
 
-	err = dma_map_sgtable(attachment->dev, &a->sgt, dir, 0);
+	err = dma_map_sgtable(attachment->dev, &a->sgt, dir,
+			      DMA_ATTR_SKIP_CPU_SYNC);
 	if (err)
 		return ERR_PTR(err);
+	mutex_lock(&buf->lock);
 	a->mapped = true;
+	mutex_unlock(&buf->lock);
 	return &a->sgt;
 }
 
 static void ta_dmabuf_unmap(struct dma_buf_attachment *attachment,
 			    struct sg_table *sgt, enum dma_data_direction dir)
 {
+	struct ta_dmabuf *buf = attachment->dmabuf->priv;
 	struct ta_dmabuf_attachment *a = attachment->priv;
 
+	mutex_lock(&buf->lock);
 	a->mapped = false;
-	dma_unmap_sgtable(attachment->dev, sgt, dir, 0);
+	mutex_unlock(&buf->lock);
+	dma_unmap_sgtable(attachment->dev, sgt, dir, DMA_ATTR_SKIP_CPU_SYNC);
 }
 
 static int ta_dmabuf_begin_cpu_access(struct dma_buf *dmabuf,
@@ -201,6 +216,46 @@ struct ta_plan_obj *ta_dmabuf_plan(struct dma_buf *dmabuf)
 }
 
 /**
+ * ta_dmabuf_create() - a new dma-buf of a plan's slice
+ * @plan: the plan; the buffer takes its own reference
+ *
+ * Return: the dma-buf (the caller holds its one reference), or
+ * ERR_PTR(-EINVAL) for a plan without memory (height 0), ERR_PTR(-ENOMEM).
+ */
+struct dma_buf *ta_dmabuf_create(struct ta_plan_obj *plan)
+{
+	DEFINE_DMA_BUF_EXPORT_INFO(info);
+	struct dma_buf *dmabuf;
+	struct ta_dmabuf *buf;
+
+	if (!plan->slice_size)
+		return ERR_PTR(-EINVAL);
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return ERR_PTR(-ENOMEM);
+	ta_plan_obj_get(plan);
+	buf->plan = plan;
+	mutex_init(&buf->lock);
+	INIT_LIST_HEAD(&buf->attachments);
+
+	info.ops = &ta_dmabuf_ops;
+	info.size = plan->slice_size;
+	info.flags = O_RDWR;
+	info.priv = buf;
+	dmabuf = dma_buf_export(&info);
+	if (IS_ERR(dmabuf))
+		goto free_buf;
+	/* From here the buffer owns buf and the plan reference. */
+	return dmabuf;
+
+free_buf:
+	mutex_destroy(&buf->lock);
+	kfree(buf);
+	ta_plan_obj_put(plan);
+	return dmabuf;
+}
+
+/**
  * ta_dmabuf_export() - export a plan's slice as a dma-buf file descriptor
  * @ta: the device
  * @caller: who asks; the plan must be visible to it
@@ -213,47 +268,19 @@ struct ta_plan_obj *ta_dmabuf_plan(struct dma_buf *dmabuf)
 int ta_dmabuf_export(struct ta_device *ta, const struct ta_owner *caller,
 		     u32 plan_id, bool cloexec)
 {
-	DEFINE_DMA_BUF_EXPORT_INFO(info);
 	struct ta_plan_obj *plan;
 	struct dma_buf *dmabuf;
-	struct ta_dmabuf *buf;
 	int fd;
 
 	plan = ta_plan_obj_lookup(ta, plan_id, caller);
 	if (IS_ERR(plan))
 		return PTR_ERR(plan);
-	if (!plan->slice_size) {
-		fd = -EINVAL;
-		goto put_plan;
-	}
-	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
-	if (!buf) {
-		fd = -ENOMEM;
-		goto put_plan;
-	}
-	buf->plan = plan;
-	mutex_init(&buf->lock);
-	INIT_LIST_HEAD(&buf->attachments);
-
-	info.ops = &ta_dmabuf_ops;
-	info.size = plan->slice_size;
-	info.flags = O_RDWR;
-	info.priv = buf;
-	dmabuf = dma_buf_export(&info);
-	if (IS_ERR(dmabuf)) {
-		fd = PTR_ERR(dmabuf);
-		goto free_buf;
-	}
-	/* From here the buffer owns buf and the plan reference. */
+	dmabuf = ta_dmabuf_create(plan);
+	ta_plan_obj_put(plan);
+	if (IS_ERR(dmabuf))
+		return PTR_ERR(dmabuf);
 	fd = dma_buf_fd(dmabuf, O_RDWR | (cloexec ? O_CLOEXEC : 0));
 	if (fd < 0)
 		dma_buf_put(dmabuf);
-	return fd;
-
-free_buf:
-	mutex_destroy(&buf->lock);
-	kfree(buf);
-put_plan:
-	ta_plan_obj_put(plan);
 	return fd;
 }

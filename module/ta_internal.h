@@ -186,8 +186,16 @@ void ta_netlink_notify_pressure(struct ta_device *ta, u64 requested);
 /* ta_dmabuf.c */
 struct dma_buf;
 struct ta_plan_obj *ta_dmabuf_plan(struct dma_buf *dmabuf);
+struct dma_buf *ta_dmabuf_create(struct ta_plan_obj *plan);
 int ta_dmabuf_export(struct ta_device *ta, const struct ta_owner *caller,
 		     u32 plan_id, bool cloexec);
+
+/* ta_test_hooks.c: only in the test build (TA_KUNIT=1) */
+#ifdef TA_TEST_HOOKS
+void ta_test_hooks_register(struct ta_device *ta);
+#else
+static inline void ta_test_hooks_register(struct ta_device *ta) { }
+#endif
 
 /* ta_mmap.c */
 int ta_mmap(struct file *file, struct vm_area_struct *vma);

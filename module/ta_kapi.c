@@ -50,6 +50,25 @@ struct ta_plan_obj *ta_kapi_plan_from_dmabuf(struct dma_buf *dmabuf)
 EXPORT_SYMBOL_GPL(ta_kapi_plan_from_dmabuf);
 
 /**
+ * ta_kapi_plan_dmabuf() - a dma-buf of a plan the driver holds
+ * @plan: a plan the caller holds a reference to (e.g. from
+ *	  ta_kapi_plan_get())
+ *
+ * For a driver given a plan ID that needs the slice mapped for its own
+ * device (behind an IOMMU, or for its own sg_table): attach the buffer and
+ * map the attachment as for one userspace exported. The buffer holds its
+ * own reference to the plan.
+ *
+ * Return: the dma-buf, to be released with dma_buf_put(); ERR_PTR(-EINVAL)
+ * for a plan without memory (height 0), ERR_PTR(-ENOMEM).
+ */
+struct dma_buf *ta_kapi_plan_dmabuf(struct ta_plan_obj *plan)
+{
+	return ta_dmabuf_create(plan);
+}
+EXPORT_SYMBOL_GPL(ta_kapi_plan_dmabuf);
+
+/**
  * ta_kapi_plan_ref() - take another reference to a plan already held
  * @plan: the plan
  */

@@ -45,8 +45,10 @@ out=$(LD_LIBRARY_PATH=$tmp/usr/lib "$tmp/user" 2>&1)
 # few tensors); the lower bound (3000) ignores alignment.
 [ "$out" = "3024 3000 1" ]
 tap $? "library: the shared library plans offline (got '$out')"
-ldd "$tmp/user" 2>/dev/null | grep -q "libtensorarena.so.0 => $tmp/usr/lib" ||
-	LD_LIBRARY_PATH=$tmp/usr/lib ldd "$tmp/user" | grep -q "libtensorarena.so.0 => $tmp"
+# ldd's whole output first: grep -q stopping early would SIGPIPE ldd and,
+# under pipefail, fail the check.
+deps=$(LD_LIBRARY_PATH=$tmp/usr/lib ldd "$tmp/user" 2>&1)
+grep -q "libtensorarena.so.0 => $tmp/usr/lib" <<<"$deps"
 tap $? "library: linked against the shared libtensorarena.so.0"
 if nm -D --defined-only "$tmp/usr/lib/libtensorarena.so.0" | grep -qw ta_plan_validate; then
 	tap 1 "library: exports only the public API"

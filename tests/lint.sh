@@ -9,7 +9,8 @@ set -uo pipefail
 [ "${1:-}" = --tap ] && shift
 kdir=${1:-$("$TA_ROOT/tests/vm/build-kernel.sh")} || exit 1
 cd "$TA_ROOT"
-files=$(ls module/*.[ch] module/planner/*.[ch] uapi/linux/*.h tests/kunit/*.c 2>/dev/null)
+files=$(ls module/*.[ch] module/include/*.h module/planner/*.[ch] uapi/linux/*.h \
+	tests/kunit/*.c tests/npu-sim/*.[ch] 2>/dev/null | grep -v '\.mod\.c$')
 log=$TA_ROOT/build/lint.log
 mkdir -p "$TA_ROOT/build"
 : >"$log"
@@ -43,5 +44,20 @@ if ta_build_module "$kdir" "$lint_dir" C=2 TA_KUNIT=1 >/dev/null 2>>"$log"; then
 	fi
 else
 	echo "not ok - module and KUnit suites build with W=1, no warnings"
+	tail -5 "$log" | sed 's/^/# /'
+fi
+
+# The reference NPU driver, against the lint build's Module.symvers.
+npu_dir=$TA_ROOT/build/lint-npu
+if ta_build_npu_sim "$kdir" "$npu_dir" "$lint_dir/Module.symvers" C=2 >/dev/null 2>>"$log"; then
+	echo "ok - reference NPU driver builds with W=1, no warnings"
+	if grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' "$npu_dir/build.log" >>"$log"; then
+		echo "not ok - reference NPU driver: sparse (C=2) clean"
+		grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' "$npu_dir/build.log" | head -5 | sed 's/^/# /'
+	else
+		echo "ok - reference NPU driver: sparse (C=2) clean"
+	fi
+else
+	echo "not ok - reference NPU driver builds with W=1, no warnings"
 	tail -5 "$log" | sed 's/^/# /'
 fi

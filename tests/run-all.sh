@@ -58,9 +58,17 @@ gcc -O2 -Wall -Wextra -static -I"$TA_ROOT/uapi" -I"$TA_ROOT/module/planner" \
 	-o "$payload/ta_e2e_lib" "$TA_ROOT/tests/e2e/ta_e2e_lib.c" \
 	"$TA_ROOT/userspace/libtensorarena.a" $TA_STATIC_LIBS || ta_die "ta_e2e_lib build failed"
 cp "$TA_ROOT/userspace/bin/tactl.static" "$payload/tactl" || ta_die "no static tactl"
+# The reference NPU driver and the end-to-end proof over every model.
+ko=$(ta_build_npu_sim "$kdir" "$TA_ROOT/build/test-npu" "$TA_ROOT/build/test/Module.symvers") ||
+	ta_die "reference NPU driver build failed"
+cp "$ko" "$payload/ta_npu_sim.ko"
+gcc -O2 -Wall -Wextra -static -I"$TA_ROOT/uapi" -I"$TA_ROOT/module/planner" \
+	-I"$TA_ROOT/userspace/include" -I"$TA_ROOT/userspace/lib" -I"$TA_ROOT/tests/npu-sim" \
+	-o "$payload/ta_e2e_npu" "$TA_ROOT/tests/e2e/ta_e2e_npu.c" \
+	"$TA_ROOT/userspace/libtensorarena.a" $TA_STATIC_LIBS 2>>"$out/steps.log" ||
+	ta_die "ta_e2e_npu build failed"
 mkdir -p "$payload/traces" "$payload/models"
-cp "$TA_SHARED/models/person_detect_mobilenetv1_i8.tflite" "$payload/models/" ||
-	ta_die "no models in $TA_SHARED"
+cp "$TA_SHARED"/models/*.tflite "$payload/models/" || ta_die "no models in $TA_SHARED"
 cp "$TA_SHARED/bench/traces/real/resnet50.csv" "$TA_SHARED/bench/traces/real/S_1.csv" \
 	"$TA_SHARED/bench/traces/synthetic/cnn_1.cap4374.csv" \
 	"$payload/traces/" || ta_die "no bench traces in $TA_SHARED"
@@ -89,6 +97,9 @@ cp -a "$payload" "$stock_payload"
 rm -rf "$stock_payload/tensorarena-kunit.ko" "$stock_payload/ynl"
 if ko=$(ta_build_module "/usr/src/linux-headers-$abi" "$TA_ROOT/build/stock"); then
 	cp "$ko" "$stock_payload/tensorarena.ko"
+	ko=$(ta_build_npu_sim "/usr/src/linux-headers-$abi" "$TA_ROOT/build/stock-npu" \
+		"$TA_ROOT/build/stock/Module.symvers") || ta_die "reference NPU driver build failed"
+	cp "$ko" "$stock_payload/ta_npu_sim.ko"
 	vmlinuz=$(ta_stock_kernel "$abi")
 	ta_initramfs "$out/stock.cpio.gz" "$stock_payload"
 	ta_boot "$vmlinuz" "$out/stock.cpio.gz" "$out/console-stock.log" stock

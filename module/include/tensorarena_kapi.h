@@ -27,6 +27,7 @@ struct ta_plan_obj;
 
 struct ta_plan_obj *ta_kapi_plan_get(u32 id, const struct cred *cred);
 struct ta_plan_obj *ta_kapi_plan_from_dmabuf(struct dma_buf *dmabuf);
+struct dma_buf *ta_kapi_plan_dmabuf(struct ta_plan_obj *plan);
 void ta_kapi_plan_ref(struct ta_plan_obj *plan);
 void ta_kapi_plan_put(struct ta_plan_obj *plan);
 struct device *ta_kapi_plan_device(const struct ta_plan_obj *plan);

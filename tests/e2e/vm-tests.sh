@@ -43,7 +43,30 @@ run_kunit() {
 	# The KUnit build runs its suites when loaded; KTAP goes to the console.
 	check "kunit: module with suites loads" \
 		insmod "$TA/tensorarena-kunit.ko" arena_size=16M
+	run_corrupt_tests
 	check "kunit: module unloads" rmmod tensorarena
+}
+
+# The end-to-end proof must fail when it should: with the test build's hook,
+# one tensor of each plan is moved onto a live neighbour.
+run_corrupt_tests() {
+	check "npu-sim: loads beside the test build" insmod "$TA/ta_npu_sim.ko"
+	"$TA/ta_e2e_npu" --corrupt "$TA"/models/*.tflite
+	check "npu-sim: unloads" rmmod ta_npu_sim
+}
+
+# run_npu_tests MODELS...: the reference NPU runs each model on plans of
+# every strategy, bit for bit with the userspace reference.
+run_npu_tests() {
+	check "npu-sim: loads" insmod "$TA/ta_npu_sim.ko"
+	check "/dev/ta-npu-sim exists" [ -c /dev/ta-npu-sim ]
+	check "tensorarena cannot unload while the NPU driver uses its API" \
+		sh -c "! rmmod tensorarena 2>/dev/null"
+	args="--steps --plan-id --bad-input --table"
+	# The debug kernel has the dma-buf system heap: another exporter.
+	[ "$mode" = test ] && args="$args --dma-heap"
+	"$TA/ta_e2e_npu" $args "$@"
+	check "npu-sim: unloads" rmmod ta_npu_sim
 }
 
 run_param_tests() {
@@ -138,6 +161,13 @@ run_module_tests() {
 	check "tactl info --json" \
 		contains "$("$TA/tactl" info --json)" "\"arena_size\": $bytes"
 	run_tactl_tests
+	if [ "$mode" = test ]; then
+		run_npu_tests "$TA"/models/*.tflite
+	else
+		# Debian's kernel gives a 4 MiB arena: DeepLab v3 (8 MiB) and
+		# MobileNet v2 (5 MiB, weights included) do not fit.
+		run_npu_tests $(ls "$TA"/models/*.tflite | grep -v -e deeplabv3 -e mobilenet_v2)
+	fi
 	check "second load of the module fails" sh -c "! insmod $TA/tensorarena.ko 2>/dev/null"
 	check "unload" rmmod tensorarena
 	check "/dev/tensorarena gone after unload" [ ! -e /dev/tensorarena ]

@@ -8,6 +8,8 @@
 #include <linux/genalloc.h>
 #include <linux/mm.h>
 #include <linux/cred.h>
+#include <linux/dma-buf.h>
+#include <linux/file.h>
 #include <linux/platform_device.h>
 #include <linux/sizes.h>
 
@@ -419,10 +421,43 @@ static void ta_kapi_reference_outlives_destroy_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ta_arena_in_use(&f->live.ta), (size_t)0);
 }
 
+/*
+ * A driver given a plan ID gets a dma-buf of it; the buffer leads back to
+ * the plan and alone keeps the memory once the ID and the driver's own
+ * reference are gone.
+ */
+static void ta_kapi_dmabuf_test(struct kunit *test)
+{
+	struct ta_kapi_fixture *f = test->priv;
+	struct ta_owner owner = { .uid = current_euid(), .key = 1 };
+	struct ta_plan_obj *plan, *back;
+	struct dma_buf *dmabuf;
+	size_t held;
+
+	plan = ta_kapi_plan_get(f->id, current_cred());
+	KUNIT_ASSERT_FALSE(test, IS_ERR(plan));
+	dmabuf = ta_kapi_plan_dmabuf(plan);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dmabuf));
+	KUNIT_EXPECT_EQ(test, dmabuf->size, ta_kapi_plan_size(plan));
+	back = ta_kapi_plan_from_dmabuf(dmabuf);
+	KUNIT_EXPECT_PTR_EQ(test, back, plan);
+	if (!IS_ERR(back))
+		ta_kapi_plan_put(back);
+	held = ta_arena_in_use(&f->live.ta);
+	ta_kapi_plan_put(plan);
+	ta_plan_obj_release_owner(&f->live.ta, owner.key);
+	KUNIT_EXPECT_EQ(test, ta_arena_in_use(&f->live.ta), held);
+	/* A kthread's last fput is deferred: run it now. */
+	dma_buf_put(dmabuf);
+	flush_delayed_fput();
+	KUNIT_EXPECT_EQ(test, ta_arena_in_use(&f->live.ta), (size_t)0);
+}
+
 static struct kunit_case ta_kapi_cases[] = {
 	KUNIT_CASE(ta_kapi_lookup_test),
 	KUNIT_CASE(ta_kapi_other_user_test),
 	KUNIT_CASE(ta_kapi_reference_outlives_destroy_test),
+	KUNIT_CASE(ta_kapi_dmabuf_test),
 	{}
 };
 

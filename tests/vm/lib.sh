@@ -73,6 +73,31 @@ ta_build_module() {
 	echo "$out/tensorarena.ko"
 }
 
+# ta_build_npu_sim KDIR OUTDIR SYMVERS [MAKE ARGS...]: build the reference
+# NPU driver (tests/npu-sim) from a copy laid out as in the repository,
+# against tensorarena's SYMVERS (its Module.symvers), and print the .ko's
+# path. Fails on any compiler warning.
+ta_build_npu_sim() {
+	local kdir=$1 out=$2 symvers=$3
+	shift 3
+	rm -rf "$out"
+	mkdir -p "$out/tests" "$out/module"
+	cp -a "$TA_ROOT/tests/npu-sim" "$out/tests/"
+	cp -a "$TA_ROOT/uapi" "$out/"
+	cp -a "$TA_ROOT/module/include" "$out/module/"
+	find "$out" \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' \) -delete
+	if ! make -C "$kdir" M="$out/tests/npu-sim" W=1 \
+		KBUILD_EXTRA_SYMBOLS="$symvers" "$@" modules >"$out/build.log" 2>&1; then
+		cat "$out/build.log" >&2
+		ta_die "reference NPU driver build against $kdir failed"
+	fi
+	if grep -q 'warning:' "$out/build.log"; then
+		grep -B2 -A4 'warning:' "$out/build.log" >&2
+		ta_die "reference NPU driver build against $kdir has warnings"
+	fi
+	echo "$out/tests/npu-sim/ta_npu_sim.ko"
+}
+
 # ta_ynl_tools: the kernel's YNL tools (tools/net/ynl of Debian's
 # linux-source-6.12), extracted once into the cache; prints the directory.
 ta_ynl_tools() {

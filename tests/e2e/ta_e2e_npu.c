@@ -1,0 +1,704 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * ta_e2e_npu.c - the end-to-end proof, inside the test VM: real models run
+ * on the reference NPU (tests/npu-sim) give bit-for-bit the results of a
+ * userspace reference that keeps every tensor in a buffer of its own.
+ *
+ * For each .tflite model (read by libtensorarena's importer) and each
+ * strategy: plan the graph in the module, write the graph's inputs,
+ * constants and state through the plan's mapping, run the graph's ops on
+ * the NPU (which imports the plan's dma-buf, or takes the plan by ID, and
+ * works at the tensors' DMA addresses), then compare:
+ *  - whole run: every tensor live at the end (outputs, constants, state);
+ *  - op by op (--steps): after each op, every tensor live at that op.
+ * With --corrupt (needs the test build of tensorarena.ko), one tensor of
+ * each plan is first moved onto a live neighbour through the test hook,
+ * and the comparison must fail.
+ *
+ * usage: ta_e2e_npu [--steps] [--corrupt] [--plan-id] [--bad-input]
+ *		     [--dma-heap] [--table] MODEL.tflite...
+ * Prints "e2e: ok - ..." / "e2e: not ok - ..." lines.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/dma-heap.h>
+#include <linux/tensorarena.h>
+
+#include "ta_files.h"
+#include "ta_npu_mix.h"
+#include "ta_npu_sim.h"
+
+#define TA_DEV		"/dev/" TA_DEVICE_NAME
+#define NPU_DEV		"/dev/" TA_NPU_DEVICE_NAME
+#define HOOK		"/sys/kernel/debug/tensorarena/tensorarena/test_move_tensor"
+#define JOB_KEY		0x7e57a12e4aULL
+
+static int failures;
+
+static void report(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("e2e: %s - ", ok ? "ok" : "not ok");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	failures += !ok;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A model: its graph in the uAPI's form, lifetimes and the reference. */
+struct model {
+	const char *name;
+	struct ta_input in;
+	struct ta_tflite_info info;
+	struct ta_tensor *tensors;
+	struct ta_op *ops;
+	uint32_t n_tensors, n_ops, n_refs;
+	const uint32_t *refs;
+	const struct ta_buffer *life;	/* [start, end) per tensor */
+	uint8_t **ref;			/* reference: a buffer per tensor */
+	uint8_t **final;		/* the reference after every op */
+};
+
+static bool is_initial(const struct model *m, uint32_t t)
+{
+	return m->tensors[t].flags &
+	       (TA_TENSOR_INPUT | TA_TENSOR_CONSTANT | TA_TENSOR_PERSISTENT);
+}
+
+/* The reference: op @i on separate buffers, as the NPU computes it. */
+static void ref_op(struct model *m, uint8_t **buf, uint32_t i)
+{
+	const struct ta_op *op = &m->ops[i];
+	const uint32_t *in = &m->refs[op->first_ref];
+	const uint32_t *out = in + op->n_inputs;
+	uint64_t h = ta_npu_digest_begin(JOB_KEY, i);
+	uint32_t k;
+
+	for (k = 0; k < op->n_inputs; k++)
+		h = ta_npu_digest_input(h, buf[in[k]], m->tensors[in[k]].size);
+	for (k = 0; k < op->n_outputs; k++)
+		ta_npu_fill_output(h, k, buf[out[k]], m->tensors[out[k]].size);
+}
+
+static void ref_reset(struct model *m, uint8_t **buf)
+{
+	uint32_t t;
+
+	for (t = 0; t < m->n_tensors; t++) {
+		memset(buf[t], 0, m->tensors[t].size);
+		if (is_initial(m, t))
+			ta_npu_fill_initial(JOB_KEY, t, buf[t],
+					    m->tensors[t].size);
+	}
+}
+
+static void free_buffers(const struct model *m, uint8_t **buf)
+{
+	uint32_t t;
+
+	for (t = 0; buf && t < m->n_tensors; t++)
+		free(buf[t]);
+	free(buf);
+}
+
+static uint8_t **alloc_buffers(const struct model *m)
+{
+	uint8_t **buf = calloc(m->n_tensors, sizeof(*buf));
+	uint32_t t;
+
+	for (t = 0; buf && t < m->n_tensors; t++) {
+		buf[t] = malloc(m->tensors[t].size ? m->tensors[t].size : 1);
+		if (!buf[t]) {
+			free_buffers(m, buf);
+			return NULL;
+		}
+	}
+	return buf;
+}
+
+static void model_free(struct model *m)
+{
+	free_buffers(m, m->ref);
+	free_buffers(m, m->final);
+	free(m->tensors);
+	free(m->ops);
+	ta_input_free(&m->in);
+}
+
+static int model_load(struct model *m, const char *path)
+{
+	char err[256];
+	uint32_t t, i;
+	int ret;
+
+	m->name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	ret = ta_tflite_read(path, &m->in, &m->info, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "%s\n", err);
+		return ret;
+	}
+	m->n_tensors = m->in.graph.n_tensors;
+	m->n_ops = m->in.graph.n_ops;
+	m->n_refs = m->in.graph.n_refs;
+	m->refs = m->in.graph.refs;
+	m->life = m->in.prob.buffers;
+	m->tensors = calloc(m->n_tensors, sizeof(*m->tensors));
+	m->ops = calloc(m->n_ops, sizeof(*m->ops));
+	if (!m->tensors || !m->ops)
+		return -ENOMEM;
+	for (t = 0; t < m->n_tensors; t++) {
+		m->tensors[t].size = m->in.graph.tensors[t].size;
+		m->tensors[t].align = m->in.graph.tensors[t].align;
+		m->tensors[t].flags = m->in.graph.tensors[t].flags;
+	}
+	for (i = 0; i < m->n_ops; i++) {
+		m->ops[i].first_ref = m->in.graph.ops[i].first_ref;
+		m->ops[i].n_inputs = m->in.graph.ops[i].n_inputs;
+		m->ops[i].n_outputs = m->in.graph.ops[i].n_outputs;
+	}
+	m->ref = alloc_buffers(m);
+	m->final = alloc_buffers(m);
+	if (!m->ref || !m->final)
+		return -ENOMEM;
+	ref_reset(m, m->final);
+	for (i = 0; i < m->n_ops; i++)
+		ref_op(m, m->final, i);
+	return 0;
+}
+
+/* A plan in the module, mapped. */
+struct plan {
+	struct ta_plan_create create;
+	struct ta_placement *place;
+	uint8_t *map;
+	size_t map_len;
+	int dmabuf;
+};
+
+static int plan_read(int ta, struct plan *p, uint32_t n_tensors)
+{
+	struct ta_plan_get get = {
+		.plan_id = p->create.plan_id,
+		.placements = (uintptr_t)p->place,
+		.n_placements = n_tensors,
+		.placement_size = sizeof(struct ta_placement),
+	};
+
+	if (ioctl(ta, TA_IOCTL_PLAN_GET, &get))
+		return -errno;
+	return get.n_placements == n_tensors ? 0 : -EPROTO;
+}
+
+static int plan_create(int ta, const struct model *m, uint32_t strategy,
+		       struct plan *p)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct ta_plan_export exp = { 0 };
+
+	memset(p, 0, sizeof(*p));
+	p->dmabuf = -1;
+	p->create.strategy = strategy;
+	p->create.tensors = (uintptr_t)m->tensors;
+	p->create.n_tensors = m->n_tensors;
+	p->create.tensor_size = sizeof(struct ta_tensor);
+	p->create.ops = (uintptr_t)m->ops;
+	p->create.n_ops = m->n_ops;
+	p->create.op_size = sizeof(struct ta_op);
+	p->create.refs = (uintptr_t)m->refs;
+	p->create.n_refs = m->n_refs;
+	if (ioctl(ta, TA_IOCTL_PLAN_CREATE, &p->create))
+		return -errno;
+	p->place = calloc(m->n_tensors, sizeof(*p->place));
+	if (!p->place)
+		return -ENOMEM;
+	if (plan_read(ta, p, m->n_tensors))
+		return -EPROTO;
+	p->map_len = (p->create.height + page - 1) / page * page;
+	p->map = mmap(NULL, p->map_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      ta, p->create.mmap_offset);
+	if (p->map == MAP_FAILED) {
+		p->map = NULL;
+		return -errno;
+	}
+	exp.plan_id = p->create.plan_id;
+	exp.flags = TA_EXPORT_CLOEXEC;
+	if (ioctl(ta, TA_IOCTL_PLAN_EXPORT, &exp))
+		return -errno;
+	p->dmabuf = exp.fd;
+	return 0;
+}
+
+static void plan_destroy(int ta, struct plan *p)
+{
+	struct ta_plan_destroy d = { .plan_id = p->create.plan_id };
+
+	if (p->map)
+		munmap(p->map, p->map_len);
+	if (p->dmabuf >= 0)
+		close(p->dmabuf);
+	if (p->create.plan_id)
+		ioctl(ta, TA_IOCTL_PLAN_DESTROY, &d);
+	free(p->place);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Write the inputs, constants and state through the plan's mapping. */
+static void plan_write_initial(const struct model *m, struct plan *p)
+{
+	uint32_t t;
+
+	for (t = 0; t < m->n_tensors; t++) {
+		if (is_initial(m, t) && m->tensors[t].size)
+			ta_npu_fill_initial(JOB_KEY, t,
+					    p->map + p->place[t].offset,
+					    m->tensors[t].size);
+	}
+}
+
+static void job_init(struct ta_npu_job *job, const struct model *m,
+		     const struct plan *p, bool by_id)
+{
+	memset(job, 0, sizeof(*job));
+	if (by_id) {
+		job->flags = TA_NPU_JOB_PLAN_ID;
+		job->plan_id = p->create.plan_id;
+	} else {
+		job->dmabuf_fd = p->dmabuf;
+	}
+	job->n_tensors = m->n_tensors;
+	job->key = JOB_KEY;
+	job->ops = (uintptr_t)m->ops;
+	job->n_ops = m->n_ops;
+	job->op_size = sizeof(struct ta_op);
+	job->refs = (uintptr_t)m->refs;
+	job->n_refs = m->n_refs;
+}
+
+/*
+ * The first tensor, among those live at @step (or at the end when @step is
+ * n_ops), whose bytes in the plan differ from @want; -1 when all match.
+ */
+static int64_t compare_live(const struct model *m, const struct plan *p,
+			    uint8_t **want, uint32_t step)
+{
+	uint32_t t;
+
+	for (t = 0; t < m->n_tensors; t++) {
+		const struct ta_buffer *l = &m->life[t];
+		bool live = step < m->n_ops ?
+			    l->start <= step && step < l->end :
+			    l->end == m->n_ops;
+
+		if (!live || !m->tensors[t].size)
+			continue;
+		if (memcmp(p->map + p->place[t].offset, want[t],
+			   m->tensors[t].size))
+			return t;
+	}
+	return -1;
+}
+
+/* Run all ops as one job; compare what is live at the end. */
+static int run_whole(int npu, const struct model *m, struct plan *p,
+		     bool by_id, int64_t *bad, double *secs)
+{
+	struct ta_npu_job job;
+	double t0 = now_s();
+
+	plan_write_initial(m, p);
+	job_init(&job, m, p, by_id);
+	if (ioctl(npu, TA_NPU_IOCTL_RUN, &job))
+		return -errno;
+	*secs = now_s() - t0;
+	*bad = compare_live(m, p, m->final, m->n_ops);
+	return 0;
+}
+
+/* Run op by op; after each, compare every tensor live at it. */
+static int run_steps(int npu, struct model *m, struct plan *p, int64_t *bad,
+		     uint32_t *bad_step)
+{
+	struct ta_npu_job job;
+	uint32_t i;
+
+	plan_write_initial(m, p);
+	ref_reset(m, m->ref);
+	*bad = -1;
+	for (i = 0; i < m->n_ops; i++) {
+		job_init(&job, m, p, false);
+		job.op_begin = i;
+		job.op_end = i + 1;
+		if (ioctl(npu, TA_NPU_IOCTL_RUN, &job))
+			return -errno;
+		ref_op(m, m->ref, i);
+		*bad = compare_live(m, p, m->ref, i);
+		if (*bad >= 0) {
+			*bad_step = i;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A tensor to move onto a live neighbour: an output A of an op k and a
+ * tensor B live before and after k (read later, or kept to the end), B's
+ * offset leaving room for A. Searched from the middle of the graph, first
+ * for a B that is an activation (so only the ops' function can reveal the
+ * damage, no constant compared at the end), then for any B.
+ */
+static bool pick_corruption_pass(const struct model *m, const struct plan *p,
+				 bool activation, uint32_t *a_out,
+				 uint32_t *b_out)
+{
+	uint32_t d, k, j, b;
+
+	for (d = 0; d < m->n_ops; d++) {
+		const struct ta_op *op;
+
+		k = (m->n_ops / 2 + d) % m->n_ops;
+		op = &m->ops[k];
+		for (j = 0; j < op->n_outputs; j++) {
+			uint32_t a = m->refs[op->first_ref + op->n_inputs + j];
+
+			if (!m->tensors[a].size)
+				continue;
+			for (b = 0; b < m->n_tensors; b++) {
+				const struct ta_buffer *l = &m->life[b];
+
+				if (b == a || !m->tensors[b].size ||
+				    l->start >= k || l->end <= k + 1 ||
+				    (activation && is_initial(m, b)) ||
+				    p->place[b].offset + m->tensors[a].size >
+				    p->map_len)
+					continue;
+				*a_out = a;
+				*b_out = b;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+static bool pick_corruption(const struct model *m, const struct plan *p,
+			    uint32_t *a, uint32_t *b)
+{
+	return pick_corruption_pass(m, p, true, a, b) ||
+	       pick_corruption_pass(m, p, false, a, b);
+}
+
+static int corrupt(const struct model *m, struct plan *p, int ta,
+		   uint32_t *a, uint32_t *b)
+{
+	char line[64];
+	int fd, n, ret = 0;
+
+	if (!pick_corruption(m, p, a, b))
+		return -ESRCH;
+	fd = open(HOOK, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	n = snprintf(line, sizeof(line), "%u %u %u\n", p->create.plan_id, *a,
+		     *b);
+	if (write(fd, line, n) != n)
+		ret = -errno;
+	close(fd);
+	if (!ret)
+		ret = plan_read(ta, p, m->n_tensors);
+	if (!ret && p->place[*a].offset != p->place[*b].offset)
+		ret = -EPROTO;
+	return ret;
+}
+
+static const uint32_t strategies[] = {
+	TA_STRATEGY_PINGPONG, TA_STRATEGY_STACK, TA_STRATEGY_FREELIST,
+	TA_STRATEGY_GREEDY_SIZE, TA_STRATEGY_AUTO,
+};
+
+static const char *const strategy_names[] = {
+	[TA_STRATEGY_AUTO] = "auto", [TA_STRATEGY_PINGPONG] = "pingpong",
+	[TA_STRATEGY_STACK] = "stack", [TA_STRATEGY_FREELIST] = "freelist",
+	[TA_STRATEGY_GREEDY_SIZE] = "greedy-size",
+};
+
+struct options {
+	bool steps, corrupt, plan_id, bad_input, dma_heap, table;
+};
+
+static void test_model(int ta, int npu, struct model *m,
+		       const struct options *o)
+{
+	uint64_t heights[5] = { 0 }, lb = 0;
+	size_t s;
+
+	for (s = 0; s < sizeof(strategies) / sizeof(strategies[0]); s++) {
+		const char *sn = strategy_names[strategies[s]];
+		struct plan p;
+		int64_t bad = -1;
+		uint32_t a = 0, b = 0, step = 0;
+		double secs = 0;
+		int ret;
+
+		ret = plan_create(ta, m, strategies[s], &p);
+		if (ret) {
+			report(false, "npu %s %s: plan: %s", m->name, sn,
+			       strerror(-ret));
+			plan_destroy(ta, &p);
+			continue;
+		}
+		heights[s] = p.create.height;
+		lb = p.create.lower_bound;
+		if (o->corrupt) {
+			ret = corrupt(m, &p, ta, &a, &b);
+			if (ret) {
+				report(false, "npu %s %s: corrupt the plan: %s",
+				       m->name, sn, strerror(-ret));
+				plan_destroy(ta, &p);
+				continue;
+			}
+		}
+		ret = run_whole(npu, m, &p, false, &bad, &secs);
+		if (ret)
+			report(false, "npu %s %s: run: %s", m->name, sn,
+			       strerror(-ret));
+		else if (o->corrupt)
+			report(bad >= 0,
+			       "npu %s %s: tensor %u moved onto live %s %u: the comparison fails (first at tensor %lld)",
+			       m->name, sn, a,
+			       is_initial(m, b) ? "input/constant" : "activation",
+			       b, (long long)bad);
+		else
+			report(bad < 0,
+			       "npu %s %s: bit for bit with the reference (height %llu, %u tensors, %u ops, %.2f s)%s",
+			       m->name, sn,
+			       (unsigned long long)p.create.height,
+			       m->n_tensors, m->n_ops, secs,
+			       bad < 0 ? "" : ": tensor differs");
+		if (bad >= 0 && !o->corrupt)
+			printf("# first difference: tensor %lld\n",
+			       (long long)bad);
+
+		if (o->steps) {
+			ret = run_steps(npu, m, &p, &bad, &step);
+			if (ret)
+				report(false, "npu %s %s: op-by-op run: %s",
+				       m->name, sn, strerror(-ret));
+			else if (o->corrupt)
+				report(bad >= 0,
+				       "npu %s %s op by op: the corrupted plan is caught at op %u (tensor %lld)",
+				       m->name, sn, step, (long long)bad);
+			else
+				report(bad < 0,
+				       "npu %s %s op by op: every live tensor matches after each of %u ops%s",
+				       m->name, sn, m->n_ops,
+				       bad < 0 ? "" : ": mismatch");
+		}
+		if (o->plan_id && !o->corrupt &&
+		    strategies[s] == TA_STRATEGY_AUTO) {
+			ret = run_whole(npu, m, &p, true, &bad, &secs);
+			report(!ret && bad < 0,
+			       "npu %s %s by plan ID (kernel API): bit for bit%s",
+			       m->name, sn, ret ? ": run failed" : "");
+		}
+		plan_destroy(ta, &p);
+	}
+	if (o->table) {
+		/* model tensors ops naive lower-bound pingpong stack freelist greedy auto */
+		printf("npu-table: %s %u %u %llu %llu", m->name, m->n_tensors,
+		       m->n_ops, (unsigned long long)m->info.naive_bytes,
+		       (unsigned long long)lb);
+		for (s = 0; s < 5; s++)
+			printf(" %llu", (unsigned long long)heights[s]);
+		printf("\n");
+	}
+}
+
+static uint64_t bytes_in_use(int ta)
+{
+	struct ta_info info = { 0 };
+
+	if (ioctl(ta, TA_IOCTL_INFO, &info))
+		return UINT64_MAX;
+	return info.bytes_in_use;
+}
+
+/* Each bad job fails with its errno and changes nothing. */
+static void test_bad_input(int ta, int npu, struct model *m, bool dma_heap)
+{
+	struct ta_op bad_ops[2] = { { 0 } };
+	uint32_t bad_ref = m->n_tensors;
+	struct ta_npu_job job;
+	struct plan p;
+	uint64_t use;
+	int64_t bad;
+	double secs;
+	int ret, status;
+	pid_t pid;
+
+	ret = plan_create(ta, m, TA_STRATEGY_GREEDY_SIZE, &p);
+	if (ret) {
+		report(false, "npu bad input: plan: %s", strerror(-ret));
+		plan_destroy(ta, &p);
+		return;
+	}
+	plan_write_initial(m, &p);
+	use = bytes_in_use(ta);
+
+#define BAD(what, want, ...) do {					\
+		job_init(&job, m, &p, false);				\
+		__VA_ARGS__;						\
+		errno = 0;						\
+		ret = ioctl(npu, TA_NPU_IOCTL_RUN, &job) ? errno : 0;	\
+		report(ret == (want), "npu bad input: %s -> %s (got %s)", \
+		       what, strerror(want), strerror(ret));		\
+	} while (0)
+
+	BAD("unknown flag", EINVAL, job.flags = 0x80);
+	BAD("pad not zero", EINVAL, job.pad = 1);
+	BAD("reserved not zero", EINVAL, job.reserved[1] = 1);
+	BAD("plan ID set beside a dma-buf", EINVAL, job.plan_id = 1);
+	BAD("dma-buf fd set beside a plan ID", EINVAL,
+	    job.flags = TA_NPU_JOB_PLAN_ID; job.plan_id = p.create.plan_id;
+	    job.dmabuf_fd = p.dmabuf);
+	BAD("no ops", EINVAL, job.n_ops = 0);
+	BAD("more ops than the limit", EINVAL, job.n_ops = 65537);
+	BAD("more refs than the limit", EINVAL, job.n_refs = 262145);
+	BAD("op size unknown", EINVAL, job.op_size = 8);
+	BAD("op range empty", EINVAL, job.op_begin = 1; job.op_end = 1);
+	BAD("op range past the ops", EINVAL, job.op_end = m->n_ops + 1);
+	BAD("no tensors", EINVAL, job.n_tensors = 0);
+	BAD("tensor count not the plan's", EINVAL,
+	    job.n_tensors = m->n_tensors + 1);
+	BAD("ops pointer unmapped", EFAULT, job.ops = 8);
+	BAD("refs pointer unmapped", EFAULT, job.refs = 8);
+	bad_ops[0].n_inputs = 1;
+	bad_ops[0].first_ref = m->n_refs;
+	BAD("op references past the refs", EINVAL,
+	    job.ops = (uintptr_t)bad_ops; job.n_ops = 1);
+	bad_ops[1].pad = 1;
+	BAD("op pad not zero", EINVAL,
+	    job.ops = (uintptr_t)&bad_ops[1]; job.n_ops = 1);
+	BAD("reference to a tensor out of range", EINVAL,
+	    job.refs = (uintptr_t)&bad_ref; job.n_refs = 1);
+	BAD("fd not open", EBADF, job.dmabuf_fd = 1000);
+	BAD("fd not a dma-buf", EINVAL, job.dmabuf_fd = ta);
+	BAD("unknown plan ID", ENOENT,
+	    job.flags = TA_NPU_JOB_PLAN_ID; job.dmabuf_fd = 0;
+	    job.plan_id = 0xfffff);
+	if (dma_heap) {
+		struct dma_heap_allocation_data alloc = {
+			.len = 65536, .fd_flags = O_RDWR | O_CLOEXEC,
+		};
+		int heap = open("/dev/dma_heap/system", O_RDONLY | O_CLOEXEC);
+
+		ret = heap >= 0 ? ioctl(heap, DMA_HEAP_IOCTL_ALLOC, &alloc) : -1;
+		report(ret == 0, "npu bad input: a system-heap dma-buf to test with");
+		if (!ret) {
+			BAD("another exporter's dma-buf", EINVAL,
+			    job.dmabuf_fd = alloc.fd);
+			close(alloc.fd);
+		}
+		if (heap >= 0)
+			close(heap);
+	}
+	errno = 0;
+	ret = ioctl(npu, _IOWR(0xA7, 0x81, struct ta_npu_job), &job) ? errno : 0;
+	report(ret == ENOTTY, "npu bad input: unknown ioctl -> ENOTTY (got %s)",
+	       strerror(ret));
+#undef BAD
+
+	/* Another user's plan, by ID: not visible, so ENOENT. */
+	fflush(stdout);
+	pid = fork();
+
+	if (pid == 0) {
+		job_init(&job, m, &p, true);
+		if (setresgid(1000, 1000, 1000) || setresuid(1000, 1000, 1000))
+			_exit(2);
+		_exit(ioctl(npu, TA_NPU_IOCTL_RUN, &job) && errno == ENOENT ?
+		      0 : 1);
+	}
+	ret = -1;
+	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
+		ret = WEXITSTATUS(status);
+	report(ret == 0, "npu bad input: uid 1000 runs root's plan by ID -> ENOENT");
+
+	report(bytes_in_use(ta) == use,
+	       "npu bad input: arena use unchanged by the bad jobs");
+	ret = run_whole(npu, m, &p, false, &bad, &secs);
+	report(!ret && bad < 0,
+	       "npu bad input: the plan still runs bit for bit afterwards");
+	plan_destroy(ta, &p);
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	int ta, npu, i, first = 1;
+
+	for (; first < argc && argv[first][0] == '-'; first++) {
+		if (!strcmp(argv[first], "--steps"))
+			o.steps = true;
+		else if (!strcmp(argv[first], "--corrupt"))
+			o.corrupt = true;
+		else if (!strcmp(argv[first], "--plan-id"))
+			o.plan_id = true;
+		else if (!strcmp(argv[first], "--bad-input"))
+			o.bad_input = true;
+		else if (!strcmp(argv[first], "--dma-heap"))
+			o.dma_heap = true;
+		else if (!strcmp(argv[first], "--table"))
+			o.table = true;
+		else {
+			fprintf(stderr, "unknown option %s\n", argv[first]);
+			return 2;
+		}
+	}
+	ta = open(TA_DEV, O_RDWR | O_CLOEXEC);
+	npu = open(NPU_DEV, O_RDWR | O_CLOEXEC);
+	report(ta >= 0 && npu >= 0, "npu: open %s and %s", TA_DEV, NPU_DEV);
+	if (ta < 0 || npu < 0)
+		return 1;
+	for (i = first; i < argc; i++) {
+		struct model m = { 0 };
+
+		if (model_load(&m, argv[i])) {
+			report(false, "npu: import %s", argv[i]);
+			model_free(&m);
+			continue;
+		}
+		if (o.bad_input && i == first)
+			test_bad_input(ta, npu, &m, o.dma_heap);
+		test_model(ta, npu, &m, &o);
+		model_free(&m);
+	}
+	report(bytes_in_use(ta) == 0, "npu: every plan's memory returned");
+	close(npu);
+	close(ta);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ta_npu_hw.c - the accelerator itself, emulated by the CPU.
+ *
+ * A real NPU is given DMA addresses and reaches memory over its bus; this
+ * one is given the same DMA addresses and reaches the bytes behind them
+ * through the bus emulation below: the address must lie inside one segment
+ * of the attachment's sg_table (else the access faults, as behind an IOMMU),
+ * and the segment's place in the slice gives the CPU address in the slice's
+ * kernel mapping. Op i reads its inputs, then writes its outputs, with the
+ * function of ta_npu_mix.h.
+ */
+#include <linux/errno.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+
+#include "ta_npu_internal.h"
+#include "ta_npu_mix.h"
+
+/* The bus: the CPU address of [dma, dma + len), or NULL for a fault. */
+static u8 *ta_npu_hw_access(const struct ta_npu_run *run, dma_addr_t dma,
+			    u64 len)
+{
+	u32 i;
+
+	for (i = 0; i < run->n_segs; i++) {
+		const struct ta_npu_segment *seg = &run->segs[i];
+
+		if (dma < seg->dma || dma - seg->dma > seg->len ||
+		    len > seg->len - (dma - seg->dma))
+			continue;
+		if (seg->offset + (dma - seg->dma) + len > run->slice_size)
+			return NULL;
+		return (u8 *)run->map.vaddr + seg->offset + (dma - seg->dma);
+	}
+	return NULL;
+}
+
+static int ta_npu_hw_op(struct ta_npu_run *run, u32 index)
+{
+	const struct ta_op *op = &run->ops[index];
+	const u32 *in = &run->refs[op->first_ref];
+	const u32 *out = in + op->n_inputs;
+	u64 digest = ta_npu_digest_begin(run->key, index);
+	u32 k;
+
+	for (k = 0; k < op->n_inputs; k++) {
+		const struct ta_npu_tensor *t = &run->tensors[in[k]];
+		const u8 *p = NULL;
+
+		if (t->size) {
+			p = ta_npu_hw_access(run, t->dma, t->size);
+			if (!p)
+				return -EIO;
+		}
+		digest = ta_npu_digest_input(digest, p, t->size);
+		run->bytes_read += t->size;
+	}
+	for (k = 0; k < op->n_outputs; k++) {
+		const struct ta_npu_tensor *t = &run->tensors[out[k]];
+		u8 *p;
+
+		if (!t->size)
+			continue;
+		p = ta_npu_hw_access(run, t->dma, t->size);
+		if (!p)
+			return -EIO;
+		ta_npu_fill_output(digest, k, p, t->size);
+		run->bytes_written += t->size;
+	}
+	return 0;
+}
+
+/**
+ * ta_npu_hw_execute() - run a job's ops on the accelerator
+ * @run: the job; its ops, references and tensors are validated
+ *
+ * Return: 0; -EIO when an op reaches outside the mapped slice (a bus
+ * fault); -EINTR when the caller got a fatal signal between two ops.
+ */
+int ta_npu_hw_execute(struct ta_npu_run *run)
+{
+	u32 i;
+	int err;
+
+	for (i = run->op_begin; i < run->op_end; i++) {
+		err = ta_npu_hw_op(run, i);
+		if (err)
+			return err;
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
+	return 0;
+}
