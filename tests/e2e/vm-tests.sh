@@ -242,6 +242,12 @@ demo)
 		echo "TA-PLAN-CSV-END"
 	done
 	echo
+	echo "== the reference NPU (tests/npu-sim) runs the models on plans of every strategy"
+	echo "   and checks every output bit for bit against a buffer-per-tensor reference"
+	insmod "$TA/ta_npu_sim.ko"
+	"$TA/ta_e2e_npu" --table "$TA"/models/*.tflite
+	rmmod ta_npu_sim
+	echo
 	echo "== /sys/kernel/debug/tensorarena/tensorarena/arena"
 	cat /sys/kernel/debug/tensorarena/tensorarena/arena
 	rmmod tensorarena

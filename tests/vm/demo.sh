@@ -12,6 +12,13 @@ make -s -C "$TA_ROOT/userspace" all "$TA_ROOT/userspace/bin/tactl.static"
 ko=$(ta_build_module "$kdir" "$TA_ROOT/build/test")
 cp "$ko" "$out/payload/tensorarena.ko"
 cp "$TA_ROOT/userspace/bin/tactl.static" "$out/payload/tactl"
+# The reference NPU runs the models on the kernel's plans.
+ko=$(ta_build_npu_sim "$kdir" "$TA_ROOT/build/test-npu" "$TA_ROOT/build/test/Module.symvers")
+cp "$ko" "$out/payload/ta_npu_sim.ko"
+gcc -O2 -Wall -Wextra -static -I"$TA_ROOT/uapi" -I"$TA_ROOT/module/planner" \
+	-I"$TA_ROOT/userspace/include" -I"$TA_ROOT/userspace/lib" -I"$TA_ROOT/tests/npu-sim" \
+	-o "$out/payload/ta_e2e_npu" "$TA_ROOT/tests/e2e/ta_e2e_npu.c" \
+	"$TA_ROOT/userspace/libtensorarena.a" $TA_STATIC_LIBS 2>/dev/null
 cp "$TA_ROOT/tests/e2e/vm-tests.sh" "$out/payload/tests/"
 mkdir -p "$out/payload/traces" "$out/payload/models"
 cp "$TA_SHARED/bench/traces/real/resnet50.csv" \
