@@ -656,6 +656,45 @@ static void test_bad_input(int ta, int npu, struct model *m, bool dma_heap)
 	plan_destroy(ta, &p);
 }
 
+/*
+ * The owner destroys the plan while the NPU's user still holds its dma-buf
+ * (and mapping): the ID is gone, the memory is not, and jobs on the dma-buf
+ * still run bit for bit.
+ */
+static void test_lifetime(int ta, int npu, struct model *m)
+{
+	struct ta_plan_destroy d = { 0 };
+	struct ta_npu_job job;
+	struct plan p;
+	int64_t bad;
+	double secs;
+	int ret;
+
+	ret = plan_create(ta, m, TA_STRATEGY_AUTO, &p);
+	if (ret) {
+		report(false, "npu lifetime: plan: %s", strerror(-ret));
+		plan_destroy(ta, &p);
+		return;
+	}
+	d.plan_id = p.create.plan_id;
+	report(ioctl(ta, TA_IOCTL_PLAN_DESTROY, &d) == 0,
+	       "npu lifetime: the owner destroys the plan while its dma-buf is held");
+	job_init(&job, m, &p, true);
+	errno = 0;
+	ret = ioctl(npu, TA_NPU_IOCTL_RUN, &job) ? errno : 0;
+	report(ret == ENOENT, "npu lifetime: its ID is gone for the NPU -> ENOENT (got %s)",
+	       strerror(ret));
+	report(bytes_in_use(ta) >= p.create.height,
+	       "npu lifetime: its memory stays while the dma-buf and mapping live");
+	ret = run_whole(npu, m, &p, false, &bad, &secs);
+	report(!ret && bad < 0,
+	       "npu lifetime: a job on the held dma-buf still runs bit for bit");
+	p.create.plan_id = 0;	/* already destroyed */
+	plan_destroy(ta, &p);
+	report(bytes_in_use(ta) == 0,
+	       "npu lifetime: the memory returns with the last holder");
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
@@ -692,8 +731,10 @@ int main(int argc, char **argv)
 			model_free(&m);
 			continue;
 		}
-		if (o.bad_input && i == first)
+		if (o.bad_input && i == first) {
 			test_bad_input(ta, npu, &m, o.dma_heap);
+			test_lifetime(ta, npu, &m);
+		}
 		test_model(ta, npu, &m, &o);
 		model_free(&m);
 	}
