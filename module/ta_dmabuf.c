@@ -201,34 +201,38 @@ struct ta_plan_obj *ta_dmabuf_plan(struct dma_buf *dmabuf)
 }
 
 /**
- * ta_dmabuf_export() - export a plan's slice as a dma-buf file descriptor
+ * ta_dmabuf_create() - export a plan's slice as a dma-buf, without an fd
  * @ta: the device
  * @caller: who asks; the plan must be visible to it
  * @plan_id: the plan
- * @cloexec: set O_CLOEXEC on the new descriptor
  *
- * Return: the descriptor; -ENOENT for no such (visible) plan; -EINVAL for a
- * plan without memory (height 0); -ENOMEM; -EMFILE.
+ * The buffer holds a reference on the plan. The caller owns the one
+ * reference to the buffer: dma_buf_fd() (or get_unused_fd_flags() and
+ * fd_install() of &dma_buf.file) hands it to a descriptor, dma_buf_put()
+ * drops it.
+ *
+ * Return: the dma-buf; ERR_PTR(-ENOENT) for no such (visible) plan;
+ * ERR_PTR(-EINVAL) for a plan without memory (height 0); ERR_PTR(-ENOMEM).
  */
-int ta_dmabuf_export(struct ta_device *ta, const struct ta_owner *caller,
-		     u32 plan_id, bool cloexec)
+struct dma_buf *ta_dmabuf_create(struct ta_device *ta,
+				 const struct ta_owner *caller, u32 plan_id)
 {
 	DEFINE_DMA_BUF_EXPORT_INFO(info);
 	struct ta_plan_obj *plan;
 	struct dma_buf *dmabuf;
 	struct ta_dmabuf *buf;
-	int fd;
+	int err;
 
 	plan = ta_plan_obj_lookup(ta, plan_id, caller);
 	if (IS_ERR(plan))
-		return PTR_ERR(plan);
+		return ERR_CAST(plan);
 	if (!plan->slice_size) {
-		fd = -EINVAL;
+		err = -EINVAL;
 		goto put_plan;
 	}
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf) {
-		fd = -ENOMEM;
+		err = -ENOMEM;
 		goto put_plan;
 	}
 	buf->plan = plan;
@@ -241,19 +245,41 @@ int ta_dmabuf_export(struct ta_device *ta, const struct ta_owner *caller,
 	info.priv = buf;
 	dmabuf = dma_buf_export(&info);
 	if (IS_ERR(dmabuf)) {
-		fd = PTR_ERR(dmabuf);
+		err = PTR_ERR(dmabuf);
 		goto free_buf;
 	}
 	/* From here the buffer owns buf and the plan reference. */
-	fd = dma_buf_fd(dmabuf, O_RDWR | (cloexec ? O_CLOEXEC : 0));
-	if (fd < 0)
-		dma_buf_put(dmabuf);
-	return fd;
+	return dmabuf;
 
 free_buf:
 	mutex_destroy(&buf->lock);
 	kfree(buf);
 put_plan:
 	ta_plan_obj_put(plan);
+	return ERR_PTR(err);
+}
+
+/**
+ * ta_dmabuf_export() - export a plan's slice as a dma-buf file descriptor
+ * @ta: the device
+ * @caller: who asks; the plan must be visible to it
+ * @plan_id: the plan
+ * @cloexec: set O_CLOEXEC on the new descriptor
+ *
+ * Return: the descriptor; -ENOENT for no such (visible) plan; -EINVAL for a
+ * plan without memory (height 0); -ENOMEM; -EMFILE.
+ */
+int ta_dmabuf_export(struct ta_device *ta, const struct ta_owner *caller,
+		     u32 plan_id, bool cloexec)
+{
+	struct dma_buf *dmabuf;
+	int fd;
+
+	dmabuf = ta_dmabuf_create(ta, caller, plan_id);
+	if (IS_ERR(dmabuf))
+		return PTR_ERR(dmabuf);
+	fd = dma_buf_fd(dmabuf, O_RDWR | (cloexec ? O_CLOEXEC : 0));
+	if (fd < 0)
+		dma_buf_put(dmabuf);
 	return fd;
 }

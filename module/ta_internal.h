@@ -186,6 +186,8 @@ void ta_netlink_notify_pressure(struct ta_device *ta, u64 requested);
 /* ta_dmabuf.c */
 struct dma_buf;
 struct ta_plan_obj *ta_dmabuf_plan(struct dma_buf *dmabuf);
+struct dma_buf *ta_dmabuf_create(struct ta_device *ta,
+				 const struct ta_owner *caller, u32 plan_id);
 int ta_dmabuf_export(struct ta_device *ta, const struct ta_owner *caller,
 		     u32 plan_id, bool cloexec);
 
