@@ -256,6 +256,35 @@ free_buf:
 }
 
 /**
+ * ta_dmabuf_create_by_id() - a new dma-buf of a plan the caller names
+ * @ta: the device
+ * @caller: who asks; the plan must be visible to it
+ * @plan_id: the plan
+ *
+ * The buffer holds a reference on the plan. The caller owns the one
+ * reference to the buffer: dma_buf_fd() (or get_unused_fd_flags() and
+ * fd_install() of &dma_buf.file) hands it to a descriptor, dma_buf_put()
+ * drops it.
+ *
+ * Return: the dma-buf; ERR_PTR(-ENOENT) for no such (visible) plan;
+ * ERR_PTR(-EINVAL) for a plan without memory (height 0); ERR_PTR(-ENOMEM).
+ */
+struct dma_buf *ta_dmabuf_create_by_id(struct ta_device *ta,
+				       const struct ta_owner *caller,
+				       u32 plan_id)
+{
+	struct ta_plan_obj *plan;
+	struct dma_buf *dmabuf;
+
+	plan = ta_plan_obj_lookup(ta, plan_id, caller);
+	if (IS_ERR(plan))
+		return ERR_CAST(plan);
+	dmabuf = ta_dmabuf_create(plan);
+	ta_plan_obj_put(plan);
+	return dmabuf;
+}
+
+/**
  * ta_dmabuf_export() - export a plan's slice as a dma-buf file descriptor
  * @ta: the device
  * @caller: who asks; the plan must be visible to it
@@ -268,15 +297,10 @@ free_buf:
 int ta_dmabuf_export(struct ta_device *ta, const struct ta_owner *caller,
 		     u32 plan_id, bool cloexec)
 {
-	struct ta_plan_obj *plan;
 	struct dma_buf *dmabuf;
 	int fd;
 
-	plan = ta_plan_obj_lookup(ta, plan_id, caller);
-	if (IS_ERR(plan))
-		return PTR_ERR(plan);
-	dmabuf = ta_dmabuf_create(plan);
-	ta_plan_obj_put(plan);
+	dmabuf = ta_dmabuf_create_by_id(ta, caller, plan_id);
 	if (IS_ERR(dmabuf))
 		return PTR_ERR(dmabuf);
 	fd = dma_buf_fd(dmabuf, O_RDWR | (cloexec ? O_CLOEXEC : 0));

@@ -187,6 +187,9 @@ void ta_netlink_notify_pressure(struct ta_device *ta, u64 requested);
 struct dma_buf;
 struct ta_plan_obj *ta_dmabuf_plan(struct dma_buf *dmabuf);
 struct dma_buf *ta_dmabuf_create(struct ta_plan_obj *plan);
+struct dma_buf *ta_dmabuf_create_by_id(struct ta_device *ta,
+				       const struct ta_owner *caller,
+				       u32 plan_id);
 int ta_dmabuf_export(struct ta_device *ta, const struct ta_owner *caller,
 		     u32 plan_id, bool cloexec);
 

@@ -5,8 +5,9 @@
  * A thin layer over the core API of ta_plan_obj.c, like ta_ioctl.c: the
  * commands parse their attributes into a &struct ta_plan_request, call
  * ta_request_check() and ta_plan_obj_create() / _lookup() / _next() /
- * _destroy(), and put the results into attributes. Every rejection carries
- * an extack message (the policies' own for type, range and mask errors).
+ * _destroy() (plan-export: ta_dmabuf_create_by_id()), and put the results
+ * into attributes. Every rejection carries an extack message (the policies' own
+ * for type, range and mask errors).
  * Documentation/netlink.md describes the family; the YAML spec is
  * Documentation/netlink/specs/tensorarena.yaml.
  *
@@ -21,14 +22,19 @@
  * whole budget and must not hold genl_mutex); the core has its own locking
  * and ta_nl_owners_lock guards the owner list.
  */
+#include <linux/dma-buf.h>
+#include <linux/fcntl.h>
+#include <linux/file.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/netlink.h>
 #include <linux/notifier.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/time64.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
+#include <net/sock.h>
 
 #include "ta_internal.h"
 
@@ -95,6 +101,13 @@ static const struct nla_policy ta_nl_create_policy[TA_NL_A_PLAN_MAX + 1] = {
 static const struct nla_policy ta_nl_id_policy[TA_NL_A_PLAN_MAX + 1] = {
 	[TA_NL_A_PLAN_PLAN_ID] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						       &ta_nl_plan_id_range),
+};
+
+static const struct nla_policy ta_nl_export_policy[TA_NL_A_PLAN_MAX + 1] = {
+	[TA_NL_A_PLAN_PLAN_ID] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						       &ta_nl_plan_id_range),
+	[TA_NL_A_PLAN_EXPORT_FLAGS] = NLA_POLICY_MASK(NLA_U32,
+						      TA_EXPORT_CLOEXEC),
 };
 
 static u32 ta_nl_get_u32(const struct nlattr *attr, u32 def)
@@ -763,6 +776,109 @@ static int ta_nl_destroy_doit(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
+static void ta_nl_export_error(struct genl_info *info, int err)
+{
+	const struct nlattr *id = info->attrs[TA_NL_A_PLAN_PLAN_ID];
+
+	switch (err) {
+	case -ENOENT:
+		NL_SET_ERR_MSG_ATTR(info->extack, id, "no such plan");
+		break;
+	case -EINVAL:
+		NL_SET_ERR_MSG_ATTR(info->extack, id,
+				    "the plan has no memory to export (height 0)");
+		break;
+	case -ENOMEM:
+		NL_SET_ERR_MSG(info->extack, "out of memory");
+		break;
+	default:
+		NL_SET_ERR_MSG(info->extack, "the dma-buf could not be made");
+		break;
+	}
+}
+
+/*
+ * plan-export: the plan's slice as a dma-buf, its descriptor installed in
+ * the sender's file table. A generic netlink do runs in the task that sent
+ * the request (netlink_unicast() to a kernel socket calls the family's
+ * input synchronously), so current's file table is the sender's; a request
+ * from a kernel socket or a kernel thread has no process to receive one.
+ *
+ * Nothing may fail once the descriptor is visible: its number is reserved
+ * first, the reply carrying it is built and queued, and only then is the
+ * file installed (as ioctls do it after copy_to_user()). A failure before
+ * that frees the number and the buffer, so no descriptor leaks. A thread
+ * of the sender that reads the reply before fd_install() would find the
+ * number not yet open (EBADF), the same window an ioctl's copy_to_user()
+ * leaves.
+ */
+static int ta_nl_export_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ta_owner caller = ta_owner_current(0);
+	const struct sock *ssk = NETLINK_CB(skb).sk;
+	struct dma_buf *dmabuf;
+	struct sk_buff *msg;
+	u32 id, flags;
+	int fd, err;
+	void *hdr;
+
+	if (GENL_REQ_ATTR_CHECK(info, TA_NL_A_PLAN_PLAN_ID)) {
+		NL_SET_ERR_MSG(info->extack, "plan-id attribute missing");
+		return -EINVAL;
+	}
+	if ((current->flags & PF_KTHREAD) || !ssk || ssk->sk_kern_sock) {
+		NL_SET_ERR_MSG(info->extack,
+			       "plan-export needs a request from a user process: the descriptor goes to the sender's file table");
+		return -EOPNOTSUPP;
+	}
+	id = nla_get_u32(info->attrs[TA_NL_A_PLAN_PLAN_ID]);
+	flags = ta_nl_get_u32(info->attrs[TA_NL_A_PLAN_EXPORT_FLAGS], 0);
+
+	dmabuf = ta_dmabuf_create_by_id(ta_nl_dev, &caller, id);
+	if (IS_ERR(dmabuf)) {
+		err = PTR_ERR(dmabuf);
+		ta_nl_export_error(info, err);
+		return err;
+	}
+	fd = get_unused_fd_flags(flags & TA_EXPORT_CLOEXEC ? O_CLOEXEC : 0);
+	if (fd < 0) {
+		err = fd;
+		NL_SET_ERR_MSG(info->extack,
+			       "no free file descriptor in the sending process");
+		goto put_buf;
+	}
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg) {
+		err = -ENOMEM;
+		NL_SET_ERR_MSG(info->extack, "out of memory");
+		goto put_fd;
+	}
+	hdr = genlmsg_put_reply(msg, info, &ta_nl_family, 0,
+				TA_NL_CMD_PLAN_EXPORT);
+	if (!hdr || nla_put_u32(msg, TA_NL_A_PLAN_PLAN_ID, id) ||
+	    nla_put_u32(msg, TA_NL_A_PLAN_FD, fd)) {
+		nlmsg_free(msg);
+		err = -EMSGSIZE;
+		NL_SET_ERR_MSG(info->extack, "the reply could not be built");
+		goto put_fd;
+	}
+	genlmsg_end(msg, hdr);
+	err = genlmsg_reply(msg, info);
+	if (err) {
+		NL_SET_ERR_MSG(info->extack, "the reply could not be sent");
+		goto put_fd;
+	}
+	/* The descriptor takes the buffer's reference. */
+	fd_install(fd, dmabuf->file);
+	return 0;
+
+put_fd:
+	put_unused_fd(fd);
+put_buf:
+	dma_buf_put(dmabuf);
+	return err;
+}
+
 /*
  * No command needs GENL_ADMIN_PERM: plans are per user (a caller sees and
  * destroys only its own uid's plans unless it has CAP_SYS_ADMIN), as with
@@ -792,6 +908,12 @@ static const struct genl_ops ta_nl_ops[] = {
 		.cmd = TA_NL_CMD_PLAN_DESTROY,
 		.doit = ta_nl_destroy_doit,
 		.policy = ta_nl_id_policy,
+		.maxattr = TA_NL_A_PLAN_MAX,
+	},
+	{
+		.cmd = TA_NL_CMD_PLAN_EXPORT,
+		.doit = ta_nl_export_doit,
+		.policy = ta_nl_export_policy,
 		.maxattr = TA_NL_A_PLAN_MAX,
 	},
 };

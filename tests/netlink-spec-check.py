@@ -76,7 +76,7 @@ for op in ops["list"]:
 check_enum("operations match enum ta_nl_cmd", ops["enum-name"].replace("-", "_"), exp)
 
 prefixes = {"strategy": "TA_STRATEGY_", "create-flags": "TA_CREATE_",
-            "tensor-flags": "TA_TENSOR_"}
+            "tensor-flags": "TA_TENSOR_", "export-flags": "TA_EXPORT_"}
 for d in spec["definitions"]:
     bad = []
     for i, e in enumerate(d["entries"]):

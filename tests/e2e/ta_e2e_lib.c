@@ -8,12 +8,15 @@
  * usage: ta_e2e_lib [--bench] [TRACE.csv...]
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tensorarena.h"
 #include "ta_files.h"
@@ -205,6 +208,97 @@ static void test_model(struct ta_client *c, const char *tname)
 	ta_graph_free(m.g);
 }
 
+static uint64_t bytes_in_use(struct ta_client *c)
+{
+	struct ta_info info;
+
+	memset(&info, 0, sizeof(info));
+	return ta_client_info(c, &info) ? ~0ULL : info.bytes_in_use;
+}
+
+/* ta_plan_export_dmabuf() over the client's transport. */
+static void test_export(struct ta_client *c, const char *tname)
+{
+	struct ta_graph_builder *g = ta_graph_new();
+	struct ta_plan_options o = { .strategy = TA_STRATEGY_GREEDY_SIZE };
+	struct ta_plan *p = NULL, *again = NULL, *off = NULL;
+	uint32_t in, mid, out;
+	uint64_t use0, slice, page = sysconf(_SC_PAGESIZE);
+	unsigned char *buf;
+	int fd, err;
+
+	in = ta_graph_add_tensor(g, 5000, 64, TA_TENSOR_INPUT);
+	mid = ta_graph_add_tensor(g, 9000, 64, 0);
+	out = ta_graph_add_tensor(g, 3000, 64, TA_TENSOR_OUTPUT);
+	ta_graph_add_op(g, &in, 1, &mid, 1);
+	ta_graph_add_op(g, &mid, 1, &out, 1);
+	use0 = bytes_in_use(c);
+	err = ta_plan_submit(c, g, &o, &p);
+	if (!err)
+		err = ta_plan_map(p);
+	report(!err, "%s export: a mapped plan", tname);
+	if (err)
+		goto out;
+	slice = (ta_plan_height(p) + page - 1) & ~(page - 1);
+	memset(ta_plan_tensor(p, mid), 0x5a, ta_plan_size(p, mid));
+
+	fd = ta_plan_export_dmabuf(p, TA_EXPORT_CLOEXEC);
+	report(fd >= 0 && (fcntl(fd, F_GETFD) & FD_CLOEXEC),
+	       "%s export: a descriptor with FD_CLOEXEC (got %d)", tname, fd);
+	if (fd < 0)
+		goto out;
+	report(lseek(fd, 0, SEEK_END) == (off_t)slice,
+	       "%s export: the dma-buf is the plan's slice (%llu bytes)", tname,
+	       (unsigned long long)slice);
+	buf = mmap(NULL, slice, PROT_READ, MAP_SHARED, fd, 0);
+	report(buf != MAP_FAILED &&
+	       !memcmp(buf + ta_plan_offset(p, mid), ta_plan_tensor(p, mid),
+		       ta_plan_size(p, mid)) &&
+	       buf[ta_plan_offset(p, mid)] == 0x5a,
+	       "%s export: its mapping shows the tensor written through ta_plan_tensor()",
+	       tname);
+	if (buf != MAP_FAILED)
+		munmap(buf, slice);
+
+	err = ta_plan_export_dmabuf(p, 0x2);
+	report(err == -EINVAL, "%s export: unknown flag -> -EINVAL (got %d)",
+	       tname, err);
+	if (err >= 0)
+		close(err);
+	err = ta_plan_open(c, ta_plan_id(p), &again);
+	if (!err) {
+		err = ta_plan_export_dmabuf(again, 0);
+		report(err >= 0 && !(fcntl(err, F_GETFD) & FD_CLOEXEC),
+		       "%s export: without flags, no FD_CLOEXEC (got %d)", tname,
+		       err);
+		if (err >= 0)
+			close(err);
+	}
+
+	ta_plan_destroy(p);
+	ta_plan_free(p);	/* unmaps */
+	p = NULL;
+	report(bytes_in_use(c) == use0 + slice,
+	       "%s export: the descriptor keeps the memory after ta_plan_destroy()",
+	       tname);
+	err = again ? ta_plan_export_dmabuf(again, 0) : -ENOENT;
+	report(err == -ENOENT, "%s export: of a destroyed plan -> -ENOENT (got %d)",
+	       tname, err);
+	close(fd);
+	report(bytes_in_use(c) == use0,
+	       "%s export: closing the descriptor returns the memory", tname);
+
+	err = ta_plan_offline(g, &o, &off);
+	err = err ? err : ta_plan_export_dmabuf(off, 0);
+	report(err == -EINVAL, "%s export: of an offline plan -> -EINVAL (got %d)",
+	       tname, err);
+out:
+	ta_plan_free(again);
+	ta_plan_free(off);
+	ta_plan_free(p);
+	ta_graph_free(g);
+}
+
 static struct ta_graph_builder *trace_graph(const char *path)
 {
 	struct ta_graph_builder *g;
@@ -375,6 +469,7 @@ int main(int argc, char **argv)
 				bench_mmap(c);
 		} else {
 			test_model(c, tnames[t]);
+			test_export(c, tnames[t]);
 			for (i = 1; i < argc; i++)
 				test_trace(c, tnames[t], argv[i]);
 		}

@@ -17,11 +17,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <linux/dma-buf.h>
+
 #include <linux/netlink.h>
+#include <linux/sock_diag.h>
 #include <linux/tensorarena.h>
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
@@ -30,6 +37,9 @@
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
+#endif
+#ifndef SO_MEMINFO
+#define SO_MEMINFO 55
 #endif
 
 static int failures;
@@ -65,6 +75,8 @@ struct reply {
 	/* from the last message */
 	uint32_t plan_id, n_tensors, strategy, first;
 	uint64_t height, lower_bound, bytes_in_use, arena_size, requested;
+	uint64_t mmap_offset;
+	int fd;		/* plan-export reply: the descriptor, or -1 */
 	uint32_t n_plans;
 	uint8_t cmd;
 	/* placements, by index */
@@ -113,6 +125,8 @@ static int valid_cb(struct nl_msg *msg, void *arg)
 	r->strategy = get32(tb[TA_NL_A_PLAN_STRATEGY]);
 	r->height = get64(tb[TA_NL_A_PLAN_HEIGHT]);
 	r->lower_bound = get64(tb[TA_NL_A_PLAN_LOWER_BOUND]);
+	r->mmap_offset = get64(tb[TA_NL_A_PLAN_MMAP_OFFSET]);
+	r->fd = tb[TA_NL_A_PLAN_FD] ? (int)nla_get_u32(tb[TA_NL_A_PLAN_FD]) : -1;
 	r->first = get32(tb[TA_NL_A_PLAN_FIRST_PLACEMENT]);
 	if (r->n_ids < 64 && r->plan_id)
 		r->ids[r->n_ids++] = r->plan_id;
@@ -223,6 +237,7 @@ static int xfer(struct nl_sock *sk, struct nl_msg *m)
 	int ret;
 
 	memset(&R, 0, sizeof(R));
+	R.fd = -1;
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, valid_cb, &R);
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, done_cb, &R);
 	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, done_cb, &R);
@@ -602,6 +617,70 @@ static struct nl_msg *b_destroy_missing(void)
 	return msg_new(TA_NL_CMD_PLAN_DESTROY, 0);
 }
 
+/* Plans the plan-export rows refer to, made before the table runs. */
+static uint32_t export_id;	/* a plan with memory */
+static uint32_t empty_id;	/* a plan of height 0: nothing to export */
+
+static struct nl_msg *export_msg(uint32_t id, uint32_t flags)
+{
+	struct nl_msg *m = id_msg(TA_NL_CMD_PLAN_EXPORT, 0, id);
+
+	nla_put_u32(m, TA_NL_A_PLAN_EXPORT_FLAGS, flags);
+	return m;
+}
+
+static struct nl_msg *b_export_missing(void)
+{
+	struct nl_msg *m = msg_new(TA_NL_CMD_PLAN_EXPORT, 0);
+
+	nla_put_u32(m, TA_NL_A_PLAN_EXPORT_FLAGS, TA_EXPORT_CLOEXEC);
+	return m;
+}
+
+static struct nl_msg *b_export_none(void)
+{
+	return export_msg(77777, 0);
+}
+
+static struct nl_msg *b_export_zero(void)
+{
+	return export_msg(0, 0);
+}
+
+static struct nl_msg *b_export_flag(void)
+{
+	return export_msg(export_id, 0x2);
+}
+
+static struct nl_msg *b_export_flags_u64(void)
+{
+	struct nl_msg *m = id_msg(TA_NL_CMD_PLAN_EXPORT, 0, export_id);
+
+	nla_put_u64(m, TA_NL_A_PLAN_EXPORT_FLAGS, TA_EXPORT_CLOEXEC);
+	return m;
+}
+
+static struct nl_msg *b_export_fd_attr(void)
+{
+	struct nl_msg *m = export_msg(export_id, 0);
+
+	nla_put_u32(m, TA_NL_A_PLAN_FD, 3);
+	return m;
+}
+
+static struct nl_msg *b_export_create_flags(void)
+{
+	struct nl_msg *m = id_msg(TA_NL_CMD_PLAN_EXPORT, 0, export_id);
+
+	nla_put_u32(m, TA_NL_A_PLAN_FLAGS, 0);
+	return m;
+}
+
+static struct nl_msg *b_export_empty(void)
+{
+	return export_msg(empty_id, 0);
+}
+
 static struct nl_msg *b_info_attr(void)
 {
 	struct nl_msg *m = msg_new(TA_NL_CMD_INFO, 0);
@@ -645,6 +724,14 @@ static const struct bad_row bad_rows[] = {
 	{ "destroy: no such plan -> ENOENT", b_destroy_none, -ENOENT, "no such plan" },
 	{ "destroy: no plan-id -> EINVAL", b_destroy_missing, -EINVAL, "plan-id attribute missing" },
 	{ "info: any attribute -> EINVAL", b_info_attr, -EINVAL, "policy validation" },
+	{ "export: no plan-id -> EINVAL", b_export_missing, -EINVAL, "plan-id attribute missing" },
+	{ "export: no such plan -> ENOENT", b_export_none, -ENOENT, "no such plan" },
+	{ "export: plan-id 0 -> ERANGE", b_export_zero, -ERANGE, "integer out of range" },
+	{ "export: unknown export flag -> EINVAL", b_export_flag, -EINVAL, "reserved bit set" },
+	{ "export: export-flags as u64 -> EINVAL", b_export_flags_u64, -EINVAL, "invalid attribute length" },
+	{ "export: reply-only fd attribute in request -> EINVAL", b_export_fd_attr, -EINVAL, "Unsupported attribute" },
+	{ "export: create's flags attribute -> EINVAL", b_export_create_flags, -EINVAL, "Unsupported attribute" },
+	{ "export: plan of height 0 (no memory) -> EINVAL", b_export_empty, -EINVAL, "no memory to export" },
 };
 
 static int write_param(const char *name, const char *val)
@@ -692,14 +779,61 @@ static uint32_t list_count(struct nl_sock *sk)
 	return R.n_ids;
 }
 
+/* A plan of one buffer of @size bytes through the ioctl (0 on failure). */
+static uint32_t ioctl_create_one(uint64_t size)
+{
+	struct ta_lifetime lt = { .size = size, .start = 0, .end = 1 };
+	struct ta_plan_create c = { 0 };
+
+	c.flags = TA_CREATE_LIFETIMES;
+	c.strategy = TA_STRATEGY_GREEDY_SIZE;
+	c.tensors = (uintptr_t)&lt;
+	c.n_tensors = 1;
+	c.tensor_size = sizeof(lt);
+	if (ioctl(dev_fd, TA_IOCTL_PLAN_CREATE, &c))
+		return 0;
+	return c.plan_id;
+}
+
+static void ioctl_destroy(uint32_t id)
+{
+	struct ta_plan_destroy d = { .plan_id = id };
+
+	ioctl(dev_fd, TA_IOCTL_PLAN_DESTROY, &d);
+}
+
+/* Descriptors open in this process. */
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n - 1;	/* the directory's own */
+}
+
 static void run_bad_table(struct nl_sock *sk)
 {
 	uint64_t use0, use1;
 	uint32_t plans0, plans1, list0, list1;
+	uint64_t use_base;
+	int fds0, fds1;
 	size_t i;
 
+	info(sk, &use_base, &plans0);
+	export_id = ioctl_create_one(3 * 4096);
+	empty_id = ioctl_create_one(0);
+	if (!export_id || !empty_id)
+		not_ok("plans for the export rows", "ioctl create: %s",
+		       strerror(errno));
 	info(sk, &use0, &plans0);
 	list0 = list_count(sk);
+	fds0 = count_fds();
 	read_param("max_tensors", saved_max, sizeof(saved_max));
 	for (i = 0; i < sizeof(bad_rows) / sizeof(bad_rows[0]); i++) {
 		const struct bad_row *row = &bad_rows[i];
@@ -721,13 +855,282 @@ static void run_bad_table(struct nl_sock *sk)
 	}
 	info(sk, &use1, &plans1);
 	list1 = list_count(sk);
-	if (use0 != use1 || plans0 != plans1 || list0 != list1)
-		not_ok("bad-input table leaves arena use and plan list unchanged",
-		       "use %llu -> %llu, plans %u -> %u, listed %u -> %u",
+	fds1 = count_fds();
+	if (use0 != use1 || plans0 != plans1 || list0 != list1 || fds0 != fds1)
+		not_ok("bad-input table leaves arena use, plan list and descriptors unchanged",
+		       "use %llu -> %llu, plans %u -> %u, listed %u -> %u, fds %d -> %d",
 		       (unsigned long long)use0, (unsigned long long)use1,
-		       plans0, plans1, list0, list1);
+		       plans0, plans1, list0, list1, fds0, fds1);
 	else
-		ok("bad-input table leaves arena use and plan list unchanged");
+		ok("bad-input table leaves arena use, plan list and descriptors unchanged");
+	ioctl_destroy(export_id);
+	ioctl_destroy(empty_id);
+	info(sk, &use1, &plans1);
+	if (use1 != use_base)
+		not_ok("failed exports hold no memory: all back after destroy",
+		       "use %llu -> %llu", (unsigned long long)use_base,
+		       (unsigned long long)use1);
+	else
+		ok("failed exports hold no memory: all back after destroy");
+}
+
+/* ---- plan-export ---------------------------------------------------- */
+
+/* /proc/self/fdinfo/@fd has a line starting with @line. */
+static int fdinfo_has(int fd, const char *line)
+{
+	char path[64], buf[256];
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(buf, sizeof(buf), f))
+		found |= !strncmp(buf, line, strlen(line));
+	fclose(f);
+	return found;
+}
+
+static int dmabuf_sync(int fd, uint64_t flags)
+{
+	struct dma_buf_sync s = { .flags = flags };
+
+	return ioctl(fd, DMA_BUF_IOCTL_SYNC, &s) ? -errno : 0;
+}
+
+static uint32_t sock_drops(struct nl_sock *sk)
+{
+	uint32_t mem[SK_MEMINFO_VARS] = { 0 };
+	socklen_t len = sizeof(mem);
+
+	getsockopt(nl_socket_get_fd(sk), SOL_SOCKET, SO_MEMINFO, mem, &len);
+	return mem[SK_MEMINFO_DROPS];
+}
+
+/* Bytes of both mappings equal, writing through @w and reading via @r. */
+static int same_bytes_through(unsigned char *w, const unsigned char *r,
+			      uint64_t len, unsigned int seed)
+{
+	uint64_t i;
+
+	for (i = 0; i < len; i++)
+		w[i] = (unsigned char)(i * 7 + seed);
+	return !memcmp(w, r, len);
+}
+
+/* Export @id over @sk with @flags; the descriptor or -errno. */
+static int nl_export(struct nl_sock *sk, uint32_t id, uint32_t flags)
+{
+	xfer(sk, export_msg(id, flags));
+	if (R.err)
+		return R.err;
+	return R.plan_id == id && R.fd >= 0 ? R.fd : -EPROTO;
+}
+
+static void run_export_mapping(int fd, uint64_t mmap_offset, uint64_t slice)
+{
+	const char *name = "export: mmap of the dma-buf shows the bytes of the plan's /dev/tensorarena mapping, both ways";
+	unsigned char *via_buf, *via_plan;
+	int good;
+
+	via_buf = mmap(NULL, slice, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	via_plan = mmap(NULL, slice, PROT_READ | PROT_WRITE, MAP_SHARED,
+			dev_fd, mmap_offset);
+	if (via_buf == MAP_FAILED || via_plan == MAP_FAILED) {
+		not_ok(name, "mmap: %s", strerror(errno));
+	} else {
+		good = !dmabuf_sync(fd, DMA_BUF_SYNC_START | DMA_BUF_SYNC_READ) &&
+		       same_bytes_through(via_plan, via_buf, slice, 3) &&
+		       !dmabuf_sync(fd, DMA_BUF_SYNC_END | DMA_BUF_SYNC_READ) &&
+		       !dmabuf_sync(fd, DMA_BUF_SYNC_START | DMA_BUF_SYNC_WRITE) &&
+		       same_bytes_through(via_buf, via_plan, slice, 101) &&
+		       !dmabuf_sync(fd, DMA_BUF_SYNC_END | DMA_BUF_SYNC_WRITE);
+		if (good)
+			ok(name);
+		else
+			not_ok(name, "bytes differ or DMA_BUF_IOCTL_SYNC failed");
+	}
+	if (via_buf != MAP_FAILED)
+		munmap(via_buf, slice);
+	if (via_plan != MAP_FAILED)
+		munmap(via_plan, slice);
+}
+
+static void run_export(struct nl_sock *sk)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t use0, use1, slice, mmap_offset;
+	uint32_t plans0, plans1, id, drops0, drops1;
+	struct nl_sock *a;
+	struct rlimit rl, low;
+	char line[64], extack[256];
+	const char *name;
+	int fd, fds0, err, i, small = 1;
+	struct stat st;
+	struct nl_msg *m;
+
+	info(sk, &use0, &plans0);
+	m = create_msg(0, TA_STRATEGY_GREEDY_SIZE);
+	put_chain(m, 6, 5000);
+	if (xfer(sk, m) || !R.plan_id) {
+		not_ok("export: a plan to export", "create: %d %s", R.err,
+		       R.extack);
+		return;
+	}
+	id = R.plan_id;
+	slice = (R.height + page - 1) & ~(uint64_t)(page - 1);
+	mmap_offset = R.mmap_offset;
+
+	fds0 = count_fds();
+	fd = nl_export(sk, id, TA_EXPORT_CLOEXEC);
+	name = "export: the reply's fd is a new descriptor of this process";
+	if (fd < 0 || fcntl(fd, F_GETFD) < 0 || count_fds() != fds0 + 1) {
+		not_ok(name, "fd %d (%s), descriptors %d -> %d", fd, R.extack,
+		       fds0, count_fds());
+		xfer(sk, id_msg(TA_NL_CMD_PLAN_DESTROY, 0, id));
+		return;
+	}
+	ok(name);
+	name = "export: TA_EXPORT_CLOEXEC sets FD_CLOEXEC";
+	if (fcntl(fd, F_GETFD) & FD_CLOEXEC)
+		ok(name);
+	else
+		not_ok(name, "F_GETFD 0x%x", fcntl(fd, F_GETFD));
+	name = "export: a dma-buf exported by tensorarena (fdinfo exp_name)";
+	if (fdinfo_has(fd, "exp_name:\ttensorarena"))
+		ok(name);
+	else
+		not_ok(name, "no exp_name tensorarena in /proc/self/fdinfo/%d",
+		       fd);
+	name = "export: its size is the plan's slice (lseek SEEK_END, fstat, fdinfo)";
+	snprintf(line, sizeof(line), "size:\t%llu\n", (unsigned long long)slice);
+	if (lseek(fd, 0, SEEK_END) == (off_t)slice && !fstat(fd, &st) &&
+	    st.st_size == (off_t)slice && fdinfo_has(fd, line))
+		ok(name);
+	else
+		not_ok(name, "lseek %lld, st_size %lld, slice %llu",
+		       (long long)lseek(fd, 0, SEEK_END), (long long)st.st_size,
+		       (unsigned long long)slice);
+	run_export_mapping(fd, mmap_offset, slice);
+
+	xfer(sk, id_msg(TA_NL_CMD_PLAN_DESTROY, 0, id));
+	err = R.err;
+	info(sk, &use1, &plans1);
+	name = "export: the descriptor keeps the memory after plan-destroy (bytes-in-use)";
+	if (!err && plans1 == plans0 && use1 == use0 + slice)
+		ok(name);
+	else
+		not_ok(name, "destroy %d, plans %u -> %u, use %llu -> %llu", err,
+		       plans0, plans1, (unsigned long long)use0,
+		       (unsigned long long)use1);
+	close(fd);
+	info(sk, &use1, &plans1);
+	name = "export: closing the descriptor returns the memory";
+	if (use1 == use0)
+		ok(name);
+	else
+		not_ok(name, "use %llu -> %llu", (unsigned long long)use0,
+		       (unsigned long long)use1);
+
+	/* A plan made through the ioctl, no flags. */
+	id = ioctl_create_one(2 * page);
+	fd = id ? nl_export(sk, id, 0) : -ENOENT;
+	name = "export: of an ioctl plan, without flags: no FD_CLOEXEC";
+	if (fd >= 0 && !(fcntl(fd, F_GETFD) & FD_CLOEXEC) &&
+	    lseek(fd, 0, SEEK_END) == 2 * page)
+		ok(name);
+	else
+		not_ok(name, "fd %d (%s)", fd, R.extack);
+	if (fd >= 0)
+		close(fd);
+
+	/* No descriptor free: EMFILE, and the dma-buf made first is freed. */
+	fds0 = count_fds();
+	fd = dup(dev_fd);
+	close(fd);
+	getrlimit(RLIMIT_NOFILE, &rl);
+	low = rl;
+	low.rlim_cur = fd;	/* the lowest free number: none is left */
+	setrlimit(RLIMIT_NOFILE, &low);
+	fd = nl_export(sk, id, 0);
+	snprintf(extack, sizeof(extack), "%s", R.extack);
+	setrlimit(RLIMIT_NOFILE, &rl);
+	name = "export: no free descriptor -> EMFILE, nothing installed";
+	if (fd == -EMFILE && strstr(extack, "no free file descriptor") &&
+	    count_fds() == fds0)
+		ok(name);
+	else
+		not_ok(name, "got %d '%s', descriptors %d -> %d", fd, extack,
+		       fds0, count_fds());
+	if (fd >= 0)
+		close(fd);
+
+	/*
+	 * A reply that cannot be delivered: a socket whose receive queue is
+	 * full. The kernel builds the dma-buf and reserves a number, the
+	 * reply and then the error are dropped (2 drops), and no descriptor
+	 * may appear.
+	 */
+	a = nl_open();
+	setsockopt(nl_socket_get_fd(a), SOL_SOCKET, SO_RCVBUF, &small,
+		   sizeof(small));
+	for (i = 0; i < 16; i++) {
+		m = msg_new(TA_NL_CMD_INFO, 0);
+		nl_send_auto(a, m);
+		nlmsg_free(m);
+	}
+	drops0 = sock_drops(a);
+	fds0 = count_fds();
+	m = export_msg(id, 0);
+	nl_send_auto(a, m);
+	nlmsg_free(m);
+	drops1 = sock_drops(a);
+	name = "export: a reply that cannot be delivered leaves no descriptor";
+	if (drops1 - drops0 >= 2 && count_fds() == fds0)
+		ok(name);
+	else
+		not_ok(name, "drops %u -> %u, descriptors %d -> %d", drops0,
+		       drops1, fds0, count_fds());
+	nl_socket_free(a);
+	ioctl_destroy(id);
+	info(sk, &use1, &plans1);
+	name = "export: failed exports hold no memory (EMFILE, undeliverable reply)";
+	if (use1 == use0 && plans1 == plans0)
+		ok(name);
+	else
+		not_ok(name, "use %llu -> %llu", (unsigned long long)use0,
+		       (unsigned long long)use1);
+
+	/* The exporting socket closes: its plan dies, the buffer stays. */
+	a = nl_open();
+	m = create_msg(0, TA_STRATEGY_GREEDY_SIZE);
+	put_chain(m, 4, 3000);
+	fd = -1;
+	if (!xfer(a, m) && R.plan_id) {
+		id = R.plan_id;
+		slice = (R.height + page - 1) & ~(uint64_t)(page - 1);
+		fd = nl_export(a, id, TA_EXPORT_CLOEXEC);
+	}
+	nl_socket_free(a);
+	info(sk, &use1, &plans1);
+	name = "export: the owner socket's close destroys the plan, the descriptor keeps the memory";
+	if (fd >= 0 && plans1 == plans0 && use1 == use0 + slice)
+		ok(name);
+	else
+		not_ok(name, "fd %d, plans %u -> %u, use %llu -> %llu", fd,
+		       plans0, plans1, (unsigned long long)use0,
+		       (unsigned long long)use1);
+	if (fd >= 0)
+		close(fd);
+	info(sk, &use1, &plans1);
+	name = "export: last close returns it";
+	if (use1 == use0)
+		ok(name);
+	else
+		not_ok(name, "use %llu -> %llu", (unsigned long long)use0,
+		       (unsigned long long)use1);
 }
 
 /* ---- parity with the ioctl transport ------------------------------ */
@@ -958,6 +1361,7 @@ int main(int argc, char **argv)
 	ok("family tensorarena registered");
 	run_bad_table(sk);
 	run_parity(sk);
+	run_export(sk);
 	run_owner_events();
 	nl_socket_free(sk);
 	close(dev_fd);

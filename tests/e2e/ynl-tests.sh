@@ -76,8 +76,8 @@ else
 fi
 
 # A plan that outlives cli.py: ta_e2e_netlink --hold creates one through
-# the ioctl, prints its ID and waits; cli.py lists, reads and destroys it
-# (same uid), then the holder exits.
+# the ioctl, prints its ID and waits; cli.py lists, reads, exports and
+# destroys it (same uid), then the holder exits.
 if [ -x $TA/ta_e2e_netlink ]; then
 	mkfifo /tmp/ynl.fifo
 	$TA/ta_e2e_netlink --hold </tmp/ynl.fifo >/tmp/ynl.id &
@@ -98,6 +98,15 @@ if [ -x $TA/ta_e2e_netlink ]; then
 		ok "--do plan-get returns the placements"
 	else
 		not_ok "--do plan-get returns the placements" "$(echo "$out" | tail -3)"
+	fi
+	# The dma-buf descriptor lands in cli.py's own process (the sender)
+	# and closes when it exits; the reply names its number.
+	out=$(ynl --no-schema --do plan-export --json "{\"plan-id\": ${id:-1}, \"export-flags\": [\"cloexec\"]}")
+	echo "$out"
+	if echo "$out" | grep -q "'fd': [0-9]" && echo "$out" | grep -q "'plan-id': ${id:-1}"; then
+		ok "--do plan-export replies with the dma-buf fd"
+	else
+		not_ok "--do plan-export replies with the dma-buf fd" "$(echo "$out" | tail -3)"
 	fi
 	out=$(ynl --no-schema --do plan-destroy --json "{\"plan-id\": ${id:-1}}")
 	echo "$out"

@@ -253,7 +253,7 @@ struct ta_info {
  * Documentation/netlink/specs/tensorarena.yaml). The same operations as the
  * ioctls, with the same semantics and errors, as commands with attributes;
  * attribute values use the ioctl constants (%TA_STRATEGY_*, %TA_CREATE_*,
- * %TA_TENSOR_*).
+ * %TA_TENSOR_*, %TA_EXPORT_*).
  */
 #define TA_NL_FAMILY_NAME	"tensorarena"
 #define TA_NL_FAMILY_VERSION	1
@@ -288,6 +288,17 @@ struct ta_info {
  * @TA_NL_CMD_PRESSURE_NTF: event: a create failed for want of arena
  *	(%TA_NL_A_INFO_REQUESTED set) or the use crossed 7/8 of the arena;
  *	carries the info figures.
+ * @TA_NL_CMD_PLAN_EXPORT: do: export the slice of the plan
+ *	%TA_NL_A_PLAN_PLAN_ID as a dma-buf, as %TA_IOCTL_PLAN_EXPORT, with
+ *	%TA_NL_A_PLAN_EXPORT_FLAGS; reply: %TA_NL_A_PLAN_PLAN_ID and
+ *	%TA_NL_A_PLAN_FD. The new descriptor is installed in the file table of
+ *	the process that sent the request: a generic netlink do runs in the
+ *	context of the task that called sendmsg() on the socket. The number in
+ *	%TA_NL_A_PLAN_FD is valid in that process only; a process that relays
+ *	requests for another gets the descriptor itself (and must pass it on,
+ *	e.g. with SCM_RIGHTS), and a process that reads the reply from a
+ *	socket it shares with the sender reads a number of the sender's
+ *	table. A failed request installs no descriptor.
  * @__TA_NL_CMD_MAX: internal
  * @TA_NL_CMD_MAX: highest command
  */
@@ -300,6 +311,7 @@ enum ta_nl_cmd {
 	TA_NL_CMD_PLAN_CREATED_NTF,
 	TA_NL_CMD_PLAN_DESTROYED_NTF,
 	TA_NL_CMD_PRESSURE_NTF,
+	TA_NL_CMD_PLAN_EXPORT,
 
 	__TA_NL_CMD_MAX,
 	TA_NL_CMD_MAX = __TA_NL_CMD_MAX - 1
@@ -365,6 +377,10 @@ enum ta_nl_info_attrs {
  *	%TA_NL_A_PLAN_PLACEMENT in this message
  * @TA_NL_A_PLAN_UID: u32, the creator's uid (in the receiver's user
  *	namespace)
+ * @TA_NL_A_PLAN_EXPORT_FLAGS: u32, %TA_EXPORT_* bits (export); others:
+ *	-EINVAL
+ * @TA_NL_A_PLAN_FD: u32, export reply: the dma-buf file descriptor, a
+ *	number in the file table of the process that sent the request
  * @__TA_NL_A_PLAN_MAX: internal
  * @TA_NL_A_PLAN_MAX: highest attribute
  */
@@ -388,6 +404,8 @@ enum ta_nl_plan_attrs {
 	TA_NL_A_PLAN_PLACEMENT,
 	TA_NL_A_PLAN_FIRST_PLACEMENT,
 	TA_NL_A_PLAN_UID,
+	TA_NL_A_PLAN_EXPORT_FLAGS,
+	TA_NL_A_PLAN_FD,
 
 	__TA_NL_A_PLAN_MAX,
 	TA_NL_A_PLAN_MAX = __TA_NL_A_PLAN_MAX - 1

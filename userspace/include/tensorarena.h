@@ -101,6 +101,16 @@ uint64_t ta_plan_size(const struct ta_plan *p, uint32_t tensor);
  */
 int ta_plan_map(struct ta_plan *p);
 void *ta_plan_tensor(const struct ta_plan *p, uint32_t tensor);
+/* Export the plan's slice as a dma-buf, for an NPU driver or another
+ * process: returns a new read-write file descriptor in this process (over
+ * either transport), with FD_CLOEXEC when @flags has TA_EXPORT_CLOEXEC, or
+ * -errno: -EINVAL for an offline or dry-run plan, a destroyed handle, a
+ * plan of height 0 or an unknown flag; -ENOENT when the plan is gone;
+ * -EMFILE. The buffer keeps the memory alive until every descriptor,
+ * mapping and importer lets go, even after ta_plan_destroy() and
+ * ta_client_close(); the caller closes the descriptor.
+ */
+int ta_plan_export_dmabuf(struct ta_plan *p, uint32_t flags);
 /* Destroy the kernel plan (its ID); the handle stays readable. */
 int ta_plan_destroy(struct ta_plan *p);
 /* Unmap and free the handle (does not destroy the kernel plan). */

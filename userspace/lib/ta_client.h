@@ -18,6 +18,8 @@ struct ta_transport_ops {
 	/* As TA_IOCTL_PLAN_GET, including TA_GET_NEXT. */
 	int (*get)(struct ta_client *c, struct ta_plan_get *args);
 	int (*destroy)(struct ta_client *c, uint32_t plan_id);
+	/* As TA_IOCTL_PLAN_EXPORT: Out: args->fd, open in this process. */
+	int (*export_dmabuf)(struct ta_client *c, struct ta_plan_export *args);
 	void (*close)(struct ta_client *c);
 };
 

@@ -39,6 +39,11 @@ static int ta_ioctl_destroy(struct ta_client *c, uint32_t plan_id)
 	return ta_xioctl(c, TA_IOCTL_PLAN_DESTROY, &d);
 }
 
+static int ta_ioctl_export(struct ta_client *c, struct ta_plan_export *args)
+{
+	return ta_xioctl(c, TA_IOCTL_PLAN_EXPORT, args);
+}
+
 static void ta_ioctl_close(struct ta_client *c)
 {
 	(void)c;
@@ -49,5 +54,6 @@ const struct ta_transport_ops ta_ioctl_ops = {
 	.create = ta_ioctl_create,
 	.get = ta_ioctl_get,
 	.destroy = ta_ioctl_destroy,
+	.export_dmabuf = ta_ioctl_export,
 	.close = ta_ioctl_close,
 };

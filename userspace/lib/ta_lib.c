@@ -511,6 +511,20 @@ int ta_plan_destroy(struct ta_plan *p)
 	return err;
 }
 
+int ta_plan_export_dmabuf(struct ta_plan *p, uint32_t flags)
+{
+	struct ta_plan_export x;
+	int err;
+
+	if (!p->client || !p->id)
+		return -EINVAL;
+	memset(&x, 0, sizeof(x));
+	x.plan_id = p->id;
+	x.flags = flags;
+	err = p->client->ops->export_dmabuf(p->client, &x);
+	return err ? err : x.fd;
+}
+
 void ta_plan_free(struct ta_plan *p)
 {
 	if (!p)

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <linux/netlink.h>
 #include <netlink/genl/ctrl.h>
@@ -540,6 +541,50 @@ static int ta_nl_destroy(struct ta_client *c, uint32_t plan_id)
 	return ta_nl_xfer(nl, msg, NULL, NULL);
 }
 
+static int ta_nl_export_parse(struct nlmsghdr *hdr, struct nlattr **tb,
+			      void *arg)
+{
+	struct ta_plan_export *a = arg;
+
+	(void)hdr;
+	if (!tb[TA_NL_A_PLAN_FD])
+		return -EPROTO;
+	a->fd = (int32_t)nla_get_u32(tb[TA_NL_A_PLAN_FD]);
+	return 0;
+}
+
+/*
+ * The kernel installs the descriptor in the table of the process that sent
+ * the request, this one, before the reply reaches us; the reply gives its
+ * number.
+ */
+static int ta_nl_export(struct ta_client *c, struct ta_plan_export *a)
+{
+	struct ta_nl *nl = c->nl;
+	struct nl_msg *msg;
+	int err;
+
+	if (a->pad || ta_reserved_nonzero(a->reserved, sizeof(a->reserved)))
+		return -EINVAL;
+	msg = ta_nl_msg(nl, TA_NL_CMD_PLAN_EXPORT, 0, 0);
+	if (!msg)
+		return -ENOMEM;
+	if (nla_put_u32(msg, TA_NL_A_PLAN_PLAN_ID, a->plan_id) ||
+	    nla_put_u32(msg, TA_NL_A_PLAN_EXPORT_FLAGS, a->flags)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	a->fd = -1;
+	err = ta_nl_xfer(nl, msg, ta_nl_export_parse, a);
+	if (err && a->fd >= 0) {
+		/* The kernel gave a descriptor, the exchange failed after. */
+		close(a->fd);
+		a->fd = -1;
+	}
+	/* The policy's range check (plan-id 0) says ERANGE, the ioctl ENOENT. */
+	return err == -ERANGE ? -ENOENT : err;
+}
+
 static void ta_nl_close(struct ta_client *c)
 {
 	struct ta_nl *nl = c->nl;
@@ -610,5 +655,6 @@ const struct ta_transport_ops ta_netlink_ops = {
 	.create = ta_nl_create,
 	.get = ta_nl_get,
 	.destroy = ta_nl_destroy,
+	.export_dmabuf = ta_nl_export,
 	.close = ta_nl_close,
 };
