@@ -6,8 +6,8 @@
  * commands parse their attributes into a &struct ta_plan_request, call
  * ta_request_check() and ta_plan_obj_create() / _lookup() / _next() /
  * _destroy() (plan-export: ta_dmabuf_create_by_id()), and put the results
- * into attributes. Every rejection carries an extack message (the policies' own
- * for type, range and mask errors).
+ * into attributes. Every rejection carries an extack message (the policies'
+ * own for type, range and mask errors).
  * Documentation/netlink.md describes the family; the YAML spec is
  * Documentation/netlink/specs/tensorarena.yaml.
  *
