@@ -38,7 +38,10 @@ symbols_exported() { # symbols_exported KO: every undefined symbol is exported
 
 if ko=$(ta_build_module "$a64" "$TA_ROOT/build/arm64" "${cross[@]}" 2>>"$log"); then
 	echo "ok - module builds for arm64 W=1, no warnings"
-	if "${TA_ARM64_CROSS}nm" -u "$ko" | grep -qw of_reserved_mem_device_init_by_idx; then
+	# (nm's whole output first: grep -q would end the pipe early, and
+	# pipefail would count nm's SIGPIPE.)
+	undefined=$("${TA_ARM64_CROSS}nm" -u "$ko")
+	if grep -qw of_reserved_mem_device_init_by_idx <<<"$undefined"; then
 		echo "ok - arm64 module reserves its region with of_reserved_mem_device_init_by_idx()"
 	else
 		echo "not ok - arm64 module reserves its region with of_reserved_mem_device_init_by_idx()"
