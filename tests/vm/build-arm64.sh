@@ -24,7 +24,7 @@ mkdir -p "$TA_CACHE"
 tmp=$(mktemp -d "$TA_CACHE/build-arm64.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 start=$SECONDS
-ta_log "preparing an arm64 tree in $dir (a few minutes; cached afterwards)"
+ta_log "preparing an arm64 tree in $dir (under a minute on an idle machine; cached afterwards)"
 tar -C "$tmp" -xf "$TA_SRC_TARBALL"
 mv "$tmp"/linux-source-6.1 "$tmp/linux"
 cd "$tmp/linux"
