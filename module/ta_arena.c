@@ -8,8 +8,39 @@
 #include <linux/genalloc.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
+#include <linux/of_reserved_mem.h>
+#include <linux/scatterlist.h>
 
 #include "ta_internal.h"
+
+/*
+ * When a CMA area cannot give the arena, dma_alloc_coherent() falls back to
+ * the page allocator (__dma_direct_alloc_pages()), which can hand out an
+ * arena of a few MiB from anywhere. An arena of a memory-region must lie in
+ * the region: check where its pages are. A coherent pool (a region that is
+ * not reusable) never falls back, and its memory may have no struct page.
+ */
+static int ta_arena_check_region(struct ta_device *ta)
+{
+	const struct reserved_mem *rmem = ta->region;
+	struct sg_table sgt;
+	phys_addr_t phys;
+	int err;
+
+	if (!rmem || !ta->region_cma)
+		return 0;
+	err = dma_get_sgtable(ta->dev, &sgt, ta->cpu_base, ta->dma_base,
+			      ta->size);
+	if (err)
+		return err;
+	phys = page_to_phys(sg_page(sgt.sgl));
+	sg_free_table(&sgt);
+	if (phys >= rmem->base && phys - rmem->base <= rmem->size - ta->size)
+		return 0;
+	dev_err(ta->dev, "the arena is not in memory-region %s: its CMA area could not give %zu bytes (another device holds part of it, or its pages could not be migrated)\n",
+		rmem->name, ta->size);
+	return -ENOMEM;
+}
 
 /**
  * ta_arena_init() - reserve the arena of @ta and set up its pool
@@ -18,6 +49,9 @@
  *
  * The memory and the pool are device-managed: they go away when the device
  * is unbound, after the character device is gone.
+ *
+ * When @ta->region is set (a device-tree device), dma_alloc_coherent()
+ * takes the memory from that region, assigned to the device beforehand.
  *
  * Return: 0, -EIO when the device cannot do 64-bit or 32-bit DMA, -ENOMEM
  * when the memory cannot be had.
@@ -43,12 +77,20 @@ int ta_arena_init(struct ta_device *ta, u64 size)
 	ta->size = size;
 	ta->cpu_base = dmam_alloc_coherent(dev, ta->size, &ta->dma_base,
 					   GFP_KERNEL | __GFP_NOWARN);
+	if (!ta->cpu_base && ta->region) {
+		dev_err(dev, "cannot allocate the %llu-byte arena from memory-region %s: another device holds part of it, or (reusable) pages in it could not be migrated\n",
+			size, ta->region->name);
+		return -ENOMEM;
+	}
 	if (!ta->cpu_base) {
 		dev_err(dev,
 			"cannot reserve a contiguous %llu-byte arena: the kernel's CMA area (or largest free block, without CMA) is smaller; lower arena_size, boot with cma=<size>, or give the device a memory-region\n",
 			size);
 		return -ENOMEM;
 	}
+	err = ta_arena_check_region(ta);
+	if (err)
+		return err;
 
 	ta->pool = devm_gen_pool_create(dev, PAGE_SHIFT, dev_to_node(dev), NULL);
 	if (IS_ERR(ta->pool))

@@ -20,7 +20,10 @@
 #include "planner/ta_planner.h"
 
 struct dentry;
+struct device_node;
 struct gen_pool;
+struct platform_driver;
+struct reserved_mem;
 
 /**
  * struct ta_device - one arena and the character device that serves it
@@ -28,6 +31,9 @@ struct gen_pool;
  * @cpu_base: kernel virtual address of the arena
  * @dma_base: DMA address of the arena
  * @size: bytes in the arena
+ * @region: the device tree's reserved memory the arena was allocated from
+ *	    (the node's memory-region), or NULL for an arena of arena_size
+ * @region_cma: @region is a CMA area ("reusable"), not a coherent pool
  * @pool: genalloc pool over the arena; slices for plans come from it.
  *	  genalloc serialises its own updates (see lib/genalloc.c), so the
  *	  pool needs no lock of ours.
@@ -45,6 +51,8 @@ struct ta_device {
 	void *cpu_base;
 	dma_addr_t dma_base;
 	size_t size;
+	const struct reserved_mem *region;
+	bool region_cma;
 	struct gen_pool *pool;
 	struct miscdevice misc;
 	struct dentry *debugfs;
@@ -214,6 +222,12 @@ extern unsigned int ta_max_budget_ms;
 
 /* ta_arena.c */
 int ta_arena_init(struct ta_device *ta, u64 size);
+
+/* ta_of.c: the arena from a device-tree node's memory-region */
+u64 ta_of_arena_bytes(u64 region_bytes, bool reusable);
+int ta_of_region_check(struct device *dev, struct device_node *region,
+		       const struct reserved_mem *rmem, u64 *bytes);
+int ta_of_arena_init(struct ta_device *ta);
 size_t ta_arena_in_use(struct ta_device *ta);
 size_t ta_arena_largest_free(struct ta_device *ta);
 void ta_arena_fill_info(struct ta_device *ta, struct ta_info *info);
@@ -257,7 +271,16 @@ void ta_debugfs_unregister(struct ta_device *ta);
 void ta_debugfs_init(void);
 void ta_debugfs_exit(void);
 
-/* ta_main.c: the device the module created from its parameters, or NULL */
-extern struct ta_device *ta_param_device;
+/*
+ * ta_main.c: the default device, or NULL. It is the one device bound to the
+ * driver (probe refuses a second: there is one /dev/tensorarena): the node
+ * of the device tree when the board has one, otherwise the module's own
+ * device sized by arena_size. It owns /dev/tensorarena and serves the
+ * kernel API and netlink. Probe and remove write it under a mutex of
+ * ta_main.c; readers use READ_ONCE() and rely on it staying bound while
+ * the module is loaded (the driver has no sysfs bind/unbind; see ta_main.c).
+ */
+extern struct ta_device *ta_default_device;
+extern struct platform_driver ta_platform_driver;
 
 #endif /* TA_INTERNAL_H */

@@ -22,7 +22,7 @@
  */
 struct ta_plan_obj *ta_kapi_plan_get(u32 id, const struct cred *cred)
 {
-	struct ta_device *ta = READ_ONCE(ta_param_device);
+	struct ta_device *ta = READ_ONCE(ta_default_device);
 	struct ta_owner caller = { .uid = cred->euid, .cred = cred };
 
 	if (!ta)

@@ -2,13 +2,18 @@
 /*
  * ta_main.c - tensorarena.ko: module entry points and the platform driver.
  *
- * The module registers a platform driver and, from its parameters, one
- * platform device of its own; the driver's probe reserves the arena and
- * creates /dev/tensorarena. When probe fails, insmod fails with its error
- * and leaves nothing behind.
+ * The module registers a platform driver, which binds a device-tree node
+ * "linux,tensorarena" (its arena comes from the node's memory-region, see
+ * ta_of.c). On a board without such a node the module then adds a platform
+ * device of its own, whose arena is arena_size bytes. Probe reserves the
+ * arena and creates /dev/tensorarena; there is one arena device at a time,
+ * the default device. When the probe of the module's own device, or of
+ * every node, fails, insmod fails and leaves nothing behind.
  */
 #include <linux/module.h>
 #include <linux/mod_devicetable.h>
+#include <linux/mutex.h>
+#include <linux/of.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 
@@ -16,12 +21,22 @@
 
 #define TA_DRIVER_NAME	"tensorarena"
 
-struct ta_device *ta_param_device;
+/*
+ * ta_default_lock protects ta_default_device and the name /dev/tensorarena:
+ * a probe holds it from checking that no device is bound until it has
+ * published its device (or failed), so two probes never both get past the
+ * check; remove holds it from unpublishing its device until its
+ * /dev/tensorarena is gone, so the next probe finds the name free. Readers
+ * of ta_default_device do not take it (see ta_internal.h).
+ */
+static DEFINE_MUTEX(ta_default_lock);
+struct ta_device *ta_default_device;
 
 /*
  * The probe error of the module's own device: probe runs synchronously
- * inside platform_device_register_simple(), under the device lock, and the
- * module init reads it right afterwards; nothing else touches it.
+ * (PROBE_FORCE_SYNCHRONOUS) inside platform_device_add(), under the device
+ * lock, and the module init reads it right afterwards; nothing else
+ * touches it.
  */
 static int ta_param_probe_err;
 static struct platform_device *ta_param_pdev;
@@ -57,29 +72,39 @@ static int ta_probe(struct platform_device *pdev)
 	struct ta_device *ta;
 	int err;
 
+	mutex_lock(&ta_default_lock);
+	if (ta_default_device) {
+		dev_err(dev, "%s already serves /dev/%s and there is one arena device at a time: disable this one\n",
+			dev_name(ta_default_device->dev), TA_DEVICE_NAME);
+		err = -EBUSY;
+		goto unlock;
+	}
 	ta = devm_kzalloc(dev, sizeof(*ta), GFP_KERNEL);
 	if (!ta) {
 		err = -ENOMEM;
-		goto out;
+		goto unlock;
 	}
 	ta->dev = dev;
 	xa_init_flags(&ta->plans, XA_FLAGS_ALLOC1);
 
-	err = ta_arena_init(ta, ta_arena_size);
+	if (dev->of_node)
+		err = ta_of_arena_init(ta);
+	else
+		err = ta_arena_init(ta, ta_arena_size);
 	if (err)
-		goto out;
+		goto unlock;
 
 	platform_set_drvdata(pdev, ta);
 	err = ta_chardev_register(ta);
 	if (err) {
 		dev_err(dev, "cannot register /dev/%s: %d\n", TA_DEVICE_NAME,
 			err);
-		goto out;
+		goto unlock;
 	}
 	ta_debugfs_register(ta);
-	if (pdev == ta_param_pdev)
-		ta_param_device = ta;
-out:
+	WRITE_ONCE(ta_default_device, ta);
+unlock:
+	mutex_unlock(&ta_default_lock);
 	if (pdev == ta_param_pdev)
 		ta_param_probe_err = err;
 	return err;
@@ -89,36 +114,62 @@ static int ta_remove(struct platform_device *pdev)
 {
 	struct ta_device *ta = platform_get_drvdata(pdev);
 
-	if (ta == ta_param_device)
-		ta_param_device = NULL;
+	/* Probe binds no device but the default one. */
+	mutex_lock(&ta_default_lock);
+	WRITE_ONCE(ta_default_device, NULL);
 	ta_debugfs_unregister(ta);
 	ta_chardev_unregister(ta);
+	mutex_unlock(&ta_default_lock);
 	/*
 	 * No file is open (each holds a module reference), so every plan is
 	 * already gone; this is for plans a future kernel user kept.
 	 */
 	ta_plan_obj_destroy_all(ta);
 	xa_destroy(&ta->plans);
+	/* devres frees the arena, then gives back its memory-region. */
 	return 0;
 }
 
-static struct platform_driver ta_platform_driver = {
+static const struct of_device_id ta_of_match[] = {
+	{ .compatible = "linux,tensorarena" },
+	{}
+};
+MODULE_DEVICE_TABLE(of, ta_of_match);
+
+/*
+ * Probe is synchronous so that module init sees its outcome, and there is
+ * no bind/unbind in sysfs: the default device stays bound from module init
+ * to module exit, as netlink and the kernel API expect. (A device-tree
+ * device whose node is removed at run time, by an overlay, would break
+ * that: remove such a node only with the module unloaded.)
+ */
+struct platform_driver ta_platform_driver = {
 	.probe = ta_probe,
 	.remove = ta_remove,
 	.driver = {
 		.name = TA_DRIVER_NAME,
+		.of_match_table = ta_of_match,
 		.dev_groups = ta_groups,
+		.probe_type = PROBE_FORCE_SYNCHRONOUS,
+		.suppress_bind_attrs = true,
 	},
 };
 
-static int __init ta_init(void)
+/* An enabled device-tree node the driver binds, with a reference, or NULL. */
+static struct device_node *ta_of_find_node(void)
+{
+	struct device_node *np;
+
+	for_each_matching_node(np, ta_of_match)
+		if (of_device_is_available(np))
+			return np;
+	return NULL;
+}
+
+/* Add the module's own device, whose arena is arena_size bytes. */
+static int ta_param_device_add(void)
 {
 	int err;
-
-	ta_debugfs_init();
-	err = platform_driver_register(&ta_platform_driver);
-	if (err)
-		goto remove_debugfs;
 
 	/*
 	 * ta_probe() compares against ta_param_pdev, which is only known once
@@ -127,10 +178,8 @@ static int __init ta_init(void)
 	 */
 	ta_param_pdev = platform_device_alloc(TA_DRIVER_NAME,
 					      PLATFORM_DEVID_NONE);
-	if (!ta_param_pdev) {
-		err = -ENOMEM;
-		goto unregister_driver;
-	}
+	if (!ta_param_pdev)
+		return -ENOMEM;
 	ta_param_probe_err = -ENODEV;
 	err = platform_device_add(ta_param_pdev);
 	if (err)
@@ -138,18 +187,56 @@ static int __init ta_init(void)
 	err = ta_param_probe_err;
 	if (err)
 		goto unregister_device;
-	err = ta_netlink_init();
-	if (err)
-		goto unregister_device;
 	return 0;
 
 unregister_device:
 	platform_device_unregister(ta_param_pdev);
-	goto unregister_driver;
+	ta_param_pdev = NULL;
+	return err;
 put_device:
 	platform_device_put(ta_param_pdev);
-unregister_driver:
 	ta_param_pdev = NULL;
+	return err;
+}
+
+static int __init ta_init(void)
+{
+	struct device_node *np;
+	int err;
+
+	ta_debugfs_init();
+	err = platform_driver_register(&ta_platform_driver);
+	if (err)
+		goto remove_debugfs;
+
+	/*
+	 * The devices of the device tree, if the board has a node, have been
+	 * probed by now (synchronously). Without a node, the module adds its
+	 * own device.
+	 */
+	np = ta_of_find_node();
+	if (np) {
+		if (!READ_ONCE(ta_default_device)) {
+			pr_err("%s: %pOF did not probe (see its error above): fix it, or disable it to load with arena_size\n",
+			       TA_DRIVER_NAME, np);
+			err = -ENODEV;
+		}
+		of_node_put(np);
+	} else {
+		err = ta_param_device_add();
+	}
+	if (err)
+		goto unregister_driver;
+
+	err = ta_netlink_init();
+	if (err)
+		goto unregister_param_device;
+	return 0;
+
+unregister_param_device:
+	platform_device_unregister(ta_param_pdev);
+	ta_param_pdev = NULL;
+unregister_driver:
 	platform_driver_unregister(&ta_platform_driver);
 remove_debugfs:
 	ta_debugfs_exit();

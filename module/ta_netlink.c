@@ -1043,7 +1043,9 @@ void ta_netlink_notify_destroyed(const struct ta_plan_obj *plan)
 /**
  * ta_netlink_init() - register the "tensorarena" generic netlink family
  *
- * Serves ta_param_device, which must exist.
+ * Serves ta_default_device, which must exist: module init registers the
+ * family only once the default device is bound, and it stays bound until
+ * module exit unregisters the family first (see ta_main.c).
  *
  * Return: 0 or a negative errno.
  */
@@ -1051,7 +1053,7 @@ int ta_netlink_init(void)
 {
 	int err;
 
-	ta_nl_dev = ta_param_device;
+	ta_nl_dev = ta_default_device;
 	err = netlink_register_notifier(&ta_nl_notifier);
 	if (err)
 		return err;

@@ -8,6 +8,7 @@ packages=(
 	linux-source-6.1 linux-source-6.12 linux-headers-amd64
 	qemu-system-x86 busybox-static sparse python3
 	libnl-genl-3-dev pkg-config python3-yaml python3-jsonschema
+	gcc-aarch64-linux-gnu device-tree-compiler dt-schema
 )
 
 missing=()

@@ -1,7 +1,9 @@
 #!/bin/bash
 # make check: every test of tensorarena, ending with "N passed, N failed".
-#  1. host: userspace build, planner unit tests, harness self-test, lint
-#  2. the debug test kernel (built once, cached in $TA_CACHE)
+#  1. host: userspace build, planner unit tests, harness self-test, lint,
+#     the device-tree binding (dt-schema), the module cross-built for arm64
+#  2. the debug test kernel (built once, cached in $TA_CACHE; so is the
+#     prepared arm64 tree)
 #  3. test VM: KUnit suites + end-to-end tests under KASAN/lockdep/UBSAN/kmemleak
 #  4. Debian's stock kernel VM: the module built against linux-headers, smoke test
 set -uo pipefail
@@ -43,6 +45,8 @@ tap_run netlink-spec /usr/bin/python3 "$TA_ROOT/tests/netlink-spec-check.py" "$T
 ta_log "test kernel"
 kdir=$("$TA_ROOT/tests/vm/build-kernel.sh") || ta_die "no test kernel"
 tap_run lint "$TA_ROOT/tests/lint.sh" --tap "$kdir"
+tap_run dt-binding "$TA_ROOT/tests/dt-binding-check.sh" --tap "$kdir"
+tap_run arm64 "$TA_ROOT/tests/arm64-build.sh" --tap "$kdir"
 
 # Payload of the test VM.
 payload=$out/payload-test

@@ -331,7 +331,7 @@ static int ta_kapi_init(struct kunit *test)
 	ta_request_free(&req);
 	f->id = sum.plan_id;
 	f->nb.notifier_call = ta_kapi_notified;
-	ta_param_device = &f->live.ta;
+	ta_default_device = &f->live.ta;
 	test->priv = f;
 	return 0;
 }
@@ -340,7 +340,7 @@ static void ta_kapi_exit(struct kunit *test)
 {
 	struct ta_kapi_fixture *f = test->priv;
 
-	ta_param_device = NULL;
+	ta_default_device = NULL;
 	ta_plan_obj_destroy_all(&f->live.ta);
 	KUNIT_EXPECT_EQ(test, ta_arena_in_use(&f->live.ta), (size_t)0);
 	xa_destroy(&f->live.ta.plans);

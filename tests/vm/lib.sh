@@ -27,6 +27,18 @@ ta_kernel_key() {
 
 ta_kernel_dir() { echo "$TA_CACHE/kernel-$(ta_kernel_key)"; }
 
+# The arm64 tree (tests/vm/build-arm64.sh): a cross build of the module with
+# CONFIG_OF_RESERVED_MEM, keyed like the test kernel.
+TA_ARM64_FRAGMENT=$TA_ROOT/tests/vm/arm64-6.1.config
+TA_ARM64_CROSS=${TA_ARM64_CROSS:-aarch64-linux-gnu-}
+ta_arm64_dir() {
+	local ver key
+	ver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo none)
+	key=$({ echo "$ver"; cat "$TA_ARM64_FRAGMENT" "$TA_ROOT/tests/vm/build-arm64.sh"; } |
+		sha256sum | cut -c1-16)
+	echo "$TA_CACHE/arm64-$key"
+}
+
 # The Debian stock kernel the module must also work on: the newest installed
 # linux-headers-6.1.*-amd64 (from the linux-headers-amd64 package) and the
 # matching unsigned image, downloaded and unpacked (not installed).
