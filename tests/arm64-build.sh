@@ -69,3 +69,13 @@ else
 	echo "not ok - module and KUnit suites build for arm64 W=1, no warnings"
 	tail -5 "$log" | sed 's/^/# /'
 fi
+
+# The reference NPU driver, as an out-of-tree NPU driver builds against
+# tensorarena: KBUILD_EXTRA_SYMBOLS=<the arm64 module's Module.symvers>.
+if ko=$(ta_build_npu_sim "$a64" "$TA_ROOT/build/arm64-npu" "$TA_ROOT/build/arm64/Module.symvers" \
+	"${cross[@]}" 2>>"$log"); then
+	echo "ok - reference NPU driver builds for arm64 W=1, no warnings"
+else
+	echo "not ok - reference NPU driver builds for arm64 W=1, no warnings"
+	tail -5 "$log" | sed 's/^/# /'
+fi

@@ -32,16 +32,23 @@ for f in $files; do
 	fi
 done
 
+# sparse_clean WHAT LOG: one TAP line; sparse prints
+# "file:line:col: warning/error: ..." for what it finds.
+sparse_clean() {
+	local pattern='^[^ ]+:[0-9]+:[0-9]+: (warning|error):'
+
+	if grep -E "$pattern" "$2" >>"$log"; then
+		echo "not ok - $1: sparse (C=2) clean"
+		grep -E "$pattern" "$2" | head -5 | sed 's/^/# /'
+	else
+		echo "ok - $1: sparse (C=2) clean"
+	fi
+}
+
 lint_dir=$TA_ROOT/build/lint
 if ta_build_module "$kdir" "$lint_dir" C=2 TA_KUNIT=1 >/dev/null 2>>"$log"; then
 	echo "ok - module and KUnit suites build with W=1, no warnings"
-	# sparse prints "file:line:col: warning/error: ..." for what it finds.
-	if grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' "$lint_dir/build.log" >>"$log"; then
-		echo "not ok - sparse (C=2) clean"
-		grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' "$lint_dir/build.log" | head -5 | sed 's/^/# /'
-	else
-		echo "ok - sparse (C=2) clean"
-	fi
+	sparse_clean "module and KUnit suites" "$lint_dir/build.log"
 else
 	echo "not ok - module and KUnit suites build with W=1, no warnings"
 	tail -5 "$log" | sed 's/^/# /'
@@ -51,12 +58,7 @@ fi
 npu_dir=$TA_ROOT/build/lint-npu
 if ta_build_npu_sim "$kdir" "$npu_dir" "$lint_dir/Module.symvers" C=2 >/dev/null 2>>"$log"; then
 	echo "ok - reference NPU driver builds with W=1, no warnings"
-	if grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' "$npu_dir/build.log" >>"$log"; then
-		echo "not ok - reference NPU driver: sparse (C=2) clean"
-		grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error):' "$npu_dir/build.log" | head -5 | sed 's/^/# /'
-	else
-		echo "ok - reference NPU driver: sparse (C=2) clean"
-	fi
+	sparse_clean "reference NPU driver" "$npu_dir/tests/npu-sim/build.log"
 else
 	echo "not ok - reference NPU driver builds with W=1, no warnings"
 	tail -5 "$log" | sed 's/^/# /'

@@ -20,29 +20,7 @@
 
 #include "tensorarena.h"
 #include "ta_files.h"
-
-static int failures;
-
-static void report(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("e2e: %s - ", ok ? "ok" : "not ok");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	failures += !ok;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
+#include "ta_e2e_report.h"
 
 /*
  * A MobileNet-v2-like graph of about 100 tensors: an input, then blocks of

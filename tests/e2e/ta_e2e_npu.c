@@ -40,34 +40,12 @@
 #include "ta_files.h"
 #include "ta_npu_mix.h"
 #include "ta_npu_sim.h"
+#include "ta_e2e_report.h"
 
 #define TA_DEV		"/dev/" TA_DEVICE_NAME
 #define NPU_DEV		"/dev/" TA_NPU_DEVICE_NAME
 #define HOOK		"/sys/kernel/debug/tensorarena/tensorarena/test_move_tensor"
 #define JOB_KEY		0x7e57a12e4aULL
-
-static int failures;
-
-static void report(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("e2e: %s - ", ok ? "ok" : "not ok");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	failures += !ok;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* A model: its graph in the uAPI's form, lifetimes and the reference. */
 struct model {

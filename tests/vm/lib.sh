@@ -63,6 +63,23 @@ ta_stock_kernel() {
 	echo "$dir/boot/vmlinuz-$abi"
 }
 
+# ta_kbuild WHAT KDIR DIR [MAKE ARGS...]: make the out-of-tree modules of
+# DIR against KDIR with W=1, log in DIR/build.log; dies (naming WHAT) on a
+# failure or any compiler warning.
+ta_kbuild() {
+	local what=$1 kdir=$2 dir=$3
+	shift 3
+	find "$dir" \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' \) -delete
+	if ! make -C "$kdir" M="$dir" W=1 "$@" modules >"$dir/build.log" 2>&1; then
+		cat "$dir/build.log" >&2
+		ta_die "$what build against $kdir failed"
+	fi
+	if grep -q 'warning:' "$dir/build.log"; then
+		grep -B2 -A4 'warning:' "$dir/build.log" >&2
+		ta_die "$what build against $kdir has warnings"
+	fi
+}
+
 # ta_build_module KDIR OUTDIR [MAKE ARGS...]: build tensorarena.ko from a
 # copy of the sources in OUTDIR (so builds for different kernels never share
 # objects) and print the .ko's path. Fails on any compiler warning.
@@ -73,15 +90,7 @@ ta_build_module() {
 	mkdir -p "$out/tests"
 	cp -a "$TA_ROOT/Kbuild" "$TA_ROOT/module" "$TA_ROOT/uapi" "$out/"
 	cp -a "$TA_ROOT/tests/kunit" "$out/tests/"
-	find "$out" \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' \) -delete
-	if ! make -C "$kdir" M="$out" W=1 "$@" modules >"$out/build.log" 2>&1; then
-		cat "$out/build.log" >&2
-		ta_die "module build against $kdir failed"
-	fi
-	if grep -q 'warning:' "$out/build.log"; then
-		grep -B2 -A4 'warning:' "$out/build.log" >&2
-		ta_die "module build against $kdir has warnings"
-	fi
+	ta_kbuild module "$kdir" "$out" "$@"
 	echo "$out/tensorarena.ko"
 }
 
@@ -97,16 +106,8 @@ ta_build_npu_sim() {
 	cp -a "$TA_ROOT/tests/npu-sim" "$out/tests/"
 	cp -a "$TA_ROOT/uapi" "$out/"
 	cp -a "$TA_ROOT/module/include" "$out/module/"
-	find "$out" \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' \) -delete
-	if ! make -C "$kdir" M="$out/tests/npu-sim" W=1 \
-		KBUILD_EXTRA_SYMBOLS="$symvers" "$@" modules >"$out/build.log" 2>&1; then
-		cat "$out/build.log" >&2
-		ta_die "reference NPU driver build against $kdir failed"
-	fi
-	if grep -q 'warning:' "$out/build.log"; then
-		grep -B2 -A4 'warning:' "$out/build.log" >&2
-		ta_die "reference NPU driver build against $kdir has warnings"
-	fi
+	ta_kbuild "reference NPU driver" "$kdir" "$out/tests/npu-sim" \
+		KBUILD_EXTRA_SYMBOLS="$symvers" "$@"
 	echo "$out/tests/npu-sim/ta_npu_sim.ko"
 }
 
