@@ -390,27 +390,63 @@ static bool pick_corruption(const struct model *m, const struct plan *p,
 	       pick_corruption_pass(m, p, false, a, b);
 }
 
-static int corrupt(const struct model *m, struct plan *p, int ta,
-		   uint32_t *a, uint32_t *b)
+/* Move tensor @a of the plan onto tensor @b through the test hook. */
+static int corrupt(const struct model *m, struct plan *p, int ta, uint32_t a,
+		   uint32_t b)
 {
 	char line[64];
 	int fd, n, ret = 0;
 
-	if (!pick_corruption(m, p, a, b))
-		return -ESRCH;
 	fd = open(HOOK, O_WRONLY);
 	if (fd < 0)
 		return -errno;
-	n = snprintf(line, sizeof(line), "%u %u %u\n", p->create.plan_id, *a,
-		     *b);
+	n = snprintf(line, sizeof(line), "%u %u %u\n", p->create.plan_id, a, b);
 	if (write(fd, line, n) != n)
 		ret = -errno;
 	close(fd);
 	if (!ret)
 		ret = plan_read(ta, p, m->n_tensors);
-	if (!ret && p->place[*a].offset != p->place[*b].offset)
+	if (!ret && p->place[a].offset != p->place[b].offset)
 		ret = -EPROTO;
 	return ret;
+}
+
+/*
+ * An op k with an output A and an input B that is an activation: A written
+ * over B breaks the plan at op k. The whole run cannot see it (the NPU reads
+ * every input before it writes), the op-by-op check must, at op k.
+ */
+static bool pick_inplace(const struct model *m, const struct plan *p,
+			 uint32_t *a_out, uint32_t *b_out, uint32_t *k_out)
+{
+	uint32_t d, k, i, j;
+
+	for (d = 0; d < m->n_ops; d++) {
+		const struct ta_op *op;
+		const uint32_t *in;
+
+		k = (m->n_ops / 2 + d) % m->n_ops;
+		op = &m->ops[k];
+		in = &m->refs[op->first_ref];
+		for (j = 0; j < op->n_outputs; j++) {
+			uint32_t a = in[op->n_inputs + j];
+
+			for (i = 0; i < op->n_inputs && m->tensors[a].size; i++) {
+				uint32_t b = in[i];
+
+				if (b == a || !m->tensors[b].size ||
+				    is_initial(m, b) ||
+				    p->place[b].offset + m->tensors[a].size >
+				    p->map_len)
+					continue;
+				*a_out = a;
+				*b_out = b;
+				*k_out = k;
+				return true;
+			}
+		}
+	}
+	return false;
 }
 
 static const uint32_t strategies[] = {
@@ -428,6 +464,104 @@ struct options {
 	bool steps, corrupt, plan_id, bad_input, dma_heap, table;
 };
 
+/* One plan of @strategy, run as planned: every check must pass. */
+static uint64_t test_plan(int ta, int npu, struct model *m, uint32_t strategy,
+			  const struct options *o, uint64_t *lb)
+{
+	const char *sn = strategy_names[strategy];
+	uint64_t height;
+	struct plan p;
+	uint32_t step = 0;
+	int64_t bad = -1;
+	double secs = 0;
+	int ret;
+
+	ret = plan_create(ta, m, strategy, &p);
+	if (ret) {
+		report(false, "npu %s %s: plan: %s", m->name, sn,
+		       strerror(-ret));
+		plan_destroy(ta, &p);
+		return 0;
+	}
+	height = p.create.height;
+	*lb = p.create.lower_bound;
+	ret = run_whole(npu, m, &p, false, &bad, &secs);
+	report(!ret && bad < 0,
+	       "npu %s %s: bit for bit with the reference (height %llu, %u tensors, %u ops, %.2f s)%s",
+	       m->name, sn, (unsigned long long)height, m->n_tensors,
+	       m->n_ops, secs, ret ? ": run failed" :
+	       bad < 0 ? "" : ": a tensor differs");
+	if (bad >= 0)
+		printf("# first difference: tensor %lld\n", (long long)bad);
+	if (o->steps) {
+		ret = run_steps(npu, m, &p, &bad, &step);
+		report(!ret && bad < 0,
+		       "npu %s %s op by op: every live tensor matches after each of %u ops%s",
+		       m->name, sn, m->n_ops, ret ? ": run failed" :
+		       bad < 0 ? "" : ": mismatch");
+	}
+	if (o->plan_id && strategy == TA_STRATEGY_AUTO) {
+		ret = run_whole(npu, m, &p, true, &bad, &secs);
+		report(!ret && bad < 0,
+		       "npu %s %s by plan ID (kernel API): bit for bit%s",
+		       m->name, sn, ret ? ": run failed" : "");
+	}
+	plan_destroy(ta, &p);
+	return height;
+}
+
+/*
+ * Plans of @strategy made wrong through the test hook: the comparison must
+ * fail. Whole run: a tensor moved onto one still needed after the op that
+ * writes it. Op by op (--steps): an op's output moved onto its own input.
+ */
+static void test_corrupt_plan(int ta, int npu, struct model *m,
+			      uint32_t strategy, const struct options *o)
+{
+	const char *sn = strategy_names[strategy];
+	uint32_t a, b, k, step = 0;
+	struct plan p;
+	int64_t bad = -1;
+	double secs;
+	int ret;
+
+	ret = plan_create(ta, m, strategy, &p);
+	if (!ret)
+		ret = pick_corruption(m, &p, &a, &b) ? 0 : -ESRCH;
+	if (!ret)
+		ret = corrupt(m, &p, ta, a, b);
+	if (!ret)
+		ret = run_whole(npu, m, &p, false, &bad, &secs);
+	if (ret)
+		report(false, "npu %s %s: corrupted plan: %s", m->name, sn,
+		       strerror(-ret));
+	else
+		report(bad >= 0,
+		       "npu %s %s: tensor %u moved onto live %s %u: the comparison fails (first at tensor %lld)",
+		       m->name, sn, a,
+		       is_initial(m, b) ? "input/constant" : "activation", b,
+		       (long long)bad);
+	plan_destroy(ta, &p);
+	if (!o->steps)
+		return;
+
+	ret = plan_create(ta, m, strategy, &p);
+	if (!ret)
+		ret = pick_inplace(m, &p, &a, &b, &k) ? 0 : -ESRCH;
+	if (!ret)
+		ret = corrupt(m, &p, ta, a, b);
+	if (!ret)
+		ret = run_steps(npu, m, &p, &bad, &step);
+	if (ret)
+		report(false, "npu %s %s op by op: corrupted plan: %s", m->name,
+		       sn, strerror(-ret));
+	else
+		report(bad >= 0 && step == k,
+		       "npu %s %s op by op: output %u of op %u moved onto its input %u is caught at op %u (tensor %lld)",
+		       m->name, sn, a, k, b, step, (long long)bad);
+	plan_destroy(ta, &p);
+}
+
 static void test_model(int ta, int npu, struct model *m,
 		       const struct options *o)
 {
@@ -435,77 +569,13 @@ static void test_model(int ta, int npu, struct model *m,
 	size_t s;
 
 	for (s = 0; s < sizeof(strategies) / sizeof(strategies[0]); s++) {
-		const char *sn = strategy_names[strategies[s]];
-		struct plan p;
-		int64_t bad = -1;
-		uint32_t a = 0, b = 0, step = 0;
-		double secs = 0;
-		int ret;
-
-		ret = plan_create(ta, m, strategies[s], &p);
-		if (ret) {
-			report(false, "npu %s %s: plan: %s", m->name, sn,
-			       strerror(-ret));
-			plan_destroy(ta, &p);
-			continue;
-		}
-		heights[s] = p.create.height;
-		lb = p.create.lower_bound;
-		if (o->corrupt) {
-			ret = corrupt(m, &p, ta, &a, &b);
-			if (ret) {
-				report(false, "npu %s %s: corrupt the plan: %s",
-				       m->name, sn, strerror(-ret));
-				plan_destroy(ta, &p);
-				continue;
-			}
-		}
-		ret = run_whole(npu, m, &p, false, &bad, &secs);
-		if (ret)
-			report(false, "npu %s %s: run: %s", m->name, sn,
-			       strerror(-ret));
-		else if (o->corrupt)
-			report(bad >= 0,
-			       "npu %s %s: tensor %u moved onto live %s %u: the comparison fails (first at tensor %lld)",
-			       m->name, sn, a,
-			       is_initial(m, b) ? "input/constant" : "activation",
-			       b, (long long)bad);
+		if (o->corrupt)
+			test_corrupt_plan(ta, npu, m, strategies[s], o);
 		else
-			report(bad < 0,
-			       "npu %s %s: bit for bit with the reference (height %llu, %u tensors, %u ops, %.2f s)%s",
-			       m->name, sn,
-			       (unsigned long long)p.create.height,
-			       m->n_tensors, m->n_ops, secs,
-			       bad < 0 ? "" : ": tensor differs");
-		if (bad >= 0 && !o->corrupt)
-			printf("# first difference: tensor %lld\n",
-			       (long long)bad);
-
-		if (o->steps) {
-			ret = run_steps(npu, m, &p, &bad, &step);
-			if (ret)
-				report(false, "npu %s %s: op-by-op run: %s",
-				       m->name, sn, strerror(-ret));
-			else if (o->corrupt)
-				report(bad >= 0,
-				       "npu %s %s op by op: the corrupted plan is caught at op %u (tensor %lld)",
-				       m->name, sn, step, (long long)bad);
-			else
-				report(bad < 0,
-				       "npu %s %s op by op: every live tensor matches after each of %u ops%s",
-				       m->name, sn, m->n_ops,
-				       bad < 0 ? "" : ": mismatch");
-		}
-		if (o->plan_id && !o->corrupt &&
-		    strategies[s] == TA_STRATEGY_AUTO) {
-			ret = run_whole(npu, m, &p, true, &bad, &secs);
-			report(!ret && bad < 0,
-			       "npu %s %s by plan ID (kernel API): bit for bit%s",
-			       m->name, sn, ret ? ": run failed" : "");
-		}
-		plan_destroy(ta, &p);
+			heights[s] = test_plan(ta, npu, m, strategies[s], o,
+					       &lb);
 	}
-	if (o->table) {
+	if (o->table && !o->corrupt) {
 		/* model tensors ops naive lower-bound pingpong stack freelist greedy auto */
 		printf("npu-table: %s %u %u %llu %llu", m->name, m->n_tensors,
 		       m->n_ops, (unsigned long long)m->info.naive_bytes,

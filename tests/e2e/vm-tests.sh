@@ -54,7 +54,7 @@ run_kunit() {
 # one tensor of each plan is moved onto a live neighbour.
 run_corrupt_tests() {
 	check "npu-sim: loads beside the test build" insmod "$TA/ta_npu_sim.ko"
-	"$TA/ta_e2e_npu" --corrupt "$TA"/models/*.tflite
+	"$TA/ta_e2e_npu" --corrupt --steps "$TA"/models/*.tflite
 	check "npu-sim: unloads" rmmod ta_npu_sim
 }
 
