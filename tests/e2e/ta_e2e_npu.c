@@ -57,6 +57,7 @@ struct model {
 	uint32_t n_tensors, n_ops, n_refs;
 	const uint32_t *refs;
 	const struct ta_buffer *life;	/* [start, end) per tensor */
+	uint64_t bytes_in, bytes_out;	/* what all ops read and write */
 	uint8_t **ref;			/* reference: a buffer per tensor */
 	uint8_t **final;		/* the reference after every op */
 };
@@ -154,9 +155,19 @@ static int model_load(struct model *m, const char *path)
 		m->tensors[t].flags = m->in.graph.tensors[t].flags;
 	}
 	for (i = 0; i < m->n_ops; i++) {
+		const struct ta_op *op = &m->ops[i];
+
 		m->ops[i].first_ref = m->in.graph.ops[i].first_ref;
 		m->ops[i].n_inputs = m->in.graph.ops[i].n_inputs;
 		m->ops[i].n_outputs = m->in.graph.ops[i].n_outputs;
+		for (t = 0; t < op->n_inputs + op->n_outputs; t++) {
+			uint64_t size = m->tensors[m->refs[op->first_ref + t]].size;
+
+			if (t < op->n_inputs)
+				m->bytes_in += size;
+			else
+				m->bytes_out += size;
+		}
 	}
 	m->ref = alloc_buffers(m);
 	m->final = alloc_buffers(m);
@@ -312,6 +323,10 @@ static int run_whole(int npu, const struct model *m, struct plan *p,
 	if (ioctl(npu, TA_NPU_IOCTL_RUN, &job))
 		return -errno;
 	*secs = now_s() - t0;
+	/* The NPU says what it moved: every op's inputs and outputs. */
+	if (job.bytes_read != m->bytes_in || job.bytes_written != m->bytes_out ||
+	    job.op_end != 0)
+		return -EPROTO;
 	*bad = compare_live(m, p, m->final, m->n_ops);
 	return 0;
 }

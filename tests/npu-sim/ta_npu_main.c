@@ -88,11 +88,12 @@ static long ta_npu_run_ioctl(struct ta_npu_device *npu, void __user *arg)
 {
 	struct ta_npu_job job;
 	struct ta_op *ops;
-	u32 *refs;
+	u32 *refs, op_end;
 	int err;
 
 	if (copy_from_user(&job, arg, sizeof(job)))
 		return -EFAULT;
+	op_end = job.op_end;	/* given back as it came */
 	err = ta_npu_check_job(&job);
 	if (err)
 		return err;
@@ -104,6 +105,7 @@ static long ta_npu_run_ioctl(struct ta_npu_device *npu, void __user *arg)
 	kvfree(ops);
 	if (err)
 		return err;
+	job.op_end = op_end;
 	if (copy_to_user(arg, &job, sizeof(job)))
 		return -EFAULT;
 	return 0;
