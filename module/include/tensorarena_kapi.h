@@ -10,10 +10,13 @@
  *
  * The DMA addresses are those of tensorarena's own device: valid for a
  * device that shares its DMA view (same bus, no IOMMU in between). A
- * device behind an IOMMU must import the plan's dma-buf and map the
+ * device behind an IOMMU must import the plan's dma-buf (the one userspace
+ * passed, or ta_kapi_plan_dmabuf() of a plan taken by ID) and map the
  * attachment for itself (dma_buf_attach(), dma_buf_map_attachment()).
  *
  * Build against it with KBUILD_EXTRA_SYMBOLS=<tensorarena>/Module.symvers.
+ * Documentation/npu-drivers.md explains the hand-off, cache coherence and
+ * lifetime rules; tests/npu-sim/ is a complete driver that uses it.
  */
 #ifndef TENSORARENA_KAPI_H
 #define TENSORARENA_KAPI_H
