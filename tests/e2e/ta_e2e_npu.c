@@ -16,7 +16,7 @@
  * and the comparison must fail.
  *
  * usage: ta_e2e_npu [--steps] [--corrupt] [--plan-id] [--bad-input]
- *		     [--dma-heap] [--table] MODEL.tflite...
+ *		     [--dma-heap] [--table] [--stress] MODEL.tflite...
  * Prints "e2e: ok - ..." / "e2e: not ok - ..." lines.
  */
 #define _GNU_SOURCE
@@ -476,7 +476,7 @@ static const char *const strategy_names[] = {
 };
 
 struct options {
-	bool steps, corrupt, plan_id, bad_input, dma_heap, table;
+	bool steps, corrupt, plan_id, bad_input, dma_heap, table, stress;
 };
 
 /* One plan of @strategy, run as planned: every check must pass. */
@@ -758,6 +758,61 @@ static void test_lifetime(int ta, int npu, struct model *m)
 	       "npu lifetime: the memory returns with the last holder");
 }
 
+#define STRESS_WORKERS	4
+#define STRESS_JOBS	15
+
+/* One stress worker: its own descriptors, plans made, run and destroyed. */
+static int stress_worker(struct model *m, unsigned int seed)
+{
+	int ta = open(TA_DEV, O_RDWR | O_CLOEXEC);
+	int npu = open(NPU_DEV, O_RDWR | O_CLOEXEC);
+	int i, bad_runs = 0;
+
+	if (ta < 0 || npu < 0)
+		return 100;
+	for (i = 0; i < STRESS_JOBS; i++) {
+		uint32_t strategy = strategies[(seed + i) % 5];
+		struct plan p;
+		int64_t bad = -1;
+		double secs;
+
+		if (plan_create(ta, m, strategy, &p) ||
+		    run_whole(npu, m, &p, (seed + i) & 1, &bad, &secs) ||
+		    bad >= 0)
+			bad_runs++;
+		plan_destroy(ta, &p);
+	}
+	close(npu);
+	close(ta);
+	return bad_runs;
+}
+
+/*
+ * Several processes plan, run on the NPU (by dma-buf and by ID) and destroy
+ * at once: every run stays bit for bit, and everything is given back.
+ */
+static void test_stress(int ta, struct model *m)
+{
+	pid_t pids[STRESS_WORKERS];
+	int i, status, bad = 0;
+
+	fflush(stdout);
+	for (i = 0; i < STRESS_WORKERS; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0)
+			_exit(stress_worker(m, i));
+	}
+	for (i = 0; i < STRESS_WORKERS; i++) {
+		if (pids[i] < 0 || waitpid(pids[i], &status, 0) != pids[i] ||
+		    !WIFEXITED(status) || WEXITSTATUS(status))
+			bad++;
+	}
+	report(!bad,
+	       "npu stress: %d processes x %d plans of %s made, run and destroyed at once, all bit for bit (%d workers failed)",
+	       STRESS_WORKERS, STRESS_JOBS, m->name, bad);
+	report(bytes_in_use(ta) == 0, "npu stress: every plan's memory returned");
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
@@ -776,6 +831,8 @@ int main(int argc, char **argv)
 			o.dma_heap = true;
 		else if (!strcmp(argv[first], "--table"))
 			o.table = true;
+		else if (!strcmp(argv[first], "--stress"))
+			o.stress = true;
 		else {
 			fprintf(stderr, "unknown option %s\n", argv[first]);
 			return 2;
@@ -798,6 +855,8 @@ int main(int argc, char **argv)
 			test_bad_input(ta, npu, &m, o.dma_heap);
 			test_lifetime(ta, npu, &m);
 		}
+		if (o.stress && i == first)
+			test_stress(ta, &m);
 		test_model(ta, npu, &m, &o);
 		model_free(&m);
 	}

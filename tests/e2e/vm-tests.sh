@@ -65,7 +65,7 @@ run_npu_tests() {
 	check "/dev/ta-npu-sim exists" [ -c /dev/ta-npu-sim ]
 	check "tensorarena cannot unload while the NPU driver uses its API" \
 		sh -c "! rmmod tensorarena 2>/dev/null"
-	args="--steps --plan-id --bad-input --table"
+	args="--steps --plan-id --bad-input --stress --table"
 	# The debug kernel has the dma-buf system heap: another exporter.
 	[ "$mode" = test ] && args="$args --dma-heap"
 	"$TA/ta_e2e_npu" $args "$@"
