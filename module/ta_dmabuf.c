@@ -128,12 +128,21 @@ static void ta_dmabuf_unmap(struct dma_buf_attachment *attachment,
 	dma_unmap_sgtable(attachment->dev, sgt, dir, DMA_ATTR_SKIP_CPU_SYNC);
 }
 
+/*
+ * The CPU-access brackets sync every mapped attachment for the CPU and back.
+ * The arena's CPU views are coherent mappings, so on it this amounts to
+ * ordering; it is skipped for an arena in a "no-map" region, which has no
+ * linear-map alias for the architecture's cache maintenance to work on
+ * (arm64 would fault on it).
+ */
 static int ta_dmabuf_begin_cpu_access(struct dma_buf *dmabuf,
 				      enum dma_data_direction dir)
 {
 	struct ta_dmabuf *buf = dmabuf->priv;
 	struct ta_dmabuf_attachment *a;
 
+	if (buf->plan->ta->region_nomap)
+		return 0;
 	mutex_lock(&buf->lock);
 	list_for_each_entry(a, &buf->attachments, node)
 		if (a->mapped)
@@ -148,6 +157,8 @@ static int ta_dmabuf_end_cpu_access(struct dma_buf *dmabuf,
 	struct ta_dmabuf *buf = dmabuf->priv;
 	struct ta_dmabuf_attachment *a;
 
+	if (buf->plan->ta->region_nomap)
+		return 0;
 	mutex_lock(&buf->lock);
 	list_for_each_entry(a, &buf->attachments, node)
 		if (a->mapped)

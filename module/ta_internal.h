@@ -34,6 +34,8 @@ struct reserved_mem;
  * @region: the device tree's reserved memory the arena was allocated from
  *	    (the node's memory-region), or NULL for an arena of arena_size
  * @region_cma: @region is a CMA area ("reusable"), not a coherent pool
+ * @region_nomap: @region is "no-map": the arena has no kernel linear-map
+ *		  alias, so no CPU cache maintenance may be done on it
  * @pool: genalloc pool over the arena; slices for plans come from it.
  *	  genalloc serialises its own updates (see lib/genalloc.c), so the
  *	  pool needs no lock of ours.
@@ -53,6 +55,7 @@ struct ta_device {
 	size_t size;
 	const struct reserved_mem *region;
 	bool region_cma;
+	bool region_nomap;
 	struct gen_pool *pool;
 	struct miscdevice misc;
 	struct dentry *debugfs;

@@ -150,6 +150,7 @@ int ta_of_arena_init(struct ta_device *ta)
 	rmem = of_reserved_mem_lookup(region);
 	err = ta_of_region_check(dev, region, rmem, &bytes);
 	ta->region_cma = of_property_read_bool(region, "reusable");
+	ta->region_nomap = of_property_read_bool(region, "no-map");
 	of_node_put(region);
 	if (err)
 		return err;
