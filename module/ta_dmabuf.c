@@ -135,35 +135,37 @@ static void ta_dmabuf_unmap(struct dma_buf_attachment *attachment,
  * linear-map alias for the architecture's cache maintenance to work on
  * (arm64 would fault on it).
  */
-static int ta_dmabuf_begin_cpu_access(struct dma_buf *dmabuf,
-				      enum dma_data_direction dir)
+static void ta_dmabuf_sync(struct dma_buf *dmabuf, enum dma_data_direction dir,
+			   bool for_cpu)
 {
 	struct ta_dmabuf *buf = dmabuf->priv;
 	struct ta_dmabuf_attachment *a;
 
 	if (buf->plan->ta->region_nomap)
-		return 0;
+		return;
 	mutex_lock(&buf->lock);
-	list_for_each_entry(a, &buf->attachments, node)
-		if (a->mapped)
+	list_for_each_entry(a, &buf->attachments, node) {
+		if (!a->mapped)
+			continue;
+		if (for_cpu)
 			dma_sync_sgtable_for_cpu(a->dev, &a->sgt, dir);
+		else
+			dma_sync_sgtable_for_device(a->dev, &a->sgt, dir);
+	}
 	mutex_unlock(&buf->lock);
+}
+
+static int ta_dmabuf_begin_cpu_access(struct dma_buf *dmabuf,
+				      enum dma_data_direction dir)
+{
+	ta_dmabuf_sync(dmabuf, dir, true);
 	return 0;
 }
 
 static int ta_dmabuf_end_cpu_access(struct dma_buf *dmabuf,
 				    enum dma_data_direction dir)
 {
-	struct ta_dmabuf *buf = dmabuf->priv;
-	struct ta_dmabuf_attachment *a;
-
-	if (buf->plan->ta->region_nomap)
-		return 0;
-	mutex_lock(&buf->lock);
-	list_for_each_entry(a, &buf->attachments, node)
-		if (a->mapped)
-			dma_sync_sgtable_for_device(a->dev, &a->sgt, dir);
-	mutex_unlock(&buf->lock);
+	ta_dmabuf_sync(dmabuf, dir, false);
 	return 0;
 }
 

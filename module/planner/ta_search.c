@@ -704,6 +704,25 @@ static bool ta_sky_try(struct ta_sky *s, struct ta_sky_frame *f, u32 u)
 }
 
 /*
+ * The bookkeeping of one search node, shared by both searches: the
+ * caller's limits every TA_SKY_CHECK_EVERY steps, the node budget always.
+ * Return: 1 to go on; otherwise what the search returns (0 when it stops
+ * at a limit, -errno).
+ */
+static inline int ta_sky_node(struct ta_search_limits *lim, u64 *nodes,
+			      u64 node_limit)
+{
+	int ret;
+
+	if (!(++lim->steps & (TA_SKY_CHECK_EVERY - 1))) {
+		ret = ta_search_limit_hit(lim);
+		if (ret)
+			return ret < 0 ? ret : 0;
+	}
+	return ++*nodes > node_limit ? 0 : 1;
+}
+
+/*
  * One depth-first run with the current candidate order, from scratch.
  * Returns 1 when the run was complete, 0 when a limit stopped it, or
  * -EINTR.
@@ -746,13 +765,9 @@ static int ta_sky_run(struct ta_sky *s, u64 node_limit,
 			}
 			s->recheck = false;
 		}
-		if (!(++lim->steps & (TA_SKY_CHECK_EVERY - 1))) {
-			ret = ta_search_limit_hit(lim);
-			if (ret)
-				return ret < 0 ? ret : 0;
-		}
-		if (++nodes > node_limit)
-			return 0;
+		ret = ta_sky_node(lim, &nodes, node_limit);
+		if (ret <= 0)
+			return ret;
 		while (!go && f->k < s->head[f->a + 1]) {
 			u32 u = s->cand[f->k++];
 
@@ -1079,13 +1094,9 @@ static int ta_mm_run(struct ta_sky *s, u64 node_limit,
 			}
 			s->recheck = false;
 		}
-		if (!(++lim->steps & (TA_SKY_CHECK_EVERY - 1))) {
-			ret = ta_search_limit_hit(lim);
-			if (ret)
-				return ret < 0 ? ret : 0;
-		}
-		if (++nodes > node_limit)
-			return 0;
+		ret = ta_sky_node(lim, &nodes, node_limit);
+		if (ret <= 0)
+			return ret;
 		/*
 		 * A buffer nothing unplaced overlaps is best placed now: if
 		 * that failed, so does every other choice here.
