@@ -296,28 +296,3 @@ struct dma_buf *ta_dmabuf_create_by_id(struct ta_device *ta,
 	ta_plan_obj_put(plan);
 	return dmabuf;
 }
-
-/**
- * ta_dmabuf_export() - export a plan's slice as a dma-buf file descriptor
- * @ta: the device
- * @caller: who asks; the plan must be visible to it
- * @plan_id: the plan
- * @cloexec: set O_CLOEXEC on the new descriptor
- *
- * Return: the descriptor; -ENOENT for no such (visible) plan; -EINVAL for a
- * plan without memory (height 0); -ENOMEM; -EMFILE.
- */
-int ta_dmabuf_export(struct ta_device *ta, const struct ta_owner *caller,
-		     u32 plan_id, bool cloexec)
-{
-	struct dma_buf *dmabuf;
-	int fd;
-
-	dmabuf = ta_dmabuf_create_by_id(ta, caller, plan_id);
-	if (IS_ERR(dmabuf))
-		return PTR_ERR(dmabuf);
-	fd = dma_buf_fd(dmabuf, O_RDWR | (cloexec ? O_CLOEXEC : 0));
-	if (fd < 0)
-		dma_buf_put(dmabuf);
-	return fd;
-}

@@ -6,10 +6,11 @@
 #define TA_INTERNAL_H
 
 #include <linux/atomic.h>
+#include <linux/cdev.h>
 #include <linux/device.h>
 #include <linux/kref.h>
 #include <linux/list.h>
-#include <linux/miscdevice.h>
+#include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
@@ -39,11 +40,17 @@ struct reserved_mem;
  * @pool: genalloc pool over the arena; slices for plans come from it.
  *	  genalloc serialises its own updates (see lib/genalloc.c), so the
  *	  pool needs no lock of ours.
- * @misc: /dev/tensorarena
+ * @devt: device number of /dev/tensorarena
+ * @cdev: /dev/tensorarena
+ * @chardev: its &struct device (devtmpfs node, sysfs), or NULL
  * @debugfs: the device's debugfs directory
  * @plans: plan ID -> &struct ta_plan_obj; the xarray's lock protects it
  * @next_plan_id: cursor of xa_alloc_cyclic(), under the xarray's lock
  * @n_plans: plans in @plans
+ * @events: &enum ta_event_type notifications, in process context (a
+ *	    blocking chain: it has its own lock); the netlink layer listens
+ * @users: kuid -> &struct ta_user, the per-uid accounting
+ * @users_lock: protects @users and the counters of its entries
  *
  * The other fields are set at probe and constant until remove, so they are
  * read without a lock.
@@ -57,11 +64,16 @@ struct ta_device {
 	bool region_cma;
 	bool region_nomap;
 	struct gen_pool *pool;
-	struct miscdevice misc;
+	dev_t devt;
+	struct cdev cdev;
+	struct device *chardev;
 	struct dentry *debugfs;
 	struct xarray plans;
 	u32 next_plan_id;
 	atomic_t n_plans;
+	struct blocking_notifier_head events;
+	struct xarray users;
+	struct mutex users_lock;
 };
 
 /* Plan IDs run from 1 to this; the mmap offset of a plan is ID << PAGE_SHIFT. */
@@ -69,18 +81,68 @@ struct ta_device {
 
 /**
  * struct ta_owner - who makes or asks for a plan
- * @uid: effective uid; plans are visible to their uid and to CAP_SYS_ADMIN
- * @cred: whose rights count, or NULL for the current task's (the kernel
- *	  API passes the credentials of the request it serves)
+ * @uid: effective uid of the opener of the file or socket the request came
+ *	 through (or of the kernel API's credentials); plans are visible to
+ *	 their uid and to admins
+ * @admin: CAP_SYS_ADMIN in the initial user namespace, both for the opener
+ *	   of the file or socket and for the task that sends the request
+ *	   (a capability of a child user namespace never counts)
  * @key: what the plans are tied to: the &struct file for ioctl, the
  *	 netlink transport's &struct ta_nl_owner of the sending socket; both
  *	 are addresses of live kernel objects, so keys never collide. The
- *	 plans are destroyed when it goes away.
+ *	 plans are destroyed when it goes away. 0 for a caller that creates
+ *	 nothing (lookups, the kernel API).
+ * @n_plans: plans in the table that belong to @key, in the object @key
+ *	     names; read and written under the lock of &ta_device.plans (the
+ *	     limit max_file_plans), or NULL for no such count
  */
 struct ta_owner {
 	kuid_t uid;
+	bool admin;
 	unsigned long key;
-	const struct cred *cred;
+	unsigned int *n_plans;
+};
+
+/**
+ * enum ta_event_type - what the core announces on &ta_device.events
+ * @TA_EVENT_PLAN_CREATED: a plan was published; data: &struct ta_event
+ *			   with @plan set
+ * @TA_EVENT_PLAN_DESTROYED: a plan left the table; @plan set
+ * @TA_EVENT_PRESSURE: a create found no room (@requested: its height), or
+ *		       the arena is more than 7/8 used after one (@requested
+ *		       0)
+ */
+enum ta_event_type {
+	TA_EVENT_PLAN_CREATED,
+	TA_EVENT_PLAN_DESTROYED,
+	TA_EVENT_PRESSURE,
+};
+
+/**
+ * struct ta_event - the data of a &ta_device.events notification
+ * @ta: the device
+ * @plan: the plan, referenced for the duration of the call, or NULL
+ * @requested: see %TA_EVENT_PRESSURE
+ */
+struct ta_event {
+	struct ta_device *ta;
+	const struct ta_plan_obj *plan;
+	u64 requested;
+};
+
+/**
+ * struct ta_user - what one uid holds (max_user_plans, max_user_bytes)
+ * @uid: the uid
+ * @n_plans: plans not yet freed, and creates in progress
+ * @bytes: arena bytes of those plans
+ *
+ * In &ta_device.users; the counters are read and written under
+ * &ta_device.users_lock, and the entry is freed when both reach 0.
+ */
+struct ta_user {
+	kuid_t uid;
+	unsigned int n_plans;
+	u64 bytes;
 };
 
 /**
@@ -91,6 +153,10 @@ struct ta_owner {
  * @id: the plan's ID
  * @uid: the creator's effective uid
  * @owner_key: &ta_owner.key of the creator
+ * @owner_plans: &ta_owner.n_plans of the creator, or NULL; decremented
+ *		 under the table's lock when the plan leaves the table
+ * @user: the creator's per-uid account, charged with the plan and its
+ *	  slice until the plan is freed
  * @strategy: %TA_STRATEGY_* that made it
  * @optimal: proven optimal
  * @height: bytes the plan needs
@@ -114,6 +180,8 @@ struct ta_plan_obj {
 	u32 id;
 	kuid_t uid;
 	unsigned long owner_key;
+	unsigned int *owner_plans;
+	struct ta_user *user;
 	u32 strategy;
 	bool optimal;
 	u64 height;
@@ -171,8 +239,24 @@ struct ta_plan_summary {
 	bool optimal;
 };
 
+/**
+ * struct ta_file - an open /dev/tensorarena
+ * @ta: the device
+ * @n_plans: plans made through this file still in the table
+ *	     (&ta_owner.n_plans)
+ */
+struct ta_file {
+	struct ta_device *ta;
+	unsigned int n_plans;
+};
+
+/* ta_access.c: who may use the device, and as whom */
+bool ta_cred_is_admin(const struct cred *cred);
+bool ta_access_allowed(const struct cred *cred);
+struct ta_owner ta_owner_of_file(struct file *file);
+struct ta_owner ta_owner_of_cred(const struct cred *cred);
+
 /* ta_plan_obj.c */
-struct ta_owner ta_owner_current(unsigned long key);
 int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 		       const struct ta_plan_request *req,
 		       struct ta_plan_summary *out);
@@ -186,13 +270,12 @@ int ta_plan_obj_destroy(struct ta_device *ta, u32 id,
 			const struct ta_owner *caller);
 void ta_plan_obj_release_owner(struct ta_device *ta, unsigned long key);
 void ta_plan_obj_destroy_all(struct ta_device *ta);
+void ta_plan_tables_init(struct ta_device *ta);
+void ta_plan_tables_destroy(struct ta_device *ta);
 
 /* ta_netlink.c */
-int ta_netlink_init(void);
-void ta_netlink_exit(void);
-void ta_netlink_notify_created(const struct ta_plan_obj *plan);
-void ta_netlink_notify_destroyed(const struct ta_plan_obj *plan);
-void ta_netlink_notify_pressure(struct ta_device *ta, u64 requested);
+int ta_netlink_init(struct ta_device *ta);
+void ta_netlink_exit(struct ta_device *ta);
 
 /* ta_dmabuf.c */
 struct dma_buf;
@@ -201,8 +284,6 @@ struct dma_buf *ta_dmabuf_create(struct ta_plan_obj *plan);
 struct dma_buf *ta_dmabuf_create_by_id(struct ta_device *ta,
 				       const struct ta_owner *caller,
 				       u32 plan_id);
-int ta_dmabuf_export(struct ta_device *ta, const struct ta_owner *caller,
-		     u32 plan_id, bool cloexec);
 
 /* ta_test_hooks.c: only in the test build (TA_KUNIT=1) */
 #ifdef TA_TEST_HOOKS
@@ -222,6 +303,13 @@ extern unsigned int ta_max_ops;
 extern unsigned int ta_max_refs;
 extern unsigned int ta_default_budget_ms;
 extern unsigned int ta_max_budget_ms;
+extern unsigned int ta_max_plan_ms;
+extern unsigned int ta_netlink_max_plan_ms;
+extern unsigned int ta_max_user_plans;
+extern unsigned int ta_max_file_plans;
+extern u64 ta_max_user_bytes;
+extern unsigned int ta_dev_mode;
+extern unsigned int ta_dev_gid;
 
 /* ta_arena.c */
 int ta_arena_init(struct ta_device *ta, u64 size);
@@ -242,14 +330,20 @@ long ta_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
  * struct ta_ioctl_desc - how one ioctl is decoded and served
  * @cmd: the ioctl number as defined by the uAPI header
  * @min_size: the smallest struct size accepted (the first ABI version's)
+ * @needs_write: the call changes plans: the file must be open for writing
  * @handler: serves the call on a kernel copy of the argument, for @caller
+ * @commit: after the result reached userspace, makes visible what must not
+ *	    be visible before (a descriptor); may be NULL
  * @undo: when the result cannot be copied back to userspace, undoes what
  *	  @handler did (so a failed call changes nothing); may be NULL
  */
 struct ta_ioctl_desc {
 	unsigned int cmd;
 	size_t min_size;
+	bool needs_write;
 	int (*handler)(struct ta_device *ta, const struct ta_owner *caller,
+		       void *arg);
+	void (*commit)(struct ta_device *ta, const struct ta_owner *caller,
 		       void *arg);
 	void (*undo)(struct ta_device *ta, const struct ta_owner *caller,
 		     void *arg);
@@ -261,7 +355,7 @@ int ta_ioctl_info(struct ta_device *ta, const struct ta_owner *caller,
 
 /* ta_plan_obj.c: request checks shared by ioctl and netlink */
 int ta_request_check(struct ta_plan_request *req, u64 budget_ns,
-		     u64 budget_steps);
+		     u64 budget_steps, unsigned int limit_ms);
 void ta_request_free(struct ta_plan_request *req);
 
 /* ta_chardev.c */

@@ -8,26 +8,52 @@
  * the bytes this kernel does not know), calls the handler on the kernel copy
  * and copies the result back in the caller's size.
  */
+#include <linux/dma-buf.h>
 #include <linux/err.h>
+#include <linux/file.h>
 #include <linux/fdtable.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include "ta_internal.h"
 
-/* Big enough for the argument of every ioctl in ta_ioctls[]. */
+/*
+ * PLAN_EXPORT's argument and, after it, what the handler leaves for
+ * ta_ioctl_plan_export_commit() or _undo(): the descriptor number is
+ * reserved but the buffer's file is installed only once the number has
+ * reached userspace, so a failed copy never closes a number another thread
+ * may already use.
+ */
+struct ta_ioctl_export {
+	struct ta_plan_export args;
+	struct dma_buf *dmabuf;
+};
+
+/*
+ * Big enough for the argument of every ioctl in ta_ioctls[]; only the
+ * uAPI struct at its start is copied in and out.
+ */
 union ta_ioctl_arg {
 	struct ta_info info;
 	struct ta_plan_create create;
 	struct ta_plan_get get;
 	struct ta_plan_destroy destroy;
-	struct ta_plan_export export;
+	struct ta_ioctl_export export;
 };
+
+/*
+ * Element sizes of the arrays a call passes (tensor_size, op_size,
+ * placement_size) may grow with the ABI, but not past this: bytes beyond
+ * what this kernel knows must be checked for zero, and that walk must stay
+ * cheap.
+ */
+#define TA_MAX_ELEM_SIZE	256
 
 #define ta_reserved_nonzero(s) memchr_inv((s)->reserved, 0, sizeof((s)->reserved))
 
@@ -55,7 +81,8 @@ int ta_ioctl_info(struct ta_device *ta, const struct ta_owner *caller,
  * elements of @ksize bytes (the layout this kernel knows). A shorter user
  * element (older ABI) is zero-extended; a longer one must be zero past
  * @ksize. Returns a kvmalloc'd array or an ERR_PTR: -EINVAL when @usize is
- * below @min_size, -E2BIG for non-zero unknown bytes, -EFAULT.
+ * below @min_size, -E2BIG for non-zero unknown bytes or @usize above
+ * %TA_MAX_ELEM_SIZE, -EFAULT.
  */
 static void *ta_copy_elems(u64 uptr, u32 n, u32 usize, size_t ksize,
 			   size_t min_size)
@@ -67,7 +94,9 @@ static void *ta_copy_elems(u64 uptr, u32 n, u32 usize, size_t ksize,
 
 	if (usize < min_size)
 		return ERR_PTR(-EINVAL);
-	dst = kvcalloc(max_t(u32, n, 1), ksize, GFP_KERNEL);
+	if (usize > TA_MAX_ELEM_SIZE)
+		return ERR_PTR(-E2BIG);
+	dst = kvcalloc(max_t(u32, n, 1), ksize, GFP_KERNEL_ACCOUNT);
 	if (!dst)
 		return ERR_PTR(-ENOMEM);
 	for (i = 0; i < n; i++) {
@@ -77,8 +106,13 @@ static void *ta_copy_elems(u64 uptr, u32 n, u32 usize, size_t ksize,
 			kvfree(dst);
 			return ERR_PTR(err);
 		}
-		if (!(i & 1023))
+		if (!(i & 1023)) {
 			cond_resched();
+			if (signal_pending(current)) {
+				kvfree(dst);
+				return ERR_PTR(-EINTR);
+			}
+		}
 	}
 	return dst;
 }
@@ -96,7 +130,7 @@ static int ta_copy_graph(const struct ta_plan_create *args,
 	if (IS_ERR(tensors))
 		return PTR_ERR(tensors);
 	req->tensors = kvcalloc(max_t(u32, req->n_tensors, 1),
-				sizeof(*req->tensors), GFP_KERNEL);
+				sizeof(*req->tensors), GFP_KERNEL_ACCOUNT);
 	if (!req->tensors) {
 		kvfree(tensors);
 		return -ENOMEM;
@@ -117,7 +151,7 @@ static int ta_copy_graph(const struct ta_plan_create *args,
 	if (IS_ERR(ops))
 		return PTR_ERR(ops);
 	req->ops = kvcalloc(max_t(u32, req->n_ops, 1), sizeof(*req->ops),
-			    GFP_KERNEL);
+			    GFP_KERNEL_ACCOUNT);
 	if (!req->ops) {
 		kvfree(ops);
 		return -ENOMEM;
@@ -156,7 +190,7 @@ static int ta_copy_lifetimes(const struct ta_plan_create *args,
 	if (IS_ERR(lifetimes))
 		return PTR_ERR(lifetimes);
 	req->buffers = kvcalloc(max_t(u32, req->n_tensors, 1),
-				sizeof(*req->buffers), GFP_KERNEL);
+				sizeof(*req->buffers), GFP_KERNEL_ACCOUNT);
 	if (!req->buffers) {
 		kvfree(lifetimes);
 		return -ENOMEM;
@@ -187,7 +221,8 @@ static int ta_ioctl_plan_create(struct ta_device *ta,
 
 	if (args->pad || ta_reserved_nonzero(args))
 		return -EINVAL;
-	err = ta_request_check(&req, args->budget_ns, args->budget_steps);
+	err = ta_request_check(&req, args->budget_ns, args->budget_steps,
+			       READ_ONCE(ta_max_plan_ms));
 	if (err)
 		return err;
 	if (req.flags & TA_CREATE_LIFETIMES)
@@ -229,6 +264,8 @@ static int ta_put_placements(const struct ta_plan_obj *plan,
 
 	if (usize < ksize)
 		return -EINVAL;
+	if (usize > TA_MAX_ELEM_SIZE)
+		return -E2BIG;
 	for (i = 0; i < n; i++, dst += usize) {
 		if (copy_to_user(dst, &plan->placements[i], ksize))
 			return -EFAULT;
@@ -287,27 +324,46 @@ static int ta_ioctl_plan_destroy(struct ta_device *ta,
 static int ta_ioctl_plan_export(struct ta_device *ta,
 				const struct ta_owner *caller, void *arg)
 {
-	struct ta_plan_export *args = arg;
+	struct ta_ioctl_export *exp = arg;
+	struct ta_plan_export *args = &exp->args;
+	struct dma_buf *dmabuf;
 	int fd;
 
 	if ((args->flags & ~TA_EXPORT_CLOEXEC) || args->pad ||
 	    ta_reserved_nonzero(args))
 		return -EINVAL;
-	fd = ta_dmabuf_export(ta, caller, args->plan_id,
-			      args->flags & TA_EXPORT_CLOEXEC);
-	if (fd < 0)
+	dmabuf = ta_dmabuf_create_by_id(ta, caller, args->plan_id);
+	if (IS_ERR(dmabuf))
+		return PTR_ERR(dmabuf);
+	fd = get_unused_fd_flags(O_RDWR | (args->flags & TA_EXPORT_CLOEXEC ?
+					   O_CLOEXEC : 0));
+	if (fd < 0) {
+		dma_buf_put(dmabuf);
 		return fd;
+	}
 	args->fd = fd;
+	exp->dmabuf = dmabuf;
 	return 0;
 }
 
-/* The descriptor could not reach userspace: close it again. */
+/* The number reached userspace: the descriptor takes the buffer. */
+static void ta_ioctl_plan_export_commit(struct ta_device *ta,
+					const struct ta_owner *caller,
+					void *arg)
+{
+	struct ta_ioctl_export *exp = arg;
+
+	fd_install(exp->args.fd, exp->dmabuf->file);
+}
+
+/* It did not: nothing was installed; give the number and buffer back. */
 static void ta_ioctl_plan_export_undo(struct ta_device *ta,
 				      const struct ta_owner *caller, void *arg)
 {
-	struct ta_plan_export *args = arg;
+	struct ta_ioctl_export *exp = arg;
 
-	close_fd(args->fd);
+	put_unused_fd(exp->args.fd);
+	dma_buf_put(exp->dmabuf);
 }
 
 static const struct ta_ioctl_desc ta_ioctls[] = {
@@ -319,6 +375,7 @@ static const struct ta_ioctl_desc ta_ioctls[] = {
 	{
 		.cmd = TA_IOCTL_PLAN_CREATE,
 		.min_size = offsetofend(struct ta_plan_create, reserved),
+		.needs_write = true,
 		.handler = ta_ioctl_plan_create,
 		.undo = ta_ioctl_plan_create_undo,
 	},
@@ -330,12 +387,15 @@ static const struct ta_ioctl_desc ta_ioctls[] = {
 	{
 		.cmd = TA_IOCTL_PLAN_DESTROY,
 		.min_size = offsetofend(struct ta_plan_destroy, reserved),
+		.needs_write = true,
 		.handler = ta_ioctl_plan_destroy,
 	},
 	{
 		.cmd = TA_IOCTL_PLAN_EXPORT,
 		.min_size = offsetofend(struct ta_plan_export, reserved),
+		.needs_write = true,
 		.handler = ta_ioctl_plan_export,
+		.commit = ta_ioctl_plan_export_commit,
 		.undo = ta_ioctl_plan_export_undo,
 	},
 };
@@ -372,20 +432,21 @@ const struct ta_ioctl_desc *ta_ioctl_lookup(unsigned int cmd)
 
 /**
  * ta_ioctl() - the unlocked_ioctl of /dev/tensorarena
- * @file: the open file; its private_data is the &struct miscdevice
+ * @file: the open file; its private_data is the &struct ta_file
  * @cmd: ioctl number
  * @arg: user pointer to the argument
  *
  * Return: 0 or a negative errno: -ENOTTY for a number that is not ours,
  * -EINVAL for a struct shorter than the first ABI version's, -EFAULT for
  * an unreadable or unwritable argument, -E2BIG for unknown non-zero trailing
- * bytes, or the handler's error.
+ * bytes, -EBADF for a call that changes plans on a file not open for
+ * writing, or the handler's error.
  */
 long ta_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
-	struct miscdevice *misc = file->private_data;
-	struct ta_device *ta = container_of(misc, struct ta_device, misc);
-	struct ta_owner caller = ta_owner_current((unsigned long)file);
+	struct ta_file *tf = file->private_data;
+	struct ta_device *ta = tf->ta;
+	struct ta_owner caller = ta_owner_of_file(file);
 	void __user *uarg = (void __user *)arg;
 	const struct ta_ioctl_desc *desc;
 	size_t usize = _IOC_SIZE(cmd);
@@ -396,6 +457,8 @@ long ta_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	desc = ta_ioctl_lookup(cmd);
 	if (IS_ERR(desc))
 		return PTR_ERR(desc);
+	if (desc->needs_write && !(file->f_mode & FMODE_WRITE))
+		return -EBADF;
 
 	ksize = _IOC_SIZE(desc->cmd);
 	BUILD_BUG_ON(sizeof(karg) > 1024);
@@ -411,5 +474,7 @@ long ta_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 			desc->undo(ta, &caller, &karg);
 		return -EFAULT;
 	}
+	if (desc->commit)
+		desc->commit(ta, &caller, &karg);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <linux/dma-buf.h>
 #include <linux/err.h>
 #include <linux/export.h>
+#include <linux/module.h>
 
 #include "ta_internal.h"
 #include "include/tensorarena_kapi.h"
@@ -15,19 +16,30 @@
  * ta_kapi_plan_get() - take a reference to a plan by ID
  * @id: the plan's ID, as userspace got it from PLAN_CREATE
  * @cred: whose request this is (usually current_cred() of the ioctl that
- *	  hands the ID to the driver): the plan must be visible to it
+ *	  hands the ID to the driver): the plan must be visible to it, that
+ *	  is, have @cred's effective uid, or @cred must hold CAP_SYS_ADMIN in
+ *	  the initial user namespace (not merely in its own)
+ *
+ * Every reference from the kernel API also holds tensorarena.ko, so the
+ * module (and the arena) cannot be unloaded under a driver that forgot a
+ * ta_kapi_plan_put(): rmmod fails with EBUSY instead.
  *
  * Return: the plan with a reference, ERR_PTR(-ENOENT) for no such plan or
- * one @cred may not see, ERR_PTR(-ENODEV) when no arena is up.
+ * one @cred may not see, ERR_PTR(-ENODEV) when no arena is up or the
+ * module is going away.
  */
 struct ta_plan_obj *ta_kapi_plan_get(u32 id, const struct cred *cred)
 {
 	struct ta_device *ta = READ_ONCE(ta_default_device);
-	struct ta_owner caller = { .uid = cred->euid, .cred = cred };
+	struct ta_owner caller = ta_owner_of_cred(cred);
+	struct ta_plan_obj *plan;
 
-	if (!ta)
+	if (!ta || !try_module_get(THIS_MODULE))
 		return ERR_PTR(-ENODEV);
-	return ta_plan_obj_lookup(ta, id, &caller);
+	plan = ta_plan_obj_lookup(ta, id, &caller);
+	if (IS_ERR(plan))
+		module_put(THIS_MODULE);
+	return plan;
 }
 EXPORT_SYMBOL_GPL(ta_kapi_plan_get);
 
@@ -44,6 +56,8 @@ struct ta_plan_obj *ta_kapi_plan_from_dmabuf(struct dma_buf *dmabuf)
 
 	if (!plan)
 		return ERR_PTR(-EINVAL);
+	/* The buffer pins the module; this reference pins it again. */
+	__module_get(THIS_MODULE);
 	ta_plan_obj_get(plan);
 	return plan;
 }
@@ -74,6 +88,7 @@ EXPORT_SYMBOL_GPL(ta_kapi_plan_dmabuf);
  */
 void ta_kapi_plan_ref(struct ta_plan_obj *plan)
 {
+	__module_get(THIS_MODULE);
 	ta_plan_obj_get(plan);
 }
 EXPORT_SYMBOL_GPL(ta_kapi_plan_ref);
@@ -85,6 +100,7 @@ EXPORT_SYMBOL_GPL(ta_kapi_plan_ref);
 void ta_kapi_plan_put(struct ta_plan_obj *plan)
 {
 	ta_plan_obj_put(plan);
+	module_put(THIS_MODULE);
 }
 EXPORT_SYMBOL_GPL(ta_kapi_plan_put);
 

@@ -9,6 +9,13 @@
  * arena and creates /dev/tensorarena; there is one arena device at a time,
  * the default device. When the probe of the module's own device, or of
  * every node, fails, insmod fails and leaves nothing behind.
+ *
+ * Order: module init exposes the device to userspace last. The arena is
+ * reserved (probe), then the netlink family is registered, and only then is
+ * /dev/tensorarena created, the one step after which init cannot fail: no
+ * file can be open, and no netlink request in flight (unregistering the
+ * family waits for them), when an earlier step fails and init unwinds.
+ * Module exit undoes it in the reverse order.
  */
 #include <linux/module.h>
 #include <linux/mod_devicetable.h>
@@ -22,12 +29,10 @@
 #define TA_DRIVER_NAME	"tensorarena"
 
 /*
- * ta_default_lock protects ta_default_device and the name /dev/tensorarena:
- * a probe holds it from checking that no device is bound until it has
- * published its device (or failed), so two probes never both get past the
- * check; remove holds it from unpublishing its device until its
- * /dev/tensorarena is gone, so the next probe finds the name free. Readers
- * of ta_default_device do not take it (see ta_internal.h).
+ * ta_default_lock protects ta_default_device: a probe holds it from
+ * checking that no device is bound until it has published its device (or
+ * failed), so two probes never both get past the check. Readers of
+ * ta_default_device do not take it (see ta_internal.h).
  */
 static DEFINE_MUTEX(ta_default_lock);
 struct ta_device *ta_default_device;
@@ -85,7 +90,7 @@ static int ta_probe(struct platform_device *pdev)
 		goto unlock;
 	}
 	ta->dev = dev;
-	xa_init_flags(&ta->plans, XA_FLAGS_ALLOC1);
+	ta_plan_tables_init(ta);
 
 	if (dev->of_node)
 		err = ta_of_arena_init(ta);
@@ -95,12 +100,6 @@ static int ta_probe(struct platform_device *pdev)
 		goto unlock;
 
 	platform_set_drvdata(pdev, ta);
-	err = ta_chardev_register(ta);
-	if (err) {
-		dev_err(dev, "cannot register /dev/%s: %d\n", TA_DEVICE_NAME,
-			err);
-		goto unlock;
-	}
 	ta_debugfs_register(ta);
 	WRITE_ONCE(ta_default_device, ta);
 unlock:
@@ -118,14 +117,13 @@ static int ta_remove(struct platform_device *pdev)
 	mutex_lock(&ta_default_lock);
 	WRITE_ONCE(ta_default_device, NULL);
 	ta_debugfs_unregister(ta);
-	ta_chardev_unregister(ta);
 	mutex_unlock(&ta_default_lock);
 	/*
-	 * No file is open (each holds a module reference), so every plan is
-	 * already gone; this is for plans a future kernel user kept.
+	 * No file is open and no kernel-API reference held (each holds a
+	 * module reference), so only plans of netlink sockets, which do
+	 * not, are left.
 	 */
-	ta_plan_obj_destroy_all(ta);
-	xa_destroy(&ta->plans);
+	ta_plan_tables_destroy(ta);
 	/* devres frees the arena, then gives back its memory-region. */
 	return 0;
 }
@@ -228,11 +226,19 @@ static int __init ta_init(void)
 	if (err)
 		goto unregister_driver;
 
-	err = ta_netlink_init();
+	err = ta_netlink_init(ta_default_device);
 	if (err)
 		goto unregister_param_device;
+	err = ta_chardev_register(ta_default_device);
+	if (err) {
+		pr_err("%s: cannot register /dev/%s: %d\n", TA_DRIVER_NAME,
+		       TA_DEVICE_NAME, err);
+		goto unregister_netlink;
+	}
 	return 0;
 
+unregister_netlink:
+	ta_netlink_exit(ta_default_device);
 unregister_param_device:
 	platform_device_unregister(ta_param_pdev);
 	ta_param_pdev = NULL;
@@ -245,7 +251,8 @@ remove_debugfs:
 
 static void __exit ta_exit(void)
 {
-	ta_netlink_exit();
+	ta_chardev_unregister(ta_default_device);
+	ta_netlink_exit(ta_default_device);
 	platform_device_unregister(ta_param_pdev);
 	ta_param_pdev = NULL;
 	platform_driver_unregister(&ta_platform_driver);

@@ -42,9 +42,9 @@ static const struct vm_operations_struct ta_vm_ops = {
  */
 int ta_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	struct miscdevice *misc = file->private_data;
-	struct ta_device *ta = container_of(misc, struct ta_device, misc);
-	struct ta_owner caller = ta_owner_current((unsigned long)file);
+	struct ta_file *tf = file->private_data;
+	struct ta_device *ta = tf->ta;
+	struct ta_owner caller = ta_owner_of_file(file);
 	unsigned long len = vma->vm_end - vma->vm_start;
 	struct ta_plan_obj *plan;
 	int err;

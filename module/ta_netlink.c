@@ -43,11 +43,13 @@
  * @node: in ta_nl_owners
  * @net: the socket's network namespace
  * @portid: the socket's port ID
+ * @n_plans: its plans in the table (&ta_owner.n_plans)
  */
 struct ta_nl_owner {
 	struct list_head node;
 	possible_net_t net;
 	u32 portid;
+	unsigned int n_plans;
 };
 
 static LIST_HEAD(ta_nl_owners);
@@ -120,6 +122,24 @@ static u64 ta_nl_get_u64(const struct nlattr *attr, u64 def)
 	return attr ? nla_get_u64(attr) : def;
 }
 
+/*
+ * The identity of a request: the effective uid of whoever opened the
+ * sending socket (not of the task that sends on it), admin when both hold
+ * CAP_SYS_ADMIN in the initial user namespace (netlink_capable()).
+ */
+static struct ta_owner ta_nl_caller(const struct sk_buff *skb)
+{
+	const struct sock *sk = NETLINK_CB(skb).sk;
+	const struct cred *cred = current_cred();
+
+	if (sk && sk->sk_socket && sk->sk_socket->file)
+		cred = sk->sk_socket->file->f_cred;
+	return (struct ta_owner){
+		.uid = cred->euid,
+		.admin = netlink_capable(skb, CAP_SYS_ADMIN),
+	};
+}
+
 /* The owner of the sender's plans, made on its first create. */
 static struct ta_nl_owner *ta_nl_owner_get(struct net *net, u32 portid)
 {
@@ -129,7 +149,7 @@ static struct ta_nl_owner *ta_nl_owner_get(struct net *net, u32 portid)
 	list_for_each_entry(owner, &ta_nl_owners, node)
 		if (owner->portid == portid && net_eq(read_pnet(&owner->net), net))
 			goto out;
-	owner = kzalloc(sizeof(*owner), GFP_KERNEL);
+	owner = kzalloc(sizeof(*owner), GFP_KERNEL_ACCOUNT);
 	if (owner) {
 		write_pnet(&owner->net, net);
 		owner->portid = portid;
@@ -250,9 +270,9 @@ static int ta_nl_count(struct genl_info *info, struct ta_plan_request *req)
 }
 
 static int ta_nl_check_shape(struct genl_info *info, struct ta_plan_request *req,
-			     u64 budget_ns, u64 budget_steps)
+			     u64 budget_ns, u64 budget_steps, unsigned int limit_ms)
 {
-	int err = ta_request_check(req, budget_ns, budget_steps);
+	int err = ta_request_check(req, budget_ns, budget_steps, limit_ms);
 
 	if (err == -E2BIG) {
 		if (req->n_tensors > READ_ONCE(ta_max_tensors))
@@ -447,6 +467,14 @@ static void ta_nl_create_error(struct genl_info *info, int err)
 		NL_SET_ERR_MSG(info->extack,
 			       "no free slice of the arena for the plan's height, or the plan table is full");
 		break;
+	case -EDQUOT:
+		NL_SET_ERR_MSG(info->extack,
+			       "quota: the caller's uid or socket holds as many plans (max_user_plans, max_file_plans) or arena bytes (max_user_bytes) as it may");
+		break;
+	case -ETIMEDOUT:
+		NL_SET_ERR_MSG(info->extack,
+			       "planning hit its time limit (netlink_max_plan_ms) without a plan: use a faster strategy or the ioctl");
+		break;
 	case -EINTR:
 		NL_SET_ERR_MSG(info->extack, "planning interrupted by a signal");
 		break;
@@ -515,7 +543,8 @@ static int ta_nl_create_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	err = ta_nl_check_shape(info, &req,
 				ta_nl_get_u64(attrs[TA_NL_A_PLAN_BUDGET_NS], 0),
-				ta_nl_get_u64(attrs[TA_NL_A_PLAN_BUDGET_STEPS], 0));
+				ta_nl_get_u64(attrs[TA_NL_A_PLAN_BUDGET_STEPS], 0),
+				READ_ONCE(ta_netlink_max_plan_ms));
 	if (err)
 		return err;
 	owner = ta_nl_owner_get(genl_info_net(info), info->snd_portid);
@@ -523,7 +552,9 @@ static int ta_nl_create_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, "out of memory");
 		return -ENOMEM;
 	}
-	caller = ta_owner_current((unsigned long)owner);
+	caller = ta_nl_caller(skb);
+	caller.key = (unsigned long)owner;
+	caller.n_plans = &owner->n_plans;
 
 	err = ta_nl_parse_arrays(info, &req);
 	if (err == -ENOMEM)
@@ -603,10 +634,11 @@ static int ta_nl_put_placements(struct sk_buff *msg,
 	return *next == first && first < plan->n_tensors ? -EMSGSIZE : 0;
 }
 
-static struct ta_plan_obj *ta_nl_lookup(struct netlink_ext_ack *extack,
+static struct ta_plan_obj *ta_nl_lookup(const struct sk_buff *skb,
+					struct netlink_ext_ack *extack,
 					struct nlattr **attrs)
 {
-	struct ta_owner caller = ta_owner_current(0);
+	struct ta_owner caller = ta_nl_caller(skb);
 	struct ta_plan_obj *plan;
 
 	plan = ta_plan_obj_lookup(ta_nl_dev,
@@ -630,7 +662,7 @@ static int ta_nl_get_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, "plan-id attribute missing");
 		return -EINVAL;
 	}
-	plan = ta_nl_lookup(info->extack, info->attrs);
+	plan = ta_nl_lookup(skb, info->extack, info->attrs);
 	if (IS_ERR(plan))
 		return PTR_ERR(plan);
 	if (plan->n_tensors > TA_NL_GET_DO_MAX_PLACEMENTS) {
@@ -666,7 +698,9 @@ put:
 /*
  * Dump state in cb->args: [0] the plan ID to dump (0: list every plan),
  * [1] the last plan listed or the next placement, [2] whether the dump of
- * one plan has sent its figures.
+ * one plan has sent its figures, [3] and [4] the requester's uid and admin
+ * flag: later parts of a dump run in whichever task reads the socket, so
+ * the identity is taken once, at start, from the request.
  */
 static int ta_nl_get_start(struct netlink_callback *cb)
 {
@@ -677,15 +711,27 @@ static int ta_nl_get_start(struct netlink_callback *cb)
 	 * 6.1 gives start() no extack: a missing plan is reported by the
 	 * first dumpit() call, whose error and message end the dump.
 	 */
+	struct ta_owner caller = ta_nl_caller(cb->skb);
+
 	cb->args[0] = id ? nla_get_u32(id) : 0;
 	cb->args[1] = 0;
 	cb->args[2] = 0;
+	cb->args[3] = __kuid_val(caller.uid);
+	cb->args[4] = caller.admin;
 	return 0;
+}
+
+static struct ta_owner ta_nl_dump_caller(const struct netlink_callback *cb)
+{
+	return (struct ta_owner){
+		.uid = KUIDT_INIT((uid_t)cb->args[3]),
+		.admin = cb->args[4],
+	};
 }
 
 static int ta_nl_dump_list(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct ta_owner caller = ta_owner_current(0);
+	struct ta_owner caller = ta_nl_dump_caller(cb);
 	struct ta_plan_obj *plan;
 	void *hdr;
 
@@ -714,7 +760,7 @@ full:
 
 static int ta_nl_dump_one(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct ta_owner caller = ta_owner_current(0);
+	struct ta_owner caller = ta_nl_dump_caller(cb);
 	struct ta_plan_obj *plan;
 	u32 next = cb->args[1];
 	void *hdr;
@@ -759,7 +805,7 @@ static int ta_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 static int ta_nl_destroy_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ta_owner caller = ta_owner_current(0);
+	struct ta_owner caller = ta_nl_caller(skb);
 	int err;
 
 	if (GENL_REQ_ATTR_CHECK(info, TA_NL_A_PLAN_PLAN_ID)) {
@@ -814,7 +860,7 @@ static void ta_nl_export_error(struct genl_info *info, int err)
  */
 static int ta_nl_export_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	struct ta_owner caller = ta_owner_current(0);
+	struct ta_owner caller = ta_nl_caller(skb);
 	const struct sock *ssk = NETLINK_CB(skb).sk;
 	struct dma_buf *dmabuf;
 	struct sk_buff *msg;
@@ -988,16 +1034,7 @@ static void ta_nl_plan_event(const struct ta_plan_obj *plan, u8 cmd)
 	ta_nl_event_send(msg, hdr, err);
 }
 
-/**
- * ta_netlink_notify_pressure() - announce arena pressure to the events group
- * @ta: the device
- * @requested: the height a create wanted and did not get, or 0 after a
- *	       successful create (then sent only when the use is above 7/8 of
- *	       the arena)
- *
- * Context: process context; may sleep.
- */
-void ta_netlink_notify_pressure(struct ta_device *ta, u64 requested)
+static void ta_nl_pressure_event(struct ta_device *ta, u64 requested)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -1015,67 +1052,83 @@ void ta_netlink_notify_pressure(struct ta_device *ta, u64 requested)
 	ta_nl_event_send(msg, hdr, err);
 }
 
-/**
- * ta_netlink_notify_created() - announce a new plan to the events group
- * @plan: the plan, published, with a reference held by the caller
- *
- * Also announces pressure when the arena's use is now above 7/8.
- *
- * Context: process context; may sleep.
+/*
+ * The core's events (&ta_device.events), as multicast notifications: a
+ * created plan (then pressure too, when the arena's use is above 7/8), a
+ * destroyed one, a create that found no room. Process context.
  */
-void ta_netlink_notify_created(const struct ta_plan_obj *plan)
+static int ta_nl_core_event(struct notifier_block *nb, unsigned long type,
+			    void *data)
 {
-	ta_nl_plan_event(plan, TA_NL_CMD_PLAN_CREATED_NTF);
-	ta_netlink_notify_pressure(plan->ta, 0);
+	const struct ta_event *event = data;
+
+	switch (type) {
+	case TA_EVENT_PLAN_CREATED:
+		ta_nl_plan_event(event->plan, TA_NL_CMD_PLAN_CREATED_NTF);
+		ta_nl_pressure_event(event->ta, 0);
+		break;
+	case TA_EVENT_PLAN_DESTROYED:
+		ta_nl_plan_event(event->plan, TA_NL_CMD_PLAN_DESTROYED_NTF);
+		break;
+	case TA_EVENT_PRESSURE:
+		ta_nl_pressure_event(event->ta, event->requested);
+		break;
+	}
+	return NOTIFY_OK;
 }
 
-/**
- * ta_netlink_notify_destroyed() - announce a plan's removal from the table
- * @plan: the plan, unpublished, still referenced
- *
- * Context: process context; may sleep.
- */
-void ta_netlink_notify_destroyed(const struct ta_plan_obj *plan)
-{
-	ta_nl_plan_event(plan, TA_NL_CMD_PLAN_DESTROYED_NTF);
-}
+static struct notifier_block ta_nl_core_notifier = {
+	.notifier_call = ta_nl_core_event,
+};
 
 /**
  * ta_netlink_init() - register the "tensorarena" generic netlink family
+ * @ta: the device it serves (the default device), bound until
+ *	ta_netlink_exit(); its events become notifications
  *
- * Serves ta_default_device, which must exist: module init registers the
- * family only once the default device is bound, and it stays bound until
- * module exit unregisters the family first (see ta_main.c).
+ * Module init registers the family once the default device is bound, and
+ * module exit unregisters it before the device goes (see ta_main.c).
  *
  * Return: 0 or a negative errno.
  */
-int ta_netlink_init(void)
+int ta_netlink_init(struct ta_device *ta)
 {
 	int err;
 
-	ta_nl_dev = ta_default_device;
+	ta_nl_dev = ta;
 	err = netlink_register_notifier(&ta_nl_notifier);
 	if (err)
 		return err;
 	err = genl_register_family(&ta_nl_family);
-	if (err) {
-		netlink_unregister_notifier(&ta_nl_notifier);
-		return err;
-	}
+	if (err)
+		goto unregister_notifier;
 	WRITE_ONCE(ta_nl_registered, true);
+	err = blocking_notifier_chain_register(&ta->events,
+					       &ta_nl_core_notifier);
+	if (err)
+		goto unregister_family;
 	return 0;
+
+unregister_family:
+	WRITE_ONCE(ta_nl_registered, false);
+	genl_unregister_family(&ta_nl_family);
+unregister_notifier:
+	netlink_unregister_notifier(&ta_nl_notifier);
+	return err;
 }
 
 /**
  * ta_netlink_exit() - unregister the family
+ * @ta: the device given to ta_netlink_init()
  *
  * Plans owned by netlink sockets stay until the device goes (its removal
  * destroys every plan); their owners are freed here.
  */
-void ta_netlink_exit(void)
+void ta_netlink_exit(struct ta_device *ta)
 {
 	struct ta_nl_owner *owner, *next;
 
+	blocking_notifier_chain_unregister(&ta->events, &ta_nl_core_notifier);
 	WRITE_ONCE(ta_nl_registered, false);
 	netlink_unregister_notifier(&ta_nl_notifier);
 	genl_unregister_family(&ta_nl_family);

@@ -91,29 +91,110 @@ MODULE_PARM_DESC(arena_size,
 		 "bytes of DMA memory to reserve, with optional K/M/G suffix, a multiple of the page size (default 4M)");
 
 /*
+ * Writable limits are clamped: a value outside [min, max] is refused with
+ * -EINVAL, so no write can lift a limit past what the code is sized for.
+ */
+#define TA_UINT_PARAM(name, var, def, lo, hi, desc)				\
+	unsigned int var = def;							\
+	static int var##_set(const char *val, const struct kernel_param *kp)	\
+	{									\
+		return param_set_uint_minmax(val, kp, lo, hi);			\
+	}									\
+	static const struct kernel_param_ops var##_ops = {			\
+		.set = var##_set,						\
+		.get = param_get_uint,						\
+	};									\
+	module_param_cb(name, &var##_ops, &var, 0644);				\
+	MODULE_PARM_DESC(name, desc " (default " #def ", " #lo " to " #hi ")")
+
+/*
  * Limits on what one request may ask of the kernel. Each bounds the memory a
  * caller can make the kernel allocate (about 100 bytes per tensor while
- * planning) and the time a plan takes. Root may change them at run time.
+ * planning, charged to the caller's memory cgroup) and the time a plan
+ * takes. Root may change them at run time. Documentation/security.md.
  */
-unsigned int ta_max_tensors = 65536;
-module_param_named(max_tensors, ta_max_tensors, uint, 0644);
-MODULE_PARM_DESC(max_tensors, "most tensors in one plan (default 65536)");
+TA_UINT_PARAM(max_tensors, ta_max_tensors, 65536, 1, 1048576,
+	      "most tensors in one plan");
+TA_UINT_PARAM(max_ops, ta_max_ops, 65536, 1, 1048576,
+	      "most ops in one graph");
+TA_UINT_PARAM(max_refs, ta_max_refs, 262144, 1, 4194304,
+	      "most op-to-tensor references in one graph");
+TA_UINT_PARAM(default_budget_ms, ta_default_budget_ms, 100, 1, 60000,
+	      "planning time of searching strategies when the caller gives none");
+TA_UINT_PARAM(max_budget_ms, ta_max_budget_ms, 10000, 1, 60000,
+	      "most planning time a caller may ask for");
+TA_UINT_PARAM(max_plan_ms, ta_max_plan_ms, 10000, 1, 60000,
+	      "hard limit on the time one create may plan, any strategy (ETIMEDOUT)");
+TA_UINT_PARAM(netlink_max_plan_ms, ta_netlink_max_plan_ms, 1000, 1, 10000,
+	      "hard limit on the time one netlink create may plan (it holds generic netlink's lock)");
+TA_UINT_PARAM(max_user_plans, ta_max_user_plans, 128, 1, 1048575,
+	      "most plans one uid may hold (EDQUOT)");
+TA_UINT_PARAM(max_file_plans, ta_max_file_plans, 64, 1, 1048575,
+	      "most plans one open file or netlink socket may hold (EDQUOT)");
 
-unsigned int ta_max_ops = 65536;
-module_param_named(max_ops, ta_max_ops, uint, 0644);
-MODULE_PARM_DESC(max_ops, "most ops in one graph (default 65536)");
+u64 ta_max_user_bytes;
 
-unsigned int ta_max_refs = 262144;
-module_param_named(max_refs, ta_max_refs, uint, 0644);
-MODULE_PARM_DESC(max_refs,
-		 "most op-to-tensor references in one graph (default 262144)");
+static int ta_max_user_bytes_set(const char *val, const struct kernel_param *kp)
+{
+	u64 bytes;
+	int err;
 
-unsigned int ta_default_budget_ms = 100;
-module_param_named(default_budget_ms, ta_default_budget_ms, uint, 0644);
-MODULE_PARM_DESC(default_budget_ms,
-		 "planning time of searching strategies when the caller gives none (default 100)");
+	if (sysfs_streq(val, "0")) {
+		WRITE_ONCE(ta_max_user_bytes, 0);
+		return 0;
+	}
+	err = ta_parse_size(val, &bytes);
+	if (!err)
+		WRITE_ONCE(ta_max_user_bytes, bytes);
+	return err;
+}
 
-unsigned int ta_max_budget_ms = 10000;
-module_param_named(max_budget_ms, ta_max_budget_ms, uint, 0644);
-MODULE_PARM_DESC(max_budget_ms,
-		 "most planning time a caller may ask for (default 10000)");
+static const struct kernel_param_ops ta_max_user_bytes_ops = {
+	.set = ta_max_user_bytes_set,
+	.get = ta_arena_size_get,
+};
+
+module_param_cb(max_user_bytes, &ta_max_user_bytes_ops, &ta_max_user_bytes,
+		0644);
+MODULE_PARM_DESC(max_user_bytes,
+		 "most arena bytes one uid may hold, K/M/G suffix (default 0: the whole arena) (EDQUOT)");
+
+/*
+ * The device node: devtmpfs creates /dev/tensorarena owned by root with this
+ * group and mode, and the netlink family follows the same rule
+ * (ta_access.c). Fixed at load: the node exists from then on.
+ */
+unsigned int ta_dev_gid;
+module_param_named(group, ta_dev_gid, uint, 0444);
+MODULE_PARM_DESC(group,
+		 "group (gid) of /dev/tensorarena; its members may use the device and the netlink family (default 0)");
+
+unsigned int ta_dev_mode = 0660;
+
+static int ta_dev_mode_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int mode;
+	int err;
+
+	err = kstrtouint(val, 8, &mode);
+	if (err)
+		return err;
+	if (mode & ~0666)
+		return -EINVAL;
+	*(unsigned int *)kp->arg = mode;
+	return 0;
+}
+
+static int ta_dev_mode_get(char *buffer, const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%04o\n", *(unsigned int *)kp->arg);
+}
+
+static const struct kernel_param_ops ta_dev_mode_ops = {
+	.set = ta_dev_mode_set,
+	.get = ta_dev_mode_get,
+};
+
+module_param_cb(mode, &ta_dev_mode_ops, &ta_dev_mode, 0444);
+MODULE_PARM_DESC(mode,
+		 "permissions of /dev/tensorarena, octal, read/write bits only (default 0660)");

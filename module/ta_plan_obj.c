@@ -37,25 +37,121 @@
 
 #define TA_PLAN_NOTIFY_DESTROYED	TA_KAPI_PLAN_DESTROYED
 
-/**
- * ta_owner_current() - the owner identity of the calling task
- * @key: what the plans are tied to (the open file, the netlink socket)
- *
- * Return: the identity.
- */
-struct ta_owner ta_owner_current(unsigned long key)
-{
-	return (struct ta_owner){ .uid = current_euid(), .key = key };
-}
-
 static bool ta_owner_may_access(const struct ta_plan_obj *plan,
 				const struct ta_owner *caller)
 {
-	if (uid_eq(plan->uid, caller->uid))
-		return true;
-	if (caller->cred)
-		return cap_raised(caller->cred->cap_effective, CAP_SYS_ADMIN);
-	return capable(CAP_SYS_ADMIN);
+	return uid_eq(plan->uid, caller->uid) || caller->admin;
+}
+
+/*
+ * Per-uid accounting (max_user_plans, max_user_bytes). A create reserves
+ * one plan of its uid before it plans, and the slice's bytes before it
+ * allocates them; the plan gives both back when it is freed (so a plan
+ * destroyed but still mapped still counts: it still holds its memory).
+ */
+static struct ta_user *ta_user_reserve(struct ta_device *ta, kuid_t uid)
+{
+	unsigned long index = __kuid_val(uid);
+	struct ta_user *user, *fresh;
+	int err;
+
+	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL_ACCOUNT);
+	mutex_lock(&ta->users_lock);
+	user = xa_load(&ta->users, index);
+	if (!user) {
+		err = -ENOMEM;
+		if (!fresh)
+			goto unlock;
+		fresh->uid = uid;
+		err = xa_err(xa_store(&ta->users, index, fresh,
+				      GFP_KERNEL_ACCOUNT));
+		if (err)
+			goto unlock;
+		user = fresh;
+		fresh = NULL;
+	}
+	err = -EDQUOT;
+	if (user->n_plans >= READ_ONCE(ta_max_user_plans))
+		goto unlock;
+	user->n_plans++;
+	err = 0;
+unlock:
+	mutex_unlock(&ta->users_lock);
+	kfree(fresh);
+	return err ? ERR_PTR(err) : user;
+}
+
+static int ta_user_charge_bytes(struct ta_device *ta, struct ta_user *user,
+				u64 bytes)
+{
+	u64 limit = READ_ONCE(ta_max_user_bytes);
+	int err = 0;
+
+	mutex_lock(&ta->users_lock);
+	if (limit && (bytes > limit || user->bytes > limit - bytes))
+		err = -EDQUOT;
+	else
+		user->bytes += bytes;
+	mutex_unlock(&ta->users_lock);
+	return err;
+}
+
+/* Give back one plan of @bytes; free the account when it holds nothing. */
+static void ta_user_release(struct ta_device *ta, struct ta_user *user,
+			    u64 bytes)
+{
+	mutex_lock(&ta->users_lock);
+	user->bytes -= bytes;
+	if (!--user->n_plans && !user->bytes) {
+		xa_erase(&ta->users, __kuid_val(user->uid));
+		kfree(user);
+	}
+	mutex_unlock(&ta->users_lock);
+}
+
+/* Reserve a place among the plans of the caller's file or socket. */
+static int ta_owner_reserve(struct ta_device *ta, const struct ta_owner *owner)
+{
+	int err = 0;
+
+	if (!owner->n_plans)
+		return 0;
+	xa_lock(&ta->plans);
+	if (*owner->n_plans >= READ_ONCE(ta_max_file_plans))
+		err = -EDQUOT;
+	else
+		(*owner->n_plans)++;
+	xa_unlock(&ta->plans);
+	return err;
+}
+
+static void ta_owner_unreserve(struct ta_device *ta,
+			       const struct ta_owner *owner)
+{
+	if (!owner->n_plans)
+		return;
+	xa_lock(&ta->plans);
+	(*owner->n_plans)--;
+	xa_unlock(&ta->plans);
+}
+
+/* Under the table's lock: @plan has just been erased from the table. */
+static void ta_plan_obj_erased(struct ta_plan_obj *plan)
+{
+	if (plan->owner_plans)
+		(*plan->owner_plans)--;
+}
+
+static void ta_plan_obj_notify(struct ta_device *ta, enum ta_event_type type,
+			       const struct ta_plan_obj *plan, u64 requested)
+{
+	struct ta_event event = {
+		.ta = ta,
+		.plan = plan,
+		.requested = requested,
+	};
+
+	blocking_notifier_call_chain(&ta->events, type, &event);
 }
 
 static void ta_plan_obj_release(struct kref *ref)
@@ -65,6 +161,7 @@ static void ta_plan_obj_release(struct kref *ref)
 	if (plan->slice_size)
 		gen_pool_free(plan->ta->pool, plan->slice_vaddr,
 			      plan->slice_size);
+	ta_user_release(plan->ta, plan->user, plan->slice_size);
 	kvfree(plan);
 }
 
@@ -91,6 +188,8 @@ void ta_plan_obj_get(struct ta_plan_obj *plan)
  * @req: the request; flags, strategy and counts are set, arrays not yet
  * @budget_ns: the caller's time budget, 0 for the default
  * @budget_steps: the caller's step budget, 0 for none
+ * @limit_ms: the transport's hard limit on planning time (max_plan_ms, or
+ *	      less for netlink); a search budget above it is cut to it
  *
  * Transports call this before they copy any array in, so a request beyond
  * the limits costs the kernel nothing. Sets @req->budget.
@@ -100,8 +199,11 @@ void ta_plan_obj_get(struct ta_plan_obj *plan)
  * above max_tensors, max_ops or max_refs.
  */
 int ta_request_check(struct ta_plan_request *req, u64 budget_ns,
-		     u64 budget_steps)
+		     u64 budget_steps, unsigned int limit_ms)
 {
+	u64 limit_ns = (u64)min(limit_ms, READ_ONCE(ta_max_plan_ms)) *
+		       NSEC_PER_MSEC;
+
 	if (req->flags & ~(TA_CREATE_LIFETIMES | TA_CREATE_DRY_RUN))
 		return -EINVAL;
 	if (req->strategy >= TA_STRATEGY_COUNT)
@@ -116,6 +218,8 @@ int ta_request_check(struct ta_plan_request *req, u64 budget_ns,
 		return -EINVAL;
 	req->budget.time_ns = budget_ns ? budget_ns :
 		(u64)READ_ONCE(ta_default_budget_ms) * NSEC_PER_MSEC;
+	req->budget.time_ns = min(req->budget.time_ns, limit_ns);
+	req->budget.limit_ns = limit_ns;
 	req->budget.steps = budget_steps;
 	return 0;
 }
@@ -161,7 +265,7 @@ static int ta_request_problem(const struct ta_plan_request *req,
 	graph->ops = req->ops;
 	graph->refs = req->refs;
 	*derived = kvcalloc(max_t(u32, req->n_tensors, 1), sizeof(**derived),
-			    GFP_KERNEL);
+			    GFP_KERNEL_ACCOUNT);
 	if (!*derived)
 		return -ENOMEM;
 	err = ta_graph_lifetimes(graph, *derived);
@@ -186,8 +290,11 @@ static int ta_request_problem(const struct ta_plan_request *req,
  *
  * Return: 0; -EINVAL for a malformed graph or unknown strategy or flag;
  * -E2BIG beyond the planner's limits; -EOVERFLOW for a height beyond 63
- * bits; -ENOSPC when the arena has no free slice of the plan's height, or
- * the plan table is full; -ENOMEM; -EINTR on a fatal signal while planning.
+ * bits; -EDQUOT when the caller's uid or file/socket holds as many plans
+ * (max_user_plans, max_file_plans) or arena bytes (max_user_bytes) as it
+ * may; -ENOSPC when the arena has no free slice of the plan's height, or
+ * the plan table is full; -ENOMEM; -EINTR on a signal while planning;
+ * -ETIMEDOUT when planning hit the request's time limit without a plan.
  * On error nothing changed.
  */
 int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
@@ -197,10 +304,11 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 	struct ta_budget budget = req->budget;
 	struct ta_buffer *derived = NULL;
 	struct ta_problem problem;
-	struct ta_plan_obj *plan;
+	struct ta_plan_obj *plan = NULL;
 	struct ta_result res = {};
+	struct ta_user *user;
 	struct ta_graph graph;
-	u64 *offsets;
+	u64 *offsets = NULL;
 	u32 i;
 	int err;
 
@@ -209,14 +317,24 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 	if (req->strategy >= TA_STRATEGY_COUNT)
 		return -EINVAL;
 
-	err = ta_request_problem(req, &graph, &problem, &derived);
+	/* Refuse over-quota callers before they cost anything. */
+	err = ta_owner_reserve(ta, owner);
 	if (err)
 		return err;
+	user = ta_user_reserve(ta, owner->uid);
+	if (IS_ERR(user)) {
+		err = PTR_ERR(user);
+		goto unreserve_owner;
+	}
+
+	err = ta_request_problem(req, &graph, &problem, &derived);
+	if (err)
+		goto unreserve_user;
 
 	plan = kvzalloc(struct_size(plan, placements, req->n_tensors),
-			GFP_KERNEL);
+			GFP_KERNEL_ACCOUNT);
 	offsets = kvcalloc(max_t(u32, req->n_tensors, 1), sizeof(*offsets),
-			   GFP_KERNEL);
+			   GFP_KERNEL_ACCOUNT);
 	if (!plan || !offsets) {
 		err = -ENOMEM;
 		goto free_plan;
@@ -232,6 +350,8 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 	plan->ta = ta;
 	plan->uid = owner->uid;
 	plan->owner_key = owner->key;
+	plan->owner_plans = owner->n_plans;
+	plan->user = user;
 	plan->strategy = req->strategy;
 	plan->height = res.height;
 	plan->lower_bound = res.lower_bound;
@@ -255,18 +375,23 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 	}
 
 	if (res.height > ta->size) {
-		ta_netlink_notify_pressure(ta, res.height);
+		ta_plan_obj_notify(ta, TA_EVENT_PRESSURE, NULL, res.height);
 		err = -ENOSPC;
 		goto free_plan;
 	}
 	plan->slice_size = PAGE_ALIGN(res.height);
 	if (plan->slice_size) {
+		err = ta_user_charge_bytes(ta, user, plan->slice_size);
+		if (err) {
+			plan->slice_size = 0;
+			goto free_plan;
+		}
 		plan->slice_vaddr = gen_pool_alloc(ta->pool, plan->slice_size);
 		if (!plan->slice_vaddr) {
-			ta_netlink_notify_pressure(ta, res.height);
-			plan->slice_size = 0;
+			ta_plan_obj_notify(ta, TA_EVENT_PRESSURE, NULL,
+					   res.height);
 			err = -ENOSPC;
-			goto free_plan;
+			goto uncharge_bytes;
 		}
 		plan->slice_dma = gen_pool_virt_to_phys(ta->pool,
 							plan->slice_vaddr);
@@ -278,15 +403,16 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 	ta_plan_obj_get(plan);
 	err = xa_alloc_cyclic(&ta->plans, &plan->id, plan,
 			      XA_LIMIT(1, TA_PLAN_ID_MAX), &ta->next_plan_id,
-			      GFP_KERNEL);
+			      GFP_KERNEL_ACCOUNT);
 	if (err < 0) {
 		err = err == -EBUSY ? -ENOSPC : err;
 		goto free_slice;
 	}
+	/* From here the plan's release gives back what it holds. */
 	atomic_inc(&ta->n_plans);
 	out->plan_id = plan->id;
 	out->mmap_offset = (u64)plan->id << PAGE_SHIFT;
-	ta_netlink_notify_created(plan);
+	ta_plan_obj_notify(ta, TA_EVENT_PLAN_CREATED, plan, 0);
 	ta_plan_obj_put(plan);
 	kvfree(offsets);
 	kvfree(derived);
@@ -295,10 +421,20 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 free_slice:
 	if (plan->slice_size)
 		gen_pool_free(ta->pool, plan->slice_vaddr, plan->slice_size);
+uncharge_bytes:
+	if (plan->slice_size) {
+		mutex_lock(&ta->users_lock);
+		user->bytes -= plan->slice_size;
+		mutex_unlock(&ta->users_lock);
+	}
 free_plan:
 	kvfree(offsets);
 	kvfree(plan);
 	kvfree(derived);
+unreserve_user:
+	ta_user_release(ta, user, 0);
+unreserve_owner:
+	ta_owner_unreserve(ta, owner);
 	return err;
 }
 
@@ -372,7 +508,7 @@ static void ta_plan_obj_unpublish(struct ta_device *ta,
 	atomic_dec(&ta->n_plans);
 	blocking_notifier_call_chain(&plan->destroyed, TA_PLAN_NOTIFY_DESTROYED,
 				     plan);
-	ta_netlink_notify_destroyed(plan);
+	ta_plan_obj_notify(ta, TA_EVENT_PLAN_DESTROYED, plan, 0);
 	ta_plan_obj_put(plan);
 }
 
@@ -395,7 +531,11 @@ int ta_plan_obj_destroy(struct ta_device *ta, u32 id,
 	plan = ta_plan_obj_lookup(ta, id, caller);
 	if (IS_ERR(plan))
 		return PTR_ERR(plan);
-	erased = xa_cmpxchg(&ta->plans, id, plan, NULL, GFP_KERNEL);
+	xa_lock(&ta->plans);
+	erased = __xa_cmpxchg(&ta->plans, id, plan, NULL, GFP_NOWAIT);
+	if (erased == plan)
+		ta_plan_obj_erased(plan);
+	xa_unlock(&ta->plans);
 	if (erased == plan)
 		ta_plan_obj_unpublish(ta, plan);
 	ta_plan_obj_put(plan);
@@ -419,6 +559,7 @@ static void ta_plan_obj_reap(struct ta_device *ta, bool all,
 		if (!all && plan->owner_key != key)
 			continue;
 		__xa_erase(&ta->plans, id);
+		ta_plan_obj_erased(plan);
 		list_add(&plan->reap_node, &reaped);
 	}
 	xa_unlock(&ta->plans);
@@ -437,6 +578,33 @@ static void ta_plan_obj_reap(struct ta_device *ta, bool all,
 void ta_plan_obj_release_owner(struct ta_device *ta, unsigned long key)
 {
 	ta_plan_obj_reap(ta, false, key);
+}
+
+/**
+ * ta_plan_tables_init() - set up a device's plan table, accounts, events
+ * @ta: the device, before anyone can reach it
+ */
+void ta_plan_tables_init(struct ta_device *ta)
+{
+	xa_init_flags(&ta->plans, XA_FLAGS_ALLOC1);
+	xa_init(&ta->users);
+	mutex_init(&ta->users_lock);
+	BLOCKING_INIT_NOTIFIER_HEAD(&ta->events);
+}
+
+/**
+ * ta_plan_tables_destroy() - destroy every plan and tear the tables down
+ * @ta: the device, which nobody can reach any more and no plan reference
+ *	outlives (files, mappings, dma-bufs and kernel-API users each hold
+ *	the module)
+ */
+void ta_plan_tables_destroy(struct ta_device *ta)
+{
+	ta_plan_obj_destroy_all(ta);
+	xa_destroy(&ta->plans);
+	WARN_ON(!xa_empty(&ta->users));
+	xa_destroy(&ta->users);
+	mutex_destroy(&ta->users_lock);
 }
 
 /**

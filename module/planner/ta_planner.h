@@ -133,10 +133,13 @@ struct ta_problem {
  * struct ta_budget - how much effort a search may spend (0 = default)
  * @time_ns: wall-clock limit
  * @steps: search-step limit (reproducible, unlike time)
+ * @limit_ns: hard wall-clock limit of the whole ta_plan() call, any
+ *	      strategy; 0 for none
  */
 struct ta_budget {
 	u64 time_ns;
 	u64 steps;
+	u64 limit_ns;
 };
 
 /**

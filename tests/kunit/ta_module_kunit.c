@@ -320,12 +320,12 @@ static int ta_kapi_init(struct kunit *test)
 						       NULL, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(f->live.pdev));
 	f->live.ta.dev = &f->live.pdev->dev;
-	xa_init_flags(&f->live.ta.plans, XA_FLAGS_ALLOC1);
+	ta_plan_tables_init(&f->live.ta);
 	KUNIT_ASSERT_EQ(test, ta_arena_init(&f->live.ta, TA_LIVE_SIZE), 0);
 	req.buffers = kmemdup(ta_kapi_buffers, sizeof(ta_kapi_buffers),
 			      GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, req.buffers);
-	KUNIT_ASSERT_EQ(test, ta_request_check(&req, 0, 0), 0);
+	KUNIT_ASSERT_EQ(test, ta_request_check(&req, 0, 0, 1000), 0);
 	KUNIT_ASSERT_EQ(test, ta_plan_obj_create(&f->live.ta, &owner, &req,
 						 &sum), 0);
 	ta_request_free(&req);
@@ -343,7 +343,7 @@ static void ta_kapi_exit(struct kunit *test)
 	ta_default_device = NULL;
 	ta_plan_obj_destroy_all(&f->live.ta);
 	KUNIT_EXPECT_EQ(test, ta_arena_in_use(&f->live.ta), (size_t)0);
-	xa_destroy(&f->live.ta.plans);
+	ta_plan_tables_destroy(&f->live.ta);
 	platform_device_unregister(f->live.pdev);
 }
 
