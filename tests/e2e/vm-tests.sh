@@ -153,6 +153,8 @@ run_module_tests() {
 	out=$(load "$2")
 	check "load with arena_size=$2" [ -z "$out" ]
 	check "/dev/tensorarena exists" [ -c /dev/tensorarena ]
+	check "/dev/tensorarena is in its own class for udev" \
+		[ -e /sys/class/tensorarena/tensorarena/dev ]
 	"$TA/ta_e2e" "$bytes"
 	"$TA/ta_e2e_netlink"
 	[ "$mode" = test ] && sh "$TA/tests/ynl-tests.sh"
