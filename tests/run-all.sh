@@ -82,6 +82,11 @@ cp "$TA_ROOT/tests/e2e/vm-tests.sh" "$payload/tests/"
 gcc -O2 -Wall -Wextra -static -I"$TA_ROOT/uapi" $(pkg-config --cflags libnl-genl-3.0) \
 	-o "$payload/ta_e2e_netlink" "$TA_ROOT/tests/e2e/ta_e2e_netlink.c" \
 	$TA_STATIC_LIBS 2>>"$out/steps.log" || ta_die "ta_e2e_netlink build failed"
+# The fault-injection sweep (issue #9, evidence 1): libnl, static.
+gcc -O2 -Wall -Wextra -static -I"$TA_ROOT/uapi" -I"$TA_ROOT/tests/npu-sim" \
+	$(pkg-config --cflags libnl-genl-3.0) -o "$payload/ta_e2e_fault" \
+	"$TA_ROOT/tests/e2e/ta_e2e_fault.c" $TA_STATIC_LIBS 2>>"$out/steps.log" ||
+	ta_die "ta_e2e_fault build failed"
 ynl=$(ta_ynl_tools) || ta_die "no YNL tools"
 mkdir -p "$payload/ynl/tools/net" "$payload/ynl/Documentation"
 cp -a "$ynl/tools/net/ynl" "$payload/ynl/tools/net/"

@@ -217,10 +217,39 @@ run_reload_tests() {
 	fi
 }
 
+# Issue #9, evidence 1 (tests/e2e/ta_e2e_fault.c): insmod with its 1st,
+# 2nd, ... allocation failed while another process keeps opening and
+# mapping the device, then every call kind with its 1st, 2nd, ... allocation
+# failed. Runs with the module unloaded and leaves it unloaded.
+run_fault_tests() {
+	run_fault_sweep --insmod "$TA/tensorarena.ko" arena_size=1M
+	check "fault: load for the call sweep" insmod "$TA/tensorarena.ko" arena_size=16M
+	check "fault: npu-sim loads for the call sweep" insmod "$TA/ta_npu_sim.ko"
+	run_fault_sweep
+	check "fault: npu-sim unloads after the call sweep" rmmod ta_npu_sim
+	check "fault: unload after the call sweep" rmmod tensorarena
+}
+
+# run_fault_sweep ARGS...: ta_e2e_fault quiets the console while it injects
+# faults and prints what the kernel logged; should it die, give the console
+# back and print the kernel's log of the sweep here.
+run_fault_sweep() {
+	loglevel=$(cut -f1 /proc/sys/kernel/printk)
+	lines=$(dmesg | wc -l)
+	"$TA/ta_e2e_fault" "$@"
+	rc=$?
+	echo "$loglevel" >/proc/sys/kernel/printk
+	if [ $rc -gt 1 ]; then
+		dmesg | tail -n +$((lines + 1))
+		not_ok "fault: ta_e2e_fault $*" "exited with status $rc"
+	fi
+}
+
 case "$mode" in
 test)
 	run_kunit
 	run_param_tests 1G
+	run_fault_tests
 	run_module_tests $((16 * MIB)) 16M
 	run_reload_tests $((16 * MIB)) 16M
 	;;
