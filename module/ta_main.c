@@ -183,6 +183,13 @@ static int ta_param_device_add(void)
 	if (err)
 		goto put_device;
 	err = ta_param_probe_err;
+	/*
+	 * A probe that succeeded can still be undone by the driver core when
+	 * a later step of binding fails (adding the driver's dev_groups):
+	 * ta_remove() has run then, and no device serves the module.
+	 */
+	if (!err && !READ_ONCE(ta_default_device))
+		err = -ENODEV;
 	if (err)
 		goto unregister_device;
 	return 0;
