@@ -117,6 +117,7 @@ int ta_request_check(struct ta_plan_request *req, u64 budget_ns,
 	req->budget.time_ns = budget_ns ? budget_ns :
 		(u64)READ_ONCE(ta_default_budget_ms) * NSEC_PER_MSEC;
 	req->budget.steps = budget_steps;
+	req->budget.limit_ns = 0;	/* no hard cap yet */
 	return 0;
 }
 
@@ -187,7 +188,9 @@ static int ta_request_problem(const struct ta_plan_request *req,
  * Return: 0; -EINVAL for a malformed graph or unknown strategy or flag;
  * -E2BIG beyond the planner's limits; -EOVERFLOW for a height beyond 63
  * bits; -ENOSPC when the arena has no free slice of the plan's height, or
- * the plan table is full; -ENOMEM; -EINTR on a fatal signal while planning.
+ * the plan table is full; -ENOMEM; -EINTR on a pending signal while
+ * planning; -ETIMEDOUT when &ta_budget.limit_ns ran out before the strategy
+ * had a plan.
  * On error nothing changed.
  */
 int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
