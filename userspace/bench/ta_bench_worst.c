@@ -199,3 +199,11 @@ int ta_bench_worst(int argc, char **argv)
 	}
 	return 0;
 }
+
+#ifdef TA_BENCH_WORST_MAIN
+/* worst-before.sh builds this file alone against an older planner. */
+int main(int argc, char **argv)
+{
+	return ta_bench_worst(argc, argv);
+}
+#endif
