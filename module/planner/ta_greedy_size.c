@@ -292,7 +292,10 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
 		goto out;
 	runs_ok = true;
 
-	ret = 0;
+	/* the sorts and the run structure: O(n log n), check after them */
+	ret = ta_work_add(w, 16 * (u64)n);
+	if (ret)
+		goto out;
 	for (t = 0; t < n; t++) {
 		const struct ta_buffer *b;
 		const struct ta_span *runs;
@@ -330,6 +333,8 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
 		if (runs_ok && ta_runs_insert(rs, b->start, b->end, off,
 					      off + b->size))
 			runs_ok = false;
+		w->units += rs->work;
+		rs->work = 0;
 	}
 	*height = top;
 out:

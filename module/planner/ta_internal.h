@@ -78,7 +78,9 @@ struct ta_span {
 
 /*
  * struct ta_runs - placed buffers as runs of occupied addresses over a
- * segment tree of time (ta_runs.c); fields are private to ta_runs.c.
+ * segment tree of time (ta_runs.c); fields are private to ta_runs.c but
+ * for @work, the spans ta_runs_insert() moved since the caller last read
+ * and reset it (the caller counts it as work done).
  */
 #define TA_RUNS_MAX_LISTS	256
 struct ta_runs {
@@ -98,6 +100,7 @@ struct ta_runs {
 	u32 anc[64];
 	const struct ta_span *lp[TA_RUNS_MAX_LISTS];
 	u32 ln[TA_RUNS_MAX_LISTS];
+	u64 work;
 	bool ok;
 };
 

@@ -198,6 +198,7 @@ int ta_sweep_lower_bound(const struct ta_buffer *bufs, u32 n, u64 *lb,
 	ev = ta_sweep_events(bufs, n);
 	if (!ev)
 		return -ENOMEM;
+	w->units += 8 * (u64)n;		/* the sort: check at the first event */
 	for (k = 0; k < 2 * n; k++) {
 		const struct ta_buffer *b = &bufs[ev[k] & 0x7fffffffU];
 
