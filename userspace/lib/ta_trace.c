@@ -293,6 +293,7 @@ int ta_trace_read(const char *path, struct ta_input *in, char *err,
 	return 0;
 fail:
 	free(data);
+	in->prob.n_buffers = k;		/* so that the ids read are freed */
 	ta_input_free(in);
 	return ret;
 }

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * fuzz_planner.c - libFuzzer target for the planner core: graph validation
+ * and lifetimes (ta_graph_lifetimes()) and every strategy of ta_plan(), with
+ * ta_plan_validate() as the oracle.
+ *
+ * The input is decoded (fuzz_decode.h) into either a small graph (tensors
+ * with size/align/flags, ops with ref ranges, consecutive most of the time,
+ * arbitrary sometimes) or a small trace (buffers with size/align/start/end).
+ * Then, for each strategy:
+ *
+ *  - ta_plan() returns 0 or a documented errno (-EINVAL, -E2BIG,
+ *    -EOVERFLOW, -ENOMEM); -EINVAL only when the problem is malformed
+ *    (ta_graph_lifetimes() or ta_problem_lower_bound() said so), -EOVERFLOW
+ *    only when the buffers stacked end to end with their alignment slack
+ *    would come near 2^63;
+ *  - on success: ta_plan_validate() accepts the plan at its height, the
+ *    height is at least the lower bound, the lower bound is
+ *    ta_problem_lower_bound(), and a plan that is claimed optimal is not
+ *    beaten by any other strategy.
+ *
+ * Any violation aborts, which libFuzzer reports as a crash.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ta_planner.h"
+#include "fuzz_decode.h"
+
+#define FUZZ_MAX_TENSORS	24
+#define FUZZ_MAX_OPS		24
+#define FUZZ_MAX_REFS		96
+
+/* Bounded budget: each input must run in milliseconds. */
+#define FUZZ_STEPS		2000
+#define FUZZ_TIME_NS		5000000ULL
+
+#define FUZZ_CHECK(cond, ...)						\
+	do {								\
+		if (!(cond)) {						\
+			fprintf(stderr, "fuzz_planner: %s:%d: check failed: %s: ", \
+				__FILE__, __LINE__, #cond);		\
+			fprintf(stderr, __VA_ARGS__);			\
+			fputc('\n', stderr);				\
+			abort();					\
+		}							\
+	} while (0)
+
+/* An alignment: mostly small powers of two, sometimes anything. */
+static u64 fuzz_align(struct fuzz_in *f)
+{
+	u8 k = fuzz_u8(f);
+
+	if (k < 0xf0)
+		return 1ULL << (k % 8);		/* 1 .. 128 */
+	if (k < 0xfc)
+		return 1ULL << (k % 34);		/* up to 2^33: too big */
+	return fuzz_u64(f);			/* anything, pow2 or not */
+}
+
+/* A size: mostly small, sometimes 0, sometimes huge. */
+static u64 fuzz_size(struct fuzz_in *f)
+{
+	u8 k = fuzz_u8(f);
+
+	if (k < 0xe0)
+		return (u64)fuzz_u16(f) * ((k & 3) + 1);
+	if (k < 0xf0)
+		return 0;
+	if (k < 0xf8)
+		return (u64)fuzz_u32(f) << (k & 31);
+	return fuzz_u64(f);
+}
+
+struct fuzz_problem {
+	struct ta_graph_tensor tensors[FUZZ_MAX_TENSORS];
+	struct ta_graph_op ops[FUZZ_MAX_OPS];
+	u32 refs[FUZZ_MAX_REFS];
+	struct ta_graph graph;
+	struct ta_buffer bufs[FUZZ_MAX_TENSORS];
+	struct ta_problem prob;
+	bool is_graph;
+	bool consecutive;	/* graph form: op ref ranges back to back */
+};
+
+static void fuzz_decode_graph(struct fuzz_in *f, struct fuzz_problem *fp)
+{
+	struct ta_graph *g = &fp->graph;
+	u8 shape = fuzz_u8(f);
+	u32 i, r = 0;
+
+	g->n_tensors = 1 + fuzz_u8(f) % FUZZ_MAX_TENSORS;
+	g->n_ops = 1 + fuzz_u8(f) % FUZZ_MAX_OPS;
+	for (i = 0; i < g->n_tensors; i++) {
+		struct ta_graph_tensor *t = &fp->tensors[i];
+		u8 fl = fuzz_u8(f);
+
+		t->size = fuzz_size(f);
+		t->align = fuzz_align(f);
+		/* mostly plain or one flag; sometimes any bits at all */
+		if (fl < 0xa0)
+			t->flags = 0;
+		else if (fl < 0xf8)
+			t->flags = 1U << (fl & 3);
+		else
+			t->flags = fuzz_u32(f) & (fl & 1 ? ~0U : TA_TENSOR_FLAGS_ALL);
+	}
+	/* 7 in 8: consecutive ranges from 0, as validation will demand */
+	fp->consecutive = (shape & 7) != 0;
+	for (i = 0; i < g->n_ops; i++) {
+		struct ta_graph_op *op = &fp->ops[i];
+		u8 nin = fuzz_u8(f), nout = fuzz_u8(f);
+
+		op->n_inputs = nin % 4;
+		op->n_outputs = nout % 3;
+		if (fp->consecutive) {
+			op->first_ref = r;
+		} else {
+			u8 k = fuzz_u8(f);
+
+			op->first_ref = k < 0xf0 ? k % FUZZ_MAX_REFS : fuzz_u32(f);
+			if (k >= 0xf8)
+				op->n_inputs = fuzz_u32(f);
+		}
+		r += op->n_inputs + op->n_outputs;
+	}
+	if (!fp->consecutive)
+		r = fuzz_u8(f) % (FUZZ_MAX_REFS + 1);
+	if (r > FUZZ_MAX_REFS)
+		r = FUZZ_MAX_REFS;
+	g->n_refs = r;
+	/*
+	 * Refs: a tensor index; the high bit of the byte picks the "next
+	 * fresh tensor", which makes valid graphs far more likely than
+	 * uniform indices would.
+	 */
+	{
+		u32 fresh = 0;
+
+		for (i = 0; i < r; i++) {
+			u8 k = fuzz_u8(f);
+
+			if (k == 0xff)
+				fp->refs[i] = fuzz_u32(f);
+			else if (k & 0x80)
+				fp->refs[i] = fresh++ % g->n_tensors;
+			else
+				fp->refs[i] = k % g->n_tensors;
+		}
+	}
+	g->tensors = fp->tensors;
+	g->ops = fp->ops;
+	g->refs = fp->refs;
+}
+
+static void fuzz_decode_trace(struct fuzz_in *f, struct fuzz_problem *fp)
+{
+	u32 n = 1 + fuzz_u8(f) % FUZZ_MAX_TENSORS, i;
+
+	for (i = 0; i < n; i++) {
+		struct ta_buffer *b = &fp->bufs[i];
+		u8 k = fuzz_u8(f);
+
+		b->size = fuzz_size(f);
+		b->align = fuzz_align(f);
+		if (k < 0xf0) {
+			b->start = fuzz_u8(f) % 32;
+			b->end = b->start + 1 + fuzz_u8(f) % 16;
+		} else {	/* anything: empty, reversed, beyond the limits */
+			b->start = fuzz_u32(f);
+			b->end = k & 1 ? fuzz_u32(f) : b->start;
+		}
+	}
+	fp->prob.n_buffers = n;
+	fp->prob.buffers = fp->bufs;
+	fp->prob.graph = NULL;
+}
+
+static bool fuzz_errno_documented(int ret)
+{
+	return ret == 0 || ret == -EINVAL || ret == -E2BIG ||
+	       ret == -EOVERFLOW || ret == -ENOMEM;
+}
+
+/* Sum over buffers of size + align - 1, saturating at 2^64 - 1. */
+static u64 fuzz_naive_height(const struct ta_problem *p)
+{
+	u64 sum = 0;
+	u32 i;
+
+	for (i = 0; i < p->n_buffers; i++) {
+		u64 add = p->buffers[i].size + p->buffers[i].align - 1;
+
+		if (add < p->buffers[i].size || sum + add < sum)
+			return U64_MAX;
+		sum += add;
+	}
+	return sum;
+}
+
+static void fuzz_plan_all(const struct ta_problem *p, bool valid)
+{
+	struct ta_budget budget = { .time_ns = FUZZ_TIME_NS,
+				    .steps = FUZZ_STEPS };
+	u64 offsets[FUZZ_MAX_TENSORS], lb = 0, naive, proven = 0;
+	u64 heights[TA_STRATEGY_COUNT];
+	bool ok[TA_STRATEGY_COUNT] = { false };
+	int lbret, s, ret;
+
+	lbret = ta_problem_lower_bound(p, &lb);
+	FUZZ_CHECK(lbret == 0 || lbret == -EINVAL || lbret == -E2BIG ||
+		   lbret == -EOVERFLOW, "lower bound: %d", lbret);
+	if (lbret == -EINVAL)
+		valid = false;
+	naive = fuzz_naive_height(p);
+
+	for (s = 0; s < TA_STRATEGY_COUNT; s++) {
+		struct ta_result res;
+
+		memset(offsets, 0xa5, sizeof(offsets));
+		ret = ta_plan(p, (enum ta_strategy)s, &budget, offsets, &res);
+		FUZZ_CHECK(fuzz_errno_documented(ret), "%s: errno %d",
+			   ta_strategy_name(s), ret);
+		if (ret == -EINVAL)
+			FUZZ_CHECK(!valid, "%s: -EINVAL for a valid problem",
+				   ta_strategy_name(s));
+		if (ret == -EOVERFLOW)
+			FUZZ_CHECK(lbret == -EOVERFLOW ||
+				   naive > (1ULL << 62),
+				   "%s: -EOVERFLOW, but stacking every buffer takes %llu",
+				   ta_strategy_name(s),
+				   (unsigned long long)naive);
+		if (ret)
+			continue;
+		FUZZ_CHECK(valid, "%s: planned a malformed problem",
+			   ta_strategy_name(s));
+		FUZZ_CHECK(lbret == 0, "%s: planned, but lower bound said %d",
+			   ta_strategy_name(s), lbret);
+		ret = ta_plan_validate(p, offsets, res.height);
+		FUZZ_CHECK(ret == 0, "%s: plan of height %llu rejected: %d",
+			   ta_strategy_name(s),
+			   (unsigned long long)res.height, ret);
+		FUZZ_CHECK(res.lower_bound == lb,
+			   "%s: lower bound %llu, ta_problem_lower_bound %llu",
+			   ta_strategy_name(s),
+			   (unsigned long long)res.lower_bound,
+			   (unsigned long long)lb);
+		FUZZ_CHECK(res.height >= lb, "%s: height %llu < lower bound %llu",
+			   ta_strategy_name(s), (unsigned long long)res.height,
+			   (unsigned long long)lb);
+		FUZZ_CHECK(!(res.height == lb) || res.optimal,
+			   "%s: height is the lower bound but not optimal",
+			   ta_strategy_name(s));
+		heights[s] = res.height;
+		ok[s] = true;
+		/* optimal at H: no strategy may go below H */
+		if (res.optimal && res.height > proven)
+			proven = res.height;
+	}
+	for (s = 0; s < TA_STRATEGY_COUNT; s++)
+		FUZZ_CHECK(!ok[s] || heights[s] >= proven,
+			   "%s: height %llu beats a plan proven optimal at %llu",
+			   ta_strategy_name(s), (unsigned long long)heights[s],
+			   (unsigned long long)proven);
+}
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	struct fuzz_in f = { .p = data, .n = size };
+	struct fuzz_problem fp;
+	u8 mode = fuzz_u8(&f);
+	bool valid = true;
+	int ret;
+
+	memset(&fp, 0, sizeof(fp));
+	if (mode & 1) {
+		fuzz_decode_trace(&f, &fp);
+	} else {
+		fuzz_decode_graph(&f, &fp);
+		ret = ta_graph_lifetimes(&fp.graph, fp.bufs);
+		FUZZ_CHECK(ret == 0 || ret == -EINVAL || ret == -E2BIG,
+			   "ta_graph_lifetimes: %d", ret);
+		if (ret == 0) {
+			u32 i;
+
+			for (i = 0; i < fp.graph.n_tensors; i++)
+				FUZZ_CHECK(fp.bufs[i].start < fp.bufs[i].end &&
+					   fp.bufs[i].end <= fp.graph.n_ops,
+					   "tensor %u lives [%u, %u) of %u ops",
+					   i, fp.bufs[i].start, fp.bufs[i].end,
+					   fp.graph.n_ops);
+		}
+		if (ret)
+			valid = false;
+		/*
+		 * A rejected graph still goes to ta_plan(): it must say
+		 * -EINVAL (or -E2BIG) too, whatever the buffers hold.
+		 */
+		fp.prob.n_buffers = fp.graph.n_tensors;
+		fp.prob.buffers = fp.bufs;
+		/* 1 in 4 valid graphs is also planned in trace form */
+		fp.prob.graph = ret || (mode & 6) ? &fp.graph : NULL;
+		if (ret) {
+			u32 i;
+
+			for (i = 0; i < fp.graph.n_tensors; i++) {
+				fp.bufs[i].size = fp.tensors[i].size;
+				fp.bufs[i].align = 1;
+				fp.bufs[i].start = 0;
+				fp.bufs[i].end = 1;
+			}
+		}
+	}
+	fuzz_plan_all(&fp.prob, valid);
+	return 0;
+}
