@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR MIT
-# Run each fuzz target for FUZZ_SECONDS (default 25) from its corpus, one
+# Run each fuzz target for FUZZ_SECONDS (default 20) from its corpus, one
 # job, and print TAP: "ok - fuzz TARGET: N execs" or "not ok - ...".
 # The repo's corpus (tests/fuzz/corpus/TARGET/) is read only: new entries
 # go to build/corpus/TARGET/, crash reproducers to build/artifacts/.
@@ -11,7 +11,7 @@ set -uo pipefail
 
 fuzz=$(cd "$(dirname "$0")" && pwd)
 out=$fuzz/build
-seconds=${FUZZ_SECONDS:-25}
+seconds=${FUZZ_SECONDS:-20}
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
 	for f in "$fuzz"/fuzz_*.c; do
