@@ -84,6 +84,93 @@ struct fuzz_problem {
 	bool consecutive;	/* graph form: op ref ranges back to back */
 };
 
+#define FUZZ_GIVEN	(TA_TENSOR_INPUT | TA_TENSOR_CONSTANT | TA_TENSOR_PERSISTENT)
+
+/*
+ * Consecutive form: op i's refs start where op i-1's end. Each ref byte
+ * below 0xf0 picks what a valid graph would hold there (an input: a tensor
+ * that already exists; an output: the next tensor not yet produced), the
+ * rest any tensor, or any u32 (0xff). When @tidy, tensors left
+ * unreferenced are appended to the last op, so most inputs decode to a
+ * valid graph and the strategies, not only validation, get exercised.
+ */
+static u32 fuzz_decode_consecutive(struct fuzz_in *f, struct fuzz_problem *fp,
+				   bool tidy)
+{
+	struct ta_graph *g = &fp->graph;
+	bool seen[FUZZ_MAX_TENSORS] = { false }, made[FUZZ_MAX_TENSORS] = { false };
+	u32 i, k, r = 0, fresh = 0;
+
+	for (i = 0; i < g->n_ops; i++) {
+		struct ta_graph_op *op = &fp->ops[i];
+
+		op->first_ref = r;
+		op->n_inputs = fuzz_u8(f) % 4;
+		op->n_outputs = fuzz_u8(f) % 3;
+		if (r + op->n_inputs + op->n_outputs > FUZZ_MAX_REFS - FUZZ_MAX_TENSORS) {
+			op->n_inputs = op->n_outputs = 0;
+			continue;
+		}
+		for (k = 0; k < op->n_inputs + op->n_outputs; k++) {
+			u8 b = fuzz_u8(f);
+			u32 t;
+
+			if (b == 0xff) {
+				t = fuzz_u32(f);
+			} else if (b >= 0xf0) {
+				t = b % g->n_tensors;
+			} else if (k < op->n_inputs) {
+				u32 avail[FUZZ_MAX_TENSORS], na = 0, j;
+
+				for (j = 0; j < g->n_tensors; j++)
+					if (made[j] || (fp->tensors[j].flags & FUZZ_GIVEN))
+						avail[na++] = j;
+				t = na ? avail[b % na] : b % g->n_tensors;
+			} else {
+				while (fresh < g->n_tensors &&
+				       (fp->tensors[fresh].flags &
+					(TA_TENSOR_INPUT | TA_TENSOR_CONSTANT)))
+					fresh++;
+				t = fresh < g->n_tensors ? fresh++ : b % g->n_tensors;
+			}
+			fp->refs[r++] = t;
+			if (t < g->n_tensors) {
+				seen[t] = true;
+				if (k >= op->n_inputs)
+					made[t] = true;
+			}
+		}
+	}
+	if (tidy) {
+		struct ta_graph_op *last = &fp->ops[g->n_ops - 1];
+
+		/* appended inputs must precede its outputs: rebuild last op */
+		u32 outs[4], no = last->n_outputs;
+
+		for (k = 0; k < no; k++)
+			outs[k] = fp->refs[last->first_ref + last->n_inputs + k];
+		r = last->first_ref + last->n_inputs;
+		for (i = 0; i < g->n_tensors; i++) {
+			bool out = !(fp->tensors[i].flags & FUZZ_GIVEN);
+
+			if (seen[i] || out)
+				continue;
+			fp->refs[r++] = i;	/* an input nobody read */
+			last->n_inputs++;
+			seen[i] = true;
+		}
+		for (k = 0; k < no; k++)
+			fp->refs[r++] = outs[k];
+		for (i = 0; i < g->n_tensors; i++) {
+			if (seen[i])
+				continue;
+			fp->refs[r++] = i;	/* produced by the last op */
+			last->n_outputs++;
+		}
+	}
+	return r;
+}
+
 static void fuzz_decode_graph(struct fuzz_in *f, struct fuzz_problem *fp)
 {
 	struct ta_graph *g = &fp->graph;
@@ -108,47 +195,27 @@ static void fuzz_decode_graph(struct fuzz_in *f, struct fuzz_problem *fp)
 	}
 	/* 7 in 8: consecutive ranges from 0, as validation will demand */
 	fp->consecutive = (shape & 7) != 0;
-	for (i = 0; i < g->n_ops; i++) {
-		struct ta_graph_op *op = &fp->ops[i];
-		u8 nin = fuzz_u8(f), nout = fuzz_u8(f);
-
-		op->n_inputs = nin % 4;
-		op->n_outputs = nout % 3;
-		if (fp->consecutive) {
-			op->first_ref = r;
-		} else {
+	if (fp->consecutive) {
+		r = fuzz_decode_consecutive(f, fp, shape & 8);
+	} else {
+		for (i = 0; i < g->n_ops; i++) {
+			struct ta_graph_op *op = &fp->ops[i];
 			u8 k = fuzz_u8(f);
 
+			op->n_inputs = fuzz_u8(f) % 4;
+			op->n_outputs = fuzz_u8(f) % 3;
 			op->first_ref = k < 0xf0 ? k % FUZZ_MAX_REFS : fuzz_u32(f);
 			if (k >= 0xf8)
 				op->n_inputs = fuzz_u32(f);
 		}
-		r += op->n_inputs + op->n_outputs;
-	}
-	if (!fp->consecutive)
 		r = fuzz_u8(f) % (FUZZ_MAX_REFS + 1);
-	if (r > FUZZ_MAX_REFS)
-		r = FUZZ_MAX_REFS;
-	g->n_refs = r;
-	/*
-	 * Refs: a tensor index; the high bit of the byte picks the "next
-	 * fresh tensor", which makes valid graphs far more likely than
-	 * uniform indices would.
-	 */
-	{
-		u32 fresh = 0;
-
 		for (i = 0; i < r; i++) {
 			u8 k = fuzz_u8(f);
 
-			if (k == 0xff)
-				fp->refs[i] = fuzz_u32(f);
-			else if (k & 0x80)
-				fp->refs[i] = fresh++ % g->n_tensors;
-			else
-				fp->refs[i] = k % g->n_tensors;
+			fp->refs[i] = k == 0xff ? fuzz_u32(f) : k % g->n_tensors;
 		}
 	}
+	g->n_refs = r;
 	g->tensors = fp->tensors;
 	g->ops = fp->ops;
 	g->refs = fp->refs;
@@ -175,6 +242,47 @@ static void fuzz_decode_trace(struct fuzz_in *f, struct fuzz_problem *fp)
 	fp->prob.n_buffers = n;
 	fp->prob.buffers = fp->bufs;
 	fp->prob.graph = NULL;
+}
+
+/*
+ * FUZZ_PLANNER_STATS=1 in the environment: at exit, how many inputs were
+ * valid graphs, malformed graphs, traces, and the time and outcome of each
+ * strategy; for tuning the decoder and the budget.
+ */
+static struct {
+	bool on;
+	u64 graphs_ok, graphs_bad, traces, consecutive;
+	u64 ns[TA_STRATEGY_COUNT], planned[TA_STRATEGY_COUNT],
+	    failed[TA_STRATEGY_COUNT], optimal[TA_STRATEGY_COUNT];
+} fuzz_stats;
+
+static void fuzz_stats_print(void)
+{
+	int s;
+
+	fprintf(stderr, "fuzz_planner: graphs %llu valid, %llu malformed (%llu consecutive), %llu traces\n",
+		(unsigned long long)fuzz_stats.graphs_ok,
+		(unsigned long long)fuzz_stats.graphs_bad,
+		(unsigned long long)fuzz_stats.consecutive,
+		(unsigned long long)fuzz_stats.traces);
+	for (s = 0; s < TA_STRATEGY_COUNT; s++)
+		fprintf(stderr, "fuzz_planner: %-12s %8llu planned (%llu optimal), %8llu errors, %.3f s\n",
+			ta_strategy_name(s),
+			(unsigned long long)fuzz_stats.planned[s],
+			(unsigned long long)fuzz_stats.optimal[s],
+			(unsigned long long)fuzz_stats.failed[s],
+			fuzz_stats.ns[s] / 1e9);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	if (getenv("FUZZ_PLANNER_STATS")) {
+		fuzz_stats.on = true;
+		atexit(fuzz_stats_print);
+	}
+	return 0;
 }
 
 static bool fuzz_errno_documented(int ret)
@@ -218,8 +326,16 @@ static void fuzz_plan_all(const struct ta_problem *p, bool valid)
 	for (s = 0; s < TA_STRATEGY_COUNT; s++) {
 		struct ta_result res;
 
+		u64 t0 = ta_env_now_ns();
+
 		memset(offsets, 0xa5, sizeof(offsets));
 		ret = ta_plan(p, (enum ta_strategy)s, &budget, offsets, &res);
+		if (fuzz_stats.on) {
+			fuzz_stats.ns[s] += ta_env_now_ns() - t0;
+			fuzz_stats.planned[s] += !ret;
+			fuzz_stats.failed[s] += !!ret;
+			fuzz_stats.optimal[s] += !ret && res.optimal;
+		}
 		FUZZ_CHECK(fuzz_errno_documented(ret), "%s: errno %d",
 			   ta_strategy_name(s), ret);
 		if (ret == -EINVAL)
@@ -276,6 +392,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	memset(&fp, 0, sizeof(fp));
 	if (mode & 1) {
 		fuzz_decode_trace(&f, &fp);
+		fuzz_stats.traces++;
 	} else {
 		fuzz_decode_graph(&f, &fp);
 		ret = ta_graph_lifetimes(&fp.graph, fp.bufs);
@@ -293,6 +410,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		}
 		if (ret)
 			valid = false;
+		fuzz_stats.graphs_ok += !ret;
+		fuzz_stats.graphs_bad += !!ret;
+		fuzz_stats.consecutive += fp.consecutive;
 		/*
 		 * A rejected graph still goes to ta_plan(): it must say
 		 * -EINVAL (or -E2BIG) too, whatever the buffers hold.

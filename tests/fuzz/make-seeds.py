@@ -45,17 +45,24 @@ FLAG = {"": 0x00, "input": 0xa0, "output": 0xa1, "constant": 0xa2,
         "persistent": 0xa3}
 
 
+def ref_bytes(t, n):
+    """A ref to tensor t of n, explicitly: 0xf0..0xfe are b % n, 0xff a u32."""
+    for b in range(0xf0, 0xff):
+        if b % n == t:
+            return bytes([b])
+    return b"\xff" + struct.pack("<I", t)
+
+
 def planner_graph(tensors, ops, graph_form=True):
     """tensors: [(size, align, flag)], ops: [([inputs], [outputs])]."""
-    b = bytes([0x02 if graph_form else 0x00, 0x01,
-               len(tensors) - 1, len(ops) - 1])
+    n = len(tensors)
+    b = bytes([0x02 if graph_form else 0x00, 0x01, n - 1, len(ops) - 1])
     for size, align, flag in tensors:
         b += bytes([FLAG[flag]]) + size_bytes(size) + align_bytes(align)
     for ins, outs in ops:
         b += bytes([len(ins), len(outs)])
-    for ins, outs in ops:
         for t in ins + outs:
-            b += bytes([t])   # below 0x80: tensor t % n_tensors
+            b += ref_bytes(t, n)
     return b
 
 
