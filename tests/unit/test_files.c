@@ -54,6 +54,8 @@ static int t_trace_errors(void)
 		"",						/* empty */
 		/* rows read before the bad one: their ids are freed (LSan) */
 		"id,lower,upper,size\na,0,1,4\nb,0,2,4\nc,0,x,4\n",
+		/* an id that would be a comment when written first */
+		"lower,upper,size,id\n0,1,4,#a\n",
 	};
 	struct ta_input in;
 	char err[256];
