@@ -92,7 +92,8 @@ struct fuzz_problem {
  * that already exists; an output: the next tensor not yet produced), the
  * rest any tensor, or any u32 (0xff). When @tidy, tensors left
  * unreferenced are appended to the last op, so most inputs decode to a
- * valid graph and the strategies, not only validation, get exercised.
+ * valid graph and the strategies, not only validation, get exercised
+ * (@tidy is 3 times in 4).
  */
 static u32 fuzz_decode_consecutive(struct fuzz_in *f, struct fuzz_problem *fp,
 				   bool tidy)
@@ -196,7 +197,7 @@ static void fuzz_decode_graph(struct fuzz_in *f, struct fuzz_problem *fp)
 	/* 7 in 8: consecutive ranges from 0, as validation will demand */
 	fp->consecutive = (shape & 7) != 0;
 	if (fp->consecutive) {
-		r = fuzz_decode_consecutive(f, fp, shape & 8);
+		r = fuzz_decode_consecutive(f, fp, (shape & 0x18) != 0x18);
 	} else {
 		for (i = 0; i < g->n_ops; i++) {
 			struct ta_graph_op *op = &fp->ops[i];
@@ -390,7 +391,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	int ret;
 
 	memset(&fp, 0, sizeof(fp));
-	if (mode & 1) {
+	if ((mode & 3) == 3) {	/* 1 in 4: a trace */
 		fuzz_decode_trace(&f, &fp);
 		fuzz_stats.traces++;
 	} else {

@@ -68,7 +68,7 @@ def planner_graph(tensors, ops, graph_form=True):
 
 def planner_trace(bufs):
     """bufs: [(size, align, start, length)] with start < 32, length <= 16."""
-    b = bytes([0x01, len(bufs) - 1])
+    b = bytes([0x03, len(bufs) - 1])
     for size, align, start, length in bufs:
         b += bytes([0x00]) + size_bytes(size) + align_bytes(align)
         b += bytes([start, length - 1])
