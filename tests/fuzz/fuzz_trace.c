@@ -3,7 +3,10 @@
  * fuzz_trace.c - libFuzzer target for the trace CSV reader
  * (userspace/lib/ta_trace.c) and its writer.
  *
- * The input is the file. ta_trace_read() must return 0 or a documented
+ * The input is the file, read through ta_input_read(), the dispatcher
+ * tactl uses (a file that starts like a graph file or a TFLite model goes
+ * to those readers and gets fuzz_files.h's checks). ta_trace_read() must
+ * return 0 or a documented
  * errno (-EINVAL, -E2BIG with a message; -ENOMEM). An accepted trace is
  * planned (freelist; the problem itself may still be malformed: -EINVAL,
  * -E2BIG), a plan must validate, and the plan written as CSV and read back
@@ -58,11 +61,16 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	int ret;
 
 	fuzz_file_set(&in_file, data, size);
-	ret = ta_trace_read(in_file.path, &in, err, sizeof(err));
+	ret = ta_input_read(in_file.path, &in, err, sizeof(err));
 	FUZZ_CHECK(ret == 0 || ret == -EINVAL || ret == -E2BIG ||
-		   ret == -ENOMEM, "ta_trace_read: %d", ret);
+		   ret == -ENOMEM, "ta_input_read: %d", ret);
 	if (ret) {
 		FUZZ_CHECK(err[0], "error %d without a message", ret);
+		return 0;
+	}
+	if (in.is_graph) {
+		fuzz_check_graph_input(&in, &scratch);
+		ta_input_free(&in);
 		return 0;
 	}
 	FUZZ_CHECK(!in.is_graph && !in.prob.graph && in.prob.buffers == in.bufs,
