@@ -14,13 +14,18 @@
  *    (ta_graph_lifetimes() or ta_problem_lower_bound() said so), -EOVERFLOW
  *    only when the buffers stacked end to end with their alignment slack
  *    would come near 2^63;
- *  - on success: ta_plan_validate() accepts the plan at its height, the
- *    height is at least the lower bound, the lower bound is
- *    ta_problem_lower_bound(), and a plan that is claimed optimal is not
- *    beaten by any other strategy.
+ *  - on success: ta_plan_validate() accepts the plan at its height, and so
+ *    does a brute-force check of the same rules; the height is at least
+ *    the lower bound, the lower bound is ta_problem_lower_bound() and the
+ *    brute-force one; a plan that is claimed optimal is not beaten by any
+ *    other strategy; the strategies that do not look at the clock plan
+ *    the same again;
+ *  - the plan nudged by the input (a buffer moved, the height changed):
+ *    ta_plan_validate() and the brute force agree.
  *
  * Any violation aborts, which libFuzzer reports as a crash.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -308,7 +313,103 @@ static u64 fuzz_naive_height(const struct ta_problem *p)
 	return sum;
 }
 
-static void fuzz_plan_all(const struct ta_problem *p, bool valid)
+/*
+ * The validator's rules, the slow obvious way (n is small): every offset
+ * aligned and at most @height, @height the top of the non-empty buffers,
+ * no two non-empty buffers live at once sharing a byte. Cross-checks
+ * ta_plan_validate(), the oracle everything else relies on.
+ */
+static int fuzz_brute_validate(const struct ta_problem *p, const u64 *off,
+			       u64 height)
+{
+	u64 top = 0;
+	u32 i, j;
+
+	for (i = 0; i < p->n_buffers; i++) {
+		const struct ta_buffer *a = &p->buffers[i];
+
+		if (off[i] & (a->align - 1) || off[i] >= (1ULL << 63) ||
+		    off[i] + a->size > height)
+			return -EINVAL;
+		if (a->size && off[i] + a->size > top)
+			top = off[i] + a->size;
+		for (j = 0; j < i; j++) {
+			const struct ta_buffer *b = &p->buffers[j];
+
+			if (!a->size || !b->size || a->start >= b->end ||
+			    b->start >= a->end)
+				continue;
+			if (off[i] < off[j] + b->size && off[j] < off[i] + a->size)
+				return -EINVAL;
+		}
+	}
+	return top == height ? 0 : -EINVAL;
+}
+
+/* The most bytes live at one step, step by step. */
+static u64 fuzz_brute_lower_bound(const struct ta_problem *p)
+{
+	u64 best = 0;
+	u32 i, s, last = 0;
+
+	for (i = 0; i < p->n_buffers; i++)
+		if (p->buffers[i].end > last)
+			last = p->buffers[i].end;
+	for (s = 0; s < last; s++) {
+		u64 live = 0;
+
+		for (i = 0; i < p->n_buffers; i++)
+			if (p->buffers[i].start <= s && s < p->buffers[i].end)
+				live += p->buffers[i].size;
+		if (live > best)
+			best = live;
+	}
+	return best;
+}
+
+/*
+ * A plan nudged by the input: one buffer moved (or the height changed);
+ * ta_plan_validate() and the brute force must agree on it.
+ */
+static void fuzz_nudge(struct fuzz_in *f, const struct ta_problem *p,
+		       const u64 *offsets, u64 height)
+{
+	u64 off[FUZZ_MAX_TENSORS];
+	u8 k = fuzz_u8(f);
+	u32 i = fuzz_u8(f) % p->n_buffers;
+	int want, got;
+
+	memcpy(off, offsets, sizeof(*off) * p->n_buffers);
+	switch (k & 3) {
+	case 0:
+		off[i] = off[fuzz_u8(f) % p->n_buffers];	/* on another */
+		break;
+	case 1:
+		off[i] += (int8_t)fuzz_u8(f);			/* a little */
+		break;
+	case 2:
+		off[i] = fuzz_u64(f);				/* anywhere */
+		break;
+	case 3:
+		height += (int8_t)fuzz_u8(f);
+		break;
+	}
+	if (k & 4) {	/* the height the nudged plan really has */
+		u32 j;
+
+		height = 0;
+		for (j = 0; j < p->n_buffers; j++)
+			if (p->buffers[j].size && off[j] + p->buffers[j].size > height)
+				height = off[j] + p->buffers[j].size;
+	}
+	want = fuzz_brute_validate(p, off, height);
+	got = ta_plan_validate(p, off, height);
+	FUZZ_CHECK(got == want, "ta_plan_validate says %d, brute force %d",
+		   got, want);
+}
+
+static void fuzz_plan_all(struct fuzz_in *f, const struct ta_problem *p,
+			  bool valid)
 {
 	struct ta_budget budget = { .time_ns = FUZZ_TIME_NS,
 				    .steps = FUZZ_STEPS };
@@ -358,6 +459,33 @@ static void fuzz_plan_all(const struct ta_problem *p, bool valid)
 		FUZZ_CHECK(ret == 0, "%s: plan of height %llu rejected: %d",
 			   ta_strategy_name(s),
 			   (unsigned long long)res.height, ret);
+		FUZZ_CHECK(!fuzz_brute_validate(p, offsets, res.height),
+			   "%s: plan accepted by ta_plan_validate is not valid",
+			   ta_strategy_name(s));
+		FUZZ_CHECK(lb == fuzz_brute_lower_bound(p),
+			   "lower bound %llu, brute force %llu",
+			   (unsigned long long)lb,
+			   (unsigned long long)fuzz_brute_lower_bound(p));
+		/*
+		 * The same plan again: the strategies but auto never look at
+		 * the clock (stack's exhaustive search, up to 8 buffers, is
+		 * too slow to run twice).
+		 */
+		if (s != TA_STRATEGY_AUTO &&
+		    (s != TA_STRATEGY_STACK || p->n_buffers > 8)) {
+			u64 again[FUZZ_MAX_TENSORS];
+			struct ta_result res2;
+
+			memset(again, 0x5a, sizeof(again));
+			ret = ta_plan(p, (enum ta_strategy)s, &budget, again,
+				      &res2);
+			FUZZ_CHECK(!ret && res2.height == res.height &&
+				   !memcmp(again, offsets,
+					   sizeof(*offsets) * p->n_buffers),
+				   "%s: a second run planned differently",
+				   ta_strategy_name(s));
+		}
+		fuzz_nudge(f, p, offsets, res.height);
 		FUZZ_CHECK(res.lower_bound == lb,
 			   "%s: lower bound %llu, ta_problem_lower_bound %llu",
 			   ta_strategy_name(s),
@@ -433,6 +561,6 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			}
 		}
 	}
-	fuzz_plan_all(&fp.prob, valid);
+	fuzz_plan_all(&f, &fp.prob, valid);
 	return 0;
 }
