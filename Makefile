@@ -51,7 +51,7 @@ lint: deps
 
 FUZZ_SECONDS ?= 300
 fuzz: deps
-	$(MAKE) -C $(TOP)/tests/fuzz run FUZZ_SECONDS=$(FUZZ_SECONDS)
+	FUZZ_KEEP_CORPUS=1 $(MAKE) -C $(TOP)/tests/fuzz run FUZZ_SECONDS=$(FUZZ_SECONDS)
 
 clean:
 	@kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir="$(RUNNING_KDIR)"; \

@@ -4,6 +4,9 @@
 # job, and print TAP: "ok - fuzz TARGET: N execs" or "not ok - ...".
 # The repo's corpus (tests/fuzz/corpus/TARGET/) is read only: new entries
 # go to build/corpus/TARGET/, crash reproducers to build/artifacts/.
+# build/corpus/TARGET/ starts empty each run, so that a run takes the time
+# it says (loading a big corpus is not bounded by -max_total_time), unless
+# FUZZ_KEEP_CORPUS=1 (make fuzz) carries it over from the last run.
 # Exit status 1 when any target failed.
 #
 #   tests/fuzz/run.sh [TARGET...]        default: every built target
@@ -31,6 +34,9 @@ for t in "${targets[@]}"; do
 	n=$((n + 1))
 	bin=$out/$t
 	log=$out/logs/$t.log
+	if [ "${FUZZ_KEEP_CORPUS:-0}" != 1 ]; then
+		rm -rf "${out:?}/corpus/$t"
+	fi
 	mkdir -p "$out/corpus/$t" "$out/artifacts" "$out/logs"
 	if [ ! -x "$bin" ]; then
 		echo "not ok $n - fuzz ${t#fuzz_}: not built"
