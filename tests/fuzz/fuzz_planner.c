@@ -346,21 +346,19 @@ static int fuzz_brute_validate(const struct ta_problem *p, const u64 *off,
 	return top == height ? 0 : -EINVAL;
 }
 
-/* The most bytes live at one step, step by step. */
+/* The most bytes live at one step; the peak is at some buffer's start. */
 static u64 fuzz_brute_lower_bound(const struct ta_problem *p)
 {
 	u64 best = 0;
-	u32 i, s, last = 0;
+	u32 i, j;
 
-	for (i = 0; i < p->n_buffers; i++)
-		if (p->buffers[i].end > last)
-			last = p->buffers[i].end;
-	for (s = 0; s < last; s++) {
+	for (i = 0; i < p->n_buffers; i++) {
+		u32 s = p->buffers[i].start;
 		u64 live = 0;
 
-		for (i = 0; i < p->n_buffers; i++)
-			if (p->buffers[i].start <= s && s < p->buffers[i].end)
-				live += p->buffers[i].size;
+		for (j = 0; j < p->n_buffers; j++)
+			if (p->buffers[j].start <= s && s < p->buffers[j].end)
+				live += p->buffers[j].size;
 		if (live > best)
 			best = live;
 	}
