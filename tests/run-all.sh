@@ -1,6 +1,7 @@
 #!/bin/bash
 # make check: every test of tensorarena, ending with "N passed, N failed".
-#  1. host: userspace build, planner unit tests, harness self-test, lint,
+#  1. host: userspace build, planner unit tests, fuzzers (bounded time),
+#     harness self-test, lint,
 #     the device-tree binding (dt-schema), the module cross-built for arm64
 #  2. the debug test kernel (built once, cached in $TA_CACHE; so is the
 #     prepared arm64 tree)
@@ -38,6 +39,8 @@ tap_run host-build host_build
 if [ -f "$TA_ROOT/tests/unit/Makefile" ]; then
 	tap_run unit make -s -C "$TA_ROOT/tests/unit" run
 fi
+# libFuzzer targets, FUZZ_SECONDS each (default: see tests/fuzz/Makefile)
+tap_run fuzz make -s -C "$TA_ROOT/tests/fuzz" run
 tap_run harness "$TA_ROOT/tests/harness-selftest.sh"
 tap_run library "$TA_ROOT/tests/lib-install-test.sh"
 tap_run netlink-spec /usr/bin/python3 "$TA_ROOT/tests/netlink-spec-check.py" "$TA_ROOT" "$(ta_ynl_tools)"
