@@ -12,6 +12,7 @@
  *                                 device; leaves the module unloaded
  *   --stride N (first)            insmod: every N-th allocation of the
  *                                 loader's (default 10; see run_insmod())
+ *   --tail N (first)              insmod: every N of the last N (200)
  *   --kmemleak (first)            also scan for leaks before and after
  *                                 (~50 s a scan under TCG; the VM's /init
  *                                 scans at the end anyway)
@@ -1273,6 +1274,57 @@ static int kmemleak_count(bool print)
 	return count;
 }
 
+/*
+ * Linux 6.1's __class_register() does not free its kobject's name when
+ * kset_register() fails (upstream frees it with kfree_const() there): the
+ * module's class_register() at insmod reaches that path, and kmemleak
+ * reports a 16-byte "tensorarena" string. After the insmod sweep, scan;
+ * when every leak listed is that one, clear them (so /init's final scan
+ * reports only others) and say so; otherwise print them all, not ok.
+ */
+static void kmemleak_known_core(void)
+{
+	static char buf[1 << 18];
+	unsigned int total = 0, known = 0;
+	size_t len = 0;
+	char *p, *next;
+	ssize_t n;
+	int fd;
+
+	sleep(6);	/* kmemleak reports objects older than 5 s */
+	if (write_file(kmemleak_path, "scan"))
+		return;
+	fd = open(kmemleak_path, O_RDONLY);
+	if (fd < 0)
+		return;
+	while (len < sizeof(buf) - 1 &&
+	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = 0;
+	for (p = strstr(buf, "unreferenced object"); p; p = next) {
+		next = strstr(p + 1, "unreferenced object");
+		total++;
+		if (next)
+			*next = 0;
+		if (strstr(p, "__class_register+") && strstr(p, "kobject_set_name+"))
+			known++;
+		if (next)
+			*next = 'u';
+	}
+	if (!total)
+		return;
+	if (known == total) {
+		write_file(kmemleak_path, "clear");
+		printf("insmod under fault injection: kmemleak listed %u object(s), each the name __class_register() does not free when kset_register() fails (Linux 6.1); cleared\n",
+		       known);
+		return;
+	}
+	fputs(buf, stdout);
+	report(false, "fault: insmod under fault injection: kmemleak lists %u object(s), %u of them not __class_register()'s (printed above)",
+	       total, total - known);
+}
+
 /* ---- the sweep of the calls ----------------------------------------- */
 
 static void prefault(void)
@@ -1597,6 +1649,8 @@ static int run_insmod(const char *ko, const char *params)
 		report(leaks1 <= leaks0,
 		       "fault: kmemleak finds nothing new after the insmod sweep (%d before, %d after)",
 		       leaks0, leaks1);
+	} else if (!access(kmemleak_path, F_OK)) {
+		kmemleak_known_core();
 	}
 	return failures ? 1 : 0;
 }
@@ -1609,6 +1663,10 @@ int main(int argc, char **argv)
 			with_kmemleak = true;
 			argv++;
 			argc--;
+		} else if (argc >= 3 && !strcmp(argv[1], "--tail")) {
+			tail = strtoul(argv[2], NULL, 0);
+			argv += 2;
+			argc -= 2;
 		} else if (argc >= 3 && !strcmp(argv[1], "--stride")) {
 			stride = strtoul(argv[2], NULL, 0) ?: 1;
 			argv += 2;
@@ -1620,7 +1678,7 @@ int main(int argc, char **argv)
 	if (argc >= 3 && !strcmp(argv[1], "--insmod"))
 		return run_insmod(argv[2], argc > 3 ? argv[3] : "");
 	if (argc != 1) {
-		fprintf(stderr, "usage: ta_e2e_fault [--kmemleak] [--stride N] [--insmod MODULE.ko [PARAMS]]\n");
+		fprintf(stderr, "usage: ta_e2e_fault [--kmemleak] [--stride N] [--tail N] [--insmod MODULE.ko [PARAMS]]\n");
 		return 2;
 	}
 	return run_calls();
