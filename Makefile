@@ -9,7 +9,9 @@
 #                             the project's own test kernel (built on demand)
 #   make check                install what is missing, run every test
 #   make demo                 boot the test VM and show tensorarena at work
-#   make bench                planner benchmark over ../shared/bench, then the
+#   make bench                planner benchmark over ../shared/bench, the
+#                             worst-case inputs before (main's planner, 10 s
+#                             cap per run) and after (limit 2 s), then the
 #                             transports in a VM of Debian's stock kernel
 #   make lint                 checkpatch --strict, W=1, sparse on the module
 
@@ -43,6 +45,8 @@ demo: deps
 bench: deps
 	$(MAKE) -C $(TOP)/userspace bench
 	$(TOP)/userspace/bin/ta_bench $(SHARED)/bench
+	-$(TOP)/userspace/bench/worst-before.sh main
+	$(TOP)/userspace/bin/ta_bench --worst --limit-ms 2000 --cap-s 30
 	TA_SHARED=$(SHARED) $(TOP)/tests/vm/bench.sh
 
 lint: deps

@@ -61,6 +61,10 @@ gcc -O2 -Wall -Wextra -static -I"$TA_ROOT/uapi" -I"$TA_ROOT/module/planner" \
 	-I"$TA_ROOT/userspace/include" -I"$TA_ROOT/userspace/lib" \
 	-o "$payload/ta_e2e_lib" "$TA_ROOT/tests/e2e/ta_e2e_lib.c" \
 	"$TA_ROOT/userspace/libtensorarena.a" $TA_STATIC_LIBS || ta_die "ta_e2e_lib build failed"
+gcc -O2 -Wall -Wextra -static -I"$TA_ROOT/uapi" -I"$TA_ROOT/module/planner" \
+	-I"$TA_ROOT/userspace/include" -I"$TA_ROOT/userspace/lib" \
+	-o "$payload/ta_e2e_worst" "$TA_ROOT/tests/e2e/ta_e2e_worst.c" \
+	"$TA_ROOT/userspace/libtensorarena.a" $TA_STATIC_LIBS || ta_die "ta_e2e_worst build failed"
 cp "$TA_ROOT/userspace/bin/tactl.static" "$payload/tactl" || ta_die "no static tactl"
 # The reference NPU driver and the end-to-end proof over every model.
 ko=$(ta_build_npu_sim "$kdir" "$TA_ROOT/build/test-npu" "$TA_ROOT/build/test/Module.symvers") ||
