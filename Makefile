@@ -14,6 +14,7 @@
 #                             cap per run) and after (limit 2 s), then the
 #                             transports in a VM of Debian's stock kernel
 #   make lint                 checkpatch --strict, W=1, sparse on the module
+#   make fuzz                 every libFuzzer target for FUZZ_SECONDS (300) each
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
@@ -52,10 +53,15 @@ bench: deps
 lint: deps
 	$(TOP)/tests/lint.sh
 
+FUZZ_SECONDS ?= 300
+fuzz: deps
+	FUZZ_KEEP_CORPUS=1 $(MAKE) -C $(TOP)/tests/fuzz run FUZZ_SECONDS=$(FUZZ_SECONDS)
+
 clean:
 	@kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir="$(RUNNING_KDIR)"; \
 	if [ -d "$$kdir" ]; then $(MAKE) -C "$$kdir" M=$(TOP) clean; fi
 	$(MAKE) -C $(TOP)/userspace clean
+	$(MAKE) -C $(TOP)/tests/fuzz clean
 	rm -rf $(TOP)/build
 
-.PHONY: all module userspace deps check demo bench lint clean
+.PHONY: all module userspace deps check demo bench lint fuzz clean

@@ -10,7 +10,7 @@
  *	    tests/e2e/ta_e2e_worst.c userspace/libtensorarena.a
  *
  * usage: ta_e2e_worst [--div N] [--max-s S] [--shape NAME] [--skip-timing]
- *			[--offline]
+ *			[--skip-signals] [--offline]
  *
  * --offline plans in this process instead (no module: a check of this
  * program on a host); the SIGINT test is then skipped.
@@ -341,7 +341,7 @@ int main(int argc, char **argv)
 	struct ta_graph_builder *slow;
 	struct ta_client *c;
 	struct ta_worst w;
-	bool skip_timing = false;
+	bool skip_timing = false, skip_signals = false;
 	int i, ret;
 
 	for (i = 1; i < argc; i++) {
@@ -353,10 +353,12 @@ int main(int argc, char **argv)
 			only = argv[++i];
 		else if (!strcmp(argv[i], "--skip-timing"))
 			skip_timing = true;
+		else if (!strcmp(argv[i], "--skip-signals"))
+			skip_signals = true;
 		else if (!strcmp(argv[i], "--offline"))
 			opt_offline = true;
 		else {
-			fprintf(stderr, "usage: %s [--div N] [--max-s S] [--shape NAME] [--skip-timing]\n",
+			fprintf(stderr, "usage: %s [--div N] [--max-s S] [--shape NAME] [--skip-timing] [--skip-signals]\n",
 				argv[0]);
 			return 2;
 		}
@@ -371,6 +373,8 @@ int main(int argc, char **argv)
 		if (!only || !strcmp(only, ta_worst_name(i)))
 			timing(c, i);
 
+	if (skip_signals)
+		goto close;
 	ret = ta_worst_make(find_shape(SLOW_SHAPE), opt_div, &w);
 	slow = ret ? NULL : build(&w);
 	if (!slow) {
@@ -383,6 +387,7 @@ int main(int argc, char **argv)
 	}
 	if (!ret)
 		ta_worst_free(&w);
+close:
 	if (c)
 		ta_client_close(c);
 	return failures ? 1 : 0;
