@@ -11,10 +11,16 @@
 
 #include "planner/ta_env.h"
 
-/* Planner scratch is the caller's: charged to its memory cgroup. */
+/*
+ * Planner scratch is the caller's: charged to its memory cgroup, and at
+ * the cgroup's memory.max it fails (-ENOMEM) instead of invoking the
+ * cgroup's OOM killer (__GFP_RETRY_MAYFAIL), without an allocation-failure
+ * splat: the size is the caller's choice (TA_GFP_USER in ta_internal.h).
+ */
 void *ta_env_alloc_array(size_t n, size_t size)
 {
-	return kvcalloc(n, size, GFP_KERNEL_ACCOUNT);
+	return kvcalloc(n, size,
+			GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 }
 
 void ta_env_free(void *p)

@@ -76,6 +76,15 @@ struct ta_device {
 	struct mutex users_lock; /* @users and its entries' counters */
 };
 
+/*
+ * Allocations whose size the caller chooses (request arrays, a plan's
+ * placements, planner scratch): charged to the caller's memory cgroup; at
+ * its memory.max they fail with -ENOMEM (__GFP_RETRY_MAYFAIL) rather than
+ * invoke the cgroup's OOM killer, and without an allocation-failure splat
+ * (__GFP_NOWARN). As kernel/bpf/syscall.c does for map areas.
+ */
+#define TA_GFP_USER	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+
 /* Plan IDs run from 1 to this; the mmap offset of a plan is ID << PAGE_SHIFT. */
 #define TA_PLAN_ID_MAX	0xfffffU
 

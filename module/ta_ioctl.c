@@ -98,7 +98,7 @@ static void *ta_copy_elems(u64 uptr, u32 n, u32 usize, size_t ksize,
 		return ERR_PTR(-EINVAL);
 	if (usize > TA_MAX_ELEM_SIZE)
 		return ERR_PTR(-E2BIG);
-	dst = kvcalloc(max_t(u32, n, 1), ksize, GFP_KERNEL_ACCOUNT);
+	dst = kvcalloc(max_t(u32, n, 1), ksize, TA_GFP_USER);
 	if (!dst)
 		return ERR_PTR(-ENOMEM);
 	if (usize == ksize) {
@@ -151,7 +151,7 @@ static int ta_copy_graph(const struct ta_plan_create *args,
 	if (IS_ERR(tensors))
 		return PTR_ERR(tensors);
 	req->tensors = kvcalloc(max_t(u32, req->n_tensors, 1),
-				sizeof(*req->tensors), GFP_KERNEL_ACCOUNT);
+				sizeof(*req->tensors), TA_GFP_USER);
 	if (!req->tensors) {
 		kvfree(tensors);
 		return -ENOMEM;
@@ -172,7 +172,7 @@ static int ta_copy_graph(const struct ta_plan_create *args,
 	if (IS_ERR(ops))
 		return PTR_ERR(ops);
 	req->ops = kvcalloc(max_t(u32, req->n_ops, 1), sizeof(*req->ops),
-			    GFP_KERNEL_ACCOUNT);
+			    TA_GFP_USER);
 	if (!req->ops) {
 		kvfree(ops);
 		return -ENOMEM;
@@ -211,7 +211,7 @@ static int ta_copy_lifetimes(const struct ta_plan_create *args,
 	if (IS_ERR(lifetimes))
 		return PTR_ERR(lifetimes);
 	req->buffers = kvcalloc(max_t(u32, req->n_tensors, 1),
-				sizeof(*req->buffers), GFP_KERNEL_ACCOUNT);
+				sizeof(*req->buffers), TA_GFP_USER);
 	if (!req->buffers) {
 		kvfree(lifetimes);
 		return -ENOMEM;

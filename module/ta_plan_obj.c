@@ -265,7 +265,7 @@ static int ta_request_problem(const struct ta_plan_request *req,
 	graph->ops = req->ops;
 	graph->refs = req->refs;
 	*derived = kvcalloc(max_t(u32, req->n_tensors, 1), sizeof(**derived),
-			    GFP_KERNEL_ACCOUNT);
+			    TA_GFP_USER);
 	if (!*derived)
 		return -ENOMEM;
 	err = ta_graph_lifetimes(graph, *derived);
@@ -332,9 +332,9 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 		goto unreserve_user;
 
 	plan = kvzalloc(struct_size(plan, placements, req->n_tensors),
-			GFP_KERNEL_ACCOUNT);
+			TA_GFP_USER);
 	offsets = kvcalloc(max_t(u32, req->n_tensors, 1), sizeof(*offsets),
-			   GFP_KERNEL_ACCOUNT);
+			   TA_GFP_USER);
 	if (!plan || !offsets) {
 		err = -ENOMEM;
 		goto free_plan;

@@ -84,6 +84,15 @@ cp "$TA_SHARED/bench/traces/real/resnet50.csv" "$TA_SHARED/bench/traces/real/S_1
 	"$TA_SHARED/bench/traces/synthetic/cnn_1.cap4374.csv" \
 	"$payload/traces/" || ta_die "no bench traces in $TA_SHARED"
 cp "$TA_ROOT/tests/e2e/vm-tests.sh" "$payload/tests/"
+# Issue #9 evidence 3 and 4: exhaustion by an unprivileged user, and the
+# random-operation stress (TA_STRESS_ARGS="--seed N ..." replays a run).
+gcc -O2 -Wall -Wextra -static -I"$TA_ROOT/uapi" -I"$TA_ROOT/tests/npu-sim" \
+	-o "$payload/ta_e2e_exhaust" "$TA_ROOT/tests/e2e/ta_e2e_exhaust.c" ||
+	ta_die "ta_e2e_exhaust build failed"
+gcc -O2 -Wall -Wextra -static -pthread -I"$TA_ROOT/uapi" \
+	-o "$payload/ta_e2e_stress" "$TA_ROOT/tests/e2e/ta_e2e_stress.c" ||
+	ta_die "ta_e2e_stress build failed"
+echo "${TA_STRESS_ARGS:-}" >"$payload/stress-args"
 # The netlink tests: raw libnl (static), and the kernel's YNL cli.py driving
 # the family from its spec (python from the host's root over virtio-9p).
 gcc -O2 -Wall -Wextra -static -I"$TA_ROOT/uapi" $(pkg-config --cflags libnl-genl-3.0) \

@@ -266,6 +266,26 @@ run_fault_sweep() {
 	fi
 }
 
+# Issue #9, evidence 3 and 4, on a module of their own (loaded by load():
+# group $TA_GROUP, which ta_e2e_exhaust gives its test uids):
+#  - ta_e2e_exhaust: uid 1000 exhausts its quotas in a memory cgroup and in
+#    unshare -Urn; uid 1001 is still served; kernel-API and netlink policy;
+#  - ta_e2e_stress: the seeded random-operation stress with fail-nth
+#    (replay: TA_STRESS_ARGS="--seed N" make check, or run it by hand).
+# Unloading checks that no per-uid account is left (WARN in the module).
+run_exhaust_stress_tests() {
+	out=$(load 16M)
+	check "exhaust: load with group=$TA_GROUP" [ -z "$out" ]
+	check "exhaust: /dev/tensorarena is root:$TA_GROUP 0660" \
+		[ "$(stat -c %u:%g:%a /dev/tensorarena)" = "0:$TA_GROUP:660" ]
+	check "exhaust: npu-sim loads" insmod "$TA/ta_npu_sim.ko"
+	"$TA/ta_e2e_exhaust"
+	check "exhaust: npu-sim unloads" rmmod ta_npu_sim
+	# shellcheck disable=SC2046
+	"$TA/ta_e2e_stress" $(cat "$TA/stress-args" 2>/dev/null)
+	check "stress: unload afterwards" rmmod tensorarena
+}
+
 case "$mode" in
 test)
 	run_kunit
@@ -273,6 +293,7 @@ test)
 	run_fault_tests
 	run_module_tests $((16 * MIB)) 16M
 	run_reload_tests $((16 * MIB)) 16M
+	run_exhaust_stress_tests
 	;;
 stock)
 	# Debian's amd64 kernel has no CMA: 4 MiB is the largest block it gives.
