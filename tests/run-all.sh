@@ -112,7 +112,7 @@ cp "$TA_ROOT/tests/e2e/ynl-tests.sh" "$payload/tests/"
 
 ta_log "booting the test kernel (TCG): KUnit + end-to-end"
 ta_initramfs "$out/test.cpio.gz" "$payload"
-TA_HOSTROOT=1 ta_boot "$kdir/arch/x86/boot/bzImage" "$out/test.cpio.gz" "$out/console-test.log" test 1500
+TA_HOSTROOT=1 ta_boot "$kdir/arch/x86/boot/bzImage" "$out/test.cpio.gz" "$out/console-test.log" test 2100
 consoles+=(--console "test-vm=$out/console-test.log")
 
 abi=$(ta_stock_abi)
