@@ -189,6 +189,39 @@ static struct notifier_block ta_nl_notifier = {
 	.notifier_call = ta_nl_release,
 };
 
+#ifdef TA_TEST_HOOKS
+/* The owner record a create from @sk (bound to @portid) gets, as @owner. */
+int ta_nl_test_owner(struct ta_device *ta, struct sock *sk, u32 portid,
+		     struct ta_owner *owner)
+{
+	struct ta_nl_owner *nl_owner;
+
+	ta_nl_dev = ta;
+	nl_owner = ta_nl_owner_get(sock_net(sk), portid);
+	if (!nl_owner)
+		return -ENOMEM;
+	*owner = (struct ta_owner){
+		.uid = current_euid(),
+		.key = (unsigned long)nl_owner,
+		.n_plans = &nl_owner->n_plans,
+	};
+	return 0;
+}
+
+/* NETLINK_URELEASE of the generic netlink socket (@net, @portid). */
+void ta_nl_test_release(struct ta_device *ta, struct net *net, u32 portid)
+{
+	struct netlink_notify n = {
+		.net = net,
+		.protocol = NETLINK_GENERIC,
+		.portid = portid,
+	};
+
+	ta_nl_dev = ta;
+	ta_nl_release(&ta_nl_notifier, NETLINK_URELEASE, &n);
+}
+#endif
+
 static int ta_nl_put_info(struct sk_buff *skb, struct ta_device *ta)
 {
 	struct ta_info info = {};
