@@ -12,11 +12,17 @@
  * Documentation/netlink/specs/tensorarena.yaml.
  *
  * Ownership: a plan created over netlink belongs to the sending socket.
- * Each socket that created a plan gets a &struct ta_nl_owner, found by
- * (netns, portid); its address is the plan's owner key, so it can never
- * equal another live owner's key (a &struct file for the ioctl transport).
- * When the socket is released (NETLINK_URELEASE) its plans are destroyed
- * and the owner freed.
+ * Each socket that created a plan gets a &struct ta_nl_owner, found by the
+ * socket itself (its &struct sock, referenced by the record), never by its
+ * port ID: netlink_release() frees the port ID before NETLINK_URELEASE is
+ * delivered, so another socket may bind the same port ID and create plans
+ * before the released socket's notifier runs. The record's address is the
+ * plans' owner key, so it can never equal another live owner's key (a
+ * &struct file for the ioctl transport). The URELEASE notifier gives only
+ * (netns, port ID): it frees the records of that port ID whose socket is
+ * dead (SOCK_DEAD, set by netlink_release() before the notifier runs), and
+ * destroys their plans; a live socket's record with the same port ID is
+ * left alone.
  *
  * Locking: the ops run in parallel (parallel_ops; planning may take the
  * whole budget and must not hold genl_mutex); the core has its own locking
@@ -41,12 +47,15 @@
 /**
  * struct ta_nl_owner - a netlink socket that owns plans
  * @node: in ta_nl_owners
+ * @sk: the socket, referenced (sock_hold()) while the record exists, so
+ *	its address cannot be reused by another socket meanwhile
  * @net: the socket's network namespace
- * @portid: the socket's port ID
+ * @portid: the socket's port ID when it created its first plan
  * @n_plans: its plans in the table (&ta_owner.n_plans)
  */
 struct ta_nl_owner {
 	struct list_head node;
+	struct sock *sk;
 	possible_net_t net;
 	u32 portid;
 	unsigned int n_plans;
@@ -140,18 +149,24 @@ static struct ta_owner ta_nl_caller(const struct sk_buff *skb)
 	};
 }
 
-/* The owner of the sender's plans, made on its first create. */
-static struct ta_nl_owner *ta_nl_owner_get(struct net *net, u32 portid)
+/*
+ * The owner of the plans of @sk (the sending socket, bound to @portid),
+ * made on its first create. The sender is alive: the request runs in its
+ * sendmsg(), which holds the socket's file.
+ */
+static struct ta_nl_owner *ta_nl_owner_get(struct sock *sk, u32 portid)
 {
 	struct ta_nl_owner *owner;
 
 	mutex_lock(&ta_nl_owners_lock);
 	list_for_each_entry(owner, &ta_nl_owners, node)
-		if (owner->portid == portid && net_eq(read_pnet(&owner->net), net))
+		if (owner->sk == sk)
 			goto out;
 	owner = kzalloc(sizeof(*owner), GFP_KERNEL_ACCOUNT);
 	if (owner) {
-		write_pnet(&owner->net, net);
+		sock_hold(sk);
+		owner->sk = sk;
+		write_pnet(&owner->net, sock_net(sk));
 		owner->portid = portid;
 		list_add(&owner->node, &ta_nl_owners);
 	}
@@ -160,27 +175,36 @@ out:
 	return owner;
 }
 
+static void ta_nl_owner_free(struct ta_nl_owner *owner)
+{
+	sock_put(owner->sk);
+	kfree(owner);
+}
+
+/*
+ * NETLINK_URELEASE: a socket of @n->portid was released. Its records are
+ * the ones of that port ID whose socket is dead; a socket that bound the
+ * same port ID since is alive, and keeps its record and its plans.
+ */
 static int ta_nl_release(struct notifier_block *nb, unsigned long event,
 			 void *ptr)
 {
 	struct netlink_notify *n = ptr;
-	struct ta_nl_owner *owner, *found = NULL;
+	struct ta_nl_owner *owner, *next;
+	LIST_HEAD(released);
 
 	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC)
 		return NOTIFY_DONE;
 	mutex_lock(&ta_nl_owners_lock);
-	list_for_each_entry(owner, &ta_nl_owners, node) {
+	list_for_each_entry_safe(owner, next, &ta_nl_owners, node)
 		if (owner->portid == n->portid &&
-		    net_eq(read_pnet(&owner->net), n->net)) {
-			list_del(&owner->node);
-			found = owner;
-			break;
-		}
-	}
+		    net_eq(read_pnet(&owner->net), n->net) &&
+		    sock_flag(owner->sk, SOCK_DEAD))
+			list_move(&owner->node, &released);
 	mutex_unlock(&ta_nl_owners_lock);
-	if (found) {
-		ta_plan_obj_release_owner(ta_nl_dev, (unsigned long)found);
-		kfree(found);
+	list_for_each_entry_safe(owner, next, &released, node) {
+		ta_plan_obj_release_owner(ta_nl_dev, (unsigned long)owner);
+		ta_nl_owner_free(owner);
 	}
 	return NOTIFY_DONE;
 }
@@ -197,7 +221,7 @@ int ta_nl_test_owner(struct ta_device *ta, struct sock *sk, u32 portid,
 	struct ta_nl_owner *nl_owner;
 
 	ta_nl_dev = ta;
-	nl_owner = ta_nl_owner_get(sock_net(sk), portid);
+	nl_owner = ta_nl_owner_get(sk, portid);
 	if (!nl_owner)
 		return -ENOMEM;
 	*owner = (struct ta_owner){
@@ -580,7 +604,7 @@ static int ta_nl_create_doit(struct sk_buff *skb, struct genl_info *info)
 				READ_ONCE(ta_netlink_max_plan_ms));
 	if (err)
 		return err;
-	owner = ta_nl_owner_get(genl_info_net(info), info->snd_portid);
+	owner = ta_nl_owner_get(NETLINK_CB(skb).sk, info->snd_portid);
 	if (!owner) {
 		NL_SET_ERR_MSG(info->extack, "out of memory");
 		return -ENOMEM;
@@ -1168,7 +1192,7 @@ void ta_netlink_exit(struct ta_device *ta)
 	mutex_lock(&ta_nl_owners_lock);
 	list_for_each_entry_safe(owner, next, &ta_nl_owners, node) {
 		list_del(&owner->node);
-		kfree(owner);
+		ta_nl_owner_free(owner);
 	}
 	mutex_unlock(&ta_nl_owners_lock);
 }
