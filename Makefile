@@ -12,6 +12,9 @@
 #   make bench                planner benchmark over ../shared/bench, then the
 #                             transports in a VM of Debian's stock kernel
 #   make lint                 checkpatch --strict, W=1, sparse on the module
+#   make netlink-gen          regenerate the netlink code (module/ta_nl_gen.[ch],
+#                             uapi/linux/tensorarena_netlink.h) from
+#                             Documentation/netlink/specs/tensorarena.yaml
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
@@ -48,10 +51,13 @@ bench: deps
 lint: deps
 	$(TOP)/tests/lint.sh
 
+netlink-gen:
+	$(TOP)/tests/netlink-gen.sh
+
 clean:
 	@kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir="$(RUNNING_KDIR)"; \
 	if [ -d "$$kdir" ]; then $(MAKE) -C "$$kdir" M=$(TOP) clean; fi
 	$(MAKE) -C $(TOP)/userspace clean
 	rm -rf $(TOP)/build
 
-.PHONY: all module userspace deps check demo bench lint clean
+.PHONY: all module userspace deps check demo bench lint netlink-gen clean

@@ -43,6 +43,7 @@
 #include <net/sock.h>
 
 #include "ta_internal.h"
+#include "ta_nl_gen.h"
 
 /**
  * struct ta_nl_owner - a netlink socket that owns plans
@@ -66,60 +67,7 @@ static DEFINE_MUTEX(ta_nl_owners_lock);
 static struct ta_device *ta_nl_dev;
 static bool ta_nl_registered;
 
-enum { TA_NL_MCGRP_EVENTS_ID };
-
 static struct genl_family ta_nl_family;
-
-static struct netlink_range_validation ta_nl_plan_id_range __ro_after_init = {
-	.min = 1,
-	.max = TA_PLAN_ID_MAX,
-};
-
-static const struct nla_policy ta_nl_tensor_policy[TA_NL_A_TENSOR_MAX + 1] = {
-	[TA_NL_A_TENSOR_SIZE] = { .type = NLA_U64 },
-	[TA_NL_A_TENSOR_ALIGN] = { .type = NLA_U64 },
-	[TA_NL_A_TENSOR_FLAGS] = NLA_POLICY_MASK(NLA_U32, TA_TENSOR_INPUT |
-						 TA_TENSOR_OUTPUT |
-						 TA_TENSOR_CONSTANT |
-						 TA_TENSOR_PERSISTENT),
-};
-
-static const struct nla_policy ta_nl_op_policy[TA_NL_A_OP_MAX + 1] = {
-	[TA_NL_A_OP_INPUT] = { .type = NLA_U32 },
-	[TA_NL_A_OP_OUTPUT] = { .type = NLA_U32 },
-};
-
-static const struct nla_policy ta_nl_buffer_policy[TA_NL_A_BUFFER_MAX + 1] = {
-	[TA_NL_A_BUFFER_SIZE] = { .type = NLA_U64 },
-	[TA_NL_A_BUFFER_ALIGN] = { .type = NLA_U64 },
-	[TA_NL_A_BUFFER_START] = { .type = NLA_U32 },
-	[TA_NL_A_BUFFER_END] = { .type = NLA_U32 },
-};
-
-static const struct nla_policy ta_nl_create_policy[TA_NL_A_PLAN_MAX + 1] = {
-	[TA_NL_A_PLAN_FLAGS] = NLA_POLICY_MASK(NLA_U32, TA_CREATE_LIFETIMES |
-					       TA_CREATE_DRY_RUN),
-	[TA_NL_A_PLAN_STRATEGY] = NLA_POLICY_MAX(NLA_U32,
-						 TA_STRATEGY_COUNT - 1),
-	[TA_NL_A_PLAN_BUDGET_NS] = { .type = NLA_U64 },
-	[TA_NL_A_PLAN_BUDGET_STEPS] = { .type = NLA_U64 },
-	[TA_NL_A_PLAN_TENSOR] = NLA_POLICY_NESTED(ta_nl_tensor_policy),
-	[TA_NL_A_PLAN_OP] = NLA_POLICY_NESTED(ta_nl_op_policy),
-	[TA_NL_A_PLAN_BUFFER] = NLA_POLICY_NESTED(ta_nl_buffer_policy),
-};
-
-/* plan-get (do and dump) and plan-destroy */
-static const struct nla_policy ta_nl_id_policy[TA_NL_A_PLAN_MAX + 1] = {
-	[TA_NL_A_PLAN_PLAN_ID] = NLA_POLICY_FULL_RANGE(NLA_U32,
-						       &ta_nl_plan_id_range),
-};
-
-static const struct nla_policy ta_nl_export_policy[TA_NL_A_PLAN_MAX + 1] = {
-	[TA_NL_A_PLAN_PLAN_ID] = NLA_POLICY_FULL_RANGE(NLA_U32,
-						       &ta_nl_plan_id_range),
-	[TA_NL_A_PLAN_EXPORT_FLAGS] = NLA_POLICY_MASK(NLA_U32,
-						      TA_EXPORT_CLOEXEC),
-};
 
 static u32 ta_nl_get_u32(const struct nlattr *attr, u32 def)
 {
@@ -266,7 +214,7 @@ static int ta_nl_put_info(struct sk_buff *skb, struct ta_device *ta)
 	return 0;
 }
 
-static int ta_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
+int tensorarena_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -384,12 +332,12 @@ static int ta_nl_parse_tensor(struct netlink_ext_ack *extack,
 			      const struct nlattr *nest,
 			      struct ta_graph_tensor *t)
 {
-	struct nlattr *tb[TA_NL_A_TENSOR_MAX + 1];
+	struct nlattr *tb[ARRAY_SIZE(tensorarena_tensor_nl_policy)];
 	u64 size, align;
 	int err;
 
-	err = nla_parse_nested(tb, TA_NL_A_TENSOR_MAX, nest,
-			       ta_nl_tensor_policy, extack);
+	err = nla_parse_nested(tb, ARRAY_SIZE(tb) - 1, nest,
+			       tensorarena_tensor_nl_policy, extack);
 	if (err)
 		return err;
 	err = ta_nl_check_size_align(extack, tb, TA_NL_A_TENSOR_SIZE,
@@ -405,12 +353,12 @@ static int ta_nl_parse_tensor(struct netlink_ext_ack *extack,
 static int ta_nl_parse_buffer(struct netlink_ext_ack *extack,
 			      const struct nlattr *nest, struct ta_buffer *b)
 {
-	struct nlattr *tb[TA_NL_A_BUFFER_MAX + 1];
+	struct nlattr *tb[ARRAY_SIZE(tensorarena_buffer_nl_policy)];
 	u64 size, align;
 	int err;
 
-	err = nla_parse_nested(tb, TA_NL_A_BUFFER_MAX, nest,
-			       ta_nl_buffer_policy, extack);
+	err = nla_parse_nested(tb, ARRAY_SIZE(tb) - 1, nest,
+			       tensorarena_buffer_nl_policy, extack);
 	if (err)
 		return err;
 	err = ta_nl_check_size_align(extack, tb, TA_NL_A_BUFFER_SIZE,
@@ -577,7 +525,8 @@ static int ta_nl_create_reply(struct genl_info *info,
 	return genlmsg_reply(msg, info);
 }
 
-static int ta_nl_create_doit(struct sk_buff *skb, struct genl_info *info)
+int tensorarena_nl_plan_create_doit(struct sk_buff *skb,
+				    struct genl_info *info)
 {
 	struct nlattr **attrs = info->attrs;
 	struct ta_plan_request req = {
@@ -707,7 +656,7 @@ static struct ta_plan_obj *ta_nl_lookup(const struct sk_buff *skb,
 	return plan;
 }
 
-static int ta_nl_get_doit(struct sk_buff *skb, struct genl_info *info)
+int tensorarena_nl_plan_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ta_plan_obj *plan;
 	struct sk_buff *msg;
@@ -756,18 +705,20 @@ put:
  * Dump state in cb->args: [0] the plan ID to dump (0: list every plan),
  * [1] the last plan listed or the next placement, [2] whether the dump of
  * one plan has sent its figures, [3] and [4] the requester's uid and admin
- * flag: later parts of a dump run in whichever task reads the socket, so
- * the identity is taken once, at start, from the request.
+ * flag, [5] set once the dump has started. Later parts of a dump run in
+ * whichever task reads the socket, so the identity is taken once, at the
+ * start, from the request.
+ *
+ * The generated per-op ops table has no start() (6.1's genl_ops would
+ * take one, but ynl-gen-c.py renders start()/done() only for split ops),
+ * so the start is the first dumpit() call, which netlink_dump_start()
+ * makes in the requester's sendmsg(), like a do; its error and extack
+ * message end the dump.
  */
 static int ta_nl_get_start(struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
 	const struct nlattr *id = di->attrs[TA_NL_A_PLAN_PLAN_ID];
-
-	/*
-	 * 6.1 gives start() no extack: a missing plan is reported by the
-	 * first dumpit() call, whose error and message end the dump.
-	 */
 	struct ta_owner caller = ta_nl_caller(cb->skb);
 
 	cb->args[0] = id ? nla_get_u32(id) : 0;
@@ -775,6 +726,7 @@ static int ta_nl_get_start(struct netlink_callback *cb)
 	cb->args[2] = 0;
 	cb->args[3] = __kuid_val(caller.uid);
 	cb->args[4] = caller.admin;
+	cb->args[5] = 1;
 	return 0;
 }
 
@@ -855,12 +807,21 @@ static int ta_nl_dump_one(struct sk_buff *skb, struct netlink_callback *cb)
 	return err ?: skb->len;
 }
 
-static int ta_nl_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+int tensorarena_nl_plan_get_dumpit(struct sk_buff *skb,
+				   struct netlink_callback *cb)
 {
+	int err;
+
+	if (!cb->args[5]) {
+		err = ta_nl_get_start(cb);
+		if (err)
+			return err;
+	}
 	return cb->args[0] ? ta_nl_dump_one(skb, cb) : ta_nl_dump_list(skb, cb);
 }
 
-static int ta_nl_destroy_doit(struct sk_buff *skb, struct genl_info *info)
+int tensorarena_nl_plan_destroy_doit(struct sk_buff *skb,
+				     struct genl_info *info)
 {
 	struct ta_owner caller = ta_nl_caller(skb);
 	int err;
@@ -915,7 +876,8 @@ static void ta_nl_export_error(struct genl_info *info, int err)
  * number not yet open (EBADF), the same window an ioctl's copy_to_user()
  * leaves.
  */
-static int ta_nl_export_doit(struct sk_buff *skb, struct genl_info *info)
+int tensorarena_nl_plan_export_doit(struct sk_buff *skb,
+				    struct genl_info *info)
 {
 	struct ta_owner caller = ta_nl_caller(skb);
 	const struct sock *ssk = NETLINK_CB(skb).sk;
@@ -983,59 +945,31 @@ put_buf:
 }
 
 /*
- * No command needs GENL_ADMIN_PERM: plans are per user (a caller sees and
- * destroys only its own uid's plans unless it has CAP_SYS_ADMIN), as with
- * the ioctls. The events group announces every user's plans, so binding to
- * it needs CAP_SYS_ADMIN.
+ * The events group announces every user's plans, so joining it needs
+ * CAP_SYS_ADMIN. (The generated ta_nl_gen.c has a group table too, but
+ * ynl-gen-c.py renders no group flags: this one is used.)
  */
-static const struct genl_ops ta_nl_ops[] = {
-	{
-		.cmd = TA_NL_CMD_INFO,
-		.doit = ta_nl_info_doit,
-	},
-	{
-		.cmd = TA_NL_CMD_PLAN_CREATE,
-		.doit = ta_nl_create_doit,
-		.policy = ta_nl_create_policy,
-		.maxattr = TA_NL_A_PLAN_MAX,
-	},
-	{
-		.cmd = TA_NL_CMD_PLAN_GET,
-		.doit = ta_nl_get_doit,
-		.start = ta_nl_get_start,
-		.dumpit = ta_nl_get_dumpit,
-		.policy = ta_nl_id_policy,
-		.maxattr = TA_NL_A_PLAN_MAX,
-	},
-	{
-		.cmd = TA_NL_CMD_PLAN_DESTROY,
-		.doit = ta_nl_destroy_doit,
-		.policy = ta_nl_id_policy,
-		.maxattr = TA_NL_A_PLAN_MAX,
-	},
-	{
-		.cmd = TA_NL_CMD_PLAN_EXPORT,
-		.doit = ta_nl_export_doit,
-		.policy = ta_nl_export_policy,
-		.maxattr = TA_NL_A_PLAN_MAX,
-	},
-};
-
 static const struct genl_multicast_group ta_nl_mcgrps[] = {
-	[TA_NL_MCGRP_EVENTS_ID] = {
+	[TENSORARENA_NLGRP_EVENTS] = {
 		.name = TA_NL_MCGRP_EVENTS,
 		.flags = GENL_MCAST_CAP_SYS_ADMIN,
 	},
 };
 
+/*
+ * The ops table and the attribute policies are generated from the spec
+ * (ta_nl_gen.c); the handlers are the tensorarena_nl_*_doit/_dumpit
+ * functions of this file. parallel_ops: planning may take the whole budget
+ * and must not hold genl_mutex.
+ */
 static struct genl_family ta_nl_family __ro_after_init = {
 	.name = TA_NL_FAMILY_NAME,
 	.version = TA_NL_FAMILY_VERSION,
 	.netnsok = true,
 	.parallel_ops = true,
 	.module = THIS_MODULE,
-	.ops = ta_nl_ops,
-	.n_ops = ARRAY_SIZE(ta_nl_ops),
+	.ops = tensorarena_nl_ops,
+	.n_ops = ARRAY_SIZE(tensorarena_nl_ops),
 	.mcgrps = ta_nl_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(ta_nl_mcgrps),
 };
@@ -1047,7 +981,7 @@ static struct sk_buff *ta_nl_event_new(u8 cmd, void **hdr)
 
 	if (!READ_ONCE(ta_nl_registered) ||
 	    !genl_has_listeners(&ta_nl_family, &init_net,
-				TA_NL_MCGRP_EVENTS_ID))
+				TENSORARENA_NLGRP_EVENTS))
 		return NULL;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
@@ -1067,7 +1001,7 @@ static void ta_nl_event_send(struct sk_buff *msg, void *hdr, int err)
 		return;
 	}
 	genlmsg_end(msg, hdr);
-	genlmsg_multicast(&ta_nl_family, msg, 0, TA_NL_MCGRP_EVENTS_ID,
+	genlmsg_multicast(&ta_nl_family, msg, 0, TENSORARENA_NLGRP_EVENTS,
 			  GFP_KERNEL);
 }
 
