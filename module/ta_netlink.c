@@ -9,7 +9,13 @@
  * into attributes. Every rejection carries an extack message (the policies'
  * own for type, range and mask errors).
  * Documentation/netlink.md describes the family; the YAML spec is
- * Documentation/netlink/specs/tensorarena.yaml.
+ * Documentation/netlink/specs/tensorarena.yaml, from which ta_nl_gen.[ch]
+ * (policies, ops table) are generated (make netlink-gen).
+ *
+ * Access: the family exists in the initial network namespace only, and a
+ * command or dump is served only when both the opener of the sending socket
+ * and the sending task could use /dev/tensorarena (ta_nl_check_access()):
+ * -EPERM otherwise.
  *
  * Ownership: a plan created over netlink belongs to the sending socket.
  * Each socket that created a plan gets a &struct ta_nl_owner, found by the
@@ -77,6 +83,38 @@ static u32 ta_nl_get_u32(const struct nlattr *attr, u32 def)
 static u64 ta_nl_get_u64(const struct nlattr *attr, u64 def)
 {
 	return attr ? nla_get_u64(attr) : def;
+}
+
+/*
+ * The family's policy, for every command (pre_doit) and dump (its start):
+ * the family exists only in the initial network namespace (netnsok is
+ * false: elsewhere the controller finds no family), and both the opener of
+ * the sending socket and the sending task must be allowed to use
+ * /dev/tensorarena (ta_access_allowed(): the node's owner root, the
+ * "group" and "mode" module parameters, or CAP_SYS_ADMIN in the initial
+ * user namespace). A kernel socket has no opener; its sending task still
+ * counts. Both requests and dumps are checked in the sender's sendmsg(),
+ * where the socket and its file are alive.
+ */
+static int ta_nl_check_access(const struct sk_buff *skb,
+			      struct netlink_ext_ack *extack)
+{
+	const struct sock *sk = NETLINK_CB(skb).sk;
+	const struct file *file = sk && sk->sk_socket ? sk->sk_socket->file :
+							NULL;
+
+	if ((!file || ta_access_allowed(file->f_cred)) &&
+	    ta_access_allowed(current_cred()))
+		return 0;
+	NL_SET_ERR_MSG(extack,
+		       "permission denied: the socket's opener and the sender must be allowed to use /dev/tensorarena (module parameters group and mode) or have CAP_SYS_ADMIN");
+	return -EPERM;
+}
+
+static int ta_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
+			  struct genl_info *info)
+{
+	return ta_nl_check_access(skb, info->extack);
 }
 
 /*
@@ -706,8 +744,8 @@ put:
  * [1] the last plan listed or the next placement, [2] whether the dump of
  * one plan has sent its figures, [3] and [4] the requester's uid and admin
  * flag, [5] set once the dump has started. Later parts of a dump run in
- * whichever task reads the socket, so the identity is taken once, at the
- * start, from the request.
+ * whichever task reads the socket, so the access check and the identity
+ * are done once, at the start, from the request.
  *
  * The generated per-op ops table has no start() (6.1's genl_ops would
  * take one, but ynl-gen-c.py renders start()/done() only for split ops),
@@ -719,7 +757,13 @@ static int ta_nl_get_start(struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
 	const struct nlattr *id = di->attrs[TA_NL_A_PLAN_PLAN_ID];
-	struct ta_owner caller = ta_nl_caller(cb->skb);
+	struct ta_owner caller;
+	int err;
+
+	err = ta_nl_check_access(cb->skb, cb->extack);
+	if (err)
+		return err;
+	caller = ta_nl_caller(cb->skb);
 
 	cb->args[0] = id ? nla_get_u32(id) : 0;
 	cb->args[1] = 0;
@@ -960,13 +1004,15 @@ static const struct genl_multicast_group ta_nl_mcgrps[] = {
  * The ops table and the attribute policies are generated from the spec
  * (ta_nl_gen.c); the handlers are the tensorarena_nl_*_doit/_dumpit
  * functions of this file. parallel_ops: planning may take the whole budget
- * and must not hold genl_mutex.
+ * and must not hold genl_mutex. netnsok false and pre_doit: the policy of
+ * ta_nl_check_access().
  */
 static struct genl_family ta_nl_family __ro_after_init = {
 	.name = TA_NL_FAMILY_NAME,
 	.version = TA_NL_FAMILY_VERSION,
-	.netnsok = true,
+	.netnsok = false,
 	.parallel_ops = true,
+	.pre_doit = ta_nl_pre_doit,
 	.module = THIS_MODULE,
 	.ops = tensorarena_nl_ops,
 	.n_ops = ARRAY_SIZE(tensorarena_nl_ops),
