@@ -5,8 +5,10 @@
  * Not a misc device: devtmpfs creates the node with the owner, group and
  * mode our device type's devnode() gives, so a board without udev (mdev,
  * plain devtmpfs) still gets the access policy of the "group" and "mode"
- * module parameters (ta_access.c). udev rules may refine it
- * (Documentation/security.md).
+ * module parameters (ta_access.c). The device is in a class of its own,
+ * "tensorarena", so udev sees it (SUBSYSTEM=="tensorarena") and the shipped
+ * rule can tag it for logged-in users (userspace/udev/,
+ * Documentation/security.md).
  *
  * Each open file has a &struct ta_file: its device and the count of plans
  * it holds (max_file_plans).
@@ -36,6 +38,10 @@ static char *ta_chardev_devnode(TA_DEVNODE_CONST struct device *dev,
 static const struct device_type ta_chardev_type = {
 	.name = "tensorarena",
 	.devnode = ta_chardev_devnode,
+};
+
+static struct class ta_chardev_class = {
+	.name = TA_DEVICE_NAME,
 };
 
 static void ta_chardev_dev_release(struct device *dev)
@@ -88,9 +94,12 @@ int ta_chardev_register(struct ta_device *ta)
 	struct device *dev;
 	int err;
 
-	err = alloc_chrdev_region(&ta->devt, 0, 1, TA_DEVICE_NAME);
+	err = class_register(&ta_chardev_class);
 	if (err)
 		return err;
+	err = alloc_chrdev_region(&ta->devt, 0, 1, TA_DEVICE_NAME);
+	if (err)
+		goto unregister_class;
 	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
 	if (!dev) {
 		err = -ENOMEM;
@@ -99,6 +108,7 @@ int ta_chardev_register(struct ta_device *ta)
 	device_initialize(dev);
 	dev->devt = ta->devt;
 	dev->type = &ta_chardev_type;
+	dev->class = &ta_chardev_class;
 	dev->parent = ta->dev;
 	dev->release = ta_chardev_dev_release;
 	err = dev_set_name(dev, TA_DEVICE_NAME);
@@ -116,6 +126,8 @@ put_device:
 	put_device(dev);
 unregister_region:
 	unregister_chrdev_region(ta->devt, 1);
+unregister_class:
+	class_unregister(&ta_chardev_class);
 	return err;
 }
 
@@ -131,4 +143,5 @@ void ta_chardev_unregister(struct ta_device *ta)
 	put_device(ta->chardev);
 	ta->chardev = NULL;
 	unregister_chrdev_region(ta->devt, 1);
+	class_unregister(&ta_chardev_class);
 }

@@ -11,9 +11,10 @@
 
 #include "planner/ta_env.h"
 
+/* Planner scratch is the caller's: charged to its memory cgroup. */
 void *ta_env_alloc_array(size_t n, size_t size)
 {
-	return kvcalloc(n, size, GFP_KERNEL);
+	return kvcalloc(n, size, GFP_KERNEL_ACCOUNT);
 }
 
 void ta_env_free(void *p)

@@ -30,6 +30,9 @@ expect "WARNING fails a passing run" 1 "${good}[ 2.0] WARNING: CPU: 0 PID: 1 at 
 expect "KASAN report fails" 1 "${good}[ 2.0] BUG: KASAN: slab-out-of-bounds in ta_x\n"
 expect "UBSAN report fails" 1 "${good}[ 2.0] UBSAN: shift-out-of-bounds in x.c:3:4\n"
 expect "lockdep report fails" 1 "${good}[ 2.0] WARNING: possible circular locking dependency detected\n"
+expect "soft lockup fails" 1 "${good}[ 30.0] watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [ta_e2e:99]\n"
+expect "RCU stall fails" 1 "${good}[ 30.0] rcu: INFO: rcu_sched self-detected stall on CPU\n"
+expect "hung task fails" 1 "${good}[ 60.0] INFO: task insmod:77 blocked for more than 30 seconds.\n"
 expect "kmemleak report fails" 1 "${good}unreferenced object 0xffff888003 (size 64):\n"
 expect "failed KUnit case fails" 1 '    # Subtest: s\n    1..1\n    not ok 1 - a\nTA-VM: end\n'
 expect "missing KUnit cases fail" 1 '    # Subtest: s\n    1..3\n    ok 1 - a\nTA-VM: end\n'

@@ -26,6 +26,10 @@ REPORTS = [
     r"INFO: possible", r"INFO: trying to register non-static key",
     r"DEBUG_LOCKS_WARN_ON", r"DMA-API: ", r"Call Trace:",
     r"lockdep is turned off",
+    # The hang detectors: soft lockup ("BUG: soft lockup" is caught above),
+    # RCU stalls, hung tasks.
+    r"rcu: INFO: ", r"detected stall", r"self-detected stall",
+    r"blocked for more than \d+ seconds",
 ]
 # Boot lines that mention a report word without being one.
 BENIGN = [

@@ -17,6 +17,8 @@
 #include <sys/ioctl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <grp.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -794,17 +796,20 @@ static void test_isolation(void)
 
 		if (setgid(1000) || setuid(1000))
 			_exit(100);
-		/* The same fd and a fresh one: neither shows the plan. */
-		if (get_placements(c.plan_id, pl, G_TENSORS, &g) != -ENOENT)
+		/*
+		 * root's descriptor keeps root's identity (its opener's), as
+		 * any file does when handed on; a fresh one of uid 1000 does
+		 * not show root's plan.
+		 */
+		if (get_placements(c.plan_id, pl, G_TENSORS, &g) != 0)
 			fails |= 1;
 		map = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, e2e_fd,
 			   c.mmap_offset);
-		if (map != MAP_FAILED || errno != ENOENT)
+		if (map == MAP_FAILED)
 			fails |= 2;
-		memset(&d, 0, sizeof(d));
-		d.plan_id = c.plan_id;
-		if (e2e_ioctl(TA_IOCTL_PLAN_DESTROY, &d) != -ENOENT)
-			fails |= 4;
+		else
+			munmap(map, getpagesize());
+		close(e2e_fd);
 		e2e_fd = open("/dev/" TA_DEVICE_NAME, O_RDWR);
 		if (e2e_fd < 0)
 			printf("# uid 1000: open: %s\n", strerror(errno));
@@ -813,6 +818,14 @@ static void test_isolation(void)
 			printf("# uid 1000: get on a fresh fd: %d\n", err);
 			fails |= 8;
 		}
+		map = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, e2e_fd,
+			   c.mmap_offset);
+		if (map != MAP_FAILED || errno != ENOENT)
+			fails |= 32;
+		memset(&d, 0, sizeof(d));
+		d.plan_id = c.plan_id;
+		if (e2e_ioctl(TA_IOCTL_PLAN_DESTROY, &d) != -ENOENT)
+			fails |= 4;
 		/* Its own plans work. */
 		c = graph_request(TA_STRATEGY_FREELIST);
 		err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
@@ -823,7 +836,7 @@ static void test_isolation(void)
 		_exit(fails);
 	}
 	waitpid(pid, &status, 0);
-	e2e_report("isolation: uid 1000 cannot get, map or destroy root's plan",
+	e2e_report("isolation: uid 1000 cannot get, map or destroy root's plan on its own fd; root's fd is root's",
 		   WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		   "child status 0x%x", status);
 	info_now(&info);
@@ -1050,6 +1063,291 @@ static void test_dmabuf(void)
 		   "in use %llu", (unsigned long long)info.bytes_in_use);
 }
 
+/* Read or write one of the module's parameters; -1 / false on failure. */
+static long long param_read(const char *name)
+{
+	char path[128];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/tensorarena/parameters/%s",
+		 name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lli", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+static bool param_write(const char *name, const char *value)
+{
+	char path[128];
+	bool ok;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/tensorarena/parameters/%s",
+		 name);
+	f = fopen(path, "w");
+	if (!f)
+		return false;
+	ok = fputs(value, f) >= 0;
+	ok = (fclose(f) == 0) && ok;
+	return ok;
+}
+
+/* Run @fn in a child as @uid with group @gid only; its exit status. */
+static int as_user(uid_t uid, gid_t gid, int (*fn)(void))
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		if (setgroups(0, NULL) || setgid(gid) || setuid(uid))
+			_exit(100);
+		_exit(fn());
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 200;
+}
+
+static int open_as_outsider(void)
+{
+	int fd = open("/dev/" TA_DEVICE_NAME, O_RDWR);
+
+	return fd < 0 && errno == EACCES ? 0 : 1;
+}
+
+/* The device node and a read-only descriptor follow the access policy. */
+static void test_access(void)
+{
+	long long group = param_read("group");
+	struct ta_plan_create c = graph_request(TA_STRATEGY_FREELIST);
+	struct ta_plan_destroy d;
+	struct ta_plan_export x;
+	struct ta_info info;
+	struct stat st;
+	int ro, err;
+
+	err = stat("/dev/" TA_DEVICE_NAME, &st);
+	e2e_report("access: /dev/tensorarena is root:<group> 0660",
+		   !err && (st.st_mode & 07777) == 0660 && st.st_uid == 0 &&
+		   (long long)st.st_gid == group,
+		   "mode %o uid %u gid %u (group parameter %lld)",
+		   st.st_mode & 07777, st.st_uid, st.st_gid, group);
+	e2e_report("access: a uid outside the group cannot open it (EACCES)",
+		   as_user(2000, 2000, open_as_outsider) == 0, "opened");
+
+	ro = open("/dev/" TA_DEVICE_NAME, O_RDONLY);
+	e2e_report("access: root opens it read-only", ro >= 0, "%s",
+		   strerror(errno));
+	if (ro < 0)
+		return;
+	memset(&info, 0, sizeof(info));
+	e2e_report("access: INFO on a read-only fd",
+		   ioctl(ro, TA_IOCTL_INFO, &info) == 0, "%s", strerror(errno));
+	err = ioctl(ro, TA_IOCTL_PLAN_CREATE, &c) ? errno : 0;
+	e2e_report("access: CREATE on a read-only fd -> EBADF", err == EBADF,
+		   "got %d", err);
+	err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
+	memset(&d, 0, sizeof(d));
+	d.plan_id = c.plan_id;
+	err = err ?: (ioctl(ro, TA_IOCTL_PLAN_DESTROY, &d) ? errno : 0);
+	e2e_report("access: DESTROY on a read-only fd -> EBADF", err == EBADF,
+		   "got %d", err);
+	memset(&x, 0, sizeof(x));
+	x.plan_id = c.plan_id;
+	err = ioctl(ro, TA_IOCTL_PLAN_EXPORT, &x) ? errno : 0;
+	e2e_report("access: EXPORT on a read-only fd -> EBADF", err == EBADF,
+		   "got %d", err);
+	e2e_ioctl(TA_IOCTL_PLAN_DESTROY, &d);
+	close(ro);
+}
+
+/* An export whose result cannot be copied out installs no descriptor. */
+static void test_export_efault(void)
+{
+	struct ta_plan_create c = graph_request(TA_STRATEGY_GREEDY_SIZE);
+	long page = getpagesize();
+	struct ta_plan_export *x;
+	struct ta_plan_destroy d;
+	struct ta_info info;
+	int err, probe, next;
+
+	err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
+	x = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	if (err || x == MAP_FAILED) {
+		e2e_report("export: EFAULT setup", false, "err %d", err);
+		return;
+	}
+	memset(x, 0, sizeof(*x));
+	x->plan_id = c.plan_id;
+	mprotect(x, page, PROT_READ);
+	probe = dup(0);
+	close(probe);
+	err = e2e_ioctl(TA_IOCTL_PLAN_EXPORT, x);
+	next = dup(0);
+	close(next);
+	info_now(&info);
+	e2e_report("export: unwritable argument -> EFAULT, no descriptor left behind",
+		   err == -EFAULT && next == probe && info.bytes_in_use ==
+		   (unsigned long long)((c.height + page - 1) & ~(page - 1)),
+		   "err %d lowest free fd %d then %d", err, probe, next);
+	munmap(x, page);
+	memset(&d, 0, sizeof(d));
+	d.plan_id = c.plan_id;
+	e2e_ioctl(TA_IOCTL_PLAN_DESTROY, &d);
+}
+
+/* Element sizes past what the kernel walks for zeroes are refused. */
+static void test_elem_sizes(void)
+{
+	static unsigned char wide[G_TENSORS][4096];
+	struct ta_plan_create c = graph_request(TA_STRATEGY_FREELIST);
+	struct ta_placement pl[G_TENSORS];
+	struct ta_plan_get g;
+	struct ta_info before, after;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < G_TENSORS; i++)
+		memcpy(wide[i], &g_tensors[i], sizeof(g_tensors[i]));
+	c.tensors = (uintptr_t)wide;
+	c.tensor_size = sizeof(wide[0]);
+	info_now(&before);
+	err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
+	info_now(&after);
+	e2e_report("limits: tensor_size 4096 -> E2BIG, nothing changed",
+		   err == -E2BIG && after.n_plans == before.n_plans,
+		   "got %d", err);
+	c = graph_request(TA_STRATEGY_FREELIST);
+	err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
+	if (!err) {
+		struct ta_plan_destroy d;
+
+		memset(&g, 0, sizeof(g));
+		g.plan_id = c.plan_id;
+		g.placements = (uintptr_t)pl;
+		g.n_placements = 1;
+		g.placement_size = 1u << 30;
+		err = e2e_ioctl(TA_IOCTL_PLAN_GET, &g);
+		e2e_report("limits: placement_size 1 GiB -> E2BIG",
+			   err == -E2BIG, "got %d", err);
+		memset(&d, 0, sizeof(d));
+		d.plan_id = c.plan_id;
+		e2e_ioctl(TA_IOCTL_PLAN_DESTROY, &d);
+	}
+}
+
+/* Writable limits refuse values outside their range. */
+static void test_param_clamps(void)
+{
+	long long before = param_read("max_tensors");
+
+	e2e_report("limits: max_tensors=0 refused", !param_write("max_tensors", "0"),
+		   "accepted");
+	e2e_report("limits: max_tensors=2^31 refused",
+		   !param_write("max_tensors", "2147483648"), "accepted");
+	e2e_report("limits: max_refs=2^32-1 refused",
+		   !param_write("max_refs", "4294967295"), "accepted");
+	e2e_report("limits: max_tensors unchanged by refused writes",
+		   param_read("max_tensors") == before, "now %lld",
+		   param_read("max_tensors"));
+	e2e_report("limits: mode is read-only once loaded",
+		   !param_write("mode", "0666"), "accepted");
+}
+
+static int quota_fd_creates(int fd, int n)
+{
+	struct ta_plan_create c;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		c = graph_request(TA_STRATEGY_FREELIST);
+		if (ioctl(fd, TA_IOCTL_PLAN_CREATE, &c))
+			return -errno;
+	}
+	return 0;
+}
+
+static int quota_other_uid(void)
+{
+	int fd = open("/dev/" TA_DEVICE_NAME, O_RDWR);
+
+	return fd >= 0 && quota_fd_creates(fd, 2) == 0 ? 0 : 1;
+}
+
+/* Per-file and per-uid quotas refuse with EDQUOT and change nothing. */
+static void test_quotas(void)
+{
+	long long file0 = param_read("max_file_plans");
+	long long user0 = param_read("max_user_plans");
+	struct ta_plan_create c = graph_request(TA_STRATEGY_FREELIST);
+	struct ta_info before, after;
+	char buf[32];
+	int a, b, err;
+
+	if (!param_write("max_file_plans", "3") ||
+	    !param_write("max_user_plans", "5")) {
+		e2e_report("quotas: set", false, "cannot write parameters");
+		return;
+	}
+	a = open("/dev/" TA_DEVICE_NAME, O_RDWR);
+	b = open("/dev/" TA_DEVICE_NAME, O_RDWR);
+	err = quota_fd_creates(a, 3);
+	info_now(&before);
+	err = err ?: (ioctl(a, TA_IOCTL_PLAN_CREATE, &c) ? -errno : 0);
+	info_now(&after);
+	e2e_report("quotas: max_file_plans+1st create on one fd -> EDQUOT",
+		   err == -EDQUOT && after.n_plans == before.n_plans &&
+		   after.bytes_in_use == before.bytes_in_use,
+		   "got %d, plans %u -> %u", err, before.n_plans,
+		   after.n_plans);
+	err = quota_fd_creates(b, 2);
+	e2e_report("quotas: another fd of the uid may create up to max_user_plans",
+		   err == 0, "got %d", err);
+	err = quota_fd_creates(b, 1);
+	e2e_report("quotas: max_user_plans+1st create of the uid -> EDQUOT",
+		   err == -EDQUOT, "got %d", err);
+	e2e_report("quotas: another uid still creates",
+		   as_user(1001, 1000, quota_other_uid) == 0, "refused");
+	close(a);
+	err = quota_fd_creates(b, 1);
+	e2e_report("quotas: closing a file gives its plans back to the uid",
+		   err == 0, "got %d", err);
+	close(b);
+
+	/* Arena bytes: one page per uid. */
+	if (param_write("max_user_bytes", "4K")) {
+		g_tensors[0].size += 8192;
+		c = graph_request(TA_STRATEGY_FREELIST);
+		info_now(&before);
+		err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
+		info_now(&after);
+		g_tensors[0].size -= 8192;
+		e2e_report("quotas: a plan above max_user_bytes -> EDQUOT, nothing changed",
+			   err == -EDQUOT && after.n_plans == before.n_plans &&
+			   after.bytes_in_use == before.bytes_in_use,
+			   "got %d", err);
+		param_write("max_user_bytes", "0");
+	} else {
+		e2e_report("quotas: max_user_bytes writable", false, "no");
+	}
+	snprintf(buf, sizeof(buf), "%lld", file0);
+	param_write("max_file_plans", buf);
+	snprintf(buf, sizeof(buf), "%lld", user0);
+	param_write("max_user_plans", buf);
+	info_now(&after);
+	e2e_report("quotas: everything given back", after.n_plans == 0 &&
+		   after.bytes_in_use == 0, "plans %u in use %llu",
+		   after.n_plans, (unsigned long long)after.bytes_in_use);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -1075,6 +1373,11 @@ int main(int argc, char **argv)
 	test_isolation();
 	test_stress();
 	test_dmabuf();
+	test_access();
+	test_export_efault();
+	test_elem_sizes();
+	test_param_clamps();
+	test_quotas();
 
 	close(e2e_fd);
 	return e2e_failures ? 1 : 0;

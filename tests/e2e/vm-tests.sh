@@ -22,8 +22,12 @@ drop_caches() { [ -w /proc/sys/vm/drop_caches ] && echo 3 >/proc/sys/vm/drop_cac
 
 meminfo() { awk -v k="$1:" '$1 == k { print $2 * 1024 }' /proc/meminfo; }
 
+# The device's group: the e2e tests' uid 1000 (and 1001) run with gid 1000;
+# uid 2000 (gid 2000) is outside it.
+TA_GROUP=1000
+
 # load SIZE: insmod the plain module; prints insmod's error text on failure.
-load() { insmod "$TA/tensorarena.ko" "arena_size=$1" 2>&1; }
+load() { insmod "$TA/tensorarena.ko" "arena_size=$1" group=$TA_GROUP 2>&1; }
 
 # insmod_fails NAME ARG EXPECTED_TEXT: the load must fail, leave nothing.
 insmod_fails() {
@@ -45,7 +49,7 @@ insmod_fails() {
 run_kunit() {
 	# The KUnit build runs its suites when loaded; KTAP goes to the console.
 	check "kunit: module with suites loads" \
-		insmod "$TA/tensorarena-kunit.ko" arena_size=16M
+		insmod "$TA/tensorarena-kunit.ko" arena_size=16M group=$TA_GROUP
 	run_corrupt_tests
 	check "kunit: module unloads" rmmod tensorarena
 }
@@ -78,6 +82,9 @@ run_param_tests() {
 	insmod_fails "param: not page-multiple -> EINVAL" arena_size=1000 "Invalid"
 	insmod_fails "param: 64-bit overflow -> ERANGE" arena_size=99999999999999G "Numerical result"
 	insmod_fails "param: empty -> EINVAL" arena_size= "Invalid"
+	insmod_fails "param: mode with exec bits -> EINVAL" mode=0777 "Invalid"
+	insmod_fails "param: mode not octal -> EINVAL" mode=rw "Invalid"
+	insmod_fails "param: max_tensors=0 -> EINVAL" max_tensors=0 "Invalid"
 	insmod_fails "arena: impossible size -> ENOMEM" arena_size=$1 "Cannot allocate memory"
 	check "arena: impossible size explained in the log" \
 		sh -c 'dmesg | grep -q "cannot reserve a contiguous .*-byte arena"'
@@ -146,6 +153,8 @@ run_module_tests() {
 	out=$(load "$2")
 	check "load with arena_size=$2" [ -z "$out" ]
 	check "/dev/tensorarena exists" [ -c /dev/tensorarena ]
+	check "/dev/tensorarena is in its own class for udev" \
+		[ -e /sys/class/tensorarena/tensorarena/dev ]
 	"$TA/ta_e2e" "$bytes"
 	"$TA/ta_e2e_netlink"
 	[ "$mode" = test ] && sh "$TA/tests/ynl-tests.sh"

@@ -10,6 +10,8 @@
 #include <linux/cred.h>
 #include <linux/dma-buf.h>
 #include <linux/file.h>
+#include <linux/module.h>
+#include <linux/user_namespace.h>
 #include <linux/platform_device.h>
 #include <linux/sizes.h>
 
@@ -355,8 +357,12 @@ static void ta_kapi_lookup_test(struct kunit *test)
 	u64 size;
 	u32 i;
 
+	int refs = module_refcount(THIS_MODULE);
+
 	plan = ta_kapi_plan_get(f->id, current_cred());
 	KUNIT_ASSERT_FALSE(test, IS_ERR(plan));
+	/* A kernel user's reference pins the module (rmmod: EBUSY). */
+	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs + 1);
 	KUNIT_EXPECT_PTR_EQ(test, ta_kapi_plan_device(plan), f->live.ta.dev);
 	KUNIT_EXPECT_EQ(test, ta_kapi_plan_tensor_count(plan), 3U);
 	KUNIT_EXPECT_EQ(test, ta_kapi_plan_size(plan), (size_t)PAGE_SIZE * 2);
@@ -372,14 +378,26 @@ static void ta_kapi_lookup_test(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, ta_kapi_plan_tensor(plan, 3, &dma, &size), -EINVAL);
 	ta_kapi_plan_put(plan);
+	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_kapi_plan_get(f->id + 1, current_cred())),
 			-ENOENT);
+	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs);
 }
+
+/*
+ * Stands for a child user namespace in credentials; only its address is
+ * compared. It is never put: the test restores the real one first.
+ */
+static struct user_namespace ta_kunit_child_ns = {
+	.level = 1,
+	.parent = &init_user_ns,
+};
 
 static void ta_kapi_other_user_test(struct kunit *test)
 {
 	struct ta_kapi_fixture *f = test->priv;
 	struct cred *other = prepare_creds();
+	struct user_namespace *own_ns;
 	struct ta_plan_obj *plan;
 
 	KUNIT_ASSERT_NOT_NULL(test, other);
@@ -392,6 +410,11 @@ static void ta_kapi_other_user_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, IS_ERR(plan));
 	if (!IS_ERR(plan))
 		ta_kapi_plan_put(plan);
+	/* CAP_SYS_ADMIN in a child user namespace (unshare -U) is not. */
+	own_ns = other->user_ns;
+	other->user_ns = &ta_kunit_child_ns;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_kapi_plan_get(f->id, other)), -ENOENT);
+	other->user_ns = own_ns;
 	abort_creds(other);
 }
 
