@@ -60,7 +60,7 @@ static int ta_dmabuf_attach(struct dma_buf *dmabuf,
 	struct ta_dmabuf_attachment *a;
 	int err;
 
-	a = kzalloc(sizeof(*a), GFP_KERNEL);
+	a = kzalloc(sizeof(*a), GFP_KERNEL_ACCOUNT);
 	if (!a)
 		return -ENOMEM;
 	err = dma_get_sgtable(plan->ta->dev, &a->sgt,
@@ -243,7 +243,7 @@ struct dma_buf *ta_dmabuf_create(struct ta_plan_obj *plan)
 
 	if (!plan->slice_size)
 		return ERR_PTR(-EINVAL);
-	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL_ACCOUNT);
 	if (!buf)
 		return ERR_PTR(-ENOMEM);
 	ta_plan_obj_get(plan);

@@ -73,7 +73,7 @@ struct ta_device {
 	atomic_t n_plans;
 	struct blocking_notifier_head events;
 	struct xarray users;
-	struct mutex users_lock;
+	struct mutex users_lock; /* @users and its entries' counters */
 };
 
 /* Plan IDs run from 1 to this; the mmap offset of a plan is ID << PAGE_SHIFT. */

@@ -459,15 +459,15 @@ static int ta_nl_parse_arrays(struct genl_info *info,
 	int rem, err = 0;
 
 	if (lifetimes) {
-		req->buffers = kvcalloc(n, sizeof(*req->buffers), GFP_KERNEL);
+		req->buffers = kvcalloc(n, sizeof(*req->buffers), GFP_KERNEL_ACCOUNT);
 		if (!req->buffers)
 			return -ENOMEM;
 	} else {
-		req->tensors = kvcalloc(n, sizeof(*req->tensors), GFP_KERNEL);
+		req->tensors = kvcalloc(n, sizeof(*req->tensors), GFP_KERNEL_ACCOUNT);
 		req->ops = kvcalloc(max_t(u32, req->n_ops, 1),
-				    sizeof(*req->ops), GFP_KERNEL);
+				    sizeof(*req->ops), GFP_KERNEL_ACCOUNT);
 		req->refs = kvcalloc(max_t(u32, req->n_refs, 1),
-				     sizeof(*req->refs), GFP_KERNEL);
+				     sizeof(*req->refs), GFP_KERNEL_ACCOUNT);
 		if (!req->tensors || !req->ops || !req->refs)
 			return -ENOMEM;
 	}

@@ -91,46 +91,99 @@ MODULE_PARM_DESC(arena_size,
 		 "bytes of DMA memory to reserve, with optional K/M/G suffix, a multiple of the page size (default 4M)");
 
 /*
- * Writable limits are clamped: a value outside [min, max] is refused with
- * -EINVAL, so no write can lift a limit past what the code is sized for.
- */
-#define TA_UINT_PARAM(name, var, def, lo, hi, desc)				\
-	unsigned int var = def;							\
-	static int var##_set(const char *val, const struct kernel_param *kp)	\
-	{									\
-		return param_set_uint_minmax(val, kp, lo, hi);			\
-	}									\
-	static const struct kernel_param_ops var##_ops = {			\
-		.set = var##_set,						\
-		.get = param_get_uint,						\
-	};									\
-	module_param_cb(name, &var##_ops, &var, 0644);				\
-	MODULE_PARM_DESC(name, desc " (default " #def ", " #lo " to " #hi ")")
-
-/*
  * Limits on what one request may ask of the kernel. Each bounds the memory a
  * caller can make the kernel allocate (about 100 bytes per tensor while
- * planning, charged to the caller's memory cgroup) and the time a plan
- * takes. Root may change them at run time. Documentation/security.md.
+ * planning, charged to the caller's memory cgroup) or the time a plan
+ * takes. Root may change them at run time, within a range each: a value
+ * outside it is refused with -EINVAL, so no write can lift a limit past
+ * what the code is sized for. Documentation/security.md.
  */
-TA_UINT_PARAM(max_tensors, ta_max_tensors, 65536, 1, 1048576,
-	      "most tensors in one plan");
-TA_UINT_PARAM(max_ops, ta_max_ops, 65536, 1, 1048576,
-	      "most ops in one graph");
-TA_UINT_PARAM(max_refs, ta_max_refs, 262144, 1, 4194304,
-	      "most op-to-tensor references in one graph");
-TA_UINT_PARAM(default_budget_ms, ta_default_budget_ms, 100, 1, 60000,
-	      "planning time of searching strategies when the caller gives none");
-TA_UINT_PARAM(max_budget_ms, ta_max_budget_ms, 10000, 1, 60000,
-	      "most planning time a caller may ask for");
-TA_UINT_PARAM(max_plan_ms, ta_max_plan_ms, 10000, 1, 60000,
-	      "hard limit on the time one create may plan, any strategy (ETIMEDOUT)");
-TA_UINT_PARAM(netlink_max_plan_ms, ta_netlink_max_plan_ms, 1000, 1, 10000,
-	      "hard limit on the time one netlink create may plan (it holds generic netlink's lock)");
-TA_UINT_PARAM(max_user_plans, ta_max_user_plans, 128, 1, 1048575,
-	      "most plans one uid may hold (EDQUOT)");
-TA_UINT_PARAM(max_file_plans, ta_max_file_plans, 64, 1, 1048575,
-	      "most plans one open file or netlink socket may hold (EDQUOT)");
+unsigned int ta_max_tensors = 65536;
+unsigned int ta_max_ops = 65536;
+unsigned int ta_max_refs = 262144;
+unsigned int ta_default_budget_ms = 100;
+unsigned int ta_max_budget_ms = 10000;
+unsigned int ta_max_plan_ms = 10000;
+unsigned int ta_netlink_max_plan_ms = 1000;
+unsigned int ta_max_user_plans = 128;
+unsigned int ta_max_file_plans = 64;
+
+/**
+ * struct ta_uint_limit - the range of one writable limit
+ * @value: the parameter's variable
+ * @min: smallest value accepted
+ * @max: largest value accepted
+ */
+struct ta_uint_limit {
+	unsigned int *value;
+	unsigned int min;
+	unsigned int max;
+};
+
+static const struct ta_uint_limit ta_uint_limits[] = {
+	{ &ta_max_tensors, 1, 1048576 },
+	{ &ta_max_ops, 1, 1048576 },
+	{ &ta_max_refs, 1, 4194304 },
+	{ &ta_default_budget_ms, 1, 60000 },
+	{ &ta_max_budget_ms, 1, 60000 },
+	{ &ta_max_plan_ms, 1, 60000 },
+	{ &ta_netlink_max_plan_ms, 1, 10000 },
+	{ &ta_max_user_plans, 1, 1048575 },
+	{ &ta_max_file_plans, 1, 1048575 },
+};
+
+static int ta_uint_limit_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ta_uint_limits); i++)
+		if (ta_uint_limits[i].value == kp->arg)
+			return param_set_uint_minmax(val, kp,
+						     ta_uint_limits[i].min,
+						     ta_uint_limits[i].max);
+	return -EINVAL;
+}
+
+static const struct kernel_param_ops ta_uint_limit_ops = {
+	.set = ta_uint_limit_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(max_tensors, &ta_uint_limit_ops, &ta_max_tensors, 0644);
+MODULE_PARM_DESC(max_tensors,
+		 "most tensors in one plan (default 65536, 1 to 1048576)");
+
+module_param_cb(max_ops, &ta_uint_limit_ops, &ta_max_ops, 0644);
+MODULE_PARM_DESC(max_ops,
+		 "most ops in one graph (default 65536, 1 to 1048576)");
+
+module_param_cb(max_refs, &ta_uint_limit_ops, &ta_max_refs, 0644);
+MODULE_PARM_DESC(max_refs,
+		 "most op-to-tensor references in one graph (default 262144, 1 to 4194304)");
+
+module_param_cb(default_budget_ms, &ta_uint_limit_ops, &ta_default_budget_ms, 0644);
+MODULE_PARM_DESC(default_budget_ms,
+		 "planning time of searching strategies when the caller gives none (default 100, 1 to 60000)");
+
+module_param_cb(max_budget_ms, &ta_uint_limit_ops, &ta_max_budget_ms, 0644);
+MODULE_PARM_DESC(max_budget_ms,
+		 "most planning time a caller may ask for (default 10000, 1 to 60000)");
+
+module_param_cb(max_plan_ms, &ta_uint_limit_ops, &ta_max_plan_ms, 0644);
+MODULE_PARM_DESC(max_plan_ms,
+		 "hard limit on the time one create may plan, any strategy (ETIMEDOUT) (default 10000, 1 to 60000)");
+
+module_param_cb(netlink_max_plan_ms, &ta_uint_limit_ops, &ta_netlink_max_plan_ms, 0644);
+MODULE_PARM_DESC(netlink_max_plan_ms,
+		 "hard limit on the time one netlink create may plan (it holds generic netlink's lock) (default 1000, 1 to 10000)");
+
+module_param_cb(max_user_plans, &ta_uint_limit_ops, &ta_max_user_plans, 0644);
+MODULE_PARM_DESC(max_user_plans,
+		 "most plans one uid may hold (EDQUOT) (default 128, 1 to 1048575)");
+
+module_param_cb(max_file_plans, &ta_uint_limit_ops, &ta_max_file_plans, 0644);
+MODULE_PARM_DESC(max_file_plans,
+		 "most plans one open file or netlink socket may hold (EDQUOT) (default 64, 1 to 1048575)");
 
 u64 ta_max_user_bytes;
 
