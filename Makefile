@@ -9,9 +9,12 @@
 #                             the project's own test kernel (built on demand)
 #   make check                install what is missing, run every test
 #   make demo                 boot the test VM and show tensorarena at work
-#   make bench                planner benchmark over ../shared/bench, then the
+#   make bench                planner benchmark over ../shared/bench, the
+#                             worst-case inputs before (main's planner, 10 s
+#                             cap per run) and after (limit 2 s), then the
 #                             transports in a VM of Debian's stock kernel
 #   make lint                 checkpatch --strict, W=1, sparse on the module
+#   make fuzz                 every libFuzzer target for FUZZ_SECONDS (300) each
 #   make netlink-gen          regenerate the netlink code (module/ta_nl_gen.[ch],
 #                             uapi/linux/tensorarena_netlink.h) from
 #                             Documentation/netlink/specs/tensorarena.yaml
@@ -46,10 +49,16 @@ demo: deps
 bench: deps
 	$(MAKE) -C $(TOP)/userspace bench
 	$(TOP)/userspace/bin/ta_bench $(SHARED)/bench
+	-$(TOP)/userspace/bench/worst-before.sh main
+	$(TOP)/userspace/bin/ta_bench --worst --limit-ms 2000 --cap-s 30
 	TA_SHARED=$(SHARED) $(TOP)/tests/vm/bench.sh
 
 lint: deps
 	$(TOP)/tests/lint.sh
+
+FUZZ_SECONDS ?= 300
+fuzz: deps
+	FUZZ_KEEP_CORPUS=1 $(MAKE) -C $(TOP)/tests/fuzz run FUZZ_SECONDS=$(FUZZ_SECONDS)
 
 netlink-gen:
 	$(TOP)/tests/netlink-gen.sh
@@ -58,6 +67,7 @@ clean:
 	@kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir="$(RUNNING_KDIR)"; \
 	if [ -d "$$kdir" ]; then $(MAKE) -C "$$kdir" M=$(TOP) clean; fi
 	$(MAKE) -C $(TOP)/userspace clean
+	$(MAKE) -C $(TOP)/tests/fuzz clean
 	rm -rf $(TOP)/build
 
-.PHONY: all module userspace deps check demo bench lint netlink-gen clean
+.PHONY: all module userspace deps check demo bench lint fuzz netlink-gen clean

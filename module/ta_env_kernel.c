@@ -33,8 +33,13 @@ u64 ta_env_now_ns(void)
 	return ktime_get_ns();
 }
 
+/*
+ * Any pending signal stops planning, not only a fatal one: a process that
+ * handles SIGINT gets -EINTR from its ioctl at once (the transports do not
+ * restart the call; see Documentation/uapi.md).
+ */
 int ta_env_yield(void)
 {
 	cond_resched();
-	return fatal_signal_pending(current) ? -EINTR : 0;
+	return signal_pending(current) ? -EINTR : 0;
 }

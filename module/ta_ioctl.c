@@ -18,6 +18,7 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/minmax.h>
+#include <linux/sizes.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
@@ -88,6 +89,7 @@ static void *ta_copy_elems(u64 uptr, u32 n, u32 usize, size_t ksize,
 			   size_t min_size)
 {
 	const u8 __user *src = u64_to_user_ptr(uptr);
+	size_t done, chunk, total;
 	u8 *dst;
 	u32 i;
 	int err;
@@ -99,22 +101,41 @@ static void *ta_copy_elems(u64 uptr, u32 n, u32 usize, size_t ksize,
 	dst = kvcalloc(max_t(u32, n, 1), ksize, GFP_KERNEL_ACCOUNT);
 	if (!dst)
 		return ERR_PTR(-ENOMEM);
+	if (usize == ksize) {
+		/* The layout this kernel knows: one copy, in chunks. */
+		total = (size_t)n * ksize;
+		for (done = 0; done < total; done += chunk) {
+			chunk = min_t(size_t, total - done, SZ_256K);
+			if (copy_from_user(dst + done, src + done, chunk)) {
+				err = -EFAULT;
+				goto free_dst;
+			}
+			cond_resched();
+			if (signal_pending(current)) {
+				err = -EINTR;
+				goto free_dst;
+			}
+		}
+		return dst;
+	}
 	for (i = 0; i < n; i++) {
 		err = copy_struct_from_user(dst + (size_t)i * ksize, ksize,
 					    src + (size_t)i * usize, usize);
-		if (err) {
-			kvfree(dst);
-			return ERR_PTR(err);
-		}
+		if (err)
+			goto free_dst;
 		if (!(i & 1023)) {
 			cond_resched();
 			if (signal_pending(current)) {
-				kvfree(dst);
-				return ERR_PTR(-EINTR);
+				err = -EINTR;
+				goto free_dst;
 			}
 		}
 	}
 	return dst;
+
+free_dst:
+	kvfree(dst);
+	return ERR_PTR(err);
 }
 
 static int ta_copy_graph(const struct ta_plan_create *args,

@@ -9,6 +9,7 @@ packages=(
 	qemu-system-x86 busybox-static sparse python3
 	libnl-genl-3-dev pkg-config python3-yaml python3-jsonschema
 	gcc-aarch64-linux-gnu device-tree-compiler dt-schema
+	clang libclang-rt-14-dev llvm
 )
 
 missing=()

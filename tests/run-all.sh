@@ -1,6 +1,7 @@
 #!/bin/bash
 # make check: every test of tensorarena, ending with "N passed, N failed".
-#  1. host: userspace build, planner unit tests, harness self-test, lint,
+#  1. host: userspace build, planner unit tests, fuzzers (bounded time),
+#     harness self-test, lint,
 #     the device-tree binding (dt-schema), the module cross-built for arm64
 #  2. the debug test kernel (built once, cached in $TA_CACHE; so is the
 #     prepared arm64 tree)
@@ -38,6 +39,8 @@ tap_run host-build host_build
 if [ -f "$TA_ROOT/tests/unit/Makefile" ]; then
 	tap_run unit make -s -C "$TA_ROOT/tests/unit" run
 fi
+# libFuzzer targets, FUZZ_SECONDS each (default: see tests/fuzz/Makefile)
+tap_run fuzz make -s -C "$TA_ROOT/tests/fuzz" run
 tap_run harness "$TA_ROOT/tests/harness-selftest.sh"
 tap_run library "$TA_ROOT/tests/lib-install-test.sh"
 tap_run netlink-spec /usr/bin/python3 "$TA_ROOT/tests/netlink-spec-check.py" "$TA_ROOT" "$(ta_ynl_tools)"
@@ -62,6 +65,10 @@ gcc -O2 -Wall -Wextra -static -I"$TA_ROOT/uapi" -I"$TA_ROOT/module/planner" \
 	-I"$TA_ROOT/userspace/include" -I"$TA_ROOT/userspace/lib" \
 	-o "$payload/ta_e2e_lib" "$TA_ROOT/tests/e2e/ta_e2e_lib.c" \
 	"$TA_ROOT/userspace/libtensorarena.a" $TA_STATIC_LIBS || ta_die "ta_e2e_lib build failed"
+gcc -O2 -Wall -Wextra -static -I"$TA_ROOT/uapi" -I"$TA_ROOT/module/planner" \
+	-I"$TA_ROOT/userspace/include" -I"$TA_ROOT/userspace/lib" \
+	-o "$payload/ta_e2e_worst" "$TA_ROOT/tests/e2e/ta_e2e_worst.c" \
+	"$TA_ROOT/userspace/libtensorarena.a" $TA_STATIC_LIBS || ta_die "ta_e2e_worst build failed"
 cp "$TA_ROOT/userspace/bin/tactl.static" "$payload/tactl" || ta_die "no static tactl"
 # The reference NPU driver and the end-to-end proof over every model.
 ko=$(ta_build_npu_sim "$kdir" "$TA_ROOT/build/test-npu" "$TA_ROOT/build/test/Module.symvers") ||
@@ -92,7 +99,7 @@ cp "$TA_ROOT/tests/e2e/ynl-tests.sh" "$payload/tests/"
 
 ta_log "booting the test kernel (TCG): KUnit + end-to-end"
 ta_initramfs "$out/test.cpio.gz" "$payload"
-TA_HOSTROOT=1 ta_boot "$kdir/arch/x86/boot/bzImage" "$out/test.cpio.gz" "$out/console-test.log" test
+TA_HOSTROOT=1 ta_boot "$kdir/arch/x86/boot/bzImage" "$out/test.cpio.gz" "$out/console-test.log" test 1500
 consoles+=(--console "test-vm=$out/console-test.log")
 
 abi=$(ta_stock_abi)

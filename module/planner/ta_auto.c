@@ -238,8 +238,13 @@ static int ta_auto_iterate(const struct ta_problem *p, struct ta_fit *fit,
 	return 0;
 }
 
+/*
+ * Anytime past greedy-size: the hard deadline in @w (limit_ns) stops the
+ * later phases like the search budget does, and the best plan so far is
+ * returned. Only greedy-size itself can end with -ETIMEDOUT.
+ */
 int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
-		 u64 *offsets, struct ta_result *res)
+		 u64 *offsets, struct ta_result *res, struct ta_work *w)
 {
 	struct ta_search_limits lim = { 0 };
 	struct ta_auto_key *keys = NULL;
@@ -254,8 +259,9 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 	lim.deadline_ns = t0 + (budget && budget->time_ns ? budget->time_ns :
 				TA_AUTO_DEFAULT_NS + TA_AUTO_NS_PER_BUFFER * n);
 	lim.max_steps = budget ? budget->steps : 0;
+	lim.work = w;
 
-	ret = ta_plan_greedy_size(p, budget, offsets, res);
+	ret = ta_plan_greedy_size(p, budget, offsets, res, w);
 	if (ret)
 		return ret;
 	best = res->height;
@@ -263,7 +269,7 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 	if (best <= lb || n < 2)
 		goto done;
 
-	fit = ta_fit_create(p);
+	fit = ta_fit_create(p, w);
 	keys = ta_env_alloc_array(n, sizeof(*keys));
 	order = ta_env_alloc_array(n, sizeof(*order));
 	tmpo = ta_env_alloc_array(n, sizeof(*tmpo));
@@ -274,10 +280,19 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 		goto out;
 	}
 	ret = ta_auto_crowding(p, crowd);
+	if (!ret)
+		ret = ta_work_add(w, 8 * (u64)n);
+	if (ret == -ETIMEDOUT)
+		goto searched;
 	if (ret)
 		goto out;
 	for (pass = 0; pass < ARRAY_SIZE(ta_auto_passes) && best > lb; pass++) {
 		ta_auto_order(p, ta_auto_passes[pass][0], crowd, keys, order);
+		ret = ta_work_add(w, 4 * (u64)n);
+		if (ret == -ETIMEDOUT)
+			goto searched;
+		if (ret)
+			goto out;
 		ret = ta_fit_run(fit, order, ta_auto_passes[pass][1], best, cur,
 				 &h, &lim);
 		if (ret == -EAGAIN) {
@@ -311,7 +326,9 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 	if (best > lb && !proven && n <= TA_STACK_EXHAUSTIVE) {
 		struct ta_result sres = *res;
 
-		ret = ta_plan_stack(p, budget, cur, &sres);
+		ret = ta_plan_stack(p, budget, cur, &sres, w);
+		if (ret == -ETIMEDOUT)
+			goto searched;
 		if (ret)
 			goto out;
 		if (sres.height < best) {

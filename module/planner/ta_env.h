@@ -82,8 +82,9 @@ u64 ta_env_now_ns(void);
 /**
  * ta_env_yield() - let others run during a long loop; ask whether to stop
  *
- * Call every few thousand steps of any loop that can be long. In the kernel
- * it calls cond_resched() and reports a pending fatal signal.
+ * Called every few thousand units of work (see struct ta_work in
+ * ta_strategy.h) by every loop that can be long. In the kernel it calls
+ * cond_resched() and reports any pending signal; in userspace it returns 0.
  *
  * Return: 0 to go on, -EINTR when the caller must abandon planning.
  */

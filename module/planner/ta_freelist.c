@@ -264,9 +264,9 @@ static void ta_fl_init(struct ta_fl *fl, u32 nodes)
 
 static int ta_fl_run(struct ta_fl *fl, const struct ta_buffer *bufs, u32 n,
 		     const u32 *alloc, const u64 *rel, u32 *node,
-		     u64 *offsets, u64 *height)
+		     u64 *offsets, u64 *height, struct ta_work *w)
 {
-	u64 top = 0, work = 0;
+	u64 top = 0;
 	u32 t, r = 0;
 	int ret;
 
@@ -276,16 +276,13 @@ static int ta_fl_run(struct ta_fl *fl, const struct ta_buffer *bufs, u32 n,
 		u32 k;
 		u64 off;
 
-		if (work >= TA_YIELD_WORK) {
-			work = 0;
-			ret = ta_env_yield();
-			if (ret)
-				return ret;
-		}
-		work += 16;
+		ret = ta_work_add(w, 16);
+		if (ret)
+			return ret;
 		for (; r < n && (u32)(rel[r] >> 32) <= b->start; r++) {
 			u32 j = (u32)rel[r];
 
+			w->units += 4;
 			if (node[j] != TA_FL_NIL)
 				ta_fl_release(fl, node[j]);
 			node[j] = TA_FL_NIL;
@@ -294,7 +291,7 @@ static int ta_fl_run(struct ta_fl *fl, const struct ta_buffer *bufs, u32 n,
 		node[i] = TA_FL_NIL;
 		if (!b->size)
 			continue;
-		k = ta_fl_find(fl, b->size, b->align, &work);
+		k = ta_fl_find(fl, b->size, b->align, &w->units);
 		if (k == TA_FL_NIL)
 			k = fl->tail;
 		off = ta_align_up(fl->blk[k].off, b->align);
@@ -316,12 +313,14 @@ static int ta_fl_run(struct ta_fl *fl, const struct ta_buffer *bufs, u32 n,
  * @budget: unused, the free list does not search
  * @offsets: out
  * @res: out, height and steps (one per buffer)
+ * @w: work counter
  *
- * Return: 0, -ENOMEM, -EOVERFLOW when the height would reach 2^63, -EINTR.
+ * Return: 0, -ENOMEM, -EOVERFLOW when the height would reach 2^63, -EINTR,
+ * -ETIMEDOUT past the deadline.
  */
 int ta_plan_freelist(const struct ta_problem *p,
 		     const struct ta_budget *budget, u64 *offsets,
-		     struct ta_result *res)
+		     struct ta_result *res, struct ta_work *w)
 {
 	u32 n = p->n_buffers, nodes = 2 * n + 2;
 	struct ta_fl *fl;
@@ -346,7 +345,7 @@ int ta_plan_freelist(const struct ta_problem *p,
 	ta_fl_init(fl, nodes);
 	res->steps = n;
 	ret = ta_fl_run(fl, p->buffers, n, alloc, rel, node, offsets,
-			&res->height);
+			&res->height, w);
 out:
 	ta_env_free(rel);
 	ta_env_free(node);

@@ -8,7 +8,10 @@
  * at n_ops, constants and persistent tensors live over [0, n_ops). An output
  * that nobody reads lives through the op that writes it.
  *
- * Validation is strict: every reference in range, every tensor referenced,
+ * Validation is strict: the ops' reference ranges follow one another in
+ * @refs without gap or overlap and cover it exactly (so validation reads
+ * each reference once: O(n_tensors + n_ops + n_refs)), every reference in
+ * range, every tensor referenced,
  * produced at most once, never read before it is produced (inputs,
  * constants and persistent tensors exist from the start), graph inputs and
  * constants never written by an op.
@@ -18,13 +21,16 @@
 #define TA_NO_STEP	U32_MAX
 
 static int ta_graph_check_tensors(const struct ta_graph *g,
-				  struct ta_buffer *out)
+				  struct ta_buffer *out, struct ta_work *w)
 {
 	u32 t;
 
 	for (t = 0; t < g->n_tensors; t++) {
 		const struct ta_graph_tensor *gt = &g->tensors[t];
+		int ret = ta_work_add(w, 1);
 
+		if (ret)
+			return ret;
 		if (gt->flags & ~TA_TENSOR_FLAGS_ALL)
 			return -EINVAL;
 		if (!ta_is_pow2(gt->align))
@@ -40,14 +46,21 @@ static int ta_graph_check_tensors(const struct ta_graph *g,
 	return 0;
 }
 
-static int ta_graph_op(const struct ta_graph *g, u32 i, struct ta_buffer *out)
+/*
+ * Op @i's references: its range must start at *@next, where op i - 1's
+ * ended, and stay within @refs; *@next moves to its end.
+ */
+static int ta_graph_op(const struct ta_graph *g, u32 i, struct ta_buffer *out,
+		       u64 *next)
 {
 	const struct ta_graph_op *op = &g->ops[i];
 	u64 last = (u64)op->first_ref + op->n_inputs + op->n_outputs;
 	u32 k;
 
-	if (last > g->n_refs)
+	/* u32 + u32 + u32 fits in u64: no wrap */
+	if (op->first_ref != *next || last > g->n_refs)
 		return -EINVAL;
+	*next = last;
 	for (k = 0; k < op->n_inputs; k++) {
 		u32 t = g->refs[op->first_ref + k];
 		u32 flags;
@@ -77,18 +90,10 @@ static int ta_graph_op(const struct ta_graph *g, u32 i, struct ta_buffer *out)
 	return 0;
 }
 
-/**
- * ta_graph_lifetimes() - validate a graph and derive each tensor's lifetime
- * @g: the graph
- * @out: @g->n_tensors buffers, filled in tensor order (unspecified on error)
- *
- * See ta_planner.h for the rules.
- *
- * Return: 0, -EINVAL for a malformed graph, -E2BIG beyond the limits,
- * -EINTR when ta_env_yield() asked to stop.
- */
-int ta_graph_lifetimes(const struct ta_graph *g, struct ta_buffer *out)
+int ta_graph_lifetimes_work(const struct ta_graph *g, struct ta_buffer *out,
+			    struct ta_work *w)
 {
+	u64 next = 0;
 	u32 i, t;
 	int ret;
 
@@ -100,19 +105,19 @@ int ta_graph_lifetimes(const struct ta_graph *g, struct ta_buffer *out)
 	    (g->n_ops && !g->ops) || (g->n_refs && !g->refs))
 		return -EINVAL;
 
-	ret = ta_graph_check_tensors(g, out);
+	ret = ta_graph_check_tensors(g, out, w);
 	if (ret)
 		return ret;
 	for (i = 0; i < g->n_ops; i++) {
-		if (!(i & TA_YIELD_MASK)) {
-			ret = ta_env_yield();
-			if (ret)
-				return ret;
-		}
-		ret = ta_graph_op(g, i, out);
+		ret = ta_graph_op(g, i, out, &next);
+		if (!ret)
+			ret = ta_work_add(w, 1 + g->ops[i].n_inputs +
+					  g->ops[i].n_outputs);
 		if (ret)
 			return ret;
 	}
+	if (next != g->n_refs)
+		return -EINVAL;	/* references no op owns */
 	for (t = 0; t < g->n_tensors; t++) {
 		u32 flags = g->tensors[t].flags;
 
@@ -126,4 +131,27 @@ int ta_graph_lifetimes(const struct ta_graph *g, struct ta_buffer *out)
 			out[t].end = g->n_ops;
 	}
 	return 0;
+}
+
+/**
+ * ta_graph_lifetimes() - validate a graph and derive each tensor's lifetime
+ * @g: the graph
+ * @out: @g->n_tensors buffers, filled in tensor order (unspecified on error)
+ *
+ * See ta_planner.h for the rules. The ops' reference ranges must be
+ * consecutive: ops[0].first_ref is 0, each op's range starts where the
+ * previous one's ends, and the last one ends at @g->n_refs; so the work is
+ * linear in the graph's size. It calls ta_env_yield() every few thousand
+ * units of work and has no deadline of its own (ta_plan() applies
+ * &ta_budget.limit_ns when it checks a graph).
+ *
+ * Return: 0, -EINVAL for a malformed graph, -E2BIG beyond the limits,
+ * -EINTR when ta_env_yield() asked to stop.
+ */
+int ta_graph_lifetimes(const struct ta_graph *g, struct ta_buffer *out)
+{
+	struct ta_work w;
+
+	ta_work_init(&w, 0);
+	return ta_graph_lifetimes_work(g, out, &w);
 }

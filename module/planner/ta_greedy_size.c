@@ -241,20 +241,22 @@ static int ta_gs_setup(struct ta_gs *gs, const struct ta_buffer *b, u32 n,
  * @n: how many, at least 1
  * @offsets: out, one per buffer
  * @height: out, max(offset + size)
+ * @w: work counter
  *
  * The engine behind greedy-size, also used by pingpong for the regions and
  * the tensors no branch covers.
  *
- * Return: 0, -ENOMEM, -EOVERFLOW when the height would reach 2^63, -EINTR.
+ * Return: 0, -ENOMEM, -EOVERFLOW when the height would reach 2^63, -EINTR,
+ * -ETIMEDOUT (see ta_work_check()).
  */
 int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
-		    u64 *height)
+		    u64 *height, struct ta_work *w)
 {
 	struct ta_runs *rs;
 	struct ta_gs gs;
 	bool runs_ok = false;
 	u32 *order;
-	u64 top = 0, work = 0;
+	u64 top = 0;
 	u32 i, k, t;
 	int ret = -ENOMEM;
 
@@ -290,7 +292,10 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
 		goto out;
 	runs_ok = true;
 
-	ret = 0;
+	/* the sorts and the run structure: O(n log n), check after them */
+	ret = ta_work_add(w, 16 * (u64)n);
+	if (ret)
+		goto out;
 	for (t = 0; t < n; t++) {
 		const struct ta_buffer *b;
 		const struct ta_span *runs;
@@ -299,24 +304,22 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
 
 		i = order[t];
 		b = &bufs[i];
-		if (work >= TA_YIELD_WORK) {
-			work = 0;
-			ret = ta_env_yield();
-			if (ret)
-				goto out;
-		}
-		work += 16;
+		ret = ta_work_add(w, 16);
+		if (ret)
+			goto out;
 		offsets[i] = 0;
 		if (!b->size)
 			continue;
 		if (runs_ok)
-			nr = ta_runs_query(rs, b->start, b->end, &runs, &work);
+			nr = ta_runs_query(rs, b->start, b->end, &runs,
+					   &w->units);
 		if (nr >= 0) {
+			w->units += (u64)nr;
 			off = ta_gs_fit(runs, (u32)nr, b->size, b->align);
 		} else {
 			k = ta_gs_collect(&gs, offsets, b->start, b->end);
 			ta_gs_sort_spans(&gs, k);
-			work += k;
+			w->units += 2 * (u64)k;
 			off = ta_gs_fit(gs.span, k, b->size, b->align);
 		}
 		if (off == U64_MAX) {
@@ -330,6 +333,8 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
 		if (runs_ok && ta_runs_insert(rs, b->start, b->end, off,
 					      off + b->size))
 			runs_ok = false;
+		w->units += rs->work;
+		rs->work = 0;
 	}
 	*height = top;
 out:
@@ -352,14 +357,16 @@ out:
  * @budget: unused, greedy-size does not search
  * @offsets: out
  * @res: out, height and steps (one per buffer)
+ * @w: work counter; past the deadline greedy-size fails with -ETIMEDOUT
  *
  * Return: 0 or a negative errno, see ta_greedy_place().
  */
 int ta_plan_greedy_size(const struct ta_problem *p,
 			const struct ta_budget *budget, u64 *offsets,
-			struct ta_result *res)
+			struct ta_result *res, struct ta_work *w)
 {
 	(void)budget;
 	res->steps = p->n_buffers;
-	return ta_greedy_place(p->buffers, p->n_buffers, offsets, &res->height);
+	return ta_greedy_place(p->buffers, p->n_buffers, offsets, &res->height,
+			       w);
 }

@@ -11,10 +11,11 @@
 
 #include "ta_strategy.h"
 
-/* Long loops call ta_env_yield() once every this many iterations. */
-#define TA_YIELD_MASK	4095U
-/* Loops whose iterations vary in cost yield after this much work. */
-#define TA_YIELD_WORK	65536U
+/*
+ * Long loops count their work in a struct ta_work (ta_strategy.h) and call
+ * ta_work_add(), which yields and checks the deadline every %TA_WORK_CHUNK
+ * units.
+ */
 
 /* Largest height (and offset + size) a plan may reach: 2^63 - 1. */
 #define TA_PLAN_MAX_HEIGHT	(TA_PLAN_MAX_SIZE - 1)
@@ -77,7 +78,9 @@ struct ta_span {
 
 /*
  * struct ta_runs - placed buffers as runs of occupied addresses over a
- * segment tree of time (ta_runs.c); fields are private to ta_runs.c.
+ * segment tree of time (ta_runs.c); fields are private to ta_runs.c but
+ * for @work, the spans ta_runs_insert() moved since the caller last read
+ * and reset it (the caller counts it as work done).
  */
 #define TA_RUNS_MAX_LISTS	256
 struct ta_runs {
@@ -97,6 +100,7 @@ struct ta_runs {
 	u32 anc[64];
 	const struct ta_span *lp[TA_RUNS_MAX_LISTS];
 	u32 ln[TA_RUNS_MAX_LISTS];
+	u64 work;
 	bool ok;
 };
 
@@ -111,7 +115,8 @@ s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
 		  const struct ta_span **out, u64 *work);
 
 int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
-		    u64 *height);
-int ta_sweep_lower_bound(const struct ta_buffer *bufs, u32 n, u64 *lb);
+		    u64 *height, struct ta_work *w);
+int ta_sweep_lower_bound(const struct ta_buffer *bufs, u32 n, u64 *lb,
+			 struct ta_work *w);
 
 #endif /* TA_INTERNAL_H */

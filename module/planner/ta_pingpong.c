@@ -53,15 +53,20 @@ struct ta_pp {
 #define TA_PP_WHOLE_RUN	(TA_TENSOR_CONSTANT | TA_TENSOR_PERSISTENT)
 
 /* Graph form: links from connections. @rd and @act are scratch arrays. */
-static int ta_pp_links_graph(struct ta_pp *pp, u32 *rd, u32 *act)
+static int ta_pp_links_graph(struct ta_pp *pp, u32 *rd, u32 *act,
+			     struct ta_work *w)
 {
 	const struct ta_graph *g = pp->p->graph;
 	u32 o, k, t;
+	int ret;
 
 	/* rd[t]: reads of t; act[o]: activation inputs of op o */
 	for (o = 0; o < g->n_ops; o++) {
 		const struct ta_graph_op *op = &g->ops[o];
 
+		ret = ta_work_add(w, 1 + op->n_inputs);
+		if (ret)
+			return ret;
 		for (k = 0; k < op->n_inputs; k++) {
 			t = g->refs[op->first_ref + k];
 			rd[t]++;
@@ -73,8 +78,9 @@ static int ta_pp_links_graph(struct ta_pp *pp, u32 *rd, u32 *act)
 		const struct ta_graph_op *op = &g->ops[o];
 		u32 a = TA_PP_NIL, b;
 
-		if (!(o & TA_YIELD_MASK) && ta_env_yield())
-			return -EINTR;
+		ret = ta_work_add(w, 1 + op->n_inputs);
+		if (ret)
+			return ret;
 		if (act[o] != 1 || op->n_outputs != 1)
 			continue;
 		for (k = 0; k < op->n_inputs; k++) {
@@ -100,7 +106,7 @@ static int ta_pp_cmp_u64(const void *a, const void *b)
 }
 
 /* Trace form: b follows a when b is the only buffer starting at a.end - 1. */
-static int ta_pp_links_trace(struct ta_pp *pp, u64 *key)
+static int ta_pp_links_trace(struct ta_pp *pp, u64 *key, struct ta_work *w)
 {
 	const struct ta_buffer *bufs = pp->p->buffers;
 	u32 n = pp->p->n_buffers, i;
@@ -111,9 +117,10 @@ static int ta_pp_links_trace(struct ta_pp *pp, u64 *key)
 	for (i = 0; i < n; i++) {
 		u32 want = bufs[i].end - 1, lo = 0, hi = n, b = TA_PP_NIL;
 		u32 j;
+		int ret = ta_work_add(w, 32);	/* a binary search */
 
-		if (!(i & TA_YIELD_MASK) && ta_env_yield())
-			return -EINTR;
+		if (ret)
+			return ret;
 		if (want <= bufs[i].start)
 			continue;	/* starts must rise along a chain */
 		while (lo < hi) {
@@ -194,8 +201,11 @@ static void ta_pp_segment(struct ta_pp *pp, const u32 *chain, u32 len)
 	}
 }
 
-/* Walk the branch that starts at @head; cut it where a region would clash. */
-static void ta_pp_branch(struct ta_pp *pp, u32 head)
+/*
+ * Walk the branch that starts at @head; cut it where a region would clash.
+ * Returns its length (the work done).
+ */
+static u32 ta_pp_branch(struct ta_pp *pp, u32 head)
 {
 	const struct ta_buffer *bufs = pp->p->buffers;
 	u32 len = 0, seg = 0, t, j;
@@ -211,20 +221,24 @@ static void ta_pp_branch(struct ta_pp *pp, u32 head)
 		}
 	}
 	ta_pp_segment(pp, pp->chain + seg, len - seg);
+	return len;
 }
 
-static int ta_pp_items(struct ta_pp *pp)
+static int ta_pp_items(struct ta_pp *pp, struct ta_work *w)
 {
 	const struct ta_buffer *bufs = pp->p->buffers;
 	u32 n = pp->p->n_buffers, t;
+	int ret;
 
 	for (t = 0; t < n; t++)
 		pp->item_of[t] = TA_PP_NIL;
 	for (t = 0; t < n; t++) {
-		if (!(t & TA_YIELD_MASK) && ta_env_yield())
-			return -EINTR;
+		/* every tensor is on at most one branch: O(n) in all */
+		ret = ta_work_add(w, 1);
+		if (ret)
+			return ret;
 		if (!pp->npred[t])
-			ta_pp_branch(pp, t);
+			w->units += 4 * ta_pp_branch(pp, t);
 	}
 	/* links always run forward in time, but never leave a tensor out */
 	for (t = 0; t < n; t++)
@@ -234,13 +248,13 @@ static int ta_pp_items(struct ta_pp *pp)
 }
 
 static int ta_pp_place(struct ta_pp *pp, u64 *offsets, u64 *item_off,
-		       u64 *height)
+		       u64 *height, struct ta_work *w)
 {
 	u32 t, n = pp->p->n_buffers;
 	u64 h;
 	int ret;
 
-	ret = ta_greedy_place(pp->item, pp->n_items, item_off, height);
+	ret = ta_greedy_place(pp->item, pp->n_items, item_off, height, w);
 	if (ret)
 		return ret;
 	for (t = 0; t < n; t++)
@@ -251,7 +265,7 @@ static int ta_pp_place(struct ta_pp *pp, u64 *offsets, u64 *item_off,
 	 * Trace form: the branches were guessed. Place every buffer on its
 	 * own too and keep that plan when it is lower.
 	 */
-	ret = ta_greedy_place(pp->p->buffers, n, item_off, &h);
+	ret = ta_greedy_place(pp->p->buffers, n, item_off, &h, w);
 	if (ret == -EOVERFLOW)
 		return 0;
 	if (ret)
@@ -270,12 +284,14 @@ static int ta_pp_place(struct ta_pp *pp, u64 *offsets, u64 *item_off,
  * @budget: unused, pingpong does not search
  * @offsets: out
  * @res: out, height and steps (one per buffer)
+ * @w: work counter
  *
- * Return: 0, -ENOMEM, -EOVERFLOW when the height would reach 2^63, -EINTR.
+ * Return: 0, -ENOMEM, -EOVERFLOW when the height would reach 2^63, -EINTR,
+ * -ETIMEDOUT past the deadline.
  */
 int ta_plan_pingpong(const struct ta_problem *p,
 		     const struct ta_budget *budget, u64 *offsets,
-		     struct ta_result *res)
+		     struct ta_result *res, struct ta_work *w)
 {
 	u32 n = p->n_buffers, t;
 	u32 n_ops = p->graph ? p->graph->n_ops : 0;
@@ -301,12 +317,12 @@ int ta_plan_pingpong(const struct ta_problem *p,
 	for (t = 0; t < n; t++)
 		pp.succ[t] = TA_PP_NIL;
 	if (p->graph)
-		ret = ta_pp_links_graph(&pp, pp.chain, act);
+		ret = ta_pp_links_graph(&pp, pp.chain, act, w);
 	else
-		ret = ta_pp_links_trace(&pp, scratch);
+		ret = ta_pp_links_trace(&pp, scratch, w);
 	if (ret)
 		goto out;
-	ret = ta_pp_items(&pp);
+	ret = ta_pp_items(&pp, w);
 	if (ret)
 		goto out;
 	/* the links are done with: free them before the placement's memory */
@@ -319,7 +335,7 @@ int ta_plan_pingpong(const struct ta_problem *p,
 	pp.npred = NULL;
 	pp.succ = NULL;
 	res->steps = n;
-	ret = ta_pp_place(&pp, offsets, scratch, &res->height);
+	ret = ta_pp_place(&pp, offsets, scratch, &res->height, w);
 out:
 	ta_env_free(act);
 	ta_env_free(scratch);

@@ -60,8 +60,39 @@ int ta_strategy_from_name(const char *name)
 	return -EINVAL;
 }
 
-static int ta_check_buffers(const struct ta_problem *p)
+void ta_work_init(struct ta_work *w, u64 limit_ns)
 {
+	u64 now = limit_ns ? ta_env_now_ns() : 0;
+
+	w->units = 0;
+	w->err = 0;
+	w->deadline_ns = 0;
+	if (limit_ns)
+		w->deadline_ns = now + limit_ns < now ? U64_MAX :
+				 now + limit_ns;
+}
+
+int ta_work_check(struct ta_work *w)
+{
+	int ret;
+
+	if (!w)
+		return ta_env_yield();
+	w->units = 0;
+	if (w->err)
+		return w->err;
+	ret = ta_env_yield();
+	if (ret)
+		w->err = -EINTR;
+	else if (w->deadline_ns && ta_env_now_ns() >= w->deadline_ns)
+		w->err = -ETIMEDOUT;
+	return w->err;
+}
+
+static int ta_check_buffers(const struct ta_problem *p, struct ta_work *w)
+{
+	int ret;
+
 	u32 i;
 
 	if (!p)
@@ -73,6 +104,9 @@ static int ta_check_buffers(const struct ta_problem *p)
 	for (i = 0; i < p->n_buffers; i++) {
 		const struct ta_buffer *b = &p->buffers[i];
 
+		ret = ta_work_add(w, 1);
+		if (ret)
+			return ret;
 		if (!ta_is_pow2(b->align) || b->start >= b->end)
 			return -EINVAL;
 		if (b->align > TA_PLAN_MAX_ALIGN || b->size >= TA_PLAN_MAX_SIZE ||
@@ -83,7 +117,7 @@ static int ta_check_buffers(const struct ta_problem *p)
 }
 
 /* The buffers of a graph-form problem must be what its graph says. */
-static int ta_check_graph(const struct ta_problem *p)
+static int ta_check_graph(const struct ta_problem *p, struct ta_work *w)
 {
 	struct ta_buffer *derived;
 	u32 i;
@@ -94,24 +128,26 @@ static int ta_check_graph(const struct ta_problem *p)
 	derived = ta_env_alloc_array(p->n_buffers, sizeof(*derived));
 	if (!derived)
 		return -ENOMEM;
-	ret = ta_graph_lifetimes(p->graph, derived);
+	ret = ta_graph_lifetimes_work(p->graph, derived, w);
 	for (i = 0; !ret && i < p->n_buffers; i++) {
 		const struct ta_buffer *a = &derived[i], *b = &p->buffers[i];
 
 		if (a->size != b->size || a->align != b->align ||
 		    a->start != b->start || a->end != b->end)
 			ret = -EINVAL;
+		else
+			ret = ta_work_add(w, 1);
 	}
 	ta_env_free(derived);
 	return ret;
 }
 
-static int ta_check_problem(const struct ta_problem *p)
+static int ta_check_problem(const struct ta_problem *p, struct ta_work *w)
 {
-	int ret = ta_check_buffers(p);
+	int ret = ta_check_buffers(p, w);
 
 	if (!ret && p->graph)
-		ret = ta_check_graph(p);
+		ret = ta_check_graph(p, w);
 	return ret;
 }
 
@@ -143,10 +179,13 @@ static u64 *ta_sweep_events(const struct ta_buffer *bufs, u32 n)
  * @bufs: buffers, already validated
  * @n: how many
  * @lb: out
+ * @w: work counter
  *
- * Return: 0, -ENOMEM, or -EOVERFLOW when the live sum reaches 2^63.
+ * Return: 0, -ENOMEM, -EOVERFLOW when the live sum reaches 2^63, or what
+ * ta_work_check() returns.
  */
-int ta_sweep_lower_bound(const struct ta_buffer *bufs, u32 n, u64 *lb)
+int ta_sweep_lower_bound(const struct ta_buffer *bufs, u32 n, u64 *lb,
+			 struct ta_work *w)
 {
 	u64 live = 0, best = 0;
 	u64 *ev;
@@ -159,9 +198,13 @@ int ta_sweep_lower_bound(const struct ta_buffer *bufs, u32 n, u64 *lb)
 	ev = ta_sweep_events(bufs, n);
 	if (!ev)
 		return -ENOMEM;
+	w->units += 8 * (u64)n;		/* the sort: check at the first event */
 	for (k = 0; k < 2 * n; k++) {
 		const struct ta_buffer *b = &bufs[ev[k] & 0x7fffffffU];
 
+		ret = ta_work_add(w, 1);
+		if (ret)
+			break;
 		if (ev[k] & (1ULL << 31)) {
 			live += b->size;	/* both terms < 2^63: no wrap */
 			if (live > TA_PLAN_MAX_HEIGHT) {
@@ -186,19 +229,22 @@ int ta_sweep_lower_bound(const struct ta_buffer *bufs, u32 n, u64 *lb)
  * @lower_bound: out
  *
  * Return: 0; -EINVAL or -E2BIG for a bad problem (as ta_plan()); -ENOMEM;
- * -EOVERFLOW when the bound would not fit in 63 bits.
+ * -EOVERFLOW when the bound would not fit in 63 bits; -EINTR when
+ * ta_env_yield() asked to stop.
  */
 int ta_problem_lower_bound(const struct ta_problem *p, u64 *lower_bound)
 {
+	struct ta_work w;
 	int ret;
 
 	if (!lower_bound)
 		return -EINVAL;
 	*lower_bound = 0;
-	ret = ta_check_buffers(p);
+	ta_work_init(&w, 0);
+	ret = ta_check_buffers(p, &w);
 	if (ret)
 		return ret;
-	return ta_sweep_lower_bound(p->buffers, p->n_buffers, lower_bound);
+	return ta_sweep_lower_bound(p->buffers, p->n_buffers, lower_bound, &w);
 }
 
 struct ta_offset_rank {
@@ -216,14 +262,18 @@ static int ta_cmp_offset_rank(const void *a, const void *b)
 }
 
 static int ta_check_offsets(const struct ta_problem *p, const u64 *offsets,
-			    u64 height)
+			    u64 height, struct ta_work *w)
 {
 	u64 top = 0;
 	u32 i;
+	int ret;
 
 	for (i = 0; i < p->n_buffers; i++) {
 		const struct ta_buffer *b = &p->buffers[i];
 
+		ret = ta_work_add(w, 1);
+		if (ret)
+			return ret;
 		if (offsets[i] & (b->align - 1))
 			return -EINVAL;
 		if (offsets[i] > TA_PLAN_MAX_HEIGHT ||
@@ -258,7 +308,8 @@ static u32 ta_rank_by_offset(const struct ta_problem *p, const u64 *offsets,
 
 static int ta_check_overlaps(const struct ta_problem *p, const u64 *offsets,
 			     const u64 *ev, const u32 *rank,
-			     const u32 *by_rank, struct ta_bits *live)
+			     const u32 *by_rank, struct ta_bits *live,
+			     struct ta_work *w)
 {
 	u32 k, n = p->n_buffers;
 	int ret;
@@ -268,11 +319,10 @@ static int ta_check_overlaps(const struct ta_problem *p, const u64 *offsets,
 		u64 lo = offsets[i], hi = lo + p->buffers[i].size;
 		s64 nb;
 
-		if (!(k & TA_YIELD_MASK)) {
-			ret = ta_env_yield();
-			if (ret)
-				return ret;
-		}
+		/* a few ta_bits queries of at most eight words each */
+		ret = ta_work_add(w, 4);
+		if (ret)
+			return ret;
 		if (!p->buffers[i].size)
 			continue;
 		if (!(ev[k] & (1ULL << 31))) {
@@ -315,10 +365,12 @@ int ta_plan_validate(const struct ta_problem *p, const u64 *offsets,
 	u32 *rank = NULL, *by_rank = NULL;
 	u64 *ev = NULL, *bits = NULL;
 	struct ta_bits live;
+	struct ta_work w;
 	u32 n;
 	int ret;
 
-	ret = ta_check_problem(p);
+	ta_work_init(&w, 0);
+	ret = ta_check_problem(p, &w);
 	if (ret)
 		return ret == -ENOMEM || ret == -EINTR ? ret : -EINVAL;
 	n = p->n_buffers;
@@ -326,7 +378,7 @@ int ta_plan_validate(const struct ta_problem *p, const u64 *offsets,
 		return height ? -EINVAL : 0;
 	if (!offsets)
 		return -EINVAL;
-	ret = ta_check_offsets(p, offsets, height);
+	ret = ta_check_offsets(p, offsets, height, &w);
 	if (ret)
 		return ret;
 
@@ -344,7 +396,7 @@ int ta_plan_validate(const struct ta_problem *p, const u64 *offsets,
 	if (!ev)
 		goto out;
 	ta_bits_init(&live, n, bits);
-	ret = ta_check_overlaps(p, offsets, ev, rank, by_rank, &live);
+	ret = ta_check_overlaps(p, offsets, ev, rank, by_rank, &live, &w);
 out:
 	ta_env_free(ev);
 	ta_env_free(bits);
@@ -356,7 +408,7 @@ out:
 
 typedef int (*ta_strategy_fn)(const struct ta_problem *p,
 			      const struct ta_budget *budget, u64 *offsets,
-			      struct ta_result *res);
+			      struct ta_result *res, struct ta_work *w);
 
 static const ta_strategy_fn ta_strategies[TA_STRATEGY_COUNT] = {
 	[TA_STRATEGY_AUTO] = ta_plan_auto,
@@ -409,13 +461,20 @@ static int ta_plan_finish(const struct ta_problem *p, u64 *offsets,
  * Return: 0; -EINVAL for a malformed problem or unknown strategy; -E2BIG
  * beyond the limits; -EOVERFLOW when the lower bound or the strategy's
  * height would not fit in 63 bits; -ENOMEM; -EINTR when ta_env_yield()
- * asked to stop.
+ * asked to stop (in the kernel: a signal is pending); -ETIMEDOUT when
+ * @budget->limit_ns ran out before the strategy had a complete plan (an
+ * anytime strategy that has one returns it instead, with 0).
+ *
+ * Every loop counts its work and calls ta_env_yield() every few thousand
+ * units; @budget->limit_ns, when set, bounds the whole call, validation
+ * included, checked at the same points.
  */
 int ta_plan(const struct ta_problem *p, enum ta_strategy strategy,
 	    const struct ta_budget *budget, u64 *offsets,
 	    struct ta_result *res)
 {
 	u64 t0 = ta_env_now_ns();
+	struct ta_work w;
 	int ret;
 
 	if (!res)
@@ -427,17 +486,18 @@ int ta_plan(const struct ta_problem *p, enum ta_strategy strategy,
 	res->optimal = false;
 	if ((unsigned int)strategy >= TA_STRATEGY_COUNT)
 		return -EINVAL;
-	ret = ta_check_problem(p);
+	ta_work_init(&w, budget ? budget->limit_ns : 0);
+	ret = ta_check_problem(p, &w);
 	if (ret)
 		return ret;
 	if (p->n_buffers && !offsets)
 		return -EINVAL;
 	ret = ta_sweep_lower_bound(p->buffers, p->n_buffers,
-				   &res->lower_bound);
+				   &res->lower_bound, &w);
 	if (ret)
 		return ret;
 	if (p->n_buffers) {
-		ret = ta_strategies[strategy](p, budget, offsets, res);
+		ret = ta_strategies[strategy](p, budget, offsets, res, &w);
 		if (ret)
 			return ret;
 	}

@@ -58,7 +58,9 @@ struct ta_graph_tensor {
 /**
  * struct ta_graph_op - one op, in execution order
  * @first_ref: index in &ta_graph.refs of its first input; its @n_inputs
- *	       inputs follow, then its @n_outputs outputs
+ *	       inputs follow, then its @n_outputs outputs. The ranges are
+ *	       consecutive: op 0's starts at 0, op i's where op i - 1's ends,
+ *	       and the last one ends at &ta_graph.n_refs
  * @n_inputs: tensors it reads
  * @n_outputs: tensors it writes
  */
@@ -96,9 +98,16 @@ struct ta_graph {
  * run for constants and persistent tensors); an output nobody reads lives
  * through the op that writes it.
  *
- * Return: 0, or -EINVAL for a malformed graph (a reference out of range, a
- * tensor produced twice or read before it is produced, a tensor no op
- * references, a bad alignment or flag), -E2BIG beyond the limits.
+ * The ops' reference ranges must be consecutive and cover &ta_graph.refs
+ * exactly (see &struct ta_graph_op), so validation reads every reference
+ * once: O(n_tensors + n_ops + n_refs), calling ta_env_yield() every few
+ * thousand units of work.
+ *
+ * Return: 0, or -EINVAL for a malformed graph (op reference ranges that
+ * overlap, leave a gap, or do not end exactly at n_refs; a reference out of
+ * range, a tensor produced twice or read before it is produced, a tensor no
+ * op references, a bad alignment or flag), -E2BIG beyond the limits, -EINTR
+ * when ta_env_yield() asked to stop.
  */
 int ta_graph_lifetimes(const struct ta_graph *g, struct ta_buffer *out);
 
@@ -131,10 +140,14 @@ struct ta_problem {
 
 /**
  * struct ta_budget - how much effort a search may spend (0 = default)
- * @time_ns: wall-clock limit
+ * @time_ns: wall-clock budget of the searches (auto's portfolio and bounded
+ *	     search); when it runs out they return their best plan
  * @steps: search-step limit (reproducible, unlike time)
- * @limit_ns: hard wall-clock limit of the whole ta_plan() call, any
- *	      strategy; 0 for none
+ * @limit_ns: hard wall-clock cap on the whole ta_plan() call (validation,
+ *	      lifetimes, lower bound and strategy), 0 for none. Checked
+ *	      every few thousand units of work: anytime strategies (auto,
+ *	      stack's exhaustive enumeration) then return the best complete
+ *	      plan they have; a strategy without one fails with -ETIMEDOUT.
  */
 struct ta_budget {
 	u64 time_ns;
@@ -169,7 +182,9 @@ struct ta_result {
  *
  * Return: 0; -EINVAL for a malformed problem or unknown strategy; -E2BIG
  * beyond the limits; -EOVERFLOW when the height would not fit in 63 bits;
- * -ENOMEM; -EINTR when ta_env_yield() asked to stop.
+ * -ENOMEM; -EINTR when ta_env_yield() asked to stop (a pending signal in
+ * the kernel); -ETIMEDOUT when @budget->limit_ns ran out before the
+ * strategy had a complete plan.
  */
 int ta_plan(const struct ta_problem *p, enum ta_strategy strategy,
 	    const struct ta_budget *budget, u64 *offsets,

@@ -111,6 +111,7 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
 	r->cpool = NULL;
 	r->coff = NULL;
 	r->cnum = NULL;
+	r->work = 0;
 	r->ok = false;
 	if (!r->pts)
 		return -ENOMEM;
@@ -203,6 +204,7 @@ static void ta_runs_compact(struct ta_runs *r)
 {
 	u32 pos = 0, dst = 0, j;
 
+	r->work += r->bump;
 	while (pos < r->bump) {
 		u32 l = (u32)r->pool[pos].lo;
 		u32 cap = (u32)r->pool[pos].hi;
@@ -244,6 +246,7 @@ static int ta_runs_grow(struct ta_runs *r, u32 l, u32 need)
 			return -ENOSPC;
 	}
 	off = r->bump + 1;
+	r->work += r->lnum[l];
 	r->pool[r->bump].lo = l;
 	r->pool[r->bump].hi = cap;
 	for (j = 0; j < r->lnum[l]; j++)
@@ -273,6 +276,7 @@ static int ta_runs_add(struct ta_runs *r, u32 l, u64 lo, u64 hi)
 	}
 	i = a;
 	j = i;
+	r->work += 8 + n - i;	/* the search, then a merge or a shift */
 	if (r->loff[l]) {
 		s = r->pool + r->loff[l];
 		for (; j < n && s[j].lo <= hi; j++) {

@@ -48,7 +48,8 @@
 #include "ta_search.h"
 
 #define TA_SKY_SKYLINE		8	/* heuristic flag: the skyline engine */
-#define TA_SKY_CHECK_EVERY	4096
+/* a node costs up to O(sections): check often enough to stay bounded */
+#define TA_SKY_CHECK_EVERY	256
 #define TA_SKY_MAX_TRAIL	BIT(20)
 #define TA_SKY_ADAPT		4	/* heuristic flag: re-rank each component */
 
@@ -180,9 +181,13 @@ u64 ta_search_granule(const struct ta_problem *p)
 
 int ta_search_limit_hit(struct ta_search_limits *lim)
 {
-	if (ta_env_yield())
+	int ret = ta_work_check(lim->work);
+
+	if (ret == -EINTR)
 		return -EINTR;
-	if (lim->max_steps && lim->steps >= lim->max_steps)
+	if (ret)
+		lim->timed_out = true;	/* the hard deadline */
+	else if (lim->max_steps && lim->steps >= lim->max_steps)
 		lim->timed_out = true;
 	else if (lim->deadline_ns && ta_env_now_ns() >= lim->deadline_ns)
 		lim->timed_out = true;

@@ -16,7 +16,7 @@
 #ifndef TA_SEARCH_H
 #define TA_SEARCH_H
 
-#include "ta_planner.h"
+#include "ta_strategy.h"
 
 #define TA_SEARCH_NONE		U32_MAX
 
@@ -31,13 +31,17 @@
  * @deadline_ns: ta_env_now_ns() value at which to stop; 0 for none
  * @max_steps: step limit; 0 for none
  * @steps: steps spent so far (engines add to it)
- * @timed_out: set when an engine stopped on @deadline_ns or @max_steps
+ * @timed_out: set when an engine stopped on @deadline_ns, @max_steps or
+ *	       the hard deadline of @work
+ * @work: the planning call's work counter (yield, signals, hard deadline),
+ *	  or NULL for plain ta_env_yield()
  */
 struct ta_search_limits {
 	u64 deadline_ns;
 	u64 max_steps;
 	u64 steps;
 	bool timed_out;
+	struct ta_work *work;
 };
 
 /* Fit modes for ta_fit_run(). */
@@ -49,12 +53,13 @@ struct ta_fit;
 /**
  * ta_fit_create() - build the fit engine for a problem
  * @p: the problem (validated)
+ * @w: work counter every query adds to, or NULL
  *
  * Memory: about 16 + 4 * log2(2n) words per buffer; see ta_search_fit.c.
  *
  * Return: the engine, or NULL when memory is short.
  */
-struct ta_fit *ta_fit_create(const struct ta_problem *p);
+struct ta_fit *ta_fit_create(const struct ta_problem *p, struct ta_work *w);
 
 /**
  * ta_fit_destroy() - free a fit engine; NULL is a no-op
@@ -74,7 +79,7 @@ void ta_fit_destroy(struct ta_fit *f);
  * @lim: effort limits, checked every few hundred placements
  *
  * Return: 0; -EAGAIN when abandoned (over @stop_above or out of time, see
- * @lim->timed_out); -EOVERFLOW; -EINTR.
+ * @lim->timed_out, also set on the hard deadline); -EOVERFLOW; -EINTR.
  */
 int ta_fit_run(struct ta_fit *f, const u32 *order, u32 mode, u64 stop_above,
 	       u64 *offsets, u64 *height, struct ta_search_limits *lim);
@@ -86,7 +91,10 @@ int ta_fit_run(struct ta_fit *f, const u32 *order, u32 mode, u64 stop_above,
  * @mode: %TA_FIT_FIRST or %TA_FIT_BEST
  * @off: out, the offset
  *
- * Return: 0 or -EOVERFLOW.
+ * Counts its work (the neighbours it looked at) in the engine's counter.
+ *
+ * Return: 0, -EOVERFLOW, or what ta_work_add() returns (-EINTR,
+ * -ETIMEDOUT).
  */
 int ta_fit_lowest(struct ta_fit *f, u32 b, u32 mode, u64 *off);
 
@@ -140,7 +148,8 @@ u64 ta_search_granule(const struct ta_problem *p);
  * ta_search_limit_hit() - check @lim's deadline and steps, and yield
  * @lim: the limits
  *
- * Call every few thousand steps.
+ * Call every few thousand steps. The hard deadline of @lim->work counts as
+ * a limit reached (the caller keeps its best plan).
  *
  * Return: 0 to go on, 1 when a limit is reached, -EINTR to stop at once.
  */

@@ -37,6 +37,8 @@ struct ta_fit {
 	struct ta_fit_gap *nb;	/* neighbours of one query */
 	struct ta_fit_gap *tmp;
 	u32 *count;		/* radix counters */
+	struct ta_work *w;	/* work counter, or NULL */
+	struct ta_work own;	/* the counter when none is given */
 };
 
 #define TA_FIT_RADIX_BITS	11
@@ -71,7 +73,7 @@ void ta_fit_destroy(struct ta_fit *f)
 	ta_env_free(f);
 }
 
-struct ta_fit *ta_fit_create(const struct ta_problem *p)
+struct ta_fit *ta_fit_create(const struct ta_problem *p, struct ta_work *w)
 {
 	struct ta_fit_key *keys;
 	struct ta_fit *f;
@@ -82,6 +84,11 @@ struct ta_fit *ta_fit_create(const struct ta_problem *p)
 		return NULL;
 	f->p = p;
 	f->n = n;
+	if (!w) {
+		ta_work_init(&f->own, 0);
+		w = &f->own;
+	}
+	f->w = w;
 	f->leaves = 1;
 	while (f->leaves < n) {
 		f->leaves <<= 1;
@@ -120,6 +127,7 @@ void ta_fit_reset(struct ta_fit *f)
 
 	for (i = 0; i < 2 * f->leaves; i++)
 		f->tree[i] = 0;
+	f->w->units += f->leaves;
 }
 
 static void ta_fit_set(struct ta_fit *f, u32 b, u32 end)
@@ -273,12 +281,17 @@ int ta_fit_lowest(struct ta_fit *f, u32 b, u32 mode, u64 *off)
 	u64 best = U64_MAX, best_gap = U64_MAX;
 	struct ta_fit_gap *g;
 	u32 k, i;
+	int ret;
 
 	if (!size) {
 		*off = 0;
 		return 0;
 	}
 	k = ta_fit_neighbours(f, b);
+	/* neighbours found, sorted (a few passes) and scanned */
+	ret = ta_work_add(f->w, 16 + 4 * (u64)k);
+	if (ret)
+		return ret;
 	g = ta_fit_sort(f, k);
 	for (i = 0; i <= k; i++) {
 		u64 lim = i < k ? g[i].lo : U64_MAX;
@@ -329,6 +342,10 @@ int ta_fit_run(struct ta_fit *f, const u32 *order, u32 mode, u64 stop_above,
 				return -EAGAIN;
 		}
 		ret = ta_fit_lowest(f, b, mode, &o);
+		if (ret == -ETIMEDOUT) {
+			lim->timed_out = true;
+			return -EAGAIN;
+		}
 		if (ret)
 			return ret;
 		ta_fit_place(f, b, o);

@@ -77,8 +77,12 @@ struct ta_stack_ex {
 	u64 hgt[TA_STACK_EXHAUSTIVE + 1];	/* stack height per depth */
 };
 
+/*
+ * Anytime: past the hard deadline it keeps the best complete order found
+ * (not proven optimal); -ETIMEDOUT only before the first one.
+ */
 static int ta_stack_exhaustive(const struct ta_problem *p, u64 *offsets,
-			       struct ta_result *res)
+			       struct ta_result *res, struct ta_work *w)
 {
 	u32 n = p->n_buffers, used = 0, i;
 	u64 best = U64_MAX, steps = 0;
@@ -102,6 +106,9 @@ static int ta_stack_exhaustive(const struct ta_problem *p, u64 *offsets,
 		if (used & (1U << i))
 			continue;
 		steps++;
+		ret = ta_work_add(w, 4 + (u64)d);
+		if (ret)
+			goto stopped;
 		ret = ta_stack_ff(p, x->perm, d, x->off, i, &o);
 		if (ret)
 			goto out;
@@ -125,6 +132,13 @@ static int ta_stack_exhaustive(const struct ta_problem *p, u64 *offsets,
 	res->height = best;
 	res->steps = steps;
 	res->optimal = true;
+	goto out;
+stopped:
+	if (ret == -ETIMEDOUT && best != U64_MAX) {
+		res->height = best;
+		res->steps = steps;
+		ret = 0;
+	}
 out:
 	ta_env_free(x);
 	return ret;
@@ -161,7 +175,7 @@ static bool ta_stack_better(const struct ta_problem *p, u64 h, u64 la, u32 b,
 }
 
 static int ta_stack_greedy(const struct ta_problem *p, u64 *offsets,
-			   struct ta_result *res)
+			   struct ta_result *res, struct ta_work *w)
 {
 	struct ta_search_limits lim = { 0 };
 	u32 n = p->n_buffers, win[TA_STACK_WINDOW], wn = 0, next = 0, i, j;
@@ -171,7 +185,7 @@ static int ta_stack_greedy(const struct ta_problem *p, u64 *offsets,
 	int ret = 0;
 
 	keys = ta_env_alloc_array(n, sizeof(*keys));
-	fit = ta_fit_create(p);
+	fit = ta_fit_create(p, w);
 	if (!keys || !fit) {
 		ret = -ENOMEM;
 		goto out;
@@ -191,11 +205,11 @@ static int ta_stack_greedy(const struct ta_problem *p, u64 *offsets,
 			win[wn++] = keys[next++].idx;
 		if (!wn)
 			break;
-		if (!(++lim.steps & 255)) {
-			ret = ta_env_yield();
-			if (ret)
-				goto out;
-		}
+		lim.steps++;
+		/* ta_fit_lowest() counts the queries' work and checks it */
+		ret = ta_work_add(w, TA_STACK_WINDOW);
+		if (ret)
+			goto out;
 		for (i = 0; i < wn; i++) {
 			ret = ta_fit_lowest(fit, win[i], TA_FIT_FIRST, &woff[i]);
 			if (ret)
@@ -257,11 +271,14 @@ out:
  * @budget: unused: the exhaustive part is bounded by %TA_STACK_EXHAUSTIVE
  * @offsets: out, the plan
  * @res: out, height, steps and whether the plan is proven optimal
+ * @w: work counter. Past the hard deadline the exhaustive enumeration keeps
+ *     the best order it has found; the greedy stacking has no plan before
+ *     it ends and fails with -ETIMEDOUT.
  *
- * Return: 0, -ENOMEM, -EOVERFLOW or -EINTR.
+ * Return: 0, -ENOMEM, -EOVERFLOW, -EINTR or -ETIMEDOUT.
  */
 int ta_plan_stack(const struct ta_problem *p, const struct ta_budget *budget,
-		  u64 *offsets, struct ta_result *res)
+		  u64 *offsets, struct ta_result *res, struct ta_work *w)
 {
 	if (!p->n_buffers) {
 		res->height = 0;
@@ -269,8 +286,8 @@ int ta_plan_stack(const struct ta_problem *p, const struct ta_budget *budget,
 		return 0;
 	}
 	if (p->n_buffers <= TA_STACK_EXHAUSTIVE)
-		return ta_stack_exhaustive(p, offsets, res);
+		return ta_stack_exhaustive(p, offsets, res, w);
 	if (p->n_buffers > TA_STACK_MAX_GREEDY)
-		return ta_plan_greedy_size(p, budget, offsets, res);
-	return ta_stack_greedy(p, offsets, res);
+		return ta_plan_greedy_size(p, budget, offsets, res, w);
+	return ta_stack_greedy(p, offsets, res, w);
 }

@@ -147,6 +147,26 @@ run_tactl_tests() {
 	check "tactl watch: sees the plan destroyed" grep -q '^destroyed' /tmp/watch.out
 }
 
+# The slowest inputs the limits allow, per strategy, with planning capped
+# (max_plan_ms): every create ends in a plan or ETIMEDOUT, SIGKILL and
+# SIGINT end one promptly. The times are "bench:" lines. Under TCG the
+# tests run every shape x strategy at a quarter of the limits and the
+# signal tests at full size; make bench times every shape at full size.
+run_worst_tests() {
+	limit=/sys/module/tensorarena/parameters/max_plan_ms
+	saved=$(cat $limit)
+	echo 1000 >$limit
+	if [ "$mode" = bench ]; then
+		"$TA/ta_e2e_worst"
+	else
+		"$TA/ta_e2e_worst" --skip-timing
+		"$TA/ta_e2e_worst" --skip-signals --div 4
+	fi
+	echo "$saved" >$limit
+	check "worst cases leave the arena empty" \
+		[ "$(cat /sys/bus/platform/devices/tensorarena/bytes_in_use)" = 0 ]
+}
+
 # run_module_tests SIZE_BYTES SIZE_ARG: the loaded-module tests.
 run_module_tests() {
 	bytes=$1
@@ -159,6 +179,7 @@ run_module_tests() {
 	"$TA/ta_e2e_netlink"
 	[ "$mode" = test ] && sh "$TA/tests/ynl-tests.sh"
 	"$TA/ta_e2e_lib" "$TA/traces/resnet50.csv" "$TA/traces/S_1.csv"
+	run_worst_tests
 	check "sysfs: arena_size" [ "$(cat /sys/bus/platform/devices/tensorarena/arena_size)" = "$bytes" ]
 	check "sysfs: bytes_in_use" [ "$(cat /sys/bus/platform/devices/tensorarena/bytes_in_use)" = 0 ]
 	check "module parameter readable" [ "$(cat /sys/module/tensorarena/parameters/arena_size)" = "$bytes" ]
@@ -233,6 +254,7 @@ stock)
 bench)
 	load 4M
 	"$TA/ta_e2e_lib" --bench "$TA/traces/S_1.csv"
+	run_worst_tests
 	rmmod tensorarena
 	;;
 demo)

@@ -491,6 +491,26 @@ static void ta_kt_random_graphs(struct kunit *test)
 	}
 }
 
+/* Op reference ranges must follow one another and end at n_refs. */
+static void ta_kt_strict_ranges(struct kunit *test)
+{
+	static const u64 sizes[] = { 8, 16, 32, 64 };
+	struct ta_kt_graph *gb = ta_kt_graph_new(test);
+
+	KUNIT_ASSERT_EQ(test, ta_kt_chain(gb, sizes, 4), 0);
+	gb->o[1].first_ref = 1;			/* overlaps op 0 */
+	KUNIT_EXPECT_EQ(test, ta_graph_lifetimes(&gb->g, gb->b), -EINVAL);
+	gb->o[1].first_ref = 2;
+	KUNIT_EXPECT_EQ(test, ta_graph_lifetimes(&gb->g, gb->b), 0);
+	gb->g.n_refs++;				/* a reference no op owns */
+	gb->r[gb->g.n_refs - 1] = 0;
+	KUNIT_EXPECT_EQ(test, ta_graph_lifetimes(&gb->g, gb->b), -EINVAL);
+	gb->g.n_refs--;
+	gb->o[2].first_ref = 5;			/* a gap before op 2 */
+	gb->o[2].n_inputs = 0;
+	KUNIT_EXPECT_EQ(test, ta_graph_lifetimes(&gb->g, gb->b), -EINVAL);
+}
+
 static struct kunit_case ta_planner_kunit_cases[] = {
 	KUNIT_CASE(ta_kt_names),
 	KUNIT_CASE(ta_kt_bad_input),
@@ -501,6 +521,7 @@ static struct kunit_case ta_planner_kunit_cases[] = {
 	KUNIT_CASE(ta_kt_freelist_exact),
 	KUNIT_CASE(ta_kt_greedy_exact),
 	KUNIT_CASE(ta_kt_graph_shapes),
+	KUNIT_CASE(ta_kt_strict_ranges),
 	KUNIT_CASE(ta_kt_validator),
 	KUNIT_CASE(ta_kt_random_traces),
 	KUNIT_CASE(ta_kt_random_graphs),

@@ -26,6 +26,7 @@ static struct platform_device *ta_npu_pdev;
 static int ta_npu_copy_graph(const struct ta_npu_job *job, struct ta_op **ops,
 			     u32 **refs)
 {
+	u64 next = 0;
 	u32 i, k;
 	int err;
 
@@ -44,14 +45,18 @@ static int ta_npu_copy_graph(const struct ta_npu_job *job, struct ta_op **ops,
 		goto free_graph;
 	}
 	err = -EINVAL;
+	/* as the planner wants them: consecutive runs covering the refs */
 	for (i = 0; i < job->n_ops; i++) {
 		const struct ta_op *op = &(*ops)[i];
 
-		if (op->pad ||
-		    (u64)op->first_ref + op->n_inputs + op->n_outputs >
-		    job->n_refs)
+		if (op->pad || op->first_ref != next)
+			goto free_graph;
+		next += (u64)op->n_inputs + op->n_outputs;
+		if (next > job->n_refs)
 			goto free_graph;
 	}
+	if (next != job->n_refs)
+		goto free_graph;
 	for (k = 0; k < job->n_refs; k++) {
 		if ((*refs)[k] >= job->n_tensors)
 			goto free_graph;

@@ -52,6 +52,10 @@ static int t_trace_errors(void)
 		"id,lower,upper,size,colour\n1,0,1,4,red\n",	/* column */
 		"id,lower,upper,size\n1,0,99999999999,4\n",	/* > 2^32 */
 		"",						/* empty */
+		/* rows read before the bad one: their ids are freed (LSan) */
+		"id,lower,upper,size\na,0,1,4\nb,0,2,4\nc,0,x,4\n",
+		/* an id that would be a comment when written first */
+		"lower,upper,size,id\n0,1,4,#a\n",
 	};
 	struct ta_input in;
 	char err[256];

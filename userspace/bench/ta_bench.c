@@ -10,6 +10,10 @@
  * traces/GROUP/ and reference.csv. The budget (default 1000 ms) is what
  * auto and stack may spend per trace. Every plan is checked with
  * ta_plan_validate().
+ *
+ *	ta_bench --worst [...]
+ *
+ * times every strategy on the worst-case inputs instead (ta_bench_worst.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -18,6 +22,8 @@
 #include <string.h>
 
 #include "ta_files.h"
+
+int ta_bench_worst(int argc, char **argv);
 
 #define MAX_TRACES	256
 #define MAX_REF		256
@@ -148,6 +154,9 @@ int main(int argc, char **argv)
 	struct ta_budget budget = { .time_ns = 1000000000ULL };
 	char *traces[MAX_TRACES];
 	int failures = 0;
+
+	if (argc > 1 && !strcmp(argv[1], "--worst"))
+		return ta_bench_worst(argc - 1, argv + 1);
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--budget-ms") && i + 1 < argc) {

@@ -33,7 +33,25 @@ u64 ta_env_now_ns(void)
 	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
 }
 
+#ifdef TA_ENV_TEST_HOOKS
+/*
+ * Test hooks, built only into the unit tests: every call counts in
+ * ta_env_test_yields; when ta_env_test_fail_after is N > 0, the N-th call
+ * from the moment it was set and every later one return -EINTR.
+ */
+unsigned long ta_env_test_yields;
+unsigned long ta_env_test_fail_after;
+
+int ta_env_yield(void)
+{
+	ta_env_test_yields++;
+	if (ta_env_test_fail_after && ta_env_test_yields >= ta_env_test_fail_after)
+		return -EINTR;
+	return 0;
+}
+#else
 int ta_env_yield(void)
 {
 	return 0;
 }
+#endif

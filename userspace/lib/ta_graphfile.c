@@ -490,7 +490,6 @@ int ta_graph_write(const char *path, const struct ta_input *in)
 	}
 	for (i = 0; i < g->n_ops; i++) {
 		const struct ta_graph_op *op = &g->ops[i];
-		const u32 *refs = g->refs + op->first_ref;
 
 		if (in->op_names && in->op_names[i])
 			fprintf(f, "op %s", in->op_names[i]);
@@ -498,7 +497,7 @@ int ta_graph_write(const char *path, const struct ta_input *in)
 			fprintf(f, "op op%u", i);
 		for (k = 0; k < op->n_inputs + op->n_outputs; k++)
 			fprintf(f, "%s %s", k == op->n_inputs ? " ->" : "",
-				in->ids[refs[k]]);
+				in->ids[g->refs[op->first_ref + k]]);
 		if (op->n_inputs == op->n_inputs + op->n_outputs)
 			fprintf(f, " ->");
 		fputc('\n', f);

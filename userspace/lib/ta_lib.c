@@ -347,7 +347,7 @@ int ta_plan_offline(const struct ta_graph_builder *g,
 	struct ta_buffer *buffers = NULL;
 	u64 *offsets = NULL;
 	struct ta_problem prob;
-	struct ta_budget budget;
+	struct ta_budget budget = { 0 };
 	struct ta_result res;
 	struct ta_graph graph;
 	struct ta_plan *p;

@@ -7,7 +7,8 @@
  * come in any order; id, lower, upper and size are required; alignment
  * defaults to 1; an offset column is read and kept but not used for
  * planning. Lifetimes are half-open [lower, upper). Lines end in LF or
- * CRLF; empty lines and lines starting with '#' are skipped.
+ * CRLF; empty lines and lines starting with '#' are skipped, so an id may
+ * not start with '#'.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -204,6 +205,13 @@ static int ta_trace_row(char *line, const int *col, int ncols,
 	in->bufs[k].align = col[COL_ALIGN] >= 0 ? v[COL_ALIGN] : 1;
 	if (in->in_offsets)
 		in->in_offsets[k] = v[COL_OFFSET];
+	/*
+	 * Written back (ta_plan_write_csv(), id first), such a row would
+	 * read as a comment.
+	 */
+	*what = "id starts with '#'";
+	if (*ta_trim(f[col[COL_ID]]) == '#')
+		return -EINVAL;
 	in->ids[k] = strdup(ta_trim(f[col[COL_ID]]));
 	*what = "out of memory";
 	return in->ids[k] ? 0 : -ENOMEM;
@@ -293,6 +301,7 @@ int ta_trace_read(const char *path, struct ta_input *in, char *err,
 	return 0;
 fail:
 	free(data);
+	in->prob.n_buffers = k;		/* so that the ids read are freed */
 	ta_input_free(in);
 	return ret;
 }

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * ta_e2e_worst.c - issue #9 in the kernel: the worst-case inputs of
+ * userspace/lib/ta_worst.c submitted to the module over the ioctl, and how
+ * fast a planning ioctl gives way to SIGKILL and SIGINT. Runs in the test
+ * VM; built static like ta_e2e_lib (links libtensorarena.a):
+ *
+ *	gcc -O2 -Wall -Wextra -static -I uapi -I module/planner \
+ *	    -I userspace/include -I userspace/lib -o ta_e2e_worst \
+ *	    tests/e2e/ta_e2e_worst.c userspace/libtensorarena.a
+ *
+ * usage: ta_e2e_worst [--div N] [--max-s S] [--shape NAME] [--skip-timing]
+ *			[--skip-signals] [--offline]
+ *
+ * --offline plans in this process instead (no module: a check of this
+ * program on a host); the SIGINT test is then skipped.
+ *
+ * 1. Timing: every shape x strategy as a dry run (the heights exceed any
+ *    arena), one line "bench: worst SHAPE STRATEGY MS RESULT" each; a check
+ *    per shape that every create ended in an accepted way (a plan,
+ *    -ETIMEDOUT once the module caps planning, -EINVAL for the invalid
+ *    "ranges" shape) within --max-s seconds (default 120: TCG is slow).
+ *    --div N shrinks the shapes (see ta_worst_make()).
+ * 2. SIGKILL: a child submits the slowest shape with the largest budget
+ *    the module allows; the parent kills it after 300 ms and reaps it.
+ *    "bench: worst sigkill-reap-ms MS"; fails only beyond 20 s.
+ * 3. SIGINT with a handler installed (no SA_RESTART): the create fails
+ *    with EINTR, and the arena's plan count and bytes in use are what they
+ *    were before. "bench: worst sigint-return-ms MS".
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tensorarena.h"
+#include "ta_worst.h"
+#include "ta_e2e_report.h"
+
+/* The module's default max_budget_ms. */
+#define MAX_BUDGET_NS	10000000000ULL
+
+static unsigned int opt_div = 1;
+static bool opt_offline;
+static double opt_max_s = 120;
+
+/* The slow submission of tests 2 and 3: stack on "stair" (> 20 s natively
+ * before #9).
+ */
+#define SLOW_SHAPE	"stair"
+#define SLOW_STRATEGY	TA_STRATEGY_STACK
+
+static struct ta_graph_builder *build(const struct ta_worst *w)
+{
+	struct ta_graph_builder *g = ta_graph_new();
+	const struct ta_graph *gr = &w->graph;
+	uint32_t i;
+
+	if (!g)
+		return NULL;
+	for (i = 0; i < gr->n_tensors; i++)
+		if (ta_graph_add_tensor(g, gr->tensors[i].size,
+					gr->tensors[i].align,
+					gr->tensors[i].flags) < 0)
+			goto fail;
+	for (i = 0; i < gr->n_ops; i++) {
+		const struct ta_graph_op *op = &gr->ops[i];
+		const uint32_t *r = gr->refs + op->first_ref;
+
+		if (ta_graph_add_op(g, r, op->n_inputs, r + op->n_inputs,
+				    op->n_outputs) < 0)
+			goto fail;
+	}
+	return g;
+fail:
+	ta_graph_free(g);
+	return NULL;
+}
+
+static int find_shape(const char *name)
+{
+	int i;
+
+	for (i = 0; i < ta_worst_count(); i++)
+		if (!strcmp(ta_worst_name(i), name))
+			return i;
+	return -1;
+}
+
+/*
+ * The "ranges" shape breaks the strict form, which the library's builder
+ * cannot express: submit it with the raw ioctl. Returns 0 or -errno.
+ */
+static int raw_create(const struct ta_worst *w, uint32_t strategy)
+{
+	struct ta_tensor *t = calloc(w->graph.n_tensors, sizeof(*t));
+	struct ta_op *o = calloc(w->graph.n_ops, sizeof(*o));
+	struct ta_plan_create c;
+	uint32_t i;
+	int fd, ret;
+
+	fd = open("/dev/tensorarena", O_RDWR | O_CLOEXEC);
+	if (fd < 0 || !t || !o) {
+		ret = fd < 0 ? -errno : -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < w->graph.n_tensors; i++) {
+		t[i].size = w->graph.tensors[i].size;
+		t[i].align = w->graph.tensors[i].align;
+		t[i].flags = w->graph.tensors[i].flags;
+	}
+	for (i = 0; i < w->graph.n_ops; i++) {
+		o[i].first_ref = w->graph.ops[i].first_ref;
+		o[i].n_inputs = w->graph.ops[i].n_inputs;
+		o[i].n_outputs = w->graph.ops[i].n_outputs;
+	}
+	memset(&c, 0, sizeof(c));
+	c.flags = TA_CREATE_DRY_RUN;
+	c.strategy = strategy;
+	c.tensors = (uintptr_t)t;
+	c.n_tensors = w->graph.n_tensors;
+	c.tensor_size = sizeof(*t);
+	c.ops = (uintptr_t)o;
+	c.n_ops = w->graph.n_ops;
+	c.op_size = sizeof(*o);
+	c.refs = (uintptr_t)w->graph.refs;
+	c.n_refs = w->graph.n_refs;
+	ret = ioctl(fd, TA_IOCTL_PLAN_CREATE, &c) < 0 ? -errno : 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(t);
+	free(o);
+	return ret;
+}
+
+static void timing(struct ta_client *c, int shape)
+{
+	struct ta_graph_builder *g = NULL;
+	struct ta_worst w;
+	double worst = 0;
+	bool ok = true;
+	char why[160] = "";
+	int s, ret;
+
+	ret = ta_worst_make(shape, opt_div, &w);
+	if (ret) {
+		report(false, "worst %s: generate: %s", ta_worst_name(shape),
+		       strerror(-ret));
+		return;
+	}
+	if (!w.expect) {
+		g = build(&w);
+		if (!g) {
+			report(false, "worst %s: graph builder failed", w.name);
+			ta_worst_free(&w);
+			return;
+		}
+	}
+	for (s = 0; s < TA_STRATEGY_COUNT; s++) {
+		struct ta_plan_options o = {
+			.strategy = s, .flags = TA_CREATE_DRY_RUN,
+		};
+		struct ta_plan *p = NULL;
+		double t0 = now_s(), dt;
+
+		if (opt_offline && !g) {
+			struct ta_buffer *b = calloc(w.graph.n_tensors,
+						     sizeof(*b));
+
+			ret = b ? ta_graph_lifetimes(&w.graph, b) : -ENOMEM;
+			free(b);
+		} else if (opt_offline) {
+			ret = ta_plan_offline(g, &o, &p);
+		} else {
+			ret = g ? ta_plan_submit(c, g, &o, &p) :
+				  raw_create(&w, s);
+		}
+		dt = now_s() - t0;
+		printf("bench: worst %s %s %.0f %s\n", w.name,
+		       ta_strategy_str(s), dt * 1e3,
+		       ret ? strerror(-ret) : "planned");
+		fflush(stdout);
+		if (p)
+			ta_plan_free(p);
+		if (dt > worst)
+			worst = dt;
+		if (ret != w.expect && !(ret == -ETIMEDOUT && !w.expect) &&
+		    ok) {
+			ok = false;
+			snprintf(why, sizeof(why), "%s: %s", ta_strategy_str(s),
+				 strerror(-ret));
+		}
+		if (dt > opt_max_s && ok) {
+			ok = false;
+			snprintf(why, sizeof(why), "%s took %.1f s",
+				 ta_strategy_str(s), dt);
+		}
+	}
+	if (ok)
+		report(true, "worst %s: every strategy in %.1f s at most",
+		       w.name, worst);
+	else
+		report(false, "worst %s: %s", w.name, why);
+	ta_graph_free(g);
+	ta_worst_free(&w);
+}
+
+/* Submit the slow shape with the largest budget; -errno. */
+static int slow_submit(struct ta_client *c, const struct ta_graph_builder *g,
+		       uint32_t flags)
+{
+	struct ta_plan_options o = {
+		.strategy = SLOW_STRATEGY, .flags = flags,
+		.budget_ns = MAX_BUDGET_NS,
+	};
+	struct ta_plan *p = NULL;
+	int ret;
+
+	if (opt_offline)
+		return ta_plan_offline(g, &o, &p);
+	ret = ta_plan_submit(c, g, &o, &p);
+	if (ret == -EINVAL) {	/* a lower max_budget_ms: its default */
+		o.budget_ns = 0;
+		ret = ta_plan_submit(c, g, &o, &p);
+	}
+	if (p) {
+		if (ta_plan_id(p))
+			ta_plan_destroy(p);
+		ta_plan_free(p);
+	}
+	return ret;
+}
+
+static void sigkill_test(const struct ta_graph_builder *g)
+{
+	double t0, dt;
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0) {
+		report(false, "worst sigkill: fork: %s", strerror(errno));
+		return;
+	}
+	if (!pid) {
+		struct ta_client *c = NULL;
+
+		if (!opt_offline && ta_client_open(TA_TRANSPORT_IOCTL, &c))
+			_exit(3);
+		slow_submit(c, g, TA_CREATE_DRY_RUN);
+		_exit(0);
+	}
+	usleep(300000);
+	t0 = now_s();
+	kill(pid, SIGKILL);
+	if (waitpid(pid, &status, 0) != pid) {
+		report(false, "worst sigkill: waitpid: %s", strerror(errno));
+		return;
+	}
+	dt = now_s() - t0;
+	printf("bench: worst sigkill-reap-ms %.0f\n", dt * 1e3);
+	if (WIFEXITED(status))
+		report(false, "worst sigkill: the child finished (status %d) before the kill: shape too fast",
+		       WEXITSTATUS(status));
+	else
+		report(dt < 20, "worst sigkill: reaped %.0f ms after SIGKILL",
+		       dt * 1e3);
+}
+
+static volatile sig_atomic_t got_sigint;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	got_sigint = 1;
+}
+
+static void sigint_test(struct ta_client *c, const struct ta_graph_builder *g)
+{
+	struct sigaction sa, old;
+	struct ta_info a, b;
+	double t0, dt;
+	pid_t pid;
+	int ret, status;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;	/* no SA_RESTART */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGINT, &sa, &old) || ta_client_info(c, &a)) {
+		report(false, "worst sigint: setup: %s", strerror(errno));
+		return;
+	}
+	got_sigint = 0;
+	pid = fork();
+	if (pid < 0) {
+		report(false, "worst sigint: fork: %s", strerror(errno));
+		sigaction(SIGINT, &old, NULL);
+		return;
+	}
+	if (!pid) {
+		usleep(300000);
+		kill(getppid(), SIGINT);
+		_exit(0);
+	}
+	t0 = now_s();
+	/* not a dry run: a plan that got through would change the arena */
+	ret = slow_submit(c, g, 0);
+	dt = now_s() - t0;
+	waitpid(pid, &status, 0);
+	sigaction(SIGINT, &old, NULL);
+	printf("bench: worst sigint-return-ms %.0f\n", dt * 1e3);
+	if (ta_client_info(c, &b)) {
+		report(false, "worst sigint: info after: %s", strerror(errno));
+		return;
+	}
+	if (ret != -EINTR || !got_sigint)
+		report(false, "worst sigint: create returned %s after %.0f ms, handler %s",
+		       ret ? strerror(-ret) : "a plan", dt * 1e3,
+		       got_sigint ? "ran" : "did not run");
+	else if (a.n_plans != b.n_plans || a.bytes_in_use != b.bytes_in_use)
+		report(false, "worst sigint: plans %u -> %u, bytes in use %llu -> %llu",
+		       a.n_plans, b.n_plans,
+		       (unsigned long long)a.bytes_in_use,
+		       (unsigned long long)b.bytes_in_use);
+	else
+		report(true, "worst sigint: EINTR %.0f ms after the signal, arena unchanged",
+		       (dt - 0.3) * 1e3);
+}
+
+int main(int argc, char **argv)
+{
+	const char *only = NULL;
+	struct ta_graph_builder *slow;
+	struct ta_client *c;
+	struct ta_worst w;
+	bool skip_timing = false, skip_signals = false;
+	int i, ret;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--div") && i + 1 < argc)
+			opt_div = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--max-s") && i + 1 < argc)
+			opt_max_s = strtod(argv[++i], NULL);
+		else if (!strcmp(argv[i], "--shape") && i + 1 < argc)
+			only = argv[++i];
+		else if (!strcmp(argv[i], "--skip-timing"))
+			skip_timing = true;
+		else if (!strcmp(argv[i], "--skip-signals"))
+			skip_signals = true;
+		else if (!strcmp(argv[i], "--offline"))
+			opt_offline = true;
+		else {
+			fprintf(stderr, "usage: %s [--div N] [--max-s S] [--shape NAME] [--skip-timing] [--skip-signals]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	c = NULL;
+	ret = opt_offline ? 0 : ta_client_open(TA_TRANSPORT_IOCTL, &c);
+	if (ret) {
+		report(false, "worst: open /dev/tensorarena: %s", strerror(-ret));
+		return 1;
+	}
+	for (i = 0; !skip_timing && i < ta_worst_count(); i++)
+		if (!only || !strcmp(only, ta_worst_name(i)))
+			timing(c, i);
+
+	if (skip_signals)
+		goto close;
+	ret = ta_worst_make(find_shape(SLOW_SHAPE), opt_div, &w);
+	slow = ret ? NULL : build(&w);
+	if (!slow) {
+		report(false, "worst: cannot build the slow shape");
+	} else {
+		sigkill_test(slow);
+		if (!opt_offline)
+			sigint_test(c, slow);
+		ta_graph_free(slow);
+	}
+	if (!ret)
+		ta_worst_free(&w);
+close:
+	if (c)
+		ta_client_close(c);
+	return failures ? 1 : 0;
+}
