@@ -15,6 +15,9 @@
 #                             transports in a VM of Debian's stock kernel
 #   make lint                 checkpatch --strict, W=1, sparse on the module
 #   make fuzz                 every libFuzzer target for FUZZ_SECONDS (300) each
+#   make netlink-gen          regenerate the netlink code (module/ta_nl_gen.[ch],
+#                             uapi/linux/tensorarena_netlink.h) from
+#                             Documentation/netlink/specs/tensorarena.yaml
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
@@ -57,6 +60,9 @@ FUZZ_SECONDS ?= 300
 fuzz: deps
 	FUZZ_KEEP_CORPUS=1 $(MAKE) -C $(TOP)/tests/fuzz run FUZZ_SECONDS=$(FUZZ_SECONDS)
 
+netlink-gen:
+	$(TOP)/tests/netlink-gen.sh
+
 clean:
 	@kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir="$(RUNNING_KDIR)"; \
 	if [ -d "$$kdir" ]; then $(MAKE) -C "$$kdir" M=$(TOP) clean; fi
@@ -64,4 +70,4 @@ clean:
 	$(MAKE) -C $(TOP)/tests/fuzz clean
 	rm -rf $(TOP)/build
 
-.PHONY: all module userspace deps check demo bench lint fuzz clean
+.PHONY: all module userspace deps check demo bench lint fuzz netlink-gen clean

@@ -297,6 +297,12 @@ struct dma_buf *ta_dmabuf_create_by_id(struct ta_device *ta,
 /* ta_test_hooks.c: only in the test build (TA_KUNIT=1) */
 #ifdef TA_TEST_HOOKS
 void ta_test_hooks_register(struct ta_device *ta);
+/* ta_netlink.c, for tests/kunit/ta_netlink_kunit.c */
+struct net;
+struct sock;
+int ta_nl_test_owner(struct ta_device *ta, struct sock *sk, u32 portid,
+		     struct ta_owner *owner);
+void ta_nl_test_release(struct ta_device *ta, struct net *net, u32 portid);
 #else
 static inline void ta_test_hooks_register(struct ta_device *ta) { }
 #endif

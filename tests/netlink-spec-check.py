@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """Check Documentation/netlink/specs/tensorarena.yaml against the kernel's
-genetlink schema and against uapi/linux/tensorarena.h: every command,
-attribute, strategy and flag of the spec must have the value the header
-gives it, so the spec cannot drift from the ABI. Prints TAP lines.
+schema of its protocol (genetlink-legacy.yaml) and against the uAPI
+headers: every command, attribute, strategy and flag of the spec must have
+the value the headers give it (uapi/linux/tensorarena.h for the ioctl constants the spec's
+definitions name, the generated uapi/linux/tensorarena_netlink.h for the
+rest), so the spec cannot drift from the ABI. Prints TAP lines.
 
 usage: netlink-spec-check.py REPO_ROOT YNL_TREE
   (YNL_TREE: an extracted linux-source-6.12 with Documentation/netlink/)
@@ -28,21 +30,27 @@ def tap(ok, name, why=""):
 
 
 spec = yaml.safe_load(open(spec_path))
-schema = yaml.safe_load(open(f"{ynl}/Documentation/netlink/genetlink.yaml"))
+schema_name = f"{spec['protocol']}.yaml"
+schema = yaml.safe_load(open(f"{ynl}/Documentation/netlink/{schema_name}"))
 try:
     jsonschema.validate(spec, schema)
-    tap(True, "netlink spec validates against genetlink.yaml")
+    tap(True, f"netlink spec validates against {schema_name}")
 except jsonschema.ValidationError as e:
-    tap(False, "netlink spec validates against genetlink.yaml", e.message)
+    tap(False, f"netlink spec validates against {schema_name}", e.message)
 
-hdr = open(f"{root}/uapi/linux/tensorarena.h").read()
-defines = {m[0]: m[1] for m in re.findall(r"#define\s+(\w+)\s+(\S+)", hdr)}
+# The ioctl constants, and the netlink names generated from the spec
+# (tests/netlink-gen.sh --check makes sure the latter are up to date).
+hdr = "".join(open(f"{root}/uapi/linux/{h}").read()
+              for h in ("tensorarena.h", "tensorarena_netlink.h"))
+defines = {m[0]: m[1] for m in re.findall(r"#define[ \t]+(\w+)[ \t]+(\S+)", hdr)}
 enums = {}
 for name, body in re.findall(r"enum\s+(\w+)\s*\{(.*?)\};", hdr, re.S):
     vals, i = {}, 0
-    for entry in re.findall(r"^\s*(\w+)\s*(?:=\s*[^,]+)?,", body, re.M):
+    for entry, value in re.findall(r"^\s*(\w+)\s*(?:=\s*([^,]+))?,", body, re.M):
         if entry.startswith("__") or entry.endswith("_MAX"):
             continue
+        if value:
+            i = int(value, 0)
         vals[entry] = i
         i += 1
     enums[name] = vals

@@ -44,6 +44,7 @@ tap_run fuzz make -s -C "$TA_ROOT/tests/fuzz" run
 tap_run harness "$TA_ROOT/tests/harness-selftest.sh"
 tap_run library "$TA_ROOT/tests/lib-install-test.sh"
 tap_run netlink-spec /usr/bin/python3 "$TA_ROOT/tests/netlink-spec-check.py" "$TA_ROOT" "$(ta_ynl_tools)"
+tap_run netlink-gen "$TA_ROOT/tests/netlink-gen.sh" --check
 
 ta_log "test kernel"
 kdir=$("$TA_ROOT/tests/vm/build-kernel.sh") || ta_die "no test kernel"

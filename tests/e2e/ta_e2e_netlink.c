@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ta_e2e_netlink - end-to-end tests of the tensorarena generic netlink
- * family, run in the test VM as root with the module loaded. Raw libnl
- * messages, so malformed ones can be sent too.
+ * family, run in the test VM as root with the module loaded (group=1000).
+ * Raw libnl messages, so malformed ones can be sent too. Children switch to
+ * uid 1000 (in the device's group) and 2000 (outside it) and to a new
+ * network namespace for the access policy.
  *
  *   ta_e2e_netlink            run the tests
  *   ta_e2e_netlink --hold     create one plan through the ioctl, print its
@@ -10,6 +12,7 @@
  *
  * One line per test: "e2e: ok - NAME" or "e2e: not ok - NAME: WHY".
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -18,11 +21,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <grp.h>
+#include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/dma-buf.h>
@@ -75,7 +81,7 @@ struct reply {
 	/* from the last message */
 	uint32_t plan_id, n_tensors, strategy, first;
 	uint64_t height, lower_bound, bytes_in_use, arena_size, requested;
-	uint64_t mmap_offset;
+	uint64_t mmap_offset, plan_time_ns;
 	int fd;		/* plan-export reply: the descriptor, or -1 */
 	uint32_t n_plans;
 	uint8_t cmd;
@@ -126,6 +132,7 @@ static int valid_cb(struct nl_msg *msg, void *arg)
 	r->height = get64(tb[TA_NL_A_PLAN_HEIGHT]);
 	r->lower_bound = get64(tb[TA_NL_A_PLAN_LOWER_BOUND]);
 	r->mmap_offset = get64(tb[TA_NL_A_PLAN_MMAP_OFFSET]);
+	r->plan_time_ns = get64(tb[TA_NL_A_PLAN_PLAN_TIME_NS]);
 	r->fd = tb[TA_NL_A_PLAN_FD] ? (int)nla_get_u32(tb[TA_NL_A_PLAN_FD]) : -1;
 	r->first = get32(tb[TA_NL_A_PLAN_FIRST_PLACEMENT]);
 	if (r->n_ids < 64 && r->plan_id)
@@ -230,8 +237,8 @@ static struct nl_msg *msg_new(uint8_t cmd, int flags)
 	return m;
 }
 
-/* Send @m (freed) and read until ACK/error/DONE; the result is in R. */
-static int xfer(struct nl_sock *sk, struct nl_msg *m)
+/* Read until ACK/error/DONE; the result is in R. */
+static int recv_all(struct nl_sock *sk)
 {
 	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
 	int ret;
@@ -242,13 +249,6 @@ static int xfer(struct nl_sock *sk, struct nl_msg *m)
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, done_cb, &R);
 	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, done_cb, &R);
 	nl_cb_err(cb, NL_CB_CUSTOM, err_cb, &R);
-	ret = nl_send_auto(sk, m);
-	nlmsg_free(m);
-	if (ret < 0) {
-		R.err = -EMSGSIZE;
-		nl_cb_put(cb);
-		return R.err;
-	}
 	while (!R.done) {
 		ret = nl_recvmsgs(sk, cb);
 		if (ret < 0 && !R.done) {
@@ -258,6 +258,20 @@ static int xfer(struct nl_sock *sk, struct nl_msg *m)
 	}
 	nl_cb_put(cb);
 	return R.err;
+}
+
+/* Send @m (freed) and read until ACK/error/DONE; the result is in R. */
+static int xfer(struct nl_sock *sk, struct nl_msg *m)
+{
+	int ret = nl_send_auto(sk, m);
+
+	nlmsg_free(m);
+	if (ret < 0) {
+		memset(&R, 0, sizeof(R));
+		R.err = -EMSGSIZE;
+		return R.err;
+	}
+	return recv_all(sk);
 }
 
 static struct nlattr *nest(struct nl_msg *m, int type)
@@ -388,6 +402,15 @@ static struct nl_msg *b_unknown_attr(void)
 }
 
 static struct nl_msg *b_output_attr(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	nla_put_u32(m, TA_NL_A_PLAN_PLAN_ID, 1);
+	put_chain(m, 2, 64);
+	return m;
+}
+
+static struct nl_msg *b_beyond_policy(void)
 {
 	struct nl_msg *m = create_msg(0, 0);
 
@@ -696,6 +719,7 @@ static const struct bad_row bad_rows[] = {
 	{ "create: flags as u64 (oversized) -> EINVAL", b_flags_u64, -EINVAL, "invalid attribute length" },
 	{ "create: unknown attribute type -> EINVAL", b_unknown_attr, -EINVAL, "Unknown attribute type" },
 	{ "create: reply-only attribute in request -> EINVAL", b_output_attr, -EINVAL, "Unsupported attribute" },
+	{ "create: attribute beyond the op's policy (height) -> EINVAL", b_beyond_policy, -EINVAL, "Unknown attribute type" },
 	{ "create: tensor not nested -> EINVAL", b_not_nested, -EINVAL, "NLA_F_NESTED is missing" },
 	{ "create: unknown attribute in a tensor -> EINVAL", b_nested_unknown, -EINVAL, "Unknown attribute type" },
 	{ "create: unknown strategy -> ERANGE", b_strategy, -ERANGE, "integer out of range" },
@@ -723,13 +747,13 @@ static const struct bad_row bad_rows[] = {
 	{ "get dump: no such plan -> ENOENT", b_dump_none, -ENOENT, "no such plan" },
 	{ "destroy: no such plan -> ENOENT", b_destroy_none, -ENOENT, "no such plan" },
 	{ "destroy: no plan-id -> EINVAL", b_destroy_missing, -EINVAL, "plan-id attribute missing" },
-	{ "info: any attribute -> EINVAL", b_info_attr, -EINVAL, "policy validation" },
+	{ "info: an attribute other than abi-version -> EINVAL", b_info_attr, -EINVAL, "Unsupported attribute" },
 	{ "export: no plan-id -> EINVAL", b_export_missing, -EINVAL, "plan-id attribute missing" },
 	{ "export: no such plan -> ENOENT", b_export_none, -ENOENT, "no such plan" },
 	{ "export: plan-id 0 -> ERANGE", b_export_zero, -ERANGE, "integer out of range" },
 	{ "export: unknown export flag -> EINVAL", b_export_flag, -EINVAL, "reserved bit set" },
 	{ "export: export-flags as u64 -> EINVAL", b_export_flags_u64, -EINVAL, "invalid attribute length" },
-	{ "export: reply-only fd attribute in request -> EINVAL", b_export_fd_attr, -EINVAL, "Unsupported attribute" },
+	{ "export: reply-only fd attribute in request -> EINVAL", b_export_fd_attr, -EINVAL, "Unknown attribute type" },
 	{ "export: create's flags attribute -> EINVAL", b_export_create_flags, -EINVAL, "Unsupported attribute" },
 	{ "export: plan of height 0 (no memory) -> EINVAL", b_export_empty, -EINVAL, "no memory to export" },
 };
@@ -1323,6 +1347,318 @@ static void run_owner_events(void)
 	nl_socket_free(ev);
 }
 
+/* ---- the family's policy, quotas, limits (issue #9) ---------------- */
+
+/*
+ * The VM loads the module with group=1000 (vm-tests.sh), mode 0660: uid
+ * 1000 with gid 1000 may use it, uid 2000 (gid 2000) may not.
+ */
+#define OUTSIDER	2000
+#define MEMBER		1000
+#define POLICY_TEXT	"group and mode"
+
+/* Run @fn in a child with no supplementary groups, as @uid:@gid when @uid
+ * is not 0; its exit status (100: could not switch), or -1.
+ */
+static int in_child(uid_t uid, gid_t gid, int (*fn)(void))
+{
+	pid_t pid;
+	int st;
+
+	pid = fork();
+	if (pid == 0) {
+		if (setgroups(0, NULL) ||
+		    (uid && (setgid(gid) || setuid(uid))))
+			_exit(100);
+		_exit(fn());
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+static int nl_create_small(struct nl_sock *sk)
+{
+	struct nl_msg *m = create_msg(TA_CREATE_LIFETIMES,
+				      TA_STRATEGY_GREEDY_SIZE);
+
+	put_buffer(m, 4096, 0, 1);
+	return xfer(sk, m);
+}
+
+/* 0 when @err is EPERM with the policy's extack; else prints why. */
+static int is_eperm(const char *what, int err)
+{
+	if (err == -EPERM && strstr(R.extack, POLICY_TEXT))
+		return 0;
+	printf("# %s: error %d, extack '%s'\n", what, err, R.extack);
+	return 1;
+}
+
+/* Every command and the dump, from a socket opened and used by uid 2000. */
+static int outsider_requests(void)
+{
+	struct nl_sock *sk = nl_open();
+	int bad = 0;
+
+	bad |= is_eperm("info", xfer(sk, msg_new(TA_NL_CMD_INFO, 0)));
+	bad |= is_eperm("create", nl_create_small(sk)) << 1;
+	bad |= is_eperm("get", xfer(sk, id_msg(TA_NL_CMD_PLAN_GET, 0, 1))) << 2;
+	bad |= is_eperm("dump", xfer(sk, msg_new(TA_NL_CMD_PLAN_GET,
+						 NLM_F_DUMP))) << 3;
+	bad |= is_eperm("destroy",
+			xfer(sk, id_msg(TA_NL_CMD_PLAN_DESTROY, 0, 1))) << 4;
+	bad |= is_eperm("export", xfer(sk, id_msg(TA_NL_CMD_PLAN_EXPORT, 0,
+						   1))) << 5;
+	nl_socket_free(sk);
+	return bad;
+}
+
+static int member_requests(void)
+{
+	struct nl_sock *sk = nl_open();
+	int bad = 0;
+
+	if (xfer(sk, msg_new(TA_NL_CMD_INFO, 0)) || !R.arena_size) {
+		printf("# info: %d '%s'\n", R.err, R.extack);
+		bad = 1;
+	}
+	if (nl_create_small(sk) || !R.plan_id) {
+		printf("# create: %d '%s'\n", R.err, R.extack);
+		bad |= 2;
+	}
+	nl_socket_free(sk);
+	return bad;
+}
+
+/*
+ * A socket opened by uid 2000, used by root (who has CAP_SYS_ADMIN): the
+ * opener's credentials count (the CVE-2014-0181 pattern).
+ */
+static int outsider_opened(void)
+{
+	struct nl_sock *sk;
+	int bad;
+
+	if (setegid(OUTSIDER) || seteuid(OUTSIDER))
+		return 100;
+	sk = nl_open();
+	if (seteuid(0) || setegid(0))
+		return 100;
+	bad = is_eperm("info on uid 2000's socket, sent by root",
+		       xfer(sk, msg_new(TA_NL_CMD_INFO, 0)));
+	bad |= is_eperm("dump on uid 2000's socket, sent by root",
+			xfer(sk, msg_new(TA_NL_CMD_PLAN_GET, NLM_F_DUMP))) << 1;
+	nl_socket_free(sk);
+	return bad;
+}
+
+/* A socket opened by root, used by uid 2000: the sender counts too. */
+static int outsider_sends(void)
+{
+	struct nl_sock *sk = nl_open();
+	int bad;
+
+	if (setgid(OUTSIDER) || setuid(OUTSIDER))
+		return 100;
+	bad = is_eperm("info on root's socket, sent by uid 2000",
+		       xfer(sk, msg_new(TA_NL_CMD_INFO, 0)));
+	nl_socket_free(sk);
+	return bad;
+}
+
+/* In a new network namespace the family does not exist. */
+static int child_netns(void)
+{
+	struct nl_sock *sk;
+	int id, bad = 0;
+
+	if (unshare(CLONE_NEWNET)) {
+		printf("# unshare(CLONE_NEWNET): %s\n", strerror(errno));
+		return 100;
+	}
+	sk = nl_open();
+	id = genl_ctrl_resolve(sk, TA_NL_FAMILY_NAME);
+	if (id != -NLE_OBJ_NOTFOUND) {
+		printf("# the controller resolved the family: %d\n", id);
+		bad = 1;
+	}
+	/* The family's ID, as the initial namespace knows it. */
+	if (xfer(sk, msg_new(TA_NL_CMD_INFO, 0)) != -ENOENT) {
+		printf("# info by ID: %d '%s'\n", R.err, R.extack);
+		bad |= 2;
+	}
+	nl_socket_free(sk);
+	return bad;
+}
+
+static void report(const char *name, int status)
+{
+	if (status == 0)
+		ok(name);
+	else
+		not_ok(name, "child status %d", status);
+}
+
+static void run_policy(struct nl_sock *sk)
+{
+	uint64_t use0, use1;
+	uint32_t plans0, plans1;
+
+	info(sk, &use0, &plans0);
+	report("policy: uid 2000 (outside the group) -> EPERM for info, create, get, dump, destroy, export, extack names group and mode",
+	       in_child(OUTSIDER, OUTSIDER, outsider_requests));
+	report("policy: uid 1000 (in the group) may use the family",
+	       in_child(MEMBER, MEMBER, member_requests));
+	report("policy: a socket opened by uid 2000 and used by root -> EPERM (the opener counts)",
+	       in_child(0, 0, outsider_opened));
+	report("policy: a socket opened by root and used by uid 2000 -> EPERM (the sender counts)",
+	       in_child(0, 0, outsider_sends));
+	report("policy: from a child network namespace the family does not exist -> ENOENT",
+	       in_child(0, 0, child_netns));
+	info(sk, &use1, &plans1);
+	if (use0 != use1 || plans0 != plans1)
+		not_ok("policy: refused requests change nothing; the member's plan died with its socket",
+		       "use %llu -> %llu, plans %u -> %u",
+		       (unsigned long long)use0, (unsigned long long)use1,
+		       plans0, plans1);
+	else
+		ok("policy: refused requests change nothing; the member's plan died with its socket");
+}
+
+/* max_file_plans creates on one socket, then EDQUOT; another socket may. */
+static void run_quota(struct nl_sock *sk)
+{
+	const char *name = "quota: max_file_plans (3) creates on one socket, the 4th -> EDQUOT with extack, nothing changed";
+	struct nl_sock *a = nl_open(), *b = nl_open();
+	uint64_t use0, use1, use2;
+	uint32_t plans0, plans1, plans2;
+	char saved[32];
+	int i, err = 0;
+
+	info(sk, &use0, &plans0);
+	read_param("max_file_plans", saved, sizeof(saved));
+	if (write_param("max_file_plans", "3"))
+		not_ok(name, "cannot set max_file_plans");
+	for (i = 0; i < 3 && !err; i++)
+		err = nl_create_small(a);
+	info(sk, &use1, &plans1);
+	if (err) {
+		not_ok(name, "create %d: %d '%s'", i, err, R.extack);
+	} else if (nl_create_small(a) != -EDQUOT ||
+		   !strstr(R.extack, "max_file_plans")) {
+		not_ok(name, "4th create: %d '%s'", R.err, R.extack);
+	} else {
+		info(sk, &use2, &plans2);
+		if (use2 != use1 || plans2 != plans1)
+			not_ok(name, "use %llu -> %llu, plans %u -> %u",
+			       (unsigned long long)use1,
+			       (unsigned long long)use2, plans1, plans2);
+		else
+			ok(name);
+	}
+	name = "quota: another socket of the same uid still creates";
+	if (nl_create_small(b))
+		not_ok(name, "%d '%s'", R.err, R.extack);
+	else
+		ok(name);
+	write_param("max_file_plans", saved);
+	nl_socket_free(a);
+	nl_socket_free(b);
+	info(sk, &use1, &plans1);
+	name = "quota: closing the sockets gives every plan back";
+	if (use1 != use0 || plans1 != plans0)
+		not_ok(name, "use %llu -> %llu, plans %u -> %u",
+		       (unsigned long long)use0, (unsigned long long)use1,
+		       plans0, plans1);
+	else
+		ok(name);
+}
+
+/*
+ * A netlink create runs inside the genetlink handler: its planning time is
+ * cut to netlink_max_plan_ms whatever budget-ns asks (here 5 s, cut to
+ * 100 ms); either a plan in about that time or ETIMEDOUT naming the
+ * parameter.
+ */
+static void run_budget_cut(struct nl_sock *sk)
+{
+	const char *name = "limit: budget-ns of 5 s is cut to netlink_max_plan_ms (100 ms)";
+	struct nl_msg *m;
+	char saved[32];
+	uint32_t i, x = 12345;
+	int err;
+
+	read_param("netlink_max_plan_ms", saved, sizeof(saved));
+	if (write_param("netlink_max_plan_ms", "100"))
+		not_ok(name, "cannot set netlink_max_plan_ms");
+	m = create_msg(TA_CREATE_LIFETIMES | TA_CREATE_DRY_RUN,
+		       TA_STRATEGY_AUTO);
+	nla_put_u64(m, TA_NL_A_PLAN_BUDGET_NS, 5000000000ULL);
+	for (i = 0; i < 400; i++) {
+		x = x * 1103515245 + 12345;
+		put_buffer(m, 64 * (1 + (x >> 16) % 97), i / 3,
+			   i / 3 + 1 + (x >> 8) % 40);
+	}
+	err = xfer(sk, m);
+	write_param("netlink_max_plan_ms", saved);
+	if (err == -ETIMEDOUT && strstr(R.extack, "netlink_max_plan_ms"))
+		ok(name);
+	else if (err)
+		not_ok(name, "error %d '%s'", err, R.extack);
+	/* TCG and the debug kernel overshoot a deadline; 5 s would not fit. */
+	else if (R.plan_time_ns > 1000000000ULL)
+		not_ok(name, "planned for %llu ns",
+		       (unsigned long long)R.plan_time_ns);
+	else
+		ok(name);
+	printf("# budget cut: error %d, plan time %llu ns\n", err,
+	       (unsigned long long)R.plan_time_ns);
+}
+
+static struct nl_sock *identity_sock;
+
+/* Read the rest of a dump root asked for, as uid 1000. */
+static int read_dump_as_member(void)
+{
+	struct nl_sock *sk = identity_sock;
+
+	if (recv_all(sk) || R.n_placed != 3000 || R.n_msgs < 2) {
+		printf("# reader: err %d '%s', %u placements in %d messages\n",
+		       R.err, R.extack, R.n_placed, R.n_msgs);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Root asks for the placement dump of its 3000-tensor plan (three or more
+ * messages); only the first is made in root's sendmsg(). Another process,
+ * uid 1000, which may not see root's plans, reads the socket: the rest of
+ * the dump is made in its recvmsg() and must keep root's identity.
+ */
+static void run_dump_identity(void)
+{
+	const char *name = "dump continued by another reader (uid 1000) keeps the requester's (root's) identity";
+	struct nl_msg *m;
+	uint32_t id;
+
+	id = ioctl_create_lifetimes(3000, 0);
+	if (!id) {
+		not_ok(name, "ioctl create: %s", strerror(errno));
+		return;
+	}
+	identity_sock = nl_open();
+	m = id_msg(TA_NL_CMD_PLAN_GET, NLM_F_DUMP, id);
+	if (nl_send_auto(identity_sock, m) < 0)
+		not_ok(name, "send failed");
+	else
+		report(name, in_child(MEMBER, MEMBER, read_dump_as_member));
+	nlmsg_free(m);
+	nl_socket_free(identity_sock);
+	ioctl_destroy(id);
+}
+
 static int hold(void)
 {
 	uint32_t id;
@@ -1363,6 +1699,10 @@ int main(int argc, char **argv)
 	run_parity(sk);
 	run_export(sk);
 	run_owner_events();
+	run_policy(sk);
+	run_quota(sk);
+	run_budget_cut(sk);
+	run_dump_identity();
 	nl_socket_free(sk);
 	close(dev_fd);
 	return failures ? 1 : 0;

@@ -5,7 +5,7 @@
 # tensorarena.yaml. Python comes from the host's root, shared read-only over
 # virtio-9p (ta_boot with TA_HOSTROOT=1); the payload has the tools under
 # /ta/ynl and the spec in /ta/ynl/Documentation/netlink/specs/ (where
-# cli.py finds genetlink.yaml, the schema it validates the spec against).
+# cli.py finds genetlink-legacy.yaml, the schema it validates the spec against).
 # One line per test:  e2e: ok - NAME  /  e2e: not ok - NAME: WHY
 TA=/ta
 H=/host
@@ -36,7 +36,7 @@ ynl() {
 		--spec /mnt/ynl/Documentation/netlink/specs/tensorarena.yaml "$@" 2>&1
 }
 
-# The first run validates the spec against genetlink.yaml (the default
+# The first run validates the spec against genetlink-legacy.yaml (the default
 # schema); the others skip it to save time under TCG.
 out=$(ynl --do info)
 echo "$out"
@@ -120,6 +120,30 @@ if [ -x $TA/ta_e2e_netlink ]; then
 	exec 3>&-
 	wait
 	rm -f /tmp/ynl.fifo /tmp/ynl.id
+fi
+
+# The family's policy (the VM loads the module with group=1000): cli.py as
+# uid 2000, outside the group, gets EPERM and the extack that names the
+# group and mode parameters; from a child network namespace there is no
+# family at all.
+out=$(chroot $H /usr/bin/setpriv --reuid=2000 --regid=2000 --clear-groups \
+	/usr/bin/env -i PATH=/usr/bin:/bin PYTHONDONTWRITEBYTECODE=1 \
+	/usr/bin/python3 /mnt/ynl/tools/net/ynl/cli.py --no-schema \
+	--spec /mnt/ynl/Documentation/netlink/specs/tensorarena.yaml --do info 2>&1)
+echo "$out"
+if echo "$out" | grep -q "Operation not permitted" && echo "$out" | grep -q "group and mode"; then
+	ok "--do info as uid 2000 (outside the group): EPERM with the policy's extack"
+else
+	not_ok "--do info as uid 2000 (outside the group): EPERM with the policy's extack" "$(echo "$out" | tail -3)"
+fi
+out=$(unshare -n chroot $H /usr/bin/env -i PATH=/usr/bin:/bin PYTHONDONTWRITEBYTECODE=1 \
+	/usr/bin/python3 /mnt/ynl/tools/net/ynl/cli.py --no-schema \
+	--spec /mnt/ynl/Documentation/netlink/specs/tensorarena.yaml --do info 2>&1)
+echo "$out"
+if echo "$out" | grep -q "not supported by the kernel"; then
+	ok "--do info from a child network namespace (unshare -n): the family does not exist there"
+else
+	not_ok "--do info from a child network namespace (unshare -n): the family does not exist there" "$(echo "$out" | tail -3)"
 fi
 
 umount $H/mnt $H/tmp $H/dev $H/proc

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause)
+/* Do not edit directly, auto-generated from: */
+/*	Documentation/netlink/specs/tensorarena.yaml */
+/* YNL-GEN kernel source */
+
+#include <net/netlink.h>
+#include <net/genetlink.h>
+
+#include "ta_nl_gen.h"
+
+#include <uapi/linux/tensorarena_netlink.h>
+#include <linux/tensorarena.h>
+#include <linux/tensorarena.h>
+#include <linux/tensorarena.h>
+#include <linux/tensorarena.h>
+
+/* Common nested types */
+const struct nla_policy tensorarena_buffer_nl_policy[TA_NL_A_BUFFER_END + 1] = {
+	[TA_NL_A_BUFFER_SIZE] = { .type = NLA_U64, },
+	[TA_NL_A_BUFFER_ALIGN] = { .type = NLA_U64, },
+	[TA_NL_A_BUFFER_START] = { .type = NLA_U32, },
+	[TA_NL_A_BUFFER_END] = { .type = NLA_U32, },
+};
+
+const struct nla_policy tensorarena_op_nl_policy[TA_NL_A_OP_OUTPUT + 1] = {
+	[TA_NL_A_OP_INPUT] = { .type = NLA_U32, },
+	[TA_NL_A_OP_OUTPUT] = { .type = NLA_U32, },
+};
+
+const struct nla_policy tensorarena_tensor_nl_policy[TA_NL_A_TENSOR_FLAGS + 1] = {
+	[TA_NL_A_TENSOR_SIZE] = { .type = NLA_U64, },
+	[TA_NL_A_TENSOR_ALIGN] = { .type = NLA_U64, },
+	[TA_NL_A_TENSOR_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0xf),
+};
+
+/* TA_NL_CMD_INFO - do */
+const struct nla_policy tensorarena_info_nl_policy[TA_NL_A_INFO_ABI_VERSION + 1] = {
+	[TA_NL_A_INFO_ABI_VERSION] = { .type = NLA_U32, },
+};
+
+/* TA_NL_CMD_PLAN_CREATE - do */
+const struct nla_policy tensorarena_plan_create_nl_policy[TA_NL_A_PLAN_BUFFER + 1] = {
+	[TA_NL_A_PLAN_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
+	[TA_NL_A_PLAN_STRATEGY] = NLA_POLICY_MAX(NLA_U32, 4),
+	[TA_NL_A_PLAN_BUDGET_NS] = { .type = NLA_U64, },
+	[TA_NL_A_PLAN_BUDGET_STEPS] = { .type = NLA_U64, },
+	[TA_NL_A_PLAN_TENSOR] = NLA_POLICY_NESTED(tensorarena_tensor_nl_policy),
+	[TA_NL_A_PLAN_OP] = NLA_POLICY_NESTED(tensorarena_op_nl_policy),
+	[TA_NL_A_PLAN_BUFFER] = NLA_POLICY_NESTED(tensorarena_buffer_nl_policy),
+};
+
+/* TA_NL_CMD_PLAN_GET - do */
+const struct nla_policy tensorarena_plan_get_nl_policy[TA_NL_A_PLAN_PLAN_ID + 1] = {
+	[TA_NL_A_PLAN_PLAN_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+/* TA_NL_CMD_PLAN_DESTROY - do */
+const struct nla_policy tensorarena_plan_destroy_nl_policy[TA_NL_A_PLAN_PLAN_ID + 1] = {
+	[TA_NL_A_PLAN_PLAN_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+/* TA_NL_CMD_PLAN_EXPORT - do */
+const struct nla_policy tensorarena_plan_export_nl_policy[TA_NL_A_PLAN_EXPORT_FLAGS + 1] = {
+	[TA_NL_A_PLAN_PLAN_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[TA_NL_A_PLAN_EXPORT_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x1),
+};
+
+/* Ops table for tensorarena */
+const struct genl_ops tensorarena_nl_ops[5] = {
+	{
+		.cmd		= TA_NL_CMD_INFO,
+		.doit		= tensorarena_nl_info_doit,
+		.policy		= tensorarena_info_nl_policy,
+		.maxattr	= TA_NL_A_INFO_ABI_VERSION,
+	},
+	{
+		.cmd		= TA_NL_CMD_PLAN_CREATE,
+		.doit		= tensorarena_nl_plan_create_doit,
+		.policy		= tensorarena_plan_create_nl_policy,
+		.maxattr	= TA_NL_A_PLAN_BUFFER,
+	},
+	{
+		.cmd		= TA_NL_CMD_PLAN_GET,
+		.doit		= tensorarena_nl_plan_get_doit,
+		.dumpit		= tensorarena_nl_plan_get_dumpit,
+		.policy		= tensorarena_plan_get_nl_policy,
+		.maxattr	= TA_NL_A_PLAN_PLAN_ID,
+	},
+	{
+		.cmd		= TA_NL_CMD_PLAN_DESTROY,
+		.doit		= tensorarena_nl_plan_destroy_doit,
+		.policy		= tensorarena_plan_destroy_nl_policy,
+		.maxattr	= TA_NL_A_PLAN_PLAN_ID,
+	},
+	{
+		.cmd		= TA_NL_CMD_PLAN_EXPORT,
+		.doit		= tensorarena_nl_plan_export_doit,
+		.policy		= tensorarena_plan_export_nl_policy,
+		.maxattr	= TA_NL_A_PLAN_EXPORT_FLAGS,
+	},
+};
+
+static const struct genl_multicast_group tensorarena_nl_mcgrps[] = {
+	[TENSORARENA_NLGRP_EVENTS] = { "events", },
+};
