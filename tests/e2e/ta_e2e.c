@@ -180,22 +180,7 @@ static void test_info_bad_pointers(void)
  *   op2: t2, t1 -> t3
  *   op3: t3 -> t4(out)
  */
-static struct ta_tensor g_tensors[] = {
-	{ .size = 1000, .align = 64, .flags = TA_TENSOR_INPUT },
-	{ .size = 2000, .align = 64 },
-	{ .size = 3000, .align = 64 },
-	{ .size = 1500, .align = 64 },
-	{ .size = 500, .align = 64, .flags = TA_TENSOR_OUTPUT },
-	{ .size = 100, .align = 16, .flags = TA_TENSOR_CONSTANT },
-};
-static struct ta_op g_ops[] = {
-	{ .first_ref = 0, .n_inputs = 2, .n_outputs = 1 },
-	{ .first_ref = 3, .n_inputs = 1, .n_outputs = 1 },
-	{ .first_ref = 5, .n_inputs = 2, .n_outputs = 1 },
-	{ .first_ref = 8, .n_inputs = 1, .n_outputs = 1 },
-};
-static __u32 g_refs[] = { 0, 5, 1, 1, 2, 2, 1, 3, 3, 4 };
-#define G_TENSORS (sizeof(g_tensors) / sizeof(g_tensors[0]))
+#include "ta_e2e_graph.h"
 /* Lifetimes [start, end) the graph form implies (see ta_graph_lifetimes). */
 static const __u32 g_life[G_TENSORS][2] = {
 	{ 0, 1 }, { 0, 3 }, { 1, 3 }, { 2, 4 }, { 3, 4 }, { 0, 4 },

@@ -57,24 +57,8 @@
 
 static gid_t dev_gid;
 
-/* The small graph of ta_e2e.c: 6 tensors, 4 ops; one page of arena. */
-static struct ta_tensor g_tensors[] = {
-	{ .size = 1000, .align = 64, .flags = TA_TENSOR_INPUT },
-	{ .size = 2000, .align = 64 },
-	{ .size = 3000, .align = 64 },
-	{ .size = 1500, .align = 64 },
-	{ .size = 500, .align = 64, .flags = TA_TENSOR_OUTPUT },
-	{ .size = 100, .align = 16, .flags = TA_TENSOR_CONSTANT },
-};
-static struct ta_op g_ops[] = {
-	{ .first_ref = 0, .n_inputs = 2, .n_outputs = 1 },
-	{ .first_ref = 3, .n_inputs = 1, .n_outputs = 1 },
-	{ .first_ref = 5, .n_inputs = 2, .n_outputs = 1 },
-	{ .first_ref = 8, .n_inputs = 1, .n_outputs = 1 },
-};
-static __u32 g_refs[] = { 0, 5, 1, 1, 2, 2, 1, 3, 3, 4 };
-#define G_TENSORS (sizeof(g_tensors) / sizeof(g_tensors[0]))
-#define G_OPS (sizeof(g_ops) / sizeof(g_ops[0]))
+/* The small graph every end-to-end program plans; one page of arena. */
+#include "ta_e2e_graph.h"
 
 /* Lifetime-form plans: @n buffers of @size bytes, all live at once. */
 #define BIG_N	16384

@@ -272,25 +272,8 @@ static bool has_id(const struct snap *s, __u32 id)
 
 /* ---- the graph every kind uses ------------------------------------- */
 
-/* As ta_e2e.c: a skip connection and a constant. */
-static struct ta_tensor g_tensors[] = {
-	{ .size = 1000, .align = 64, .flags = TA_TENSOR_INPUT },
-	{ .size = 2000, .align = 64 },
-	{ .size = 3000, .align = 64 },
-	{ .size = 1500, .align = 64 },
-	{ .size = 500, .align = 64, .flags = TA_TENSOR_OUTPUT },
-	{ .size = 100, .align = 16, .flags = TA_TENSOR_CONSTANT },
-};
-static struct ta_op g_ops[] = {
-	{ .first_ref = 0, .n_inputs = 2, .n_outputs = 1 },
-	{ .first_ref = 3, .n_inputs = 1, .n_outputs = 1 },
-	{ .first_ref = 5, .n_inputs = 2, .n_outputs = 1 },
-	{ .first_ref = 8, .n_inputs = 1, .n_outputs = 1 },
-};
-static __u32 g_refs[] = { 0, 5, 1, 1, 2, 2, 1, 3, 3, 4 };
-#define G_TENSORS (sizeof(g_tensors) / sizeof(g_tensors[0]))
-#define G_OPS (sizeof(g_ops) / sizeof(g_ops[0]))
-#define G_REFS (sizeof(g_refs) / sizeof(g_refs[0]))
+/* A skip connection and a constant (ta_e2e_graph.h). */
+#include "ta_e2e_graph.h"
 
 static struct ta_lifetime g_life[] = {
 	{ .size = 4096, .align = 64, .start = 0, .end = 2 },

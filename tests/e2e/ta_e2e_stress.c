@@ -133,24 +133,9 @@ static bool inject = true;
 static unsigned long long arena_size;
 static uint16_t nl_family;
 
-/* ---- the small graph of ta_e2e.c, and lifetime-form requests ---- */
+/* ---- the small graph of ta_e2e_graph.h, and lifetime-form requests ---- */
 
-static struct ta_tensor g_tensors[] = {
-	{ .size = 1000, .align = 64, .flags = TA_TENSOR_INPUT },
-	{ .size = 2000, .align = 64 },
-	{ .size = 3000, .align = 64 },
-	{ .size = 1500, .align = 64 },
-	{ .size = 500, .align = 64, .flags = TA_TENSOR_OUTPUT },
-	{ .size = 100, .align = 16, .flags = TA_TENSOR_CONSTANT },
-};
-static struct ta_op g_ops[] = {
-	{ .first_ref = 0, .n_inputs = 2, .n_outputs = 1 },
-	{ .first_ref = 3, .n_inputs = 1, .n_outputs = 1 },
-	{ .first_ref = 5, .n_inputs = 2, .n_outputs = 1 },
-	{ .first_ref = 8, .n_inputs = 1, .n_outputs = 1 },
-};
-static __u32 g_refs[] = { 0, 5, 1, 1, 2, 2, 1, 3, 3, 4 };
-#define G_TENSORS (sizeof(g_tensors) / sizeof(g_tensors[0]))
+#include "ta_e2e_graph.h"
 
 /* ---- per process ---- */
 
@@ -359,6 +344,29 @@ static void add_map_locked(unsigned char *addr, size_t len)
 
 /* ---- the operations ---- */
 
+/*
+ * One ioctl on a random shared descriptor, with fail-nth armed around it:
+ * its errno (0 on success), or -1 when no descriptor is open.
+ */
+static int fd_ioctl(struct thread *t, unsigned long cmd, void *arg,
+		    bool *injected)
+{
+	bool rw;
+	int fd, err;
+
+	pthread_rwlock_rdlock(&P.fdlock);
+	fd = pick_fd(t, &rw);
+	if (fd < 0) {
+		pthread_rwlock_unlock(&P.fdlock);
+		return -1;
+	}
+	arm(t);
+	err = ioctl(fd, cmd, arg) ? errno : 0;
+	*injected = disarm(t);
+	pthread_rwlock_unlock(&P.fdlock);
+	return err;
+}
+
 static int do_create(struct thread *t, bool *injected)
 {
 	static __thread struct ta_lifetime life[32];
@@ -390,16 +398,9 @@ static int do_create(struct thread *t, bool *injected)
 	}
 	if (!rnd(t, 10))
 		c.flags |= TA_CREATE_DRY_RUN;
-	pthread_rwlock_rdlock(&P.fdlock);
-	fd = pick_fd(t, &rw);
-	if (fd < 0) {
-		pthread_rwlock_unlock(&P.fdlock);
+	err = fd_ioctl(t, TA_IOCTL_PLAN_CREATE, &c, injected);
+	if (err < 0)
 		return 0;
-	}
-	arm(t);
-	err = ioctl(fd, TA_IOCTL_PLAN_CREATE, &c) ? errno : 0;
-	*injected = disarm(t);
-	pthread_rwlock_unlock(&P.fdlock);
 	if (!err && !(c.flags & TA_CREATE_DRY_RUN)) {
 		struct plan_ent e = {
 			.id = c.plan_id,
@@ -431,23 +432,13 @@ static int do_destroy(struct thread *t, bool *injected)
 {
 	struct ta_plan_destroy d = { 0 };
 	struct plan_ent e;
-	bool rw;
-	int fd, err;
+	int err;
 
 	if (!pick_plan(t, &e, true))
 		return 0;
 	d.plan_id = e.id;
-	pthread_rwlock_rdlock(&P.fdlock);
-	fd = pick_fd(t, &rw);
-	if (fd < 0) {
-		pthread_rwlock_unlock(&P.fdlock);
-		return 0;
-	}
-	arm(t);
-	err = ioctl(fd, TA_IOCTL_PLAN_DESTROY, &d) ? errno : 0;
-	*injected = disarm(t);
-	pthread_rwlock_unlock(&P.fdlock);
-	return err;
+	err = fd_ioctl(t, TA_IOCTL_PLAN_DESTROY, &d, injected);
+	return err < 0 ? 0 : err;
 }
 
 static int do_get(struct thread *t, bool *injected)
@@ -455,8 +446,7 @@ static int do_get(struct thread *t, bool *injected)
 	static __thread struct ta_placement pl[64];
 	struct ta_plan_get g = { 0 };
 	struct plan_ent e;
-	bool rw;
-	int fd, err;
+	int err;
 
 	if (rnd(t, 4) && pick_plan(t, &e, false)) {
 		g.plan_id = e.id;
@@ -469,17 +459,8 @@ static int do_get(struct thread *t, bool *injected)
 		g.n_placements = 64;
 		g.placement_size = sizeof(pl[0]);
 	}
-	pthread_rwlock_rdlock(&P.fdlock);
-	fd = pick_fd(t, &rw);
-	if (fd < 0) {
-		pthread_rwlock_unlock(&P.fdlock);
-		return 0;
-	}
-	arm(t);
-	err = ioctl(fd, TA_IOCTL_PLAN_GET, &g) ? errno : 0;
-	*injected = disarm(t);
-	pthread_rwlock_unlock(&P.fdlock);
-	return err;
+	err = fd_ioctl(t, TA_IOCTL_PLAN_GET, &g, injected);
+	return err < 0 ? 0 : err;
 }
 
 static int do_mmap(struct thread *t, bool *injected)
@@ -653,23 +634,15 @@ static int do_export(struct thread *t, bool *injected)
 	struct ta_plan_export x = { 0 };
 	struct plan_ent e;
 	unsigned char *m;
-	bool rw;
-	int fd, err, i;
+	int err, i;
 
 	if (!pick_plan(t, &e, false))
 		return 0;
 	x.plan_id = e.id;
 	x.flags = rnd(t, 2) ? TA_EXPORT_CLOEXEC : 0;
-	pthread_rwlock_rdlock(&P.fdlock);
-	fd = pick_fd(t, &rw);
-	if (fd < 0) {
-		pthread_rwlock_unlock(&P.fdlock);
+	err = fd_ioctl(t, TA_IOCTL_PLAN_EXPORT, &x, injected);
+	if (err < 0)
 		return 0;
-	}
-	arm(t);
-	err = ioctl(fd, TA_IOCTL_PLAN_EXPORT, &x) ? errno : 0;
-	*injected = disarm(t);
-	pthread_rwlock_unlock(&P.fdlock);
 	if (err)
 		return err;
 	/* Sometimes map the buffer too; it lives on after its fd closes. */
