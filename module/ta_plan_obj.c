@@ -309,6 +309,7 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 	struct ta_user *user;
 	struct ta_graph graph;
 	u64 *offsets = NULL;
+	u64 charged = 0;
 	u32 i;
 	int err;
 
@@ -382,16 +383,15 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 	plan->slice_size = PAGE_ALIGN(res.height);
 	if (plan->slice_size) {
 		err = ta_user_charge_bytes(ta, user, plan->slice_size);
-		if (err) {
-			plan->slice_size = 0;
+		if (err)
 			goto free_plan;
-		}
+		charged = plan->slice_size;
 		plan->slice_vaddr = gen_pool_alloc(ta->pool, plan->slice_size);
 		if (!plan->slice_vaddr) {
 			ta_plan_obj_notify(ta, TA_EVENT_PRESSURE, NULL,
 					   res.height);
 			err = -ENOSPC;
-			goto uncharge_bytes;
+			goto free_plan;
 		}
 		plan->slice_dma = gen_pool_virt_to_phys(ta->pool,
 							plan->slice_vaddr);
@@ -419,20 +419,14 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 	return 0;
 
 free_slice:
-	if (plan->slice_size)
+	if (plan->slice_vaddr)
 		gen_pool_free(ta->pool, plan->slice_vaddr, plan->slice_size);
-uncharge_bytes:
-	if (plan->slice_size) {
-		mutex_lock(&ta->users_lock);
-		user->bytes -= plan->slice_size;
-		mutex_unlock(&ta->users_lock);
-	}
 free_plan:
 	kvfree(offsets);
 	kvfree(plan);
 	kvfree(derived);
 unreserve_user:
-	ta_user_release(ta, user, 0);
+	ta_user_release(ta, user, charged);
 unreserve_owner:
 	ta_owner_unreserve(ta, owner);
 	return err;
