@@ -186,23 +186,6 @@ static const __u32 g_life[G_TENSORS][2] = {
 	{ 0, 1 }, { 0, 3 }, { 1, 3 }, { 2, 4 }, { 3, 4 }, { 0, 4 },
 };
 
-static struct ta_plan_create graph_request(__u32 strategy)
-{
-	struct ta_plan_create c;
-
-	memset(&c, 0, sizeof(c));
-	c.strategy = strategy;
-	c.tensors = (uintptr_t)g_tensors;
-	c.n_tensors = G_TENSORS;
-	c.tensor_size = sizeof(struct ta_tensor);
-	c.ops = (uintptr_t)g_ops;
-	c.n_ops = sizeof(g_ops) / sizeof(g_ops[0]);
-	c.op_size = sizeof(struct ta_op);
-	c.refs = (uintptr_t)g_refs;
-	c.n_refs = sizeof(g_refs) / sizeof(g_refs[0]);
-	return c;
-}
-
 static int info_now(struct ta_info *info)
 {
 	memset(info, 0, sizeof(*info));
@@ -284,7 +267,7 @@ static void test_plan_lifecycle(void)
 		unsigned char *map;
 		bool zero = true, pattern = false;
 
-		c = graph_request(s);
+		c = ta_e2e_graph_request(s);
 		err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
 		snprintf(name, sizeof(name), "plan %s: create", names[s]);
 		e2e_report(name, !err && c.plan_id && c.height >= c.lower_bound &&
@@ -556,13 +539,13 @@ static void test_bad_input_table(void)
 	int err;
 
 	/* A plan that exists throughout: the table must not disturb it. */
-	c = graph_request(TA_STRATEGY_GREEDY_SIZE);
+	c = ta_e2e_graph_request(TA_STRATEGY_GREEDY_SIZE);
 	err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
 	e2e_report("bad input: baseline plan", !err, "errno %d", -err);
 	info_now(&before);
 
 	for (i = 0; i < sizeof(bad_rows) / sizeof(bad_rows[0]); i++) {
-		struct ta_plan_create bad = graph_request(TA_STRATEGY_AUTO);
+		struct ta_plan_create bad = ta_e2e_graph_request(TA_STRATEGY_AUTO);
 
 		bad_rows[i].breakit(&bad);
 		err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &bad);
@@ -647,7 +630,7 @@ static void test_bad_input_table(void)
 
 static void test_mmap_rules(void)
 {
-	struct ta_plan_create c = graph_request(TA_STRATEGY_GREEDY_SIZE);
+	struct ta_plan_create c = ta_e2e_graph_request(TA_STRATEGY_GREEDY_SIZE);
 	struct ta_plan_destroy d;
 	struct ta_info info;
 	long page = getpagesize();
@@ -713,7 +696,7 @@ static void test_owner_lifetime(void)
 	fd = open("/dev/" TA_DEVICE_NAME, O_RDWR | O_CLOEXEC);
 	e2e_fd = fd;
 	for (i = 0; i < 3; i++) {
-		c = graph_request(TA_STRATEGY_FREELIST);
+		c = ta_e2e_graph_request(TA_STRATEGY_FREELIST);
 		e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
 	}
 	info_now(&info);
@@ -733,14 +716,14 @@ static void test_owner_lifetime(void)
 		int cfd = open("/dev/" TA_DEVICE_NAME, O_RDWR);
 
 		e2e_fd = cfd;
-		c = graph_request(TA_STRATEGY_AUTO);
+		c = ta_e2e_graph_request(TA_STRATEGY_AUTO);
 		if (e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c))
 			_exit(1);
 		map = mmap(NULL, c.height, PROT_READ | PROT_WRITE, MAP_SHARED,
 			   cfd, c.mmap_offset);
 		if (map == MAP_FAILED)
 			_exit(1);
-		c = graph_request(TA_STRATEGY_STACK);
+		c = ta_e2e_graph_request(TA_STRATEGY_STACK);
 		e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
 		kill(getpid(), SIGSTOP);
 		for (;;)
@@ -763,7 +746,7 @@ static void test_owner_lifetime(void)
 /* A second uid cannot see, map or destroy the first's plans. */
 static void test_isolation(void)
 {
-	struct ta_plan_create c = graph_request(TA_STRATEGY_GREEDY_SIZE);
+	struct ta_plan_create c = ta_e2e_graph_request(TA_STRATEGY_GREEDY_SIZE);
 	struct ta_plan_destroy d;
 	struct ta_info info;
 	int err, status;
@@ -812,7 +795,7 @@ static void test_isolation(void)
 		if (e2e_ioctl(TA_IOCTL_PLAN_DESTROY, &d) != -ENOENT)
 			fails |= 4;
 		/* Its own plans work. */
-		c = graph_request(TA_STRATEGY_FREELIST);
+		c = ta_e2e_graph_request(TA_STRATEGY_FREELIST);
 		err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
 		if (err || get_placements(c.plan_id, pl, G_TENSORS, &g)) {
 			printf("# uid 1000: own plan: %d\n", err);
@@ -858,7 +841,7 @@ static int stress_worker(unsigned int seed)
 		unsigned char *map;
 
 		seed = seed * 1103515245 + 12345;
-		c = graph_request((seed >> 16) % 5);
+		c = ta_e2e_graph_request((seed >> 16) % 5);
 		if (e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c)) {
 			bad |= 1;
 			continue;
@@ -966,7 +949,7 @@ static int export_plan(__u32 id, __u32 flags, int *fd)
 
 static void test_dmabuf(void)
 {
-	struct ta_plan_create c = graph_request(TA_STRATEGY_GREEDY_SIZE);
+	struct ta_plan_create c = ta_e2e_graph_request(TA_STRATEGY_GREEDY_SIZE);
 	struct ta_plan_export x;
 	struct dma_buf_sync sync;
 	struct ta_plan_destroy d;
@@ -1050,7 +1033,7 @@ static void test_dmabuf(void)
 	/* Exported plans outlive their owner's file. */
 	saved = e2e_fd;
 	e2e_fd = open("/dev/" TA_DEVICE_NAME, O_RDWR);
-	c = graph_request(TA_STRATEGY_FREELIST);
+	c = ta_e2e_graph_request(TA_STRATEGY_FREELIST);
 	err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
 	if (!err)
 		err = export_plan(c.plan_id, 0, &fd);
@@ -1131,7 +1114,7 @@ static int open_as_outsider(void)
 static void test_access(void)
 {
 	long long group = param_read("group");
-	struct ta_plan_create c = graph_request(TA_STRATEGY_FREELIST);
+	struct ta_plan_create c = ta_e2e_graph_request(TA_STRATEGY_FREELIST);
 	struct ta_plan_destroy d;
 	struct ta_plan_export x;
 	struct ta_info info;
@@ -1176,7 +1159,7 @@ static void test_access(void)
 /* An export whose result cannot be copied out installs no descriptor. */
 static void test_export_efault(void)
 {
-	struct ta_plan_create c = graph_request(TA_STRATEGY_GREEDY_SIZE);
+	struct ta_plan_create c = ta_e2e_graph_request(TA_STRATEGY_GREEDY_SIZE);
 	long page = getpagesize();
 	struct ta_plan_export *x;
 	struct ta_plan_destroy d;
@@ -1213,7 +1196,7 @@ static void test_export_efault(void)
 static void test_elem_sizes(void)
 {
 	static unsigned char wide[G_TENSORS][4096];
-	struct ta_plan_create c = graph_request(TA_STRATEGY_FREELIST);
+	struct ta_plan_create c = ta_e2e_graph_request(TA_STRATEGY_FREELIST);
 	struct ta_placement pl[G_TENSORS];
 	struct ta_plan_get g;
 	struct ta_info before, after;
@@ -1230,7 +1213,7 @@ static void test_elem_sizes(void)
 	e2e_report("limits: tensor_size 4096 -> E2BIG, nothing changed",
 		   err == -E2BIG && after.n_plans == before.n_plans,
 		   "got %d", err);
-	c = graph_request(TA_STRATEGY_FREELIST);
+	c = ta_e2e_graph_request(TA_STRATEGY_FREELIST);
 	err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
 	if (!err) {
 		struct ta_plan_destroy d;
@@ -1273,7 +1256,7 @@ static int quota_fd_creates(int fd, int n)
 	int i;
 
 	for (i = 0; i < n; i++) {
-		c = graph_request(TA_STRATEGY_FREELIST);
+		c = ta_e2e_graph_request(TA_STRATEGY_FREELIST);
 		if (ioctl(fd, TA_IOCTL_PLAN_CREATE, &c))
 			return -errno;
 	}
@@ -1292,7 +1275,7 @@ static void test_quotas(void)
 {
 	long long file0 = param_read("max_file_plans");
 	long long user0 = param_read("max_user_plans");
-	struct ta_plan_create c = graph_request(TA_STRATEGY_FREELIST);
+	struct ta_plan_create c = ta_e2e_graph_request(TA_STRATEGY_FREELIST);
 	struct ta_info before, after;
 	char buf[32];
 	int a, b, err;
@@ -1330,7 +1313,7 @@ static void test_quotas(void)
 	/* Arena bytes: one page per uid. */
 	if (param_write("max_user_bytes", "4K")) {
 		g_tensors[0].size += 8192;
-		c = graph_request(TA_STRATEGY_FREELIST);
+		c = ta_e2e_graph_request(TA_STRATEGY_FREELIST);
 		info_now(&before);
 		err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
 		info_now(&after);

@@ -315,12 +315,8 @@ static void big_graph_init(void)
 
 static struct ta_plan_create graph_request(bool big)
 {
-	struct ta_plan_create c;
+	struct ta_plan_create c = ta_e2e_graph_request(TA_STRATEGY_AUTO);
 
-	memset(&c, 0, sizeof(c));
-	c.strategy = TA_STRATEGY_AUTO;
-	c.tensor_size = sizeof(struct ta_tensor);
-	c.op_size = sizeof(struct ta_op);
 	if (big) {
 		c.strategy = TA_STRATEGY_GREEDY_SIZE;
 		c.tensors = (uintptr_t)big_tensors;
@@ -329,13 +325,6 @@ static struct ta_plan_create graph_request(bool big)
 		c.n_ops = BIG_TENSORS - 1;
 		c.refs = (uintptr_t)big_refs;
 		c.n_refs = 2 * (BIG_TENSORS - 1);
-	} else {
-		c.tensors = (uintptr_t)g_tensors;
-		c.n_tensors = G_TENSORS;
-		c.ops = (uintptr_t)g_ops;
-		c.n_ops = G_OPS;
-		c.refs = (uintptr_t)g_refs;
-		c.n_refs = G_REFS;
 	}
 	return c;
 }
@@ -1257,57 +1246,6 @@ static int kmemleak_count(bool print)
 	return count;
 }
 
-/*
- * Linux 6.1's __class_register() does not free its kobject's name when
- * kset_register() fails (upstream frees it with kfree_const() there): the
- * module's class_register() at insmod reaches that path, and kmemleak
- * reports a 16-byte "tensorarena" string. After the insmod sweep, scan;
- * when every leak listed is that one, clear them (so /init's final scan
- * reports only others) and say so; otherwise print them all, not ok.
- */
-static void kmemleak_known_core(void)
-{
-	static char buf[1 << 18];
-	unsigned int total = 0, known = 0;
-	size_t len = 0;
-	char *p, *next;
-	ssize_t n;
-	int fd;
-
-	sleep(6);	/* kmemleak reports objects older than 5 s */
-	if (write_file(kmemleak_path, "scan"))
-		return;
-	fd = open(kmemleak_path, O_RDONLY);
-	if (fd < 0)
-		return;
-	while (len < sizeof(buf) - 1 &&
-	       (n = read(fd, buf + len, sizeof(buf) - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = 0;
-	for (p = strstr(buf, "unreferenced object"); p; p = next) {
-		next = strstr(p + 1, "unreferenced object");
-		total++;
-		if (next)
-			*next = 0;
-		if (strstr(p, "__class_register+") && strstr(p, "kobject_set_name+"))
-			known++;
-		if (next)
-			*next = 'u';
-	}
-	if (!total)
-		return;
-	if (known == total) {
-		write_file(kmemleak_path, "clear");
-		printf("insmod under fault injection: kmemleak listed %u object(s), each the name __class_register() does not free when kset_register() fails (Linux 6.1); cleared\n",
-		       known);
-		return;
-	}
-	fputs(buf, stdout);
-	report(false, "fault: insmod under fault injection: kmemleak lists %u object(s), %u of them not __class_register()'s (printed above)",
-	       total, total - known);
-}
-
 /* ---- the sweep of the calls ----------------------------------------- */
 
 static void prefault(void)
@@ -1632,8 +1570,6 @@ static int run_insmod(const char *ko, const char *params)
 		report(leaks1 <= leaks0,
 		       "fault: kmemleak finds nothing new after the insmod sweep (%d before, %d after)",
 		       leaks0, leaks1);
-	} else if (!access(kmemleak_path, F_OK)) {
-		kmemleak_known_core();
 	}
 	return failures ? 1 : 0;
 }

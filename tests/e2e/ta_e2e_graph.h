@@ -12,6 +12,8 @@
 #ifndef TA_E2E_GRAPH_H
 #define TA_E2E_GRAPH_H
 
+#include <stdint.h>
+
 #include <linux/tensorarena.h>
 
 static struct ta_tensor g_tensors[] = {
@@ -32,5 +34,23 @@ static __u32 g_refs[] = { 0, 5, 1, 1, 2, 2, 1, 3, 3, 4 };
 #define G_TENSORS (sizeof(g_tensors) / sizeof(g_tensors[0]))
 #define G_OPS (sizeof(g_ops) / sizeof(g_ops[0]))
 #define G_REFS (sizeof(g_refs) / sizeof(g_refs[0]))
+
+/* A PLAN_CREATE of the graph with @strategy; everything else zero. */
+static inline struct ta_plan_create ta_e2e_graph_request(__u32 strategy)
+{
+	struct ta_plan_create c = {
+		.strategy = strategy,
+		.tensors = (uintptr_t)g_tensors,
+		.n_tensors = G_TENSORS,
+		.tensor_size = sizeof(struct ta_tensor),
+		.ops = (uintptr_t)g_ops,
+		.n_ops = G_OPS,
+		.op_size = sizeof(struct ta_op),
+		.refs = (uintptr_t)g_refs,
+		.n_refs = G_REFS,
+	};
+
+	return c;
+}
 
 #endif /* TA_E2E_GRAPH_H */

@@ -376,14 +376,7 @@ static int do_create(struct thread *t, bool *injected)
 
 	c.strategy = rnd(t, 5);
 	if (rnd(t, 2)) {
-		c.tensors = (uintptr_t)g_tensors;
-		c.n_tensors = G_TENSORS;
-		c.tensor_size = sizeof(struct ta_tensor);
-		c.ops = (uintptr_t)g_ops;
-		c.n_ops = sizeof(g_ops) / sizeof(g_ops[0]);
-		c.op_size = sizeof(struct ta_op);
-		c.refs = (uintptr_t)g_refs;
-		c.n_refs = sizeof(g_refs) / sizeof(g_refs[0]);
+		c = ta_e2e_graph_request(c.strategy);
 	} else {
 		c.flags = TA_CREATE_LIFETIMES;
 		c.n_tensors = 1 + rnd(t, 32);
