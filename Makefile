@@ -8,7 +8,9 @@
 #                             /lib/modules/$(uname -r)/build if present, else
 #                             the project's own test kernel (built on demand)
 #   make check                install what is missing, run every test
-#   make demo                 boot the test VM and show tensorarena at work
+#   make demo [ARCH=arm64]    boot the test VM and show tensorarena at work
+#                             (arm64: the device-tree board, arena bound from
+#                             its memory-region)
 #   make bench                planner benchmark over ../shared/bench, the
 #                             worst-case inputs before (main's planner, 10 s
 #                             cap per run) and after (limit 2 s), then the
@@ -44,7 +46,7 @@ check: deps
 	$(TOP)/tests/run-all.sh
 
 demo: deps
-	$(TOP)/tests/vm/demo.sh
+	$(TOP)/tests/vm/demo.sh $(or $(ARCH),x86_64)
 
 bench: deps
 	$(MAKE) -C $(TOP)/userspace bench

@@ -43,6 +43,38 @@ static int ta_arena_check_region(struct ta_device *ta)
 }
 
 /**
+ * ta_dma_limit() - the highest DMA address @dev reaches
+ * @dev: a device
+ *
+ * Its DMA mask, lowered by the limit of its bus (dma-ranges).
+ *
+ * Return: the address, or 0 for a device that does no DMA.
+ */
+dma_addr_t ta_dma_limit(struct device *dev)
+{
+	if (!dev->dma_mask)
+		return 0;
+	return min_not_zero(*dev->dma_mask, dev->bus_dma_limit);
+}
+
+/*
+ * The page allocator and CMA honour the device's DMA mask and bus limit,
+ * but a coherent pool (a no-map memory-region) hands out its memory
+ * wherever the region is: refuse an arena the device cannot reach.
+ */
+static int ta_arena_check_reach(struct ta_device *ta)
+{
+	dma_addr_t last = ta->dma_base + ta->size - 1;
+	dma_addr_t limit = ta_dma_limit(ta->dev);
+
+	if (last <= limit && last >= ta->dma_base)
+		return 0;
+	dev_err(ta->dev, "the arena at DMA address %pad (%zu bytes) lies beyond what the device reaches (%pad: dma_bits, or the dma-ranges of its bus): move the memory-region lower, or raise the limit\n",
+		&ta->dma_base, ta->size, &limit);
+	return -ERANGE;
+}
+
+/**
  * ta_arena_init() - reserve the arena of @ta and set up its pool
  * @ta: the device; @ta->dev must be set
  * @size: bytes, a whole number of pages
@@ -53,19 +85,28 @@ static int ta_arena_check_region(struct ta_device *ta)
  * When @ta->region is set (a device-tree device), dma_alloc_coherent()
  * takes the memory from that region, assigned to the device beforehand.
  *
- * Return: 0, -EIO when the device cannot do 64-bit or 32-bit DMA, -ENOMEM
- * when the memory cannot be had.
+ * The device's DMA mask is dma_bits (module parameter) when set, else 64
+ * bits (32 when the platform cannot); the bus's dma-ranges lower it.
+ *
+ * Return: 0, -EIO when the device cannot take that mask, -ENOMEM when the
+ * memory cannot be had, -ERANGE when a memory-region lies beyond the
+ * device's reach.
  */
 int ta_arena_init(struct ta_device *ta, u64 size)
 {
 	struct device *dev = ta->dev;
 	int err;
 
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
-	if (err)
-		err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
+	if (ta_dma_bits) {
+		err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(ta_dma_bits));
+	} else {
+		err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
+		if (err)
+			err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(32));
+	}
 	if (err) {
-		dev_err(dev, "no usable DMA mask: %d\n", err);
+		dev_err(dev, "no usable DMA mask (dma_bits %u): %d\n",
+			ta_dma_bits, err);
 		return -EIO;
 	}
 
@@ -89,6 +130,9 @@ int ta_arena_init(struct ta_device *ta, u64 size)
 		return -ENOMEM;
 	}
 	err = ta_arena_check_region(ta);
+	if (err)
+		return err;
+	err = ta_arena_check_reach(ta);
 	if (err)
 		return err;
 
@@ -157,8 +201,10 @@ size_t ta_arena_largest_free(struct ta_device *ta)
  * ta_arena_fill_info() - fill the Out fields of an INFO request
  * @ta: the device
  * @info: the request; only Out fields are written
+ * @addresses: fill the DMA addresses too (for an admin caller)
  */
-void ta_arena_fill_info(struct ta_device *ta, struct ta_info *info)
+void ta_arena_fill_info(struct ta_device *ta, struct ta_info *info,
+			bool addresses)
 {
 	info->abi_version = TA_ABI_VERSION;
 	info->arena_size = ta->size;
@@ -167,4 +213,8 @@ void ta_arena_fill_info(struct ta_device *ta, struct ta_info *info)
 	info->page_size = PAGE_SIZE;
 	info->n_plans = atomic_read(&ta->n_plans);
 	info->largest_free = ta_arena_largest_free(ta);
+	if (addresses) {
+		info->dma_base = ta->dma_base;
+		info->dma_limit = ta_dma_limit(ta->dev);
+	}
 }

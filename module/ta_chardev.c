@@ -20,7 +20,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 
-#include "ta_compat.h"
+#include "include/ta_compat.h"
 #include "ta_internal.h"
 
 static char *ta_chardev_devnode(TA_DEVNODE_CONST struct device *dev,

@@ -10,7 +10,9 @@
  * non-coherent SoC needs. Shaped after the kernel's CMA heap exporter.
  */
 #include <linux/dma-buf.h>
+#include <linux/dma-direct.h>
 #include <linux/dma-mapping.h>
+#include <linux/iommu.h>
 #include <linux/fcntl.h>
 #include <linux/fdtable.h>
 #include <linux/iosys-map.h>
@@ -52,6 +54,31 @@ struct ta_dmabuf_attachment {
 
 static const struct dma_buf_ops ta_dmabuf_ops;
 
+/*
+ * An importer reaches the slice when an IOMMU maps it for the importer, or
+ * when the slice's bus address as the importer sees it lies under the
+ * importer's DMA mask and bus limit. Otherwise dma_map_sgtable() would
+ * bounce the slice through swiotlb (and with DMA_ATTR_SKIP_CPU_SYNC never
+ * copy it back): the accelerator would work on a copy. Refuse at attach.
+ */
+static int ta_dmabuf_check_reach(struct ta_plan_obj *plan, struct device *dev)
+{
+	struct ta_device *ta = plan->ta;
+	phys_addr_t phys = dma_to_phys(ta->dev, plan->slice_dma);
+	dma_addr_t addr, limit;
+
+	if (!dev->dma_mask || device_iommu_mapped(dev))
+		return 0;
+	addr = phys_to_dma(dev, phys);
+	if (dma_capable(dev, addr, plan->slice_size, true))
+		return 0;
+	limit = ta_dma_limit(dev);
+	dev_err(ta->dev, "%s %s cannot reach plan %u: its slice is at bus address %pad (%zu bytes), the device reaches up to %pad; load tensorarena with dma_bits (or a lower memory-region) that the device reaches\n",
+		dev_driver_string(dev), dev_name(dev), plan->id, &addr,
+		plan->slice_size, &limit);
+	return -ERANGE;
+}
+
 static int ta_dmabuf_attach(struct dma_buf *dmabuf,
 			    struct dma_buf_attachment *attachment)
 {
@@ -60,6 +87,9 @@ static int ta_dmabuf_attach(struct dma_buf *dmabuf,
 	struct ta_dmabuf_attachment *a;
 	int err;
 
+	err = ta_dmabuf_check_reach(plan, attachment->dev);
+	if (err)
+		return err;
 	a = kzalloc(sizeof(*a), GFP_KERNEL_ACCOUNT);
 	if (!a)
 		return -ENOMEM;

@@ -85,6 +85,9 @@ struct ta_device {
  */
 #define TA_GFP_USER	(GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
+/* The smallest non-zero dma_bits: 16 MiB, ZONE_DMA of the oldest ISA. */
+#define TA_DMA_BITS_MIN	24
+
 /* Plan IDs run from 1 to this; the mmap offset of a plan is ID << PAGE_SHIFT. */
 #define TA_PLAN_ID_MAX	0xfffffU
 
@@ -313,6 +316,7 @@ int ta_mmap(struct file *file, struct vm_area_struct *vma);
 /* ta_params.c */
 int ta_parse_size(const char *str, u64 *bytes);
 extern u64 ta_arena_size;
+extern unsigned int ta_dma_bits;
 extern unsigned int ta_max_tensors;
 extern unsigned int ta_max_ops;
 extern unsigned int ta_max_refs;
@@ -336,7 +340,9 @@ int ta_of_region_check(struct device *dev, struct device_node *region,
 int ta_of_arena_init(struct ta_device *ta);
 size_t ta_arena_in_use(struct ta_device *ta);
 size_t ta_arena_largest_free(struct ta_device *ta);
-void ta_arena_fill_info(struct ta_device *ta, struct ta_info *info);
+void ta_arena_fill_info(struct ta_device *ta, struct ta_info *info,
+			bool addresses);
+dma_addr_t ta_dma_limit(struct device *dev);
 
 /* ta_ioctl.c */
 long ta_ioctl(struct file *file, unsigned int cmd, unsigned long arg);

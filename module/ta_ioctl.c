@@ -56,12 +56,12 @@ union ta_ioctl_arg {
  */
 #define TA_MAX_ELEM_SIZE	256
 
-#define ta_reserved_nonzero(s) memchr_inv((s)->reserved, 0, sizeof((s)->reserved))
+#define ta_reserved_nonzero(s) memchr_inv(&(s)->reserved, 0, sizeof((s)->reserved))
 
 /**
  * ta_ioctl_info() - serve %TA_IOCTL_INFO
  * @ta: the device
- * @caller: who asks (unused: the arena's figures are public)
+ * @caller: who asks: the figures are public, the addresses for admins
  * @arg: a &struct ta_info
  *
  * Return: 0, or -EINVAL when flags or reserved are not zero.
@@ -73,7 +73,7 @@ int ta_ioctl_info(struct ta_device *ta, const struct ta_owner *caller,
 
 	if (info->flags || ta_reserved_nonzero(info))
 		return -EINVAL;
-	ta_arena_fill_info(ta, info);
+	ta_arena_fill_info(ta, info, caller->admin);
 	return 0;
 }
 

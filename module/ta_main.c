@@ -24,6 +24,7 @@
 #include <linux/platform_device.h>
 #include <linux/slab.h>
 
+#include "include/ta_compat.h"
 #include "ta_internal.h"
 
 #define TA_DRIVER_NAME	"tensorarena"
@@ -44,6 +45,8 @@ struct ta_device *ta_default_device;
  * touches it.
  */
 static int ta_param_probe_err;
+/* How the probe of the device tree's node ended, for module init. */
+static int ta_of_probe_err;
 static struct platform_device *ta_param_pdev;
 
 static ssize_t arena_size_show(struct device *dev,
@@ -106,10 +109,12 @@ unlock:
 	mutex_unlock(&ta_default_lock);
 	if (pdev == ta_param_pdev)
 		ta_param_probe_err = err;
+	else
+		ta_of_probe_err = err;
 	return err;
 }
 
-static int ta_remove(struct platform_device *pdev)
+static void ta_remove_void(struct platform_device *pdev)
 {
 	struct ta_device *ta = platform_get_drvdata(pdev);
 
@@ -125,8 +130,9 @@ static int ta_remove(struct platform_device *pdev)
 	 */
 	ta_plan_tables_destroy(ta);
 	/* devres frees the arena, then gives back its memory-region. */
-	return 0;
 }
+
+TA_PLATFORM_REMOVE(ta_remove)
 
 static const struct of_device_id ta_of_match[] = {
 	{ .compatible = "linux,tensorarena" },
@@ -210,6 +216,7 @@ static int __init ta_init(void)
 	int err;
 
 	ta_debugfs_init();
+	ta_of_probe_err = 0;
 	err = platform_driver_register(&ta_platform_driver);
 	if (err)
 		goto remove_debugfs;
@@ -224,7 +231,8 @@ static int __init ta_init(void)
 		if (!READ_ONCE(ta_default_device)) {
 			pr_err("%s: %pOF did not probe (see its error above): fix it, or disable it to load with arena_size\n",
 			       TA_DRIVER_NAME, np);
-			err = -ENODEV;
+			/* The probe's own errno when it ran and failed. */
+			err = ta_of_probe_err ?: -ENODEV;
 		}
 		of_node_put(np);
 	} else {

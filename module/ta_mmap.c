@@ -13,6 +13,7 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 
+#include "include/ta_compat.h"
 #include "ta_internal.h"
 
 static void ta_vma_open(struct vm_area_struct *vma)
@@ -64,7 +65,7 @@ int ta_mmap(struct file *file, struct vm_area_struct *vma)
 	/* dma_mmap_coherent() takes vm_pgoff as the page offset in the arena. */
 	vma->vm_pgoff = (plan->slice_vaddr - (unsigned long)ta->cpu_base) >>
 			PAGE_SHIFT;
-	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
 	err = dma_mmap_coherent(ta->dev, vma, ta->cpu_base, ta->dma_base,
 				ta->size);
 	if (err)

@@ -48,6 +48,7 @@
 #include <net/netlink.h>
 #include <net/sock.h>
 
+#include "include/ta_compat.h"
 #include "ta_internal.h"
 #include "ta_nl_gen.h"
 
@@ -111,7 +112,7 @@ static int ta_nl_check_access(const struct sk_buff *skb,
 	return -EPERM;
 }
 
-static int ta_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
+static int ta_nl_pre_doit(const TA_GENL_DOIT_OPS *ops, struct sk_buff *skb,
 			  struct genl_info *info)
 {
 	return ta_nl_check_access(skb, info->extack);
@@ -232,11 +233,19 @@ void ta_nl_test_release(struct ta_device *ta, struct net *net, u32 portid)
 }
 #endif
 
-static int ta_nl_put_info(struct sk_buff *skb, struct ta_device *ta)
+/* The arena's figures; its DMA addresses too when @addresses (an admin). */
+static int ta_nl_put_info(struct sk_buff *skb, struct ta_device *ta,
+			  bool addresses)
 {
 	struct ta_info info = {};
 
-	ta_arena_fill_info(ta, &info);
+	ta_arena_fill_info(ta, &info, addresses);
+	if (addresses &&
+	    (nla_put_u64_64bit(skb, TA_NL_A_INFO_DMA_BASE, info.dma_base,
+			       TA_NL_A_INFO_PAD) ||
+	     nla_put_u64_64bit(skb, TA_NL_A_INFO_DMA_LIMIT, info.dma_limit,
+			       TA_NL_A_INFO_PAD)))
+		return -EMSGSIZE;
 	if (nla_put_u32(skb, TA_NL_A_INFO_ABI_VERSION, info.abi_version) ||
 	    nla_put_u64_64bit(skb, TA_NL_A_INFO_ARENA_SIZE, info.arena_size,
 			      TA_NL_A_INFO_PAD) ||
@@ -261,7 +270,7 @@ int tensorarena_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &ta_nl_family, 0, TA_NL_CMD_INFO);
-	if (!hdr || ta_nl_put_info(msg, ta_nl_dev)) {
+	if (!hdr || ta_nl_put_info(msg, ta_nl_dev, ta_nl_caller(skb).admin)) {
 		nlmsg_free(msg);
 		NL_SET_ERR_MSG(info->extack, "info does not fit a message");
 		return -EMSGSIZE;
@@ -756,7 +765,7 @@ put:
 static int ta_nl_get_start(struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
-	const struct nlattr *id = di->attrs[TA_NL_A_PLAN_PLAN_ID];
+	const struct nlattr *id = ta_dumpit_attrs(di)[TA_NL_A_PLAN_PLAN_ID];
 	struct ta_owner caller;
 	int err;
 
@@ -1082,7 +1091,7 @@ static void ta_nl_pressure_event(struct ta_device *ta, u64 requested)
 	msg = ta_nl_event_new(TA_NL_CMD_PRESSURE_NTF, &hdr);
 	if (!msg)
 		return;
-	err = ta_nl_put_info(msg, ta);
+	err = ta_nl_put_info(msg, ta, false);
 	if (!err && requested)
 		err = nla_put_u64_64bit(msg, TA_NL_A_INFO_REQUESTED, requested,
 					TA_NL_A_INFO_PAD);

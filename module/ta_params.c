@@ -98,6 +98,31 @@ MODULE_PARM_DESC(arena_size,
  * outside it is refused with -EINVAL, so no write can lift a limit past
  * what the code is sized for. Documentation/security.md.
  */
+unsigned int ta_dma_bits;
+
+static int ta_dma_bits_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int bits;
+	int err;
+
+	err = kstrtouint(val, 0, &bits);
+	if (err)
+		return err;
+	if (bits && (bits < TA_DMA_BITS_MIN || bits > 64))
+		return -EINVAL;
+	*(unsigned int *)kp->arg = bits;
+	return 0;
+}
+
+static const struct kernel_param_ops ta_dma_bits_ops = {
+	.set = ta_dma_bits_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(dma_bits, &ta_dma_bits_ops, &ta_dma_bits, 0444);
+MODULE_PARM_DESC(dma_bits,
+		 "address bits the accelerators reach (24 to 64): the arena is placed below 2^dma_bits, or the load fails (default 0: 64, or what the device tree's dma-ranges allow)");
+
 unsigned int ta_max_tensors = 65536;
 unsigned int ta_max_ops = 65536;
 unsigned int ta_max_refs = 262144;

@@ -68,7 +68,6 @@ static const struct file_operations ta_test_move_tensor_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
 	.write = ta_test_move_tensor_write,
-	.llseek = no_llseek,
 };
 
 /**

@@ -6,17 +6,31 @@ set -euo pipefail
 packages=(
 	build-essential flex bison bc libelf-dev libssl-dev cpio kmod xz-utils
 	linux-source-6.1 linux-source-6.12 linux-headers-amd64
-	qemu-system-x86 busybox-static sparse python3
-	libnl-genl-3-dev pkg-config python3-yaml python3-jsonschema
-	gcc-aarch64-linux-gnu device-tree-compiler dt-schema
+	qemu-system-x86 qemu-system-arm busybox-static sparse python3
+	libnl-genl-3-dev:amd64 pkg-config python3-yaml python3-jsonschema
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross device-tree-compiler dt-schema
+	libnl-3-dev:arm64 libnl-genl-3-dev:arm64
 	clang libclang-rt-14-dev llvm
 )
+
+# The arm64 board's static test programs link Debian's arm64 libnl
+# (multiarch); its busybox is downloaded by the harness.
+arm64=
+dpkg --print-foreign-architectures | grep -qx arm64 || arm64=add
 
 missing=()
 for p in "${packages[@]}"; do
 	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
 	[ "$status" = "install ok installed" ] || missing+=("$p")
 done
+# Debian 12 has no meta-package for its 6.12 kernel (bookworm-security):
+# the newest linux-headers-6.12.*+deb12-amd64 the archive has, unless one is
+# installed (its image is downloaded by the harness, not installed).
+headers612=
+if ! ls -d /usr/src/linux-headers-6.12.*+deb12-amd64 >/dev/null 2>&1; then
+	headers612=newest
+	missing+=(linux-headers-6.12-newest)
+fi
 if [ ${#missing[@]} -eq 0 ]; then
 	exit 0
 fi
@@ -25,7 +39,14 @@ if [ "$(id -u)" != 0 ]; then
 	echo "deps: run as root, or: apt-get install ${missing[*]}" >&2
 	exit 1
 fi
-echo "deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
+[ -n "$arm64" ] && dpkg --add-architecture arm64
 apt-get update -qq
+if [ -n "$headers612" ]; then
+	headers612=$(apt-cache search --names-only '^linux-headers-6\.12\.[0-9]+\+deb12-amd64$' |
+		cut -d' ' -f1 | sort -V | tail -1)
+	[ -n "$headers612" ] || { echo "deps: no linux-headers-6.12.*+deb12-amd64 in the archive" >&2; exit 1; }
+	missing=("${missing[@]/linux-headers-6.12-newest/$headers612}")
+fi
+echo "deps: installing ${missing[*]}" >&2
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,24 +1,29 @@
 #!/bin/bash
 # Static checks of the kernel code, one TAP line per check:
 # checkpatch --strict per file, kernel-doc per file, sparse (C=2) and W=1.
-# usage: lint.sh [--tap] [KDIR]   (KDIR: a configured kernel tree with
-# scripts/; default: the test kernel)
+# usage: lint.sh [--tap] [KDIR [MAKE ARGS...]]   (KDIR: a configured kernel
+# tree with scripts/, whose checkpatch and kernel-doc are used; default: the
+# test kernel. MAKE ARGS: e.g. ARCH=arm64 CROSS_COMPILE=... for a cross tree)
 set -uo pipefail
 . "$(dirname "$0")/vm/lib.sh"
 
 [ "${1:-}" = --tap ] && shift
 kdir=${1:-$("$TA_ROOT/tests/vm/build-kernel.sh")} || exit 1
+shift || true
+kmake=("$@")
+# One log and build directory per tree.
+tag=$(basename "$(dirname "$kdir")")
 cd "$TA_ROOT"
 files=$(ls module/*.[ch] module/include/*.h module/planner/*.[ch] uapi/linux/*.h \
 	tests/kunit/*.c tests/npu-sim/*.[ch] 2>/dev/null | grep -v '\.mod\.c$')
-log=$TA_ROOT/build/lint.log
+log=$TA_ROOT/build/lint-$tag.log
 mkdir -p "$TA_ROOT/build"
 : >"$log"
 
 for f in $files; do
 	# The compat header is where kernel versions are compared, by design.
 	ignore=
-	[ "$f" = module/ta_compat.h ] && ignore="--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON"
+	[ "$f" = module/include/ta_compat.h ] && ignore="--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON"
 	if out=$(perl "$kdir/scripts/checkpatch.pl" --no-tree --strict --terse \
 		--show-types $ignore -f "$f" 2>&1) && ! grep -qE 'ERROR|WARNING|CHECK' <<<"$out"; then
 		echo "ok - checkpatch --strict $f"
@@ -48,8 +53,8 @@ sparse_clean() {
 	fi
 }
 
-lint_dir=$TA_ROOT/build/lint
-if ta_build_module "$kdir" "$lint_dir" C=2 TA_KUNIT=1 >/dev/null 2>>"$log"; then
+lint_dir=$TA_ROOT/build/lint-$tag
+if ta_build_module "$kdir" "$lint_dir" C=2 TA_KUNIT=1 "${kmake[@]}" >/dev/null 2>>"$log"; then
 	echo "ok - module and KUnit suites build with W=1, no warnings"
 	sparse_clean "module and KUnit suites" "$lint_dir/build.log"
 else
@@ -58,8 +63,8 @@ else
 fi
 
 # The reference NPU driver, against the lint build's Module.symvers.
-npu_dir=$TA_ROOT/build/lint-npu
-if ta_build_npu_sim "$kdir" "$npu_dir" "$lint_dir/Module.symvers" C=2 >/dev/null 2>>"$log"; then
+npu_dir=$TA_ROOT/build/lint-npu-$tag
+if ta_build_npu_sim "$kdir" "$npu_dir" "$lint_dir/Module.symvers" C=2 "${kmake[@]}" >/dev/null 2>>"$log"; then
 	echo "ok - reference NPU driver builds with W=1, no warnings"
 	sparse_clean "reference NPU driver" "$npu_dir/tests/npu-sim/build.log"
 else

@@ -24,7 +24,7 @@ REPORTS = [
     r"suspected memory leak", r"possible circular locking",
     r"possible recursive locking", r"inconsistent lock state",
     r"INFO: possible", r"INFO: trying to register non-static key",
-    r"DEBUG_LOCKS_WARN_ON", r"DMA-API: ", r"Call Trace:",
+    r"DEBUG_LOCKS_WARN_ON", r"DMA-API: ", r"Call Trace:", r"Call trace:",
     r"lockdep is turned off",
     # The hang detectors: soft lockup ("BUG: soft lockup" is caught above),
     # RCU stalls, hung tasks.

@@ -15,13 +15,14 @@
  * each plan is first moved onto a live neighbour through the test hook,
  * and the comparison must fail.
  *
- * usage: ta_e2e_npu [--steps] [--corrupt] [--plan-id] [--bad-input]
+ * usage: ta_e2e_npu [--steps] [--corrupt] [--plan-id] [--bad-input] [--unreachable]
  *		     [--dma-heap] [--table] [--stress] MODEL.tflite...
  * Prints "e2e: ok - ..." / "e2e: not ok - ..." lines.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -44,7 +45,8 @@
 
 #define TA_DEV		"/dev/" TA_DEVICE_NAME
 #define NPU_DEV		"/dev/" TA_NPU_DEVICE_NAME
-#define HOOK		"/sys/kernel/debug/tensorarena/tensorarena/test_move_tensor"
+/* The test build's hook, in the debugfs directory of the arena device. */
+#define HOOK		"/sys/kernel/debug/tensorarena/*/test_move_tensor"
 #define JOB_KEY		0x7e57a12e4aULL
 
 /* A model: its graph in the uAPI's form, lifetimes and the reference. */
@@ -411,8 +413,14 @@ static int corrupt(const struct model *m, struct plan *p, int ta, uint32_t a,
 {
 	char line[64];
 	int fd, n, ret = 0;
+	glob_t g;
 
-	fd = open(HOOK, O_WRONLY);
+	if (glob(HOOK, 0, NULL, &g) || g.gl_pathc != 1) {
+		globfree(&g);
+		return -ENOENT;
+	}
+	fd = open(g.gl_pathv[0], O_WRONLY);
+	globfree(&g);
 	if (fd < 0)
 		return -errno;
 	n = snprintf(line, sizeof(line), "%u %u %u\n", p->create.plan_id, a, b);
@@ -476,7 +484,8 @@ static const char *const strategy_names[] = {
 };
 
 struct options {
-	bool steps, corrupt, plan_id, bad_input, dma_heap, table, stress;
+	bool steps, corrupt, plan_id, bad_input, dma_heap, table, stress,
+	     unreachable;
 };
 
 /* One plan of @strategy, run as planned: every check must pass. */
@@ -599,6 +608,31 @@ static void test_model(int ta, int npu, struct model *m,
 			printf(" %llu", (unsigned long long)heights[s]);
 		printf("\n");
 	}
+}
+
+/*
+ * Loaded with a dma_bits that stops below the arena, the driver cannot
+ * import a plan: the job fails at attach, with ERANGE, and changes nothing.
+ */
+static void test_unreachable(int ta, int npu, struct model *m)
+{
+	struct ta_npu_job job;
+	struct plan p;
+	int ret;
+
+	ret = plan_create(ta, m, TA_STRATEGY_GREEDY_SIZE, &p);
+	if (ret) {
+		report(false, "npu unreachable: plan: %s", strerror(-ret));
+		plan_destroy(ta, &p);
+		return;
+	}
+	job_init(&job, m, &p, false);
+	errno = 0;
+	ret = ioctl(npu, TA_NPU_IOCTL_RUN, &job) ? errno : 0;
+	report(ret == ERANGE,
+	       "npu unreachable: an importer whose DMA mask stops below the arena fails at attach -> %s (got %s)",
+	       strerror(ERANGE), strerror(ret));
+	plan_destroy(ta, &p);
 }
 
 static uint64_t bytes_in_use(int ta)
@@ -833,6 +867,8 @@ int main(int argc, char **argv)
 			o.table = true;
 		else if (!strcmp(argv[first], "--stress"))
 			o.stress = true;
+		else if (!strcmp(argv[first], "--unreachable"))
+			o.unreachable = true;
 		else {
 			fprintf(stderr, "unknown option %s\n", argv[first]);
 			return 2;
@@ -848,6 +884,11 @@ int main(int argc, char **argv)
 
 		if (model_load(&m, argv[i])) {
 			report(false, "npu: import %s", argv[i]);
+			model_free(&m);
+			continue;
+		}
+		if (o.unreachable) {
+			test_unreachable(ta, npu, &m);
 			model_free(&m);
 			continue;
 		}

@@ -17,6 +17,16 @@ check() { # check NAME COMMAND...
 
 contains() { echo "$1" | grep -q -- "$2"; }
 
+# The bound arena device's sysfs and debugfs directories: its name is
+# "tensorarena" for the module's own device, the device tree's otherwise.
+dev_sysfs() {
+	for d in /sys/bus/platform/drivers/tensorarena/*/arena_size; do
+		echo "${d%/arena_size}"
+		return
+	done
+}
+dev_debugfs() { echo "/sys/kernel/debug/tensorarena/$(basename "$(dev_sysfs)")"; }
+
 # Give back reclaimable slab and page cache before reading MemFree.
 drop_caches() { [ -w /proc/sys/vm/drop_caches ] && echo 3 >/proc/sys/vm/drop_caches; }
 
@@ -26,8 +36,16 @@ meminfo() { awk -v k="$1:" '$1 == k { print $2 * 1024 }' /proc/meminfo; }
 # uid 2000 (gid 2000) is outside it.
 TA_GROUP=1000
 
-# load SIZE: insmod the plain module; prints insmod's error text on failure.
-load() { insmod "$TA/tensorarena.ko" "arena_size=$1" group=$TA_GROUP 2>&1; }
+# load SIZE [PARAMS...]: insmod the plain module; prints insmod's error text
+# on failure. On a board the device tree gives the arena: SIZE is unused.
+load() {
+	size=$1
+	shift
+	case "$mode" in
+	board-*) insmod "$TA/tensorarena.ko" group=$TA_GROUP "$@" 2>&1 ;;
+	*) insmod "$TA/tensorarena.ko" "arena_size=$size" group=$TA_GROUP "$@" 2>&1 ;;
+	esac
+}
 
 # insmod_fails NAME ARG EXPECTED_TEXT: the load must fail, leave nothing.
 insmod_fails() {
@@ -38,7 +56,7 @@ insmod_fails() {
 		not_ok "$1" "insmod $2 succeeded"
 	elif ! echo "$out" | grep -q "$3"; then
 		not_ok "$1" "insmod $2: '$out', expected '$3'"
-	elif [ -e /dev/tensorarena ] || [ -e /sys/bus/platform/devices/tensorarena ] ||
+	elif [ -e /dev/tensorarena ] || [ -e /sys/bus/platform/drivers/tensorarena ] ||
 		grep -q '^tensorarena ' /proc/modules; then
 		not_ok "$1" "insmod $2 failed but left state behind"
 	else
@@ -70,8 +88,8 @@ run_npu_tests() {
 	check "tensorarena cannot unload while the NPU driver uses its API" \
 		sh -c "! rmmod tensorarena 2>/dev/null"
 	args="--steps --plan-id --bad-input --stress --table"
-	# The debug kernel has the dma-buf system heap: another exporter.
-	[ "$mode" = test ] && args="$args --dma-heap"
+	# The debug kernels have the dma-buf system heap: another exporter.
+	[ "$mode" != stock ] && args="$args --dma-heap"
 	"$TA/ta_e2e_npu" $args "$@"
 	check "npu-sim: unloads" rmmod ta_npu_sim
 }
@@ -164,7 +182,7 @@ run_worst_tests() {
 	fi
 	echo "$saved" >$limit
 	check "worst cases leave the arena empty" \
-		[ "$(cat /sys/bus/platform/devices/tensorarena/bytes_in_use)" = 0 ]
+		[ "$(cat "$(dev_sysfs)/bytes_in_use")" = 0 ]
 }
 
 # run_module_tests SIZE_BYTES SIZE_ARG: the loaded-module tests.
@@ -180,19 +198,25 @@ run_module_tests() {
 	[ "$mode" = test ] && sh "$TA/tests/ynl-tests.sh"
 	"$TA/ta_e2e_lib" "$TA/traces/resnet50.csv" "$TA/traces/S_1.csv"
 	run_worst_tests
-	check "sysfs: arena_size" [ "$(cat /sys/bus/platform/devices/tensorarena/arena_size)" = "$bytes" ]
-	check "sysfs: bytes_in_use" [ "$(cat /sys/bus/platform/devices/tensorarena/bytes_in_use)" = 0 ]
-	check "module parameter readable" [ "$(cat /sys/module/tensorarena/parameters/arena_size)" = "$bytes" ]
+	check "sysfs: arena_size" [ "$(cat "$(dev_sysfs)/arena_size")" = "$bytes" ]
+	check "sysfs: bytes_in_use" [ "$(cat "$(dev_sysfs)/bytes_in_use")" = 0 ]
+	case "$mode" in
+	board-*) ;; # the device tree gave the arena, not arena_size
+	*) check "module parameter readable" \
+		[ "$(cat /sys/module/tensorarena/parameters/arena_size)" = "$bytes" ] ;;
+	esac
 	check "debugfs: arena shows size" \
-		grep -q "^size: *$bytes\$" /sys/kernel/debug/tensorarena/tensorarena/arena
+		grep -q "^size: *$bytes\$" "$(dev_debugfs)/arena"
 	check "debugfs: arena shows use" \
-		grep -q '^in_use: *0$' /sys/kernel/debug/tensorarena/tensorarena/arena
+		grep -q '^in_use: *0$' "$(dev_debugfs)/arena"
 	tactl_out=$("$TA/tactl" info 2>&1)
 	echo "$tactl_out"
 	check "tactl info shows the arena" \
 		contains "$tactl_out" "arena size *$bytes bytes"
 	check "tactl info --json" \
 		contains "$("$TA/tactl" info --json)" "\"arena_size\": $bytes"
+	check "tactl info shows the arena's DMA addresses to root" \
+		contains "$tactl_out" "DMA address *0x"
 	run_tactl_tests
 	if [ "$mode" = test ]; then
 		run_npu_tests "$TA"/models/*.tflite
@@ -289,7 +313,84 @@ run_exhaust_stress_tests() {
 	check "stress: unload afterwards" rmmod tensorarena
 }
 
+# json_field JSON NAME: the number NAME of a one-line JSON object.
+json_field() { echo "$1" | sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p"; }
+
+# run_reach_tests: an importer whose DMA mask stops below the arena (the
+# reference NPU with dma_bits under the arena's address) fails at attach
+# with ERANGE and a clear log line; the module is loaded.
+run_reach_tests() {
+	base=$(json_field "$("$TA/tactl" info --json)" dma_base)
+	bits=24
+	while [ $((1 << (bits + 1))) -le "$base" ] && [ $bits -lt 62 ]; do
+		bits=$((bits + 1))
+	done
+	check "dma: the arena lies above 2^$bits ($base)" [ $((1 << bits)) -le "$base" ]
+	check "dma: npu-sim loads with dma_bits=$bits" insmod "$TA/ta_npu_sim.ko" dma_bits=$bits
+	"$TA/ta_e2e_npu" --unreachable "$TA/models/person_detect_mobilenetv1_i8.tflite"
+	check "dma: the refused attach is explained in the log" \
+		sh -c 'dmesg | grep -q "cannot reach plan .* the device reaches up to"'
+	check "dma: npu-sim unloads" rmmod ta_npu_sim
+}
+
+# The arm64 board (tests/vm/board/tensorarena-VARIANT.dtsi): the device
+# tree binds the arena from its memory-region, a reusable (CMA) or a no-map
+# one, on a non-coherent device.
+run_board_tests() {
+	variant=${mode#board-}
+	# The region's reg: two big-endian 64-bit cells, base and size.
+	reg=$(od -An -v -tx1 /proc/device-tree/reserved-memory/npu-region@*/reg | tr -d ' \n')
+	base=$((0x${reg%????????????????}))
+	size=$((0x${reg#????????????????}))
+	echo "board $variant: memory-region at $base, $size bytes"
+	bytes=$size	# a reusable region whole; a no-map one: its largest power of two (16 MiB here)
+	out=$(load 0)
+	check "board $variant: the module binds the device-tree node" [ -z "$out" ]
+	info=$("$TA/tactl" info --json)
+	echo "$info"
+	dma_base=$(json_field "$info" dma_base)
+	check "board $variant: the arena is the region's $bytes bytes" \
+		[ "$(json_field "$info" arena_size)" = "$bytes" ]
+	check "board $variant: the arena lies inside the memory-region" \
+		[ "$dma_base" -ge "$base" -a $((dma_base + bytes)) -le $((base + size)) ]
+	check "board $variant: tactl info shows the arena at the region's address" \
+		contains "$("$TA/tactl" info)" "DMA address *0x$(printf %x "$dma_base")-"
+	check "board $variant: the log names the arena's address" \
+		sh -c "dmesg | grep -q 'arena of $bytes bytes at DMA address 0x0*$(printf %x "$dma_base")'"
+	limit=$(json_field "$info" dma_limit)
+	if [ "$variant" = nomap ]; then
+		check "board nomap: the DMA limit comes from the bus's dma-ranges (0x10c7fffff)" \
+			[ "$limit" = $((0x10c7fffff)) ]
+	else
+		check "board cma: the DMA limit is the device's 64-bit mask" \
+			[ "$limit" = 18446744073709551615 ]
+	fi
+	run_reach_tests
+	check "board $variant: unload" rmmod tensorarena
+	# dma_bits=32 with the region above 4 GiB: a no-map region is where it
+	# is, and is refused (ERANGE); a CMA one cannot give memory below.
+	if [ "$variant" = nomap ]; then
+		insmod_fails "board nomap: dma_bits=32 puts the region out of reach -> ERANGE" \
+			dma_bits=32 "Numerical result out of range"
+		check "board nomap: the unreachable region is explained in the log" \
+			sh -c 'dmesg | grep -q "lies beyond what the device reaches"'
+	else
+		insmod_fails "board cma: dma_bits=32 leaves no region memory the device reaches -> ENOMEM" \
+			dma_bits=32 "Cannot allocate memory"
+		check "board cma: the failed allocation is explained in the log" \
+			sh -c 'dmesg | grep -q "cannot allocate the .*-byte arena from memory-region"'
+	fi
+	insmod_fails "param: dma_bits=23 -> EINVAL" dma_bits=23 "Invalid"
+	insmod_fails "param: dma_bits=65 -> EINVAL" dma_bits=65 "Invalid"
+	run_module_tests "$bytes" "$bytes"
+	run_reload_tests "$bytes" "$bytes"
+}
+
 case "$mode" in
+board-*)
+	run_kunit
+	run_board_tests
+	;;
 test)
 	run_kunit
 	run_param_tests 1G

@@ -16,32 +16,12 @@
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 
+#include <ta_compat.h>
 #include <tensorarena_kapi.h>
 
 #include "ta_npu_internal.h"
 
 MODULE_IMPORT_NS(DMA_BUF);
-
-/*
- * From 6.2 the importer-side calls that take the reservation lock
- * themselves carry an _unlocked suffix (6.1's stable series has some of
- * them); the older names take whatever lock they need. Kbuild looks for
- * each in the kernel's dma-buf.h.
- */
-#ifdef TA_NPU_HAVE_MAP_UNLOCKED
-#define ta_npu_map_attachment	dma_buf_map_attachment_unlocked
-#define ta_npu_unmap_attachment	dma_buf_unmap_attachment_unlocked
-#else
-#define ta_npu_map_attachment	dma_buf_map_attachment
-#define ta_npu_unmap_attachment	dma_buf_unmap_attachment
-#endif
-#ifdef TA_NPU_HAVE_VMAP_UNLOCKED
-#define ta_npu_vmap		dma_buf_vmap_unlocked
-#define ta_npu_vunmap		dma_buf_vunmap_unlocked
-#else
-#define ta_npu_vmap		dma_buf_vmap
-#define ta_npu_vunmap		dma_buf_vunmap
-#endif
 
 /**
  * struct ta_npu_import - a plan as the driver holds it during a job
@@ -214,7 +194,7 @@ int ta_npu_job_run(struct ta_npu_device *npu, struct ta_npu_job *job,
 		err = PTR_ERR(attach);
 		goto unimport;
 	}
-	sgt = ta_npu_map_attachment(attach, DMA_BIDIRECTIONAL);
+	sgt = ta_dma_buf_map_attachment(attach, DMA_BIDIRECTIONAL);
 	if (IS_ERR(sgt)) {
 		err = PTR_ERR(sgt);
 		goto detach;
@@ -226,7 +206,7 @@ int ta_npu_job_run(struct ta_npu_device *npu, struct ta_npu_job *job,
 			     &tensors);
 	if (err)
 		goto free_segments;
-	err = ta_npu_vmap(imp.dmabuf, &run.map);
+	err = ta_dma_buf_vmap(imp.dmabuf, &run.map);
 	if (err)
 		goto free_tensors;
 	if (run.map.is_iomem) {
@@ -248,13 +228,13 @@ int ta_npu_job_run(struct ta_npu_device *npu, struct ta_npu_job *job,
 	job->bytes_written = run.bytes_written;
 
 vunmap:
-	ta_npu_vunmap(imp.dmabuf, &run.map);
+	ta_dma_buf_vunmap(imp.dmabuf, &run.map);
 free_tensors:
 	kvfree(tensors);
 free_segments:
 	kfree(segs);
 unmap_attachment:
-	ta_npu_unmap_attachment(attach, sgt, DMA_BIDIRECTIONAL);
+	ta_dma_buf_unmap_attachment(attach, sgt, DMA_BIDIRECTIONAL);
 detach:
 	dma_buf_detach(imp.dmabuf, attach);
 unimport:

@@ -16,6 +16,8 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include <ta_compat.h>
+
 #include "ta_npu_internal.h"
 
 #define TA_NPU_DRIVER_NAME	"ta-npu-sim"
@@ -134,6 +136,11 @@ static const struct file_operations ta_npu_fops = {
 	.llseek = noop_llseek,
 };
 
+static unsigned int ta_npu_dma_bits = 64;
+module_param_named(dma_bits, ta_npu_dma_bits, uint, 0444);
+MODULE_PARM_DESC(dma_bits,
+		 "address bits the simulated accelerator reaches (24 to 64, default 64): an arena beyond them cannot be imported");
+
 static int ta_npu_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
@@ -146,12 +153,12 @@ static int ta_npu_probe(struct platform_device *pdev)
 	npu->dev = dev;
 	mutex_init(&npu->hw_lock);
 	/*
-	 * The accelerator it stands for reaches 64 bits and takes segments of
-	 * any length: a tensor is one contiguous DMA range.
+	 * The accelerator it stands for reaches dma_bits address bits and
+	 * takes segments of any length: a tensor is one contiguous DMA range.
 	 */
-	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64));
+	err = dma_set_mask_and_coherent(dev, DMA_BIT_MASK(ta_npu_dma_bits));
 	if (!err)
-		err = dma_set_max_seg_size(dev, UINT_MAX);
+		err = ta_dma_set_max_seg_size(dev, UINT_MAX);
 	if (err) {
 		dev_err(dev, "cannot set the DMA mask and segment size: %d\n",
 			err);
@@ -176,14 +183,15 @@ destroy_lock:
 	return err;
 }
 
-static int ta_npu_remove(struct platform_device *pdev)
+static void ta_npu_remove_void(struct platform_device *pdev)
 {
 	struct ta_npu_device *npu = platform_get_drvdata(pdev);
 
 	misc_deregister(&npu->misc);
 	mutex_destroy(&npu->hw_lock);
-	return 0;
 }
+
+TA_PLATFORM_REMOVE(ta_npu_remove)
 
 static struct platform_driver ta_npu_driver = {
 	.probe = ta_npu_probe,
@@ -197,6 +205,8 @@ static int __init ta_npu_init(void)
 {
 	int err;
 
+	if (ta_npu_dma_bits < 24 || ta_npu_dma_bits > 64)
+		return -EINVAL;
 	err = platform_driver_register(&ta_npu_driver);
 	if (err)
 		return err;

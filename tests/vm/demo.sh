@@ -4,30 +4,44 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+# usage: demo.sh [x86_64|arm64]   (make demo [ARCH=arm64])
+# arm64: the board of make check (qemu -M virt, tests/vm/board/), whose
+# device tree binds the arena from a reusable memory-region at 4 GiB.
+arch=${1:-x86_64}
+case "$arch" in
+x86_64 | x86 | amd64) arch=x86_64 ;;
+arm64 | aarch64) arch=arm64 ;;
+*) ta_die "make demo: no ARCH $arch (x86_64 or arm64)" ;;
+esac
+
 out=$TA_ROOT/build/demo
 rm -rf "$out"
-mkdir -p "$out/payload/tests"
-kdir=$("$TA_ROOT/tests/vm/build-kernel.sh")
-make -s -C "$TA_ROOT/userspace" all "$TA_ROOT/userspace/bin/tactl.static"
-ko=$(ta_build_module "$kdir" "$TA_ROOT/build/test")
-cp "$ko" "$out/payload/tensorarena.ko"
-cp "$TA_ROOT/userspace/bin/tactl.static" "$out/payload/tactl"
-# The reference NPU runs the models on the kernel's plans.
-ko=$(ta_build_npu_sim "$kdir" "$TA_ROOT/build/test-npu" "$TA_ROOT/build/test/Module.symvers")
-cp "$ko" "$out/payload/ta_npu_sim.ko"
-gcc -O2 -Wall -Wextra -static -I"$TA_ROOT/uapi" -I"$TA_ROOT/module/planner" \
-	-I"$TA_ROOT/userspace/include" -I"$TA_ROOT/userspace/lib" -I"$TA_ROOT/tests/npu-sim" \
-	-o "$out/payload/ta_e2e_npu" "$TA_ROOT/tests/e2e/ta_e2e_npu.c" \
-	"$TA_ROOT/userspace/libtensorarena.a" $TA_STATIC_LIBS 2>/dev/null
-cp "$TA_ROOT/tests/e2e/vm-tests.sh" "$out/payload/tests/"
+mkdir -p "$out"
+make -s -C "$TA_ROOT/userspace" all
+if [ "$arch" = arm64 ]; then
+	kdir=$("$TA_ROOT/tests/vm/build-kernel-arm64.sh")
+else
+	kdir=$("$TA_ROOT/tests/vm/build-kernel.sh")
+fi
+"$TA_ROOT/tests/vm/payload.sh" "$arch" "$kdir" "$out/payload" "$out/build.log"
+# The demo's models and traces: two of each, so that it runs in a minute.
+rm -rf "$out/payload/traces" "$out/payload/models"
 mkdir -p "$out/payload/traces" "$out/payload/models"
 cp "$TA_SHARED/bench/traces/real/resnet50.csv" \
 	"$TA_SHARED/bench/traces/synthetic/cnn_5.cap79043.csv" "$out/payload/traces/"
 cp "$TA_SHARED/models/person_detect_mobilenetv1_i8.tflite" \
 	"$TA_SHARED/models/mobilenet_v2_1.0_224_u8.tflite" "$out/payload/models/"
-ta_initramfs "$out/demo.cpio.gz" "$out/payload"
-ta_log "booting the test kernel under TCG (about a minute)"
-ta_boot "$kdir/arch/x86/boot/bzImage" "$out/demo.cpio.gz" "$out/console.log" demo 600
+if [ "$arch" = arm64 ]; then
+	ta_initramfs "$out/demo.cpio.gz" "$out/payload" "$(ta_arm64_busybox)"
+	ta_board_dtb cma "$out/board.dtb"
+	ta_log "booting the arm64 board under TCG (about a minute)"
+	ta_boot_arm64 "$kdir/arch/arm64/boot/Image" "$out/demo.cpio.gz" "$out/board.dtb" \
+		"$out/console.log" demo 600
+else
+	ta_initramfs "$out/demo.cpio.gz" "$out/payload"
+	ta_log "booting the test kernel under TCG (about a minute)"
+	ta_boot "$kdir/arch/x86/boot/bzImage" "$out/demo.cpio.gz" "$out/console.log" demo 600
+fi
 # Show what the VM printed between its begin and end markers: userspace
 # output, and of the kernel's own lines only tensorarena's.
 sed -n '/TA-VM: begin/,/TA-VM: end/p' "$out/console.log" | tr -d '\r' |

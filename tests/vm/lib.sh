@@ -39,13 +39,64 @@ ta_arm64_dir() {
 	echo "$TA_CACHE/arm64-$key"
 }
 
-# The Debian stock kernel the module must also work on: the newest installed
-# linux-headers-6.1.*-amd64 (from the linux-headers-amd64 package) and the
-# matching unsigned image, downloaded and unpacked (not installed).
+# The arm64 debug test kernel (tests/vm/build-kernel-arm64.sh): Debian's
+# linux-source-6.12, tinyconfig plus tests/vm/arm64-test-6.12.config,
+# keyed by the fragment, its build script and the source package version.
+TA_ARM64_TEST_FRAGMENT=$TA_ROOT/tests/vm/arm64-test-6.12.config
+TA_SRC_TARBALL_612=/usr/src/linux-source-6.12.tar.xz
+ta_arm64_kernel_dir() {
+	local ver key
+	ver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo none)
+	key=$({ echo "$ver"; cat "$TA_ARM64_TEST_FRAGMENT" "$TA_ROOT/tests/vm/build-kernel-arm64.sh"; } |
+		sha256sum | cut -c1-16)
+	echo "$TA_CACHE/arm64-kernel-$key"
+}
+
+# ta_config_check FRAGMENT: every CONFIG_ line of FRAGMENT is in ./.config.
+ta_config_check() {
+	local line missing=0
+	while read -r line; do
+		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
+		grep -qxF "$line" .config || { ta_log "config: $line did not stick"; missing=1; }
+	done <"$1"
+	[ "$missing" = 0 ] || ta_die "$(basename "$1") does not apply cleanly (see above)"
+}
+
+# ta_make_logged WHAT MAKE ARGS...: run make in the background, logging to
+# build.log with a progress line every minute; dies naming WHAT on failure.
+ta_make_logged() {
+	local what=$1 pid start=$SECONDS
+	shift
+	(make "$@" >build.log 2>&1; echo $? >build.rc) &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 60 &
+		wait $! || true
+		kill -0 "$pid" 2>/dev/null || break
+		ta_log "  still compiling ($(( (SECONDS - start) / 60 )) min, $(grep -c '^  CC' build.log || true) files compiled)"
+	done
+	wait "$pid" || true
+	if [ "$(cat build.rc)" != 0 ]; then
+		tail -40 build.log >&2
+		ta_die "$what build failed"
+	fi
+}
+
+# The Debian stock kernels the module must also work on, one per series
+# (6.1: linux-headers-amd64; 6.12: linux-headers-6.12.*+deb12-amd64 of
+# bookworm-security, which tests/deps.sh installs): the newest installed
+# headers of SERIES, whose unsigned image is downloaded and unpacked (not
+# installed). Prints the ABI, e.g. 6.1.0-57-amd64.
 ta_stock_abi() {
-	local d
-	d=$(ls -d /usr/src/linux-headers-6.1.*-amd64 2>/dev/null | sort -V | tail -1)
-	[ -n "$d" ] || ta_die "no linux-headers-6.1.*-amd64: run 'make deps'"
+	local series=${1:-6.1} d pattern
+	case "$series" in
+	6.1) pattern='/usr/src/linux-headers-6.1.*-amd64' ;;
+	6.12) pattern='/usr/src/linux-headers-6.12.*+deb12-amd64' ;;
+	*) ta_die "no stock kernel series $series" ;;
+	esac
+	# shellcheck disable=SC2086
+	d=$(ls -d $pattern 2>/dev/null | sort -V | tail -1)
+	[ -n "$d" ] || ta_die "no $pattern: run 'make deps'"
 	echo "${d#/usr/src/linux-headers-}"
 }
 
@@ -125,15 +176,15 @@ ta_ynl_tools() {
 	echo "$dir"
 }
 
-# ta_initramfs OUT PAYLOAD_DIR: a busybox initramfs whose /init is
-# tests/vm/init and whose /ta is PAYLOAD_DIR.
+# ta_initramfs OUT PAYLOAD_DIR [BUSYBOX]: a busybox initramfs whose /init is
+# tests/vm/init and whose /ta is PAYLOAD_DIR (BUSYBOX: the host's by default).
 ta_initramfs() {
-	local out=$1 payload=$2 root
+	local out=$1 payload=$2 busybox=${3:-/bin/busybox} root
 	root=$(mktemp -d)
 	chmod 755 "$root"
 	mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,etc}
 	chmod 1777 "$root/tmp"
-	cp /bin/busybox "$root/bin/busybox"
+	cp "$busybox" "$root/bin/busybox"
 	cp "$TA_ROOT/tests/vm/init" "$root/init"
 	chmod +x "$root/init"
 	cp -a "$payload" "$root/ta"
@@ -166,4 +217,53 @@ ta_boot() {
 		</dev/null >"$log.qemu" 2>&1 || rc=$?
 	[ "$rc" = 124 ] && ta_log "VM ($mode) timed out after ${limit}s"
 	return 0
+}
+
+# The arm64 board: qemu-system-aarch64 -M virt -cpu max (TCG), 2 CPUs,
+# 3200 MiB of RAM from 0x40000000, so that some lies above 4 GiB (where the
+# board variants put the arena, out of a 32-bit importer's reach). pauth-impdef: QEMU's cheap pointer-authentication algorithm (the
+# architected one costs TCG dearly; nothing here depends on which it is).
+TA_ARM64_MACHINE=(-M virt -cpu max,pauth-impdef=on -m 3200M -smp 2)
+
+# ta_board_dtb VARIANT OUT: qemu's own device tree of the board
+# (-M virt,dumpdtb=), with tests/vm/board/tensorarena-VARIANT.dtsi
+# appended by dtc, written to OUT.
+ta_board_dtb() {
+	local variant=$1 out=$2 tmp dtsi=$TA_ROOT/tests/vm/board/tensorarena-$1.dtsi
+	[ -f "$dtsi" ] || ta_die "no board variant $variant"
+	tmp=$(mktemp -d)
+	qemu-system-aarch64 "${TA_ARM64_MACHINE[@]}" -machine dumpdtb="$tmp/virt.dtb" \
+		-display none >/dev/null 2>&1 || ta_die "qemu cannot dump the virt device tree"
+	dtc -q -I dtb -O dts -o "$tmp/virt.dts" "$tmp/virt.dtb" || ta_die "dtc cannot read the virt device tree"
+	cat "$tmp/virt.dts" "$dtsi" >"$tmp/board.dts"
+	dtc -q -I dts -O dtb -o "$out" "$tmp/board.dts" || ta_die "dtc: $dtsi does not apply"
+	rm -rf "$tmp"
+}
+
+# ta_boot_arm64 IMAGE INITRAMFS DTB LOG MODE [TIMEOUT]: boot the arm64 board
+# under TCG with DTB; the VM runs tests/vm/init in MODE and powers off.
+ta_boot_arm64() {
+	local kernel=$1 initrd=$2 dtb=$3 log=$4 mode=$5 limit=${6:-900} rc=0
+	timeout --foreground -k 10 "$limit" qemu-system-aarch64 -accel tcg \
+		"${TA_ARM64_MACHINE[@]}" -kernel "$kernel" -initrd "$initrd" -dtb "$dtb" \
+		-append "console=ttyAMA0 loglevel=7 panic=-1 ta_mode=$mode $TA_BOOT_ARGS" \
+		-display none -monitor none -serial "file:$log" -no-reboot \
+		</dev/null >"$log.qemu" 2>&1 || rc=$?
+	[ "$rc" = 124 ] && ta_log "VM ($mode) timed out after ${limit}s"
+	return 0
+}
+
+# ta_arm64_busybox: Debian's busybox-static for arm64, downloaded once into
+# the cache and unpacked (not installed); prints the binary's path.
+ta_arm64_busybox() {
+	local dir="$TA_CACHE/busybox-arm64" tmp
+	if [ ! -x "$dir/bin/busybox" ]; then
+		tmp=$(mktemp -d)
+		(cd "$tmp" && apt-get download -qq -o APT::Sandbox::User=root busybox-static:arm64) >&2 ||
+			ta_die "cannot download busybox-static:arm64 (dpkg --add-architecture arm64: make deps)"
+		mkdir -p "$dir"
+		dpkg-deb -x "$tmp"/busybox-static_*.deb "$dir"
+		rm -rf "$tmp"
+	fi
+	echo "$dir/bin/busybox"
 }

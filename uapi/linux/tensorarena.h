@@ -227,6 +227,14 @@ struct ta_plan_export {
  * @n_plans: Out. Plans that exist (all users').
  * @largest_free: Out. Bytes of the largest free slice: the tallest plan
  *		  that can be created now.
+ * @dma_base: Out. The arena's first byte as the arena device's DMA (bus)
+ *	      address, which is its physical address on boards without an
+ *	      IOMMU or a &dma-ranges offset. Zero unless the caller has
+ *	      CAP_SYS_ADMIN: like /proc/iomem, addresses are for the admin.
+ * @dma_limit: Out. The highest DMA address the arena device reaches, from
+ *	       the module parameter dma_bits or the device tree's dma-ranges;
+ *	       the arena lies below it, and an importer must reach the arena
+ *	       too. Zero unless the caller has CAP_SYS_ADMIN.
  * @reserved: Must be zero.
  */
 struct ta_info {
@@ -238,7 +246,9 @@ struct ta_info {
 	__u32 page_size;
 	__u32 n_plans;
 	__u64 largest_free;
-	__u64 reserved[3];
+	__u64 dma_base;
+	__u64 dma_limit;
+	__u64 reserved;
 };
 
 #define TA_IOCTL_BASE		0xA7

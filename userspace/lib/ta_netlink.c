@@ -190,6 +190,8 @@ static int ta_nl_info_parse(struct nlmsghdr *hdr, struct nlattr **tb,
 	info->page_size = ta_nl_u32(tb[TA_NL_A_INFO_PAGE_SIZE]);
 	info->n_plans = ta_nl_u32(tb[TA_NL_A_INFO_N_PLANS]);
 	info->largest_free = ta_nl_u64(tb[TA_NL_A_INFO_LARGEST_FREE]);
+	info->dma_base = ta_nl_u64(tb[TA_NL_A_INFO_DMA_BASE]);
+	info->dma_limit = ta_nl_u64(tb[TA_NL_A_INFO_DMA_LIMIT]);
 	return 0;
 }
 
@@ -208,7 +210,7 @@ static int ta_nl_info(struct ta_client *c, struct ta_info *info)
 	struct ta_nl *nl = c->nl;
 	struct nl_msg *msg;
 
-	if (info->flags || ta_reserved_nonzero(info->reserved,
+	if (info->flags || ta_reserved_nonzero(&info->reserved,
 					       sizeof(info->reserved)))
 		return -EINVAL;
 	msg = ta_nl_msg(nl, TA_NL_CMD_INFO, 0, 0);

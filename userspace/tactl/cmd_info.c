@@ -42,10 +42,12 @@ int tactl_cmd_info(int argc, char **argv)
 	}
 	close(fd);
 	if (json) {
-		printf("{\"abi_version\": %u, \"arena_size\": %llu, \"bytes_in_use\": %llu, \"alignment\": %llu, \"page_size\": %u}\n",
+		printf("{\"abi_version\": %u, \"arena_size\": %llu, \"bytes_in_use\": %llu, \"alignment\": %llu, \"page_size\": %u, \"dma_base\": %llu, \"dma_limit\": %llu}\n",
 		       info.abi_version, (unsigned long long)info.arena_size,
 		       (unsigned long long)info.bytes_in_use,
-		       (unsigned long long)info.alignment, info.page_size);
+		       (unsigned long long)info.alignment, info.page_size,
+		       (unsigned long long)info.dma_base,
+		       (unsigned long long)info.dma_limit);
 		return 0;
 	}
 	printf("tensorarena ABI %u\n", info.abi_version);
@@ -57,5 +59,13 @@ int tactl_cmd_info(int argc, char **argv)
 	printf("  alignment     %llu bytes\n",
 	       (unsigned long long)info.alignment);
 	printf("  page size     %u bytes\n", info.page_size);
+	/* The kernel gives addresses to an admin only. */
+	if (info.dma_limit) {
+		printf("  DMA address   0x%llx-0x%llx\n",
+		       (unsigned long long)info.dma_base,
+		       (unsigned long long)(info.dma_base + info.arena_size - 1));
+		printf("  DMA limit     0x%llx\n",
+		       (unsigned long long)info.dma_limit);
+	}
 	return 0;
 }

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ta_compat.h - what differs between the kernels tensorarena supports.
+ *
+ * One source builds against every supported kernel; each difference of the
+ * kernel's API is bridged here, once, and nowhere else.
+ */
+#ifndef TA_COMPAT_H
+#define TA_COMPAT_H
+
+#include <linux/dma-buf.h>
+#include <linux/dma-mapping.h>
+#include <linux/mm.h>
+#include <linux/platform_device.h>
+#include <linux/version.h>
+#include <net/genetlink.h>
+
+/* 6.2 made the device argument of devnode() callbacks const. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define TA_DEVNODE_CONST const
+#else
+#define TA_DEVNODE_CONST
+#endif
+
+/*
+ * 6.11 made a platform driver's .remove return void. Drivers write
+ * void NAME_void(struct platform_device *) and declare .remove through
+ * TA_PLATFORM_REMOVE(NAME), which defines NAME with the kernel's type.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#define TA_PLATFORM_REMOVE(name)					\
+static void name(struct platform_device *pdev)				\
+{									\
+	name##_void(pdev);						\
+}
+#else
+#define TA_PLATFORM_REMOVE(name)					\
+static int name(struct platform_device *pdev)				\
+{									\
+	name##_void(pdev);						\
+	return 0;							\
+}
+#endif
+
+/*
+ * 6.3 made vma->vm_flags read-only: flags are set with vm_flags_set(), which
+ * takes the mmap lock's writer assertion. (An mmap handler holds it.)
+ */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 3, 0)
+static inline void vm_flags_set(struct vm_area_struct *vma, vm_flags_t flags)
+{
+	vma->vm_flags |= flags;
+}
+#endif
+
+/*
+ * 6.2 gave a family's pre_doit/post_doit the split form of the operation,
+ * struct genl_split_ops, instead of struct genl_ops: the type of their
+ * first argument.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define TA_GENL_DOIT_OPS struct genl_split_ops
+#else
+#define TA_GENL_DOIT_OPS struct genl_ops
+#endif
+
+/*
+ * 6.2 moved a dump's parsed attributes into a struct genl_info inside
+ * struct genl_dumpit_info: the attributes of a dump request.
+ */
+static inline struct nlattr **ta_dumpit_attrs(const struct genl_dumpit_info *di)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+	return di->info.attrs;
+#else
+	return di->attrs;
+#endif
+}
+
+/*
+ * 6.2 changed dma-buf's locking convention: the importer calls that take
+ * the reservation lock themselves are the *_unlocked ones (6.1's stable
+ * series has some of them, but 6.1's plain calls lock for themselves).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define ta_dma_buf_map_attachment	dma_buf_map_attachment_unlocked
+#define ta_dma_buf_unmap_attachment	dma_buf_unmap_attachment_unlocked
+#define ta_dma_buf_vmap			dma_buf_vmap_unlocked
+#define ta_dma_buf_vunmap		dma_buf_vunmap_unlocked
+#else
+#define ta_dma_buf_map_attachment	dma_buf_map_attachment
+#define ta_dma_buf_unmap_attachment	dma_buf_unmap_attachment
+#define ta_dma_buf_vmap			dma_buf_vmap
+#define ta_dma_buf_vunmap		dma_buf_vunmap
+#endif
+
+/* 6.12: dma_set_max_seg_size() cannot fail and returns nothing. */
+static inline int ta_dma_set_max_seg_size(struct device *dev,
+					  unsigned int size)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	dma_set_max_seg_size(dev, size);
+	return 0;
+#else
+	return dma_set_max_seg_size(dev, size);
+#endif
+}
+
+#endif /* TA_COMPAT_H */

@@ -1,0 +1,97 @@
+#!/bin/bash
+# The payload of a test VM (its /ta): the modules built against one kernel,
+# the static test programs, tactl, the models and traces, the test scripts.
+# usage: payload.sh ARCH KDIR OUT STEPSLOG
+#   ARCH      x86_64 or arm64 (userspace cross-built with aarch64-linux-gnu-gcc)
+#   KDIR      the kernel tree the modules build against (W=1, no warnings)
+#   OUT       the payload directory (created)
+#   STEPSLOG  where the userspace compilers' chatter goes
+# Dies on any build failure.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+arch=$1 kdir=$2 payload=$3 steps=$4
+build=$TA_ROOT/build/payload-$arch
+kmake=()
+case "$arch" in
+x86_64)
+	cc=gcc
+	pkgcfg=
+	;;
+arm64)
+	cc=${TA_ARM64_CROSS}gcc
+	pkgcfg=/usr/lib/aarch64-linux-gnu/pkgconfig
+	kmake=(ARCH=arm64 CROSS_COMPILE="$TA_ARM64_CROSS")
+	;;
+*) ta_die "payload: no architecture $arch" ;;
+esac
+nl_static=$(PKG_CONFIG_LIBDIR=${pkgcfg:-$(pkg-config --variable pc_path pkg-config)} \
+	pkg-config --static --libs libnl-genl-3.0)
+nl_cflags=$(pkg-config --cflags libnl-genl-3.0)
+
+rm -rf "$payload" "$build"
+mkdir -p "$payload/tests" "$build"
+
+# The modules: plain, with the KUnit suites, and the reference NPU driver.
+ko=$(ta_build_module "$kdir" "$build/module" "${kmake[@]}") || ta_die "module build failed"
+cp "$ko" "$payload/tensorarena.ko"
+ko=$(ta_build_module "$kdir" "$build/module-kunit" TA_KUNIT=1 "${kmake[@]}") ||
+	ta_die "KUnit module build failed"
+cp "$ko" "$payload/tensorarena-kunit.ko"
+ko=$(ta_build_npu_sim "$kdir" "$build/npu" "$build/module/Module.symvers" "${kmake[@]}") ||
+	ta_die "reference NPU driver build failed"
+cp "$ko" "$payload/ta_npu_sim.ko"
+
+# libtensorarena and tactl, static, for this architecture.
+us=$build/userspace
+if [ "$arch" = x86_64 ]; then
+	us=$TA_ROOT/userspace
+	make -s -C "$TA_ROOT/userspace" "$us/libtensorarena.a" "$us/bin/tactl.static" >>"$steps" 2>&1 ||
+		ta_die "userspace build failed"
+else
+	PKG_CONFIG_LIBDIR=$pkgcfg make -s -C "$TA_ROOT/userspace" OUT="$us" CC="$cc" \
+		"$us/libtensorarena.a" "$us/bin/tactl.static" >>"$steps" 2>&1 ||
+		ta_die "userspace cross build failed"
+fi
+cp "$us/bin/tactl.static" "$payload/tactl"
+
+# prog NAME [EXTRA ARGS...]: tests/e2e/NAME.c, static.
+inc=(-I"$TA_ROOT/uapi" -I"$TA_ROOT/module/planner" -I"$TA_ROOT/userspace/include"
+	-I"$TA_ROOT/userspace/lib" -I"$TA_ROOT/tests/npu-sim")
+prog() {
+	local name=$1
+	shift
+	# shellcheck disable=SC2086
+	"$cc" -O2 -Wall -Wextra -static "${inc[@]}" $nl_cflags -o "$payload/$name" \
+		"$TA_ROOT/tests/e2e/$name.c" "$@" >>"$steps" 2>&1 || ta_die "$name build failed"
+}
+# shellcheck disable=SC2086
+{
+	prog ta_e2e
+	prog ta_e2e_lib "$us/libtensorarena.a" $nl_static -lm
+	prog ta_e2e_worst "$us/libtensorarena.a" $nl_static -lm
+	prog ta_e2e_npu "$us/libtensorarena.a" $nl_static -lm
+	# Issue #9 evidence 3 and 4: exhaustion by an unprivileged user, and
+	# the random-operation stress (TA_STRESS_ARGS="--seed N ..." replays).
+	prog ta_e2e_exhaust
+	prog ta_e2e_stress -pthread
+	prog ta_e2e_netlink $nl_static
+	prog ta_e2e_fault $nl_static
+}
+echo "${TA_STRESS_ARGS:-}" >"$payload/stress-args"
+
+mkdir -p "$payload/traces" "$payload/models"
+cp "$TA_SHARED"/models/*.tflite "$payload/models/" || ta_die "no models in $TA_SHARED"
+cp "$TA_SHARED/bench/traces/real/resnet50.csv" "$TA_SHARED/bench/traces/real/S_1.csv" \
+	"$TA_SHARED/bench/traces/synthetic/cnn_1.cap4374.csv" \
+	"$payload/traces/" || ta_die "no bench traces in $TA_SHARED"
+cp "$TA_ROOT/tests/e2e/vm-tests.sh" "$TA_ROOT/tests/e2e/ynl-tests.sh" "$payload/tests/"
+# The kernel's YNL cli.py drives the family from its spec, with the host's
+# python over virtio-9p: x86 only.
+if [ "$arch" = x86_64 ]; then
+	ynl=$(ta_ynl_tools) || ta_die "no YNL tools"
+	mkdir -p "$payload/ynl/tools/net" "$payload/ynl/Documentation"
+	cp -a "$ynl/tools/net/ynl" "$payload/ynl/tools/net/"
+	cp -a "$ynl/Documentation/netlink" "$payload/ynl/Documentation/"
+	cp "$TA_ROOT/Documentation/netlink/specs/tensorarena.yaml" "$payload/ynl/Documentation/netlink/specs/"
+fi
