@@ -13,14 +13,20 @@
 
 #include "ta_internal.h"
 
-/*
+/**
+ * ta_arena_check_region() - check that a CMA region's arena lies in it
+ * @ta: the device, its arena allocated
+ *
  * When a CMA area cannot give the arena, dma_alloc_coherent() falls back to
  * the page allocator (__dma_direct_alloc_pages()), which can hand out an
  * arena of a few MiB from anywhere. An arena of a memory-region must lie in
  * the region: check where its pages are. A coherent pool (a region that is
  * not reusable) never falls back, and its memory may have no struct page.
+ *
+ * Return: 0, -ENOMEM (logged) when the arena is outside the region, or the
+ * error of dma_get_sgtable().
  */
-static int ta_arena_check_region(struct ta_device *ta)
+int ta_arena_check_region(struct ta_device *ta)
 {
 	const struct reserved_mem *rmem = ta->region;
 	struct sg_table sgt;
@@ -57,12 +63,17 @@ dma_addr_t ta_dma_limit(struct device *dev)
 	return min_not_zero(*dev->dma_mask, dev->bus_dma_limit);
 }
 
-/*
+/**
+ * ta_arena_check_reach() - check that the arena's device reaches all of it
+ * @ta: the device, its arena allocated
+ *
  * The page allocator and CMA honour the device's DMA mask and bus limit,
  * but a coherent pool (a no-map memory-region) hands out its memory
  * wherever the region is: refuse an arena the device cannot reach.
+ *
+ * Return: 0, or -ERANGE (logged).
  */
-static int ta_arena_check_reach(struct ta_device *ta)
+int ta_arena_check_reach(struct ta_device *ta)
 {
 	dma_addr_t last = ta->dma_base + ta->size - 1;
 	dma_addr_t limit = ta_dma_limit(ta->dev);

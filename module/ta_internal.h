@@ -343,6 +343,8 @@ size_t ta_arena_largest_free(struct ta_device *ta);
 void ta_arena_fill_info(struct ta_device *ta, struct ta_info *info,
 			bool addresses);
 dma_addr_t ta_dma_limit(struct device *dev);
+int ta_arena_check_region(struct ta_device *ta);
+int ta_arena_check_reach(struct ta_device *ta);
 
 /* ta_ioctl.c */
 long ta_ioctl(struct file *file, unsigned int cmd, unsigned long arg);

@@ -67,14 +67,15 @@ consoles+=(--console "test-vm=$out/console-test.log")
 # The arm64 board: the debug kernel of linux-source-6.12 (built once, cached),
 # lint against its tree (6.12's checkpatch, sparse, W=1 for arm64), the
 # payload cross-built, and one boot per device-tree variant of the arena's
-# memory-region (tests/vm/board/): CMA and no-map, on a non-coherent device.
+# memory-region (tests/vm/board/): CMA and no-map, on a non-coherent device,
+# and (briefly) a node on the kernel's default CMA area, which is refused.
 ta_log "arm64 test kernel"
 a64=$("$TA_ROOT/tests/vm/build-kernel-arm64.sh") || ta_die "no arm64 test kernel"
 tap_run lint-arm64 "$TA_ROOT/tests/lint.sh" --tap "$a64" ARCH=arm64 CROSS_COMPILE="$TA_ARM64_CROSS"
 a64_payload=$out/payload-arm64
 "$TA_ROOT/tests/vm/payload.sh" arm64 "$a64" "$a64_payload" "$out/steps.log" || ta_die "arm64 payload"
 ta_initramfs "$out/arm64.cpio.gz" "$a64_payload" "$(ta_arm64_busybox)"
-for variant in cma nomap; do
+for variant in cma nomap cmadefault; do
 	ta_log "booting the arm64 board ($variant memory-region, TCG): KUnit + end-to-end"
 	ta_board_dtb "$variant" "$out/board-$variant.dtb"
 	ta_boot_arm64 "$a64/arch/arm64/boot/Image" "$out/arm64.cpio.gz" "$out/board-$variant.dtb" \

@@ -359,8 +359,8 @@ run_board_tests() {
 		sh -c "dmesg | grep -q 'arena of $bytes bytes at DMA address 0x0*$(printf %x "$dma_base")'"
 	limit=$(json_field "$info" dma_limit)
 	if [ "$variant" = nomap ]; then
-		check "board nomap: the DMA limit comes from the bus's dma-ranges (0x10c7fffff)" \
-			[ "$limit" = $((0x10c7fffff)) ]
+		check "board nomap: the DMA limit comes from the bus's dma-ranges (0x107ffffff)" \
+			[ "$limit" = $((0x107ffffff)) ]
 	else
 		check "board cma: the DMA limit is the device's 64-bit mask" \
 			[ "$limit" = 18446744073709551615 ]
@@ -387,6 +387,15 @@ run_board_tests() {
 }
 
 case "$mode" in
+board-cmadefault)
+	# The node points at the kernel's default CMA area: refused at load.
+	check "board cmadefault: the default CMA area comes from the device tree" \
+		sh -c 'dmesg | grep -q "Reserved memory: created CMA memory pool at 0x0000000104000000"'
+	insmod_fails "board cmadefault: a node on the kernel's default CMA area -> EINVAL" \
+		group=$TA_GROUP "Invalid argument"
+	check "board cmadefault: the refusal is explained in the log" \
+		sh -c "dmesg | grep -q \"is the kernel's default CMA area, which other drivers need\""
+	;;
 board-*)
 	run_kunit
 	run_board_tests

@@ -9,8 +9,10 @@
 #include <linux/mm.h>
 #include <linux/cred.h>
 #include <linux/dma-buf.h>
+#include <linux/dma-direct.h>
 #include <linux/file.h>
 #include <linux/module.h>
+#include <linux/of_reserved_mem.h>
 #include <linux/user_namespace.h>
 #include <linux/platform_device.h>
 #include <linux/sizes.h>
@@ -271,10 +273,55 @@ static struct kunit_suite ta_ioctl_suite = {
 	.test_cases = ta_ioctl_cases,
 };
 
+/*
+ * The CMA fallback: an arena that dma_alloc_coherent() took from outside
+ * the device's reusable region (the page allocator's fallback) is refused.
+ * The fixture's arena is real; the regions around it are made up.
+ */
+static void ta_arena_region_check_test(struct kunit *test)
+{
+	struct ta_device *ta = test->priv;
+	phys_addr_t phys = dma_to_phys(ta->dev, ta->dma_base);
+	struct reserved_mem around = {
+		.name = "npu-region-around", .base = phys - PAGE_SIZE,
+		.size = ta->size + 2 * PAGE_SIZE,
+	};
+	struct reserved_mem above = {
+		.name = "npu-region-above", .base = phys + 4 * ta->size,
+		.size = 2 * ta->size,
+	};
+
+	ta->region_cma = true;
+	ta->region = &around;
+	KUNIT_EXPECT_EQ(test, ta_arena_check_region(ta), 0);
+	ta->region = &above;
+	KUNIT_EXPECT_EQ(test, ta_arena_check_region(ta), -ENOMEM);
+	/* A no-map region never falls back: nothing to check. */
+	ta->region_cma = false;
+	KUNIT_EXPECT_EQ(test, ta_arena_check_region(ta), 0);
+	ta->region = NULL;
+}
+
+/* An arena beyond the device's bus limit (dma-ranges) is refused. */
+static void ta_arena_reach_test(struct kunit *test)
+{
+	struct ta_device *ta = test->priv;
+	u64 saved = ta->dev->bus_dma_limit;
+
+	KUNIT_EXPECT_EQ(test, ta_arena_check_reach(ta), 0);
+	ta->dev->bus_dma_limit = ta->dma_base + ta->size - 1;
+	KUNIT_EXPECT_EQ(test, ta_arena_check_reach(ta), 0);
+	ta->dev->bus_dma_limit = ta->dma_base + ta->size - 2;
+	KUNIT_EXPECT_EQ(test, ta_arena_check_reach(ta), -ERANGE);
+	ta->dev->bus_dma_limit = saved;
+}
+
 static struct kunit_case ta_arena_cases[] = {
 	KUNIT_CASE(ta_info_live_test),
 	KUNIT_CASE(ta_info_rejects_test),
 	KUNIT_CASE(ta_arena_use_test),
+	KUNIT_CASE(ta_arena_region_check_test),
+	KUNIT_CASE(ta_arena_reach_test),
 	{}
 };
 
