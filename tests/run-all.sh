@@ -38,6 +38,11 @@ host_build() {
 	tap_one "userspace builds" make -s -C "$TA_ROOT/userspace" all
 	tap_one "static tactl for the VM builds" make -s -C "$TA_ROOT/userspace" "$TA_ROOT/userspace/bin/tactl.static"
 }
+# The arm64 board's kernel is independent of everything before the VMs:
+# when it is not cached, its build starts now, beside the host steps.
+"$TA_ROOT/tests/vm/build-kernel-arm64.sh" >"$out/arm64-kernel.path" 2>"$out/arm64-kernel.log" &
+arm64_kernel_job=$!
+
 tap_run host-build host_build
 if [ -f "$TA_ROOT/tests/unit/Makefile" ]; then
 	tap_run unit make -s -C "$TA_ROOT/tests/unit" run
@@ -59,9 +64,13 @@ tap_run arm64 "$TA_ROOT/tests/arm64-build.sh" --tap "$kdir"
 payload=$out/payload-test
 "$TA_ROOT/tests/vm/payload.sh" x86_64 "$kdir" "$payload" "$out/steps.log" || ta_die "test payload"
 
-ta_log "booting the test kernel (TCG): KUnit + end-to-end"
+# The VMs. Under TCG each takes about one core, so they run two at a time:
+# the x86 test VM in the background while the arm64 board is built and
+# booted, then the stock kernels side by side.
+ta_log "booting the test kernel (TCG, in the background): KUnit + end-to-end"
 ta_initramfs "$out/test.cpio.gz" "$payload"
-TA_HOSTROOT=1 ta_boot "$kdir/arch/x86/boot/bzImage" "$out/test.cpio.gz" "$out/console-test.log" test 2100
+TA_HOSTROOT=1 ta_boot "$kdir/arch/x86/boot/bzImage" "$out/test.cpio.gz" "$out/console-test.log" test 2100 &
+test_vm_job=$!
 consoles+=(--console "test-vm=$out/console-test.log")
 
 # The arm64 board: the debug kernel of linux-source-6.12 (built once, cached),
@@ -70,7 +79,8 @@ consoles+=(--console "test-vm=$out/console-test.log")
 # memory-region (tests/vm/board/): CMA and no-map, on a non-coherent device,
 # and (briefly) a node on the kernel's default CMA area, which is refused.
 ta_log "arm64 test kernel"
-a64=$("$TA_ROOT/tests/vm/build-kernel-arm64.sh") || ta_die "no arm64 test kernel"
+wait "$arm64_kernel_job" || { cat "$out/arm64-kernel.log" >&2; ta_die "no arm64 test kernel"; }
+a64=$(cat "$out/arm64-kernel.path")
 tap_run lint-arm64 "$TA_ROOT/tests/lint.sh" --tap "$a64" ARCH=arm64 CROSS_COMPILE="$TA_ARM64_CROSS"
 a64_payload=$out/payload-arm64
 "$TA_ROOT/tests/vm/payload.sh" arm64 "$a64" "$a64_payload" "$out/steps.log" || ta_die "arm64 payload"
@@ -84,25 +94,29 @@ for variant in cma nomap cmadefault; do
 done
 
 # Debian's stock kernels, 6.1 and 6.12: the module and the reference NPU
-# driver built against each kernel's own headers, the same tests.
+# driver built against each kernel's own headers, the same tests; the two
+# boot side by side.
+stock_jobs=()
 for series in 6.1 6.12; do
 	abi=$(ta_stock_abi "$series")
-	ta_log "booting Debian's stock kernel $abi: module built against its headers"
 	stock_payload=$out/payload-stock-$series
 	cp -a "$payload" "$stock_payload"
 	rm -rf "$stock_payload/tensorarena-kunit.ko" "$stock_payload/ynl"
 	log=$out/console-stock-$series.log
-	if ko=$(ta_build_module "/usr/src/linux-headers-$abi" "$TA_ROOT/build/stock-$series"); then
-		cp "$ko" "$stock_payload/tensorarena.ko"
-		ko=$(ta_build_npu_sim "/usr/src/linux-headers-$abi" "$TA_ROOT/build/stock-npu-$series" \
-			"$TA_ROOT/build/stock-$series/Module.symvers") || ta_die "reference NPU driver build failed"
-		cp "$ko" "$stock_payload/ta_npu_sim.ko"
-		vmlinuz=$(ta_stock_kernel "$abi")
-		ta_initramfs "$out/stock-$series.cpio.gz" "$stock_payload"
-		ta_boot "$vmlinuz" "$out/stock-$series.cpio.gz" "$log" stock
-	fi
 	consoles+=(--console "stock-$series-vm=$log")
+	ko=$(ta_build_module "/usr/src/linux-headers-$abi" "$TA_ROOT/build/stock-$series") || continue
+	cp "$ko" "$stock_payload/tensorarena.ko"
+	ko=$(ta_build_npu_sim "/usr/src/linux-headers-$abi" "$TA_ROOT/build/stock-npu-$series" \
+		"$TA_ROOT/build/stock-$series/Module.symvers") || continue
+	cp "$ko" "$stock_payload/ta_npu_sim.ko"
+	vmlinuz=$(ta_stock_kernel "$abi")
+	ta_initramfs "$out/stock-$series.cpio.gz" "$stock_payload"
+	ta_log "booting Debian's stock kernel $abi (in the background): module built against its headers"
+	ta_boot "$vmlinuz" "$out/stock-$series.cpio.gz" "$log" stock &
+	stock_jobs+=($!)
 done
+ta_log "waiting for the test VM and the stock VMs"
+wait "$test_vm_job" "${stock_jobs[@]}"
 
 ta_log "done in $(( (SECONDS - start) / 60 )) min $(( (SECONDS - start) % 60 )) s; consoles in build/check/"
 python3 "$TA_ROOT/tests/results.py" "${taps[@]}" "${consoles[@]}"
