@@ -38,10 +38,38 @@ host_build() {
 	tap_one "userspace builds" make -s -C "$TA_ROOT/userspace" all
 	tap_one "static tactl for the VM builds" make -s -C "$TA_ROOT/userspace" "$TA_ROOT/userspace/bin/tactl.static"
 }
-# The arm64 board's kernel is independent of everything before the VMs:
-# when it is not cached, its build starts now, beside the host steps.
-"$TA_ROOT/tests/vm/build-kernel-arm64.sh" >"$out/arm64-kernel.path" 2>"$out/arm64-kernel.log" &
-arm64_kernel_job=$!
+# The arm64 board, a lane of its own from the start, beside the host steps
+# and the x86 VMs (a TCG VM keeps about one core busy): the debug kernel of
+# linux-source-6.12 (built once, cached), lint against its tree (6.12's
+# checkpatch, sparse, W=1 for arm64), the payload cross-built, and one boot
+# per device-tree variant of the arena's memory-region (tests/vm/board/):
+# CMA and no-map, on a non-coherent device, and (briefly) a node on the
+# kernel's default CMA area, which is refused.
+arm64_variants=(cma nomap cmadefault)
+arm64_lane() {
+	local a64 variant
+	ta_log "arm64 lane: test kernel"
+	a64=$("$TA_ROOT/tests/vm/build-kernel-arm64.sh") || ta_die "no arm64 test kernel"
+	ta_log "arm64 lane: lint-arm64"
+	"$TA_ROOT/tests/lint.sh" --tap "$a64" ARCH=arm64 CROSS_COMPILE="$TA_ARM64_CROSS" \
+		>"$out/lint-arm64.tap" 2>"$out/lint-arm64.err"
+	"$TA_ROOT/tests/vm/payload.sh" arm64 "$a64" "$out/payload-arm64" "$out/steps-arm64.log" ||
+		ta_die "arm64 payload"
+	ta_initramfs "$out/arm64.cpio.gz" "$out/payload-arm64" "$(ta_arm64_busybox)"
+	for variant in "${arm64_variants[@]}"; do
+		ta_log "booting the arm64 board ($variant memory-region, TCG, arm64 lane)"
+		ta_board_dtb "$variant" "$out/board-$variant.dtb"
+		ta_boot_arm64 "$a64/arch/arm64/boot/Image" "$out/arm64.cpio.gz" "$out/board-$variant.dtb" \
+			"$out/console-board-$variant.log" "board-$variant" 1500
+	done
+	ta_log "arm64 lane done"
+}
+arm64_lane &
+arm64_lane_job=$!
+taps+=(--tap "lint-arm64=$out/lint-arm64.tap")
+for variant in "${arm64_variants[@]}"; do
+	consoles+=(--console "board-$variant-vm=$out/console-board-$variant.log")
+done
 
 tap_run host-build host_build
 if [ -f "$TA_ROOT/tests/unit/Makefile" ]; then
@@ -64,59 +92,44 @@ tap_run arm64 "$TA_ROOT/tests/arm64-build.sh" --tap "$kdir"
 payload=$out/payload-test
 "$TA_ROOT/tests/vm/payload.sh" x86_64 "$kdir" "$payload" "$out/steps.log" || ta_die "test payload"
 
-# The VMs. Under TCG each takes about one core, so they run two at a time:
-# the x86 test VM in the background while the arm64 board is built and
-# booted, then the stock kernels side by side.
-ta_log "booting the test kernel (TCG, in the background): KUnit + end-to-end"
-ta_initramfs "$out/test.cpio.gz" "$payload"
-TA_HOSTROOT=1 ta_boot "$kdir/arch/x86/boot/bzImage" "$out/test.cpio.gz" "$out/console-test.log" test 2100 &
-test_vm_job=$!
-consoles+=(--console "test-vm=$out/console-test.log")
-
-# The arm64 board: the debug kernel of linux-source-6.12 (built once, cached),
-# lint against its tree (6.12's checkpatch, sparse, W=1 for arm64), the
-# payload cross-built, and one boot per device-tree variant of the arena's
-# memory-region (tests/vm/board/): CMA and no-map, on a non-coherent device,
-# and (briefly) a node on the kernel's default CMA area, which is refused.
-ta_log "arm64 test kernel"
-wait "$arm64_kernel_job" || { cat "$out/arm64-kernel.log" >&2; ta_die "no arm64 test kernel"; }
-a64=$(cat "$out/arm64-kernel.path")
-tap_run lint-arm64 "$TA_ROOT/tests/lint.sh" --tap "$a64" ARCH=arm64 CROSS_COMPILE="$TA_ARM64_CROSS"
-a64_payload=$out/payload-arm64
-"$TA_ROOT/tests/vm/payload.sh" arm64 "$a64" "$a64_payload" "$out/steps.log" || ta_die "arm64 payload"
-ta_initramfs "$out/arm64.cpio.gz" "$a64_payload" "$(ta_arm64_busybox)"
-for variant in cma nomap cmadefault; do
-	ta_log "booting the arm64 board ($variant memory-region, TCG): KUnit + end-to-end"
-	ta_board_dtb "$variant" "$out/board-$variant.dtb"
-	ta_boot_arm64 "$a64/arch/arm64/boot/Image" "$out/arm64.cpio.gz" "$out/board-$variant.dtb" \
-		"$out/console-board-$variant.log" "board-$variant" 1500
-	consoles+=(--console "board-$variant-vm=$out/console-board-$variant.log")
-done
-
 # Debian's stock kernels, 6.1 and 6.12: the module and the reference NPU
-# driver built against each kernel's own headers, the same tests; the two
-# boot side by side.
-stock_jobs=()
+# driver built against each kernel's own headers, for the same tests.
+stock=()
 for series in 6.1 6.12; do
 	abi=$(ta_stock_abi "$series")
 	stock_payload=$out/payload-stock-$series
 	cp -a "$payload" "$stock_payload"
 	rm -rf "$stock_payload/tensorarena-kunit.ko" "$stock_payload/ynl"
-	log=$out/console-stock-$series.log
-	consoles+=(--console "stock-$series-vm=$log")
+	consoles+=(--console "stock-$series-vm=$out/console-stock-$series.log")
 	ko=$(ta_build_module "/usr/src/linux-headers-$abi" "$TA_ROOT/build/stock-$series") || continue
 	cp "$ko" "$stock_payload/tensorarena.ko"
 	ko=$(ta_build_npu_sim "/usr/src/linux-headers-$abi" "$TA_ROOT/build/stock-npu-$series" \
 		"$TA_ROOT/build/stock-$series/Module.symvers") || continue
 	cp "$ko" "$stock_payload/ta_npu_sim.ko"
-	vmlinuz=$(ta_stock_kernel "$abi")
 	ta_initramfs "$out/stock-$series.cpio.gz" "$stock_payload"
-	ta_log "booting Debian's stock kernel $abi (in the background): module built against its headers"
-	ta_boot "$vmlinuz" "$out/stock-$series.cpio.gz" "$log" stock &
-	stock_jobs+=($!)
+	stock+=("$series:$abi:$(ta_stock_kernel "$abi")")
 done
-ta_log "waiting for the test VM and the stock VMs"
-wait "$test_vm_job" "${stock_jobs[@]}"
+
+# The x86 VMs, a lane beside the arm64 one: the test kernel, then the stock
+# kernels.
+x86_lane() {
+	local entry series abi vmlinuz
+	ta_log "booting the test kernel (TCG, x86 lane): KUnit + end-to-end"
+	TA_HOSTROOT=1 ta_boot "$kdir/arch/x86/boot/bzImage" "$out/test.cpio.gz" "$out/console-test.log" test 2100
+	for entry in "${stock[@]}"; do
+		IFS=: read -r series abi vmlinuz <<<"$entry"
+		ta_log "booting Debian's stock kernel $abi (x86 lane): module built against its headers"
+		ta_boot "$vmlinuz" "$out/stock-$series.cpio.gz" "$out/console-stock-$series.log" stock
+	done
+	ta_log "x86 lane done"
+}
+ta_initramfs "$out/test.cpio.gz" "$payload"
+consoles+=(--console "test-vm=$out/console-test.log")
+x86_lane &
+x86_lane_job=$!
+
+ta_log "waiting for the two lanes"
+wait "$x86_lane_job" "$arm64_lane_job"
 
 ta_log "done in $(( (SECONDS - start) / 60 )) min $(( (SECONDS - start) % 60 )) s; consoles in build/check/"
 python3 "$TA_ROOT/tests/results.py" "${taps[@]}" "${consoles[@]}"
