@@ -73,9 +73,9 @@ static int ta_dmabuf_check_reach(struct ta_plan_obj *plan, struct device *dev)
 	if (dma_capable(dev, addr, plan->slice_size, true))
 		return 0;
 	limit = ta_dma_limit(dev);
-	dev_err(ta->dev, "%s %s cannot reach plan %u: its slice is at bus address %pad (%zu bytes), the device reaches up to %pad; load tensorarena with dma_bits (or a lower memory-region) that the device reaches\n",
-		dev_driver_string(dev), dev_name(dev), plan->id, &addr,
-		plan->slice_size, &limit);
+	dev_err_ratelimited(ta->dev, "%s %s cannot reach plan %u: its slice is at bus address %pad (%zu bytes), the device reaches up to %pad; load tensorarena with dma_bits (or a lower memory-region) that the device reaches\n",
+			    dev_driver_string(dev), dev_name(dev), plan->id, &addr,
+			    plan->slice_size, &limit);
 	return -ERANGE;
 }
 
