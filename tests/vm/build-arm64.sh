@@ -34,12 +34,7 @@ make() { command make ARCH=arm64 CROSS_COMPILE="$TA_ARM64_CROSS" "$@"; }
 		KCONFIG_CONFIG=.config scripts/kconfig/merge_config.sh -m .config "$TA_ARM64_FRAGMENT" &&
 		make -s olddefconfig
 } >config.log 2>&1 || { tail -20 config.log >&2; ta_die "cannot configure the arm64 tree"; }
-missing=0
-while read -r line; do
-	case "$line" in CONFIG_*=*) ;; *) continue ;; esac
-	grep -qxF "$line" .config || { ta_log "config: $line did not stick"; missing=1; }
-done <"$TA_ARM64_FRAGMENT"
-[ "$missing" = 0 ] || ta_die "the arm64 fragment does not apply cleanly (see above)"
+ta_config_check "$TA_ARM64_FRAGMENT"
 make -j"$(nproc)" modules_prepare >build.log 2>&1 || { tail -20 build.log >&2; ta_die "arm64 modules_prepare failed"; }
 # Without a vmlinux there is no Module.symvers: what the tree exports, as its
 # sources say, for tests/arm64-build.sh to check the module's symbols.

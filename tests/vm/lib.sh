@@ -16,13 +16,20 @@ TA_STOCK_ABI=${TA_STOCK_ABI:-}
 ta_log() { printf '[%(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
 ta_die() { ta_log "error: $*"; exit 1; }
 
+# ta_cache_key PACKAGE FILE...: the cache key of a kernel tree built from
+# Debian's source PACKAGE: its exact version and the FILEs (the config
+# fragment, the build script) hashed.
+ta_cache_key() {
+	local ver
+	ver=$(dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo none)
+	shift
+	{ echo "$ver"; cat "$@"; } | sha256sum | cut -c1-16
+}
+
 # The test kernel's cache key: the fragment, this script's build recipe and
 # the exact source package version.
 ta_kernel_key() {
-	local ver
-	ver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo none)
-	{ echo "$ver"; cat "$TA_FRAGMENT" "$TA_ROOT/tests/vm/build-kernel.sh"; } |
-		sha256sum | cut -c1-16
+	ta_cache_key linux-source-6.1 "$TA_FRAGMENT" "$TA_ROOT/tests/vm/build-kernel.sh"
 }
 
 ta_kernel_dir() { echo "$TA_CACHE/kernel-$(ta_kernel_key)"; }
@@ -32,11 +39,8 @@ ta_kernel_dir() { echo "$TA_CACHE/kernel-$(ta_kernel_key)"; }
 TA_ARM64_FRAGMENT=$TA_ROOT/tests/vm/arm64-6.1.config
 TA_ARM64_CROSS=${TA_ARM64_CROSS:-aarch64-linux-gnu-}
 ta_arm64_dir() {
-	local ver key
-	ver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null || echo none)
-	key=$({ echo "$ver"; cat "$TA_ARM64_FRAGMENT" "$TA_ROOT/tests/vm/build-arm64.sh"; } |
-		sha256sum | cut -c1-16)
-	echo "$TA_CACHE/arm64-$key"
+	echo "$TA_CACHE/arm64-$(ta_cache_key linux-source-6.1 "$TA_ARM64_FRAGMENT" \
+		"$TA_ROOT/tests/vm/build-arm64.sh")"
 }
 
 # The arm64 debug test kernel (tests/vm/build-kernel-arm64.sh): Debian's
@@ -45,11 +49,8 @@ ta_arm64_dir() {
 TA_ARM64_TEST_FRAGMENT=$TA_ROOT/tests/vm/arm64-test-6.12.config
 TA_SRC_TARBALL_612=/usr/src/linux-source-6.12.tar.xz
 ta_arm64_kernel_dir() {
-	local ver key
-	ver=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo none)
-	key=$({ echo "$ver"; cat "$TA_ARM64_TEST_FRAGMENT" "$TA_ROOT/tests/vm/build-kernel-arm64.sh"; } |
-		sha256sum | cut -c1-16)
-	echo "$TA_CACHE/arm64-kernel-$key"
+	echo "$TA_CACHE/arm64-kernel-$(ta_cache_key linux-source-6.12 "$TA_ARM64_TEST_FRAGMENT" \
+		"$TA_ROOT/tests/vm/build-kernel-arm64.sh")"
 }
 
 # ta_config_check FRAGMENT: every CONFIG_ line of FRAGMENT is in ./.config.
