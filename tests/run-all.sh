@@ -106,8 +106,12 @@ for series in 6.1 6.12; do
 	ko=$(ta_build_npu_sim "/usr/src/linux-headers-$abi" "$TA_ROOT/build/stock-npu-$series" \
 		"$TA_ROOT/build/stock-$series/Module.symvers") || continue
 	cp "$ko" "$stock_payload/ta_npu_sim.ko"
+	vmlinuz=$(ta_stock_kernel "$abi")
+	# Built into the debug kernels, modules here: DRM for the reference
+	# NPU, vgem for foreign fences, vivid the camera.
+	ta_stock_modules "$abi" "$stock_payload/stock-modules" drm vgem vivid
 	ta_initramfs "$out/stock-$series.cpio.gz" "$stock_payload"
-	stock+=("$series:$abi:$(ta_stock_kernel "$abi")")
+	stock+=("$series:$abi:$vmlinuz")
 done
 
 # The x86 VMs, a lane beside the arm64 one: the test kernel, then the stock

@@ -46,6 +46,7 @@
 #include <linux/tensorarena.h>
 
 #include "ta_npu_sim.h"
+#include "ta_e2e_drm.h"
 #include "ta_e2e_report.h"
 #include "ta_e2e_rawnl.h"
 
@@ -696,8 +697,8 @@ static bool has_sys_admin(void)
 /* A job for the reference NPU on the small graph's plan @id. */
 static int npu_run_by_id(int npu, __u32 id)
 {
-	struct ta_npu_job job = {
-		.flags = TA_NPU_JOB_PLAN_ID,
+	struct drm_ta_npu_submit job = {
+		.flags = TA_NPU_SUBMIT_PLAN_ID | TA_NPU_SUBMIT_WAIT,
 		.plan_id = id,
 		.n_tensors = G_TENSORS,
 		.key = 0x1234,
@@ -707,12 +708,12 @@ static int npu_run_by_id(int npu, __u32 id)
 		.n_refs = sizeof(g_refs) / sizeof(g_refs[0]),
 	};
 
-	return xioctl(npu, TA_NPU_IOCTL_RUN, &job);
+	return xioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job);
 }
 
 struct ns_args {
 	__u32 victim;		/* uid 1001's plan */
-	int npu;		/* /dev/ta-npu-sim, opened by root */
+	int npu;		/* the reference NPU's DRM node, opened by root */
 	uid_t outer;		/* who enters the namespace */
 };
 
@@ -819,9 +820,9 @@ static void test_userns(void)
 	const char *who;
 	int round;
 
-	a.npu = open("/dev/" TA_NPU_DEVICE_NAME, O_RDWR | O_CLOEXEC);
-	report(a.npu >= 0, "exhaust: /dev/%s open (root, handed to the namespaced child)",
-	       TA_NPU_DEVICE_NAME);
+	a.npu = drm_open_driver(TA_NPU_DRIVER_NAME, false);
+	report(a.npu >= 0, "exhaust: the %s DRM node open (root, handed to the namespaced child)",
+	       TA_NPU_DRIVER_NAME);
 	child_start(&v, victim_holder, NULL);
 	child_hear(&v, &a.victim, sizeof(a.victim));
 	report(a.victim != 0, "exhaust: uid %d holds a plan (id %u)", UID_B,

@@ -62,6 +62,7 @@
 #include <netlink/netlink.h>
 
 #include "ta_npu_sim.h"
+#include "ta_e2e_drm.h"
 #include "ta_e2e_report.h"
 
 #ifndef SOL_NETLINK
@@ -539,7 +540,8 @@ struct ctx {
 	struct nl_msg *msg;
 	struct nl_result nl;
 	struct ta_placement pl[G_TENSORS];
-	struct ta_npu_job job;
+	struct drm_ta_npu_submit job;
+	uint32_t handle;	/* the plan imported into the NPU, or 0 */
 };
 
 struct kind {
@@ -817,10 +819,11 @@ static void cleanup_mmap(struct ctx *c, int err)
 	cleanup_plan(c, err);
 }
 
-/* the kernel API, through the reference NPU driver */
-static void job_init(struct ta_npu_job *job)
+/* the kernel API and PRIME, through the reference NPU driver */
+static void job_init(struct drm_ta_npu_submit *job)
 {
 	memset(job, 0, sizeof(*job));
+	job->flags = TA_NPU_SUBMIT_WAIT;
 	job->n_tensors = G_TENSORS;
 	job->key = 0x7e57a12e4aULL;
 	job->ops = (uintptr_t)g_ops;
@@ -835,7 +838,7 @@ static int prep_npu_id(struct ctx *c)
 	int err = prep_plan(c);
 
 	job_init(&c->job);
-	c->job.flags = TA_NPU_JOB_PLAN_ID;
+	c->job.flags |= TA_NPU_SUBMIT_PLAN_ID;
 	c->job.plan_id = c->plan_id;
 	return err;
 }
@@ -844,20 +847,40 @@ static int prep_npu_dmabuf(struct ctx *c)
 {
 	int err = prep_plan(c);
 
+	c->handle = 0;
 	if (!err)
 		err = call_export(c);
 	job_init(&c->job);
-	c->job.dmabuf_fd = c->dmabuf;
 	return err;
 }
 
 static int call_npu(struct ctx *c)
 {
-	int err = ioctl(npu_fd, TA_NPU_IOCTL_RUN, &c->job) < 0 ? -errno : 0;
+	int err = ioctl(npu_fd, DRM_IOCTL_TA_NPU_SUBMIT, &c->job) < 0 ?
+		  -errno : 0;
 
 	if (!err && (c->job.bytes_read == 0 || c->job.bytes_written == 0))
 		return -EPROTO;
 	return err;
+}
+
+/* PRIME import of the plan's dma-buf, then a job on the handle. */
+static int call_npu_dmabuf(struct ctx *c)
+{
+	int err = drm_prime_import(npu_fd, c->dmabuf, &c->handle);
+
+	if (err)
+		return err;
+	c->job.plan_handle = c->handle;
+	return call_npu(c);
+}
+
+static void cleanup_npu_dmabuf(struct ctx *c, int err)
+{
+	if (c->handle)
+		drm_gem_close_handle(npu_fd, c->handle);
+	c->handle = 0;
+	cleanup_export(c, err);
 }
 
 static const struct kind kinds[] = {
@@ -887,8 +910,9 @@ static const struct kind kinds[] = {
 	  cleanup_mmap },
 	{ "kernel API: NPU job by plan ID", false, true, prep_npu_id, call_npu,
 	  check_unchanged, cleanup_plan },
-	{ "kernel API: NPU job by dma-buf", false, true, prep_npu_dmabuf,
-	  call_npu, check_unchanged, cleanup_export },
+	{ "PRIME import and NPU job on the handle", false, true,
+	  prep_npu_dmabuf, call_npu_dmabuf, check_unchanged,
+	  cleanup_npu_dmabuf },
 };
 #define N_KINDS (sizeof(kinds) / sizeof(kinds[0]))
 
@@ -1270,7 +1294,7 @@ static int run_calls(void)
 		report(false, "fault: open /dev/tensorarena: %s", strerror(errno));
 		return 1;
 	}
-	npu_fd = open("/dev/" TA_NPU_DEVICE_NAME, O_RDWR | O_CLOEXEC);
+	npu_fd = drm_open_driver(TA_NPU_DRIVER_NAME, false);
 	if (nl_setup()) {
 		report(false, "fault: netlink socket for the tensorarena family");
 		return 1;
@@ -1298,8 +1322,9 @@ static int run_calls(void)
 
 	for (i = 0; i < N_KINDS; i++) {
 		if (kinds[i].needs_npu && npu_fd < 0) {
-			report(false, "fault: %s: /dev/%s: %s", kinds[i].name,
-			       TA_NPU_DEVICE_NAME, strerror(ENOENT));
+			report(false, "fault: %s: the %s DRM device: %s",
+			       kinds[i].name, TA_NPU_DRIVER_NAME,
+			       strerror(ENOENT));
 			all = false;
 			memset(&t[i], 0, sizeof(t[i]));
 			continue;

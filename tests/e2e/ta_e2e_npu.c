@@ -6,23 +6,29 @@
  *
  * For each .tflite model (read by libtensorarena's importer) and each
  * strategy: plan the graph in the module, write the graph's inputs,
- * constants and state through the plan's mapping, run the graph's ops on
- * the NPU (which imports the plan's dma-buf, or takes the plan by ID, and
- * works at the tensors' DMA addresses), then compare:
+ * constants and state through the plan's mapping, import the plan's dma-buf
+ * into the NPU's DRM device (PRIME), run the graph's ops on the NPU (by the
+ * handle, or by plan ID; it works at the tensors' DMA addresses), then
+ * compare:
  *  - whole run: every tensor live at the end (outputs, constants, state);
  *  - op by op (--steps): after each op, every tensor live at that op.
  * With --corrupt (needs the test build of tensorarena.ko), one tensor of
  * each plan is first moved onto a live neighbour through the test hook,
  * and the comparison must fail.
  *
+ * With --sync, the job's fence: a foreign (vgem) fence holds the job back,
+ * poll() and a sync_file of the plan's dma-buf wait for it, and a reader
+ * that waits sees only finished results.
+ *
  * usage: ta_e2e_npu [--steps] [--corrupt] [--plan-id] [--bad-input] [--unreachable]
- *		     [--dma-heap] [--table] [--stress] MODEL.tflite...
+ *		     [--dma-heap] [--table] [--stress] [--sync] MODEL.tflite...
  * Prints "e2e: ok - ..." / "e2e: not ok - ..." lines.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -41,10 +47,10 @@
 #include "ta_files.h"
 #include "ta_npu_mix.h"
 #include "ta_npu_sim.h"
+#include "ta_e2e_drm.h"
 #include "ta_e2e_report.h"
 
 #define TA_DEV		"/dev/" TA_DEVICE_NAME
-#define NPU_DEV		"/dev/" TA_NPU_DEVICE_NAME
 /* The test build's hook, in the debugfs directory of the arena device. */
 #define HOOK		"/sys/kernel/debug/tensorarena/*/test_move_tensor"
 #define JOB_KEY		0x7e57a12e4aULL
@@ -188,7 +194,12 @@ struct plan {
 	uint8_t *map;
 	size_t map_len;
 	int dmabuf;
+	int npu;		/* the NPU's DRM fd the plan is imported in */
+	uint32_t handle;	/* the plan's GEM handle there, 0 if none */
 };
+
+/* The NPU's DRM fd plans are imported in; -1: plan_create() does not. */
+static int import_npu = -1;
 
 static int plan_read(int ta, struct plan *p, uint32_t n_tensors)
 {
@@ -240,7 +251,10 @@ static int plan_create(int ta, const struct model *m, uint32_t strategy,
 	if (ioctl(ta, TA_IOCTL_PLAN_EXPORT, &exp))
 		return -errno;
 	p->dmabuf = exp.fd;
-	return 0;
+	if (import_npu < 0)
+		return 0;
+	p->npu = import_npu;
+	return drm_prime_import(p->npu, p->dmabuf, &p->handle);
 }
 
 static void plan_destroy(int ta, struct plan *p)
@@ -249,6 +263,8 @@ static void plan_destroy(int ta, struct plan *p)
 
 	if (p->map)
 		munmap(p->map, p->map_len);
+	if (p->handle)
+		drm_gem_close_handle(p->npu, p->handle);
 	if (p->dmabuf >= 0)
 		close(p->dmabuf);
 	if (p->create.plan_id)
@@ -270,15 +286,17 @@ static void plan_write_initial(const struct model *m, struct plan *p)
 	}
 }
 
-static void job_init(struct ta_npu_job *job, const struct model *m,
+/* A job on all of @m's ops that the ioctl waits for. */
+static void job_init(struct drm_ta_npu_submit *job, const struct model *m,
 		     const struct plan *p, bool by_id)
 {
 	memset(job, 0, sizeof(*job));
+	job->flags = TA_NPU_SUBMIT_WAIT;
 	if (by_id) {
-		job->flags = TA_NPU_JOB_PLAN_ID;
+		job->flags |= TA_NPU_SUBMIT_PLAN_ID;
 		job->plan_id = p->create.plan_id;
 	} else {
-		job->dmabuf_fd = p->dmabuf;
+		job->plan_handle = p->handle;
 	}
 	job->n_tensors = m->n_tensors;
 	job->key = JOB_KEY;
@@ -317,12 +335,12 @@ static int64_t compare_live(const struct model *m, const struct plan *p,
 static int run_whole(int npu, const struct model *m, struct plan *p,
 		     bool by_id, int64_t *bad, double *secs)
 {
-	struct ta_npu_job job;
+	struct drm_ta_npu_submit job;
 	double t0 = now_s();
 
 	plan_write_initial(m, p);
 	job_init(&job, m, p, by_id);
-	if (ioctl(npu, TA_NPU_IOCTL_RUN, &job))
+	if (ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job))
 		return -errno;
 	*secs = now_s() - t0;
 	/* The NPU says what it moved: every op's inputs and outputs. */
@@ -337,7 +355,7 @@ static int run_whole(int npu, const struct model *m, struct plan *p,
 static int run_steps(int npu, struct model *m, struct plan *p, int64_t *bad,
 		     uint32_t *bad_step)
 {
-	struct ta_npu_job job;
+	struct drm_ta_npu_submit job;
 	uint32_t i;
 
 	plan_write_initial(m, p);
@@ -347,7 +365,7 @@ static int run_steps(int npu, struct model *m, struct plan *p, int64_t *bad,
 		job_init(&job, m, p, false);
 		job.op_begin = i;
 		job.op_end = i + 1;
-		if (ioctl(npu, TA_NPU_IOCTL_RUN, &job))
+		if (ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job))
 			return -errno;
 		ref_op(m, m->ref, i);
 		*bad = compare_live(m, p, m->ref, i);
@@ -485,7 +503,7 @@ static const char *const strategy_names[] = {
 
 struct options {
 	bool steps, corrupt, plan_id, bad_input, dma_heap, table, stress,
-	     unreachable;
+	     unreachable, sync;
 };
 
 /* One plan of @strategy, run as planned: every check must pass. */
@@ -612,25 +630,34 @@ static void test_model(int ta, int npu, struct model *m,
 
 /*
  * Loaded with a dma_bits that stops below the arena, the driver cannot
- * import a plan: the job fails at attach, with ERANGE, and changes nothing.
+ * import a plan: PRIME import fails at attach, with ERANGE; so does a job
+ * that names the plan by ID; neither changes anything.
  */
 static void test_unreachable(int ta, int npu, struct model *m)
 {
-	struct ta_npu_job job;
+	struct drm_ta_npu_submit job;
+	uint32_t handle = 0;
 	struct plan p;
 	int ret;
 
+	import_npu = -1;
 	ret = plan_create(ta, m, TA_STRATEGY_GREEDY_SIZE, &p);
 	if (ret) {
 		report(false, "npu unreachable: plan: %s", strerror(-ret));
 		plan_destroy(ta, &p);
 		return;
 	}
-	job_init(&job, m, &p, false);
-	errno = 0;
-	ret = ioctl(npu, TA_NPU_IOCTL_RUN, &job) ? errno : 0;
+	ret = -drm_prime_import(npu, p.dmabuf, &handle);
 	report(ret == ERANGE,
-	       "npu unreachable: an importer whose DMA mask stops below the arena fails at attach -> %s (got %s)",
+	       "npu unreachable: PRIME import by a device whose DMA mask stops below the arena fails at attach -> %s (got %s)",
+	       strerror(ERANGE), strerror(ret));
+	if (!ret)
+		drm_gem_close_handle(npu, handle);
+	job_init(&job, m, &p, true);
+	errno = 0;
+	ret = ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? errno : 0;
+	report(ret == ERANGE,
+	       "npu unreachable: a job naming the plan by ID fails the same way -> %s (got %s)",
 	       strerror(ERANGE), strerror(ret));
 	plan_destroy(ta, &p);
 }
@@ -648,8 +675,9 @@ static uint64_t bytes_in_use(int ta)
 static void test_bad_input(int ta, int npu, struct model *m, bool dma_heap)
 {
 	struct ta_op bad_ops[2] = { { 0 } };
-	uint32_t bad_ref = m->n_tensors;
-	struct ta_npu_job job;
+	struct drm_ta_npu_bo bos[1] = { { 0 } };
+	uint32_t bad_ref = m->n_tensors, handle;
+	struct drm_ta_npu_submit job;
 	struct plan p;
 	uint64_t use;
 	int64_t bad;
@@ -670,18 +698,16 @@ static void test_bad_input(int ta, int npu, struct model *m, bool dma_heap)
 		job_init(&job, m, &p, false);				\
 		__VA_ARGS__;						\
 		errno = 0;						\
-		ret = ioctl(npu, TA_NPU_IOCTL_RUN, &job) ? errno : 0;	\
+		ret = ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? errno : 0;	\
 		report(ret == (want), "npu bad input: %s -> %s (got %s)", \
 		       what, strerror(want), strerror(ret));		\
 	} while (0)
 
-	BAD("unknown flag", EINVAL, job.flags = 0x80);
-	BAD("pad not zero", EINVAL, job.pad = 1);
+	BAD("unknown flag", EINVAL, job.flags |= 0x80);
 	BAD("reserved not zero", EINVAL, job.reserved[1] = 1);
-	BAD("plan ID set beside a dma-buf", EINVAL, job.plan_id = 1);
-	BAD("dma-buf fd set beside a plan ID", EINVAL,
-	    job.flags = TA_NPU_JOB_PLAN_ID; job.plan_id = p.create.plan_id;
-	    job.dmabuf_fd = p.dmabuf);
+	BAD("plan ID set beside a handle", EINVAL, job.plan_id = 1);
+	BAD("handle set beside a plan ID", EINVAL,
+	    job.flags |= TA_NPU_SUBMIT_PLAN_ID; job.plan_id = p.create.plan_id);
 	BAD("no ops", EINVAL, job.n_ops = 0);
 	BAD("more ops than the limit", EINVAL, job.n_ops = 65537);
 	BAD("more refs than the limit", EINVAL, job.n_refs = 262145);
@@ -702,11 +728,29 @@ static void test_bad_input(int ta, int npu, struct model *m, bool dma_heap)
 	    job.ops = (uintptr_t)&bad_ops[1]; job.n_ops = 1);
 	BAD("reference to a tensor out of range", EINVAL,
 	    job.refs = (uintptr_t)&bad_ref; job.n_refs = 1);
-	BAD("fd not open", EBADF, job.dmabuf_fd = 1000);
-	BAD("fd not a dma-buf", EINVAL, job.dmabuf_fd = ta);
+	BAD("unknown GEM handle", ENOENT, job.plan_handle = 0xffff);
 	BAD("unknown plan ID", ENOENT,
-	    job.flags = TA_NPU_JOB_PLAN_ID; job.dmabuf_fd = 0;
+	    job.flags |= TA_NPU_SUBMIT_PLAN_ID; job.plan_handle = 0;
 	    job.plan_id = 0xfffff);
+	BAD("more buffers than the limit", EINVAL,
+	    job.n_bos = TA_NPU_MAX_BOS + 1);
+	BAD("buffers pointer unmapped", EFAULT, job.n_bos = 1; job.bos = 8);
+	bos[0].handle = p.handle;
+	bos[0].flags = TA_NPU_BO_READ | TA_NPU_BO_WRITE;
+	BAD("buffer both read and written", EINVAL,
+	    job.n_bos = 1; job.bos = (uintptr_t)bos);
+	bos[0].flags = TA_NPU_BO_READ;
+	BAD("the plan's own buffer named as a tensor's", EINVAL,
+	    job.n_bos = 1; job.bos = (uintptr_t)bos);
+	bos[0].handle = 0xffff;
+	BAD("unknown buffer handle", ENOENT,
+	    job.n_bos = 1; job.bos = (uintptr_t)bos);
+	ret = -drm_prime_import(npu, 1000, &handle);
+	report(ret == EBADF, "npu bad input: PRIME import of an fd not open -> %s (got %s)",
+	       strerror(EBADF), strerror(ret));
+	ret = -drm_prime_import(npu, ta, &handle);
+	report(ret == EINVAL, "npu bad input: PRIME import of an fd not a dma-buf -> %s (got %s)",
+	       strerror(EINVAL), strerror(ret));
 	if (dma_heap) {
 		struct dma_heap_allocation_data alloc = {
 			.len = 65536, .fd_flags = O_RDWR | O_CLOEXEC,
@@ -716,16 +760,29 @@ static void test_bad_input(int ta, int npu, struct model *m, bool dma_heap)
 		ret = heap >= 0 ? ioctl(heap, DMA_HEAP_IOCTL_ALLOC, &alloc) : -1;
 		report(ret == 0, "npu bad input: a system-heap dma-buf to test with");
 		if (!ret) {
-			BAD("another exporter's dma-buf", EINVAL,
-			    job.dmabuf_fd = alloc.fd);
+			/* Refused at import (not contiguous) or at submit. */
+			handle = 0;
+			ret = -drm_prime_import(npu, alloc.fd, &handle);
+			if (!ret) {
+				job_init(&job, m, &p, false);
+				job.plan_handle = handle;
+				ret = ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job) ?
+				      errno : 0;
+				drm_gem_close_handle(npu, handle);
+			}
+			report(ret == EINVAL,
+			       "npu bad input: another exporter's dma-buf is no plan -> %s (got %s)",
+			       strerror(EINVAL), strerror(ret));
 			close(alloc.fd);
 		}
 		if (heap >= 0)
 			close(heap);
 	}
 	errno = 0;
-	ret = ioctl(npu, _IOWR(0xA7, 0x81, struct ta_npu_job), &job) ? errno : 0;
-	report(ret == ENOTTY, "npu bad input: unknown ioctl -> ENOTTY (got %s)",
+	ret = ioctl(npu, DRM_IOWR(DRM_COMMAND_BASE + 1, struct drm_ta_npu_submit),
+		    &job) ? errno : 0;
+	report(ret == EINVAL,
+	       "npu bad input: unknown driver ioctl -> EINVAL, as the DRM core answers (got %s)",
 	       strerror(ret));
 #undef BAD
 
@@ -737,7 +794,7 @@ static void test_bad_input(int ta, int npu, struct model *m, bool dma_heap)
 		job_init(&job, m, &p, true);
 		if (setresgid(1000, 1000, 1000) || setresuid(1000, 1000, 1000))
 			_exit(2);
-		_exit(ioctl(npu, TA_NPU_IOCTL_RUN, &job) && errno == ENOENT ?
+		_exit(ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job) && errno == ENOENT ?
 		      0 : 1);
 	}
 	ret = -1;
@@ -761,7 +818,7 @@ static void test_bad_input(int ta, int npu, struct model *m, bool dma_heap)
 static void test_lifetime(int ta, int npu, struct model *m)
 {
 	struct ta_plan_destroy d = { 0 };
-	struct ta_npu_job job;
+	struct drm_ta_npu_submit job;
 	struct plan p;
 	int64_t bad;
 	double secs;
@@ -778,7 +835,7 @@ static void test_lifetime(int ta, int npu, struct model *m)
 	       "npu lifetime: the owner destroys the plan while its dma-buf is held");
 	job_init(&job, m, &p, true);
 	errno = 0;
-	ret = ioctl(npu, TA_NPU_IOCTL_RUN, &job) ? errno : 0;
+	ret = ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? errno : 0;
 	report(ret == ENOENT, "npu lifetime: its ID is gone for the NPU -> ENOENT (got %s)",
 	       strerror(ret));
 	report(bytes_in_use(ta) >= p.create.height,
@@ -792,6 +849,103 @@ static void test_lifetime(int ta, int npu, struct model *m)
 	       "npu lifetime: the memory returns with the last holder");
 }
 
+/*
+ * The job's fence (--sync). An unsignalled vgem fence imported into the
+ * plan's dma-buf holds the job back: poll() and a sync_file of the dma-buf
+ * show it busy, and the NPU has not touched the plan; once vgem signals,
+ * both see the job done and the results are bit for bit. Then, with nothing
+ * in the way, a reader that waits with poll() right after submit sees only
+ * finished results.
+ */
+static void test_sync(int ta, int npu, struct model *m)
+{
+	uint32_t vgem_handle = 0, fence = 0;
+	int vgem, vgem_buf = -1, sync = -1;
+	struct drm_ta_npu_submit job;
+	uint8_t *before = NULL;
+	struct plan p;
+	int64_t bad;
+	int ret;
+
+	vgem = drm_open_driver("vgem", true);
+	report(vgem >= 0, "npu sync: open vgem's primary node");
+	ret = plan_create(ta, m, TA_STRATEGY_AUTO, &p);
+	if (ret || vgem < 0) {
+		report(false, "npu sync: plan: %s", strerror(-ret));
+		goto out;
+	}
+	plan_write_initial(m, &p);
+	ret = vgem_create(vgem, 4096, &vgem_handle);
+	if (!ret)
+		ret = vgem_fence_attach(vgem, vgem_handle, &fence);
+	if (!ret) {
+		vgem_buf = drm_prime_export(vgem, vgem_handle);
+		ret = vgem_buf < 0 ? vgem_buf : 0;
+	}
+	if (!ret) {
+		sync = dmabuf_export_sync_file(vgem_buf, true);
+		ret = sync < 0 ? sync : 0;
+	}
+	if (!ret)
+		ret = dmabuf_import_sync_file(p.dmabuf, sync, true);
+	report(!ret,
+	       "npu sync: an unsignalled vgem fence imported into the plan's dma-buf (IMPORT_SYNC_FILE)%s%s",
+	       ret ? ": " : "", ret ? strerror(-ret) : "");
+	if (sync >= 0)
+		close(sync);
+	sync = -1;
+	before = malloc(p.create.height);
+	if (ret || !before)
+		goto out;
+	memcpy(before, p.map, p.create.height);
+
+	job_init(&job, m, &p, false);
+	job.flags &= ~TA_NPU_SUBMIT_WAIT;
+	ret = ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? errno : 0;
+	report(!ret, "npu sync: the job is queued behind the foreign fence (seqno %llu)%s%s",
+	       (unsigned long long)job.seqno, ret ? ": " : "",
+	       ret ? strerror(ret) : "");
+	usleep(300 * 1000);
+	report(poll_fd(p.dmabuf, POLLIN, 200) == 0,
+	       "npu sync: poll() on the plan's dma-buf: busy while the job waits");
+	sync = dmabuf_export_sync_file(p.dmabuf, false);
+	report(sync >= 0 && sync_file_status(sync) == 0,
+	       "npu sync: EXPORT_SYNC_FILE of the plan's dma-buf: a sync_file not yet signalled");
+	report(!memcmp(before, p.map, p.create.height),
+	       "npu sync: the NPU has not touched the plan while the foreign fence holds it");
+	report(!vgem_fence_signal(vgem, fence), "npu sync: vgem signals its fence");
+	report(sync >= 0 && poll_fd(sync, POLLIN, 120 * 1000) == 1 &&
+	       sync_file_status(sync) == 1,
+	       "npu sync: the sync_file signals once the job is done");
+	report(poll_fd(p.dmabuf, POLLIN, 120 * 1000) == 1,
+	       "npu sync: poll() on the plan's dma-buf returns once the job is done");
+	bad = compare_live(m, &p, m->final, m->n_ops);
+	report(bad < 0, "npu sync: what the waiting reader sees is bit for bit the reference");
+
+	/* Nothing in the way: poll() right after submit, then read. */
+	memset(p.map, 0, p.create.height);
+	plan_write_initial(m, &p);
+	job_init(&job, m, &p, false);
+	job.flags &= ~TA_NPU_SUBMIT_WAIT;
+	ret = ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? errno : 0;
+	report(!ret && poll_fd(p.dmabuf, POLLIN, 120 * 1000) == 1,
+	       "npu sync: a reader polls the plan's dma-buf right after submit");
+	bad = compare_live(m, &p, m->final, m->n_ops);
+	report(bad < 0, "npu sync: and sees only finished results: bit for bit");
+
+out:
+	free(before);
+	if (sync >= 0)
+		close(sync);
+	if (vgem_buf >= 0)
+		close(vgem_buf);
+	if (vgem_handle)
+		drm_gem_close_handle(vgem, vgem_handle);
+	if (vgem >= 0)
+		close(vgem);
+	plan_destroy(ta, &p);
+}
+
 #define STRESS_WORKERS	4
 #define STRESS_JOBS	15
 
@@ -799,11 +953,12 @@ static void test_lifetime(int ta, int npu, struct model *m)
 static int stress_worker(struct model *m, unsigned int seed)
 {
 	int ta = open(TA_DEV, O_RDWR | O_CLOEXEC);
-	int npu = open(NPU_DEV, O_RDWR | O_CLOEXEC);
+	int npu = drm_open_driver(TA_NPU_DRIVER_NAME, false);
 	int i, bad_runs = 0;
 
 	if (ta < 0 || npu < 0)
 		return 100;
+	import_npu = npu;
 	for (i = 0; i < STRESS_JOBS; i++) {
 		uint32_t strategy = strategies[(seed + i) % 5];
 		struct plan p;
@@ -869,16 +1024,20 @@ int main(int argc, char **argv)
 			o.stress = true;
 		else if (!strcmp(argv[first], "--unreachable"))
 			o.unreachable = true;
+		else if (!strcmp(argv[first], "--sync"))
+			o.sync = true;
 		else {
 			fprintf(stderr, "unknown option %s\n", argv[first]);
 			return 2;
 		}
 	}
 	ta = open(TA_DEV, O_RDWR | O_CLOEXEC);
-	npu = open(NPU_DEV, O_RDWR | O_CLOEXEC);
-	report(ta >= 0 && npu >= 0, "npu: open %s and %s", TA_DEV, NPU_DEV);
+	npu = drm_open_driver(TA_NPU_DRIVER_NAME, false);
+	report(ta >= 0 && npu >= 0, "npu: open %s and the %s DRM device",
+	       TA_DEV, TA_NPU_DRIVER_NAME);
 	if (ta < 0 || npu < 0)
 		return 1;
+	import_npu = npu;
 	for (i = first; i < argc; i++) {
 		struct model m = { 0 };
 
@@ -898,6 +1057,8 @@ int main(int argc, char **argv)
 		}
 		if (o.stress && i == first)
 			test_stress(ta, &m);
+		if (o.sync && i == first)
+			test_sync(ta, npu, &m);
 		test_model(ta, npu, &m, &o);
 		model_free(&m);
 	}

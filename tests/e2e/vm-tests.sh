@@ -64,6 +64,34 @@ insmod_fails() {
 	fi
 }
 
+# The stock kernels' DRM, vgem and vivid modules (the debug kernels have
+# them built in), loaded once, in the order the harness wrote them.
+load_stock_modules() {
+	[ -f "$TA/stock-modules/order" ] && [ -z "${stock_modules_loaded:-}" ] || return 0
+	while read -r ko; do
+		insmod "$TA/stock-modules/$ko" || not_ok "stock kernel: insmod $ko" "failed"
+	done <"$TA/stock-modules/order"
+	stock_modules_loaded=1
+}
+
+# npu_load [ARGS...]: the reference NPU driver, and what it needs.
+npu_load() {
+	load_stock_modules
+	insmod "$TA/ta_npu_sim.ko" "$@"
+}
+
+# npu_node: the reference NPU's device node (accel or render), from sysfs.
+npu_node() {
+	for n in /sys/class/accel/accel* /sys/class/drm/renderD*; do
+		[ -e "$n/device/driver" ] || continue
+		[ "$(basename "$(readlink -f "$n/device/driver")")" = ta-npu-sim ] || continue
+		case "$n" in
+		*/accel/*) echo "/dev/accel/${n##*/}" ;;
+		*) echo "/dev/dri/${n##*/}" ;;
+		esac
+	done
+}
+
 run_kunit() {
 	# The KUnit build runs its suites when loaded; KTAP goes to the console.
 	check "kunit: module with suites loads" \
@@ -75,7 +103,7 @@ run_kunit() {
 # The end-to-end proof must fail when it should: with the test build's hook,
 # one tensor of each plan is moved onto a live neighbour.
 run_corrupt_tests() {
-	check "npu-sim: loads beside the test build" insmod "$TA/ta_npu_sim.ko"
+	check "npu-sim: loads beside the test build" npu_load
 	"$TA/ta_e2e_npu" --corrupt --steps "$TA"/models/*.tflite
 	check "npu-sim: unloads" rmmod ta_npu_sim
 }
@@ -83,11 +111,17 @@ run_corrupt_tests() {
 # run_npu_tests MODELS...: the reference NPU runs each model on plans of
 # every strategy, bit for bit with the userspace reference.
 run_npu_tests() {
-	check "npu-sim: loads" insmod "$TA/ta_npu_sim.ko"
-	check "/dev/ta-npu-sim exists" [ -c /dev/ta-npu-sim ]
+	check "npu-sim: loads" npu_load
+	node=$(npu_node)
+	check "the reference NPU is a DRM device: $node" [ -c "$node" ]
+	case "$(uname -r)" in
+	6.1.*) want=/dev/dri/renderD ;; # before the accel framework (6.2)
+	*) want=/dev/accel/accel ;;
+	esac
+	check "on $(uname -r) that is a node $want*" contains "$node" "$want"
 	check "tensorarena cannot unload while the NPU driver uses its API" \
 		sh -c "! rmmod tensorarena 2>/dev/null"
-	args="--steps --plan-id --bad-input --stress --table"
+	args="--steps --plan-id --bad-input --stress --table --sync"
 	# The debug kernels have the dma-buf system heap: another exporter.
 	[ "$mode" != stock ] && args="$args --dma-heap"
 	"$TA/ta_e2e_npu" $args "$@"
@@ -277,7 +311,7 @@ run_fault_tests() {
 	# in turn, every 25th before them (ta_e2e_fault --stride 1 for all).
 	run_fault_sweep --tail 150 --stride 25 --insmod "$TA/tensorarena.ko" arena_size=1M
 	check "fault: load for the call sweep" insmod "$TA/tensorarena.ko" arena_size=16M
-	check "fault: npu-sim loads for the call sweep" insmod "$TA/ta_npu_sim.ko"
+	check "fault: npu-sim loads for the call sweep" npu_load
 	run_fault_sweep
 	check "fault: npu-sim unloads after the call sweep" rmmod ta_npu_sim
 	check "fault: unload after the call sweep" rmmod tensorarena
@@ -310,7 +344,7 @@ run_exhaust_stress_tests() {
 	check "exhaust: load with group=$TA_GROUP" [ -z "$out" ]
 	check "exhaust: /dev/tensorarena is root:$TA_GROUP 0660" \
 		[ "$(stat -c %u:%g:%a /dev/tensorarena)" = "0:$TA_GROUP:660" ]
-	check "exhaust: npu-sim loads" insmod "$TA/ta_npu_sim.ko"
+	check "exhaust: npu-sim loads" npu_load
 	"$TA/ta_e2e_exhaust"
 	check "exhaust: npu-sim unloads" rmmod ta_npu_sim
 	# shellcheck disable=SC2046
@@ -331,7 +365,7 @@ run_reach_tests() {
 		bits=$((bits + 1))
 	done
 	check "dma: the arena lies above 2^$bits ($base)" [ $((1 << bits)) -le "$base" ]
-	check "dma: npu-sim loads with dma_bits=$bits" insmod "$TA/ta_npu_sim.ko" dma_bits=$bits
+	check "dma: npu-sim loads with dma_bits=$bits" npu_load dma_bits=$bits
 	"$TA/ta_e2e_npu" --unreachable "$TA/models/person_detect_mobilenetv1_i8.tflite"
 	check "dma: the refused attach is explained in the log" \
 		sh -c 'dmesg | grep -q "cannot reach plan .* the device reaches up to"'
@@ -451,7 +485,7 @@ demo)
 	echo
 	echo "== the reference NPU (tests/npu-sim) runs the models on plans of every strategy"
 	echo "   and checks every output bit for bit against a buffer-per-tensor reference"
-	insmod "$TA/ta_npu_sim.ko"
+	npu_load
 	"$TA/ta_e2e_npu" --table "$TA"/models/*.tflite
 	rmmod ta_npu_sim
 	echo

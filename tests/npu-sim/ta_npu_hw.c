@@ -4,15 +4,14 @@
  *
  * A real NPU is given DMA addresses and reaches memory over its bus; this
  * one is given the same DMA addresses and reaches the bytes behind them
- * through the bus emulation below: the address must lie inside one segment
- * of the attachment's sg_table (else the access faults, as behind an IOMMU),
- * and the segment's place in the slice gives the CPU address in the slice's
- * kernel mapping. Op i reads its inputs, then writes its outputs, with the
- * function of ta_npu_mix.h.
+ * through the bus emulation below: the address must lie inside the job's
+ * imported buffer (else the access faults, as behind an IOMMU), and its
+ * place in the buffer gives the CPU address in the buffer's kernel mapping.
+ * Op i reads its inputs, then writes its outputs, with the function of
+ * ta_npu_mix.h.
  */
 #include <linux/errno.h>
 #include <linux/sched.h>
-#include <linux/sched/signal.h>
 
 #include "ta_npu_internal.h"
 #include "ta_npu_mix.h"
@@ -21,19 +20,12 @@
 static u8 *ta_npu_hw_access(const struct ta_npu_run *run, dma_addr_t dma,
 			    u64 len)
 {
-	u32 i;
+	const struct ta_npu_bo_view *bus = &run->bus;
 
-	for (i = 0; i < run->n_segs; i++) {
-		const struct ta_npu_segment *seg = &run->segs[i];
-
-		if (dma < seg->dma || dma - seg->dma > seg->len ||
-		    len > seg->len - (dma - seg->dma))
-			continue;
-		if (seg->offset + (dma - seg->dma) + len > run->slice_size)
-			return NULL;
-		return (u8 *)run->map.vaddr + seg->offset + (dma - seg->dma);
-	}
-	return NULL;
+	if (dma < bus->dma || dma - bus->dma > bus->size ||
+	    len > bus->size - (dma - bus->dma))
+		return NULL;
+	return (u8 *)bus->vaddr + (dma - bus->dma);
 }
 
 static int ta_npu_hw_op(struct ta_npu_run *run, u32 index)
@@ -75,8 +67,11 @@ static int ta_npu_hw_op(struct ta_npu_run *run, u32 index)
  * ta_npu_hw_execute() - run a job's ops on the accelerator
  * @run: the job; its ops, references and tensors are validated
  *
- * Return: 0; -EIO when an op reaches outside the mapped slice (a bus
- * fault); -EINTR when the caller got a fatal signal between two ops.
+ * It runs on the accelerator's queue, not in the submitter's context: a
+ * job is bounded by the limits on its ops and references instead.
+ *
+ * Return: 0; -EIO when an op reaches outside the imported buffer (a bus
+ * fault).
  */
 int ta_npu_hw_execute(struct ta_npu_run *run)
 {
@@ -87,8 +82,6 @@ int ta_npu_hw_execute(struct ta_npu_run *run)
 		err = ta_npu_hw_op(run, i);
 		if (err)
 			return err;
-		if (fatal_signal_pending(current))
-			return -EINTR;
 		cond_resched();
 	}
 	return 0;

@@ -5,47 +5,57 @@
 #ifndef TA_NPU_INTERNAL_H
 #define TA_NPU_INTERNAL_H
 
-#include <linux/iosys-map.h>
-#include <linux/miscdevice.h>
-#include <linux/mutex.h>
+#include <linux/dma-fence.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <drm/drm_device.h>
 
 #include <linux/tensorarena.h>
 
 #include "ta_npu_sim.h"
 
-struct dma_buf;
-struct dma_buf_attachment;
-struct sg_table;
+struct drm_file;
+struct drm_gem_object;
 struct ta_plan_obj;
 
 /* Limits of a job, as tensorarena's default module parameters. */
 #define TA_NPU_MAX_OPS		65536U
 #define TA_NPU_MAX_REFS		262144U
+/* Jobs queued and not yet done, per device: more wait with -EBUSY. */
+#define TA_NPU_MAX_QUEUED	64
+/* How long a job waits for a fence it depends on. */
+#define TA_NPU_DEP_TIMEOUT	(10 * HZ)
 
 /**
  * struct ta_npu_device - the (simulated) accelerator
- * @dev: its platform device: the device the plan's dma-buf is mapped for
- * @misc: /dev/ta-npu-sim
- * @hw_lock: the accelerator runs one job at a time: held while it runs
+ * @drm: its DRM device (accel or render node), on the platform device
+ * @queue: the accelerator runs one job at a time, in submission order
+ * @fence_lock: protects the signalling of the jobs' fences
+ * @fence_context: the fences' timeline
+ * @seqno: last sequence number given out; under @fence_lock
+ * @queued: jobs submitted and not yet done
  */
 struct ta_npu_device {
-	struct device *dev;
-	struct miscdevice misc;
-	struct mutex hw_lock; /* serialises jobs on the accelerator */
+	struct drm_device drm;
+	struct workqueue_struct *queue;
+	spinlock_t fence_lock; /* protects the jobs' fences and @seqno */
+	u64 fence_context;
+	u64 seqno;
+	atomic_t queued;
 };
 
 /**
- * struct ta_npu_segment - one DMA segment of the plan's slice, as mapped
- * for the accelerator
- * @dma: its DMA address for the accelerator's device
- * @len: its length in bytes
- * @offset: where it starts in the slice
+ * struct ta_npu_bo_view - an imported buffer as the accelerator sees it
+ * @dma: its DMA address (it is contiguous for the accelerator)
+ * @vaddr: its kernel mapping: how the CPU emulation reaches the bytes
+ * @size: its size in bytes
  */
-struct ta_npu_segment {
+struct ta_npu_bo_view {
 	dma_addr_t dma;
-	u64 len;
-	u64 offset;
+	void *vaddr;
+	size_t size;
 };
 
 /**
@@ -59,18 +69,14 @@ struct ta_npu_tensor {
 };
 
 /**
- * struct ta_npu_run - one job: what the driver gives the accelerator
+ * struct ta_npu_run - what the driver gives the accelerator for one job
  * @key: the key of the ops' function
  * @ops: the graph's ops
  * @refs: the ops' tensor references
  * @op_begin: first op to run
  * @op_end: one past the last op to run
  * @tensors: per tensor, its DMA address and size
- * @segs: the slice's DMA segments, for the accelerator's bus emulation
- * @n_segs: entries in @segs
- * @map: the slice's kernel mapping: how the CPU emulation reaches the bytes
- *	 behind a DMA address
- * @slice_size: bytes of the slice
+ * @bus: the plan's buffer: the only DMA range the job may reach
  * @bytes_read: out, tensor bytes read
  * @bytes_written: out, tensor bytes written
  */
@@ -81,17 +87,52 @@ struct ta_npu_run {
 	u32 op_begin;
 	u32 op_end;
 	const struct ta_npu_tensor *tensors;
-	const struct ta_npu_segment *segs;
-	u32 n_segs;
-	struct iosys_map map;
-	u64 slice_size;
+	struct ta_npu_bo_view bus;
 	u64 bytes_read;
 	u64 bytes_written;
 };
 
+/**
+ * struct ta_npu_job - a submitted job, from submit until its fence goes
+ * @fence: its fence (first: the job is freed with it); holds a reference
+ *	   on the module while it exists, as its ops are this module's
+ * @npu: the accelerator
+ * @work: runs it on @npu's queue
+ * @run: what it runs; @run.ops, @run.refs and @run.tensors are its own
+ * @plan: the plan, referenced until the job is done
+ * @objs: the buffers it names (the plan's first), referenced until done
+ * @n_objs: entries in @objs
+ * @deps: the fences it waits for before it runs, referenced
+ * @run_ns: out, time the ops took
+ */
+struct ta_npu_job {
+	struct dma_fence fence;
+	struct ta_npu_device *npu;
+	struct work_struct work;
+	struct ta_npu_run run;
+	struct ta_plan_obj *plan;
+	struct drm_gem_object **objs;
+	u32 n_objs;
+	struct xarray deps;
+	u64 run_ns;
+};
+
+static inline struct ta_npu_device *to_ta_npu(struct drm_device *drm)
+{
+	return container_of(drm, struct ta_npu_device, drm);
+}
+
+/* ta_npu_gem.c */
+int ta_npu_gem_view(struct drm_gem_object *obj, struct ta_npu_bo_view *view);
+
+/* ta_npu_submit.c */
+int ta_npu_submit_ioctl(struct drm_device *drm, void *data,
+			struct drm_file *file);
+
 /* ta_npu_job.c */
-int ta_npu_job_run(struct ta_npu_device *npu, struct ta_npu_job *job,
-		   const struct ta_op *ops, const u32 *refs);
+struct ta_npu_job *ta_npu_job_alloc(struct ta_npu_device *npu);
+void ta_npu_job_free_unsubmitted(struct ta_npu_job *job);
+int ta_npu_job_queue(struct ta_npu_job *job, const bool *writes);
 
 /* ta_npu_hw.c */
 int ta_npu_hw_execute(struct ta_npu_run *run);

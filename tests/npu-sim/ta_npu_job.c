@@ -1,243 +1,220 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ta_npu_job.c - take a plan from tensorarena and run a job on it, the way
- * an NPU driver does: import the plan's dma-buf (or take the plan by ID and
- * get a dma-buf of it from the kernel API), attach it to the accelerator's
- * device and map the attachment, turn each tensor's place in the plan into
- * a DMA address inside that mapping, run the accelerator, and let go.
+ * ta_npu_job.c - a job's life after its ioctl checked it: its fence, the
+ * implicit synchronisation through the buffers' reservation objects, the
+ * accelerator's queue, and the signal when it is done.
+ *
+ * Submit locks every buffer's reservation object, takes the fences the job
+ * must wait for (a reader waits for writers, a writer for everyone), adds
+ * the job's own fence (write usage for the plan and outputs, read usage for
+ * inputs) and queues the job. The queue, one job at a time in submission
+ * order, waits for those fences (each at most TA_NPU_DEP_TIMEOUT), runs the
+ * ops and signals the fence, with the job's error if it failed.
  */
-#include <linux/cred.h>
-#include <linux/dma-buf.h>
-#include <linux/dma-direction.h>
-#include <linux/dma-mapping.h>
-#include <linux/err.h>
+#include <linux/dma-resv.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
-#include <linux/scatterlist.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <drm/drm_gem.h>
 
-#include <ta_compat.h>
 #include <tensorarena_kapi.h>
 
 #include "ta_npu_internal.h"
 
-MODULE_IMPORT_NS(DMA_BUF);
-
-/**
- * struct ta_npu_import - a plan as the driver holds it during a job
- * @plan: the plan, referenced
- * @dmabuf: its dma-buf, referenced
- */
-struct ta_npu_import {
-	struct ta_plan_obj *plan;
-	struct dma_buf *dmabuf;
-};
-
-static int ta_npu_import(const struct ta_npu_job *job,
-			 struct ta_npu_import *imp)
+static const char *ta_npu_fence_driver_name(struct dma_fence *fence)
 {
-	int err;
-
-	if (job->flags & TA_NPU_JOB_PLAN_ID) {
-		/* Visible to the caller as to /dev/tensorarena, or ENOENT. */
-		imp->plan = ta_kapi_plan_get(job->plan_id, current_cred());
-		if (IS_ERR(imp->plan))
-			return PTR_ERR(imp->plan);
-		imp->dmabuf = ta_kapi_plan_dmabuf(imp->plan);
-		if (IS_ERR(imp->dmabuf)) {
-			err = PTR_ERR(imp->dmabuf);
-			goto put_plan;
-		}
-		return 0;
-	}
-
-	imp->dmabuf = dma_buf_get(job->dmabuf_fd);
-	if (IS_ERR(imp->dmabuf))
-		return PTR_ERR(imp->dmabuf);
-	/* Another exporter's buffer is no plan: EINVAL. */
-	imp->plan = ta_kapi_plan_from_dmabuf(imp->dmabuf);
-	if (IS_ERR(imp->plan)) {
-		err = PTR_ERR(imp->plan);
-		goto put_dmabuf;
-	}
-	return 0;
-
-put_plan:
-	ta_kapi_plan_put(imp->plan);
-	return err;
-put_dmabuf:
-	dma_buf_put(imp->dmabuf);
-	return err;
+	return TA_NPU_DRIVER_NAME;
 }
 
-static void ta_npu_unimport(struct ta_npu_import *imp)
+static const char *ta_npu_fence_timeline_name(struct dma_fence *fence)
 {
-	dma_buf_put(imp->dmabuf);
-	ta_kapi_plan_put(imp->plan);
-}
-
-/* The DMA segments of the attachment, in slice order. */
-static int ta_npu_segments(struct sg_table *sgt, struct ta_npu_segment **out,
-			   u32 *n_out)
-{
-	struct ta_npu_segment *segs;
-	struct scatterlist *sg;
-	u64 offset = 0;
-	int i;
-
-	if (!sgt->nents)
-		return -EINVAL;
-	segs = kcalloc(sgt->nents, sizeof(*segs), GFP_KERNEL);
-	if (!segs)
-		return -ENOMEM;
-	for_each_sgtable_dma_sg(sgt, sg, i) {
-		segs[i].dma = sg_dma_address(sg);
-		segs[i].len = sg_dma_len(sg);
-		segs[i].offset = offset;
-		offset += sg_dma_len(sg);
-	}
-	*out = segs;
-	*n_out = sgt->nents;
-	return 0;
+	return "queue";
 }
 
 /*
- * The accelerator's view of each tensor: the plan gives its offset in the
- * slice (its tensorarena DMA address minus the slice's); the segment that
- * holds all of it gives its DMA address for the accelerator. This NPU, like
- * most, needs each tensor contiguous in its address space.
+ * The last reference to the fence goes: free the job. The module stays
+ * loaded while any of its fences exists (a dma-buf's reservation object
+ * may hold one long after the job), since the fence's ops are its code.
  */
-static int ta_npu_tensors(struct ta_plan_obj *plan,
-			  const struct ta_npu_segment *segs, u32 n_segs,
-			  u32 n_tensors, struct ta_npu_tensor **out)
+static void ta_npu_fence_release(struct dma_fence *fence)
 {
-	dma_addr_t base = ta_kapi_plan_dma_base(plan);
-	struct ta_npu_tensor *tensors;
-	u32 t, s;
-	int err;
+	struct ta_npu_job *job = container_of(fence, struct ta_npu_job, fence);
 
-	tensors = kvcalloc(n_tensors, sizeof(*tensors), GFP_KERNEL);
-	if (!tensors)
-		return -ENOMEM;
-	for (t = 0; t < n_tensors; t++) {
-		dma_addr_t dma;
-		u64 size, offset;
+	dma_fence_free(&job->fence);
+	module_put(THIS_MODULE);
+}
 
-		err = ta_kapi_plan_tensor(plan, t, &dma, &size);
+static const struct dma_fence_ops ta_npu_fence_ops = {
+	.get_driver_name = ta_npu_fence_driver_name,
+	.get_timeline_name = ta_npu_fence_timeline_name,
+	.release = ta_npu_fence_release,
+};
+
+/* Everything the job holds but its fence. */
+static void ta_npu_job_release_refs(struct ta_npu_job *job)
+{
+	struct dma_fence *fence;
+	unsigned long index;
+	u32 i;
+
+	xa_for_each(&job->deps, index, fence)
+		dma_fence_put(fence);
+	xa_destroy(&job->deps);
+	for (i = 0; i < job->n_objs; i++)
+		if (job->objs[i])
+			drm_gem_object_put(job->objs[i]);
+	kfree(job->objs);
+	job->objs = NULL;
+	if (job->plan)
+		ta_kapi_plan_put(job->plan);
+	job->plan = NULL;
+	kvfree(job->run.tensors);
+	kvfree(job->run.refs);
+	kvfree(job->run.ops);
+	job->run.tensors = NULL;
+	job->run.refs = NULL;
+	job->run.ops = NULL;
+}
+
+static void ta_npu_job_work(struct work_struct *work)
+{
+	struct ta_npu_job *job = container_of(work, struct ta_npu_job, work);
+	struct ta_npu_device *npu = job->npu;
+	struct dma_fence *dep;
+	unsigned long index;
+	ktime_t start;
+	long left;
+	int err = 0;
+
+	xa_for_each(&job->deps, index, dep) {
+		left = dma_fence_wait_timeout(dep, false, TA_NPU_DEP_TIMEOUT);
+		if (left == 0)
+			err = -ETIMEDOUT;
+		else if (left < 0)
+			err = left;
+		else
+			err = dep->error;
 		if (err)
-			goto free_tensors;
-		tensors[t].size = size;
-		if (!size)
-			continue;
-		offset = dma - base;
-		for (s = 0; s < n_segs; s++) {
-			if (offset >= segs[s].offset &&
-			    offset - segs[s].offset <= segs[s].len &&
-			    size <= segs[s].len - (offset - segs[s].offset))
-				break;
-		}
-		if (s == n_segs) {
-			err = -EINVAL;
-			goto free_tensors;
-		}
-		tensors[t].dma = segs[s].dma + (offset - segs[s].offset);
+			break;
 	}
-	*out = tensors;
-	return 0;
-
-free_tensors:
-	kvfree(tensors);
-	return err;
+	if (!err) {
+		start = ktime_get();
+		err = ta_npu_hw_execute(&job->run);
+		job->run_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
+	}
+	if (err)
+		dma_fence_set_error(&job->fence, err);
+	dma_fence_signal(&job->fence);
+	ta_npu_job_release_refs(job);
+	atomic_dec(&npu->queued);
+	dma_fence_put(&job->fence);
 }
 
 /**
- * ta_npu_job_run() - run a validated job on the accelerator
+ * ta_npu_job_alloc() - a new job with its fence, not yet submitted
  * @npu: the accelerator
- * @job: the job; its op range is already checked against its ops; the
- *	 outputs (bytes read and written, time) are filled in
- * @ops: the job's ops, validated against @job->n_refs
- * @refs: the ops' references, each below @job->n_tensors
  *
- * Return: 0; -EBADF for a bad dma-buf descriptor; -EINVAL for a dma-buf
- * that is not a tensorarena plan's, a tensor count that is not the plan's,
- * or a tensor that straddles two DMA segments; -ENOENT for a plan ID the
- * caller may not see; -EIO for a bus fault; -EINTR; -ENOMEM.
+ * Return: the job, or NULL without memory. Its fence holds a reference on
+ * the module until it is released.
  */
-int ta_npu_job_run(struct ta_npu_device *npu, struct ta_npu_job *job,
-		   const struct ta_op *ops, const u32 *refs)
+struct ta_npu_job *ta_npu_job_alloc(struct ta_npu_device *npu)
 {
-	struct dma_buf_attachment *attach;
-	struct ta_npu_tensor *tensors;
-	struct ta_npu_segment *segs;
-	struct ta_npu_import imp;
-	struct ta_npu_run run = {
-		.key = job->key,
-		.ops = ops,
-		.refs = refs,
-		.op_begin = job->op_begin,
-		.op_end = job->op_end,
-	};
-	struct sg_table *sgt;
-	ktime_t start;
+	struct ta_npu_job *job;
+
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (!job)
+		return NULL;
+	__module_get(THIS_MODULE);
+	job->npu = npu;
+	xa_init_flags(&job->deps, XA_FLAGS_ALLOC);
+	INIT_WORK(&job->work, ta_npu_job_work);
+	return job;
+}
+
+/**
+ * ta_npu_job_free_unsubmitted() - drop a job that was never queued
+ * @job: the job, from ta_npu_job_alloc(); its fence was not initialised
+ */
+void ta_npu_job_free_unsubmitted(struct ta_npu_job *job)
+{
+	ta_npu_job_release_refs(job);
+	kfree(job);
+	module_put(THIS_MODULE);
+}
+
+/* Take the fences @resv holds that a reader (or writer) must wait for. */
+static int ta_npu_job_add_deps(struct ta_npu_job *job, struct dma_resv *resv,
+			       bool write)
+{
+	struct dma_resv_iter cursor;
+	struct dma_fence *fence;
+	u32 id;
 	int err;
 
-	err = ta_npu_import(job, &imp);
-	if (err)
-		return err;
-	if (ta_kapi_plan_tensor_count(imp.plan) != job->n_tensors) {
-		err = -EINVAL;
-		goto unimport;
+	dma_resv_for_each_fence(&cursor, resv, dma_resv_usage_rw(write),
+				fence) {
+		if (fence->context == job->npu->fence_context)
+			continue;	/* the queue runs in order anyway */
+		err = xa_alloc(&job->deps, &id, fence, xa_limit_32b,
+			       GFP_KERNEL);
+		if (err)
+			return err;
+		dma_fence_get(fence);
 	}
+	return 0;
+}
 
-	attach = dma_buf_attach(imp.dmabuf, npu->dev);
-	if (IS_ERR(attach)) {
-		err = PTR_ERR(attach);
-		goto unimport;
-	}
-	sgt = ta_dma_buf_map_attachment(attach, DMA_BIDIRECTIONAL);
-	if (IS_ERR(sgt)) {
-		err = PTR_ERR(sgt);
-		goto detach;
-	}
-	err = ta_npu_segments(sgt, &segs, &run.n_segs);
-	if (err)
-		goto unmap_attachment;
-	err = ta_npu_tensors(imp.plan, segs, run.n_segs, job->n_tensors,
-			     &tensors);
-	if (err)
-		goto free_segments;
-	err = ta_dma_buf_vmap(imp.dmabuf, &run.map);
-	if (err)
-		goto free_tensors;
-	if (run.map.is_iomem) {
-		err = -EINVAL;
-		goto vunmap;
-	}
+/**
+ * ta_npu_job_queue() - synchronise a job with its buffers and queue it
+ * @job: the job; @job->objs and @job->run are filled in
+ * @writes: per entry of @job->objs, whether the job writes it
+ *
+ * On success the job belongs to the queue. On failure nothing was changed
+ * on any buffer and the caller still owns the job.
+ *
+ * Return: 0; -EBUSY when too many jobs are queued; -EINTR; -ENOMEM.
+ */
+int ta_npu_job_queue(struct ta_npu_job *job, const bool *writes)
+{
+	struct ta_npu_device *npu = job->npu;
+	struct ww_acquire_ctx ctx;
+	unsigned long flags;
+	u32 i;
+	int err;
 
-	run.segs = segs;
-	run.tensors = tensors;
-	run.slice_size = imp.dmabuf->size;
-	err = mutex_lock_interruptible(&npu->hw_lock);
+	if (atomic_inc_return(&npu->queued) > TA_NPU_MAX_QUEUED) {
+		err = -EBUSY;
+		goto unqueue;
+	}
+	err = drm_gem_lock_reservations(job->objs, job->n_objs, &ctx);
 	if (err)
-		goto vunmap;
-	start = ktime_get();
-	err = ta_npu_hw_execute(&run);
-	job->run_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
-	mutex_unlock(&npu->hw_lock);
-	job->bytes_read = run.bytes_read;
-	job->bytes_written = run.bytes_written;
+		goto unqueue;
+	for (i = 0; i < job->n_objs; i++) {
+		err = dma_resv_reserve_fences(job->objs[i]->resv, 1);
+		if (!err)
+			err = ta_npu_job_add_deps(job, job->objs[i]->resv,
+						  writes[i]);
+		if (err)
+			goto unlock;
+	}
+	spin_lock_irqsave(&npu->fence_lock, flags);
+	dma_fence_init(&job->fence, &ta_npu_fence_ops, &npu->fence_lock,
+		       npu->fence_context, ++npu->seqno);
+	spin_unlock_irqrestore(&npu->fence_lock, flags);
+	for (i = 0; i < job->n_objs; i++)
+		dma_resv_add_fence(job->objs[i]->resv, &job->fence,
+				   writes[i] ? DMA_RESV_USAGE_WRITE :
+					       DMA_RESV_USAGE_READ);
+	drm_gem_unlock_reservations(job->objs, job->n_objs, &ctx);
+	/* One reference for the queue, one for the caller. */
+	dma_fence_get(&job->fence);
+	queue_work(npu->queue, &job->work);
+	return 0;
 
-vunmap:
-	ta_dma_buf_vunmap(imp.dmabuf, &run.map);
-free_tensors:
-	kvfree(tensors);
-free_segments:
-	kfree(segs);
-unmap_attachment:
-	ta_dma_buf_unmap_attachment(attach, sgt, DMA_BIDIRECTIONAL);
-detach:
-	dma_buf_detach(imp.dmabuf, attach);
-unimport:
-	ta_npu_unimport(&imp);
+unlock:
+	drm_gem_unlock_reservations(job->objs, job->n_objs, &ctx);
+unqueue:
+	atomic_dec(&npu->queued);
 	return err;
 }

@@ -1,139 +1,59 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ta_npu_main.c - the reference NPU driver: a platform driver for a
- * simulated accelerator, its own platform device, and /dev/ta-npu-sim,
- * whose one ioctl runs a job (a graph's ops) on a tensorarena plan.
+ * simulated accelerator, its own platform device, and its DRM device, built
+ * like the mainline NPU drivers (drivers/accel): an accel node where the
+ * kernel has the compute accelerator framework, a render node elsewhere,
+ * PRIME import of a plan's dma-buf, and one ioctl that queues a job (a
+ * graph's ops) on it, fenced through the buffers' reservation objects.
  *
  * It stands in for a real NPU driver in tensorarena's end-to-end tests and
  * shows a driver author the hand-off (Documentation/npu-drivers.md).
  */
+#include <linux/dma-fence.h>
 #include <linux/dma-mapping.h>
-#include <linux/fs.h>
-#include <linux/miscdevice.h>
 #include <linux/module.h>
-#include <linux/overflow.h>
 #include <linux/platform_device.h>
 #include <linux/slab.h>
-#include <linux/uaccess.h>
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_ioctl.h>
 
 #include <ta_compat.h>
 
 #include "ta_npu_internal.h"
+#include "ta_npu_gem.h"
 
-#define TA_NPU_DRIVER_NAME	"ta-npu-sim"
+#if IS_ENABLED(CONFIG_DRM_ACCEL)
+#include <drm/drm_accel.h>
+
+/* An accelerator: /dev/accel/accelN, as ethosu, rocket and ivpu. */
+#define TA_NPU_NODE_FEATURES	DRIVER_COMPUTE_ACCEL
+DEFINE_DRM_ACCEL_FOPS(ta_npu_fops);
+#else
+/* Before the accel framework (6.1): a render node, /dev/dri/renderDN. */
+#define TA_NPU_NODE_FEATURES	DRIVER_RENDER
+DEFINE_DRM_GEM_FOPS(ta_npu_fops);
+#endif
 
 static struct platform_device *ta_npu_pdev;
 
-/* Copy and check the ops and references of @job. */
-static int ta_npu_copy_graph(const struct ta_npu_job *job, struct ta_op **ops,
-			     u32 **refs)
-{
-	u64 next = 0;
-	u32 i, k;
-	int err;
+static const struct drm_ioctl_desc ta_npu_ioctls[] = {
+	DRM_IOCTL_DEF_DRV(TA_NPU_SUBMIT, ta_npu_submit_ioctl, DRM_RENDER_ALLOW),
+};
 
-	*ops = kvmalloc_array(job->n_ops, sizeof(**ops), GFP_KERNEL);
-	*refs = kvmalloc_array(job->n_refs ? job->n_refs : 1, sizeof(**refs),
-			       GFP_KERNEL);
-	if (!*ops || !*refs) {
-		err = -ENOMEM;
-		goto free_graph;
-	}
-	if (copy_from_user(*ops, u64_to_user_ptr(job->ops),
-			   array_size(job->n_ops, sizeof(**ops))) ||
-	    copy_from_user(*refs, u64_to_user_ptr(job->refs),
-			   array_size(job->n_refs, sizeof(**refs)))) {
-		err = -EFAULT;
-		goto free_graph;
-	}
-	err = -EINVAL;
-	/* as the planner wants them: consecutive runs covering the refs */
-	for (i = 0; i < job->n_ops; i++) {
-		const struct ta_op *op = &(*ops)[i];
-
-		if (op->pad || op->first_ref != next)
-			goto free_graph;
-		next += (u64)op->n_inputs + op->n_outputs;
-		if (next > job->n_refs)
-			goto free_graph;
-	}
-	if (next != job->n_refs)
-		goto free_graph;
-	for (k = 0; k < job->n_refs; k++) {
-		if ((*refs)[k] >= job->n_tensors)
-			goto free_graph;
-	}
-	return 0;
-
-free_graph:
-	kvfree(*refs);
-	kvfree(*ops);
-	return err;
-}
-
-/* Everything a job says about itself, before anything is copied. */
-static int ta_npu_check_job(struct ta_npu_job *job)
-{
-	if (job->flags & ~TA_NPU_JOB_PLAN_ID || job->pad ||
-	    job->reserved[0] || job->reserved[1])
-		return -EINVAL;
-	/* Name the plan one way; the other field stays zero. */
-	if (job->flags & TA_NPU_JOB_PLAN_ID ? job->dmabuf_fd : job->plan_id)
-		return -EINVAL;
-	if (!job->n_ops || job->n_ops > TA_NPU_MAX_OPS ||
-	    job->n_refs > TA_NPU_MAX_REFS || !job->n_tensors ||
-	    job->op_size != sizeof(struct ta_op))
-		return -EINVAL;
-	if (!job->op_end)
-		job->op_end = job->n_ops;
-	if (job->op_begin >= job->op_end || job->op_end > job->n_ops)
-		return -EINVAL;
-	return 0;
-}
-
-static long ta_npu_run_ioctl(struct ta_npu_device *npu, void __user *arg)
-{
-	struct ta_npu_job job;
-	struct ta_op *ops;
-	u32 *refs, op_end;
-	int err;
-
-	if (copy_from_user(&job, arg, sizeof(job)))
-		return -EFAULT;
-	op_end = job.op_end;	/* given back as it came */
-	err = ta_npu_check_job(&job);
-	if (err)
-		return err;
-	err = ta_npu_copy_graph(&job, &ops, &refs);
-	if (err)
-		return err;
-	err = ta_npu_job_run(npu, &job, ops, refs);
-	kvfree(refs);
-	kvfree(ops);
-	if (err)
-		return err;
-	job.op_end = op_end;
-	if (copy_to_user(arg, &job, sizeof(job)))
-		return -EFAULT;
-	return 0;
-}
-
-static long ta_npu_ioctl(struct file *file, unsigned int cmd,
-			 unsigned long arg)
-{
-	struct ta_npu_device *npu = container_of(file->private_data,
-						 struct ta_npu_device, misc);
-
-	if (cmd != TA_NPU_IOCTL_RUN)
-		return -ENOTTY;
-	return ta_npu_run_ioctl(npu, (void __user *)arg);
-}
-
-static const struct file_operations ta_npu_fops = {
-	.owner = THIS_MODULE,
-	.unlocked_ioctl = ta_npu_ioctl,
-	.compat_ioctl = compat_ptr_ioctl,
-	.llseek = noop_llseek,
+static const struct drm_driver ta_npu_drm_driver = {
+	.driver_features = DRIVER_GEM | TA_NPU_NODE_FEATURES,
+	TA_NPU_GEM_DRIVER_OPS,
+	.ioctls = ta_npu_ioctls,
+	.num_ioctls = ARRAY_SIZE(ta_npu_ioctls),
+	.fops = &ta_npu_fops,
+	.name = TA_NPU_DRIVER_NAME,
+	.desc = "tensorarena reference NPU",
+	.date = "20261130",
+	.major = 1,
+	.minor = 0,
 };
 
 static unsigned int ta_npu_dma_bits = 64;
@@ -147,11 +67,13 @@ static int ta_npu_probe(struct platform_device *pdev)
 	struct ta_npu_device *npu;
 	int err;
 
-	npu = devm_kzalloc(dev, sizeof(*npu), GFP_KERNEL);
-	if (!npu)
-		return -ENOMEM;
-	npu->dev = dev;
-	mutex_init(&npu->hw_lock);
+	npu = devm_drm_dev_alloc(dev, &ta_npu_drm_driver, struct ta_npu_device,
+				 drm);
+	if (IS_ERR(npu))
+		return PTR_ERR(npu);
+	spin_lock_init(&npu->fence_lock);
+	npu->fence_context = dma_fence_context_alloc(1);
+	atomic_set(&npu->queued, 0);
 	/*
 	 * The accelerator it stands for reaches dma_bits address bits and
 	 * takes segments of any length: a tensor is one contiguous DMA range.
@@ -162,24 +84,24 @@ static int ta_npu_probe(struct platform_device *pdev)
 	if (err) {
 		dev_err(dev, "cannot set the DMA mask and segment size: %d\n",
 			err);
-		goto destroy_lock;
+		return err;
 	}
-	npu->misc.minor = MISC_DYNAMIC_MINOR;
-	npu->misc.name = TA_NPU_DEVICE_NAME;
-	npu->misc.fops = &ta_npu_fops;
-	npu->misc.parent = dev;
-	npu->misc.mode = 0600;
-	err = misc_register(&npu->misc);
+	npu->queue = alloc_ordered_workqueue("ta-npu", 0);
+	if (!npu->queue)
+		return -ENOMEM;
+	err = drm_dev_register(&npu->drm, 0);
 	if (err) {
-		dev_err(dev, "cannot register /dev/%s: %d\n",
-			TA_NPU_DEVICE_NAME, err);
-		goto destroy_lock;
+		dev_err(dev, "cannot register the DRM device: %d\n", err);
+		goto destroy_queue;
 	}
 	platform_set_drvdata(pdev, npu);
+	dev_info(dev, "reference NPU on a%s node, buffers by %s\n",
+		 TA_NPU_NODE_FEATURES == DRIVER_RENDER ? " render" : "n accel",
+		 TA_NPU_GEM_KIND);
 	return 0;
 
-destroy_lock:
-	mutex_destroy(&npu->hw_lock);
+destroy_queue:
+	destroy_workqueue(npu->queue);
 	return err;
 }
 
@@ -187,8 +109,9 @@ static void ta_npu_remove_void(struct platform_device *pdev)
 {
 	struct ta_npu_device *npu = platform_get_drvdata(pdev);
 
-	misc_deregister(&npu->misc);
-	mutex_destroy(&npu->hw_lock);
+	drm_dev_unregister(&npu->drm);
+	/* Queued jobs finish: each waits at most TA_NPU_DEP_TIMEOUT. */
+	destroy_workqueue(npu->queue);
 }
 
 TA_PLATFORM_REMOVE(ta_npu_remove)
@@ -197,7 +120,7 @@ static struct platform_driver ta_npu_driver = {
 	.probe = ta_npu_probe,
 	.remove = ta_npu_remove,
 	.driver = {
-		.name = TA_NPU_DRIVER_NAME,
+		.name = "ta-npu-sim",
 	},
 };
 
@@ -210,7 +133,7 @@ static int __init ta_npu_init(void)
 	err = platform_driver_register(&ta_npu_driver);
 	if (err)
 		return err;
-	ta_npu_pdev = platform_device_register_simple(TA_NPU_DRIVER_NAME,
+	ta_npu_pdev = platform_device_register_simple("ta-npu-sim",
 						      PLATFORM_DEVID_NONE,
 						      NULL, 0);
 	if (IS_ERR(ta_npu_pdev)) {
@@ -239,6 +162,7 @@ static void __exit ta_npu_exit(void)
 module_init(ta_npu_init);
 module_exit(ta_npu_exit);
 
-MODULE_DESCRIPTION("tensorarena's reference NPU: runs graph ops on planned tensors");
+MODULE_DESCRIPTION("tensorarena's reference NPU: a DRM driver that runs graph ops on planned tensors");
+MODULE_IMPORT_NS(DMA_BUF);
 MODULE_AUTHOR("The tensorarena developers");
 MODULE_LICENSE("GPL");

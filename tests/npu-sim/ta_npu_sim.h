@@ -1,32 +1,65 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
  * ta_npu_sim.h - userspace ABI of the reference NPU driver (ta_npu_sim.ko),
- * /dev/ta-npu-sim. A test device, not part of tensorarena's ABI: it stands
- * in for an accelerator driver that takes planned tensors from tensorarena.
+ * a DRM driver named "ta-npu": an accel node (/dev/accel/accelN) on kernels
+ * with the compute accelerator framework, a render node (/dev/dri/renderDN)
+ * elsewhere. A test device, not part of tensorarena's ABI: it stands in for
+ * an accelerator driver built like the mainline ones (drivers/accel).
+ *
+ * A plan reaches it as mainline NPUs take foreign memory: userspace imports
+ * the plan's dma-buf (%TA_IOCTL_PLAN_EXPORT of /dev/tensorarena) with
+ * DRM_IOCTL_PRIME_FD_TO_HANDLE and names the handle in a job. Each job gets
+ * a dma_fence, added to the reservation object of every buffer it names
+ * (write usage for the plan and for outputs, read usage for inputs); the job
+ * first waits for the fences already there (implicit sync), and its own
+ * fence signals when its ops are done. poll() or DMA_BUF_IOCTL_EXPORT_SYNC_FILE
+ * on the dma-buf waits for it.
  *
  * Conventions as uapi/linux/tensorarena.h: fixed-size fields, user pointers
- * as __u64, arrays as pointer + count + element size, pad, reserved fields
+ * as __u64, arrays as pointer + count (+ element size), pad, reserved fields
  * and unknown flags must be zero (-EINVAL).
  */
 #ifndef _UAPI_TA_NPU_SIM_H
 #define _UAPI_TA_NPU_SIM_H
 
-#include <linux/ioctl.h>
-#include <linux/types.h>
+#ifdef __KERNEL__
+#include <uapi/drm/drm.h>
+#else
+#include "drm.h"	/* libdrm's copy: -I/usr/include/libdrm */
+#endif
 
-#define TA_NPU_DEVICE_NAME	"ta-npu-sim"
+#define TA_NPU_DRIVER_NAME	"ta-npu"
 
-/* &ta_npu_job.flags */
-#define TA_NPU_JOB_PLAN_ID	0x1	/* @plan_id names the plan, not @dmabuf_fd */
+/* &drm_ta_npu_submit.flags */
+#define TA_NPU_SUBMIT_PLAN_ID	0x1	/* @plan_id names the plan, not @plan_handle */
+#define TA_NPU_SUBMIT_WAIT	0x2	/* wait for the job; fill in its results */
+
+/* &drm_ta_npu_bo.flags: how the job uses the buffer (exactly one) */
+#define TA_NPU_BO_READ		0x1	/* it reads the buffer: an input */
+#define TA_NPU_BO_WRITE		0x2	/* it writes the buffer: an output */
 
 /**
- * struct ta_npu_job - run a graph's ops on the plan's tensors; argument of
- * %TA_NPU_IOCTL_RUN
- * @flags: In. %TA_NPU_JOB_* bits; others must be zero.
- * @dmabuf_fd: In. Without %TA_NPU_JOB_PLAN_ID: the plan's dma-buf
- *	       (%TA_IOCTL_PLAN_EXPORT of /dev/tensorarena).
- * @plan_id: In. With %TA_NPU_JOB_PLAN_ID: the plan's ID; the plan must be
- *	     visible to the caller, as for /dev/tensorarena.
+ * struct drm_ta_npu_bo - a further buffer a job synchronises with
+ * @handle: In. GEM handle of an imported tensor dma-buf
+ *	    (%TA_IOCTL_TENSOR_EXPORT) of the job's plan.
+ * @flags: In. %TA_NPU_BO_READ or %TA_NPU_BO_WRITE.
+ */
+struct drm_ta_npu_bo {
+	__u32 handle;
+	__u32 flags;
+};
+
+/* Most further buffers one job may name. */
+#define TA_NPU_MAX_BOS		64
+
+/**
+ * struct drm_ta_npu_submit - queue a job: a graph's ops on a plan's
+ * tensors; argument of %DRM_IOCTL_TA_NPU_SUBMIT
+ * @flags: In. %TA_NPU_SUBMIT_* bits; others must be zero.
+ * @plan_handle: In. Without %TA_NPU_SUBMIT_PLAN_ID: GEM handle of the
+ *		 plan's imported dma-buf (DRM_IOCTL_PRIME_FD_TO_HANDLE).
+ * @plan_id: In. With %TA_NPU_SUBMIT_PLAN_ID: the plan's ID; the plan must
+ *	     be visible to the caller, as for /dev/tensorarena.
  * @n_tensors: In. The graph's tensor count: must be the plan's.
  * @key: In. Key of the ops' function (see ta_npu_mix.h).
  * @ops: In. User pointer to @n_ops &struct ta_op (uapi/linux/tensorarena.h),
@@ -38,15 +71,22 @@
  * @op_begin: In. First op to run.
  * @op_end: In. One past the last op to run; 0 means @n_ops. Running a
  *	    range lets a test check the tensors after every op.
- * @pad: Must be zero.
- * @bytes_read: Out. Tensor bytes the ops read.
- * @bytes_written: Out. Tensor bytes the ops wrote.
- * @run_ns: Out. Time the ops took.
+ * @n_bos: In. Entries at @bos, at most %TA_NPU_MAX_BOS.
+ * @bos: In. User pointer to @n_bos &struct drm_ta_npu_bo: tensor buffers
+ *	 of the plan the job also synchronises with, each named once.
+ * @seqno: Out. The job's fence sequence number.
+ * @bytes_read: Out, with %TA_NPU_SUBMIT_WAIT. Tensor bytes the ops read.
+ * @bytes_written: Out, with %TA_NPU_SUBMIT_WAIT. Tensor bytes they wrote.
+ * @run_ns: Out, with %TA_NPU_SUBMIT_WAIT. Time the ops took.
  * @reserved: Must be zero.
+ *
+ * With %TA_NPU_SUBMIT_WAIT the call returns the job's own error (EIO for a
+ * bus fault, ETIMEDOUT when a fence it waited for did not signal in time);
+ * without it, that error is the fence's (sync_file status).
  */
-struct ta_npu_job {
+struct drm_ta_npu_submit {
 	__u32 flags;
-	__s32 dmabuf_fd;
+	__u32 plan_handle;
 	__u32 plan_id;
 	__u32 n_tensors;
 	__u64 key;
@@ -57,14 +97,18 @@ struct ta_npu_job {
 	__u32 n_refs;
 	__u32 op_begin;
 	__u32 op_end;
-	__u32 pad;
+	__u32 n_bos;
+	__u64 bos;
+	__u64 seqno;
 	__u64 bytes_read;
 	__u64 bytes_written;
 	__u64 run_ns;
 	__u64 reserved[2];
 };
 
-/* tensorarena's ioctl type; numbers from 0x80 are the reference NPU's. */
-#define TA_NPU_IOCTL_RUN	_IOWR(0xA7, 0x80, struct ta_npu_job)
+#define DRM_TA_NPU_SUBMIT	0x00
+
+#define DRM_IOCTL_TA_NPU_SUBMIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_TA_NPU_SUBMIT, struct drm_ta_npu_submit)
 
 #endif /* _UAPI_TA_NPU_SIM_H */

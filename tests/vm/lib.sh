@@ -115,6 +115,35 @@ ta_stock_kernel() {
 	echo "$dir/boot/vmlinuz-$abi"
 }
 
+# ta_stock_modules ABI OUT MODULE...: the named modules of Debian's stock
+# kernel ABI (ta_stock_kernel) and all they depend on, uncompressed into
+# OUT, with OUT/order naming them in load order (dependencies first, as
+# modprobe loads them). The image's modules.dep is made once by depmod.
+ta_stock_modules() {
+	local abi=$1 out=$2 root line d name
+	shift 2
+	root=$TA_CACHE/stock-$abi/lib/modules/$abi
+	[ -f "$root/modules.dep" ] || depmod -b "$TA_CACHE/stock-$abi" "$abi" ||
+		ta_die "depmod failed for the stock kernel $abi"
+	rm -rf "$out"
+	mkdir -p "$out"
+	: >"$out/order"
+	for m in "$@"; do
+		line=$(grep -E "/$m\.ko(\.xz)?:" "$root/modules.dep") ||
+			ta_die "the stock kernel $abi has no module $m"
+		# modules.dep lists the dependencies last-loaded first.
+		for d in $(echo "${line#*:}" | tr ' ' '\n' | tac) "${line%%:*}"; do
+			name=$(basename "${d%.xz}")
+			grep -qxF "$name" "$out/order" && continue
+			case "$d" in
+			*.xz) xz -dc "$root/$d" >"$out/$name" ;;
+			*) cp "$root/$d" "$out/$name" ;;
+			esac || ta_die "cannot copy $d of the stock kernel $abi"
+			echo "$name" >>"$out/order"
+		done
+	done
+}
+
 # ta_kbuild WHAT KDIR DIR [MAKE ARGS...]: make the out-of-tree modules of
 # DIR against KDIR with W=1, log in DIR/build.log; dies (naming WHAT) on a
 # failure or any compiler warning.

@@ -57,7 +57,7 @@ cp "$us/bin/tactl.static" "$payload/tactl"
 
 # prog NAME [EXTRA ARGS...]: tests/e2e/NAME.c, static.
 inc=(-I"$TA_ROOT/uapi" -I"$TA_ROOT/module/planner" -I"$TA_ROOT/userspace/include"
-	-I"$TA_ROOT/userspace/lib" -I"$TA_ROOT/tests/npu-sim")
+	-I"$TA_ROOT/userspace/lib" -I"$TA_ROOT/tests/npu-sim" -I/usr/include/libdrm)
 prog() {
 	local name=$1
 	shift
@@ -70,13 +70,13 @@ prog() {
 	prog ta_e2e
 	prog ta_e2e_lib "$us/libtensorarena.a" $nl_static -lm
 	prog ta_e2e_worst "$us/libtensorarena.a" $nl_static -lm
-	prog ta_e2e_npu "$us/libtensorarena.a" $nl_static -lm
+	prog ta_e2e_npu "$TA_ROOT/tests/e2e/ta_e2e_drm.c" "$us/libtensorarena.a" $nl_static -lm
 	# Issue #9 evidence 3 and 4: exhaustion by an unprivileged user, and
 	# the random-operation stress (TA_STRESS_ARGS="--seed N ..." replays).
-	prog ta_e2e_exhaust
+	prog ta_e2e_exhaust "$TA_ROOT/tests/e2e/ta_e2e_drm.c"
 	prog ta_e2e_stress -pthread
 	prog ta_e2e_netlink $nl_static
-	prog ta_e2e_fault $nl_static
+	prog ta_e2e_fault "$TA_ROOT/tests/e2e/ta_e2e_drm.c" $nl_static
 }
 echo "${TA_STRESS_ARGS:-}" >"$payload/stress-args"
 
