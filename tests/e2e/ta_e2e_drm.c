@@ -56,7 +56,7 @@ int drm_open_driver(const char *name, bool card)
 	size_t p, i;
 	int fd = -1;
 
-	for (p = 0; p < (card ? 3 : 2) && fd < 0; p++) {
+	for (p = card ? 2 : 0; p < (card ? 3 : 2) && fd < 0; p++) {
 		glob_t g;
 
 		if (glob(patterns[p], 0, NULL, &g))

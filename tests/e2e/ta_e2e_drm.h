@@ -11,8 +11,8 @@
 #include <stdint.h>
 
 /*
- * Open the DRM node whose driver is @name: accel nodes, then render
- * nodes, then (with @card) primary nodes. Returns the fd or -1.
+ * Open the DRM node whose driver is @name: its accel or render node, or
+ * with @card its primary node. Returns the fd or -1.
  */
 int drm_open_driver(const char *name, bool card);
 /* PRIME: a GEM handle for dma-buf @fd; 0 or -errno. */

@@ -125,6 +125,8 @@ run_npu_tests() {
 	# The debug kernels have the dma-buf system heap: another exporter.
 	[ "$mode" != stock ] && args="$args --dma-heap"
 	"$TA/ta_e2e_npu" $args "$@"
+	# vivid, the virtual camera, captures into an input tensor's dma-buf.
+	"$TA/ta_e2e_camera"
 	check "npu-sim: unloads" rmmod ta_npu_sim
 }
 

@@ -12,6 +12,7 @@
  * ops and signals the fence, with the job's error if it failed.
  */
 #include <linux/dma-resv.h>
+#include <linux/file.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/sched.h>
@@ -105,9 +106,16 @@ static void ta_npu_job_work(struct work_struct *work)
 	}
 	if (err)
 		dma_fence_set_error(&job->fence, err);
-	dma_fence_signal(&job->fence);
+	/*
+	 * Done means let go: the buffers and the plan are released before the
+	 * fence signals, and so are the files whose last reference this
+	 * worker dropped (a kernel thread's fput() is deferred), so a plan
+	 * whose last holder was this job is back in the arena by then.
+	 */
 	ta_npu_job_release_refs(job);
+	flush_delayed_fput();
 	atomic_dec(&npu->queued);
+	dma_fence_signal(&job->fence);
 	dma_fence_put(&job->fence);
 }
 

@@ -71,6 +71,7 @@ prog() {
 	prog ta_e2e_lib "$us/libtensorarena.a" $nl_static -lm
 	prog ta_e2e_worst "$us/libtensorarena.a" $nl_static -lm
 	prog ta_e2e_npu "$TA_ROOT/tests/e2e/ta_e2e_drm.c" "$us/libtensorarena.a" $nl_static -lm
+	prog ta_e2e_camera "$TA_ROOT/tests/e2e/ta_e2e_drm.c"
 	# Issue #9 evidence 3 and 4: exhaustion by an unprivileged user, and
 	# the random-operation stress (TA_STRESS_ARGS="--seed N ..." replays).
 	prog ta_e2e_exhaust "$TA_ROOT/tests/e2e/ta_e2e_drm.c"
