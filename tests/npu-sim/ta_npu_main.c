@@ -30,10 +30,12 @@
 
 /* An accelerator: /dev/accel/accelN, as ethosu, rocket and ivpu. */
 #define TA_NPU_NODE_FEATURES	DRIVER_COMPUTE_ACCEL
+#define TA_NPU_NODE_KIND	"an accel node"
 DEFINE_DRM_ACCEL_FOPS(ta_npu_fops);
 #else
 /* Before the accel framework (6.1): a render node, /dev/dri/renderDN. */
 #define TA_NPU_NODE_FEATURES	DRIVER_RENDER
+#define TA_NPU_NODE_KIND	"a render node"
 DEFINE_DRM_GEM_FOPS(ta_npu_fops);
 #endif
 
@@ -95,9 +97,8 @@ static int ta_npu_probe(struct platform_device *pdev)
 		goto destroy_queue;
 	}
 	platform_set_drvdata(pdev, npu);
-	dev_info(dev, "reference NPU on a%s node, buffers by %s\n",
-		 TA_NPU_NODE_FEATURES == DRIVER_RENDER ? " render" : "n accel",
-		 TA_NPU_GEM_KIND);
+	dev_info(dev, "reference NPU on %s, buffers by %s\n",
+		 TA_NPU_NODE_KIND, TA_NPU_GEM_KIND);
 	return 0;
 
 destroy_queue:
