@@ -336,6 +336,30 @@ int main(void)
 	report(!err && !memcmp(want, map + place[1].offset, OUT_SIZE),
 	       "camera: the NPU's output is the reference's on the captured frame: it read the bytes the camera wrote");
 
+	/*
+	 * Again without waiting: the job's fence goes on the tensor's buffer
+	 * with read usage (it is an input), so a reader need not wait while a
+	 * writer (the camera's next frame) must.
+	 */
+	memset(map + place[1].offset, 0, OUT_SIZE);
+	job.flags = 0;
+	err = xioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job);
+	report(!err && poll_fd(texp.fd, POLLIN, 0) == 1,
+	       "camera: right after submit, the input tensor's dma-buf is ready for readers (the job only reads it)");
+	{
+		int sync = dmabuf_export_sync_file(texp.fd, true);
+
+		report(sync >= 0 && poll_fd(sync, POLLIN, 120 * 1000) == 1 &&
+		       sync_file_status(sync) == 1 &&
+		       poll_fd(texp.fd, POLLOUT, 0) == 1,
+		       "camera: a writer's sync_file of it (EXPORT_SYNC_FILE) signals when the job is done");
+		if (sync >= 0)
+			close(sync);
+	}
+	report(poll_fd(pexp.fd, POLLIN, 120 * 1000) == 1 &&
+	       !memcmp(want, map + place[1].offset, OUT_SIZE),
+	       "camera: and the output is there again, bit for bit");
+
 	if (tensor_handle)
 		drm_gem_close_handle(npu, tensor_handle);
 	if (plan_handle)
