@@ -196,7 +196,8 @@ int main(void)
 	uint8_t *map = MAP_FAILED, *frame = NULL, *again = NULL;
 	uint8_t want[OUT_SIZE];
 	long page = sysconf(_SC_PAGESIZE);
-	int ta, npu, cam, err;
+	int ta, npu, cam, err, vgem = -1, sync;
+	uint32_t fence = 0;
 	size_t size, map_len = 0;
 	uint64_t h;
 	off_t end;
@@ -337,28 +338,33 @@ int main(void)
 	       "camera: the NPU's output is the reference's on the captured frame: it read the bytes the camera wrote");
 
 	/*
-	 * Again without waiting: the job's fence goes on the tensor's buffer
-	 * with read usage (it is an input), so a reader need not wait while a
+	 * Again, held back by a foreign (vgem) fence on the plan's buffer: the
+	 * job's fence goes on the tensor's buffer with read usage (the tensor
+	 * is an input), so meanwhile a reader of it need not wait while a
 	 * writer (the camera's next frame) must.
 	 */
 	memset(map + place[1].offset, 0, OUT_SIZE);
+	err = vgem_hold(pexp.fd, &vgem, &fence);
 	job.flags = 0;
-	err = xioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job);
-	report(!err && poll_fd(texp.fd, POLLIN, 0) == 1,
-	       "camera: right after submit, the input tensor's dma-buf is ready for readers (the job only reads it)");
-	{
-		int sync = dmabuf_export_sync_file(texp.fd, true);
-
-		report(sync >= 0 && poll_fd(sync, POLLIN, 120 * 1000) == 1 &&
-		       sync_file_status(sync) == 1 &&
-		       poll_fd(texp.fd, POLLOUT, 0) == 1,
-		       "camera: a writer's sync_file of it (EXPORT_SYNC_FILE) signals when the job is done");
-		if (sync >= 0)
-			close(sync);
-	}
+	if (!err)
+		err = xioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job);
+	report(!err, "camera: a job queued behind a vgem fence on the plan's buffer%s%s",
+	       err ? ": " : "", err ? strerror(-err) : "");
+	sync = err ? -1 : dmabuf_export_sync_file(texp.fd, true);
+	report(!err && poll_fd(texp.fd, POLLIN, 0) == 1 && sync >= 0 &&
+	       sync_file_status(sync) == 0 && poll_fd(texp.fd, POLLOUT, 0) == 0,
+	       "camera: meanwhile the input tensor's buffer is ready for readers, not for writers (the job's fence there has read usage)");
+	report(vgem >= 0 && !vgem_fence_signal(vgem, fence) && sync >= 0 &&
+	       poll_fd(sync, POLLIN, 120 * 1000) == 1 &&
+	       sync_file_status(sync) == 1,
+	       "camera: once vgem signals, the writer's sync_file signals with the job");
 	report(poll_fd(pexp.fd, POLLIN, 120 * 1000) == 1 &&
 	       !memcmp(want, map + place[1].offset, OUT_SIZE),
 	       "camera: and the output is there again, bit for bit");
+	if (sync >= 0)
+		close(sync);
+	if (vgem >= 0)
+		close(vgem);
 
 	if (tensor_handle)
 		drm_gem_close_handle(npu, tensor_handle);

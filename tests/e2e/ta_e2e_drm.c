@@ -177,3 +177,37 @@ int poll_fd(int fd, short events, int ms)
 		return -errno;
 	return n > 0 && (p.revents & events) ? 1 : 0;
 }
+
+/*
+ * An unsignalled vgem fence imported into @dmabuf (write usage): whatever
+ * is submitted on it waits until vgem_fence_signal(*vgem, *fence).
+ */
+int vgem_hold(int dmabuf, int *vgem, uint32_t *fence)
+{
+	int buf = -1, sync = -1, err;
+	uint32_t handle = 0;
+
+	*vgem = drm_open_driver("vgem", true);
+	if (*vgem < 0)
+		return -ENODEV;
+	err = vgem_create(*vgem, 4096, &handle);
+	if (!err)
+		err = vgem_fence_attach(*vgem, handle, fence);
+	if (!err) {
+		buf = drm_prime_export(*vgem, handle);
+		err = buf < 0 ? buf : 0;
+	}
+	if (!err) {
+		sync = dmabuf_export_sync_file(buf, true);
+		err = sync < 0 ? sync : 0;
+	}
+	if (!err)
+		err = dmabuf_import_sync_file(dmabuf, sync, true);
+	if (sync >= 0)
+		close(sync);
+	if (buf >= 0)
+		close(buf);
+	if (handle)
+		drm_gem_close_handle(*vgem, handle);
+	return err;
+}

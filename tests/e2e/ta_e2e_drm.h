@@ -26,6 +26,13 @@ int vgem_create(int vgem, uint64_t size, uint32_t *handle);
 /* An unsignalled vgem fence on the buffer (write usage); 0 or -errno. */
 int vgem_fence_attach(int vgem, uint32_t handle, uint32_t *fence);
 int vgem_fence_signal(int vgem, uint32_t fence);
+/*
+ * Hold back whatever is submitted on @dmabuf: an unsignalled vgem fence
+ * (on a vgem buffer of its own) imported into it with write usage. Opens
+ * vgem's primary node into *@vgem; vgem_fence_signal(*vgem, *fence)
+ * releases it. 0 or -errno.
+ */
+int vgem_hold(int dmabuf, int *vgem, uint32_t *fence);
 
 /* DMA_BUF_IOCTL_EXPORT_SYNC_FILE: the fd, or -errno. */
 int dmabuf_export_sync_file(int dmabuf, bool write);

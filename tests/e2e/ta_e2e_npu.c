@@ -859,41 +859,24 @@ static void test_lifetime(int ta, int npu, struct model *m)
  */
 static void test_sync(int ta, int npu, struct model *m)
 {
-	uint32_t vgem_handle = 0, fence = 0;
-	int vgem, vgem_buf = -1, sync = -1;
 	struct drm_ta_npu_submit job;
+	int vgem = -1, sync = -1;
 	uint8_t *before = NULL;
+	uint32_t fence = 0;
 	struct plan p;
 	int64_t bad;
 	int ret;
 
-	vgem = drm_open_driver("vgem", true);
-	report(vgem >= 0, "npu sync: open vgem's primary node");
 	ret = plan_create(ta, m, TA_STRATEGY_AUTO, &p);
-	if (ret || vgem < 0) {
+	if (ret) {
 		report(false, "npu sync: plan: %s", strerror(-ret));
 		goto out;
 	}
 	plan_write_initial(m, &p);
-	ret = vgem_create(vgem, 4096, &vgem_handle);
-	if (!ret)
-		ret = vgem_fence_attach(vgem, vgem_handle, &fence);
-	if (!ret) {
-		vgem_buf = drm_prime_export(vgem, vgem_handle);
-		ret = vgem_buf < 0 ? vgem_buf : 0;
-	}
-	if (!ret) {
-		sync = dmabuf_export_sync_file(vgem_buf, true);
-		ret = sync < 0 ? sync : 0;
-	}
-	if (!ret)
-		ret = dmabuf_import_sync_file(p.dmabuf, sync, true);
+	ret = vgem_hold(p.dmabuf, &vgem, &fence);
 	report(!ret,
 	       "npu sync: an unsignalled vgem fence imported into the plan's dma-buf (IMPORT_SYNC_FILE)%s%s",
 	       ret ? ": " : "", ret ? strerror(-ret) : "");
-	if (sync >= 0)
-		close(sync);
-	sync = -1;
 	before = malloc(p.create.height);
 	if (ret || !before)
 		goto out;
@@ -937,10 +920,6 @@ out:
 	free(before);
 	if (sync >= 0)
 		close(sync);
-	if (vgem_buf >= 0)
-		close(vgem_buf);
-	if (vgem_handle)
-		drm_gem_close_handle(vgem, vgem_handle);
 	if (vgem >= 0)
 		close(vgem);
 	plan_destroy(ta, &p);
