@@ -618,8 +618,9 @@ static void ta_kapi_tensor_export_test(struct kunit *test)
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_dmabuf_create_tensor(plan, U32_MAX)),
 			-EINVAL);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_dmabuf_create_tensor_by_id(ta, &caller,
-				id + 1, 0, &offset, &size)), -ENOENT);
+	dmabuf = ta_dmabuf_create_tensor_by_id(ta, &caller, id + 1, 0, &offset,
+					       &size);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(dmabuf), -ENOENT);
 	KUNIT_EXPECT_EQ(test, offset, 0ULL);
 	KUNIT_EXPECT_EQ(test, ta_arena_in_use(ta), held);
 
