@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ta_dmabuf.c - export a plan's slice of the arena as a dma-buf.
+ * ta_dmabuf.c - export a plan's slice of the arena, or one exportable
+ * tensor's range of it, as a dma-buf.
  *
  * The dma-buf holds a reference on the plan, so the slice outlives the
  * plan's ID and its owner for as long as any importer or mapping holds the
- * buffer. Each attachment gets an sg_table of the (physically contiguous)
- * slice from dma_get_sgtable() and maps it for the importing device; CPU
+ * buffer. A buffer covers a page-aligned range of the slice: the whole
+ * slice (PLAN_EXPORT), or a %TA_TENSOR_EXPORTABLE tensor's whole pages
+ * (TENSOR_EXPORT); the same operations serve both, offset by the range.
+ * Each attachment gets an sg_table of the (physically contiguous) range
+ * from dma_get_sgtable() and maps it for the importing device; CPU
  * access brackets sync every mapped attachment, which is what a
  * non-coherent SoC needs. Shaped after the kernel's CMA heap exporter.
  */
@@ -26,14 +30,23 @@
 
 MODULE_IMPORT_NS(DMA_BUF);
 
+/* &ta_dmabuf.tensor of a buffer of the whole slice */
+#define TA_DMABUF_WHOLE_PLAN	U32_MAX
+
 /**
  * struct ta_dmabuf - what a tensorarena dma-buf points at
  * @plan: the plan, referenced for the buffer's whole life
+ * @tensor: the exported tensor's index, or %TA_DMABUF_WHOLE_PLAN
+ * @offset: where the buffer starts in the plan's slice (page-aligned)
+ * @size: the buffer's bytes (whole pages)
  * @lock: protects @attachments and their &ta_dmabuf_attachment.mapped
  * @attachments: &struct ta_dmabuf_attachment of every importer
  */
 struct ta_dmabuf {
 	struct ta_plan_obj *plan;
+	u32 tensor;
+	u64 offset;
+	size_t size;
 	struct mutex lock; /* protects attachments and their mapped flags */
 	struct list_head attachments;
 };
@@ -41,7 +54,7 @@ struct ta_dmabuf {
 /**
  * struct ta_dmabuf_attachment - one importer's view
  * @dev: the importing device
- * @sgt: the slice as a scatterlist (one entry: the slice is contiguous)
+ * @sgt: the range as a scatterlist (one entry: the arena is contiguous)
  * @node: in &ta_dmabuf.attachments
  * @mapped: @sgt is mapped for @dev
  */
@@ -61,21 +74,22 @@ static const struct dma_buf_ops ta_dmabuf_ops;
  * bounce the slice through swiotlb (and with DMA_ATTR_SKIP_CPU_SYNC never
  * copy it back): the accelerator would work on a copy. Refuse at attach.
  */
-static int ta_dmabuf_check_reach(struct ta_plan_obj *plan, struct device *dev)
+static int ta_dmabuf_check_reach(struct ta_dmabuf *buf, struct device *dev)
 {
+	struct ta_plan_obj *plan = buf->plan;
 	struct ta_device *ta = plan->ta;
-	phys_addr_t phys = dma_to_phys(ta->dev, plan->slice_dma);
+	phys_addr_t phys = dma_to_phys(ta->dev, plan->slice_dma + buf->offset);
 	dma_addr_t addr, limit;
 
 	if (!dev->dma_mask || device_iommu_mapped(dev))
 		return 0;
 	addr = phys_to_dma(dev, phys);
-	if (dma_capable(dev, addr, plan->slice_size, true))
+	if (dma_capable(dev, addr, buf->size, true))
 		return 0;
 	limit = ta_dma_limit(dev);
 	dev_err_ratelimited(ta->dev, "%s %s cannot reach plan %u: its slice is at bus address %pad (%zu bytes), the device reaches up to %pad; load tensorarena with dma_bits (or a lower memory-region) that the device reaches\n",
 			    dev_driver_string(dev), dev_name(dev), plan->id, &addr,
-			    plan->slice_size, &limit);
+			    buf->size, &limit);
 	return -ERANGE;
 }
 
@@ -87,15 +101,15 @@ static int ta_dmabuf_attach(struct dma_buf *dmabuf,
 	struct ta_dmabuf_attachment *a;
 	int err;
 
-	err = ta_dmabuf_check_reach(plan, attachment->dev);
+	err = ta_dmabuf_check_reach(buf, attachment->dev);
 	if (err)
 		return err;
 	a = kzalloc(sizeof(*a), GFP_KERNEL_ACCOUNT);
 	if (!a)
 		return -ENOMEM;
 	err = dma_get_sgtable(plan->ta->dev, &a->sgt,
-			      (void *)plan->slice_vaddr, plan->slice_dma,
-			      plan->slice_size);
+			      (void *)(plan->slice_vaddr + buf->offset),
+			      plan->slice_dma + buf->offset, buf->size);
 	if (err) {
 		kfree(a);
 		return err;
@@ -210,8 +224,8 @@ static int ta_dmabuf_mmap(struct dma_buf *dmabuf, struct vm_area_struct *vma)
 	/* The core checked the range against the buffer; make the page
 	 * offset the arena's, as dma_mmap_coherent() wants it.
 	 */
-	vma->vm_pgoff += (plan->slice_vaddr - (unsigned long)ta->cpu_base) >>
-			 PAGE_SHIFT;
+	vma->vm_pgoff += (plan->slice_vaddr + buf->offset -
+			  (unsigned long)ta->cpu_base) >> PAGE_SHIFT;
 	return dma_mmap_coherent(ta->dev, vma, ta->cpu_base, ta->dma_base,
 				 ta->size);
 }
@@ -220,7 +234,7 @@ static int ta_dmabuf_vmap(struct dma_buf *dmabuf, struct iosys_map *map)
 {
 	struct ta_dmabuf *buf = dmabuf->priv;
 
-	iosys_map_set_vaddr(map, (void *)buf->plan->slice_vaddr);
+	iosys_map_set_vaddr(map, (void *)(buf->plan->slice_vaddr + buf->offset));
 	return 0;
 }
 
@@ -246,43 +260,77 @@ static const struct dma_buf_ops ta_dmabuf_ops = {
 };
 
 /**
- * ta_dmabuf_plan() - the plan behind a dma-buf, if tensorarena exported it
+ * ta_dmabuf_plan() - the plan behind a whole plan's dma-buf
  * @dmabuf: any dma-buf
  *
- * Return: the plan (no reference taken), or NULL.
+ * Return: the plan (no reference taken) when tensorarena exported @dmabuf
+ * as a whole plan (PLAN_EXPORT), or NULL (another exporter's buffer, or a
+ * tensor's: ta_dmabuf_tensor()).
  */
 struct ta_plan_obj *ta_dmabuf_plan(struct dma_buf *dmabuf)
 {
+	struct ta_dmabuf *buf;
+
 	if (dmabuf->ops != &ta_dmabuf_ops)
 		return NULL;
-	return ((struct ta_dmabuf *)dmabuf->priv)->plan;
+	buf = dmabuf->priv;
+	return buf->tensor == TA_DMABUF_WHOLE_PLAN ? buf->plan : NULL;
 }
 
 /**
- * ta_dmabuf_create() - a new dma-buf of a plan's slice
- * @plan: the plan; the buffer takes its own reference
+ * ta_dmabuf_tensor() - the plan and tensor behind a tensor dma-buf
+ * @dmabuf: any dma-buf
+ * @index: out, the tensor's index in the plan
  *
- * Return: the dma-buf (the caller holds its one reference), or
- * ERR_PTR(-EINVAL) for a plan without memory (height 0), ERR_PTR(-ENOMEM).
+ * Return: the plan (no reference taken) when @dmabuf is a tensor's buffer
+ * of tensorarena (TENSOR_EXPORT), or NULL (another exporter's buffer, or a
+ * whole plan's).
  */
-struct dma_buf *ta_dmabuf_create(struct ta_plan_obj *plan)
+struct ta_plan_obj *ta_dmabuf_tensor(struct dma_buf *dmabuf, u32 *index)
+{
+	struct ta_dmabuf *buf;
+
+	if (dmabuf->ops != &ta_dmabuf_ops)
+		return NULL;
+	buf = dmabuf->priv;
+	if (buf->tensor == TA_DMABUF_WHOLE_PLAN)
+		return NULL;
+	*index = buf->tensor;
+	return buf->plan;
+}
+
+/*
+ * A new dma-buf of @size bytes at @offset in @plan's slice (both whole
+ * pages, inside the slice); @tensor as &ta_dmabuf.tensor. The buffer takes
+ * its own reference on the plan; the caller holds the buffer's one.
+ */
+static struct dma_buf *ta_dmabuf_create_range(struct ta_plan_obj *plan,
+					      u32 tensor, u64 offset,
+					      size_t size)
 {
 	DEFINE_DMA_BUF_EXPORT_INFO(info);
 	struct dma_buf *dmabuf;
 	struct ta_dmabuf *buf;
 
-	if (!plan->slice_size)
+	if (!size)
+		return ERR_PTR(-EINVAL);
+	if (WARN_ON(!PAGE_ALIGNED(offset) || !PAGE_ALIGNED(size) ||
+		    offset > plan->slice_size ||
+		    size > plan->slice_size - offset))
 		return ERR_PTR(-EINVAL);
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL_ACCOUNT);
 	if (!buf)
 		return ERR_PTR(-ENOMEM);
 	ta_plan_obj_get(plan);
 	buf->plan = plan;
+	buf->tensor = tensor;
+	buf->offset = offset;
+	buf->size = size;
 	mutex_init(&buf->lock);
 	INIT_LIST_HEAD(&buf->attachments);
 
 	info.ops = &ta_dmabuf_ops;
-	info.size = plan->slice_size;
+	info.size = size;
 	info.flags = O_RDWR;
 	info.priv = buf;
 	dmabuf = dma_buf_export(&info);
@@ -294,6 +342,76 @@ struct dma_buf *ta_dmabuf_create(struct ta_plan_obj *plan)
 free_buf:
 	mutex_destroy(&buf->lock);
 	kfree(buf);
+	ta_plan_obj_put(plan);
+	return dmabuf;
+}
+
+/**
+ * ta_dmabuf_create() - a new dma-buf of a plan's slice
+ * @plan: the plan; the buffer takes its own reference
+ *
+ * Return: the dma-buf (the caller holds its one reference), or
+ * ERR_PTR(-EINVAL) for a plan without memory (height 0), ERR_PTR(-ENOMEM).
+ */
+struct dma_buf *ta_dmabuf_create(struct ta_plan_obj *plan)
+{
+	return ta_dmabuf_create_range(plan, TA_DMABUF_WHOLE_PLAN, 0,
+				      plan->slice_size);
+}
+
+/**
+ * ta_dmabuf_create_tensor() - a new dma-buf of one exportable tensor
+ * @plan: the plan; the buffer takes its own reference
+ * @index: the tensor's index in the plan
+ *
+ * The buffer covers the tensor's placement: whole pages at a page-aligned
+ * offset of the slice, as the planner gave an exportable tensor.
+ *
+ * Return: the dma-buf (the caller holds its one reference), or
+ * ERR_PTR(-EINVAL) for an index out of range, a tensor not marked
+ * %TA_TENSOR_EXPORTABLE, a plan without memory (a dry run has no plan to
+ * export; height 0) or a tensor of size 0; ERR_PTR(-ENOMEM).
+ */
+struct dma_buf *ta_dmabuf_create_tensor(struct ta_plan_obj *plan, u32 index)
+{
+	const struct ta_placement *pl;
+
+	if (!ta_plan_obj_tensor_exportable(plan, index) || !plan->slice_size)
+		return ERR_PTR(-EINVAL);
+	pl = &plan->placements[index];
+	return ta_dmabuf_create_range(plan, index, pl->offset, pl->size);
+}
+
+/**
+ * ta_dmabuf_create_tensor_by_id() - a new dma-buf of a tensor the caller names
+ * @ta: the device
+ * @caller: who asks; the plan must be visible to it
+ * @plan_id: the plan
+ * @index: the tensor's index in the plan
+ * @offset: out, the tensor's offset in the plan's slice
+ * @size: out, the buffer's size (the tensor's size in whole pages)
+ *
+ * As ta_dmabuf_create_by_id(), for one tensor (ta_dmabuf_create_tensor()).
+ *
+ * Return: the dma-buf; ERR_PTR(-ENOENT) for no such (visible) plan;
+ * ERR_PTR(-EINVAL) as ta_dmabuf_create_tensor(); ERR_PTR(-ENOMEM).
+ */
+struct dma_buf *ta_dmabuf_create_tensor_by_id(struct ta_device *ta,
+					      const struct ta_owner *caller,
+					      u32 plan_id, u32 index,
+					      u64 *offset, u64 *size)
+{
+	struct ta_plan_obj *plan;
+	struct dma_buf *dmabuf;
+
+	plan = ta_plan_obj_lookup(ta, plan_id, caller);
+	if (IS_ERR(plan))
+		return ERR_CAST(plan);
+	dmabuf = ta_dmabuf_create_tensor(plan, index);
+	if (!IS_ERR(dmabuf)) {
+		*offset = plan->placements[index].offset;
+		*size = plan->placements[index].size;
+	}
 	ta_plan_obj_put(plan);
 	return dmabuf;
 }

@@ -39,6 +39,11 @@ u64 ta_env_now_ns(void)
 	return ktime_get_ns();
 }
 
+u64 ta_env_page_size(void)
+{
+	return PAGE_SIZE;
+}
+
 /*
  * Any pending signal stops planning, not only a fatal one: a process that
  * handles SIGINT gets -EINTR from its ioctl at once (the transports do not

@@ -179,6 +179,9 @@ struct ta_user {
  * @slice_vaddr: kernel address of the slice
  * @slice_dma: DMA address of the slice
  * @destroyed: kernel users to tell when the plan is destroyed
+ * @exportable: bitmap of the tensors with %TA_TENSOR_EXPORTABLE (their
+ *		placements are whole pages at page-aligned offsets), or NULL
+ *		when the plan has none
  * @n_tensors: entries in @placements
  * @placements: offset (from the slice) and size of each tensor
  *
@@ -203,6 +206,7 @@ struct ta_plan_obj {
 	unsigned long slice_vaddr;
 	dma_addr_t slice_dma;
 	struct blocking_notifier_head destroyed;
+	unsigned long *exportable;
 	u32 n_tensors;
 	struct ta_placement placements[];
 };
@@ -212,6 +216,9 @@ struct ta_plan_obj {
  * @flags: %TA_CREATE_*
  * @strategy: %TA_STRATEGY_*
  * @budget: planning budget
+ * @default_align: alignment of tensors and buffers whose align is 0; the
+ *		   transport sets the caller's value (0 for none) and
+ *		   ta_request_check() checks it and makes 0 into 1
  * @n_tensors: tensors (graph form) or buffers (lifetime form)
  * @n_ops: ops (graph form)
  * @n_refs: op references (graph form)
@@ -224,6 +231,7 @@ struct ta_plan_request {
 	u32 flags;
 	u32 strategy;
 	struct ta_budget budget;
+	u64 default_align;
 	u32 n_tensors;
 	u32 n_ops;
 	u32 n_refs;
@@ -277,6 +285,7 @@ struct ta_plan_obj *ta_plan_obj_lookup(struct ta_device *ta, u32 id,
 struct ta_plan_obj *ta_plan_obj_next(struct ta_device *ta, u32 id,
 				     const struct ta_owner *caller);
 void ta_plan_obj_get(struct ta_plan_obj *plan);
+bool ta_plan_obj_tensor_exportable(const struct ta_plan_obj *plan, u32 index);
 void ta_plan_obj_put(struct ta_plan_obj *plan);
 int ta_plan_obj_destroy(struct ta_device *ta, u32 id,
 			const struct ta_owner *caller);
@@ -296,6 +305,12 @@ struct dma_buf *ta_dmabuf_create(struct ta_plan_obj *plan);
 struct dma_buf *ta_dmabuf_create_by_id(struct ta_device *ta,
 				       const struct ta_owner *caller,
 				       u32 plan_id);
+struct ta_plan_obj *ta_dmabuf_tensor(struct dma_buf *dmabuf, u32 *index);
+struct dma_buf *ta_dmabuf_create_tensor(struct ta_plan_obj *plan, u32 index);
+struct dma_buf *ta_dmabuf_create_tensor_by_id(struct ta_device *ta,
+					      const struct ta_owner *caller,
+					      u32 plan_id, u32 index,
+					      u64 *offset, u64 *size);
 
 /* ta_test_hooks.c: only in the test build (TA_KUNIT=1) */
 #ifdef TA_TEST_HOOKS

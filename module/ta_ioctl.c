@@ -40,12 +40,19 @@ struct ta_ioctl_export {
  * Big enough for the argument of every ioctl in ta_ioctls[]; only the
  * uAPI struct at its start is copied in and out.
  */
+/* TENSOR_EXPORT's argument and the buffer, as &struct ta_ioctl_export. */
+struct ta_ioctl_tensor_export {
+	struct ta_tensor_export args;
+	struct dma_buf *dmabuf;
+};
+
 union ta_ioctl_arg {
 	struct ta_info info;
 	struct ta_plan_create create;
 	struct ta_plan_get get;
 	struct ta_plan_destroy destroy;
 	struct ta_ioctl_export export;
+	struct ta_ioctl_tensor_export tensor_export;
 };
 
 /*
@@ -162,7 +169,7 @@ static int ta_copy_graph(const struct ta_plan_create *args,
 			return -EINVAL;
 		}
 		req->tensors[i].size = tensors[i].size;
-		req->tensors[i].align = tensors[i].align ?: 1;
+		req->tensors[i].align = tensors[i].align ?: req->default_align;
 		req->tensors[i].flags = tensors[i].flags;
 	}
 	kvfree(tensors);
@@ -218,7 +225,7 @@ static int ta_copy_lifetimes(const struct ta_plan_create *args,
 	}
 	for (i = 0; i < req->n_tensors; i++) {
 		req->buffers[i].size = lifetimes[i].size;
-		req->buffers[i].align = lifetimes[i].align ?: 1;
+		req->buffers[i].align = lifetimes[i].align ?: req->default_align;
 		req->buffers[i].start = lifetimes[i].start;
 		req->buffers[i].end = lifetimes[i].end;
 	}
@@ -233,6 +240,7 @@ static int ta_ioctl_plan_create(struct ta_device *ta,
 	struct ta_plan_request req = {
 		.flags = args->flags,
 		.strategy = args->strategy,
+		.default_align = args->default_align,
 		.n_tensors = args->n_tensors,
 		.n_ops = args->n_ops,
 		.n_refs = args->n_refs,
@@ -342,13 +350,30 @@ static int ta_ioctl_plan_destroy(struct ta_device *ta,
 	return ta_plan_obj_destroy(ta, args->plan_id, caller);
 }
 
+/*
+ * A descriptor for a new buffer: reserved here, installed by the commit
+ * once its number reached userspace (as PLAN_EXPORT).
+ */
+static int ta_ioctl_reserve_fd(struct dma_buf *dmabuf, u32 flags, s32 *fd)
+{
+	int nr = get_unused_fd_flags(O_RDWR | (flags & TA_EXPORT_CLOEXEC ?
+					       O_CLOEXEC : 0));
+
+	if (nr < 0) {
+		dma_buf_put(dmabuf);
+		return nr;
+	}
+	*fd = nr;
+	return 0;
+}
+
 static int ta_ioctl_plan_export(struct ta_device *ta,
 				const struct ta_owner *caller, void *arg)
 {
 	struct ta_ioctl_export *exp = arg;
 	struct ta_plan_export *args = &exp->args;
 	struct dma_buf *dmabuf;
-	int fd;
+	int err;
 
 	if ((args->flags & ~TA_EXPORT_CLOEXEC) || args->pad ||
 	    ta_reserved_nonzero(args))
@@ -356,13 +381,9 @@ static int ta_ioctl_plan_export(struct ta_device *ta,
 	dmabuf = ta_dmabuf_create_by_id(ta, caller, args->plan_id);
 	if (IS_ERR(dmabuf))
 		return PTR_ERR(dmabuf);
-	fd = get_unused_fd_flags(O_RDWR | (args->flags & TA_EXPORT_CLOEXEC ?
-					   O_CLOEXEC : 0));
-	if (fd < 0) {
-		dma_buf_put(dmabuf);
-		return fd;
-	}
-	args->fd = fd;
+	err = ta_ioctl_reserve_fd(dmabuf, args->flags, &args->fd);
+	if (err)
+		return err;
 	exp->dmabuf = dmabuf;
 	return 0;
 }
@@ -382,6 +403,49 @@ static void ta_ioctl_plan_export_undo(struct ta_device *ta,
 				      const struct ta_owner *caller, void *arg)
 {
 	struct ta_ioctl_export *exp = arg;
+
+	put_unused_fd(exp->args.fd);
+	dma_buf_put(exp->dmabuf);
+}
+
+static int ta_ioctl_tensor_export(struct ta_device *ta,
+				  const struct ta_owner *caller, void *arg)
+{
+	struct ta_ioctl_tensor_export *exp = arg;
+	struct ta_tensor_export *args = &exp->args;
+	struct dma_buf *dmabuf;
+	u64 offset, size;
+	int err;
+
+	if ((args->flags & ~TA_EXPORT_CLOEXEC) || ta_reserved_nonzero(args))
+		return -EINVAL;
+	dmabuf = ta_dmabuf_create_tensor_by_id(ta, caller, args->plan_id,
+					       args->tensor, &offset, &size);
+	if (IS_ERR(dmabuf))
+		return PTR_ERR(dmabuf);
+	err = ta_ioctl_reserve_fd(dmabuf, args->flags, &args->fd);
+	if (err)
+		return err;
+	args->offset = offset;
+	args->size = size;
+	exp->dmabuf = dmabuf;
+	return 0;
+}
+
+static void ta_ioctl_tensor_export_commit(struct ta_device *ta,
+					  const struct ta_owner *caller,
+					  void *arg)
+{
+	struct ta_ioctl_tensor_export *exp = arg;
+
+	fd_install(exp->args.fd, exp->dmabuf->file);
+}
+
+static void ta_ioctl_tensor_export_undo(struct ta_device *ta,
+					const struct ta_owner *caller,
+					void *arg)
+{
+	struct ta_ioctl_tensor_export *exp = arg;
 
 	put_unused_fd(exp->args.fd);
 	dma_buf_put(exp->dmabuf);
@@ -418,6 +482,14 @@ static const struct ta_ioctl_desc ta_ioctls[] = {
 		.handler = ta_ioctl_plan_export,
 		.commit = ta_ioctl_plan_export_commit,
 		.undo = ta_ioctl_plan_export_undo,
+	},
+	{
+		.cmd = TA_IOCTL_TENSOR_EXPORT,
+		.min_size = offsetofend(struct ta_tensor_export, reserved),
+		.needs_write = true,
+		.handler = ta_ioctl_tensor_export,
+		.commit = ta_ioctl_tensor_export_commit,
+		.undo = ta_ioctl_tensor_export_undo,
 	},
 };
 

@@ -64,6 +64,38 @@ struct ta_plan_obj *ta_kapi_plan_from_dmabuf(struct dma_buf *dmabuf)
 EXPORT_SYMBOL_GPL(ta_kapi_plan_from_dmabuf);
 
 /**
+ * ta_kapi_tensor_from_dmabuf() - take a reference to the plan of a tensor's
+ * dma-buf
+ * @dmabuf: a dma-buf of one tensor, exported by tensorarena (TENSOR_EXPORT,
+ *	    or the tensor-export netlink command)
+ * @index: out, the tensor's index in the plan, for ta_kapi_plan_tensor()
+ *
+ * For a driver handed a tensor's buffer (a camera's capture buffer, say)
+ * that wants the plan it belongs to. A whole plan's dma-buf is refused:
+ * ta_kapi_plan_from_dmabuf() takes those.
+ *
+ * Return: the plan with a reference (release it with ta_kapi_plan_put()),
+ * or ERR_PTR(-EINVAL) when @dmabuf is not a tensor's dma-buf of
+ * tensorarena (*@index is then untouched).
+ */
+struct ta_plan_obj *ta_kapi_tensor_from_dmabuf(struct dma_buf *dmabuf,
+					       u32 *index)
+{
+	struct ta_plan_obj *plan;
+	u32 i;
+
+	plan = ta_dmabuf_tensor(dmabuf, &i);
+	if (!plan)
+		return ERR_PTR(-EINVAL);
+	/* The buffer pins the module; this reference pins it again. */
+	__module_get(THIS_MODULE);
+	ta_plan_obj_get(plan);
+	*index = i;
+	return plan;
+}
+EXPORT_SYMBOL_GPL(ta_kapi_tensor_from_dmabuf);
+
+/**
  * ta_kapi_plan_dmabuf() - a dma-buf of a plan the driver holds
  * @plan: a plan the caller holds a reference to (e.g. from
  *	  ta_kapi_plan_get())

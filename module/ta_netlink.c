@@ -336,10 +336,15 @@ static int ta_nl_check_shape(struct genl_info *info, struct ta_plan_request *req
 		else
 			NL_SET_ERR_MSG(info->extack,
 				       "more op references than the max_refs module parameter allows");
-	} else if (err) {
+	} else if (err && budget_ns > (u64)READ_ONCE(ta_max_budget_ms) *
+				      NSEC_PER_MSEC) {
 		NL_SET_ERR_MSG_ATTR(info->extack,
 				    info->attrs[TA_NL_A_PLAN_BUDGET_NS],
 				    "budget-ns above the max_budget_ms module parameter");
+	} else if (err) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[TA_NL_A_PLAN_DEFAULT_ALIGN],
+				    "default-align is not a power of two up to 2^32");
 	}
 	return err;
 }
@@ -348,7 +353,7 @@ static int ta_nl_check_shape(struct genl_info *info, struct ta_plan_request *req
 static int ta_nl_check_size_align(struct netlink_ext_ack *extack,
 				  struct nlattr **tb, int size_type,
 				  int align_type, const struct nlattr *nest,
-				  u64 *size, u64 *align)
+				  u64 default_align, u64 *size, u64 *align)
 {
 	if (!tb[size_type]) {
 		NL_SET_ERR_ATTR_MISS(extack, nest, size_type);
@@ -356,7 +361,7 @@ static int ta_nl_check_size_align(struct netlink_ext_ack *extack,
 		return -EINVAL;
 	}
 	*size = nla_get_u64(tb[size_type]);
-	*align = ta_nl_get_u64(tb[align_type], 0) ?: 1;
+	*align = ta_nl_get_u64(tb[align_type], 0) ?: default_align;
 	if (*align & (*align - 1)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[align_type],
 				    "align is not a power of two");
@@ -376,7 +381,7 @@ static int ta_nl_check_size_align(struct netlink_ext_ack *extack,
 }
 
 static int ta_nl_parse_tensor(struct netlink_ext_ack *extack,
-			      const struct nlattr *nest,
+			      const struct nlattr *nest, u64 default_align,
 			      struct ta_graph_tensor *t)
 {
 	struct nlattr *tb[ARRAY_SIZE(tensorarena_tensor_nl_policy)];
@@ -388,7 +393,8 @@ static int ta_nl_parse_tensor(struct netlink_ext_ack *extack,
 	if (err)
 		return err;
 	err = ta_nl_check_size_align(extack, tb, TA_NL_A_TENSOR_SIZE,
-				     TA_NL_A_TENSOR_ALIGN, nest, &size, &align);
+				     TA_NL_A_TENSOR_ALIGN, nest, default_align,
+				     &size, &align);
 	if (err)
 		return err;
 	t->size = size;
@@ -398,7 +404,8 @@ static int ta_nl_parse_tensor(struct netlink_ext_ack *extack,
 }
 
 static int ta_nl_parse_buffer(struct netlink_ext_ack *extack,
-			      const struct nlattr *nest, struct ta_buffer *b)
+			      const struct nlattr *nest, u64 default_align,
+			      struct ta_buffer *b)
 {
 	struct nlattr *tb[ARRAY_SIZE(tensorarena_buffer_nl_policy)];
 	u64 size, align;
@@ -409,7 +416,8 @@ static int ta_nl_parse_buffer(struct netlink_ext_ack *extack,
 	if (err)
 		return err;
 	err = ta_nl_check_size_align(extack, tb, TA_NL_A_BUFFER_SIZE,
-				     TA_NL_A_BUFFER_ALIGN, nest, &size, &align);
+				     TA_NL_A_BUFFER_ALIGN, nest, default_align,
+				     &size, &align);
 	if (err)
 		return err;
 	if (!tb[TA_NL_A_BUFFER_START] || !tb[TA_NL_A_BUFFER_END]) {
@@ -484,10 +492,12 @@ static int ta_nl_parse_arrays(struct genl_info *info,
 		switch (nla_type(attr)) {
 		case TA_NL_A_PLAN_TENSOR:
 			err = ta_nl_parse_tensor(info->extack, attr,
+						 req->default_align,
 						 &req->tensors[t++]);
 			break;
 		case TA_NL_A_PLAN_BUFFER:
 			err = ta_nl_parse_buffer(info->extack, attr,
+						 req->default_align,
 						 &req->buffers[t++]);
 			break;
 		case TA_NL_A_PLAN_OP:
@@ -580,6 +590,8 @@ int tensorarena_nl_plan_create_doit(struct sk_buff *skb,
 		.flags = ta_nl_get_u32(attrs[TA_NL_A_PLAN_FLAGS], 0),
 		.strategy = ta_nl_get_u32(attrs[TA_NL_A_PLAN_STRATEGY],
 					  TA_STRATEGY_AUTO),
+		.default_align = ta_nl_get_u64(attrs[TA_NL_A_PLAN_DEFAULT_ALIGN],
+					       0),
 	};
 	struct ta_plan_summary sum;
 	struct ta_nl_owner *owner;
@@ -914,12 +926,37 @@ static void ta_nl_export_error(struct genl_info *info, int err)
 	}
 }
 
+/* Whether the sender is a user process, with files to receive a descriptor. */
+static bool ta_nl_sender_has_files(const struct sk_buff *skb,
+				   struct genl_info *info)
+{
+	const struct sock *ssk = NETLINK_CB(skb).sk;
+
+	if ((current->flags & PF_KTHREAD) || !ssk || ssk->sk_kern_sock) {
+		NL_SET_ERR_MSG(info->extack,
+			       "an export needs a request from a user process: the descriptor goes to the sender's file table");
+		return false;
+	}
+	return true;
+}
+
+/**
+ * struct ta_nl_fd_reply - the reply that carries an exported descriptor
+ * @cmd: the command replied to
+ * @put: puts the reply's attributes, @fd among them, into @msg
+ * @ctx: what @put reads
+ */
+struct ta_nl_fd_reply {
+	u8 cmd;
+	int (*put)(struct sk_buff *msg, const void *ctx, u32 fd);
+	const void *ctx;
+};
+
 /*
- * plan-export: the plan's slice as a dma-buf, its descriptor installed in
- * the sender's file table. A generic netlink do runs in the task that sent
- * the request (netlink_unicast() to a kernel socket calls the family's
- * input synchronously), so current's file table is the sender's; a request
- * from a kernel socket or a kernel thread has no process to receive one.
+ * Give @dmabuf (the caller's reference) a descriptor in the sender's file
+ * table and reply with its number. A generic netlink do runs in the task
+ * that sent the request (netlink_unicast() to a kernel socket calls the
+ * family's input synchronously), so current's file table is the sender's.
  *
  * Nothing may fail once the descriptor is visible: its number is reserved
  * first, the reply carrying it is built and queued, and only then is the
@@ -929,35 +966,13 @@ static void ta_nl_export_error(struct genl_info *info, int err)
  * number not yet open (EBADF), the same window an ioctl's copy_to_user()
  * leaves.
  */
-int tensorarena_nl_plan_export_doit(struct sk_buff *skb,
-				    struct genl_info *info)
+static int ta_nl_install_dmabuf(struct genl_info *info, struct dma_buf *dmabuf,
+				u32 flags, const struct ta_nl_fd_reply *reply)
 {
-	struct ta_owner caller = ta_nl_caller(skb);
-	const struct sock *ssk = NETLINK_CB(skb).sk;
-	struct dma_buf *dmabuf;
 	struct sk_buff *msg;
-	u32 id, flags;
 	int fd, err;
 	void *hdr;
 
-	if (GENL_REQ_ATTR_CHECK(info, TA_NL_A_PLAN_PLAN_ID)) {
-		NL_SET_ERR_MSG(info->extack, "plan-id attribute missing");
-		return -EINVAL;
-	}
-	if ((current->flags & PF_KTHREAD) || !ssk || ssk->sk_kern_sock) {
-		NL_SET_ERR_MSG(info->extack,
-			       "plan-export needs a request from a user process: the descriptor goes to the sender's file table");
-		return -EOPNOTSUPP;
-	}
-	id = nla_get_u32(info->attrs[TA_NL_A_PLAN_PLAN_ID]);
-	flags = ta_nl_get_u32(info->attrs[TA_NL_A_PLAN_EXPORT_FLAGS], 0);
-
-	dmabuf = ta_dmabuf_create_by_id(ta_nl_dev, &caller, id);
-	if (IS_ERR(dmabuf)) {
-		err = PTR_ERR(dmabuf);
-		ta_nl_export_error(info, err);
-		return err;
-	}
 	fd = get_unused_fd_flags(flags & TA_EXPORT_CLOEXEC ? O_CLOEXEC : 0);
 	if (fd < 0) {
 		err = fd;
@@ -971,10 +986,8 @@ int tensorarena_nl_plan_export_doit(struct sk_buff *skb,
 		NL_SET_ERR_MSG(info->extack, "out of memory");
 		goto put_fd;
 	}
-	hdr = genlmsg_put_reply(msg, info, &ta_nl_family, 0,
-				TA_NL_CMD_PLAN_EXPORT);
-	if (!hdr || nla_put_u32(msg, TA_NL_A_PLAN_PLAN_ID, id) ||
-	    nla_put_u32(msg, TA_NL_A_PLAN_FD, fd)) {
+	hdr = genlmsg_put_reply(msg, info, &ta_nl_family, 0, reply->cmd);
+	if (!hdr || reply->put(msg, reply->ctx, fd)) {
 		nlmsg_free(msg);
 		err = -EMSGSIZE;
 		NL_SET_ERR_MSG(info->extack, "the reply could not be built");
@@ -995,6 +1008,143 @@ put_fd:
 put_buf:
 	dma_buf_put(dmabuf);
 	return err;
+}
+
+static int ta_nl_put_plan_export(struct sk_buff *msg, const void *ctx, u32 fd)
+{
+	const u32 *id = ctx;
+
+	return nla_put_u32(msg, TA_NL_A_PLAN_PLAN_ID, *id) ?:
+	       nla_put_u32(msg, TA_NL_A_PLAN_FD, fd);
+}
+
+/*
+ * plan-export: the plan's slice as a dma-buf, its descriptor installed in
+ * the sender's file table (ta_nl_install_dmabuf()); a request from a
+ * kernel socket or a kernel thread has no process to receive one.
+ */
+int tensorarena_nl_plan_export_doit(struct sk_buff *skb,
+				    struct genl_info *info)
+{
+	struct ta_owner caller = ta_nl_caller(skb);
+	struct ta_nl_fd_reply reply = {
+		.cmd = TA_NL_CMD_PLAN_EXPORT,
+		.put = ta_nl_put_plan_export,
+	};
+	struct dma_buf *dmabuf;
+	u32 id, flags;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, TA_NL_A_PLAN_PLAN_ID)) {
+		NL_SET_ERR_MSG(info->extack, "plan-id attribute missing");
+		return -EINVAL;
+	}
+	if (!ta_nl_sender_has_files(skb, info))
+		return -EOPNOTSUPP;
+	id = nla_get_u32(info->attrs[TA_NL_A_PLAN_PLAN_ID]);
+	flags = ta_nl_get_u32(info->attrs[TA_NL_A_PLAN_EXPORT_FLAGS], 0);
+
+	dmabuf = ta_dmabuf_create_by_id(ta_nl_dev, &caller, id);
+	if (IS_ERR(dmabuf)) {
+		err = PTR_ERR(dmabuf);
+		ta_nl_export_error(info, err);
+		return err;
+	}
+	reply.ctx = &id;
+	return ta_nl_install_dmabuf(info, dmabuf, flags, &reply);
+}
+
+/* What a tensor-export reply says. */
+struct ta_nl_tensor_export {
+	u32 plan_id;
+	u32 tensor;
+	u64 offset;
+	u64 size;
+};
+
+static int ta_nl_put_tensor_export(struct sk_buff *msg, const void *ctx,
+				   u32 fd)
+{
+	const struct ta_nl_tensor_export *x = ctx;
+
+	return nla_put_u32(msg, TA_NL_A_TENSOR_EXPORT_PLAN_ID, x->plan_id) ?:
+	       nla_put_u32(msg, TA_NL_A_TENSOR_EXPORT_TENSOR, x->tensor) ?:
+	       nla_put_u32(msg, TA_NL_A_TENSOR_EXPORT_FD, fd) ?:
+	       nla_put_u64_64bit(msg, TA_NL_A_TENSOR_EXPORT_SIZE, x->size,
+				 TA_NL_A_TENSOR_EXPORT_PAD) ?:
+	       nla_put_u64_64bit(msg, TA_NL_A_TENSOR_EXPORT_OFFSET, x->offset,
+				 TA_NL_A_TENSOR_EXPORT_PAD);
+}
+
+/*
+ * tensor-export: one exportable tensor's pages as a dma-buf of their own
+ * (as TA_IOCTL_TENSOR_EXPORT), the descriptor installed as by plan-export.
+ */
+int tensorarena_nl_tensor_export_doit(struct sk_buff *skb,
+				      struct genl_info *info)
+{
+	struct ta_owner caller = ta_nl_caller(skb);
+	const struct nlattr *id_attr, *tensor_attr;
+	struct ta_nl_tensor_export x;
+	struct ta_nl_fd_reply reply = {
+		.cmd = TA_NL_CMD_TENSOR_EXPORT,
+		.put = ta_nl_put_tensor_export,
+		.ctx = &x,
+	};
+	struct ta_plan_obj *plan;
+	struct dma_buf *dmabuf;
+	u32 flags;
+
+	if (GENL_REQ_ATTR_CHECK(info, TA_NL_A_TENSOR_EXPORT_PLAN_ID)) {
+		NL_SET_ERR_MSG(info->extack, "plan-id attribute missing");
+		return -EINVAL;
+	}
+	if (GENL_REQ_ATTR_CHECK(info, TA_NL_A_TENSOR_EXPORT_TENSOR)) {
+		NL_SET_ERR_MSG(info->extack, "tensor attribute missing");
+		return -EINVAL;
+	}
+	if (!ta_nl_sender_has_files(skb, info))
+		return -EOPNOTSUPP;
+	id_attr = info->attrs[TA_NL_A_TENSOR_EXPORT_PLAN_ID];
+	tensor_attr = info->attrs[TA_NL_A_TENSOR_EXPORT_TENSOR];
+	x.plan_id = nla_get_u32(id_attr);
+	x.tensor = nla_get_u32(tensor_attr);
+	flags = ta_nl_get_u32(info->attrs[TA_NL_A_TENSOR_EXPORT_FLAGS], 0);
+
+	plan = ta_plan_obj_lookup(ta_nl_dev, x.plan_id, &caller);
+	if (IS_ERR(plan)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, id_attr, "no such plan");
+		return PTR_ERR(plan);
+	}
+	if (x.tensor >= plan->n_tensors) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tensor_attr,
+				    "no such tensor in the plan");
+		ta_plan_obj_put(plan);
+		return -EINVAL;
+	}
+	if (!ta_plan_obj_tensor_exportable(plan, x.tensor)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tensor_attr,
+				    "the tensor is not exportable (plan it with the exportable flag)");
+		ta_plan_obj_put(plan);
+		return -EINVAL;
+	}
+	dmabuf = ta_dmabuf_create_tensor(plan, x.tensor);
+	if (IS_ERR(dmabuf)) {
+		if (PTR_ERR(dmabuf) == -ENOMEM)
+			NL_SET_ERR_MSG(info->extack, "out of memory");
+		else if (PTR_ERR(dmabuf) == -EINVAL)
+			NL_SET_ERR_MSG_ATTR(info->extack, tensor_attr,
+					    "the tensor has no memory to export (size 0)");
+		else
+			NL_SET_ERR_MSG(info->extack,
+				       "the dma-buf could not be made");
+		ta_plan_obj_put(plan);
+		return PTR_ERR(dmabuf);
+	}
+	x.offset = plan->placements[x.tensor].offset;
+	x.size = plan->placements[x.tensor].size;
+	ta_plan_obj_put(plan);
+	return ta_nl_install_dmabuf(info, dmabuf, flags, &reply);
 }
 
 /*

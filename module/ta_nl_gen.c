@@ -30,7 +30,7 @@ const struct nla_policy tensorarena_op_nl_policy[TA_NL_A_OP_OUTPUT + 1] = {
 const struct nla_policy tensorarena_tensor_nl_policy[TA_NL_A_TENSOR_FLAGS + 1] = {
 	[TA_NL_A_TENSOR_SIZE] = { .type = NLA_U64, },
 	[TA_NL_A_TENSOR_ALIGN] = { .type = NLA_U64, },
-	[TA_NL_A_TENSOR_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0xf),
+	[TA_NL_A_TENSOR_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x1f),
 };
 
 /* TA_NL_CMD_INFO - do */
@@ -39,7 +39,7 @@ const struct nla_policy tensorarena_info_nl_policy[TA_NL_A_INFO_ABI_VERSION + 1]
 };
 
 /* TA_NL_CMD_PLAN_CREATE - do */
-const struct nla_policy tensorarena_plan_create_nl_policy[TA_NL_A_PLAN_BUFFER + 1] = {
+const struct nla_policy tensorarena_plan_create_nl_policy[TA_NL_A_PLAN_DEFAULT_ALIGN + 1] = {
 	[TA_NL_A_PLAN_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
 	[TA_NL_A_PLAN_STRATEGY] = NLA_POLICY_MAX(NLA_U32, 4),
 	[TA_NL_A_PLAN_BUDGET_NS] = { .type = NLA_U64, },
@@ -47,6 +47,7 @@ const struct nla_policy tensorarena_plan_create_nl_policy[TA_NL_A_PLAN_BUFFER + 
 	[TA_NL_A_PLAN_TENSOR] = NLA_POLICY_NESTED(tensorarena_tensor_nl_policy),
 	[TA_NL_A_PLAN_OP] = NLA_POLICY_NESTED(tensorarena_op_nl_policy),
 	[TA_NL_A_PLAN_BUFFER] = NLA_POLICY_NESTED(tensorarena_buffer_nl_policy),
+	[TA_NL_A_PLAN_DEFAULT_ALIGN] = { .type = NLA_U64, },
 };
 
 /* TA_NL_CMD_PLAN_GET - do */
@@ -65,8 +66,15 @@ const struct nla_policy tensorarena_plan_export_nl_policy[TA_NL_A_PLAN_EXPORT_FL
 	[TA_NL_A_PLAN_EXPORT_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x1),
 };
 
+/* TA_NL_CMD_TENSOR_EXPORT - do */
+const struct nla_policy tensorarena_tensor_export_nl_policy[TA_NL_A_TENSOR_EXPORT_FLAGS + 1] = {
+	[TA_NL_A_TENSOR_EXPORT_PLAN_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[TA_NL_A_TENSOR_EXPORT_TENSOR] = { .type = NLA_U32, },
+	[TA_NL_A_TENSOR_EXPORT_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x1),
+};
+
 /* Ops table for tensorarena */
-const struct genl_ops tensorarena_nl_ops[5] = {
+const struct genl_ops tensorarena_nl_ops[6] = {
 	{
 		.cmd		= TA_NL_CMD_INFO,
 		.doit		= tensorarena_nl_info_doit,
@@ -77,7 +85,7 @@ const struct genl_ops tensorarena_nl_ops[5] = {
 		.cmd		= TA_NL_CMD_PLAN_CREATE,
 		.doit		= tensorarena_nl_plan_create_doit,
 		.policy		= tensorarena_plan_create_nl_policy,
-		.maxattr	= TA_NL_A_PLAN_BUFFER,
+		.maxattr	= TA_NL_A_PLAN_DEFAULT_ALIGN,
 	},
 	{
 		.cmd		= TA_NL_CMD_PLAN_GET,
@@ -97,6 +105,12 @@ const struct genl_ops tensorarena_nl_ops[5] = {
 		.doit		= tensorarena_nl_plan_export_doit,
 		.policy		= tensorarena_plan_export_nl_policy,
 		.maxattr	= TA_NL_A_PLAN_EXPORT_FLAGS,
+	},
+	{
+		.cmd		= TA_NL_CMD_TENSOR_EXPORT,
+		.doit		= tensorarena_nl_tensor_export_doit,
+		.policy		= tensorarena_tensor_export_nl_policy,
+		.maxattr	= TA_NL_A_TENSOR_EXPORT_FLAGS,
 	},
 };
 

@@ -22,7 +22,7 @@ extern const struct nla_policy tensorarena_tensor_nl_policy[TA_NL_A_TENSOR_FLAGS
 
 extern const struct nla_policy tensorarena_info_nl_policy[TA_NL_A_INFO_ABI_VERSION + 1];
 
-extern const struct nla_policy tensorarena_plan_create_nl_policy[TA_NL_A_PLAN_BUFFER + 1];
+extern const struct nla_policy tensorarena_plan_create_nl_policy[TA_NL_A_PLAN_DEFAULT_ALIGN + 1];
 
 extern const struct nla_policy tensorarena_plan_get_nl_policy[TA_NL_A_PLAN_PLAN_ID + 1];
 
@@ -30,8 +30,10 @@ extern const struct nla_policy tensorarena_plan_destroy_nl_policy[TA_NL_A_PLAN_P
 
 extern const struct nla_policy tensorarena_plan_export_nl_policy[TA_NL_A_PLAN_EXPORT_FLAGS + 1];
 
+extern const struct nla_policy tensorarena_tensor_export_nl_policy[TA_NL_A_TENSOR_EXPORT_FLAGS + 1];
+
 /* Ops table for tensorarena */
-extern const struct genl_ops tensorarena_nl_ops[5];
+extern const struct genl_ops tensorarena_nl_ops[6];
 
 int tensorarena_nl_info_doit(struct sk_buff *skb, struct genl_info *info);
 int tensorarena_nl_plan_create_doit(struct sk_buff *skb,
@@ -43,6 +45,8 @@ int tensorarena_nl_plan_destroy_doit(struct sk_buff *skb,
 				     struct genl_info *info);
 int tensorarena_nl_plan_export_doit(struct sk_buff *skb,
 				    struct genl_info *info);
+int tensorarena_nl_tensor_export_doit(struct sk_buff *skb,
+				      struct genl_info *info);
 
 enum {
 	TENSORARENA_NLGRP_EVENTS,

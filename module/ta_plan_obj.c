@@ -21,9 +21,11 @@
  * afterwards.
  */
 #include <linux/cred.h>
+#include <linux/bitops.h>
 #include <linux/capability.h>
 #include <linux/genalloc.h>
 #include <linux/list.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
@@ -162,6 +164,7 @@ static void ta_plan_obj_release(struct kref *ref)
 		gen_pool_free(plan->ta->pool, plan->slice_vaddr,
 			      plan->slice_size);
 	ta_user_release(plan->ta, plan->user, plan->slice_size);
+	kvfree(plan->exportable);
 	kvfree(plan);
 }
 
@@ -195,7 +198,9 @@ void ta_plan_obj_get(struct ta_plan_obj *plan)
  * the limits costs the kernel nothing. Sets @req->budget.
  *
  * Return: 0; -EINVAL for unknown flags or strategy, a lifetime-form request
- * with ops or references, or a budget above max_budget_ms; -E2BIG for counts
+ * with ops or references, a budget above max_budget_ms, or a default
+ * alignment (@req->default_align, made 1 when 0) that is not a power of two
+ * up to 2^32; -E2BIG for counts
  * above max_tensors, max_ops or max_refs.
  */
 int ta_request_check(struct ta_plan_request *req, u64 budget_ns,
@@ -215,6 +220,11 @@ int ta_request_check(struct ta_plan_request *req, u64 budget_ns,
 	    req->n_refs > READ_ONCE(ta_max_refs))
 		return -E2BIG;
 	if (budget_ns > (u64)READ_ONCE(ta_max_budget_ms) * NSEC_PER_MSEC)
+		return -EINVAL;
+	if (!req->default_align)
+		req->default_align = 1;
+	if (!is_power_of_2(req->default_align) ||
+	    req->default_align > TA_PLAN_MAX_ALIGN)
 		return -EINVAL;
 	req->budget.time_ns = budget_ns ? budget_ns :
 		(u64)READ_ONCE(ta_default_budget_ms) * NSEC_PER_MSEC;
@@ -279,6 +289,43 @@ static int ta_request_problem(const struct ta_plan_request *req,
 	return 0;
 }
 
+/* Note which tensors of a graph-form request are exportable, if any. */
+static int ta_plan_obj_mark_exportable(struct ta_plan_obj *plan,
+				       const struct ta_plan_request *req)
+{
+	u32 i;
+
+	if (req->flags & TA_CREATE_LIFETIMES)
+		return 0;
+	for (i = 0; i < req->n_tensors; i++) {
+		if (!(req->tensors[i].flags & TA_TENSOR_EXPORTABLE))
+			continue;
+		if (!plan->exportable) {
+			plan->exportable = kvcalloc(BITS_TO_LONGS(req->n_tensors),
+						    sizeof(unsigned long),
+						    TA_GFP_USER);
+			if (!plan->exportable)
+				return -ENOMEM;
+		}
+		__set_bit(i, plan->exportable);
+	}
+	return 0;
+}
+
+/**
+ * ta_plan_obj_tensor_exportable() - whether a plan's tensor may be exported
+ * @plan: the plan
+ * @index: the tensor's index
+ *
+ * Return: true when @index is a tensor of @plan marked
+ * %TA_TENSOR_EXPORTABLE.
+ */
+bool ta_plan_obj_tensor_exportable(const struct ta_plan_obj *plan, u32 index)
+{
+	return index < plan->n_tensors && plan->exportable &&
+	       test_bit(index, plan->exportable);
+}
+
 /**
  * ta_plan_obj_create() - plan a request and, unless a dry run, publish it
  * @ta: the device
@@ -341,6 +388,9 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 		goto free_plan;
 	}
 
+	err = ta_plan_obj_mark_exportable(plan, req);
+	if (err)
+		goto free_plan;
 	err = ta_plan(&problem, req->strategy, &budget,
 		      offsets, &res);
 	if (err)
@@ -423,6 +473,8 @@ free_slice:
 		gen_pool_free(ta->pool, plan->slice_vaddr, plan->slice_size);
 free_plan:
 	kvfree(offsets);
+	if (plan)
+		kvfree(plan->exportable);
 	kvfree(plan);
 	kvfree(derived);
 unreserve_user:

@@ -30,6 +30,7 @@ struct ta_plan_obj;
 
 struct ta_plan_obj *ta_kapi_plan_get(u32 id, const struct cred *cred);
 struct ta_plan_obj *ta_kapi_plan_from_dmabuf(struct dma_buf *dmabuf);
+struct ta_plan_obj *ta_kapi_tensor_from_dmabuf(struct dma_buf *dmabuf, u32 *index);
 struct dma_buf *ta_kapi_plan_dmabuf(struct ta_plan_obj *plan);
 void ta_kapi_plan_ref(struct ta_plan_obj *plan);
 void ta_kapi_plan_put(struct ta_plan_obj *plan);

@@ -90,4 +90,15 @@ u64 ta_env_now_ns(void);
  */
 int ta_env_yield(void);
 
+/**
+ * ta_env_page_size() - the page size of the memory plans are mapped with
+ *
+ * Exportable tensors (%TA_TENSOR_EXPORTABLE) are planned in whole pages at
+ * page-aligned offsets: PAGE_SIZE in the kernel, sysconf(_SC_PAGESIZE) in
+ * userspace (the same figure on the machine that runs the module).
+ *
+ * Return: the page size in bytes, a power of two.
+ */
+u64 ta_env_page_size(void);
+
 #endif /* TA_ENV_H */

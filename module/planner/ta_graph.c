@@ -40,6 +40,14 @@ static int ta_graph_check_tensors(const struct ta_graph *g,
 			return -E2BIG;
 		out[t].size = gt->size;
 		out[t].align = gt->align;
+		if (gt->flags & TA_TENSOR_EXPORTABLE) {
+			/* Whole pages at a page boundary: its own dma-buf. */
+			u64 page = ta_env_page_size();
+
+			out[t].size = (gt->size + page - 1) & ~(page - 1);
+			if (out[t].align < page)
+				out[t].align = page;
+		}
 		out[t].start = TA_NO_STEP;	/* not produced yet */
 		out[t].end = 0;			/* not referenced yet */
 	}

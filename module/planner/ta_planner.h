@@ -41,7 +41,7 @@ struct ta_buffer {
 };
 
 /* Graph form: tensor flags are TA_TENSOR_* of the uAPI. */
-#define TA_TENSOR_FLAGS_ALL	0xfU
+#define TA_TENSOR_FLAGS_ALL	0x1fU
 
 /**
  * struct ta_graph_tensor - one tensor of a graph
@@ -96,7 +96,10 @@ struct ta_graph {
  * A tensor lives from the op that produces it (step 0 for graph inputs) to
  * the last op that reads it, inclusive (the end for graph outputs; the whole
  * run for constants and persistent tensors); an output nobody reads lives
- * through the op that writes it.
+ * through the op that writes it. An exportable tensor
+ * (%TA_TENSOR_EXPORTABLE) gets its size rounded up to whole pages and its
+ * alignment raised to a page (ta_env_page_size()) in @out, so the plan,
+ * its lower bound and its placements count the padding.
  *
  * The ops' reference ranges must be consecutive and cover &ta_graph.refs
  * exactly (see &struct ta_graph_op), so validation reads every reference

@@ -368,7 +368,7 @@ static void use_lifetimes(struct ta_plan_create *c)
 
 static void bad_flags(struct ta_plan_create *c) { c->flags = 0x80; }
 static void bad_strategy(struct ta_plan_create *c) { c->strategy = 5; }
-static void bad_reserved(struct ta_plan_create *c) { c->reserved[3] = 1; }
+static void bad_reserved(struct ta_plan_create *c) { c->reserved[2] = 1; }
 static void bad_pad(struct ta_plan_create *c) { c->pad = 1; }
 static void bad_count(struct ta_plan_create *c) { c->n_tensors = 0x7fffffff; }
 static void bad_ops_count(struct ta_plan_create *c) { c->n_ops = 0xffffffff; }
@@ -1051,6 +1051,309 @@ static void test_dmabuf(void)
 		   "in use %llu", (unsigned long long)info.bytes_in_use);
 }
 
+/* The lowest descriptor number free now: a call that leaked one moves it. */
+static int lowest_free_fd(void)
+{
+	int fd = dup(0);
+
+	if (fd >= 0)
+		close(fd);
+	return fd;
+}
+
+static int tensor_export(__u32 id, __u32 tensor, __u32 flags,
+			 struct ta_tensor_export *x)
+{
+	memset(x, 0, sizeof(*x));
+	x->plan_id = id;
+	x->tensor = tensor;
+	x->flags = flags;
+	x->fd = -1;
+	return e2e_ioctl(TA_IOCTL_TENSOR_EXPORT, x);
+}
+
+/* The graph with tensors 0 (input) and 3 exportable, from @t. */
+static struct ta_plan_create export_request(struct ta_tensor *t)
+{
+	struct ta_plan_create c = ta_e2e_graph_request(TA_STRATEGY_GREEDY_SIZE);
+
+	memcpy(t, g_tensors, sizeof(g_tensors));
+	t[0].flags |= TA_TENSOR_EXPORTABLE;
+	t[3].flags |= TA_TENSOR_EXPORTABLE;
+	c.tensors = (uintptr_t)t;
+	return c;
+}
+
+/*
+ * TENSOR_EXPORT: an exportable tensor's whole pages as a dma-buf of their
+ * own: its size (lseek), its offset, the plan's bytes at that offset both
+ * ways, the memory kept after the plan is destroyed; every refusal with its
+ * errno, leaving plans, arena use and descriptors as they were.
+ */
+static void test_tensor_export(void)
+{
+	struct ta_tensor t[G_TENSORS], t0[G_TENSORS];
+	struct ta_plan_create c = export_request(t), c0;
+	struct ta_placement pl[G_TENSORS];
+	struct ta_info before, after;
+	struct ta_tensor_export x;
+	struct dma_buf_sync sync;
+	struct ta_plan_destroy d;
+	struct ta_plan_get g;
+	long page = getpagesize();
+	unsigned char *plan_map, *buf_map;
+	int err, fd, ro, free_fd;
+	__u64 slice, i;
+	bool same;
+	static const struct {
+		const char *name;
+		__u32 plan;	/* 0: the plan; 1: unknown; 2: ID 0 */
+		__u32 tensor, flags;
+		int reserved;
+		int err;
+	} bad[] = {
+		{ "tensor export: unknown plan -> ENOENT", 1, 0, 0, 0, -ENOENT },
+		{ "tensor export: plan ID 0 (a dry run has none) -> ENOENT", 2, 0, 0, 0, -ENOENT },
+		{ "tensor export: index = tensor count -> EINVAL", 0, G_TENSORS, 0, 0, -EINVAL },
+		{ "tensor export: index 2^32-1 -> EINVAL", 0, 0xffffffff, 0, 0, -EINVAL },
+		{ "tensor export: non-exportable tensor -> EINVAL", 0, 1, 0, 0, -EINVAL },
+		{ "tensor export: unknown flag -> EINVAL", 0, 0, 0x2, 0, -EINVAL },
+		{ "tensor export: reserved != 0 -> EINVAL", 0, 0, 0, 1, -EINVAL },
+	};
+
+	err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
+	e2e_report("tensor export: plan with exportable tensors", !err,
+		   "errno %d", -err);
+	if (err)
+		return;
+	slice = (c.height + page - 1) & ~(__u64)(page - 1);
+	err = get_placements(c.plan_id, pl, G_TENSORS, &g);
+	e2e_report("tensor export: exportable tensors get whole pages at page-aligned offsets",
+		   !err && pl[0].offset % page == 0 && pl[3].offset % page == 0 &&
+		   pl[0].size == (__u64)page && pl[3].size == (__u64)page &&
+		   pl[1].size == g_tensors[1].size,
+		   "err %d offsets %llu %llu sizes %llu %llu", err,
+		   (unsigned long long)pl[0].offset,
+		   (unsigned long long)pl[3].offset,
+		   (unsigned long long)pl[0].size,
+		   (unsigned long long)pl[3].size);
+	e2e_report("tensor export: the lower bound counts the padding",
+		   c.lower_bound >= 2 * (__u64)page && c.height >= c.lower_bound,
+		   "bound %llu height %llu", (unsigned long long)c.lower_bound,
+		   (unsigned long long)c.height);
+
+	plan_map = mmap(NULL, slice, PROT_READ | PROT_WRITE, MAP_SHARED, e2e_fd,
+			c.mmap_offset);
+	e2e_report("tensor export: map the plan", plan_map != MAP_FAILED,
+		   "errno %d", errno);
+	if (plan_map == MAP_FAILED)
+		return;
+	for (i = 0; i < slice; i++)
+		plan_map[i] = (unsigned char)(i * 7 + 3);
+
+	/* Refusals first: each changes nothing. */
+	info_now(&before);
+	free_fd = lowest_free_fd();
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		__u32 id = bad[i].plan == 1 ? 777777 : bad[i].plan == 2 ? 0 :
+			   c.plan_id;
+
+		memset(&x, 0, sizeof(x));
+		x.plan_id = id;
+		x.tensor = bad[i].tensor;
+		x.flags = bad[i].flags;
+		x.reserved[1] = bad[i].reserved;
+		x.fd = -1;
+		err = e2e_ioctl(TA_IOCTL_TENSOR_EXPORT, &x);
+		info_now(&after);
+		e2e_report(bad[i].name, err == bad[i].err && x.fd == -1 &&
+			   lowest_free_fd() == free_fd &&
+			   after.n_plans == before.n_plans &&
+			   after.bytes_in_use == before.bytes_in_use,
+			   "got %d fd %d", err, x.fd);
+	}
+	ro = open("/dev/" TA_DEVICE_NAME, O_RDONLY | O_CLOEXEC);
+	free_fd = lowest_free_fd();
+	memset(&x, 0, sizeof(x));
+	x.plan_id = c.plan_id;
+	x.fd = -1;
+	err = ro < 0 ? -errno : ioctl(ro, TA_IOCTL_TENSOR_EXPORT, &x) ? -errno : 0;
+	e2e_report("tensor export: a read-only descriptor -> EBADF",
+		   err == -EBADF && lowest_free_fd() == free_fd, "got %d", err);
+	if (ro >= 0)
+		close(ro);
+	/* A plan whose exportable tensor has no bytes: nothing to export. */
+	c0 = export_request(t0);
+	t0[5].size = 0;
+	t0[5].flags |= TA_TENSOR_EXPORTABLE;
+	err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c0);
+	if (!err) {
+		info_now(&before);
+		free_fd = lowest_free_fd();
+		err = tensor_export(c0.plan_id, 5, 0, &x);
+		info_now(&after);
+		e2e_report("tensor export: an exportable tensor of size 0 -> EINVAL",
+			   err == -EINVAL && lowest_free_fd() == free_fd &&
+			   after.bytes_in_use == before.bytes_in_use,
+			   "got %d", err);
+		memset(&d, 0, sizeof(d));
+		d.plan_id = c0.plan_id;
+		e2e_ioctl(TA_IOCTL_PLAN_DESTROY, &d);
+	} else {
+		e2e_report("tensor export: an exportable tensor of size 0 -> EINVAL",
+			   false, "create: %d", err);
+	}
+
+	err = tensor_export(c.plan_id, 3, TA_EXPORT_CLOEXEC, &x);
+	fd = x.fd;
+	e2e_report("tensor export: export tensor 3", !err && fd >= 0 &&
+		   (fcntl(fd, F_GETFD) & FD_CLOEXEC) &&
+		   x.offset == pl[3].offset && x.size == pl[3].size,
+		   "err %d fd %d offset %llu size %llu", err, fd,
+		   (unsigned long long)x.offset, (unsigned long long)x.size);
+	if (err) {
+		munmap(plan_map, slice);
+		return;
+	}
+	e2e_report("tensor export: lseek(SEEK_END) is the size in whole pages",
+		   lseek(fd, 0, SEEK_END) == (off_t)x.size, "size %lld",
+		   (long long)lseek(fd, 0, SEEK_END));
+	buf_map = mmap(NULL, x.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	e2e_report("tensor export: mmap of the tensor's dma-buf",
+		   buf_map != MAP_FAILED, "errno %d", errno);
+	if (buf_map != MAP_FAILED) {
+		e2e_report("tensor export: its bytes are the plan's at the tensor's offset",
+			   !memcmp(buf_map, plan_map + x.offset, x.size),
+			   "differ");
+		memset(&sync, 0, sizeof(sync));
+		sync.flags = DMA_BUF_SYNC_START | DMA_BUF_SYNC_WRITE;
+		err = ioctl(fd, DMA_BUF_IOCTL_SYNC, &sync) ? -errno : 0;
+		memset(buf_map, 0xa5, x.size);
+		sync.flags = DMA_BUF_SYNC_END | DMA_BUF_SYNC_WRITE;
+		if (!err)
+			err = ioctl(fd, DMA_BUF_IOCTL_SYNC, &sync) ? -errno : 0;
+		same = plan_map[x.offset] == 0xa5 &&
+		       plan_map[x.offset + x.size - 1] == 0xa5 &&
+		       (x.offset == 0 || plan_map[x.offset - 1] != 0xa5) &&
+		       (x.offset + x.size == slice ||
+			plan_map[x.offset + x.size] != 0xa5);
+		e2e_report("tensor export: writes through it land at the tensor's pages only",
+			   !err && same, "sync %d", err);
+		buf_map[0] = 0x42;
+	}
+	e2e_report("tensor export: mapping past the buffer fails",
+		   mmap(NULL, x.size + page, PROT_READ, MAP_SHARED, fd, 0) ==
+		   MAP_FAILED, "mapped");
+
+	memset(&d, 0, sizeof(d));
+	d.plan_id = c.plan_id;
+	munmap(plan_map, slice);
+	err = e2e_ioctl(TA_IOCTL_PLAN_DESTROY, &d);
+	info_now(&after);
+	e2e_report("tensor export: keeps the plan's memory after destroy",
+		   !err && after.n_plans == 0 && after.bytes_in_use == slice,
+		   "err %d plans %u in use %llu", err, after.n_plans,
+		   (unsigned long long)after.bytes_in_use);
+	if (buf_map != MAP_FAILED) {
+		e2e_report("tensor export: still readable after destroy",
+			   buf_map[0] == 0x42 && buf_map[x.size - 1] == 0xa5,
+			   "bytes %x %x", buf_map[0], buf_map[x.size - 1]);
+		munmap(buf_map, x.size);
+	}
+	info_now(&after);
+	e2e_report("tensor export: the descriptor alone still holds it",
+		   after.bytes_in_use == slice, "in use %llu",
+		   (unsigned long long)after.bytes_in_use);
+	close(fd);
+	info_now(&after);
+	e2e_report("tensor export: closing it returns the memory",
+		   after.bytes_in_use == 0, "in use %llu",
+		   (unsigned long long)after.bytes_in_use);
+}
+
+/*
+ * ta_plan_create.default_align: the alignment of tensors whose align is 0,
+ * not of the others; 0 keeps 1; not a power of two or above 2^32: EINVAL,
+ * nothing created.
+ */
+static void test_default_align(void)
+{
+	static const __u64 bad[] = { 3, 96, 1ULL << 33, ~0ULL };
+	struct ta_tensor t[G_TENSORS];
+	struct ta_plan_create c;
+	struct ta_placement pl[G_TENSORS];
+	struct ta_info before, after;
+	struct ta_plan_destroy d;
+	struct ta_plan_get g;
+	bool aligned = true;
+	unsigned int i;
+	int err;
+
+	memcpy(t, g_tensors, sizeof(t));
+	for (i = 0; i < G_TENSORS; i++)
+		t[i].align = i == 5 ? 16 : 0;
+	info_now(&before);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		c = ta_e2e_graph_request(TA_STRATEGY_GREEDY_SIZE);
+		c.tensors = (uintptr_t)t;
+		c.default_align = bad[i];
+		err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
+		info_now(&after);
+		e2e_report("default align: not a power of two up to 2^32 -> EINVAL, nothing created",
+			   err == -EINVAL && c.plan_id == 0 &&
+			   after.n_plans == before.n_plans &&
+			   after.bytes_in_use == before.bytes_in_use,
+			   "%llu: got %d", (unsigned long long)bad[i], err);
+	}
+	c = ta_e2e_graph_request(TA_STRATEGY_GREEDY_SIZE);
+	c.tensors = (uintptr_t)t;
+	c.default_align = 1024;
+	err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
+	if (!err)
+		err = get_placements(c.plan_id, pl, G_TENSORS, &g);
+	for (i = 0; !err && i < G_TENSORS; i++)
+		if (i != 5 && pl[i].offset % 1024)
+			aligned = false;
+	e2e_report("default align: 1024 for the tensors of align 0",
+		   !err && aligned, "err %d", err);
+	memset(&d, 0, sizeof(d));
+	d.plan_id = c.plan_id;
+	if (!err)
+		e2e_ioctl(TA_IOCTL_PLAN_DESTROY, &d);
+
+	/* The lifetime form too; 2^32 is the largest allowed. */
+	{
+		struct ta_lifetime lt[2] = {
+			{ .size = 100, .start = 0, .end = 2 },
+			{ .size = 100, .start = 1, .end = 3 },
+		};
+
+		memset(&c, 0, sizeof(c));
+		c.flags = TA_CREATE_LIFETIMES | TA_CREATE_DRY_RUN;
+		c.tensors = (uintptr_t)lt;
+		c.n_tensors = 2;
+		c.tensor_size = sizeof(lt[0]);
+		c.default_align = 4096;
+		err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
+		e2e_report("default align: lifetime form, 4096 -> height 4196",
+			   !err && c.height == 4196, "err %d height %llu", err,
+			   (unsigned long long)c.height);
+		c.default_align = 1ULL << 32;
+		err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
+		e2e_report("default align: 2^32 accepted", !err &&
+			   c.height == (1ULL << 32) + 100, "err %d", err);
+		c.default_align = 0;
+		err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
+		e2e_report("default align: 0 keeps align 0 as 1", !err &&
+			   c.height == 200, "err %d height %llu", err,
+			   (unsigned long long)c.height);
+	}
+	info_now(&after);
+	e2e_report("default align: nothing left", after.n_plans == before.n_plans &&
+		   after.bytes_in_use == before.bytes_in_use, "plans %u",
+		   after.n_plans);
+}
+
 /* Read or write one of the module's parameters; -1 / false on failure. */
 static long long param_read(const char *name)
 {
@@ -1361,6 +1664,8 @@ int main(int argc, char **argv)
 	test_isolation();
 	test_stress();
 	test_dmabuf();
+	test_tensor_export();
+	test_default_align();
 	test_access();
 	test_export_efault();
 	test_elem_sizes();

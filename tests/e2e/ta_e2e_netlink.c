@@ -83,6 +83,8 @@ struct reply {
 	uint64_t height, lower_bound, bytes_in_use, arena_size, requested;
 	uint64_t mmap_offset, plan_time_ns;
 	int fd;		/* plan-export reply: the descriptor, or -1 */
+	uint32_t tensor;		/* tensor-export reply */
+	uint64_t export_size, export_offset;
 	uint32_t n_plans;
 	uint8_t cmd;
 	/* placements, by index */
@@ -123,6 +125,19 @@ static int valid_cb(struct nl_msg *msg, void *arg)
 		r->arena_size = get64(ti[TA_NL_A_INFO_ARENA_SIZE]);
 		r->n_plans = get32(ti[TA_NL_A_INFO_N_PLANS]);
 		r->requested = get64(ti[TA_NL_A_INFO_REQUESTED]);
+		return NL_OK;
+	}
+	if (g->cmd == TA_NL_CMD_TENSOR_EXPORT) {
+		struct nlattr *tx[TA_NL_A_TENSOR_EXPORT_MAX + 1];
+
+		genlmsg_parse(nlmsg_hdr(msg), 0, tx, TA_NL_A_TENSOR_EXPORT_MAX,
+			      NULL);
+		r->plan_id = get32(tx[TA_NL_A_TENSOR_EXPORT_PLAN_ID]);
+		r->tensor = get32(tx[TA_NL_A_TENSOR_EXPORT_TENSOR]);
+		r->fd = tx[TA_NL_A_TENSOR_EXPORT_FD] ?
+			(int)nla_get_u32(tx[TA_NL_A_TENSOR_EXPORT_FD]) : -1;
+		r->export_size = get64(tx[TA_NL_A_TENSOR_EXPORT_SIZE]);
+		r->export_offset = get64(tx[TA_NL_A_TENSOR_EXPORT_OFFSET]);
 		return NL_OK;
 	}
 	genlmsg_parse(nlmsg_hdr(msg), 0, tb, TA_NL_A_PLAN_MAX, NULL);
@@ -704,6 +719,126 @@ static struct nl_msg *b_export_empty(void)
 	return export_msg(empty_id, 0);
 }
 
+/*
+ * tensor-export rows: a graph plan (through the ioctl) whose tensor 0
+ * (5000 bytes) is exportable, tensor 1 is not, and tensor 2, exportable,
+ * has no bytes.
+ */
+static uint32_t xport_id;
+
+static uint32_t ioctl_create_exportable(void)
+{
+	struct ta_tensor t[3] = {
+		{ .size = 5000, .flags = TA_TENSOR_INPUT | TA_TENSOR_EXPORTABLE },
+		{ .size = 100, .flags = TA_TENSOR_OUTPUT },
+		{ .size = 0, .flags = TA_TENSOR_OUTPUT | TA_TENSOR_EXPORTABLE },
+	};
+	struct ta_op op = { .first_ref = 0, .n_inputs = 1, .n_outputs = 2 };
+	uint32_t refs[] = { 0, 1, 2 };
+	struct ta_plan_create c = { 0 };
+
+	c.strategy = TA_STRATEGY_GREEDY_SIZE;
+	c.tensors = (uintptr_t)t;
+	c.n_tensors = 3;
+	c.tensor_size = sizeof(t[0]);
+	c.ops = (uintptr_t)&op;
+	c.n_ops = 1;
+	c.op_size = sizeof(op);
+	c.refs = (uintptr_t)refs;
+	c.n_refs = 3;
+	if (ioctl(dev_fd, TA_IOCTL_PLAN_CREATE, &c))
+		return 0;
+	return c.plan_id;
+}
+
+static struct nl_msg *tx_msg(uint32_t id, uint32_t tensor, uint32_t flags)
+{
+	struct nl_msg *m = msg_new(TA_NL_CMD_TENSOR_EXPORT, 0);
+
+	nla_put_u32(m, TA_NL_A_TENSOR_EXPORT_PLAN_ID, id);
+	nla_put_u32(m, TA_NL_A_TENSOR_EXPORT_TENSOR, tensor);
+	nla_put_u32(m, TA_NL_A_TENSOR_EXPORT_FLAGS, flags);
+	return m;
+}
+
+static struct nl_msg *b_tx_no_id(void)
+{
+	struct nl_msg *m = msg_new(TA_NL_CMD_TENSOR_EXPORT, 0);
+
+	nla_put_u32(m, TA_NL_A_TENSOR_EXPORT_TENSOR, 0);
+	return m;
+}
+
+static struct nl_msg *b_tx_no_tensor(void)
+{
+	struct nl_msg *m = msg_new(TA_NL_CMD_TENSOR_EXPORT, 0);
+
+	nla_put_u32(m, TA_NL_A_TENSOR_EXPORT_PLAN_ID, xport_id);
+	return m;
+}
+
+static struct nl_msg *b_tx_none(void)
+{
+	return tx_msg(77777, 0, 0);
+}
+
+static struct nl_msg *b_tx_zero(void)
+{
+	return tx_msg(0, 0, 0);
+}
+
+static struct nl_msg *b_tx_range(void)
+{
+	return tx_msg(xport_id, 3, 0);
+}
+
+static struct nl_msg *b_tx_range_max(void)
+{
+	return tx_msg(xport_id, 0xffffffff, 0);
+}
+
+static struct nl_msg *b_tx_not_exportable(void)
+{
+	return tx_msg(xport_id, 1, 0);
+}
+
+static struct nl_msg *b_tx_empty(void)
+{
+	return tx_msg(xport_id, 2, 0);
+}
+
+static struct nl_msg *b_tx_flag(void)
+{
+	return tx_msg(xport_id, 0, 0x2);
+}
+
+static struct nl_msg *b_tx_fd_attr(void)
+{
+	struct nl_msg *m = tx_msg(xport_id, 0, 0);
+
+	nla_put_u32(m, TA_NL_A_TENSOR_EXPORT_FD, 3);
+	return m;
+}
+
+static struct nl_msg *b_default_align(uint64_t align)
+{
+	struct nl_msg *m = create_msg(0, TA_STRATEGY_GREEDY_SIZE);
+
+	nla_put_u64(m, TA_NL_A_PLAN_DEFAULT_ALIGN, align);
+	put_chain(m, 3, 100);
+	return m;
+}
+
+static struct nl_msg *b_default_align3(void)
+{
+	return b_default_align(3);
+}
+
+static struct nl_msg *b_default_align_huge(void)
+{
+	return b_default_align(1ULL << 33);
+}
+
 static struct nl_msg *b_info_attr(void)
 {
 	struct nl_msg *m = msg_new(TA_NL_CMD_INFO, 0);
@@ -719,7 +854,8 @@ static const struct bad_row bad_rows[] = {
 	{ "create: flags as u64 (oversized) -> EINVAL", b_flags_u64, -EINVAL, "invalid attribute length" },
 	{ "create: unknown attribute type -> EINVAL", b_unknown_attr, -EINVAL, "Unknown attribute type" },
 	{ "create: reply-only attribute in request -> EINVAL", b_output_attr, -EINVAL, "Unsupported attribute" },
-	{ "create: attribute beyond the op's policy (height) -> EINVAL", b_beyond_policy, -EINVAL, "Unknown attribute type" },
+	/* height lies below default-align, the create policy's last attribute */
+	{ "create: reply-only attribute (height) in request -> EINVAL", b_beyond_policy, -EINVAL, "Unsupported attribute" },
 	{ "create: tensor not nested -> EINVAL", b_not_nested, -EINVAL, "NLA_F_NESTED is missing" },
 	{ "create: unknown attribute in a tensor -> EINVAL", b_nested_unknown, -EINVAL, "Unknown attribute type" },
 	{ "create: unknown strategy -> ERANGE", b_strategy, -ERANGE, "integer out of range" },
@@ -756,6 +892,18 @@ static const struct bad_row bad_rows[] = {
 	{ "export: reply-only fd attribute in request -> EINVAL", b_export_fd_attr, -EINVAL, "Unknown attribute type" },
 	{ "export: create's flags attribute -> EINVAL", b_export_create_flags, -EINVAL, "Unsupported attribute" },
 	{ "export: plan of height 0 (no memory) -> EINVAL", b_export_empty, -EINVAL, "no memory to export" },
+	{ "tensor-export: no plan-id -> EINVAL", b_tx_no_id, -EINVAL, "plan-id attribute missing" },
+	{ "tensor-export: no tensor -> EINVAL", b_tx_no_tensor, -EINVAL, "tensor attribute missing" },
+	{ "tensor-export: no such plan -> ENOENT", b_tx_none, -ENOENT, "no such plan" },
+	{ "tensor-export: plan-id 0 -> ERANGE", b_tx_zero, -ERANGE, "integer out of range" },
+	{ "tensor-export: index = tensor count -> EINVAL", b_tx_range, -EINVAL, "no such tensor" },
+	{ "tensor-export: index 2^32-1 -> EINVAL", b_tx_range_max, -EINVAL, "no such tensor" },
+	{ "tensor-export: tensor not exportable -> EINVAL", b_tx_not_exportable, -EINVAL, "not exportable" },
+	{ "tensor-export: exportable tensor of size 0 -> EINVAL", b_tx_empty, -EINVAL, "no memory to export" },
+	{ "tensor-export: unknown flag -> EINVAL", b_tx_flag, -EINVAL, "reserved bit set" },
+	{ "tensor-export: reply-only fd attribute in request -> EINVAL", b_tx_fd_attr, -EINVAL, "Unknown attribute type" },
+	{ "create: default-align 3 -> EINVAL", b_default_align3, -EINVAL, "default-align is not a power of two" },
+	{ "create: default-align 2^33 -> EINVAL", b_default_align_huge, -EINVAL, "default-align is not a power of two" },
 };
 
 static int write_param(const char *name, const char *val)
@@ -852,7 +1000,8 @@ static void run_bad_table(struct nl_sock *sk)
 	info(sk, &use_base, &plans0);
 	export_id = ioctl_create_one(3 * 4096);
 	empty_id = ioctl_create_one(0);
-	if (!export_id || !empty_id)
+	xport_id = ioctl_create_exportable();
+	if (!export_id || !empty_id || !xport_id)
 		not_ok("plans for the export rows", "ioctl create: %s",
 		       strerror(errno));
 	info(sk, &use0, &plans0);
@@ -889,6 +1038,7 @@ static void run_bad_table(struct nl_sock *sk)
 		ok("bad-input table leaves arena use, plan list and descriptors unchanged");
 	ioctl_destroy(export_id);
 	ioctl_destroy(empty_id);
+	ioctl_destroy(xport_id);
 	info(sk, &use1, &plans1);
 	if (use1 != use_base)
 		not_ok("failed exports hold no memory: all back after destroy",
@@ -980,6 +1130,132 @@ static void run_export_mapping(int fd, uint64_t mmap_offset, uint64_t slice)
 		munmap(via_buf, slice);
 	if (via_plan != MAP_FAILED)
 		munmap(via_plan, slice);
+}
+
+static void check(const char *name, int good, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (good) {
+		ok(name);
+		return;
+	}
+	printf("e2e: not ok - nl: %s: ", name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	failures++;
+}
+
+/*
+ * tensor-export: the tensor's dma-buf, its size (lseek and the reply), its
+ * offset, the plan's bytes at that offset, the memory kept after destroy;
+ * and default-align on plan-create.
+ */
+static void run_tensor_export(struct nl_sock *sk)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct ta_placement pl[3];
+	struct ta_plan_get g = { 0 };
+	struct ta_plan_destroy d = { 0 };
+	uint64_t use0, use1, slice, i, size, offset;
+	uint32_t plans0, plans1, id;
+	unsigned char *plan_map, *buf_map;
+	struct nl_msg *m;
+	int fd, aligned;
+
+	info(sk, &use0, &plans0);
+	id = ioctl_create_exportable();
+	g.plan_id = id;
+	g.placements = (uintptr_t)pl;
+	g.n_placements = 3;
+	g.placement_size = sizeof(pl[0]);
+	if (!id || ioctl(dev_fd, TA_IOCTL_PLAN_GET, &g)) {
+		not_ok("tensor-export: a plan to export from", "%s",
+		       strerror(errno));
+		return;
+	}
+	slice = (g.height + page - 1) & ~(uint64_t)(page - 1);
+	xfer(sk, tx_msg(id, 0, TA_EXPORT_CLOEXEC));
+	fd = R.err ? R.err : R.fd;
+	check("tensor-export: reply gives plan, tensor, fd, size in whole pages, offset",
+	      !R.err && fd >= 0 && R.plan_id == id && R.tensor == 0 &&
+	      R.export_size == (uint64_t)((5000 + page - 1) & ~(page - 1)) &&
+	      R.export_size == pl[0].size && R.export_offset == pl[0].offset &&
+	      R.export_offset % page == 0,
+	      "err %d (%s) fd %d size %llu offset %llu", R.err, R.extack, fd,
+	      (unsigned long long)R.export_size,
+	      (unsigned long long)R.export_offset);
+	if (fd < 0) {
+		ioctl_destroy(id);
+		return;
+	}
+	size = R.export_size;
+	offset = R.export_offset;
+	check("tensor-export: the descriptor is in this process, close-on-exec",
+	      (fcntl(fd, F_GETFD) & FD_CLOEXEC) &&
+	      fdinfo_has(fd, "exp_name:\ttensorarena"), "fd %d", fd);
+	check("tensor-export: lseek(SEEK_END) is the size",
+	      lseek(fd, 0, SEEK_END) == (off_t)size, "%lld",
+	      (long long)lseek(fd, 0, SEEK_END));
+	plan_map = mmap(NULL, slice, PROT_READ | PROT_WRITE, MAP_SHARED, dev_fd,
+			g.mmap_offset);
+	buf_map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       fd, 0);
+	if (plan_map == MAP_FAILED || buf_map == MAP_FAILED) {
+		not_ok("tensor-export: mmap of the plan and the tensor's dma-buf",
+		       "%s", strerror(errno));
+	} else {
+		for (i = 0; i < slice; i++)
+			plan_map[i] = (unsigned char)(i * 13 + 5);
+		check("tensor-export: the dma-buf's bytes are the plan's at the tensor's offset",
+		      !dmabuf_sync(fd, DMA_BUF_SYNC_START | DMA_BUF_SYNC_READ) &&
+		      !memcmp(buf_map, plan_map + offset,
+			      size) &&
+		      !dmabuf_sync(fd, DMA_BUF_SYNC_END | DMA_BUF_SYNC_READ),
+		      "differ");
+	}
+	if (plan_map != MAP_FAILED)
+		munmap(plan_map, slice);
+	ioctl_destroy(id);
+	info(sk, &use1, &plans1);
+	check("tensor-export: the dma-buf keeps the plan's memory after destroy",
+	      plans1 == plans0 && use1 == use0 + slice,
+	      "plans %u -> %u, use %llu -> %llu", plans0, plans1,
+	      (unsigned long long)use0, (unsigned long long)use1);
+	if (buf_map != MAP_FAILED) {
+		check("tensor-export: still the tensor's bytes after destroy",
+		      buf_map[0] == (unsigned char)(offset * 13 + 5),
+		      "byte %x", buf_map[0]);
+		munmap(buf_map, size);
+	}
+	close(fd);
+	info(sk, &use1, &plans1);
+	check("tensor-export: closing it returns the memory", use1 == use0,
+	      "use %llu -> %llu", (unsigned long long)use0,
+	      (unsigned long long)use1);
+
+	/* default-align: 2048 for tensors without align, kept by the rest */
+	m = create_msg(0, TA_STRATEGY_GREEDY_SIZE);
+	nla_put_u64(m, TA_NL_A_PLAN_DEFAULT_ALIGN, 2048);
+	put_chain(m, 4, 100);
+	if (xfer(sk, m) || !R.plan_id) {
+		not_ok("create: default-align 2048", "%d %s", R.err, R.extack);
+		return;
+	}
+	d.plan_id = R.plan_id;
+	g.plan_id = R.plan_id;
+	g.n_placements = 3;
+	aligned = !ioctl(dev_fd, TA_IOCTL_PLAN_GET, &g);
+	for (i = 0; aligned && i < 3; i++)
+		aligned = pl[i].offset % 2048 == 0;
+	check("create: default-align 2048 aligns the tensors without align",
+	      aligned, "offsets %llu %llu %llu",
+	      (unsigned long long)pl[0].offset,
+	      (unsigned long long)pl[1].offset,
+	      (unsigned long long)pl[2].offset);
+	xfer(sk, id_msg(TA_NL_CMD_PLAN_DESTROY, 0, d.plan_id));
 }
 
 static void run_export(struct nl_sock *sk)
@@ -1698,6 +1974,7 @@ int main(int argc, char **argv)
 	run_bad_table(sk);
 	run_parity(sk);
 	run_export(sk);
+	run_tensor_export(sk);
 	run_owner_events();
 	run_policy(sk);
 	run_quota(sk);

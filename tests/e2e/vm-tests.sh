@@ -201,6 +201,35 @@ run_tactl_tests() {
 	check "tactl watch: sees the plan destroyed" grep -q '^destroyed' /tmp/watch.out
 }
 
+# tactl plan --exportable and tactl export (issue 11): person_detect's input
+# (TFLite tensor 88, 9216 bytes; index 31 without the constants) planned
+# exportable and exported as its own dma-buf of whole pages.
+run_tactl_export_tests() {
+	model=$TA/models/person_detect_mobilenetv1_i8.tflite
+	"$TA/tactl" plan "$model" --no-constants --exportable 88 --hold 30 >/tmp/xhold.out 2>&1 &
+	holder=$!
+	i=0
+	while ! grep -q "plan id:" /tmp/xhold.out && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	id=$(awk '/plan id:/ { print $3 }' /tmp/xhold.out)
+	page=$(getconf PAGESIZE 2>/dev/null || echo 4096)
+	size=$(((9216 + page - 1) / page * page))
+	out=$("$TA/tactl" export "$id" 31 --ioctl -o /tmp/tensor31.bin 2>&1)
+	echo "$out"
+	check "tactl export: the input tensor as a dma-buf of whole pages" \
+		contains "$out" "tensor 31: dma-buf of $size bytes at offset"
+	check "tactl export -o: the bytes read through the dma-buf" \
+		[ "$(wc -c </tmp/tensor31.bin)" = "$size" ]
+	check "tactl export --netlink --json" contains \
+		"$("$TA/tactl" export "$id" 31 --netlink --json 2>&1)" "\"size\": $size,"
+	check "tactl export of a tensor not planned exportable fails" \
+		sh -c "! $TA/tactl export $id 0 2>/dev/null"
+	kill "$holder" 2>/dev/null
+	wait "$holder" 2>/dev/null
+}
+
 # The slowest inputs the limits allow, per strategy, with planning capped
 # (max_plan_ms): every create ends in a plan or ETIMEDOUT, SIGKILL and
 # SIGINT end one promptly. The times are "bench:" lines. Under TCG the
@@ -259,6 +288,7 @@ run_module_tests() {
 	check "tactl info shows the arena's DMA addresses to root" \
 		contains "$tactl_out" "DMA address *0x"
 	run_tactl_tests
+	run_tactl_export_tests
 	if [ "$mode" = test ]; then
 		run_npu_tests "$TA"/models/*.tflite
 	else

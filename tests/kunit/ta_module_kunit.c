@@ -19,6 +19,7 @@
 
 #include "ta_internal.h"
 #include "include/tensorarena_kapi.h"
+#include "include/ta_compat.h"
 
 struct ta_size_case {
 	const char *str;
@@ -536,11 +537,198 @@ static void ta_kapi_dmabuf_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ta_arena_in_use(&f->live.ta), (size_t)0);
 }
 
+/*
+ * A graph plan with exportable tensors in the fixture's arena: t0 (input,
+ * 100 bytes, exportable) -> op 0 -> t1 (1000 bytes) -> op 1 -> t2 (output,
+ * 5000 bytes, exportable). Returns its ID.
+ */
+static u32 ta_kapi_export_plan(struct kunit *test, struct ta_kapi_fixture *f)
+{
+	static const struct ta_graph_tensor tensors[] = {
+		{ .size = 100, .align = 1,
+		  .flags = TA_TENSOR_INPUT | TA_TENSOR_EXPORTABLE },
+		{ .size = 1000, .align = 1 },
+		{ .size = 5000, .align = 1,
+		  .flags = TA_TENSOR_OUTPUT | TA_TENSOR_EXPORTABLE },
+	};
+	static const struct ta_graph_op ops[] = {
+		{ .first_ref = 0, .n_inputs = 1, .n_outputs = 1 },
+		{ .first_ref = 2, .n_inputs = 1, .n_outputs = 1 },
+	};
+	static const u32 refs[] = { 0, 1, 1, 2 };
+	struct ta_plan_request req = {
+		.strategy = TA_STRATEGY_GREEDY_SIZE,
+		.n_tensors = ARRAY_SIZE(tensors),
+		.n_ops = ARRAY_SIZE(ops),
+		.n_refs = ARRAY_SIZE(refs),
+	};
+	struct ta_owner owner = { .uid = current_euid(), .key = 2 };
+	struct ta_plan_summary sum;
+
+	req.tensors = kmemdup(tensors, sizeof(tensors), GFP_KERNEL);
+	req.ops = kmemdup(ops, sizeof(ops), GFP_KERNEL);
+	req.refs = kmemdup(refs, sizeof(refs), GFP_KERNEL);
+	KUNIT_ASSERT_EQ(test, ta_request_check(&req, 0, 0, 1000), 0);
+	KUNIT_ASSERT_TRUE(test, req.tensors && req.ops && req.refs);
+	KUNIT_ASSERT_EQ(test, ta_plan_obj_create(&f->live.ta, &owner, &req,
+						 &sum), 0);
+	ta_request_free(&req);
+	/* The padding counts: t1 and t2's whole pages live at step 1. */
+	KUNIT_EXPECT_EQ(test, sum.lower_bound, 1000 + 2 * PAGE_SIZE);
+	KUNIT_EXPECT_GE(test, sum.height, sum.lower_bound);
+	return sum.plan_id;
+}
+
+/*
+ * TENSOR_EXPORT's kernel side: an exportable tensor's dma-buf covers its
+ * whole pages at a page-aligned offset, maps to one contiguous entry at
+ * that offset, vmaps to the tensor, leads back to the plan and index
+ * (and only through ta_kapi_tensor_from_dmabuf()), and keeps the memory
+ * after the plan is destroyed. Other tensors and indices are refused.
+ */
+static void ta_kapi_tensor_export_test(struct kunit *test)
+{
+	struct ta_kapi_fixture *f = test->priv;
+	struct ta_device *ta = &f->live.ta;
+	struct ta_owner caller = { .uid = current_euid() };
+	struct dma_buf_attachment *attach;
+	struct dma_buf *dmabuf, *whole;
+	struct ta_plan_obj *plan, *back;
+	struct iosys_map map = {};
+	struct sg_table *sgt;
+	u64 offset = 0, size = 0;
+	size_t held, slice;
+	u32 id, i, index = 99;
+
+	id = ta_kapi_export_plan(test, f);
+	plan = ta_kapi_plan_get(id, current_cred());
+	KUNIT_ASSERT_FALSE(test, IS_ERR(plan));
+	for (i = 0; i < 3; i += 2) {
+		KUNIT_EXPECT_TRUE(test, PAGE_ALIGNED(plan->placements[i].offset));
+		KUNIT_EXPECT_EQ(test, plan->placements[i].size,
+				(u64)PAGE_ALIGN(i ? 5000 : 100));
+	}
+	KUNIT_EXPECT_TRUE(test, PAGE_ALIGNED(plan->slice_vaddr));
+
+	/* Refusals change nothing. */
+	held = ta_arena_in_use(ta);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_dmabuf_create_tensor(plan, 1)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_dmabuf_create_tensor(plan, 3)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_dmabuf_create_tensor(plan, U32_MAX)),
+			-EINVAL);
+	dmabuf = ta_dmabuf_create_tensor_by_id(ta, &caller, id + 1, 0, &offset,
+					       &size);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(dmabuf), -ENOENT);
+	KUNIT_EXPECT_EQ(test, offset, 0ULL);
+	KUNIT_EXPECT_EQ(test, ta_arena_in_use(ta), held);
+
+	dmabuf = ta_dmabuf_create_tensor_by_id(ta, &caller, id, 2, &offset,
+					       &size);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dmabuf));
+	KUNIT_EXPECT_EQ(test, offset, plan->placements[2].offset);
+	KUNIT_EXPECT_EQ(test, size, (u64)PAGE_ALIGN(5000));
+	KUNIT_EXPECT_EQ(test, dmabuf->size, (size_t)size);
+
+	back = ta_kapi_tensor_from_dmabuf(dmabuf, &index);
+	KUNIT_EXPECT_PTR_EQ(test, back, plan);
+	KUNIT_EXPECT_EQ(test, index, 2U);
+	if (!IS_ERR(back))
+		ta_kapi_plan_put(back);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_kapi_plan_from_dmabuf(dmabuf)),
+			-EINVAL);
+	whole = ta_kapi_plan_dmabuf(plan);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(whole));
+	index = 99;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_kapi_tensor_from_dmabuf(whole, &index)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, index, 99U);
+	dma_buf_put(whole);
+
+	/* An importer sees one contiguous entry: the tensor's pages. */
+	attach = dma_buf_attach(dmabuf, ta->dev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(attach));
+	sgt = ta_dma_buf_map_attachment(attach, DMA_BIDIRECTIONAL);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(sgt));
+	KUNIT_EXPECT_EQ(test, sgt->nents, 1U);
+	KUNIT_EXPECT_EQ(test, sg_dma_len(sgt->sgl), (unsigned int)size);
+	KUNIT_EXPECT_EQ(test, sg_dma_address(sgt->sgl),
+			plan->slice_dma + (dma_addr_t)offset);
+	KUNIT_EXPECT_EQ(test, dma_buf_begin_cpu_access(dmabuf, DMA_FROM_DEVICE), 0);
+	KUNIT_EXPECT_EQ(test, dma_buf_end_cpu_access(dmabuf, DMA_TO_DEVICE), 0);
+	ta_dma_buf_unmap_attachment(attach, sgt, DMA_BIDIRECTIONAL);
+	dma_buf_detach(dmabuf, attach);
+	KUNIT_ASSERT_EQ(test, ta_dma_buf_vmap(dmabuf, &map), 0);
+	KUNIT_EXPECT_PTR_EQ(test, map.vaddr,
+			    (void *)(plan->slice_vaddr + (unsigned long)offset));
+	ta_dma_buf_vunmap(dmabuf, &map);
+
+	/* The buffer alone keeps the memory once the plan is destroyed. */
+	slice = ta_kapi_plan_size(plan);
+	ta_kapi_plan_put(plan);
+	KUNIT_EXPECT_EQ(test, ta_plan_obj_destroy(ta, id, &caller), 0);
+	KUNIT_EXPECT_EQ(test, ta_arena_in_use(ta), held);
+	dma_buf_put(dmabuf);
+	flush_delayed_fput();
+	KUNIT_EXPECT_EQ(test, ta_arena_in_use(ta), held - slice);
+}
+
+/*
+ * The per-plan default alignment: 0 is 1; a power of two up to 2^32
+ * applies to tensors and buffers whose align is 0 (not to the others);
+ * anything else is -EINVAL.
+ */
+static void ta_default_align_test(struct kunit *test)
+{
+	struct ta_kapi_fixture *f = test->priv;
+	struct ta_buffer buffers[] = {
+		{ .size = 100, .align = 4096, .start = 0, .end = 2 },
+		{ .size = 100, .align = 0, .start = 0, .end = 2 },
+		{ .size = 100, .align = 0, .start = 0, .end = 2 },
+	};
+	struct ta_plan_request req = {
+		.flags = TA_CREATE_LIFETIMES | TA_CREATE_DRY_RUN,
+		.n_tensors = 1,
+	};
+	static const u64 bad[] = { 3, 48, BIT_ULL(33), U64_MAX };
+	struct ta_owner owner = { .uid = current_euid(), .key = 3 };
+	struct ta_plan_summary sum;
+	u32 i;
+
+	KUNIT_EXPECT_EQ(test, ta_request_check(&req, 0, 0, 1000), 0);
+	KUNIT_EXPECT_EQ(test, req.default_align, 1ULL);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		req.default_align = bad[i];
+		KUNIT_EXPECT_EQ(test, ta_request_check(&req, 0, 0, 1000),
+				-EINVAL);
+	}
+	req.default_align = BIT_ULL(32);
+	KUNIT_EXPECT_EQ(test, ta_request_check(&req, 0, 0, 1000), 0);
+
+	/* As a transport fills the buffers: align 0 takes the default. */
+	req.default_align = 256;
+	req.n_tensors = ARRAY_SIZE(buffers);
+	KUNIT_ASSERT_EQ(test, ta_request_check(&req, 0, 0, 1000), 0);
+	for (i = 1; i < ARRAY_SIZE(buffers); i++)
+		buffers[i].align = req.default_align;
+	req.buffers = kmemdup(buffers, sizeof(buffers), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, req.buffers);
+	req.strategy = TA_STRATEGY_GREEDY_SIZE;
+	KUNIT_ASSERT_EQ(test, ta_plan_obj_create(&f->live.ta, &owner, &req,
+						 &sum), 0);
+	ta_request_free(&req);
+	/* Three live together at multiples of 256: 0, 256, 512. */
+	KUNIT_EXPECT_EQ(test, sum.height, 612ULL);
+}
+
 static struct kunit_case ta_kapi_cases[] = {
 	KUNIT_CASE(ta_kapi_lookup_test),
 	KUNIT_CASE(ta_kapi_other_user_test),
 	KUNIT_CASE(ta_kapi_reference_outlives_destroy_test),
 	KUNIT_CASE(ta_kapi_dmabuf_test),
+	KUNIT_CASE(ta_kapi_tensor_export_test),
+	KUNIT_CASE(ta_default_align_test),
 	{}
 };
 

@@ -716,6 +716,59 @@ static int t_graph_lifetimes(void)
 	return 0;
 }
 
+/*
+ * An exportable tensor is planned in whole pages at a page boundary: its
+ * buffer's size and alignment say so, every strategy places it there, and
+ * the lower bound counts the padding.
+ */
+static int t_graph_exportable(void)
+{
+	u64 page = ta_env_page_size();
+	struct gb gb;
+	u32 x, a, y, s;
+
+	gb_init(&gb);
+	x = gb_tensor(&gb, 100, TA_TENSOR_INPUT | TA_TENSOR_EXPORTABLE);
+	a = gb_tensor(&gb, 1000, 0);
+	y = gb_tensor(&gb, 2 * page + 1, TA_TENSOR_OUTPUT | TA_TENSOR_EXPORTABLE);
+	gb.t[y].align = 2 * page;	/* a larger alignment stays */
+	{
+		u32 i0[] = { x }, o0[] = { a };
+		u32 i1[] = { a }, o1[] = { y };
+
+		OP(&gb, i0, o0);
+		OP(&gb, i1, o1);
+	}
+	TA_CHECK(!gb_finish(&gb), "lifetimes");
+	TA_CHECK(gb.b[x].size == page && gb.b[x].align == page, "x: %llu %llu",
+		 (unsigned long long)gb.b[x].size,
+		 (unsigned long long)gb.b[x].align);
+	TA_CHECK(gb.b[a].size == 1000 && gb.b[a].align == 1, "a");
+	TA_CHECK(gb.b[y].size == 3 * page && gb.b[y].align == 2 * page, "y");
+	/* Size 0 stays 0: nothing to export. */
+	gb.t[a].flags = TA_TENSOR_EXPORTABLE;
+	gb.t[a].size = 0;
+	TA_CHECK(!gb_finish(&gb), "size 0");
+	TA_CHECK(gb.b[a].size == 0 && gb.b[a].align == page, "a size 0");
+	gb.t[a].flags = 0;
+	gb.t[a].size = 1000;
+	TA_CHECK(!gb_finish(&gb), "again");
+	for (s = 0; s < TA_STRATEGY_COUNT; s++) {
+		struct ta_result res;
+		u64 off[3];
+
+		TA_CHECK(!ta_plan(&gb.p, s, NULL, off, &res), "plan %u", s);
+		TA_CHECK(off[x] % page == 0 && off[y] % (2 * page) == 0,
+			 "%s: offsets %llu %llu", ta_strategy_name(s),
+			 (unsigned long long)off[x], (unsigned long long)off[y]);
+		TA_CHECK(res.lower_bound == 1000 + 3 * page, "%s: bound %llu",
+			 ta_strategy_name(s),
+			 (unsigned long long)res.lower_bound);
+		TA_CHECK(!ta_plan_validate(&gb.p, off, res.height), "valid");
+	}
+	return 0;
+}
+
 static int t_graph_errors(void)
 {
 	struct gb gb;
@@ -767,7 +820,7 @@ static int t_graph_errors(void)
 
 	FRESH();
 	gb_op(&gb, 1, &x, 1, &a);
-	gb.t[1].flags = 0x10;
+	gb.t[1].flags = 0x20;
 	TA_CHECK(gb_finish(&gb) == -EINVAL, "bad flag");
 
 	FRESH();
@@ -1148,6 +1201,7 @@ const struct ta_test ta_planner_tests[] = {
 	{ "graphs: skip, branches, concat, outputs mid-chain", t_graph_shapes },
 	{ "graph lifetimes", t_graph_lifetimes },
 	{ "graph errors", t_graph_errors },
+	{ "graph: exportable tensors in whole pages", t_graph_exportable },
 	{ "validator: hand-made plans", t_validator },
 	{ "validator: rejects overlaps in a large plan", t_validator_random },
 	{ "random traces, every strategy valid", t_random_traces },

@@ -239,7 +239,7 @@ static int t_tiny(void)
 		snprintf(id, sizeof(id), "%u", i);
 		TA_CHECK(!strcmp(in.ids[i], id), "id %u", i);
 		TA_CHECK(in.tensors[i].size == size[i] &&
-			 in.tensors[i].align == 16 &&
+			 in.tensors[i].align == 64 &&
 			 in.tensors[i].flags == flags[i], "tensor %u", i);
 		TA_CHECK(in.bufs[i].start == start[i] && in.bufs[i].end == end[i],
 			 "lifetime %u: [%u,%u)", i, in.bufs[i].start,
@@ -252,6 +252,22 @@ static int t_tiny(void)
 	TA_CHECK(!strcmp(in.notes[0], "INT8 [1,8] input_x") &&
 		 !strcmp(in.notes[2], "INT16 [1,8] hidden_1"), "notes '%s'",
 		 in.notes[0]);
+	/* tactl --align and --exportable: ta_input_retune() */
+	TA_CHECK(ta_input_retune(&in, 48, NULL, err, sizeof(err)) == -EINVAL &&
+		 strstr(err, "power of two"), "align 48: %s", err);
+	TA_CHECK(ta_input_retune(&in, 0, "0,9", err, sizeof(err)) == -EINVAL &&
+		 strstr(err, "'9'"), "name 9: %s", err);
+	TA_CHECK(!ta_input_retune(&in, 128, "0,2", err, sizeof(err)), "%s", err);
+	for (i = 0; i < 5; i++)
+		TA_CHECK(in.tensors[i].align == 128 &&
+			 !!(in.tensors[i].flags & TA_TENSOR_EXPORTABLE) ==
+			 (i == 0 || i == 2) &&
+			 in.bufs[i].size == (i == 0 || i == 2 ?
+					     ta_env_page_size() : size[i]) &&
+			 in.bufs[i].align == (i == 0 || i == 2 ?
+					      ta_env_page_size() : 128),
+			 "retuned %u", i);
+	TA_CHECK(!ta_input_retune(&in, 64, NULL, err, sizeof(err)), "%s", err);
 	TA_CHECK(!ta_input_drop_constants(&in), "drop");
 	TA_CHECK(in.graph.n_tensors == 4 && in.prob.n_buffers == 4 &&
 		 !strcmp(in.ids[1], "2") && in.graph.ops[0].n_inputs == 1 &&

@@ -33,13 +33,18 @@
 #define TA_TENSOR_OUTPUT	0x2	/* graph output: live to the end */
 #define TA_TENSOR_CONSTANT	0x4	/* live for the whole run */
 #define TA_TENSOR_PERSISTENT	0x8	/* live for the whole run */
+#define TA_TENSOR_EXPORTABLE 0x10 /* may be exported as its own dma-buf */
 
 /**
  * struct ta_tensor - one tensor of a graph (graph form)
  * @size: In. Bytes; 0 is allowed and takes no room.
  * @align: In. Offset alignment in bytes, a power of two up to 2^32; 0
- *	   means 1.
- * @flags: In. %TA_TENSOR_* bits; others must be zero.
+ *	   means the plan's &ta_plan_create.default_align (1 unless set).
+ * @flags: In. %TA_TENSOR_* bits; others must be zero. A tensor with
+ *	   %TA_TENSOR_EXPORTABLE is planned at a page-aligned offset with its
+ *	   size rounded up to whole pages (its placement's size is that
+ *	   rounded size), so that %TA_IOCTL_TENSOR_EXPORT can hand it out as
+ *	   a dma-buf of its own.
  * @pad: Must be zero.
  */
 struct ta_tensor {
@@ -67,7 +72,8 @@ struct ta_op {
 /**
  * struct ta_lifetime - one buffer with an explicit lifetime (lifetime form)
  * @size: In. Bytes.
- * @align: In. As &ta_tensor.align.
+ * @align: In. As &ta_tensor.align. (The lifetime form has no flags: its
+ *	   buffers cannot be exportable.)
  * @start: In. First step at which the buffer is live.
  * @end: In. First step at which it no longer is; @start < @end.
  */
@@ -107,6 +113,9 @@ struct ta_lifetime {
  * @mmap_offset: Out. Offset to pass to mmap() to map the plan's slice.
  * @optimal: Out. 1 when the plan is proven optimal.
  * @pad: Must be zero.
+ * @default_align: In. The alignment of tensors (or lifetime buffers) whose
+ *		   align is 0: a power of two up to 2^32, or 0 for 1 (the
+ *		   behaviour before this field existed); -EINVAL otherwise.
  * @reserved: Must be zero.
  */
 struct ta_plan_create {
@@ -129,7 +138,8 @@ struct ta_plan_create {
 	__u64 mmap_offset;
 	__u32 optimal;
 	__u32 pad;
-	__u64 reserved[4];
+	__u64 default_align;
+	__u64 reserved[3];
 };
 
 /**
@@ -216,6 +226,28 @@ struct ta_plan_export {
 };
 
 /**
+ * struct ta_tensor_export - export one tensor of a plan as its own dma-buf;
+ * argument of %TA_IOCTL_TENSOR_EXPORT
+ * @plan_id: In. The plan (visible to the caller as for PLAN_EXPORT).
+ * @tensor: In. Index of the tensor in the plan's graph; it must be exportable.
+ * @flags: In. %TA_EXPORT_* bits (%TA_EXPORT_CLOEXEC); others must be zero.
+ * @fd: Out. The dma-buf descriptor, read-write. It keeps the plan's memory alive.
+ * @size: Out. The dma-buf's size: the tensor's size rounded up to whole pages
+ *        (lseek(fd, 0, SEEK_END) gives it).
+ * @offset: Out. The tensor's offset in the plan's slice.
+ * @reserved: Must be zero.
+ */
+struct ta_tensor_export {
+	__u32 plan_id;
+	__u32 tensor;
+	__u32 flags;
+	__s32 fd;
+	__u64 size;
+	__u64 offset;
+	__u64 reserved[2];
+};
+
+/**
  * struct ta_info - arena information, argument of %TA_IOCTL_INFO
  * @abi_version: Out. %TA_ABI_VERSION of the running module.
  * @flags: In. Must be zero.
@@ -257,6 +289,7 @@ struct ta_info {
 #define TA_IOCTL_PLAN_GET	_IOWR(TA_IOCTL_BASE, 0x02, struct ta_plan_get)
 #define TA_IOCTL_PLAN_DESTROY	_IOW(TA_IOCTL_BASE, 0x03, struct ta_plan_destroy)
 #define TA_IOCTL_PLAN_EXPORT	_IOWR(TA_IOCTL_BASE, 0x04, struct ta_plan_export)
+#define TA_IOCTL_TENSOR_EXPORT _IOWR(TA_IOCTL_BASE, 0x05, struct ta_tensor_export)
 
 /*
  * Generic netlink family "tensorarena" (Documentation/netlink.md, spec in

@@ -37,7 +37,12 @@ struct ta_plan;
  */
 struct ta_graph_builder *ta_graph_new(void);
 void ta_graph_free(struct ta_graph_builder *g);
-/* Returns the tensor's index (>= 0) or -errno. @align 0 means 1. */
+/* Returns the tensor's index (>= 0) or -errno. @align 0 means the graph's
+ * default alignment (ta_graph_set_default_align(), 1 unless set). @flags:
+ * TA_TENSOR_*; TA_TENSOR_EXPORTABLE plans the tensor in whole pages at a
+ * page-aligned offset, for ta_plan_export_tensor() (its ta_plan_size() is
+ * then the size rounded up to whole pages).
+ */
 int ta_graph_add_tensor(struct ta_graph_builder *g, uint64_t size, uint64_t align,
 			uint32_t flags);
 /* Returns the op's index (>= 0) or -errno. */
@@ -48,6 +53,13 @@ int ta_graph_add_op(struct ta_graph_builder *g, const uint32_t *inputs,
 int ta_graph_add_buffer(struct ta_graph_builder *g, uint64_t size, uint64_t align,
 			uint32_t start, uint32_t end);
 uint32_t ta_graph_tensor_count(const struct ta_graph_builder *g);
+/* The alignment of the graph's tensors (or buffers) added with align 0: a
+ * power of two up to 2^32, or 0 for 1 (the default). Sent with the plan
+ * (ta_plan_create.default_align) and used offline alike; -EINVAL otherwise.
+ */
+int ta_graph_set_default_align(struct ta_graph_builder *g, uint64_t align);
+/* The graph's default alignment (1 unless set). */
+uint64_t ta_graph_default_align(const struct ta_graph_builder *g);
 uint32_t ta_graph_op_count(const struct ta_graph_builder *g);
 
 enum ta_transport {
@@ -111,6 +123,17 @@ void *ta_plan_tensor(const struct ta_plan *p, uint32_t tensor);
  * ta_client_close(); the caller closes the descriptor.
  */
 int ta_plan_export_dmabuf(struct ta_plan *p, uint32_t flags);
+/* Export one tensor, added with TA_TENSOR_EXPORTABLE, as a dma-buf of its
+ * own (a camera capturing into an input tensor, say): returns a new
+ * read-write descriptor in this process (either transport), FD_CLOEXEC with
+ * TA_EXPORT_CLOEXEC, or -errno: -EINVAL for an offline or dry-run plan, a
+ * destroyed handle, an index out of range, a tensor not exportable or of
+ * size 0, an unknown flag; -ENOENT when the plan is gone; -EMFILE. The
+ * buffer's size is ta_plan_size(p, tensor) (lseek(fd, 0, SEEK_END)), its
+ * first byte the tensor's (ta_plan_offset()); it keeps the plan's memory
+ * alive as ta_plan_export_dmabuf()'s does.
+ */
+int ta_plan_export_tensor(struct ta_plan *p, uint32_t tensor, uint32_t flags);
 /* Destroy the kernel plan (its ID); the handle stays readable. */
 int ta_plan_destroy(struct ta_plan *p);
 /* Unmap and free the handle (does not destroy the kernel plan). */

@@ -20,6 +20,8 @@ struct ta_transport_ops {
 	int (*destroy)(struct ta_client *c, uint32_t plan_id);
 	/* As TA_IOCTL_PLAN_EXPORT: Out: args->fd, open in this process. */
 	int (*export_dmabuf)(struct ta_client *c, struct ta_plan_export *args);
+	/* As TA_IOCTL_TENSOR_EXPORT: Out: args->fd (in this process), size, offset. */
+	int (*export_tensor)(struct ta_client *c, struct ta_tensor_export *args);
 	void (*close)(struct ta_client *c);
 };
 

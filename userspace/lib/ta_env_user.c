@@ -4,6 +4,7 @@
  */
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ta_env.h"
 
@@ -31,6 +32,13 @@ u64 ta_env_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (u64)ts.tv_sec * 1000000000ULL + (u64)ts.tv_nsec;
+}
+
+u64 ta_env_page_size(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	return page > 0 ? (u64)page : 4096;
 }
 
 #ifdef TA_ENV_TEST_HOOKS

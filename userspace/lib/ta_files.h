@@ -59,6 +59,8 @@ int ta_graph_read(const char *path, struct ta_input *in, char *err,
 int ta_input_read(const char *path, struct ta_input *in, char *err,
 		  size_t errlen);
 void ta_input_free(struct ta_input *in);
+int ta_input_retune(struct ta_input *in, u64 align, const char *exportable,
+		    char *err, size_t errlen);
 /* Readers of graph forms end with this: lifetimes, @in->prob. */
 int ta_input_finish_graph(struct ta_input *in, const char *path,
 			  const char *hint, char *err, size_t errlen);

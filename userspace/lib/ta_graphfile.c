@@ -4,6 +4,7 @@
  *
  *	tensorarena-graph 1
  *	tensor NAME SIZE [align=N] [input] [output] [constant] [persistent]
+ *		[exportable]
  *	op NAME [INPUT...] -> [OUTPUT...]
  *
  * Tensors are declared before the ops that use them; ops come in execution
@@ -170,6 +171,8 @@ static int ta_gf_tensor(struct ta_gf *gf, char **tok, int n)
 			gt->flags |= TA_TENSOR_CONSTANT;
 		} else if (!strcmp(tok[i], "persistent")) {
 			gt->flags |= TA_TENSOR_PERSISTENT;
+		} else if (!strcmp(tok[i], "exportable")) {
+			gt->flags |= TA_TENSOR_EXPORTABLE;
 		} else {
 			return ta_gf_fail(gf, -EINVAL, "unknown tensor attribute",
 					  tok[i]);
@@ -334,6 +337,56 @@ int ta_input_finish_graph(struct ta_input *in, const char *path,
 }
 
 /**
+ * ta_input_retune() - change a graph-form input's alignment or exportable set
+ * @in: a graph-form input (ta_graph_read(), ta_tflite_read())
+ * @align: when not 0, the new alignment of every tensor (a power of two up
+ *	   to 2^32)
+ * @exportable: when not NULL, comma-separated tensor names (&ta_input.ids)
+ *		to mark %TA_TENSOR_EXPORTABLE
+ * @err: message buffer
+ * @errlen: its size
+ *
+ * The buffers (@in->bufs) are derived again, so exportable tensors get
+ * their whole pages.
+ *
+ * Return: 0; -EINVAL (with a message) for a trace, a bad alignment or an
+ * unknown name; ta_graph_lifetimes()'s error.
+ */
+int ta_input_retune(struct ta_input *in, u64 align, const char *exportable,
+		    char *err, size_t errlen)
+{
+	const char *p = exportable;
+	u32 t;
+
+	if (!in->is_graph) {
+		snprintf(err, errlen, "a trace has no tensors to retune (graph files and models only)");
+		return -EINVAL;
+	}
+	if (align && ((align & (align - 1)) || align > TA_PLAN_MAX_ALIGN)) {
+		snprintf(err, errlen, "alignment %llu is not a power of two up to 2^32",
+			 (unsigned long long)align);
+		return -EINVAL;
+	}
+	for (t = 0; align && t < in->graph.n_tensors; t++)
+		in->tensors[t].align = align;
+	while (p && *p) {
+		size_t len = strcspn(p, ",");
+
+		for (t = 0; t < in->graph.n_tensors; t++)
+			if (strlen(in->ids[t]) == len &&
+			    !strncmp(in->ids[t], p, len))
+				break;
+		if (t == in->graph.n_tensors) {
+			snprintf(err, errlen, "no tensor named '%.*s'", (int)len, p);
+			return -EINVAL;
+		}
+		in->tensors[t].flags |= TA_TENSOR_EXPORTABLE;
+		p += len + (p[len] == ',');
+	}
+	return ta_graph_lifetimes(&in->graph, in->bufs);
+}
+
+/**
  * ta_graph_read() - read a graph file and derive its lifetimes
  * @path: the file
  * @in: out; @in->prob is a graph-form problem; free with ta_input_free()
@@ -484,6 +537,8 @@ int ta_graph_write(const char *path, const struct ta_input *in)
 			fprintf(f, " constant");
 		if (gt->flags & TA_TENSOR_PERSISTENT)
 			fprintf(f, " persistent");
+		if (gt->flags & TA_TENSOR_EXPORTABLE)
+			fprintf(f, " exportable");
 		if (in->notes && in->notes[t])
 			fprintf(f, "  # %s", in->notes[t]);
 		fputc('\n', f);

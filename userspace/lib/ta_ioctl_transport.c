@@ -44,6 +44,12 @@ static int ta_ioctl_export(struct ta_client *c, struct ta_plan_export *args)
 	return ta_xioctl(c, TA_IOCTL_PLAN_EXPORT, args);
 }
 
+static int ta_ioctl_tensor_export(struct ta_client *c,
+				  struct ta_tensor_export *args)
+{
+	return ta_xioctl(c, TA_IOCTL_TENSOR_EXPORT, args);
+}
+
 static void ta_ioctl_close(struct ta_client *c)
 {
 	(void)c;
@@ -55,5 +61,6 @@ const struct ta_transport_ops ta_ioctl_ops = {
 	.get = ta_ioctl_get,
 	.destroy = ta_ioctl_destroy,
 	.export_dmabuf = ta_ioctl_export,
+	.export_tensor = ta_ioctl_tensor_export,
 	.close = ta_ioctl_close,
 };

@@ -20,6 +20,7 @@
 
 struct ta_graph_builder {
 	bool lifetime_form;
+	uint64_t default_align;		/* for align 0; 0: 1 */
 	uint32_t n_tensors, n_ops, n_refs;
 	uint32_t cap_tensors, cap_ops, cap_refs;
 	struct ta_tensor *tensors;	/* graph form */
@@ -170,6 +171,19 @@ int ta_graph_add_buffer(struct ta_graph_builder *g, uint64_t size, uint64_t alig
 	return g->n_tensors++;
 }
 
+int ta_graph_set_default_align(struct ta_graph_builder *g, uint64_t align)
+{
+	if (!ta_align_ok(align))
+		return -EINVAL;
+	g->default_align = align;
+	return 0;
+}
+
+uint64_t ta_graph_default_align(const struct ta_graph_builder *g)
+{
+	return g->default_align ? g->default_align : 1;
+}
+
 /* The graph as a PLAN_CREATE request (pointers into @g). */
 static void ta_graph_request(const struct ta_graph_builder *g,
 			     const struct ta_plan_options *opts,
@@ -183,6 +197,7 @@ static void ta_graph_request(const struct ta_graph_builder *g,
 		args->budget_steps = opts->budget_steps;
 	}
 	args->n_tensors = g->n_tensors;
+	args->default_align = g->default_align;
 	if (g->lifetime_form) {
 		args->flags |= TA_CREATE_LIFETIMES;
 		args->tensors = (uintptr_t)g->lifetimes;
@@ -371,7 +386,8 @@ int ta_plan_offline(const struct ta_graph_builder *g,
 	if (g->lifetime_form) {
 		for (i = 0; i < n; i++) {
 			buffers[i].size = g->lifetimes[i].size;
-			buffers[i].align = g->lifetimes[i].align ?: 1;
+			buffers[i].align = g->lifetimes[i].align ?:
+					   ta_graph_default_align(g);
 			buffers[i].start = g->lifetimes[i].start;
 			buffers[i].end = g->lifetimes[i].end;
 		}
@@ -382,7 +398,8 @@ int ta_plan_offline(const struct ta_graph_builder *g,
 			goto out;
 		for (i = 0; i < n; i++) {
 			gt[i].size = g->tensors[i].size;
-			gt[i].align = g->tensors[i].align ?: 1;
+			gt[i].align = g->tensors[i].align ?:
+				      ta_graph_default_align(g);
 			gt[i].flags = g->tensors[i].flags;
 		}
 		for (i = 0; i < g->n_ops; i++) {
@@ -522,6 +539,21 @@ int ta_plan_export_dmabuf(struct ta_plan *p, uint32_t flags)
 	x.plan_id = p->id;
 	x.flags = flags;
 	err = p->client->ops->export_dmabuf(p->client, &x);
+	return err ? err : x.fd;
+}
+
+int ta_plan_export_tensor(struct ta_plan *p, uint32_t tensor, uint32_t flags)
+{
+	struct ta_tensor_export x;
+	int err;
+
+	if (!p->client || !p->id)
+		return -EINVAL;
+	memset(&x, 0, sizeof(x));
+	x.plan_id = p->id;
+	x.tensor = tensor;
+	x.flags = flags;
+	err = p->client->ops->export_tensor(p->client, &x);
 	return err ? err : x.fd;
 }
 

@@ -368,7 +368,9 @@ static int ta_nl_create(struct ta_client *c, struct ta_plan_create *a)
 	if (nla_put_u32(msg, TA_NL_A_PLAN_FLAGS, a->flags) ||
 	    nla_put_u32(msg, TA_NL_A_PLAN_STRATEGY, a->strategy) ||
 	    nla_put_u64(msg, TA_NL_A_PLAN_BUDGET_NS, a->budget_ns) ||
-	    nla_put_u64(msg, TA_NL_A_PLAN_BUDGET_STEPS, a->budget_steps)) {
+	    nla_put_u64(msg, TA_NL_A_PLAN_BUDGET_STEPS, a->budget_steps) ||
+	    (a->default_align &&
+	     nla_put_u64(msg, TA_NL_A_PLAN_DEFAULT_ALIGN, a->default_align))) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -587,6 +589,48 @@ static int ta_nl_export(struct ta_client *c, struct ta_plan_export *a)
 	return err == -ERANGE ? -ENOENT : err;
 }
 
+static int ta_nl_tensor_export_parse(struct nlmsghdr *hdr, struct nlattr **tb,
+				     void *arg)
+{
+	struct ta_tensor_export *a = arg;
+
+	(void)hdr;
+	if (!tb[TA_NL_A_TENSOR_EXPORT_FD] || !tb[TA_NL_A_TENSOR_EXPORT_SIZE] ||
+	    !tb[TA_NL_A_TENSOR_EXPORT_OFFSET])
+		return -EPROTO;
+	a->fd = (int32_t)nla_get_u32(tb[TA_NL_A_TENSOR_EXPORT_FD]);
+	a->size = nla_get_u64(tb[TA_NL_A_TENSOR_EXPORT_SIZE]);
+	a->offset = nla_get_u64(tb[TA_NL_A_TENSOR_EXPORT_OFFSET]);
+	return 0;
+}
+
+/* As ta_nl_export(), for one tensor (tensor-export). */
+static int ta_nl_tensor_export(struct ta_client *c, struct ta_tensor_export *a)
+{
+	struct ta_nl *nl = c->nl;
+	struct nl_msg *msg;
+	int err;
+
+	if (ta_reserved_nonzero(a->reserved, sizeof(a->reserved)))
+		return -EINVAL;
+	msg = ta_nl_msg(nl, TA_NL_CMD_TENSOR_EXPORT, 0, 0);
+	if (!msg)
+		return -ENOMEM;
+	if (nla_put_u32(msg, TA_NL_A_TENSOR_EXPORT_PLAN_ID, a->plan_id) ||
+	    nla_put_u32(msg, TA_NL_A_TENSOR_EXPORT_TENSOR, a->tensor) ||
+	    nla_put_u32(msg, TA_NL_A_TENSOR_EXPORT_FLAGS, a->flags)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	a->fd = -1;
+	err = ta_nl_xfer(nl, msg, ta_nl_tensor_export_parse, a);
+	if (err && a->fd >= 0) {
+		close(a->fd);
+		a->fd = -1;
+	}
+	return err == -ERANGE ? -ENOENT : err;
+}
+
 static void ta_nl_close(struct ta_client *c)
 {
 	struct ta_nl *nl = c->nl;
@@ -658,5 +702,6 @@ const struct ta_transport_ops ta_netlink_ops = {
 	.get = ta_nl_get,
 	.destroy = ta_nl_destroy,
 	.export_dmabuf = ta_nl_export,
+	.export_tensor = ta_nl_tensor_export,
 	.close = ta_nl_close,
 };

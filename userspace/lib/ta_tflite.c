@@ -25,8 +25,10 @@
  * ops in execution order. Flags: a tensor whose buffer holds data is
  * constant, an is_variable tensor persistent, the subgraph's inputs and
  * outputs input and output. Sizes are the product of the shape times the
- * element size; every tensor is 16-byte aligned (TFLite Micro's
- * MicroArenaBufferAlignment()).
+ * element size; every tensor is 64-byte aligned (TFLite's
+ * kDefaultTensorAlignment, which its interpreter checks for the buffers it
+ * is handed; TFLite Micro's arena aligns to 16). tactl --align changes it
+ * (ta_input_retune()).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -36,7 +38,7 @@
 
 #include "ta_files.h"
 
-#define TA_TFL_ALIGN		16
+#define TA_TFL_ALIGN		64
 #define TA_TFL_MAX_FILE		(1ULL << 31)	/* FlatBuffers' own limit */
 #define TA_TFL_MAX_DIMS		16
 /* Elements of one tensor: 2^36 x 16 bytes = 1 TiB; sums stay below 2^61. */

@@ -16,16 +16,21 @@ static void import_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: tactl import MODEL.tflite [-o GRAPH] [--no-constants] [--quiet]\n"
+		"                    [--align N] [--exportable NAME[,NAME...]]\n"
 		"\n"
 		"Reads a TFLite model (subgraph 0; Documentation/tflite.md) or a graph\n"
 		"file and writes it as a graph file (Documentation/graph-format.md):\n"
 		"one tensor per TFLite tensor the operators use, named by its TFLite\n"
-		"index, 16-byte aligned, and the operators in execution order. A summary\n"
+		"index, 64-byte aligned (TFLite's kDefaultTensorAlignment; --align),\n"
+		"and the operators in execution order. A summary\n"
 		"goes to stderr.\n"
 		"\n"
 		"  -o GRAPH        the graph file (default '-': stdout)\n"
 		"  --no-constants  leave out the constant tensors (weights, biases)\n"
-		"  --quiet         no summary\n");
+		"  --quiet         no summary\n"
+		"  --align N       align every tensor to N bytes instead\n"
+		"  --exportable L  mark the tensors named in L (comma-separated)\n"
+		"                  exportable (tactl plan --exportable)\n");
 }
 
 int tactl_cmd_import(int argc, char **argv)
@@ -33,6 +38,8 @@ int tactl_cmd_import(int argc, char **argv)
 	const char *file = NULL, *out = "-";
 	struct ta_tflite_info info;
 	bool no_const = false, quiet = false, tfl = false;
+	const char *exportable = NULL;
+	u64 align = 0;
 	struct ta_input in;
 	char err[512] = "";
 	u64 lb = 0;
@@ -50,6 +57,14 @@ int tactl_cmd_import(int argc, char **argv)
 			no_const = true;
 		} else if (!strcmp(a, "--quiet")) {
 			quiet = true;
+		} else if (!strcmp(a, "--align") && i + 1 < argc) {
+			if (ta_parse_u64(argv[++i], &align) || !align) {
+				fprintf(stderr, "tactl import: bad alignment '%s'\n",
+					argv[i]);
+				return 2;
+			}
+		} else if (!strcmp(a, "--exportable") && i + 1 < argc) {
+			exportable = argv[++i];
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "tactl import: bad option '%s'\n", a);
 			import_usage(stderr);
@@ -92,6 +107,13 @@ int tactl_cmd_import(int argc, char **argv)
 		fprintf(stderr, "tactl import: %s: %s\n", file, strerror(-ret));
 		ta_input_free(&in);
 		return 1;
+	}
+	if ((align || exportable) &&
+	    (ret = ta_input_retune(&in, align, exportable, err, sizeof(err)))) {
+		fprintf(stderr, "tactl import: %s: %s\n", file,
+			err[0] ? err : strerror(-ret));
+		ta_input_free(&in);
+		return 2;
 	}
 	ret = ta_graph_write(out, &in);
 	if (ret) {

@@ -5,7 +5,8 @@
  *
  *	tactl plan FILE [--strategy NAME] [--budget-ms N] [-o PLAN.csv]
  *		   [--svg PLAN.svg] [--json] [--offline | --dry-run]
- *		   [--hold SECONDS] [--ioctl | --netlink]
+ *		   [--hold SECONDS] [--ioctl | --netlink] [--align N]
+ *		   [--exportable NAME[,NAME...]]
  */
 #include <errno.h>
 #include <stdio.h>
@@ -38,6 +39,7 @@ static void plan_usage(FILE *out)
 	fprintf(out,
 		"usage: tactl plan FILE [--strategy NAME] [--budget-ms N] [-o PLAN.csv]\n"
 		"                  [--svg PLAN.svg] [--json] [--no-constants]\n"
+		"                  [--align N] [--exportable NAME[,NAME...]]\n"
 		"\n"
 		"Plans a trace CSV (id,lower,upper,size[,alignment]), a graph file\n"
 		"(Documentation/graph-format.md) or a TFLite model (tflite.md) in the\n"
@@ -55,6 +57,11 @@ static void plan_usage(FILE *out)
 		"  --svg PLAN.svg   draw the plan\n"
 		"  --json           print the figures as one JSON object\n"
 		"  --no-constants   graph or model: leave out the constant tensors\n"
+		"  --align N        graph or model: align every tensor to N bytes (a\n"
+		"                   TFLite model's default is 64, kDefaultTensorAlignment)\n"
+		"  --exportable L   graph or model: plan the tensors named in L (graph\n"
+		"                   names; a model's TFLite indices), comma-separated,\n"
+		"                   exportable: whole pages, for tactl export\n"
 		"  --offline        plan here, without the module\n"
 		"  --dry-run        plan in the module without taking arena memory\n"
 		"  --hold SECONDS   keep the plan in the module that long before exiting\n"
@@ -215,6 +222,8 @@ int tactl_cmd_plan(int argc, char **argv)
 	struct ta_result res;
 	struct ta_input in;
 	bool json = false, no_const = false;
+	const char *exportable = NULL;
+	u64 align = 0;
 	char err[512] = "";
 	u64 *offsets;
 
@@ -255,6 +264,14 @@ int tactl_cmd_plan(int argc, char **argv)
 			sub.transport = TA_TRANSPORT_IOCTL;
 		} else if (!strcmp(a, "--netlink")) {
 			sub.transport = TA_TRANSPORT_NETLINK;
+		} else if (!strcmp(a, "--align") && more) {
+			if (ta_parse_u64(argv[++i], &align) || !align) {
+				fprintf(stderr, "tactl plan: bad alignment '%s'\n",
+					argv[i]);
+				return 2;
+			}
+		} else if (!strcmp(a, "--exportable") && more) {
+			exportable = argv[++i];
 		} else if (!strcmp(a, "--hold") && more) {
 			sub.hold_s = strtoul(argv[++i], NULL, 10);
 		} else if (a[0] == '-' && a[1]) {
@@ -289,6 +306,13 @@ int tactl_cmd_plan(int argc, char **argv)
 	if (no_const && (ret = ta_input_drop_constants(&in))) {
 		fprintf(stderr, "tactl plan: %s: --no-constants: %s\n", file,
 			ret == -EINVAL ? "not a graph or model" : strerror(-ret));
+		ta_input_free(&in);
+		return 2;
+	}
+	if ((align || exportable) &&
+	    (ret = ta_input_retune(&in, align, exportable, err, sizeof(err)))) {
+		fprintf(stderr, "tactl plan: %s: %s\n", file,
+			err[0] ? err : strerror(-ret));
 		ta_input_free(&in);
 		return 2;
 	}

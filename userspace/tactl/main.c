@@ -17,6 +17,7 @@ static const struct {
 	{ "list", tactl_cmd_list, "list the plans you may see in the module" },
 	{ "show", tactl_cmd_show, "show a plan's placements" },
 	{ "destroy", tactl_cmd_destroy, "destroy a plan" },
+	{ "export", tactl_cmd_export, "export an exportable tensor of a plan as a dma-buf" },
 	{ "watch", tactl_cmd_watch, "print plan and arena events (netlink)" },
 	{ "draw", tactl_cmd_draw, "draw a plan CSV (tactl plan -o) as SVG" },
 	{ "import", tactl_cmd_import, "write a TFLite model as a graph file" },

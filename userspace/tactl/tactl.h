@@ -8,6 +8,7 @@ int tactl_cmd_plan(int argc, char **argv);
 int tactl_cmd_list(int argc, char **argv);
 int tactl_cmd_show(int argc, char **argv);
 int tactl_cmd_destroy(int argc, char **argv);
+int tactl_cmd_export(int argc, char **argv);
 int tactl_cmd_draw(int argc, char **argv);
 int tactl_cmd_watch(int argc, char **argv);
 int tactl_cmd_import(int argc, char **argv);
