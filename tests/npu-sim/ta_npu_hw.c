@@ -11,6 +11,7 @@
  * ta_npu_mix.h.
  */
 #include <linux/errno.h>
+#include <linux/jiffies.h>
 #include <linux/sched.h>
 
 #include "ta_npu_internal.h"
@@ -67,14 +68,16 @@ static int ta_npu_hw_op(struct ta_npu_run *run, u32 index)
  * ta_npu_hw_execute() - run a job's ops on the accelerator
  * @run: the job; its ops, references and tensors are validated
  *
- * It runs on the accelerator's queue, not in the submitter's context: a
- * job is bounded by the limits on its ops and references instead.
+ * It runs on the accelerator's queue, not in the submitter's context, so
+ * no signal stops it: a watchdog does, as on hardware. A job still running
+ * TA_NPU_JOB_TIMEOUT after it started is stopped between two ops.
  *
  * Return: 0; -EIO when an op reaches outside the imported buffer (a bus
- * fault).
+ * fault); -ETIMEDOUT when the watchdog stopped it.
  */
 int ta_npu_hw_execute(struct ta_npu_run *run)
 {
+	unsigned long deadline = jiffies + TA_NPU_JOB_TIMEOUT;
 	u32 i;
 	int err;
 
@@ -82,6 +85,8 @@ int ta_npu_hw_execute(struct ta_npu_run *run)
 		err = ta_npu_hw_op(run, i);
 		if (err)
 			return err;
+		if (time_after(jiffies, deadline))
+			return -ETIMEDOUT;
 		cond_resched();
 	}
 	return 0;

@@ -81,8 +81,9 @@ struct drm_ta_npu_bo {
  * @reserved: Must be zero.
  *
  * With %TA_NPU_SUBMIT_WAIT the call returns the job's own error (EIO for a
- * bus fault, ETIMEDOUT when a fence it waited for did not signal in time);
- * without it, that error is the fence's (sync_file status).
+ * bus fault, ETIMEDOUT when a fence it waited for did not signal within
+ * 10 s or the job ran past the accelerator's 20 s watchdog); without it,
+ * that error is the fence's (sync_file status).
  */
 struct drm_ta_npu_submit {
 	__u32 flags;
