@@ -130,6 +130,8 @@ struct ta_npu_job *ta_npu_job_alloc(struct ta_npu_device *npu)
 {
 	struct ta_npu_job *job;
 
+	/* The fence is freed as the job's start (dma_fence_free()). */
+	BUILD_BUG_ON(offsetof(struct ta_npu_job, fence));
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
 	if (!job)
 		return NULL;

@@ -207,25 +207,11 @@ static int ta_npu_tensors(struct ta_npu_job *job, u32 n_tensors)
 	return 0;
 }
 
-/**
- * ta_npu_submit_ioctl() - DRM_IOCTL_TA_NPU_SUBMIT
- * @drm: the accelerator's DRM device
- * @data: the &struct drm_ta_npu_submit, copied in by the DRM core
- * @file: the caller's DRM file
- *
- * Return: 0; -ENOENT for an unknown handle or a plan ID the caller may not
- * see; -EINVAL for a bad field, a buffer that is not a tensorarena plan's
- * (or a tensor's of the same plan), a tensor count that is not the plan's;
- * -EFAULT; -EBUSY with too many jobs queued; -ENOMEM; with
- * %TA_NPU_SUBMIT_WAIT, the job's own error, or -ERESTARTSYS when a signal
- * ended the wait (the job goes on).
- */
-int ta_npu_submit_ioctl(struct drm_device *drm, void *data,
-			struct drm_file *file)
+/* The submit itself; @args->op_end may be rewritten (0 means n_ops). */
+static int ta_npu_submit(struct drm_device *drm,
+			 struct drm_ta_npu_submit *args, struct drm_file *file)
 {
 	struct ta_npu_device *npu = to_ta_npu(drm);
-	struct drm_ta_npu_submit *args = data;
-	u32 op_end = args->op_end;	/* given back as it came */
 	struct ta_npu_job *job;
 	bool *writes;
 	int err;
@@ -269,9 +255,11 @@ int ta_npu_submit_ioctl(struct drm_device *drm, void *data,
 	kfree(writes);
 
 	args->seqno = job->fence.seqno;
-	args->op_end = op_end;
 	if (args->flags & TA_NPU_SUBMIT_WAIT) {
 		err = dma_fence_wait(&job->fence, true);
+		/* Not -ERESTARTSYS: a restarted call would queue it again. */
+		if (err == -ERESTARTSYS)
+			err = -EINTR;
 		if (!err)
 			err = job->fence.error;
 		args->bytes_read = job->run.bytes_read;
@@ -284,5 +272,30 @@ int ta_npu_submit_ioctl(struct drm_device *drm, void *data,
 free_job:
 	kfree(writes);
 	ta_npu_job_free_unsubmitted(job);
+	return err;
+}
+
+/**
+ * ta_npu_submit_ioctl() - DRM_IOCTL_TA_NPU_SUBMIT
+ * @drm: the accelerator's DRM device
+ * @data: the &struct drm_ta_npu_submit, copied in by the DRM core
+ * @file: the caller's DRM file
+ *
+ * Return: 0; -ENOENT for an unknown handle or a plan ID the caller may not
+ * see; -EINVAL for a bad field, a buffer that is not a tensorarena plan's
+ * (or a tensor's of the same plan), a tensor count that is not the plan's;
+ * -EFAULT; -EBUSY with too many jobs queued; -ENOMEM; with
+ * %TA_NPU_SUBMIT_WAIT, the job's own error, or -EINTR when a signal ended
+ * the wait (the job goes on).
+ */
+int ta_npu_submit_ioctl(struct drm_device *drm, void *data,
+			struct drm_file *file)
+{
+	struct drm_ta_npu_submit *args = data;
+	u32 op_end = args->op_end;	/* given back as it came */
+	int err;
+
+	err = ta_npu_submit(drm, args, file);
+	args->op_end = op_end;
 	return err;
 }
