@@ -182,7 +182,7 @@ static void ta_pp_grow_item(struct ta_pp *pp, u32 k, const struct ta_buffer *b)
 static void ta_pp_segment(struct ta_pp *pp, const u32 *chain, u32 len)
 {
 	const struct ta_buffer *bufs = pp->p->buffers;
-	u32 j, jmax = 0, region[2];
+	u32 j, jmax = 0, other, region[2];
 
 	if (len == 1) {
 		pp->item_of[chain[0]] = ta_pp_new_item(pp, &bufs[chain[0]]);
@@ -191,8 +191,12 @@ static void ta_pp_segment(struct ta_pp *pp, const u32 *chain, u32 len)
 	for (j = 1; j < len; j++)
 		if (bufs[chain[j]].size > bufs[chain[jmax]].size)
 			jmax = j;
+	/* A member of the other parity; jmax ^ 1 is past the end when the
+	 * largest is the last of an odd-length segment.
+	 */
+	other = (jmax ^ 1) < len ? jmax ^ 1 : jmax - 1;
 	region[0] = ta_pp_new_item(pp, &bufs[chain[jmax]]);
-	region[1] = ta_pp_new_item(pp, &bufs[chain[jmax ^ 1]]);
+	region[1] = ta_pp_new_item(pp, &bufs[chain[other]]);
 	for (j = 0; j < len; j++) {
 		u32 r = region[(j ^ jmax) & 1];
 
