@@ -11,6 +11,8 @@ packages=(
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross device-tree-compiler dt-schema
 	libnl-3-dev:arm64 libnl-genl-3-dev:arm64
 	clang libclang-rt-14-dev llvm
+	# drm.h for the end-to-end tests' DRM ioctls (headers only)
+	libdrm-dev
 )
 
 # The arm64 board's static test programs link Debian's arm64 libnl

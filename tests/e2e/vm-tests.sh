@@ -92,6 +92,16 @@ npu_node() {
 	done
 }
 
+# wait_for_line PATTERN FILE: wait up to 10 s for a line of FILE to match
+# (a background tactl saying it is ready).
+wait_for_line() {
+	i=0
+	while ! grep -q "$1" "$2" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
 run_kunit() {
 	# The KUnit build runs its suites when loaded; KTAP goes to the console.
 	check "kunit: module with suites loads" \
@@ -165,11 +175,7 @@ run_tactl_tests() {
 	check "tactl plan --dry-run" contains "$out" "dry run: no memory"
 	"$TA/tactl" plan "$trace" --strategy greedy-size --hold 30 >/tmp/hold.out 2>&1 &
 	holder=$!
-	i=0
-	while ! grep -q "plan id:" /tmp/hold.out && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_for_line "plan id:" /tmp/hold.out
 	id=$(awk '/plan id:/ { print $3 }' /tmp/hold.out)
 	out=$("$TA/tactl" list 2>&1)
 	echo "$out"
@@ -187,11 +193,7 @@ run_tactl_tests() {
 
 	"$TA/tactl" watch --count 2 --timeout 30 >/tmp/watch.out 2>/tmp/watch.err &
 	watcher=$!
-	i=0
-	while ! grep -q listening /tmp/watch.err && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_for_line listening /tmp/watch.err
 	"$TA/tactl" plan "$trace" --strategy freelist >/dev/null
 	wait "$watcher"
 	rc=$?
@@ -208,11 +210,7 @@ run_tactl_export_tests() {
 	model=$TA/models/person_detect_mobilenetv1_i8.tflite
 	"$TA/tactl" plan "$model" --no-constants --exportable 88 --hold 30 >/tmp/xhold.out 2>&1 &
 	holder=$!
-	i=0
-	while ! grep -q "plan id:" /tmp/xhold.out && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_for_line "plan id:" /tmp/xhold.out
 	id=$(awk '/plan id:/ { print $3 }' /tmp/xhold.out)
 	page=$(getconf PAGESIZE 2>/dev/null || echo 4096)
 	size=$(((9216 + page - 1) / page * page))
