@@ -185,13 +185,14 @@ static int ta_copy_graph(const struct ta_plan_create *args,
 		return -ENOMEM;
 	}
 	for (i = 0; i < req->n_ops; i++) {
-		if (ops[i].pad) {
+		if (ops[i].flags & ~TA_OP_FLAGS_ALL) {
 			kvfree(ops);
 			return -EINVAL;
 		}
 		req->ops[i].first_ref = ops[i].first_ref;
 		req->ops[i].n_inputs = ops[i].n_inputs;
 		req->ops[i].n_outputs = ops[i].n_outputs;
+		req->ops[i].flags = ops[i].flags;
 	}
 	kvfree(ops);
 

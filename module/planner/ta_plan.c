@@ -512,3 +512,10 @@ int ta_plan(const struct ta_problem *p, enum ta_strategy strategy,
 	res->time_ns = ta_env_now_ns() - t0;
 	return 0;
 }
+
+int ta_plan_check(const struct ta_problem *p, const u64 *offsets,
+		  u64 height, struct ta_conflict *conflict)
+{
+	conflict->kind = TA_CONFLICT_NONE;
+	return ta_plan_validate(p, offsets, height);
+}

@@ -55,6 +55,9 @@ struct ta_graph_tensor {
 	u32 flags;
 };
 
+/* Op flags are TA_OP_* of the uAPI. */
+#define TA_OP_FLAGS_ALL		0x1U
+
 /**
  * struct ta_graph_op - one op, in execution order
  * @first_ref: index in &ta_graph.refs of its first input; its @n_inputs
@@ -63,11 +66,14 @@ struct ta_graph_tensor {
  *	       and the last one ends at &ta_graph.n_refs
  * @n_inputs: tensors it reads
  * @n_outputs: tensors it writes
+ * @flags: %TA_OP_*; with %TA_OP_INPLACE its first output may share its
+ *	   first input's memory (see ta_graph_aliases())
  */
 struct ta_graph_op {
 	u32 first_ref;
 	u32 n_inputs;
 	u32 n_outputs;
+	u32 flags;
 };
 
 /**
@@ -115,14 +121,37 @@ struct ta_graph {
 int ta_graph_lifetimes(const struct ta_graph *g, struct ta_buffer *out);
 
 /**
+ * ta_graph_aliases() - which tensors share memory through in-place ops
+ * @g: a graph that ta_graph_lifetimes() accepted
+ * @bufs: its lifetimes, as ta_graph_lifetimes() gave them
+ * @root: out, @g->n_tensors entries: per tensor, the first tensor of its
+ *	  alias class (itself when it shares with nobody)
+ *
+ * Op k with %TA_OP_INPLACE joins its first output to its first input's
+ * class when that input is last read at step k, both have the same size
+ * in @bufs, the input is neither a graph output, constant, persistent nor
+ * exportable, and the output is neither a graph input, constant,
+ * persistent nor exportable. A class's tensors are planned as one buffer,
+ * so they get the same offset. O(n_tensors + n_ops).
+ *
+ * Return: the number of tensors that joined another's class.
+ */
+u32 ta_graph_aliases(const struct ta_graph *g, const struct ta_buffer *bufs,
+		     u32 *root);
+
+/**
  * enum ta_strategy - planning strategies, each in its own file
- * @TA_STRATEGY_COUNT: number of strategies
+ * @TA_STRATEGY_COUNT: number of strategies that plan by themselves (the
+ *		       loops "every strategy" run over 0 to this, minus one);
+ *		       TA_STRATEGY_FIXED is past them
  *
  * The values are the uAPI's TA_STRATEGY_AUTO (portfolio + bounded search),
  * TA_STRATEGY_PINGPONG (per-branch ping-pong of two regions),
  * TA_STRATEGY_STACK (rectangle stacking with look-ahead, exhaustive if
  * small), TA_STRATEGY_FREELIST (execution-order free list with merging) and
  * TA_STRATEGY_GREEDY_SIZE (largest first, best-fitting gap), 0 to 4.
+ * TA_STRATEGY_FIXED, 5, takes the caller's offsets from &ta_problem.fixed,
+ * checks them and places the unfixed ones greedily around them.
  */
 enum ta_strategy {
 	TA_STRATEGY_COUNT = TA_STRATEGY_GREEDY_SIZE + 1
@@ -133,12 +162,20 @@ enum ta_strategy {
  * @n_buffers: entries in @buffers
  * @buffers: the buffers (trace form, or ta_graph_lifetimes() of @graph)
  * @graph: the graph the buffers came from (buffer i is tensor i), or NULL
- *	   for trace form; strategies that need connections (pingpong) use it
+ *	   for trace form; strategies that need connections (pingpong) use it,
+ *	   and its %TA_OP_INPLACE ops let pairs of buffers share memory
+ * @fixed: %TA_STRATEGY_FIXED only (NULL otherwise): per buffer, its offset
+ *	   or %TA_OFFSET_UNFIXED to have it placed around the others
+ * @fixed_height: %TA_STRATEGY_FIXED only: the height the offsets were
+ *		  planned for (every buffer must end within it; it becomes
+ *		  the plan's height), or 0 for max(offset + size)
  */
 struct ta_problem {
 	u32 n_buffers;
 	const struct ta_buffer *buffers;
 	const struct ta_graph *graph;
+	const u64 *fixed;
+	u64 fixed_height;
 };
 
 /**
@@ -159,6 +196,34 @@ struct ta_budget {
 };
 
 /**
+ * enum ta_conflict_kind - why a fixed plan (or ta_plan_check()) failed
+ * @TA_CONFLICT_NONE: no conflict
+ * @TA_CONFLICT_OVERLAP: buffers @a and @b are live at @step and share bytes
+ * @TA_CONFLICT_ALIGN: buffer @a's offset is not a multiple of its alignment
+ * @TA_CONFLICT_HEIGHT: buffer @a ends above the height
+ */
+enum ta_conflict_kind {
+	TA_CONFLICT_NONE,
+	TA_CONFLICT_OVERLAP,
+	TA_CONFLICT_ALIGN,
+	TA_CONFLICT_HEIGHT,
+};
+
+/**
+ * struct ta_conflict - the first thing wrong with a plan
+ * @kind: &enum ta_conflict_kind
+ * @a: a buffer (tensor) index
+ * @b: the other one, for %TA_CONFLICT_OVERLAP
+ * @step: a step at which both are live, for %TA_CONFLICT_OVERLAP
+ */
+struct ta_conflict {
+	u32 kind;
+	u32 a;
+	u32 b;
+	u32 step;
+};
+
+/**
  * struct ta_result - what a plan achieved
  * @height: bytes of arena the plan needs: max(offset + size)
  * @lower_bound: most bytes live at one step; no plan is lower
@@ -166,6 +231,9 @@ struct ta_budget {
  * @steps: search steps spent
  * @optimal: the plan is proven optimal (@height == @lower_bound, or an
  *	     exhaustive search finished)
+ * @n_aliased: tensors that share an in-place op's input memory
+ * @conflict: %TA_STRATEGY_FIXED: when ta_plan() fails with -EINVAL because
+ *	      of the caller's offsets, what is wrong
  */
 struct ta_result {
 	u64 height;
@@ -173,6 +241,8 @@ struct ta_result {
 	u64 time_ns;
 	u64 steps;
 	bool optimal;
+	u32 n_aliased;
+	struct ta_conflict conflict;
 };
 
 /**
@@ -203,6 +273,18 @@ int ta_plan(const struct ta_problem *p, enum ta_strategy strategy,
  */
 int ta_plan_validate(const struct ta_problem *p, const u64 *offsets,
 		     u64 height);
+
+/**
+ * ta_plan_check() - ta_plan_validate() that says what is wrong
+ * @p: the problem
+ * @offsets: the plan
+ * @height: the height the plan claims
+ * @conflict: out: the first problem found, or %TA_CONFLICT_NONE
+ *
+ * Return: as ta_plan_validate().
+ */
+int ta_plan_check(const struct ta_problem *p, const u64 *offsets,
+		  u64 height, struct ta_conflict *conflict);
 
 /**
  * ta_problem_lower_bound() - the most bytes live at one step

@@ -450,7 +450,7 @@ static void bad_tensor_pad(struct ta_plan_create *c)
 static void bad_op_pad(struct ta_plan_create *c)
 {
 	use_copies(c);
-	b_ops[1].pad = 1;
+	b_ops[1].flags = 0x80;
 }
 
 static void bad_huge_sizes(struct ta_plan_create *c)

@@ -723,7 +723,7 @@ static void test_bad_input(int ta, int npu, struct model *m, bool dma_heap)
 	bad_ops[0].first_ref = m->n_refs;
 	BAD("op references past the refs", EINVAL,
 	    job.ops = (uintptr_t)bad_ops; job.n_ops = 1);
-	bad_ops[1].pad = 1;
+	bad_ops[1].flags = 0x80;
 	BAD("op pad not zero", EINVAL,
 	    job.ops = (uintptr_t)&bad_ops[1]; job.n_ops = 1);
 	BAD("reference to a tensor out of range", EINVAL,

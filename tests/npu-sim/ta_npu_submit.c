@@ -64,7 +64,7 @@ static int ta_npu_copy_graph(const struct drm_ta_npu_submit *args,
 		return -EFAULT;
 	/* as the planner wants them: consecutive runs covering the refs */
 	for (i = 0; i < args->n_ops; i++) {
-		if (ops[i].pad || ops[i].first_ref != next)
+		if ((ops[i].flags & ~TA_OP_INPLACE) || ops[i].first_ref != next)
 			return -EINVAL;
 		next += (u64)ops[i].n_inputs + ops[i].n_outputs;
 		if (next > args->n_refs)

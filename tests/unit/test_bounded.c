@@ -24,7 +24,7 @@ static struct ta_graph_tensor sg_t[] = {
 	{ 400, 1, TA_TENSOR_OUTPUT },
 };
 static const struct ta_graph_op sg_o_ok[] = {
-	{ 0, 1, 1 }, { 2, 2, 1 }, { 5, 1, 2 }, { 8, 2, 1 },
+	{ 0, 1, 1, 0 }, { 2, 2, 1, 0 }, { 5, 1, 2, 0 }, { 8, 2, 1, 0 },
 };
 static const u32 sg_r[] = { 0, 1, 1, 3, 2, 2, 4, 5, 4, 5, 6 };
 
@@ -48,7 +48,7 @@ static void sg_init(struct sg *s)
 /* Lifetimes, then ta_plan() on the derived buffers with the graph. */
 static int sg_check(struct sg *s)
 {
-	struct ta_problem p = { 7, s->b, &s->g };
+	struct ta_problem p = { .n_buffers = 7, .buffers = s->b, .graph = &s->g };
 	struct ta_result res;
 	u64 off[7];
 	int ret = ta_graph_lifetimes(&s->g, s->b);
@@ -240,7 +240,7 @@ static int t_deadline(void)
 static int t_deadline_anytime(void)
 {
 	struct ta_buffer b[8];
-	struct ta_problem p = { 8, b, NULL };
+	struct ta_problem p = { .n_buffers = 8, .buffers = b };
 	struct ta_budget bud = { .limit_ns = 1 };
 	struct ta_result res;
 	u64 off[8];

@@ -27,13 +27,27 @@
 #define TA_STRATEGY_STACK	2	/* rectangle stacking with look-ahead */
 #define TA_STRATEGY_FREELIST	3	/* execution-order free list */
 #define TA_STRATEGY_GREEDY_SIZE	4	/* largest first, best-fitting gap */
+#define TA_STRATEGY_FIXED	5	/* the caller's offsets, validated */
+
+/* &ta_plan_create.offsets: plan this tensor around the fixed ones. */
+#define TA_OFFSET_UNFIXED	(~0ULL)
 
 /* Tensor flags (&ta_tensor.flags). */
 #define TA_TENSOR_INPUT		0x1	/* graph input: live from the start */
 #define TA_TENSOR_OUTPUT	0x2	/* graph output: live to the end */
 #define TA_TENSOR_CONSTANT	0x4	/* live for the whole run */
 #define TA_TENSOR_PERSISTENT	0x8	/* live for the whole run */
-#define TA_TENSOR_EXPORTABLE 0x10 /* may be exported as its own dma-buf */
+#define TA_TENSOR_EXPORTABLE	0x10	/* may be exported as its own dma-buf */
+
+/*
+ * Op flags (&ta_op.flags). %TA_OP_INPLACE: the op is a view of its first
+ * input (RESHAPE, SQUEEZE, ...): its first output may share that input's
+ * memory. The planner shares them when the input is last read by this op,
+ * both have the same size, the input is not a graph output and neither is
+ * a constant, persistent or exportable tensor (nor the output a graph
+ * input); the op must then compute the identity.
+ */
+#define TA_OP_INPLACE		0x1
 
 /**
  * struct ta_tensor - one tensor of a graph (graph form)
@@ -60,13 +74,14 @@ struct ta_tensor {
  *	       @n_inputs inputs follow, then its @n_outputs outputs.
  * @n_inputs: In. Tensors it reads.
  * @n_outputs: In. Tensors it writes.
- * @pad: Must be zero.
+ * @flags: In. %TA_OP_* bits; others must be zero. (Was a zero pad before
+ *	   %TA_OP_INPLACE existed: old callers keep working.)
  */
 struct ta_op {
 	__u32 first_ref;
 	__u32 n_inputs;
 	__u32 n_outputs;
-	__u32 pad;
+	__u32 flags;
 };
 
 /**
@@ -116,6 +131,19 @@ struct ta_lifetime {
  * @default_align: In. The alignment of tensors (or lifetime buffers) whose
  *		   align is 0: a power of two up to 2^32, or 0 for 1 (the
  *		   behaviour before this field existed); -EINVAL otherwise.
+ * @offsets: In. With %TA_STRATEGY_FIXED: user pointer to @n_tensors
+ *	     __u64 offsets, one per tensor (or lifetime buffer), each a
+ *	     multiple of its alignment, or %TA_OFFSET_UNFIXED to have it
+ *	     planned around the others (greedy by size). The kernel checks
+ *	     that no two tensors live at the same step share a byte (an
+ *	     in-place pair, see %TA_OP_INPLACE, may share when at the same
+ *	     offset), and fails with -EINVAL and a message naming the two
+ *	     tensors otherwise. Must be 0 with any other strategy.
+ * @fixed_height: In. With %TA_STRATEGY_FIXED: the arena height the
+ *		  offsets were planned for, or 0 for max(offset + size).
+ *		  Every tensor must end within it (-EINVAL otherwise); the
+ *		  plan's &ta_plan_create.height is then this value. Must be 0
+ *		  with any other strategy.
  * @reserved: Must be zero.
  */
 struct ta_plan_create {
@@ -139,7 +167,9 @@ struct ta_plan_create {
 	__u32 optimal;
 	__u32 pad;
 	__u64 default_align;
-	__u64 reserved[3];
+	__u64 offsets;
+	__u64 fixed_height;
+	__u64 reserved[1];
 };
 
 /**

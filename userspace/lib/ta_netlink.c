@@ -271,7 +271,7 @@ static int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a)
 				 &op, sizeof(op));
 		if (err)
 			return err;
-		if (op.pad)
+		if (op.flags & ~TA_OP_INPLACE)
 			return -EINVAL;
 		if ((uint64_t)op.first_ref + op.n_inputs + op.n_outputs >
 		    a->n_refs)
