@@ -350,7 +350,7 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 {
 	struct ta_budget budget = req->budget;
 	struct ta_buffer *derived = NULL;
-	struct ta_problem problem;
+	struct ta_problem problem = { 0 };
 	struct ta_plan_obj *plan = NULL;
 	struct ta_result res = {};
 	struct ta_user *user;

@@ -14,7 +14,7 @@
  * range, every tensor referenced,
  * produced at most once, never read before it is produced (inputs,
  * constants and persistent tensors exist from the start), graph inputs and
- * constants never written by an op.
+ * constants never written by an op, op flags known (%TA_OP_FLAGS_ALL).
  */
 #include "ta_internal.h"
 
@@ -66,7 +66,8 @@ static int ta_graph_op(const struct ta_graph *g, u32 i, struct ta_buffer *out,
 	u32 k;
 
 	/* u32 + u32 + u32 fits in u64: no wrap */
-	if (op->first_ref != *next || last > g->n_refs)
+	if (op->first_ref != *next || last > g->n_refs ||
+	    (op->flags & ~TA_OP_FLAGS_ALL))
 		return -EINVAL;
 	*next = last;
 	for (k = 0; k < op->n_inputs; k++) {

@@ -235,10 +235,62 @@ static int ta_gs_setup(struct ta_gs *gs, const struct ta_buffer *b, u32 n,
 	return 0;
 }
 
+/*
+ * Place buffer @i at @want, or when that is %TA_OFFSET_UNFIXED in the best
+ * gap among the placed buffers that overlap it in time; record it.
+ */
+static int ta_gs_place(struct ta_gs *gs, struct ta_runs *rs, bool *runs_ok,
+		       const struct ta_buffer *bufs, u32 i, u64 want,
+		       u64 *offsets, u64 *top, struct ta_work *w)
+{
+	const struct ta_buffer *b = &bufs[i];
+	const struct ta_span *runs;
+	s64 nr = -ENOSPC;
+	u64 off = want;
+	u32 k;
+	int ret;
+
+	ret = ta_work_add(w, 16);
+	if (ret)
+		return ret;
+	offsets[i] = 0;
+	if (!b->size)
+		return 0;
+	if (want == TA_OFFSET_UNFIXED) {
+		if (*runs_ok)
+			nr = ta_runs_query(rs, b->start, b->end, &runs,
+					   &w->units);
+		if (nr >= 0) {
+			w->units += (u64)nr;
+			off = ta_gs_fit(runs, (u32)nr, b->size, b->align);
+		} else {
+			k = ta_gs_collect(gs, offsets, b->start, b->end);
+			ta_gs_sort_spans(gs, k);
+			w->units += 2 * (u64)k;
+			off = ta_gs_fit(gs->span, k, b->size, b->align);
+		}
+	}
+	if (off > TA_PLAN_MAX_HEIGHT || off + b->size > TA_PLAN_MAX_HEIGHT)
+		return -EOVERFLOW;
+	offsets[i] = off;
+	if (off + b->size > *top)
+		*top = off + b->size;
+	ta_gs_mark_placed(gs, i);
+	if (*runs_ok && ta_runs_insert(rs, b->start, b->end, off,
+				       off + b->size))
+		*runs_ok = false;
+	w->units += rs->work;
+	rs->work = 0;
+	return 0;
+}
+
 /**
  * ta_greedy_place() - place buffers largest first, each in its best gap
  * @bufs: validated buffers
  * @n: how many, at least 1
+ * @fixed: NULL, or per buffer an offset it must have (placed first, as
+ *	   given, in the same size order) or %TA_OFFSET_UNFIXED; the others
+ *	   are then placed around them
  * @offsets: out, one per buffer
  * @height: out, max(offset + size)
  * @w: work counter
@@ -249,15 +301,15 @@ static int ta_gs_setup(struct ta_gs *gs, const struct ta_buffer *b, u32 n,
  * Return: 0, -ENOMEM, -EOVERFLOW when the height would reach 2^63, -EINTR,
  * -ETIMEDOUT (see ta_work_check()).
  */
-int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
-		    u64 *height, struct ta_work *w)
+int ta_greedy_place(const struct ta_buffer *bufs, u32 n, const u64 *fixed,
+		    u64 *offsets, u64 *height, struct ta_work *w)
 {
 	struct ta_runs *rs;
 	struct ta_gs gs;
 	bool runs_ok = false;
 	u32 *order;
 	u64 top = 0;
-	u32 i, k, t;
+	u32 i, t, pass;
 	int ret = -ENOMEM;
 
 	rs = NULL;
@@ -296,45 +348,18 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
 	ret = ta_work_add(w, 16 * (u64)n);
 	if (ret)
 		goto out;
-	for (t = 0; t < n; t++) {
-		const struct ta_buffer *b;
-		const struct ta_span *runs;
-		s64 nr = -ENOSPC;
-		u64 off;
-
-		i = order[t];
-		b = &bufs[i];
-		ret = ta_work_add(w, 16);
-		if (ret)
-			goto out;
-		offsets[i] = 0;
-		if (!b->size)
-			continue;
-		if (runs_ok)
-			nr = ta_runs_query(rs, b->start, b->end, &runs,
-					   &w->units);
-		if (nr >= 0) {
-			w->units += (u64)nr;
-			off = ta_gs_fit(runs, (u32)nr, b->size, b->align);
-		} else {
-			k = ta_gs_collect(&gs, offsets, b->start, b->end);
-			ta_gs_sort_spans(&gs, k);
-			w->units += 2 * (u64)k;
-			off = ta_gs_fit(gs.span, k, b->size, b->align);
+	/* pass 0 places the fixed buffers, pass 1 fits the others */
+	for (pass = fixed ? 0 : 1; pass < 2; pass++) {
+		for (t = 0; t < n; t++) {
+			i = order[t];
+			if ((fixed && fixed[i] != TA_OFFSET_UNFIXED) != !pass)
+				continue;
+			ret = ta_gs_place(&gs, rs, &runs_ok, bufs, i,
+					  pass ? TA_OFFSET_UNFIXED : fixed[i],
+					  offsets, &top, w);
+			if (ret)
+				goto out;
 		}
-		if (off == U64_MAX) {
-			ret = -EOVERFLOW;
-			goto out;
-		}
-		offsets[i] = off;
-		if (off + b->size > top)
-			top = off + b->size;
-		ta_gs_mark_placed(&gs, i);
-		if (runs_ok && ta_runs_insert(rs, b->start, b->end, off,
-					      off + b->size))
-			runs_ok = false;
-		w->units += rs->work;
-		rs->work = 0;
 	}
 	*height = top;
 out:
@@ -367,6 +392,6 @@ int ta_plan_greedy_size(const struct ta_problem *p,
 {
 	(void)budget;
 	res->steps = p->n_buffers;
-	return ta_greedy_place(p->buffers, p->n_buffers, offsets, &res->height,
-			       w);
+	return ta_greedy_place(p->buffers, p->n_buffers, NULL, offsets,
+			       &res->height, w);
 }

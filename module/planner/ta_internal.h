@@ -114,8 +114,8 @@ int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi);
 s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
 		  const struct ta_span **out, u64 *work);
 
-int ta_greedy_place(const struct ta_buffer *bufs, u32 n, u64 *offsets,
-		    u64 *height, struct ta_work *w);
+int ta_greedy_place(const struct ta_buffer *bufs, u32 n, const u64 *fixed,
+		    u64 *offsets, u64 *height, struct ta_work *w);
 int ta_sweep_lower_bound(const struct ta_buffer *bufs, u32 n, u64 *lb,
 			 struct ta_work *w);
 

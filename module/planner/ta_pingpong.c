@@ -258,7 +258,7 @@ static int ta_pp_place(struct ta_pp *pp, u64 *offsets, u64 *item_off,
 	u64 h;
 	int ret;
 
-	ret = ta_greedy_place(pp->item, pp->n_items, item_off, height, w);
+	ret = ta_greedy_place(pp->item, pp->n_items, NULL, item_off, height, w);
 	if (ret)
 		return ret;
 	for (t = 0; t < n; t++)
@@ -269,7 +269,7 @@ static int ta_pp_place(struct ta_pp *pp, u64 *offsets, u64 *item_off,
 	 * Trace form: the branches were guessed. Place every buffer on its
 	 * own too and keep that plan when it is lower.
 	 */
-	ret = ta_greedy_place(pp->p->buffers, n, item_off, &h, w);
+	ret = ta_greedy_place(pp->p->buffers, n, NULL, item_off, &h, w);
 	if (ret == -EOVERFLOW)
 		return 0;
 	if (ret)

@@ -11,24 +11,25 @@
  */
 #include "ta_internal.h"
 
-static const char *const ta_strategy_names[TA_STRATEGY_COUNT] = {
+static const char *const ta_strategy_names[TA_STRATEGY_FIXED + 1] = {
 	[TA_STRATEGY_AUTO] = "auto",
 	[TA_STRATEGY_PINGPONG] = "pingpong",
 	[TA_STRATEGY_STACK] = "stack",
 	[TA_STRATEGY_FREELIST] = "freelist",
 	[TA_STRATEGY_GREEDY_SIZE] = "greedy-size",
+	[TA_STRATEGY_FIXED] = "fixed",
 };
 
 /**
  * ta_strategy_name() - a strategy's name
  * @strategy: the strategy
  *
- * Return: "auto", "pingpong", "stack", "freelist" or "greedy-size"; NULL
- * when @strategy is out of range.
+ * Return: "auto", "pingpong", "stack", "freelist", "greedy-size" or
+ * "fixed"; NULL when @strategy is out of range.
  */
 const char *ta_strategy_name(enum ta_strategy strategy)
 {
-	if ((unsigned int)strategy >= TA_STRATEGY_COUNT)
+	if ((unsigned int)strategy > TA_STRATEGY_FIXED)
 		return NULL;
 	return ta_strategy_names[strategy];
 }
@@ -54,7 +55,7 @@ int ta_strategy_from_name(const char *name)
 
 	if (!name)
 		return -EINVAL;
-	for (s = 0; s < TA_STRATEGY_COUNT; s++)
+	for (s = 0; s <= TA_STRATEGY_FIXED; s++)
 		if (ta_streq(name, ta_strategy_names[s]))
 			return s;
 	return -EINVAL;
@@ -261,38 +262,68 @@ static int ta_cmp_offset_rank(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-static int ta_check_offsets(const struct ta_problem *p, const u64 *offsets,
-			    u64 height, struct ta_work *w)
+static void ta_conflict_set(struct ta_conflict *c, u32 kind, u32 a, u32 b,
+			    u32 step)
 {
-	u64 top = 0;
+	c->kind = kind;
+	c->a = a;
+	c->b = b;
+	c->step = step;
+}
+
+/*
+ * Whether buffer @i takes part in a check: it has bytes and, when @only is
+ * set, a fixed offset there.
+ */
+static bool ta_checked(const struct ta_problem *p, const u64 *only, u32 i)
+{
+	return p->buffers[i].size && (!only || only[i] != TA_OFFSET_UNFIXED);
+}
+
+/*
+ * Alignment and height of the buffers ta_checked() selects; *@top gets
+ * their max(offset + size).
+ */
+static int ta_check_offsets(const struct ta_problem *p, const u64 *offsets,
+			    const u64 *only, u64 height, u64 *top,
+			    struct ta_conflict *c, struct ta_work *w)
+{
 	u32 i;
 	int ret;
 
+	*top = 0;
 	for (i = 0; i < p->n_buffers; i++) {
 		const struct ta_buffer *b = &p->buffers[i];
 
 		ret = ta_work_add(w, 1);
 		if (ret)
 			return ret;
-		if (offsets[i] & (b->align - 1))
+		if (!ta_checked(p, only, i))
+			continue;
+		if (offsets[i] & (b->align - 1)) {
+			ta_conflict_set(c, TA_CONFLICT_ALIGN, i, i, 0);
 			return -EINVAL;
+		}
 		if (offsets[i] > TA_PLAN_MAX_HEIGHT ||
-		    offsets[i] + b->size > height)
+		    offsets[i] + b->size > height) {
+			ta_conflict_set(c, TA_CONFLICT_HEIGHT, i, i, 0);
 			return -EINVAL;
-		if (b->size && offsets[i] + b->size > top)
-			top = offsets[i] + b->size;
+		}
+		if (offsets[i] + b->size > *top)
+			*top = offsets[i] + b->size;
 	}
-	return top == height ? 0 : -EINVAL;
+	return 0;
 }
 
 /* Ranks in address order of the non-empty buffers; by_rank is the inverse. */
 static u32 ta_rank_by_offset(const struct ta_problem *p, const u64 *offsets,
-			     struct ta_offset_rank *tmp, u32 *rank, u32 *by_rank)
+			     const u64 *only, struct ta_offset_rank *tmp,
+			     u32 *rank, u32 *by_rank)
 {
 	u32 i, m = 0;
 
 	for (i = 0; i < p->n_buffers; i++) {
-		if (!p->buffers[i].size)
+		if (!ta_checked(p, only, i))
 			continue;
 		tmp[m].offset = offsets[i];
 		tmp[m].index = i;
@@ -306,24 +337,38 @@ static u32 ta_rank_by_offset(const struct ta_problem *p, const u64 *offsets,
 	return m;
 }
 
-static int ta_check_overlaps(const struct ta_problem *p, const u64 *offsets,
-			     const u64 *ev, const u32 *rank,
-			     const u32 *by_rank, struct ta_bits *live,
-			     struct ta_work *w)
+/*
+ * Two live buffers may share bytes only when they are one alias class
+ * (@root, NULL when none) at the same offset; such a pair has one span, so
+ * checking address neighbours still finds every overlap.
+ */
+static bool ta_may_share(const u32 *root, const u64 *offsets, u32 i, u32 j)
 {
-	u32 k, n = p->n_buffers;
+	return root && root[i] == root[j] && offsets[i] == offsets[j];
+}
+
+static int ta_check_overlaps(const struct ta_problem *p, const u64 *offsets,
+			     const u64 *only, const u32 *root, const u64 *ev,
+			     const u32 *rank,
+			     const u32 *by_rank, struct ta_bits *live,
+			     struct ta_conflict *c, struct ta_work *w)
+{
+	u32 i, j, k, n = p->n_buffers;
 	int ret;
 
 	for (k = 0; k < 2 * n; k++) {
-		u32 i = ev[k] & 0x7fffffffU;
-		u64 lo = offsets[i], hi = lo + p->buffers[i].size;
+		u64 lo, hi;
 		s64 nb;
+
+		i = ev[k] & 0x7fffffffU;
+		lo = offsets[i];
+		hi = lo + p->buffers[i].size;
 
 		/* a few ta_bits queries of at most eight words each */
 		ret = ta_work_add(w, 4);
 		if (ret)
 			return ret;
-		if (!p->buffers[i].size)
+		if (!ta_checked(p, only, i))
 			continue;
 		if (!(ev[k] & (1ULL << 31))) {
 			ta_bits_clear(live, rank[i]);
@@ -331,17 +376,137 @@ static int ta_check_overlaps(const struct ta_problem *p, const u64 *offsets,
 		}
 		nb = ta_bits_prev(live, rank[i]);
 		if (nb >= 0) {
-			u32 j = by_rank[nb];
-
-			if (offsets[j] + p->buffers[j].size > lo)
-				return -EINVAL;
+			j = by_rank[nb];
+			if (offsets[j] + p->buffers[j].size > lo &&
+			    !ta_may_share(root, offsets, i, j))
+				goto conflict;
 		}
 		nb = ta_bits_next(live, rank[i]);
-		if (nb >= 0 && offsets[by_rank[nb]] < hi)
-			return -EINVAL;
+		if (nb >= 0) {
+			j = by_rank[nb];
+			if (offsets[j] < hi && !ta_may_share(root, offsets, i, j))
+				goto conflict;
+		}
 		ta_bits_set(live, rank[i]);
 	}
 	return 0;
+conflict:
+	/* both are live at the step where @i starts */
+	ta_conflict_set(c, TA_CONFLICT_OVERLAP, i < j ? i : j, i < j ? j : i,
+			(u32)(ev[k] >> 32));
+	return -EINVAL;
+}
+
+/*
+ * The alias classes of a graph problem, or NULL (none, or trace form);
+ * *@joined (may be NULL) as ta_graph_aliases() returns it.
+ */
+static int ta_problem_roots(const struct ta_problem *p, u32 **root,
+			    u32 *joined)
+{
+	u32 n;
+
+	*root = NULL;
+	if (joined)
+		*joined = 0;
+	if (!p->graph || !p->n_buffers)
+		return 0;
+	*root = ta_env_alloc_array(p->n_buffers, sizeof(**root));
+	if (!*root)
+		return -ENOMEM;
+	n = ta_graph_aliases(p->graph, p->buffers, *root);
+	if (joined)
+		*joined = n;
+	if (!n) {
+		ta_env_free(*root);
+		*root = NULL;
+	}
+	return 0;
+}
+
+/*
+ * The plan check of a validated problem, over the buffers ta_checked()
+ * selects; @root as ta_problem_roots() gives it.
+ */
+static int ta_check_plan(const struct ta_problem *p, const u64 *offsets,
+			 const u64 *only, const u32 *root, u64 height,
+			 struct ta_conflict *conflict, struct ta_work *w)
+{
+	struct ta_offset_rank *tmp = NULL;
+	u32 *rank = NULL, *by_rank = NULL;
+	u64 *ev = NULL, *bits = NULL;
+	struct ta_bits live;
+	u32 n = p->n_buffers;
+	u64 top;
+	int ret;
+
+	ret = ta_check_offsets(p, offsets, only, height, &top, conflict, w);
+	if (ret)
+		return ret;
+	ret = -ENOMEM;
+	tmp = ta_env_alloc_array(n, sizeof(*tmp));
+	rank = ta_env_alloc_array(n, sizeof(*rank));
+	by_rank = ta_env_alloc_array(n, sizeof(*by_rank));
+	bits = ta_env_alloc_array(ta_bits_words(n), sizeof(*bits));
+	if (!tmp || !rank || !by_rank || !bits)
+		goto out;
+	ta_rank_by_offset(p, offsets, only, tmp, rank, by_rank);
+	ta_env_free(tmp);
+	tmp = NULL;
+	ev = ta_sweep_events(p->buffers, n);
+	if (!ev)
+		goto out;
+	ta_bits_init(&live, n, bits);
+	ret = ta_check_overlaps(p, offsets, only, root, ev, rank, by_rank,
+				&live, conflict, w);
+out:
+	ta_env_free(ev);
+	ta_env_free(bits);
+	ta_env_free(by_rank);
+	ta_env_free(rank);
+	ta_env_free(tmp);
+	return ret;
+}
+
+/**
+ * ta_plan_check() - ta_plan_validate() that says what is wrong
+ * @p: the problem
+ * @offsets: the plan
+ * @height: the height the plan claims; at least max(offset + size) over
+ *	    the non-empty buffers
+ * @conflict: out: the first problem found (%TA_CONFLICT_NONE when the
+ *	      plan is valid or the problem itself is malformed)
+ *
+ * Every offset must be a multiple of its buffer's alignment and end within
+ * @height, and two buffers whose lifetimes overlap must not share a byte,
+ * unless they are one alias class of the graph's in-place ops (see
+ * ta_graph_aliases()) at the same offset. O(n log n) time, O(n) memory.
+ *
+ * Return: 0 when valid; -EINVAL otherwise (also for a malformed problem);
+ * -ENOMEM; -EINTR when ta_env_yield() asked to stop.
+ */
+int ta_plan_check(const struct ta_problem *p, const u64 *offsets,
+		  u64 height, struct ta_conflict *conflict)
+{
+	struct ta_work w;
+	u32 *root;
+	int ret;
+
+	ta_conflict_set(conflict, TA_CONFLICT_NONE, 0, 0, 0);
+	ta_work_init(&w, 0);
+	ret = ta_check_problem(p, &w);
+	if (ret)
+		return ret == -ENOMEM || ret == -EINTR ? ret : -EINVAL;
+	if (!p->n_buffers)
+		return 0;
+	if (!offsets)
+		return -EINVAL;
+	ret = ta_problem_roots(p, &root, NULL);
+	if (ret)
+		return ret;
+	ret = ta_check_plan(p, offsets, NULL, root, height, conflict, &w);
+	ta_env_free(root);
+	return ret;
 }
 
 /**
@@ -351,9 +516,7 @@ static int ta_check_overlaps(const struct ta_problem *p, const u64 *offsets,
  * @height: the height the plan claims; must equal max(offset + size) over
  *	    the non-empty buffers (0 when there are none)
  *
- * Every offset must be a multiple of its buffer's alignment and at most
- * @height, and two buffers whose lifetimes overlap must not share a byte.
- * O(n log n) time, O(n) memory.
+ * As ta_plan_check(), which also says what is wrong, plus the exact height.
  *
  * Return: 0 when valid; -EINVAL otherwise (also for a malformed problem);
  * -ENOMEM; -EINTR when ta_env_yield() asked to stop.
@@ -361,49 +524,19 @@ static int ta_check_overlaps(const struct ta_problem *p, const u64 *offsets,
 int ta_plan_validate(const struct ta_problem *p, const u64 *offsets,
 		     u64 height)
 {
-	struct ta_offset_rank *tmp = NULL;
-	u32 *rank = NULL, *by_rank = NULL;
-	u64 *ev = NULL, *bits = NULL;
-	struct ta_bits live;
+	struct ta_conflict c;
 	struct ta_work w;
-	u32 n;
+	u64 top = 0;
 	int ret;
 
+	ret = ta_plan_check(p, offsets, height, &c);
+	if (ret || !p->n_buffers)
+		return ret ? ret : (height ? -EINVAL : 0);
 	ta_work_init(&w, 0);
-	ret = ta_check_problem(p, &w);
-	if (ret)
-		return ret == -ENOMEM || ret == -EINTR ? ret : -EINVAL;
-	n = p->n_buffers;
-	if (!n)
-		return height ? -EINVAL : 0;
-	if (!offsets)
-		return -EINVAL;
-	ret = ta_check_offsets(p, offsets, height, &w);
+	ret = ta_check_offsets(p, offsets, NULL, height, &top, &c, &w);
 	if (ret)
 		return ret;
-
-	ret = -ENOMEM;
-	tmp = ta_env_alloc_array(n, sizeof(*tmp));
-	rank = ta_env_alloc_array(n, sizeof(*rank));
-	by_rank = ta_env_alloc_array(n, sizeof(*by_rank));
-	bits = ta_env_alloc_array(ta_bits_words(n), sizeof(*bits));
-	if (!tmp || !rank || !by_rank || !bits)
-		goto out;
-	ta_rank_by_offset(p, offsets, tmp, rank, by_rank);
-	ta_env_free(tmp);
-	tmp = NULL;
-	ev = ta_sweep_events(p->buffers, n);
-	if (!ev)
-		goto out;
-	ta_bits_init(&live, n, bits);
-	ret = ta_check_overlaps(p, offsets, ev, rank, by_rank, &live, &w);
-out:
-	ta_env_free(ev);
-	ta_env_free(bits);
-	ta_env_free(by_rank);
-	ta_env_free(rank);
-	ta_env_free(tmp);
-	return ret;
+	return top == height ? 0 : -EINVAL;
 }
 
 typedef int (*ta_strategy_fn)(const struct ta_problem *p,
@@ -444,6 +577,149 @@ static int ta_plan_finish(const struct ta_problem *p, u64 *offsets,
 	return 0;
 }
 
+/* Lower bound, strategy, height: a validated problem without aliases. */
+static int ta_plan_run(const struct ta_problem *p, enum ta_strategy strategy,
+		       const struct ta_budget *budget, u64 *offsets,
+		       struct ta_result *res, struct ta_work *w)
+{
+	int ret;
+
+	ret = ta_sweep_lower_bound(p->buffers, p->n_buffers,
+				   &res->lower_bound, w);
+	if (ret)
+		return ret;
+	if (p->n_buffers) {
+		ret = ta_strategies[strategy](p, budget, offsets, res, w);
+		if (ret)
+			return ret;
+	}
+	return ta_plan_finish(p, offsets, res);
+}
+
+/*
+ * A graph whose in-place ops alias tensors (@root, @joined of them): plan
+ * the merged graph (ta_alias_merge()), then give each member its class's
+ * offset.
+ */
+static int ta_plan_aliased(const struct ta_problem *p,
+			   enum ta_strategy strategy,
+			   const struct ta_budget *budget, u64 *offsets,
+			   struct ta_result *res, const u32 *root, u32 joined,
+			   struct ta_work *w)
+{
+	struct ta_problem mp = { 0 };
+	struct ta_buffer *mb = NULL;
+	struct ta_graph m;
+	u64 *moff = NULL;
+	u32 *cls, i;
+	int ret;
+
+	cls = ta_env_alloc_array(p->n_buffers, sizeof(*cls));
+	if (!cls)
+		return -ENOMEM;
+	ret = ta_alias_merge(p->graph, p->buffers, root, &m, cls);
+	if (ret)
+		goto free_cls;
+	ret = -ENOMEM;
+	mb = ta_env_alloc_array(m.n_tensors, sizeof(*mb));
+	moff = ta_env_alloc_array(m.n_tensors, sizeof(*moff));
+	if (!mb || !moff)
+		goto free_merged;
+	ret = ta_graph_lifetimes_work(&m, mb, w);
+	if (ret)
+		goto free_merged;
+	mp.n_buffers = m.n_tensors;
+	mp.buffers = mb;
+	mp.graph = &m;
+	ret = ta_plan_run(&mp, strategy, budget, moff, res, w);
+	if (ret)
+		goto free_merged;
+	for (i = 0; i < p->n_buffers; i++)
+		offsets[i] = p->buffers[i].size ? moff[cls[i]] : 0;
+	res->n_aliased = joined;
+free_merged:
+	ta_env_free(moff);
+	ta_env_free(mb);
+	ta_alias_free(&m);
+free_cls:
+	ta_env_free(cls);
+	return ret;
+}
+
+/* The lower bound of a graph with aliases: that of its merged graph. */
+static int ta_alias_lower_bound(const struct ta_problem *p, const u32 *root,
+				u64 *lb, struct ta_work *w)
+{
+	struct ta_buffer *mb = NULL;
+	struct ta_graph m;
+	u32 *cls;
+	int ret;
+
+	cls = ta_env_alloc_array(p->n_buffers, sizeof(*cls));
+	if (!cls)
+		return -ENOMEM;
+	ret = ta_alias_merge(p->graph, p->buffers, root, &m, cls);
+	if (ret)
+		goto free_cls;
+	mb = ta_env_alloc_array(m.n_tensors, sizeof(*mb));
+	ret = mb ? ta_graph_lifetimes_work(&m, mb, w) : -ENOMEM;
+	if (!ret)
+		ret = ta_sweep_lower_bound(mb, m.n_tensors, lb, w);
+	ta_env_free(mb);
+	ta_alias_free(&m);
+free_cls:
+	ta_env_free(cls);
+	return ret;
+}
+
+/*
+ * TA_STRATEGY_FIXED: the caller's offsets (@p->fixed) must be aligned,
+ * within the height and free of live overlaps (aliases may share at one
+ * offset); the unfixed buffers are placed greedily around them and must
+ * fit under &ta_problem.fixed_height when one is given.
+ */
+static int ta_plan_fixed(const struct ta_problem *p, u64 *offsets,
+			 struct ta_result *res, const u32 *root,
+			 struct ta_work *w)
+{
+	u64 limit = p->fixed_height ? p->fixed_height : TA_PLAN_MAX_HEIGHT;
+	u32 i, high = 0;
+	int ret;
+
+	if (root)
+		ret = ta_alias_lower_bound(p, root, &res->lower_bound, w);
+	else
+		ret = ta_sweep_lower_bound(p->buffers, p->n_buffers,
+					   &res->lower_bound, w);
+	if (ret || !p->n_buffers)
+		return ret;
+	ret = ta_check_plan(p, p->fixed, p->fixed, root, limit, &res->conflict,
+			    w);
+	if (ret)
+		return ret;
+	ret = ta_greedy_place(p->buffers, p->n_buffers, p->fixed, offsets,
+			      &res->height, w);
+	if (ret)
+		return ret;
+	res->steps = p->n_buffers;
+	ret = ta_plan_finish(p, offsets, res);
+	if (ret || !p->fixed_height)
+		return ret;
+	if (res->height > p->fixed_height) {
+		/* an unfixed buffer did not fit: name the highest */
+		for (i = 0; i < p->n_buffers; i++)
+			if (offsets[i] + p->buffers[i].size >
+			    offsets[high] + p->buffers[high].size)
+				high = i;
+		ta_conflict_set(&res->conflict, TA_CONFLICT_HEIGHT, high, high,
+				0);
+		return -EINVAL;
+	}
+	res->height = p->fixed_height;
+	res->optimal = res->height == res->lower_bound;
+	return 0;
+}
+
 /**
  * ta_plan() - plan a problem with one strategy
  * @p: the problem (validated here: sizes, alignments, lifetimes, limits;
@@ -454,9 +730,15 @@ static int ta_plan_finish(const struct ta_problem *p, u64 *offsets,
  * @res: out, the figures
  *
  * Zero-size buffers get offset 0. res->optimal is set when the height
- * equals the lower bound or the strategy proved its plan optimal. Built with
- * TA_PLAN_DEBUG, every plan is checked with ta_plan_validate() and a plan
- * that fails (a planner bug) makes ta_plan() return -EINVAL.
+ * equals the lower bound or the strategy proved its plan optimal. A graph
+ * whose %TA_OP_INPLACE ops alias tensors (ta_graph_aliases()) is planned
+ * with each alias class as one buffer: its members get one offset, the
+ * lower bound is that of the aliased graph and res->n_aliased counts the
+ * members that share. %TA_STRATEGY_FIXED takes @p->fixed (which must be
+ * set with it and only with it) and fails with -EINVAL and res->conflict
+ * set when those offsets break a rule. Built with TA_PLAN_DEBUG, every
+ * plan is checked with ta_plan_check() and a plan that fails (a planner
+ * bug) makes ta_plan() return -EINVAL.
  *
  * Return: 0; -EINVAL for a malformed problem or unknown strategy; -E2BIG
  * beyond the limits; -EOVERFLOW when the lower bound or the strategy's
@@ -474,6 +756,7 @@ int ta_plan(const struct ta_problem *p, enum ta_strategy strategy,
 	    struct ta_result *res)
 {
 	u64 t0 = ta_env_now_ns();
+	u32 *root, joined = 0;
 	struct ta_work w;
 	int ret;
 
@@ -484,38 +767,42 @@ int ta_plan(const struct ta_problem *p, enum ta_strategy strategy,
 	res->time_ns = 0;
 	res->steps = 0;
 	res->optimal = false;
-	if ((unsigned int)strategy >= TA_STRATEGY_COUNT)
+	res->n_aliased = 0;
+	res->conflict.kind = TA_CONFLICT_NONE;
+	if (strategy != TA_STRATEGY_FIXED &&
+	    (unsigned int)strategy >= TA_STRATEGY_COUNT)
 		return -EINVAL;
 	ta_work_init(&w, budget ? budget->limit_ns : 0);
 	ret = ta_check_problem(p, &w);
 	if (ret)
 		return ret;
-	if (p->n_buffers && !offsets)
+	if ((p->n_buffers && !offsets) ||
+	    (strategy == TA_STRATEGY_FIXED) != !!p->fixed ||
+	    (p->fixed_height && !p->fixed) ||
+	    p->fixed_height > TA_PLAN_MAX_HEIGHT)
 		return -EINVAL;
-	ret = ta_sweep_lower_bound(p->buffers, p->n_buffers,
-				   &res->lower_bound, &w);
+	ret = ta_problem_roots(p, &root, &joined);
 	if (ret)
 		return ret;
-	if (p->n_buffers) {
-		ret = ta_strategies[strategy](p, budget, offsets, res, &w);
-		if (ret)
-			return ret;
-	}
-	ret = ta_plan_finish(p, offsets, res);
+	if (strategy == TA_STRATEGY_FIXED)
+		ret = ta_plan_fixed(p, offsets, res, root, &w);
+	else if (root)
+		ret = ta_plan_aliased(p, strategy, budget, offsets, res, root,
+				      joined, &w);
+	else
+		ret = ta_plan_run(p, strategy, budget, offsets, res, &w);
+	ta_env_free(root);
 	if (ret)
 		return ret;
 #ifdef TA_PLAN_DEBUG
-	ret = ta_plan_validate(p, offsets, res->height);
-	if (ret)
-		return ret == -ENOMEM || ret == -EINTR ? ret : -EINVAL;
+	{
+		struct ta_conflict c;
+
+		ret = ta_plan_check(p, offsets, res->height, &c);
+		if (ret)
+			return ret == -ENOMEM || ret == -EINTR ? ret : -EINVAL;
+	}
 #endif
 	res->time_ns = ta_env_now_ns() - t0;
 	return 0;
-}
-
-int ta_plan_check(const struct ta_problem *p, const u64 *offsets,
-		  u64 height, struct ta_conflict *conflict)
-{
-	conflict->kind = TA_CONFLICT_NONE;
-	return ta_plan_validate(p, offsets, height);
 }

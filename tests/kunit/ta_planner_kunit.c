@@ -137,7 +137,7 @@ static void ta_kt_bad_input(struct kunit *test)
 	struct ta_buffer *b = kunit_kcalloc(test, 2, sizeof(*b), GFP_KERNEL);
 	u64 *off = kunit_kcalloc(test, 2, sizeof(*off), GFP_KERNEL);
 	struct ta_result res;
-	struct ta_problem p;
+	struct ta_problem p = { 0 };
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, off);
@@ -202,7 +202,7 @@ static void ta_kt_huge(struct kunit *test)
 {
 	struct ta_buffer *b = kunit_kcalloc(test, 3, sizeof(*b), GFP_KERNEL);
 	u64 *off = kunit_kcalloc(test, 3, sizeof(*off), GFP_KERNEL);
-	struct ta_problem p;
+	struct ta_problem p = { 0 };
 	struct ta_result res;
 	int s;
 
@@ -226,7 +226,7 @@ static void ta_kt_equal_lifetimes(struct kunit *test)
 {
 	struct ta_buffer *b = kunit_kcalloc(test, 5, sizeof(*b), GFP_KERNEL);
 	u64 *off = kunit_kcalloc(test, 5, sizeof(*off), GFP_KERNEL);
-	struct ta_problem p;
+	struct ta_problem p = { 0 };
 	struct ta_result res;
 	int s, i;
 
@@ -275,7 +275,7 @@ static void ta_kt_freelist_exact(struct kunit *test)
 {
 	struct ta_buffer *b = kunit_kcalloc(test, 5, sizeof(*b), GFP_KERNEL);
 	u64 *off = kunit_kcalloc(test, 5, sizeof(*off), GFP_KERNEL);
-	struct ta_problem p;
+	struct ta_problem p = { 0 };
 	struct ta_result res;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
@@ -307,7 +307,7 @@ static void ta_kt_greedy_exact(struct kunit *test)
 {
 	struct ta_buffer *b = kunit_kcalloc(test, 6, sizeof(*b), GFP_KERNEL);
 	u64 *off = kunit_kcalloc(test, 6, sizeof(*off), GFP_KERNEL);
-	struct ta_problem p;
+	struct ta_problem p = { 0 };
 	struct ta_result res;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
@@ -394,7 +394,7 @@ static void ta_kt_validator(struct kunit *test)
 {
 	struct ta_buffer *b = kunit_kcalloc(test, 3, sizeof(*b), GFP_KERNEL);
 	u64 *off = kunit_kcalloc(test, 3, sizeof(*off), GFP_KERNEL);
-	struct ta_problem p;
+	struct ta_problem p = { 0 };
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, off);
@@ -421,7 +421,7 @@ static void ta_kt_random_traces(struct kunit *test)
 	struct ta_buffer *b = kunit_kcalloc(test, 200, sizeof(*b), GFP_KERNEL);
 	u64 *off = kunit_kcalloc(test, 200, sizeof(*off), GFP_KERNEL);
 	struct ta_result res;
-	struct ta_problem p;
+	struct ta_problem p = { 0 };
 	int seed, s;
 	u32 i, n;
 

@@ -35,5 +35,6 @@ extern const struct ta_test ta_planner_tests[];
 extern const struct ta_test ta_files_tests[];
 extern const struct ta_test ta_tflite_tests[];
 extern const struct ta_test ta_bounded_tests[];
+extern const struct ta_test ta_runtime_tests[];
 
 #endif /* TA_TEST_H */

@@ -9,6 +9,7 @@ static const struct ta_test *const ta_tables[] = {
 	ta_files_tests,
 	ta_tflite_tests,
 	ta_bounded_tests,
+	ta_runtime_tests,
 };
 
 int main(void)

@@ -102,7 +102,7 @@ static int t_strict_ranges(void)
 
 	/* ta_plan() checks the graph again: overlapping ranges in p->graph */
 	{
-		struct ta_problem p;
+		struct ta_problem p = { 0 };
 		struct ta_result res;
 		u64 off[7];
 
@@ -161,8 +161,10 @@ struct bp {
 
 static int bp_make(struct bp *x, int shape, u32 div)
 {
-	int ret = ta_worst_make(shape, div, &x->w);
+	int ret;
 
+	memset(x, 0, sizeof(*x));
+	ret = ta_worst_make(shape, div, &x->w);
 	if (ret)
 		return ret;
 	x->b = calloc(x->w.graph.n_tensors, sizeof(*x->b));

@@ -151,7 +151,9 @@ static int t_names(void)
 		TA_CHECK(!strcmp(ta_strategy_name(s), names[s]), "%d", s);
 		TA_CHECK(ta_strategy_from_name(names[s]) == s, "%s", names[s]);
 	}
-	TA_CHECK(ta_strategy_name(NS) == NULL, "out of range");
+	TA_CHECK(!strcmp(ta_strategy_name(TA_STRATEGY_FIXED), "fixed"), "fixed");
+	TA_CHECK(ta_strategy_from_name("fixed") == TA_STRATEGY_FIXED, "fixed");
+	TA_CHECK(ta_strategy_name(TA_STRATEGY_FIXED + 1) == NULL, "out of range");
 	TA_CHECK(ta_strategy_name(-1) == NULL, "negative");
 	TA_CHECK(ta_strategy_from_name("greedy") == -EINVAL, "prefix");
 	TA_CHECK(ta_strategy_from_name("greedy-size2") == -EINVAL, "suffix");

@@ -194,7 +194,7 @@ static int ta_gf_tensor(struct ta_gf *gf, char **tok, int n)
 	return 0;
 }
 
-static int ta_gf_op(struct ta_gf *gf, char **tok, int n)
+static int ta_gf_op(struct ta_gf *gf, char **tok, int n, u32 flags)
 {
 	struct ta_input *in = gf->in;
 	struct ta_graph_op *op;
@@ -223,6 +223,11 @@ static int ta_gf_op(struct ta_gf *gf, char **tok, int n)
 	op->first_ref = r;
 	op->n_inputs = arrow - 2;
 	op->n_outputs = n - arrow - 1;
+	op->flags = flags;
+	if ((flags & TA_OP_INPLACE) && (!op->n_inputs || !op->n_outputs))
+		return ta_gf_fail(gf, -EINVAL,
+				  "an inplace op needs an input and an output",
+				  tok[1]);
 	for (i = 2; i < n; i++) {
 		s64 t;
 
@@ -287,7 +292,9 @@ static int ta_gf_parse(struct ta_gf *gf, char *data)
 		if (!strcmp(tok[0], "tensor"))
 			ret = ta_gf_tensor(gf, tok, n);
 		else if (!strcmp(tok[0], "op"))
-			ret = ta_gf_op(gf, tok, n);
+			ret = ta_gf_op(gf, tok, n, 0);
+		else if (!strcmp(tok[0], "inplace"))
+			ret = ta_gf_op(gf, tok, n, TA_OP_INPLACE);
 		else
 			ret = ta_gf_fail(gf, -EINVAL, "unknown keyword", tok[0]);
 		if (ret)
@@ -470,6 +477,9 @@ int ta_input_drop_constants(struct ta_input *in)
 		struct ta_graph_op *op = &in->ops[i];
 		u32 first = r, nin = 0, nout = 0;
 
+		/* a view whose first input is dropped is no view of it */
+		if (op->n_inputs && map[in->refs[op->first_ref]] == U32_MAX)
+			op->flags &= ~TA_OP_INPLACE;
 		for (k = 0; k < op->n_inputs + op->n_outputs; k++) {
 			u32 m = map[in->refs[op->first_ref + k]];
 
@@ -546,10 +556,12 @@ int ta_graph_write(const char *path, const struct ta_input *in)
 	for (i = 0; i < g->n_ops; i++) {
 		const struct ta_graph_op *op = &g->ops[i];
 
+		const char *kw = op->flags & TA_OP_INPLACE ? "inplace" : "op";
+
 		if (in->op_names && in->op_names[i])
-			fprintf(f, "op %s", in->op_names[i]);
+			fprintf(f, "%s %s", kw, in->op_names[i]);
 		else
-			fprintf(f, "op op%u", i);
+			fprintf(f, "%s op%u", kw, i);
 		for (k = 0; k < op->n_inputs + op->n_outputs; k++)
 			fprintf(f, "%s %s", k == op->n_inputs ? " ->" : "",
 				in->ids[g->refs[op->first_ref + k]]);

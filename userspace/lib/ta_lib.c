@@ -361,7 +361,7 @@ int ta_plan_offline(const struct ta_graph_builder *g,
 	struct ta_graph_op *gops = NULL;
 	struct ta_buffer *buffers = NULL;
 	u64 *offsets = NULL;
-	struct ta_problem prob;
+	struct ta_problem prob = { 0 };
 	struct ta_budget budget = { 0 };
 	struct ta_result res;
 	struct ta_graph graph;
@@ -406,6 +406,7 @@ int ta_plan_offline(const struct ta_graph_builder *g,
 			gops[i].first_ref = g->ops[i].first_ref;
 			gops[i].n_inputs = g->ops[i].n_inputs;
 			gops[i].n_outputs = g->ops[i].n_outputs;
+			gops[i].flags = g->ops[i].flags;
 		}
 		graph.n_tensors = n;
 		graph.n_ops = g->n_ops;

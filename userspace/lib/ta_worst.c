@@ -61,6 +61,7 @@ static void ta_wb_op(struct ta_wb *b, u32 n_in, u32 n_out)
 	op->first_ref = g->n_refs;
 	op->n_inputs = n_in;
 	op->n_outputs = n_out;
+	op->flags = 0;
 }
 
 static void ta_wb_ref(struct ta_wb *b, u32 t)
