@@ -226,6 +226,10 @@ struct ta_plan_obj {
  * @ops: graph form ops, or NULL
  * @refs: graph form references, or NULL
  * @buffers: lifetime form buffers, or NULL
+ * @fixed: %TA_STRATEGY_FIXED: the caller's offsets, one per tensor (the
+ *	   transport copies them and checks they come with that strategy
+ *	   only), else NULL
+ * @fixed_height: %TA_STRATEGY_FIXED: the caller's height, or 0
  */
 struct ta_plan_request {
 	u32 flags;
@@ -239,6 +243,8 @@ struct ta_plan_request {
 	struct ta_graph_op *ops;
 	u32 *refs;
 	struct ta_buffer *buffers;
+	u64 *fixed;
+	u64 fixed_height;
 };
 
 /**
@@ -249,6 +255,8 @@ struct ta_plan_request {
  * @plan_time_ns: planning time
  * @mmap_offset: mmap offset of its slice
  * @optimal: proven optimal
+ * @conflict: when creating failed with -EINVAL because the caller's fixed
+ *	      offsets break a rule, which rule and which tensors
  */
 struct ta_plan_summary {
 	u32 plan_id;
@@ -257,6 +265,7 @@ struct ta_plan_summary {
 	u64 plan_time_ns;
 	u64 mmap_offset;
 	bool optimal;
+	struct ta_conflict conflict;
 };
 
 /**
@@ -395,6 +404,9 @@ int ta_ioctl_info(struct ta_device *ta, const struct ta_owner *caller,
 int ta_request_check(struct ta_plan_request *req, u64 budget_ns,
 		     u64 budget_steps, unsigned int limit_ms);
 void ta_request_free(struct ta_plan_request *req);
+/* Room for a ta_conflict_describe() sentence. */
+#define TA_CONFLICT_MSG_LEN	96
+bool ta_conflict_describe(const struct ta_conflict *c, char *buf, size_t len);
 
 /* ta_chardev.c */
 int ta_chardev_register(struct ta_device *ta);

@@ -175,7 +175,7 @@ static int ta_copy_graph(const struct ta_plan_create *args,
 	kvfree(tensors);
 
 	ops = ta_copy_elems(args->ops, req->n_ops, args->op_size, sizeof(*ops),
-			    offsetofend(struct ta_op, pad));
+			    offsetofend(struct ta_op, flags));
 	if (IS_ERR(ops))
 		return PTR_ERR(ops);
 	req->ops = kvcalloc(max_t(u32, req->n_ops, 1), sizeof(*req->ops),
@@ -234,6 +234,19 @@ static int ta_copy_lifetimes(const struct ta_plan_create *args,
 	return 0;
 }
 
+/* TA_STRATEGY_FIXED: the caller's offsets, one __u64 per tensor. */
+static int ta_copy_fixed(const struct ta_plan_create *args,
+			 struct ta_plan_request *req)
+{
+	u64 *fixed = ta_copy_elems(args->offsets, req->n_tensors, sizeof(u64),
+				   sizeof(u64), sizeof(u64));
+
+	if (IS_ERR(fixed))
+		return PTR_ERR(fixed);
+	req->fixed = fixed;
+	return 0;
+}
+
 static int ta_ioctl_plan_create(struct ta_device *ta,
 				const struct ta_owner *caller, void *arg)
 {
@@ -245,11 +258,16 @@ static int ta_ioctl_plan_create(struct ta_device *ta,
 		.n_tensors = args->n_tensors,
 		.n_ops = args->n_ops,
 		.n_refs = args->n_refs,
+		.fixed_height = args->fixed_height,
 	};
 	struct ta_plan_summary sum;
 	int err;
 
 	if (args->pad || ta_reserved_nonzero(args))
+		return -EINVAL;
+	/* offsets with the fixed strategy, and only with it */
+	if ((args->strategy == TA_STRATEGY_FIXED) != !!args->offsets ||
+	    (args->fixed_height && !args->offsets))
 		return -EINVAL;
 	err = ta_request_check(&req, args->budget_ns, args->budget_steps,
 			       READ_ONCE(ta_max_plan_ms));
@@ -259,6 +277,8 @@ static int ta_ioctl_plan_create(struct ta_device *ta,
 		err = ta_copy_lifetimes(args, &req);
 	else
 		err = ta_copy_graph(args, &req);
+	if (!err && args->offsets)
+		err = ta_copy_fixed(args, &req);
 	if (!err)
 		err = ta_plan_obj_create(ta, caller, &req, &sum);
 	ta_request_free(&req);

@@ -454,6 +454,10 @@ static void ta_nl_parse_op(const struct nlattr *nest, struct ta_graph_op *op,
 	op->first_ref = *ref;
 	op->n_inputs = 0;
 	op->n_outputs = 0;
+	op->flags = 0;
+	nla_for_each_nested(attr, nest, rem)
+		if (nla_type(attr) == TA_NL_A_OP_FLAGS)
+			op->flags = nla_get_u32(attr);	/* policy: known bits */
 	nla_for_each_nested(attr, nest, rem)
 		if (nla_type(attr) == TA_NL_A_OP_INPUT) {
 			refs[(*ref)++] = nla_get_u32(attr);
@@ -510,6 +514,59 @@ static int ta_nl_parse_arrays(struct genl_info *info,
 			cond_resched();
 	}
 	return 0;
+}
+
+/*
+ * TA_STRATEGY_FIXED: the offsets attribute, one u64 per tensor, comes with
+ * that strategy and only with it (fixed-height too).
+ */
+static int ta_nl_parse_fixed(struct genl_info *info,
+			     struct ta_plan_request *req)
+{
+	const struct nlattr *attr = info->attrs[TA_NL_A_PLAN_OFFSETS];
+	bool fixed = req->strategy == TA_STRATEGY_FIXED;
+
+	if (!fixed && (attr || info->attrs[TA_NL_A_PLAN_FIXED_HEIGHT])) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr ?:
+				    info->attrs[TA_NL_A_PLAN_FIXED_HEIGHT],
+				    "offsets and fixed-height need strategy fixed");
+		return -EINVAL;
+	}
+	if (!fixed)
+		return 0;
+	if (!attr) {
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, TA_NL_A_PLAN_OFFSETS);
+		NL_SET_ERR_MSG(info->extack, "strategy fixed needs offsets");
+		return -EINVAL;
+	}
+	if (nla_len(attr) != (u64)req->n_tensors * sizeof(u64)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "offsets must hold one u64 per tensor");
+		return -EINVAL;
+	}
+	req->fixed = kvcalloc(max_t(u32, req->n_tensors, 1), sizeof(u64),
+			      TA_GFP_USER);
+	if (!req->fixed) {
+		NL_SET_ERR_MSG(info->extack, "out of memory");
+		return -ENOMEM;
+	}
+	memcpy(req->fixed, nla_data(attr), nla_len(attr));
+	req->fixed_height = ta_nl_get_u64(info->attrs[TA_NL_A_PLAN_FIXED_HEIGHT],
+					  0);
+	return 0;
+}
+
+/* A fixed plan that breaks a rule: name the tensors (see ta_compat.h). */
+static void ta_nl_conflict_error(struct genl_info *info,
+				 const struct ta_conflict *c)
+{
+	char msg[TA_CONFLICT_MSG_LEN];
+
+	if (!ta_conflict_describe(c, msg, sizeof(msg)))
+		return;
+	TA_NL_SET_ERR_MSG_STR(info->extack,
+			      "fixed plan: two tensors live at one step share bytes, or an offset is misaligned or beyond the height (the kernel log names the tensors)",
+			      msg);
 }
 
 static void ta_nl_create_error(struct genl_info *info, int err)
@@ -624,10 +681,14 @@ int tensorarena_nl_plan_create_doit(struct sk_buff *skb,
 	err = ta_nl_parse_arrays(info, &req);
 	if (err == -ENOMEM)
 		NL_SET_ERR_MSG(info->extack, "out of memory");
+	if (!err)
+		err = ta_nl_parse_fixed(info, &req);
 	if (!err) {
 		err = ta_plan_obj_create(ta_nl_dev, &caller, &req, &sum);
 		if (err)
 			ta_nl_create_error(info, err);
+		if (err == -EINVAL)
+			ta_nl_conflict_error(info, &sum.conflict);
 	}
 	ta_request_free(&req);
 	if (err)

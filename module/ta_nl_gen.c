@@ -13,6 +13,7 @@
 #include <linux/tensorarena.h>
 #include <linux/tensorarena.h>
 #include <linux/tensorarena.h>
+#include <linux/tensorarena.h>
 
 /* Common nested types */
 const struct nla_policy tensorarena_buffer_nl_policy[TA_NL_A_BUFFER_END + 1] = {
@@ -22,9 +23,10 @@ const struct nla_policy tensorarena_buffer_nl_policy[TA_NL_A_BUFFER_END + 1] = {
 	[TA_NL_A_BUFFER_END] = { .type = NLA_U32, },
 };
 
-const struct nla_policy tensorarena_op_nl_policy[TA_NL_A_OP_OUTPUT + 1] = {
+const struct nla_policy tensorarena_op_nl_policy[TA_NL_A_OP_FLAGS + 1] = {
 	[TA_NL_A_OP_INPUT] = { .type = NLA_U32, },
 	[TA_NL_A_OP_OUTPUT] = { .type = NLA_U32, },
+	[TA_NL_A_OP_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x1),
 };
 
 const struct nla_policy tensorarena_tensor_nl_policy[TA_NL_A_TENSOR_FLAGS + 1] = {
@@ -39,15 +41,17 @@ const struct nla_policy tensorarena_info_nl_policy[TA_NL_A_INFO_ABI_VERSION + 1]
 };
 
 /* TA_NL_CMD_PLAN_CREATE - do */
-const struct nla_policy tensorarena_plan_create_nl_policy[TA_NL_A_PLAN_DEFAULT_ALIGN + 1] = {
+const struct nla_policy tensorarena_plan_create_nl_policy[TA_NL_A_PLAN_FIXED_HEIGHT + 1] = {
 	[TA_NL_A_PLAN_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
-	[TA_NL_A_PLAN_STRATEGY] = NLA_POLICY_MAX(NLA_U32, 4),
+	[TA_NL_A_PLAN_STRATEGY] = NLA_POLICY_MAX(NLA_U32, 5),
 	[TA_NL_A_PLAN_BUDGET_NS] = { .type = NLA_U64, },
 	[TA_NL_A_PLAN_BUDGET_STEPS] = { .type = NLA_U64, },
 	[TA_NL_A_PLAN_TENSOR] = NLA_POLICY_NESTED(tensorarena_tensor_nl_policy),
 	[TA_NL_A_PLAN_OP] = NLA_POLICY_NESTED(tensorarena_op_nl_policy),
 	[TA_NL_A_PLAN_BUFFER] = NLA_POLICY_NESTED(tensorarena_buffer_nl_policy),
 	[TA_NL_A_PLAN_DEFAULT_ALIGN] = { .type = NLA_U64, },
+	[TA_NL_A_PLAN_OFFSETS] = { .type = NLA_BINARY, },
+	[TA_NL_A_PLAN_FIXED_HEIGHT] = { .type = NLA_U64, },
 };
 
 /* TA_NL_CMD_PLAN_GET - do */
@@ -85,7 +89,7 @@ const struct genl_ops tensorarena_nl_ops[6] = {
 		.cmd		= TA_NL_CMD_PLAN_CREATE,
 		.doit		= tensorarena_nl_plan_create_doit,
 		.policy		= tensorarena_plan_create_nl_policy,
-		.maxattr	= TA_NL_A_PLAN_DEFAULT_ALIGN,
+		.maxattr	= TA_NL_A_PLAN_FIXED_HEIGHT,
 	},
 	{
 		.cmd		= TA_NL_CMD_PLAN_GET,

@@ -14,15 +14,16 @@
 #include <linux/tensorarena.h>
 #include <linux/tensorarena.h>
 #include <linux/tensorarena.h>
+#include <linux/tensorarena.h>
 
 /* Common nested types */
 extern const struct nla_policy tensorarena_buffer_nl_policy[TA_NL_A_BUFFER_END + 1];
-extern const struct nla_policy tensorarena_op_nl_policy[TA_NL_A_OP_OUTPUT + 1];
+extern const struct nla_policy tensorarena_op_nl_policy[TA_NL_A_OP_FLAGS + 1];
 extern const struct nla_policy tensorarena_tensor_nl_policy[TA_NL_A_TENSOR_FLAGS + 1];
 
 extern const struct nla_policy tensorarena_info_nl_policy[TA_NL_A_INFO_ABI_VERSION + 1];
 
-extern const struct nla_policy tensorarena_plan_create_nl_policy[TA_NL_A_PLAN_DEFAULT_ALIGN + 1];
+extern const struct nla_policy tensorarena_plan_create_nl_policy[TA_NL_A_PLAN_FIXED_HEIGHT + 1];
 
 extern const struct nla_policy tensorarena_plan_get_nl_policy[TA_NL_A_PLAN_PLAN_ID + 1];
 

@@ -211,7 +211,8 @@ int ta_request_check(struct ta_plan_request *req, u64 budget_ns,
 
 	if (req->flags & ~(TA_CREATE_LIFETIMES | TA_CREATE_DRY_RUN))
 		return -EINVAL;
-	if (req->strategy >= TA_STRATEGY_COUNT)
+	if (req->strategy >= TA_STRATEGY_COUNT &&
+	    req->strategy != TA_STRATEGY_FIXED)
 		return -EINVAL;
 	if ((req->flags & TA_CREATE_LIFETIMES) && (req->n_ops || req->n_refs))
 		return -EINVAL;
@@ -240,6 +241,8 @@ int ta_request_check(struct ta_plan_request *req, u64 budget_ns,
  */
 void ta_request_free(struct ta_plan_request *req)
 {
+	kvfree(req->fixed);
+	req->fixed = NULL;
 	kvfree(req->tensors);
 	kvfree(req->ops);
 	kvfree(req->refs);
@@ -327,6 +330,45 @@ bool ta_plan_obj_tensor_exportable(const struct ta_plan_obj *plan, u32 index)
 }
 
 /**
+ * ta_conflict_describe() - say what is wrong with a fixed plan
+ * @c: the conflict ta_plan() reported
+ * @buf: room for the sentence
+ * @len: its size
+ *
+ * Return: false when @c is %TA_CONFLICT_NONE (nothing written).
+ */
+bool ta_conflict_describe(const struct ta_conflict *c, char *buf, size_t len)
+{
+	switch (c->kind) {
+	case TA_CONFLICT_OVERLAP:
+		snprintf(buf, len,
+			 "fixed plan: tensors %u and %u are both live at step %u and share bytes",
+			 c->a, c->b, c->step);
+		return true;
+	case TA_CONFLICT_ALIGN:
+		snprintf(buf, len,
+			 "fixed plan: tensor %u's offset is not a multiple of its alignment",
+			 c->a);
+		return true;
+	case TA_CONFLICT_HEIGHT:
+		snprintf(buf, len,
+			 "fixed plan: tensor %u does not end within the height",
+			 c->a);
+		return true;
+	}
+	return false;
+}
+
+/* One log line per refused fixed plan (rate-limited: callers are users). */
+static void ta_conflict_log(struct ta_device *ta, const struct ta_conflict *c)
+{
+	char msg[TA_CONFLICT_MSG_LEN];
+
+	if (ta_conflict_describe(c, msg, sizeof(msg)))
+		dev_info_ratelimited(ta->dev, "%s\n", msg);
+}
+
+/**
  * ta_plan_obj_create() - plan a request and, unless a dry run, publish it
  * @ta: the device
  * @owner: who asks; the plan belongs to @owner->key
@@ -360,9 +402,12 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 	u32 i;
 	int err;
 
+	out->conflict.kind = TA_CONFLICT_NONE;
 	if (req->flags & ~(TA_CREATE_LIFETIMES | TA_CREATE_DRY_RUN))
 		return -EINVAL;
-	if (req->strategy >= TA_STRATEGY_COUNT)
+	if ((req->strategy >= TA_STRATEGY_COUNT &&
+	     req->strategy != TA_STRATEGY_FIXED) ||
+	    (req->strategy == TA_STRATEGY_FIXED) != !!req->fixed)
 		return -EINVAL;
 
 	/* Refuse over-quota callers before they cost anything. */
@@ -391,10 +436,15 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 	err = ta_plan_obj_mark_exportable(plan, req);
 	if (err)
 		goto free_plan;
+	problem.fixed = req->fixed;
+	problem.fixed_height = req->fixed_height;
 	err = ta_plan(&problem, req->strategy, &budget,
 		      offsets, &res);
-	if (err)
+	if (err) {
+		out->conflict = res.conflict;
+		ta_conflict_log(ta, &res.conflict);
 		goto free_plan;
+	}
 
 	kref_init(&plan->ref);
 	BLOCKING_INIT_NOTIFIER_HEAD(&plan->destroyed);

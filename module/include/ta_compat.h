@@ -106,4 +106,17 @@ static inline int ta_dma_set_max_seg_size(struct device *dev,
 #endif
 }
 
+/*
+ * Formatted extack messages came in 6.2 (NL_SET_ERR_MSG_FMT). Before, an
+ * extack message must be a string that outlives the request: the caller
+ * gives a fixed @fallback, and the details go to the kernel log.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#define TA_NL_SET_ERR_MSG_STR(extack, fallback, str)			\
+	NL_SET_ERR_MSG_FMT(extack, "%s", str)
+#else
+#define TA_NL_SET_ERR_MSG_STR(extack, fallback, str)			\
+	NL_SET_ERR_MSG(extack, fallback)
+#endif
+
 #endif /* TA_COMPAT_H */

@@ -87,8 +87,15 @@ static void ref_op(struct model *m, uint8_t **buf, uint32_t i)
 
 	for (k = 0; k < op->n_inputs; k++)
 		h = ta_npu_digest_input(h, buf[in[k]], m->tensors[in[k]].size);
-	for (k = 0; k < op->n_outputs; k++)
-		ta_npu_fill_output(h, k, buf[out[k]], m->tensors[out[k]].size);
+	for (k = 0; k < op->n_outputs; k++) {
+		if (!k && op->n_inputs && (op->flags & TA_OP_INPLACE))
+			ta_npu_view_output(buf[in[0]], m->tensors[in[0]].size,
+					   buf[out[0]],
+					   m->tensors[out[0]].size);
+		else
+			ta_npu_fill_output(h, k, buf[out[k]],
+					   m->tensors[out[k]].size);
+	}
 }
 
 static void ref_reset(struct model *m, uint8_t **buf)
@@ -168,6 +175,7 @@ static int model_load(struct model *m, const char *path)
 		m->ops[i].first_ref = m->in.graph.ops[i].first_ref;
 		m->ops[i].n_inputs = m->in.graph.ops[i].n_inputs;
 		m->ops[i].n_outputs = m->in.graph.ops[i].n_outputs;
+		m->ops[i].flags = m->in.graph.ops[i].flags;
 		for (t = 0; t < op->n_inputs + op->n_outputs; t++) {
 			uint64_t size = m->tensors[m->refs[op->first_ref + t]].size;
 

@@ -8,7 +8,7 @@
  * imported buffer (else the access faults, as behind an IOMMU), and its
  * place in the buffer gives the CPU address in the buffer's kernel mapping.
  * Op i reads its inputs, then writes its outputs, with the function of
- * ta_npu_mix.h.
+ * ta_npu_mix.h (an in-place op's first output is its first input).
  */
 #include <linux/errno.h>
 #include <linux/jiffies.h>
@@ -27,6 +27,17 @@ static u8 *ta_npu_hw_access(const struct ta_npu_run *run, dma_addr_t dma,
 	    len > bus->size - (dma - bus->dma))
 		return NULL;
 	return (u8 *)bus->vaddr + (dma - bus->dma);
+}
+
+/* An in-place op's first output: its first input, through the bus. */
+static void ta_npu_hw_view(struct ta_npu_run *run,
+			   const struct ta_npu_tensor *src, u8 *dst, u64 size)
+{
+	const u8 *from = src->size ? ta_npu_hw_access(run, src->dma,
+						      src->size) : NULL;
+
+	/* the input was read through the bus just before: it is mapped */
+	ta_npu_view_output(from, from ? src->size : 0, dst, size);
 }
 
 static int ta_npu_hw_op(struct ta_npu_run *run, u32 index)
@@ -58,7 +69,10 @@ static int ta_npu_hw_op(struct ta_npu_run *run, u32 index)
 		p = ta_npu_hw_access(run, t->dma, t->size);
 		if (!p)
 			return -EIO;
-		ta_npu_fill_output(digest, k, p, t->size);
+		if (!k && op->n_inputs && (op->flags & TA_OP_INPLACE))
+			ta_npu_hw_view(run, &run->tensors[in[0]], p, t->size);
+		else
+			ta_npu_fill_output(digest, k, p, t->size);
 		run->bytes_written += t->size;
 	}
 	return 0;

@@ -9,15 +9,21 @@
  * position: every output byte depends on every input byte, so a tensor
  * overwritten while live changes every result downstream of it.
  *
+ * An in-place op (TA_OP_INPLACE: RESHAPE, SQUEEZE, ...) is a view: its
+ * first output is its first input's bytes (the identity), so the planner
+ * may put both at one offset and the result is the same either way.
+ *
  * Plain C: the same text compiles in the kernel and in userspace.
  */
 #ifndef TA_NPU_MIX_H
 #define TA_NPU_MIX_H
 
 #ifdef __KERNEL__
+#include <linux/string.h>
 #include <linux/types.h>
 #else
 #include <stddef.h>
+#include <string.h>
 #include <linux/types.h>
 /* As the planner's userspace environment (module/planner/ta_env.h). */
 typedef __u8 u8;
@@ -92,6 +98,21 @@ static inline void ta_npu_fill_output(u64 h, u32 k, u8 *p, u64 n)
 static inline void ta_npu_fill_initial(u64 key, u32 t, u8 *p, u64 n)
 {
 	ta_npu_fill_output(ta_npu_mix64(~key), t, p, n);
+}
+
+/*
+ * The first output of an in-place op: the first input's bytes (at the same
+ * address when the plan aliased them), zero past the input's size.
+ */
+static inline void ta_npu_view_output(const u8 *in, u64 in_size, u8 *out,
+				      u64 out_size)
+{
+	u64 n = in_size < out_size ? in_size : out_size;
+
+	if (out != in && n)
+		memmove(out, in, n);
+	if (out_size > n)
+		memset(out + n, 0, out_size - n);
 }
 
 #endif /* TA_NPU_MIX_H */

@@ -48,6 +48,8 @@ enum ta_nl_plan_attrs {
 	TA_NL_A_PLAN_EXPORT_FLAGS,
 	TA_NL_A_PLAN_FD,
 	TA_NL_A_PLAN_DEFAULT_ALIGN,
+	TA_NL_A_PLAN_OFFSETS,
+	TA_NL_A_PLAN_FIXED_HEIGHT,
 
 	__TA_NL_A_PLAN_MAX,
 	TA_NL_A_PLAN_MAX = (__TA_NL_A_PLAN_MAX - 1)
@@ -79,6 +81,7 @@ enum ta_nl_tensor_attrs {
 enum ta_nl_op_attrs {
 	TA_NL_A_OP_INPUT = 1,
 	TA_NL_A_OP_OUTPUT,
+	TA_NL_A_OP_FLAGS,
 
 	__TA_NL_A_OP_MAX,
 	TA_NL_A_OP_MAX = (__TA_NL_A_OP_MAX - 1)

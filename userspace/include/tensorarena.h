@@ -61,6 +61,46 @@ int ta_graph_set_default_align(struct ta_graph_builder *g, uint64_t align);
 /* The graph's default alignment (1 unless set). */
 uint64_t ta_graph_default_align(const struct ta_graph_builder *g);
 uint32_t ta_graph_op_count(const struct ta_graph_builder *g);
+/* Mark op @op (an index ta_graph_add_op() returned) with TA_OP_* flags:
+ * TA_OP_INPLACE says it is a view of its first input (RESHAPE, SQUEEZE,
+ * ...), whose first output may share that input's memory; the planner
+ * shares them when the input dies at the op (see linux/tensorarena.h).
+ * -EINVAL for the lifetime form, an unknown op or flag, or TA_OP_INPLACE
+ * on an op without an input and an output.
+ */
+int ta_graph_set_op_flags(struct ta_graph_builder *g, uint32_t op,
+			  uint32_t flags);
+
+/**
+ * struct ta_load_options - how ta_graph_load() reads a file (NULL: zero)
+ * @align: when not 0, the alignment of every tensor (a power of two up to
+ *	   2^32): a model importer's own (64) is replaced
+ * @flags: TA_LOAD_* bits
+ * @reserved: must be zero
+ */
+struct ta_load_options {
+	uint64_t align;
+	uint32_t flags;
+	uint32_t reserved[2];
+};
+
+/* Leave the model's constant tensors (weights) out of the graph. */
+#define TA_LOAD_NO_CONSTANTS	0x1
+
+/* Build a graph from a file: a TFLite model (.tflite, every subgraph), an
+ * ONNX model (.onnx), a graph file or a trace CSV (Documentation/), read as
+ * tactl reads it, with in-place ops marked. On a format error -errno and,
+ * when @err is not NULL, "FILE: what" in it (@errlen bytes). *out is a new
+ * builder the caller frees with ta_graph_free().
+ */
+int ta_graph_load(const char *path, const struct ta_load_options *opts,
+		  struct ta_graph_builder **out, char *err, size_t errlen);
+/* The offsets a plan made elsewhere gave the loaded graph's tensors (a
+ * TFLite model's OfflineMemoryAllocation metadata, a plan CSV's offset
+ * column; TA_OFFSET_UNFIXED for those it leaves to the planner), ready for
+ * ta_plan_submit_fixed(); NULL when the file had none.
+ */
+const uint64_t *ta_graph_model_offsets(const struct ta_graph_builder *g);
 
 enum ta_transport {
 	TA_TRANSPORT_AUTO = 0,	/* netlink when the family is there, else ioctl */
@@ -73,6 +113,11 @@ void ta_client_close(struct ta_client *c);
 /* Which transport the client ended up with. */
 enum ta_transport ta_client_transport(const struct ta_client *c);
 int ta_client_info(struct ta_client *c, struct ta_info *info);
+/* The kernel's message (netlink extack) for the last request of @c that
+ * failed, e.g. which two tensors of a fixed plan conflict; "" when it gave
+ * none or @c uses the ioctl transport.
+ */
+const char *ta_client_last_error(const struct ta_client *c);
 
 /**
  * struct ta_plan_options - how to plan (NULL means all zero)
@@ -94,6 +139,19 @@ int ta_plan_submit(struct ta_client *c, const struct ta_graph_builder *g,
 /* Plan @g in this process with the same planner (no module needed). */
 int ta_plan_offline(const struct ta_graph_builder *g,
 		    const struct ta_plan_options *opts, struct ta_plan **out);
+/* Serve a plan a compiler or runtime already made (TA_STRATEGY_FIXED):
+ * @offsets has one offset per tensor, each a multiple of its alignment, or
+ * TA_OFFSET_UNFIXED to have it placed around the others; @height is the
+ * arena height it was made for, or 0 for max(offset + size). The kernel
+ * (or, with @c NULL, this process) checks that no two tensors live at one
+ * step share a byte (an in-place pair may, at one offset) and fails with
+ * -EINVAL otherwise; over netlink, ta_client_last_error() then names the
+ * two tensors (on kernels from 6.2; before, the kernel log does). @flags:
+ * TA_CREATE_DRY_RUN or 0 (0 only when offline).
+ */
+int ta_plan_submit_fixed(struct ta_client *c, const struct ta_graph_builder *g,
+			 const uint64_t *offsets, uint64_t height,
+			 uint32_t flags, struct ta_plan **out);
 /* A plan that exists in the kernel (e.g. listed), by ID. */
 int ta_plan_open(struct ta_client *c, uint32_t id, struct ta_plan **out);
 
@@ -143,6 +201,52 @@ void ta_plan_free(struct ta_plan *p);
 int ta_client_list(struct ta_client *c,
 		   int (*fn)(const struct ta_plan_get *plan, void *arg),
 		   void *arg);
+
+/* Events of the tensorarena netlink family, as they come. */
+struct ta_events;
+
+enum ta_event_type {
+	TA_EVENT_PLAN_CREATED = 1,
+	TA_EVENT_PLAN_DESTROYED,
+	TA_EVENT_PRESSURE,	/* a plan did not fit: the arena is short */
+};
+
+/**
+ * struct ta_event - one event
+ * @type: enum ta_event_type
+ * @plan_id: created, destroyed: the plan
+ * @uid: created, destroyed: its owner's uid
+ * @n_tensors: created: its tensor count
+ * @height: created: its height
+ * @requested: pressure: the height that did not fit
+ * @bytes_in_use: pressure: arena bytes in use then
+ * @largest_free: pressure: the largest free slice then
+ * @arena_size: pressure: the arena's size
+ */
+struct ta_event {
+	uint32_t type;
+	uint32_t plan_id;
+	uint32_t uid;
+	uint32_t n_tensors;
+	uint64_t height;
+	uint64_t requested;
+	uint64_t bytes_in_use;
+	uint64_t largest_free;
+	uint64_t arena_size;
+};
+
+/* Subscribe (a netlink socket of its own): 0, -ENOENT when the module is
+ * not loaded, -ENOMEM, -errno. Events sent before this returns are not seen.
+ */
+int ta_events_open(struct ta_events **out);
+/* A descriptor that polls readable when events may be waiting. */
+int ta_events_fd(const struct ta_events *ev);
+/* The next event into *e: 1; 0 when none came within @timeout_ms (-1:
+ * wait for ever, 0: do not wait); -ENOBUFS once when events were lost (the
+ * subscriber read too slowly); -errno.
+ */
+int ta_events_next(struct ta_events *ev, struct ta_event *e, int timeout_ms);
+void ta_events_close(struct ta_events *ev);
 
 const char *ta_strategy_str(uint32_t strategy);
 int ta_strategy_parse(const char *name);

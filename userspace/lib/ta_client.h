@@ -39,4 +39,8 @@ extern const struct ta_transport_ops ta_netlink_ops;
  */
 int ta_netlink_open(struct ta_client *c);
 
+/* ta_graph_load(): hand the model's fixed offsets to the builder. */
+void ta_graph_take_model_offsets(struct ta_graph_builder *g,
+				 uint64_t *offsets);
+
 #endif /* TA_CLIENT_H */

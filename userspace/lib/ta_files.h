@@ -27,6 +27,10 @@
  *	      operator), or NULL
  * @notes: graph form, optional: per tensor, a comment (type, shape, name)
  *	   that ta_graph_write() puts after its line, or NULL
+ * @fixed_offsets: optional: per buffer, an offset a plan made elsewhere
+ *		   gave it (a TFLite model's OfflineMemoryAllocation
+ *		   metadata) or %TA_OFFSET_UNFIXED, for %TA_STRATEGY_FIXED;
+ *		   NULL when the file has none
  */
 struct ta_input {
 	struct ta_problem prob;
@@ -42,6 +46,7 @@ struct ta_input {
 	u64 *in_offsets;
 	char **op_names;
 	char **notes;
+	u64 *fixed_offsets;
 };
 
 /*
@@ -59,6 +64,11 @@ int ta_graph_read(const char *path, struct ta_input *in, char *err,
 int ta_input_read(const char *path, struct ta_input *in, char *err,
 		  size_t errlen);
 void ta_input_free(struct ta_input *in);
+/*
+ * The offsets a plan made elsewhere gave the input's buffers: the model's
+ * (@in->fixed_offsets) or a plan CSV's offset column; NULL when none.
+ */
+const u64 *ta_input_fixed_offsets(const struct ta_input *in);
 int ta_input_retune(struct ta_input *in, u64 align, const char *exportable,
 		    char *err, size_t errlen);
 /* Readers of graph forms end with this: lifetimes, @in->prob. */

@@ -466,6 +466,8 @@ int ta_input_drop_constants(struct ta_input *in)
 			continue;
 		}
 		map[t] = n;
+		if (in->fixed_offsets)
+			in->fixed_offsets[n] = in->fixed_offsets[t];
 		in->tensors[n] = in->tensors[t];
 		in->ids[n] = in->ids[t];
 		if (in->notes)

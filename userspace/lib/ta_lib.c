@@ -27,6 +27,7 @@ struct ta_graph_builder {
 	struct ta_lifetime *lifetimes;	/* lifetime form */
 	struct ta_op *ops;
 	uint32_t *refs;
+	uint64_t *model_offsets;	/* ta_graph_load(): the model's, or NULL */
 };
 
 struct ta_plan {
@@ -74,12 +75,39 @@ void ta_graph_free(struct ta_graph_builder *g)
 	free(g->lifetimes);
 	free(g->ops);
 	free(g->refs);
+	free(g->model_offsets);
 	free(g);
 }
 
 uint32_t ta_graph_tensor_count(const struct ta_graph_builder *g)
 {
 	return g->n_tensors;
+}
+
+int ta_graph_set_op_flags(struct ta_graph_builder *g, uint32_t op,
+			  uint32_t flags)
+{
+	const struct ta_op *o;
+
+	if (g->lifetime_form || op >= g->n_ops || (flags & ~TA_OP_INPLACE))
+		return -EINVAL;
+	o = &g->ops[op];
+	if ((flags & TA_OP_INPLACE) && (!o->n_inputs || !o->n_outputs))
+		return -EINVAL;
+	g->ops[op].flags = flags;
+	return 0;
+}
+
+const uint64_t *ta_graph_model_offsets(const struct ta_graph_builder *g)
+{
+	return g->model_offsets;
+}
+
+void ta_graph_take_model_offsets(struct ta_graph_builder *g,
+				 uint64_t *offsets)
+{
+	free(g->model_offsets);
+	g->model_offsets = offsets;
 }
 
 uint32_t ta_graph_op_count(const struct ta_graph_builder *g)
@@ -322,14 +350,19 @@ int ta_plan_open(struct ta_client *c, uint32_t id, struct ta_plan **out)
 	return ta_plan_fetch(c, id, out);
 }
 
-int ta_plan_submit(struct ta_client *c, const struct ta_graph_builder *g,
-		   const struct ta_plan_options *opts, struct ta_plan **out)
+static int ta_plan_submit_args(struct ta_client *c,
+			       const struct ta_graph_builder *g,
+			       const struct ta_plan_options *opts,
+			       const uint64_t *fixed, uint64_t fixed_height,
+			       struct ta_plan **out)
 {
 	struct ta_plan_create args;
 	struct ta_plan *p;
 	int err;
 
 	ta_graph_request(g, opts, &args);
+	args.offsets = (uintptr_t)fixed;
+	args.fixed_height = fixed_height;
 	err = c->ops->create(c, &args);
 	if (err)
 		return err;
@@ -352,8 +385,18 @@ int ta_plan_submit(struct ta_client *c, const struct ta_graph_builder *g,
 	return err;
 }
 
-int ta_plan_offline(const struct ta_graph_builder *g,
-		    const struct ta_plan_options *opts, struct ta_plan **out)
+int ta_plan_submit(struct ta_client *c, const struct ta_graph_builder *g,
+		   const struct ta_plan_options *opts, struct ta_plan **out)
+{
+	if (opts && opts->strategy == TA_STRATEGY_FIXED)
+		return -EINVAL;	/* ta_plan_submit_fixed() gives the offsets */
+	return ta_plan_submit_args(c, g, opts, NULL, 0, out);
+}
+
+static int ta_plan_offline_run(const struct ta_graph_builder *g,
+			       const struct ta_plan_options *opts,
+			       const uint64_t *fixed, uint64_t fixed_height,
+			       struct ta_plan **out)
 {
 	static const struct ta_plan_options defaults;
 	uint32_t i, n = g->n_tensors;
@@ -383,6 +426,8 @@ int ta_plan_offline(const struct ta_graph_builder *g,
 	memset(&prob, 0, sizeof(prob));
 	prob.n_buffers = n;
 	prob.buffers = buffers;
+	prob.fixed = (const u64 *)fixed;
+	prob.fixed_height = fixed_height;
 	if (g->lifetime_form) {
 		for (i = 0; i < n; i++) {
 			buffers[i].size = g->lifetimes[i].size;
@@ -441,6 +486,31 @@ out:
 	free(gt);
 	free(gops);
 	return err;
+}
+
+int ta_plan_offline(const struct ta_graph_builder *g,
+		    const struct ta_plan_options *opts, struct ta_plan **out)
+{
+	if (opts && opts->strategy == TA_STRATEGY_FIXED)
+		return -EINVAL;	/* ta_plan_submit_fixed() gives the offsets */
+	return ta_plan_offline_run(g, opts, NULL, 0, out);
+}
+
+int ta_plan_submit_fixed(struct ta_client *c, const struct ta_graph_builder *g,
+			 const uint64_t *offsets, uint64_t height,
+			 uint32_t flags, struct ta_plan **out)
+{
+	struct ta_plan_options o = {
+		.strategy = TA_STRATEGY_FIXED,
+		.flags = flags,
+	};
+
+	if (!offsets || (flags & ~TA_CREATE_DRY_RUN))
+		return -EINVAL;
+	if (!c)
+		return flags ? -EINVAL :
+		       ta_plan_offline_run(g, &o, offsets, height, out);
+	return ta_plan_submit_args(c, g, &o, offsets, height, out);
 }
 
 uint32_t ta_plan_id(const struct ta_plan *p)

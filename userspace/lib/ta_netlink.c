@@ -6,7 +6,7 @@
  * (Documentation/netlink.md) and back, with the ioctls' semantics and
  * errors: the same local checks of pad, reserved and element sizes, and the
  * kernel's errno from its netlink error message (its extack text is kept in
- * the state for callers that want it: ta_netlink_last_error()).
+ * the state for callers that want it: ta_client_last_error()).
  *
  * Plans created here belong to this client's netlink socket and die when it
  * is closed, as ioctl plans die with their file.
@@ -277,7 +277,8 @@ static int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a)
 		    a->n_refs)
 			return -EINVAL;
 		nest = nla_nest_start(msg, TA_NL_A_PLAN_OP | NLA_F_NESTED);
-		if (!nest)
+		if (!nest || (op.flags &&
+			      nla_put_u32(msg, TA_NL_A_OP_FLAGS, op.flags)))
 			return -EMSGSIZE;
 		for (k = 0; k < op.n_inputs + op.n_outputs; k++)
 			if (nla_put_u32(msg, k < op.n_inputs ? TA_NL_A_OP_INPUT :
@@ -345,6 +346,7 @@ static int ta_nl_create_parse(struct nlmsghdr *hdr, struct nlattr **tb,
 
 /* Counts far beyond any module limit fail before a message is built. */
 #define TA_NL_MAX_COUNT	(1U << 24)
+#define TA_NL_MAX_OFFSETS_LEN	(0xffffU - 4U)
 
 static int ta_nl_create(struct ta_client *c, struct ta_plan_create *a)
 {
@@ -360,7 +362,10 @@ static int ta_nl_create(struct ta_client *c, struct ta_plan_create *a)
 	if (a->n_tensors > TA_NL_MAX_COUNT || a->n_ops > TA_NL_MAX_COUNT ||
 	    a->n_refs > TA_NL_MAX_COUNT)
 		return -E2BIG;
-	size = (size_t)a->n_tensors * 48 + (size_t)a->n_ops * 4 +
+	/* an attribute holds at most 65,531 bytes: 8,191 offsets */
+	if (a->offsets && (size_t)a->n_tensors * 8 > TA_NL_MAX_OFFSETS_LEN)
+		return c->dev_fd >= 0 ? ta_ioctl_ops.create(c, a) : -E2BIG;
+	size = (size_t)a->n_tensors * 56 + (size_t)a->n_ops * 12 +
 	       (size_t)a->n_refs * 8;
 	msg = ta_nl_msg(nl, TA_NL_CMD_PLAN_CREATE, 0, size);
 	if (!msg)
@@ -378,6 +383,14 @@ static int ta_nl_create(struct ta_client *c, struct ta_plan_create *a)
 		err = ta_nl_put_lifetimes(msg, a);
 	else
 		err = ta_nl_put_graph(msg, a);
+	/* the fixed strategy's offsets: one u64 per tensor, as the ioctl's */
+	if (!err && a->offsets &&
+	    nla_put(msg, TA_NL_A_PLAN_OFFSETS, (int)(a->n_tensors * 8),
+		    (const void *)(uintptr_t)a->offsets))
+		err = -EMSGSIZE;
+	if (!err && a->fixed_height &&
+	    nla_put_u64(msg, TA_NL_A_PLAN_FIXED_HEIGHT, a->fixed_height))
+		err = -EMSGSIZE;
 	if (err) {
 		nlmsg_free(msg);
 		return err;
@@ -684,14 +697,16 @@ fail:
 }
 
 /**
- * ta_netlink_last_error() - the kernel's extack text of the last failure
- * @c: a client on the netlink transport
+ * ta_client_last_error() - the kernel's extack text of the last failure
+ * @c: a client
  *
- * Return: the text, empty when the kernel gave none.
+ * Return: the text of the last request that failed over netlink, empty
+ * when the kernel gave none or the client uses the ioctl transport.
  */
-const char *ta_netlink_last_error(const struct ta_client *c)
+const char *ta_client_last_error(const struct ta_client *c)
 {
-	const struct ta_nl *nl = c->nl;
+	const struct ta_nl *nl = c->transport == TA_TRANSPORT_NETLINK ?
+				 c->nl : NULL;
 
 	return nl ? nl->extack : "";
 }

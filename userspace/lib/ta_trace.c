@@ -332,7 +332,15 @@ void ta_input_free(struct ta_input *in)
 		for (i = 0; i < in->graph.n_tensors; i++)
 			free(in->notes[i]);
 	free(in->notes);
+	free(in->fixed_offsets);
 	memset(in, 0, sizeof(*in));
+}
+
+const u64 *ta_input_fixed_offsets(const struct ta_input *in)
+{
+	if (in->fixed_offsets)
+		return in->fixed_offsets;
+	return in->has_offset ? in->in_offsets : NULL;
 }
 
 /**

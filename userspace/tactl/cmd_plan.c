@@ -6,7 +6,7 @@
  *	tactl plan FILE [--strategy NAME] [--budget-ms N] [-o PLAN.csv]
  *		   [--svg PLAN.svg] [--json] [--offline | --dry-run]
  *		   [--hold SECONDS] [--ioctl | --netlink] [--align N]
- *		   [--exportable NAME[,NAME...]]
+ *		   [--exportable NAME[,NAME...]] [--no-inplace]
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,12 +24,14 @@
  * @dry_run: plan in the kernel without taking arena memory
  * @hold_s: keep the plan (and this process) this many seconds
  * @transport: which transport
+ * @fixed: %TA_STRATEGY_FIXED: the file's own offsets, else NULL
  */
 struct plan_submit {
 	bool offline;
 	bool dry_run;
 	unsigned int hold_s;
 	enum ta_transport transport;
+	const u64 *fixed;
 };
 
 static void plan_usage(FILE *out)
@@ -40,9 +42,11 @@ static void plan_usage(FILE *out)
 		"usage: tactl plan FILE [--strategy NAME] [--budget-ms N] [-o PLAN.csv]\n"
 		"                  [--svg PLAN.svg] [--json] [--no-constants]\n"
 		"                  [--align N] [--exportable NAME[,NAME...]]\n"
+		"                  [--no-inplace]\n"
 		"\n"
 		"Plans a trace CSV (id,lower,upper,size[,alignment]), a graph file\n"
-		"(Documentation/graph-format.md) or a TFLite model (tflite.md) in the\n"
+		"(Documentation/graph-format.md), a TFLite model (tflite.md) or an\n"
+		"ONNX model (onnx.md) in the\n"
 		"tensorarena module (or, with --offline, in this process with the same\n"
 		"planner) and prints the\n"
 		"height, the lower bound, their ratio, whether the plan is optimal and\n"
@@ -51,7 +55,10 @@ static void plan_usage(FILE *out)
 		"  --strategy NAME  one of:");
 	for (s = 0; s < TA_STRATEGY_COUNT; s++)
 		fprintf(out, " %s", ta_strategy_name(s));
-	fprintf(out, " (default auto)\n"
+	fprintf(out, " (default auto), or fixed:\n"
+		"                   the file's own offsets (a plan CSV's offset column, a\n"
+		"                   TFLite model's OfflineMemoryAllocation metadata),\n"
+		"                   checked; those of -1 are planned around the others\n"
 		"  --budget-ms N    search budget for auto (default: the strategy's)\n"
 		"  -o PLAN.csv      write the rows with an offset column ('-': stdout)\n"
 		"  --svg PLAN.svg   draw the plan\n"
@@ -62,6 +69,7 @@ static void plan_usage(FILE *out)
 		"  --exportable L   graph or model: plan the tensors named in L (graph\n"
 		"                   names; a model's TFLite indices), comma-separated,\n"
 		"                   exportable: whole pages, for tactl export\n"
+		"  --no-inplace     do not let in-place ops (RESHAPE, ...) share memory\n"
 		"  --offline        plan here, without the module\n"
 		"  --dry-run        plan in the module without taking arena memory\n"
 		"  --hold SECONDS   keep the plan in the module that long before exiting\n"
@@ -93,14 +101,15 @@ static void plan_print(const char *file, const struct ta_input *in,
 		plan_json_string(file);
 		printf(",\"form\":\"%s\",\"buffers\":%u,\"strategy\":\"%s\","
 		       "\"height\":%llu,\"lower_bound\":%llu,\"ratio\":%.6f,"
-		       "\"optimal\":%s,\"time_ns\":%llu,\"steps\":%llu}\n",
+		       "\"optimal\":%s,\"time_ns\":%llu,\"steps\":%llu,"
+		       "\"aliased\":%u}\n",
 		       in->is_graph ? "graph" : "trace", in->prob.n_buffers,
 		       ta_strategy_name(strategy),
 		       (unsigned long long)res->height,
 		       (unsigned long long)res->lower_bound, ratio,
 		       res->optimal ? "true" : "false",
 		       (unsigned long long)res->time_ns,
-		       (unsigned long long)res->steps);
+		       (unsigned long long)res->steps, res->n_aliased);
 		return;
 	}
 	printf("file:        %s (%s, %u buffers)\n", file,
@@ -111,6 +120,9 @@ static void plan_print(const char *file, const struct ta_input *in,
 	printf("ratio:       %.6f (+%.3f %%)\n", ratio, (ratio - 1.0) * 100.0);
 	printf("optimal:     %s\n", res->optimal ? "yes" : "no");
 	printf("time:        %.3f ms\n", (double)res->time_ns / 1e6);
+	if (res->n_aliased)
+		printf("in place:    %u tensors share their input's memory\n",
+		       res->n_aliased);
 }
 
 static int plan_parse_ms(const char *s, u64 *ns)
@@ -154,6 +166,9 @@ static struct ta_graph_builder *plan_builder(const struct ta_input *in)
 			r = ta_graph_add_op(g, refs, op->n_inputs,
 					    refs + op->n_inputs,
 					    op->n_outputs);
+			if (r >= 0 && op->flags)
+				r = ta_graph_set_op_flags(g, (uint32_t)r,
+							  op->flags);
 		}
 	}
 	if (r < 0) {
@@ -190,9 +205,18 @@ static int plan_in_module(const char *file, const struct ta_input *in,
 		ta_graph_free(g);
 		return err;
 	}
-	err = ta_plan_submit(*cp, g, &o, pp);
+	if (sub->fixed)
+		err = ta_plan_submit_fixed(*cp, g, (const uint64_t *)sub->fixed,
+					   0, o.flags, pp);
+	else
+		err = ta_plan_submit(*cp, g, &o, pp);
 	ta_graph_free(g);
-	if (err == -ENOSPC && !ta_client_info(*cp, &info))
+	if (err == -EINVAL && sub->fixed)
+		fprintf(stderr, "tactl plan: %s: the module refused the file's offsets: %s\n",
+			file, ta_client_last_error(*cp)[0] ?
+			ta_client_last_error(*cp) :
+			"two tensors live at one step share bytes, or an offset is misaligned (see the kernel log)");
+	else if (err == -ENOSPC && !ta_client_info(*cp, &info))
 		fprintf(stderr, "tactl plan: %s: no free slice of the arena is tall enough (largest free %llu of %llu bytes); try --dry-run or --offline\n",
 			file, (unsigned long long)info.largest_free,
 			(unsigned long long)info.arena_size);
@@ -211,6 +235,38 @@ static int plan_in_module(const char *file, const struct ta_input *in,
 	return 0;
 }
 
+/* Say what is wrong with a file's own offsets (planned here). */
+static void plan_conflict(const char *file, const struct ta_input *in,
+			  const struct ta_conflict *c)
+{
+	const char *a = in->ids ? in->ids[c->a] : "?";
+	const char *b = in->ids ? in->ids[c->b] : "?";
+
+	switch (c->kind) {
+	case TA_CONFLICT_OVERLAP:
+		fprintf(stderr, "tactl plan: %s: fixed offsets: tensors %u (%s) and %u (%s) are both live at step %u and share bytes\n",
+			file, c->a, a, c->b, b, c->step);
+		break;
+	case TA_CONFLICT_ALIGN:
+		fprintf(stderr, "tactl plan: %s: fixed offsets: tensor %u (%s) is not at a multiple of its alignment\n",
+			file, c->a, a);
+		break;
+	case TA_CONFLICT_HEIGHT:
+		fprintf(stderr, "tactl plan: %s: fixed offsets: tensor %u (%s) ends beyond the height\n",
+			file, c->a, a);
+		break;
+	}
+}
+
+/* Graph form: forget the in-place marks (to measure what they save). */
+static void plan_no_inplace(struct ta_input *in)
+{
+	u32 i;
+
+	for (i = 0; in->is_graph && i < in->graph.n_ops; i++)
+		in->ops[i].flags &= ~TA_OP_INPLACE;
+}
+
 int tactl_cmd_plan(int argc, char **argv)
 {
 	struct plan_submit sub = { .transport = TA_TRANSPORT_AUTO };
@@ -221,7 +277,7 @@ int tactl_cmd_plan(int argc, char **argv)
 	int strategy = TA_STRATEGY_AUTO, i, ret;
 	struct ta_result res;
 	struct ta_input in;
-	bool json = false, no_const = false;
+	bool json = false, no_const = false, no_inplace = false;
 	const char *exportable = NULL;
 	u64 align = 0;
 	char err[512] = "";
@@ -256,6 +312,8 @@ int tactl_cmd_plan(int argc, char **argv)
 			json = true;
 		} else if (!strcmp(a, "--no-constants")) {
 			no_const = true;
+		} else if (!strcmp(a, "--no-inplace")) {
+			no_inplace = true;
 		} else if (!strcmp(a, "--offline")) {
 			sub.offline = true;
 		} else if (!strcmp(a, "--dry-run")) {
@@ -316,6 +374,18 @@ int tactl_cmd_plan(int argc, char **argv)
 		ta_input_free(&in);
 		return 2;
 	}
+	if (no_inplace)
+		plan_no_inplace(&in);
+	if (strategy == TA_STRATEGY_FIXED) {
+		sub.fixed = ta_input_fixed_offsets(&in);
+		if (!sub.fixed) {
+			fprintf(stderr, "tactl plan: %s: strategy fixed needs the file's own offsets: a plan CSV's offset column or a TFLite model's OfflineMemoryAllocation metadata\n",
+				file);
+			ta_input_free(&in);
+			return 2;
+		}
+		in.prob.fixed = sub.fixed;
+	}
 	offsets = calloc(in.prob.n_buffers ? in.prob.n_buffers : 1,
 			 sizeof(*offsets));
 	if (!offsets) {
@@ -325,7 +395,9 @@ int tactl_cmd_plan(int argc, char **argv)
 	}
 	if (sub.offline) {
 		ret = ta_plan(&in.prob, strategy, bp, offsets, &res);
-		if (ret)
+		if (ret == -EINVAL && res.conflict.kind)
+			plan_conflict(file, &in, &res.conflict);
+		else if (ret)
 			fprintf(stderr, "tactl plan: %s: planning failed: %s\n",
 				file, strerror(-ret));
 	} else {
