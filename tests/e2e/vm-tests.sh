@@ -260,6 +260,10 @@ run_module_tests() {
 	"$TA/ta_e2e_netlink"
 	[ "$mode" = test ] && sh "$TA/tests/ynl-tests.sh"
 	"$TA/ta_e2e_lib" "$TA/traces/resnet50.csv" "$TA/traces/S_1.csv"
+	# Issue #12: in-place ops, fixed plans (each refusal case by case),
+	# events and ta_graph_load() through the library.
+	"$TA/ta_e2e_runtime" "$TA/models/person_detect_mobilenetv1_i8.tflite" \
+		"$TA/traces/resnet50.csv"
 	# The worst-case inputs, once per debug kernel: the x86 6.1 one and
 	# the arm64 6.12 one (its CMA boot). The planner is the same code on
 	# every kernel; the stock kernels and the no-map boot leave them out.

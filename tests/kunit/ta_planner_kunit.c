@@ -511,6 +511,73 @@ static void ta_kt_strict_ranges(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ta_graph_lifetimes(&gb->g, gb->b), -EINVAL);
 }
 
+/* x -> a -view-> b -> y: every strategy shares the view's bytes. */
+static void ta_kt_inplace(struct kunit *test)
+{
+	struct ta_kt_graph *gb = ta_kt_graph_new(test);
+	struct ta_result res;
+	u64 off[4];
+	u32 x, a, b, y;
+	int s;
+
+	x = ta_kt_tensor(gb, 10, TA_TENSOR_INPUT);
+	a = ta_kt_tensor(gb, 100, 0);
+	b = ta_kt_tensor(gb, 100, 0);
+	y = ta_kt_tensor(gb, 10, TA_TENSOR_OUTPUT);
+	ta_kt_op(gb, 1, &x, 1, &a);
+	ta_kt_op(gb, 1, &a, 1, &b);
+	ta_kt_op(gb, 1, &b, 1, &y);
+	gb->o[1].flags = TA_OP_INPLACE;
+	KUNIT_ASSERT_EQ(test, ta_kt_finish(gb), 0);
+	for (s = 0; s < TA_STRATEGY_COUNT; s++) {
+		ta_kt_plan_ok(test, &gb->p, s, off, &res);
+		KUNIT_EXPECT_EQ(test, off[a], off[b]);
+		KUNIT_EXPECT_EQ(test, res.lower_bound, 110ULL);
+		KUNIT_EXPECT_EQ(test, res.height, 110ULL);
+		KUNIT_EXPECT_EQ(test, res.n_aliased, 1U);
+	}
+	/* an unknown op flag is a malformed graph */
+	gb->o[1].flags = 0x2;
+	KUNIT_EXPECT_EQ(test, ta_graph_lifetimes(&gb->g, gb->b), -EINVAL);
+}
+
+/* The fixed strategy: served as given, or refused with the conflict. */
+static void ta_kt_fixed(struct kunit *test)
+{
+	static const struct ta_buffer b[3] = {
+		{ 64, 64, 0, 2 }, { 16, 16, 1, 3 }, { 32, 32, 2, 4 },
+	};
+	u64 fixed[3] = { 0, 64, 0 }, off[3];
+	struct ta_problem p = ta_kt_trace(b, 3);
+	struct ta_result res;
+
+	KUNIT_EXPECT_EQ(test, ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res),
+			-EINVAL);
+	p.fixed = fixed;
+	KUNIT_EXPECT_EQ(test, ta_plan(&p, TA_STRATEGY_AUTO, NULL, off, &res),
+			-EINVAL);
+	KUNIT_ASSERT_EQ(test, ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res),
+			0);
+	KUNIT_EXPECT_EQ(test, off[1], 64ULL);
+	KUNIT_EXPECT_EQ(test, res.height, 80ULL);
+	fixed[2] = 64;	/* b[1] and b[2] are live at step 2 */
+	KUNIT_EXPECT_EQ(test, ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, res.conflict.kind, (u32)TA_CONFLICT_OVERLAP);
+	KUNIT_EXPECT_EQ(test, res.conflict.a, 1U);
+	KUNIT_EXPECT_EQ(test, res.conflict.b, 2U);
+	KUNIT_EXPECT_EQ(test, res.conflict.step, 2U);
+	fixed[2] = 8;	/* not a multiple of 32 */
+	KUNIT_EXPECT_EQ(test, ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, res.conflict.kind, (u32)TA_CONFLICT_ALIGN);
+	KUNIT_EXPECT_EQ(test, res.conflict.a, 2U);
+	fixed[2] = TA_OFFSET_UNFIXED;
+	KUNIT_ASSERT_EQ(test, ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res),
+			0);
+	KUNIT_EXPECT_EQ(test, ta_plan_validate(&p, off, res.height), 0);
+}
+
 static struct kunit_case ta_planner_kunit_cases[] = {
 	KUNIT_CASE(ta_kt_names),
 	KUNIT_CASE(ta_kt_bad_input),
@@ -523,6 +590,8 @@ static struct kunit_case ta_planner_kunit_cases[] = {
 	KUNIT_CASE(ta_kt_graph_shapes),
 	KUNIT_CASE(ta_kt_strict_ranges),
 	KUNIT_CASE(ta_kt_validator),
+	KUNIT_CASE(ta_kt_inplace),
+	KUNIT_CASE(ta_kt_fixed),
 	KUNIT_CASE(ta_kt_random_traces),
 	KUNIT_CASE(ta_kt_random_graphs),
 	{}

@@ -69,6 +69,7 @@ prog() {
 {
 	prog ta_e2e
 	prog ta_e2e_lib "$us/libtensorarena.a" $nl_static -lm
+	prog ta_e2e_runtime "$us/libtensorarena.a" $nl_static -lm
 	prog ta_e2e_worst "$us/libtensorarena.a" $nl_static -lm
 	prog ta_e2e_npu "$TA_ROOT/tests/e2e/ta_e2e_drm.c" "$us/libtensorarena.a" $nl_static -lm
 	prog ta_e2e_camera "$TA_ROOT/tests/e2e/ta_e2e_drm.c"

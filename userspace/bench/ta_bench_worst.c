@@ -64,7 +64,7 @@ static void ta_bw_child(const struct ta_worst *w, int s,
 {
 	struct ta_bw_out o = { 0 };
 	struct ta_buffer *b;
-	struct ta_problem p;
+	struct ta_problem p = { 0 };
 	struct ta_result res;
 	u64 *off;
 	u32 n = w->graph.n_tensors;
