@@ -295,7 +295,8 @@ static int ta_nl_count(struct genl_info *info, struct ta_plan_request *req)
 		case TA_NL_A_PLAN_OP:
 			req->n_ops++;
 			nla_for_each_nested(ref, attr, rrem)
-				n_refs++;
+				n_refs += nla_type(ref) == TA_NL_A_OP_INPUT ||
+					  nla_type(ref) == TA_NL_A_OP_OUTPUT;
 			break;
 		}
 	}

@@ -113,12 +113,13 @@ static void fixed_refused(struct ta_client *c, const char *tname,
 {
 	struct arena_state before = arena_state(c), after;
 	struct ta_plan *p = NULL;
-	const char *msg;
+	char msg[256];
 	bool words;
 	int err;
 
 	err = ta_plan_submit_fixed(c, g, off, height, 0, &p);
-	msg = ta_client_last_error(c);
+	/* the next request clears it: keep a copy */
+	snprintf(msg, sizeof(msg), "%s", ta_client_last_error(c));
 	after = arena_state(c);
 	if (ta_client_transport(c) != TA_TRANSPORT_NETLINK)
 		words = true;
@@ -315,6 +316,7 @@ out:
 static void test_load(struct ta_client *c, const char *path)
 {
 	struct ta_load_options nc = { .flags = TA_LOAD_NO_CONSTANTS };
+	struct ta_plan_options dry = { .flags = TA_CREATE_DRY_RUN };
 	struct ta_graph_builder *g = NULL, *h = NULL;
 	struct ta_plan *p = NULL;
 	struct ta_input in;
@@ -329,8 +331,9 @@ static void test_load(struct ta_client *c, const char *path)
 	report(!ret, "load %s: %u tensors, as tactl reads it %s", path,
 	       g ? ta_graph_tensor_count(g) : 0, err);
 	if (!ret)
-		ret = ta_plan_submit(c, g, NULL, &p);
-	report(!ret, "load %s: planned in the module (height %llu)", path,
+		ret = ta_plan_submit(c, g, &dry, &p);
+	report(!ret, "load %s: planned in the module, a dry run (height %llu)",
+	       path,
 	       p ? (unsigned long long)ta_plan_height(p) : 0);
 	if (p)
 		ta_plan_destroy(p);
