@@ -16,6 +16,8 @@ check() { # check NAME COMMAND...
 }
 
 contains() { echo "$1" | grep -q -- "$2"; }
+# phase NAME: where the time goes (seconds since boot), for testing.md.
+phase() { echo "TA-PHASE $(cut -d' ' -f1 /proc/uptime) $1"; }
 
 # The bound arena device's sysfs and debugfs directories: its name is
 # "tensorarena" for the module's own device, the device tree's otherwise.
@@ -256,14 +258,17 @@ run_module_tests() {
 	check "/dev/tensorarena exists" [ -c /dev/tensorarena ]
 	check "/dev/tensorarena is in its own class for udev" \
 		[ -e /sys/class/tensorarena/tensorarena/dev ]
+	phase "module: ioctl, netlink, library e2e"
 	"$TA/ta_e2e" "$bytes"
 	"$TA/ta_e2e_netlink"
 	[ "$mode" = test ] && sh "$TA/tests/ynl-tests.sh"
 	"$TA/ta_e2e_lib" "$TA/traces/resnet50.csv" "$TA/traces/S_1.csv"
+	phase "module: runtime e2e"
 	# Issue #12: in-place ops, fixed plans (each refusal case by case),
 	# events and ta_graph_load() through the library.
 	"$TA/ta_e2e_runtime" "$TA/models/person_detect_mobilenetv1_i8.tflite" \
 		"$TA/traces/resnet50.csv"
+	phase "module: worst-case inputs"
 	# The worst-case inputs, once per debug kernel: the x86 6.1 one and
 	# the arm64 6.12 one (its CMA boot). The planner is the same code on
 	# every kernel; the stock kernels and the no-map boot leave them out.
@@ -289,8 +294,10 @@ run_module_tests() {
 		contains "$("$TA/tactl" info --json)" "\"arena_size\": $bytes"
 	check "tactl info shows the arena's DMA addresses to root" \
 		contains "$tactl_out" "DMA address *0x"
+	phase "module: tactl"
 	run_tactl_tests
 	run_tactl_export_tests
+	phase "module: reference NPU"
 	if [ "$mode" = test ]; then
 		run_npu_tests "$TA"/models/*.tflite
 	else
@@ -298,6 +305,7 @@ run_module_tests() {
 		# MobileNet v2 (5 MiB, weights included) do not fit.
 		run_npu_tests $(ls "$TA"/models/*.tflite | grep -v -e deeplabv3 -e mobilenet_v2)
 	fi
+	phase "module: unload"
 	check "second load of the module fails" sh -c "! insmod $TA/tensorarena.ko 2>/dev/null"
 	check "unload" rmmod tensorarena
 	check "/dev/tensorarena gone after unload" [ ! -e /dev/tensorarena ]
@@ -474,12 +482,17 @@ board-*)
 	run_board_tests
 	;;
 test)
+	phase kunit
 	run_kunit
+	phase "params, faults"
 	run_param_tests 1G
 	run_fault_tests
 	run_module_tests $((16 * MIB)) 16M
+	phase reload
 	run_reload_tests $((16 * MIB)) 16M
+	phase "exhaust, stress"
 	run_exhaust_stress_tests
+	phase end
 	;;
 stock)
 	# Debian's amd64 kernel has no CMA: 4 MiB is the largest block it gives.
