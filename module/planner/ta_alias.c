@@ -109,15 +109,18 @@ int ta_alias_merge(const struct ta_graph *g, const struct ta_buffer *bufs,
 		ta_env_free(mt);
 		return -ENOMEM;
 	}
+	/* the roots first: a member may come before its root in tensor order */
+	for (i = 0; i < g->n_tensors; i++) {
+		if (root[i] != i)
+			continue;
+		mt[cls[i]] = g->tensors[i];
+		mt[cls[i]].align = bufs[i].align;
+	}
 	for (i = 0; i < g->n_tensors; i++) {
 		struct ta_graph_tensor *c = &mt[cls[i]];
 
-		if (root[i] == i) {
-			*c = g->tensors[i];
-			c->align = bufs[i].align;
-			/* the lifetimes redo the page rounding: keep it */
+		if (root[i] == i)
 			continue;
-		}
 		c->flags |= g->tensors[i].flags & TA_TENSOR_OUTPUT;
 		if (bufs[i].align > c->align)
 			c->align = bufs[i].align;

@@ -287,7 +287,8 @@ int ta_plan_check(const struct ta_problem *p, const u64 *offsets,
 		  u64 height, struct ta_conflict *conflict);
 
 /**
- * ta_problem_lower_bound() - the most bytes live at one step
+ * ta_problem_lower_bound() - the most bytes live at one step (an alias
+ * class of in-place ops counted once)
  * @p: the problem
  * @lower_bound: out
  *

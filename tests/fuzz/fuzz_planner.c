@@ -177,6 +177,37 @@ static u32 fuzz_decode_consecutive(struct fuzz_in *f, struct fuzz_problem *fp,
 	return r;
 }
 
+/*
+ * In-place ops, from a last mask byte (0 once the input ran out, so older
+ * seeds decode as before): op i is a view when bit i % 8 is set, and then
+ * its first output takes its first input's size, so that the pair may
+ * alias; bit 7 of the mask also sets an unknown op flag on op 0.
+ */
+static void fuzz_decode_inplace(struct fuzz_in *f, struct fuzz_problem *fp)
+{
+	struct ta_graph *g = &fp->graph;
+	u8 mask = fuzz_u8(f);
+	u32 i;
+
+	for (i = 0; i < g->n_ops; i++) {
+		struct ta_graph_op *op = &fp->ops[i];
+		u64 end = (u64)op->first_ref + op->n_inputs + op->n_outputs;
+		u32 in, out;
+
+		if (!(mask & (1U << (i % 8))))
+			continue;
+		op->flags = TA_OP_INPLACE;
+		if (!op->n_inputs || !op->n_outputs || end > g->n_refs)
+			continue;
+		in = fp->refs[op->first_ref];
+		out = fp->refs[op->first_ref + op->n_inputs];
+		if (in < g->n_tensors && out < g->n_tensors)
+			fp->tensors[out].size = fp->tensors[in].size;
+	}
+	if (mask == 0x80 && g->n_ops)
+		fp->ops[0].flags |= 0x40;	/* must be refused */
+}
+
 static void fuzz_decode_graph(struct fuzz_in *f, struct fuzz_problem *fp)
 {
 	struct ta_graph *g = &fp->graph;
@@ -225,6 +256,7 @@ static void fuzz_decode_graph(struct fuzz_in *f, struct fuzz_problem *fp)
 	g->tensors = fp->tensors;
 	g->ops = fp->ops;
 	g->refs = fp->refs;
+	fuzz_decode_inplace(f, fp);
 }
 
 static void fuzz_decode_trace(struct fuzz_in *f, struct fuzz_problem *fp)
@@ -319,11 +351,28 @@ static u64 fuzz_naive_height(const struct ta_problem *p)
  * no two non-empty buffers live at once sharing a byte. Cross-checks
  * ta_plan_validate(), the oracle everything else relies on.
  */
+/*
+ * The alias classes the planner uses (ta_graph_aliases(), trusted here;
+ * its rules have their own unit tests); each buffer its own class without.
+ */
+static void fuzz_roots(const struct ta_problem *p, u32 *root)
+{
+	u32 i;
+
+	for (i = 0; i < p->n_buffers; i++)
+		root[i] = i;
+	if (p->graph)
+		ta_graph_aliases(p->graph, p->buffers, root);
+}
+
 static int fuzz_brute_validate(const struct ta_problem *p, const u64 *off,
 			       u64 height)
 {
+	u32 root[FUZZ_MAX_TENSORS];
 	u64 top = 0;
 	u32 i, j;
+
+	fuzz_roots(p, root);
 
 	for (i = 0; i < p->n_buffers; i++) {
 		const struct ta_buffer *a = &p->buffers[i];
@@ -339,6 +388,8 @@ static int fuzz_brute_validate(const struct ta_problem *p, const u64 *off,
 			if (!a->size || !b->size || a->start >= b->end ||
 			    b->start >= a->end)
 				continue;
+			if (root[i] == root[j] && off[i] == off[j])
+				continue;	/* aliases share, at one offset */
 			if (off[i] < off[j] + b->size && off[j] < off[i] + a->size)
 				return -EINVAL;
 		}
@@ -349,20 +400,86 @@ static int fuzz_brute_validate(const struct ta_problem *p, const u64 *off,
 /* The most bytes live at one step; the peak is at some buffer's start. */
 static u64 fuzz_brute_lower_bound(const struct ta_problem *p)
 {
+	u32 root[FUZZ_MAX_TENSORS];
 	u64 best = 0;
-	u32 i, j;
+	u32 i, j, k;
 
+	fuzz_roots(p, root);
 	for (i = 0; i < p->n_buffers; i++) {
 		u32 s = p->buffers[i].start;
 		u64 live = 0;
 
-		for (j = 0; j < p->n_buffers; j++)
-			if (p->buffers[j].start <= s && s < p->buffers[j].end)
+		/* a class (equal sizes) counts once: at its first live member */
+		for (j = 0; j < p->n_buffers; j++) {
+			bool first = true;
+
+			if (!(p->buffers[j].start <= s && s < p->buffers[j].end))
+				continue;
+			for (k = 0; k < j && first; k++)
+				first = root[k] != root[j] ||
+					!(p->buffers[k].start <= s &&
+					  s < p->buffers[k].end);
+			if (first)
 				live += p->buffers[j].size;
+		}
 		if (live > best)
 			best = live;
 	}
 	return best;
+}
+
+/*
+ * The fixed strategy given @off: it must serve them exactly when the brute
+ * force finds them valid (at their own height), and otherwise refuse with
+ * -EINVAL and a conflict that names buffers of the problem.
+ */
+static void fuzz_fixed(const struct ta_problem *p, const u64 *off)
+{
+	struct ta_problem q = *p;
+	u64 got[FUZZ_MAX_TENSORS], at[FUZZ_MAX_TENSORS], top = 0;
+	struct ta_result res;
+	int want, ret;
+	u32 j;
+
+	/* a zero-size buffer's offset means nothing: the plan puts it at 0 */
+	for (j = 0; j < p->n_buffers; j++) {
+		at[j] = p->buffers[j].size ? off[j] : 0;
+		if (p->buffers[j].size && off[j] < (1ULL << 63) &&
+		    off[j] + p->buffers[j].size > top)
+			top = off[j] + p->buffers[j].size;
+	}
+	q.fixed = off;
+	ret = ta_plan(&q, TA_STRATEGY_FIXED, NULL, got, &res);
+	FUZZ_CHECK(ret == 0 || ret == -EINVAL || ret == -EOVERFLOW,
+		   "fixed: errno %d", ret);
+	for (j = 0; j < p->n_buffers; j++)
+		if (p->buffers[j].size && off[j] == TA_OFFSET_UNFIXED)
+			break;
+	if (j < p->n_buffers) {
+		/* some to place: a valid plan that kept the fixed ones */
+		if (ret)
+			return;
+		FUZZ_CHECK(!fuzz_brute_validate(p, got, res.height),
+			   "fixed: placed around the fixed ones, not valid");
+		for (j = 0; j < p->n_buffers; j++)
+			FUZZ_CHECK(off[j] == TA_OFFSET_UNFIXED ||
+				   got[j] == at[j], "fixed: buffer %u moved", j);
+		return;
+	}
+	want = fuzz_brute_validate(p, at, top);
+	FUZZ_CHECK(!ret == !want, "fixed says %d, brute force %d", ret, want);
+	if (ret) {
+		FUZZ_CHECK(res.conflict.kind != TA_CONFLICT_NONE &&
+			   res.conflict.a < p->n_buffers &&
+			   res.conflict.b < p->n_buffers,
+			   "fixed: refused without a conflict (%u %u %u)",
+			   res.conflict.kind, res.conflict.a, res.conflict.b);
+		return;
+	}
+	FUZZ_CHECK(res.height == top, "fixed: height %llu, top %llu",
+		   (unsigned long long)res.height, (unsigned long long)top);
+	for (j = 0; j < p->n_buffers; j++)
+		FUZZ_CHECK(got[j] == at[j], "fixed: buffer %u moved", j);
 }
 
 /*
@@ -404,6 +521,7 @@ static void fuzz_nudge(struct fuzz_in *f, const struct ta_problem *p,
 	got = ta_plan_validate(p, off, height);
 	FUZZ_CHECK(got == want, "ta_plan_validate says %d, brute force %d",
 		   got, want);
+	fuzz_fixed(p, off);
 }
 
 static void fuzz_plan_all(struct fuzz_in *f, const struct ta_problem *p,

@@ -160,6 +160,26 @@ static int t_alias_rules(void)
 		 (unsigned long long)res.height);
 	TA_CHECK(off[t_a] == off[t_b] && off[t_b] == off[t_c], "same offset");
 
+	/* the view's input after its output in tensor order: aligns merge */
+	memset(&x, 0, sizeof(x));
+	t_y = rt_tensor(&x, 10, 1, TA_TENSOR_OUTPUT);
+	t_b = rt_tensor(&x, 64, 64, 0);
+	t_a = rt_tensor(&x, 64, 2, TA_TENSOR_INPUT);
+	t_x = rt_tensor(&x, 3, 1, TA_TENSOR_INPUT);
+	{
+		u32 in2[2] = { t_a, t_x };
+
+		rt_op(&x, TA_OP_INPLACE, 2, in2, 1, &t_b);
+	}
+	rt_op(&x, 0, 1, &t_b, 1, &t_y);
+	TA_CHECK(!rt_finish(&x), "graph");
+	TA_CHECK(ta_graph_aliases(&x.g, x.b, root) == 1 && root[t_b] == t_a,
+		 "b joins a");
+	for (int s = 0; s < TA_STRATEGY_COUNT; s++) {
+		TA_CHECK(!ta_plan(&x.p, s, NULL, off, &res), "%d", s);
+		TA_CHECK(off[t_a] == off[t_b] && off[t_b] % 64 == 0, "%d", s);
+	}
+
 	/* unknown op flags are refused */
 	x.o[1].flags = 0x80;
 	TA_CHECK(ta_graph_lifetimes(&x.g, x.b) == -EINVAL, "op flags");
