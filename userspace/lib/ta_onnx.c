@@ -3013,11 +3013,16 @@ static int ta_ox_node(struct ta_ox *ox, u32 i)
 		for (k = 0; k < nd->n_in + nd->n_out; k++)
 			if (nd->in[k] >= 0)
 				ox->v[nd->in[k]].used = true;
-	/* a view of input 0 whose output 0 has its size */
 	for (k = 0; k < nd->n_out; k++)
 		named += nd->out[k] >= 0;
+	/*
+	 * A view of input 0 whose output 0 has its size. Not of a constant:
+	 * the output would share memory with a weight (and with
+	 * --no-constants, input 0 would be another tensor).
+	 */
 	if (op && op->inplace && !nd->folded && named == 1 &&
-	    nd->out[0] >= 0 && nd->n_in && nd->in[0] >= 0) {
+	    nd->out[0] >= 0 && nd->n_in && nd->in[0] >= 0 &&
+	    !ox->v[nd->in[0]].is_const) {
 		struct ta_ox_value *a = &ox->v[nd->in[0]];
 		struct ta_ox_value *b = &ox->v[nd->out[0]];
 
