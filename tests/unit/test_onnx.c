@@ -1012,7 +1012,7 @@ static int damaged_ok(const u8 *b, size_t len, int *fails)
 
 	if (ret) {
 		TA_CHECK(ret == -EINVAL || ret == -E2BIG, "ret %d: %s", ret, err);
-		TA_CHECK(err[0] && !strstr(err, ":0:"), "message '%s'", err);
+		TA_CHECK(!strncmp(err, "fuzz.onnx: ", 11), "message '%s'", err);
 		(*fails)++;
 		return 0;
 	}

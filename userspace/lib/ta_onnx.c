@@ -275,8 +275,10 @@ struct ta_pbf {
 
 static struct ta_pb ta_pb_of(const struct ta_ox_span *s, const char *msg)
 {
-	struct ta_pb m = { .p = s->p, .end = s->p + s->len, .msg = msg };
+	static const u8 none;
+	struct ta_pb m = { .p = s->p ? s->p : &none, .msg = msg };
 
+	m.end = m.p + (s->p ? s->len : 0);
 	return m;
 }
 
@@ -1333,11 +1335,15 @@ static int ta_ox_attr_type(struct ta_ox *ox, const char *name,
 		"FLOATS", "INTS",
 	};
 
-	if ((a->type && a->type != want) || (!a->type && !present))
+	if (a->type && a->type != want)
 		return ta_ox_node_fail(ox, -EINVAL,
 				       "attribute '%s' is of type %s, want %s",
 				       name, a->type < 8 ? names[a->type] :
 				       "other", names[want]);
+	if (!present)
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "attribute '%s' has no %s value", name,
+				       names[want]);
 	return 0;
 }
 
