@@ -889,74 +889,83 @@ static int ta_ox_dim(struct ta_ox *ox, const struct ta_ox_span *s,
 	return 0;
 }
 
+/* TensorShapeProto: its dimensions. */
+static int ta_ox_tshape(struct ta_ox *ox, const struct ta_ox_span *s,
+			struct ta_ox_vinfo *vi)
+{
+	struct ta_pb m = ta_pb_of(s, "TensorShapeProto");
+	struct ta_pbf f;
+	int ret;
+
+	vi->has_shape = true;
+	vi->shape.rank = 0;
+	vi->sym = 0;
+	while ((ret = ta_pb_next(ox, &m, &f)) > 0) {
+		if (f.num != 1)
+			continue;
+		ret = ta_pb_want(ox, &m, &f, TA_PB_LEN);
+		if (!ret && vi->shape.rank >= TA_OX_MAX_RANK)
+			ret = ta_ox_bad(ox, f.at, m.msg, "more than 8 dimensions");
+		if (!ret)
+			ret = ta_ox_dim(ox, &f.s, vi, vi->shape.rank++);
+		if (ret)
+			return ret;
+	}
+	return ret;
+}
+
+/* TypeProto.Tensor: elem_type and shape. */
+static int ta_ox_tensor_type(struct ta_ox *ox, const struct ta_ox_span *s,
+			     struct ta_ox_vinfo *vi)
+{
+	struct ta_pb m = ta_pb_of(s, "TypeProto.Tensor");
+	struct ta_pbf f;
+	int ret;
+
+	while ((ret = ta_pb_next(ox, &m, &f)) > 0) {
+		ret = 0;
+		if (f.num == 1) {
+			ret = ta_pb_want(ox, &m, &f, TA_PB_VARINT);
+			if (!ret && f.v >= TA_OX_NTYPES)
+				ret = ta_ox_bad(ox, f.at, m.msg,
+						"unknown elem_type");
+			vi->dtype = (u32)f.v;
+			vi->has_type = true;
+		} else if (f.num == 2) {
+			ret = ta_pb_want(ox, &m, &f, TA_PB_LEN) ?:
+			      ta_ox_tshape(ox, &f.s, vi);
+		}
+		if (ret)
+			return ret;
+	}
+	return ret;
+}
+
+/* ValueInfoProto: a name and, for a tensor, its type and shape. */
 static int ta_ox_vinfo(struct ta_ox *ox, const struct ta_ox_span *s,
 		       struct ta_ox_vinfo *vi)
 {
-	struct ta_pb m = ta_pb_of(s, "ValueInfoProto"), tp, tt, sh;
-	struct ta_pbf f, g, h, d;
+	struct ta_pb m = ta_pb_of(s, "ValueInfoProto"), tp;
+	struct ta_pbf f, g;
 	int ret;
 
 	memset(vi, 0, sizeof(*vi));
 	while ((ret = ta_pb_next(ox, &m, &f)) > 0) {
-		ret = 0;
-		if (f.num == 1) {
-			ret = ta_pb_want(ox, &m, &f, TA_PB_LEN);
-			vi->name = f.s;
-		}
-		if (ret)
-			return ret;
-		if (f.num != 2)
+		if (f.num != 1 && f.num != 2)
 			continue;
 		ret = ta_pb_want(ox, &m, &f, TA_PB_LEN);
 		if (ret)
 			return ret;
+		if (f.num == 1) {
+			vi->name = f.s;
+			continue;
+		}
 		tp = ta_pb_of(&f.s, "TypeProto");
 		while ((ret = ta_pb_next(ox, &tp, &g)) > 0) {
-			ret = 0;
 			if (g.num != 1)
 				continue;	/* sequence, map, ...: no tensor */
-			ret = ta_pb_want(ox, &tp, &g, TA_PB_LEN);
-			if (ret)
-				return ret;
-			tt = ta_pb_of(&g.s, "TypeProto.Tensor");
-			while ((ret = ta_pb_next(ox, &tt, &h)) > 0) {
-				ret = 0;
-				if (h.num == 1) {
-					ret = ta_pb_want(ox, &tt, &h,
-							 TA_PB_VARINT);
-					if (!ret && h.v >= TA_OX_NTYPES)
-						ret = ta_ox_bad(ox, h.at, tt.msg,
-								"unknown elem_type");
-					vi->dtype = (u32)h.v;
-					vi->has_type = true;
-				} else if (h.num == 2) {
-					ret = ta_pb_want(ox, &tt, &h, TA_PB_LEN);
-					if (ret)
-						return ret;
-					vi->has_shape = true;
-					vi->shape.rank = 0;
-					vi->sym = 0;
-					sh = ta_pb_of(&h.s, "TensorShapeProto");
-					while ((ret = ta_pb_next(ox, &sh, &d)) > 0) {
-						ret = 0;
-						if (d.num != 1)
-							continue;
-						ret = ta_pb_want(ox, &sh, &d,
-								 TA_PB_LEN);
-						if (!ret && vi->shape.rank >=
-						    TA_OX_MAX_RANK)
-							ret = ta_ox_bad(ox, d.at, sh.msg,
-									"more than 8 dimensions");
-						if (!ret)
-							ret = ta_ox_dim(ox, &d.s, vi,
-									vi->shape.rank++);
-						if (ret)
-							return ret;
-					}
-				}
-				if (ret)
-					return ret;
-			}
+			ret = ta_pb_want(ox, &tp, &g, TA_PB_LEN) ?:
+			      ta_ox_tensor_type(ox, &g.s, vi);
 			if (ret)
 				return ret;
 		}
@@ -1131,6 +1140,51 @@ static int ta_ox_ref_push(struct ta_ox *ox, s32 v)
 	return 0;
 }
 
+/* A node's input @name: an existing value, or -1 when empty. */
+static int ta_ox_node_input(struct ta_ox *ox, const struct ta_ox_span *name)
+{
+	char nm[80];
+	s32 v;
+
+	if (!name->len)
+		return ta_ox_ref_push(ox, -1);
+	v = ta_ox_find(ox, name);
+	if (v < 0 || ox->v[v].state == TA_OX_DECLARED)
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "reads '%s', which no earlier node produces and which is not a graph input or initializer (nodes must be in topological order)",
+				       ta_ox_print(name, nm, sizeof(nm)));
+	return ta_ox_ref_push(ox, v);
+}
+
+/* A node's output @name: a new value, or -1 when empty. */
+static int ta_ox_node_output(struct ta_ox *ox, const struct ta_ox_span *name)
+{
+	static const char *const already[] = {
+		[TA_OX_GRAPH_INPUT] = "a graph input",
+		[TA_OX_INITIALIZER] = "an initializer",
+		[TA_OX_PRODUCED] =
+			"written by an earlier node (or twice by this one)",
+	};
+	struct ta_ox_value *v;
+	char nm[80];
+	u32 idx;
+	int ret;
+
+	if (!name->len)
+		return ta_ox_ref_push(ox, -1);
+	ret = ta_ox_value(ox, name, &idx);
+	if (ret)
+		return ret;
+	v = &ox->v[idx];
+	if (v->state != TA_OX_DECLARED)
+		return ta_ox_node_fail(ox, -EINVAL, "writes '%s', which is already %s",
+				       ta_ox_print(name, nm, sizeof(nm)),
+				       already[v->state]);
+	v->state = TA_OX_PRODUCED;
+	v->producer = (s32)ox->nd.index;
+	return ta_ox_ref_push(ox, (s32)idx);
+}
+
 /*
  * Node @i: its fields; inputs resolved to values (each must exist),
  * outputs created. Refs go to ox->node_refs.
@@ -1140,8 +1194,7 @@ static int ta_ox_node_read(struct ta_ox *ox, u32 i)
 	struct ta_ox_node *nd = &ox->nd;
 	struct ta_pb m = ta_pb_of(&ox->nodes[i], "NodeProto");
 	struct ta_pbf f;
-	u32 start = ox->n_node_refs, k, idx;
-	char nm[80];
+	u32 start = ox->n_node_refs, k;
 	int ret;
 
 	memset(nd, 0, offsetof(struct ta_ox_node, attrs));
@@ -1155,13 +1208,13 @@ static int ta_ox_node_read(struct ta_ox *ox, u32 i)
 			ret = ta_pb_want(ox, &m, &f, TA_PB_LEN);
 		if (ret)
 			return ret;
-		if (f.num == 3)
+		if (f.num == 3) {
 			nd->name = f.s;
-		else if (f.num == 4)
+		} else if (f.num == 4) {
 			nd->op = f.s;
-		else if (f.num == 7)
+		} else if (f.num == 7) {
 			nd->domain = f.s;
-		else if (f.num == 5) {
+		} else if (f.num == 5) {
 			if (nd->n_attrs >= TA_OX_MAX_ATTRS)
 				return ta_ox_bad(ox, f.at, m.msg,
 						 "more than 1024 attributes");
@@ -1177,37 +1230,10 @@ static int ta_ox_node_read(struct ta_ox *ox, u32 i)
 	for (k = 1; k <= 2; k++) {
 		m = ta_pb_of(&ox->nodes[i], "NodeProto");
 		while ((ret = ta_pb_next(ox, &m, &f)) > 0) {
-			ret = 0;
 			if (f.num != k)
 				continue;
-			if (!f.s.len) {
-				ret = ta_ox_ref_push(ox, -1);
-			} else if (k == 1) {
-				s32 v = ta_ox_find(ox, &f.s);
-
-				if (v < 0 || ox->v[v].state == TA_OX_DECLARED)
-					return ta_ox_node_fail(ox, -EINVAL,
-						"reads '%s', which no earlier node produces and which is not a graph input or initializer (nodes must be in topological order)",
-						ta_ox_print(&f.s, nm, sizeof(nm)));
-				ret = ta_ox_ref_push(ox, v);
-				nd->n_in++;
-				continue;
-			} else {
-				ret = ta_ox_value(ox, &f.s, &idx);
-				if (!ret && ox->v[idx].state != TA_OX_DECLARED)
-					return ta_ox_node_fail(ox, -EINVAL,
-						"writes '%s', which is already %s",
-						ta_ox_print(&f.s, nm, sizeof(nm)),
-						ox->v[idx].state == TA_OX_PRODUCED ?
-						"written by an earlier node (or twice by this one)" :
-						ox->v[idx].state == TA_OX_INITIALIZER ?
-						"an initializer" : "a graph input");
-				if (!ret) {
-					ox->v[idx].state = TA_OX_PRODUCED;
-					ox->v[idx].producer = (s32)i;
-					ret = ta_ox_ref_push(ox, (s32)idx);
-				}
-			}
+			ret = k == 1 ? ta_ox_node_input(ox, &f.s) :
+			      ta_ox_node_output(ox, &f.s);
 			if (ret)
 				return ret;
 			if (k == 1)
@@ -1641,11 +1667,11 @@ static int ta_ox_broadcast(struct ta_ox *ox, const struct ta_ox_shape *a,
 		s64 x = i < r - a->rank ? 1 : a->d[i - (r - a->rank)];
 		s64 y = i < r - b->rank ? 1 : b->d[i - (r - b->rank)];
 
-		if (x == y || y == 1)
+		if (x == y || y == 1) {
 			out->d[i] = x;
-		else if (x == 1)
+		} else if (x == 1) {
 			out->d[i] = y;
-		else {
+		} else {
 			ta_ox_shape_str(a, sa, sizeof(sa));
 			ta_ox_shape_str(b, sb, sizeof(sb));
 			return ta_ox_node_fail(ox, -EINVAL,
@@ -3414,10 +3440,8 @@ int ta_onnx_parse(const void *data, size_t len, const char *name,
 	ret = ta_ox_run(ox, in);
 	ta_ox_free(ox);
 	free(ox);
-	if (ret == -ENOMEM)
-		ta_ox_fail(&(struct ta_ox){ .path = name, .err = err,
-					    .errlen = errlen },
-			   ret, "out of memory");
+	if (ret == -ENOMEM && err && errlen && !err[0])
+		snprintf(err, errlen, "%s: out of memory", name);
 	if (ret)
 		goto fail;
 	ret = ta_input_finish_graph(in, name,
