@@ -4,7 +4,7 @@
  * on the reference NPU (tests/npu-sim) give bit-for-bit the results of a
  * userspace reference that keeps every tensor in a buffer of its own.
  *
- * For each .tflite model (read by libtensorarena's importer) and each
+ * For each .tflite or .onnx model (read by libtensorarena's importers) and each
  * strategy: plan the graph in the module, write the graph's inputs,
  * constants and state through the plan's mapping, import the plan's dma-buf
  * into the NPU's DRM device (PRIME), run the graph's ops on the NPU (by the
@@ -21,7 +21,7 @@
  * that waits sees only finished results.
  *
  * usage: ta_e2e_npu [--steps] [--corrupt] [--plan-id] [--bad-input] [--unreachable]
- *		     [--dma-heap] [--table] [--stress] [--sync] MODEL.tflite...
+ *		     [--dma-heap] [--table] [--stress] [--sync] MODEL.tflite|.onnx...
  * Prints "e2e: ok - ..." / "e2e: not ok - ..." lines.
  */
 #define _GNU_SOURCE
@@ -150,7 +150,15 @@ static int model_load(struct model *m, const char *path)
 	int ret;
 
 	m->name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	ret = ta_tflite_read(path, &m->in, &m->info, err, sizeof(err));
+	if (ta_is_onnx_name(path)) {
+		struct ta_onnx_info oinfo;
+
+		memset(&m->info, 0, sizeof(m->info));
+		ret = ta_onnx_read(path, &m->in, &oinfo, err, sizeof(err));
+		m->info.naive_bytes = oinfo.naive_bytes;
+	} else {
+		ret = ta_tflite_read(path, &m->in, &m->info, err, sizeof(err));
+	}
 	if (ret) {
 		fprintf(stderr, "%s\n", err);
 		return ret;

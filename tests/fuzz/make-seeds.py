@@ -377,12 +377,124 @@ def tflite_seeds(root):
             write(root, t, "hello_world_mlp_f32.tflite", fh.read())
 
 
+# ---- fuzz_onnx: the shared ONNX models, made small ----
+
+def pb_varint(v):
+    out = bytearray()
+    while True:
+        b = v & 0x7f
+        v >>= 7
+        out.append(b | (0x80 if v else 0))
+        if not v:
+            return bytes(out)
+
+
+def pb_field(num, wire, payload):
+    """One field: a varint value (wire 0) or bytes (wire 2)."""
+    if wire == 0:
+        return pb_varint(num << 3) + pb_varint(payload & ((1 << 64) - 1))
+    return pb_varint(num << 3 | 2) + pb_varint(len(payload)) + payload
+
+
+def pb_fields(buf):
+    """[(number, wire, value, raw bytes of the whole field)]."""
+    out, pos = [], 0
+    while pos < len(buf):
+        start = pos
+        key, pos = pb_read_varint(buf, pos)
+        num, wire = key >> 3, key & 7
+        if wire == 0:
+            val, pos = pb_read_varint(buf, pos)
+        elif wire == 2:
+            n, pos = pb_read_varint(buf, pos)
+            val, pos = buf[pos:pos + n], pos + n
+        elif wire == 5:
+            val, pos = buf[pos:pos + 4], pos + 4
+        else:
+            val, pos = buf[pos:pos + 8], pos + 8
+        out.append((num, wire, val, buf[start:pos]))
+    return out
+
+
+def pb_read_varint(buf, pos):
+    val = shift = 0
+    while True:
+        b = buf[pos]
+        pos += 1
+        val |= (b & 0x7f) << shift
+        shift += 7
+        if b < 0x80:
+            return val, pos
+
+
+def onnx_shrink(data):
+    """The model with every initializer over 64 bytes of data replaced by
+    a ConstantOfShape node (as onnx's 'light' test models are made): the
+    same graph and shapes in a few KiB."""
+    model = pb_fields(data)
+    out = bytearray()
+    for num, _, val, raw in model:
+        if num != 7:
+            out += raw
+            continue
+        nodes, rest, made = bytearray(), bytearray(), set()
+        graph = pb_fields(val)
+        for gnum, _, gval, graw in graph:
+            if gnum != 5:
+                (nodes if gnum == 1 else rest).extend(graw)
+                continue
+            t = pb_fields(gval)
+            dims = [v for n, w, v, _ in t if n == 1 and w == 0]
+            name = [v for n, _, v, _ in t if n == 8][0]
+            dtype = [v for n, _, v, _ in t if n == 2][0]
+            data_len = sum(len(v) for n, w, v, _ in t if w == 2 and n != 8)
+            if data_len <= 64 or len(dims) != sum(1 for n, *_ in t if n == 1):
+                rest += graw
+                continue
+            made.add(name)
+            shape = name + b"__SHAPE"
+            rest += pb_field(5, 2, pb_field(1, 0, len(dims)) +
+                             pb_field(2, 0, 7) + pb_field(8, 2, shape) +
+                             b"".join(pb_field(7, 0, d) for d in dims))
+            value = pb_field(1, 0, 1) + pb_field(2, 0, dtype) + \
+                pb_field(9, 2, bytes(4 if dtype == 1 else 8))
+            attr = pb_field(1, 2, b"value") + pb_field(5, 2, value) + \
+                pb_field(20, 0, 4)
+            nodes[0:0] = pb_field(1, 2, pb_field(1, 2, shape) +
+                                  pb_field(2, 2, name) +
+                                  pb_field(4, 2, b"ConstantOfShape") +
+                                  pb_field(5, 2, attr))
+        # before IR 4 initializers are graph inputs too: not these now
+        kept = bytearray()
+        for gnum, _, gval, graw in pb_fields(bytes(rest)):
+            if gnum == 11 and [v for n, _, v, _ in pb_fields(gval)
+                               if n == 1][0] in made:
+                continue
+            kept += graw
+        out += pb_field(7, 2, bytes(nodes + kept))
+    return bytes(out)
+
+
+def onnx_seeds(root):
+    t = "fuzz_onnx"
+    for name in ("mnist_cnn", "inception_v1_light", "ultraface_rfb320"):
+        path = "/work/shared/models/%s.onnx" % name
+        if not os.path.exists(path):
+            continue
+        with open(path, "rb") as fh:
+            data = fh.read()
+        small = onnx_shrink(data)
+        if len(small) <= 65536:
+            write(root, t, name + ".onnx", small)
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "corpus")
     planner_seeds(root)
     graphfile_seeds(root)
     trace_seeds(root)
     tflite_seeds(root)
+    onnx_seeds(root)
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ struct ta_test {
 extern const struct ta_test ta_planner_tests[];
 extern const struct ta_test ta_files_tests[];
 extern const struct ta_test ta_tflite_tests[];
+extern const struct ta_test ta_onnx_tests[];
 extern const struct ta_test ta_bounded_tests[];
 extern const struct ta_test ta_runtime_tests[];
 

@@ -8,6 +8,7 @@ static const struct ta_test *const ta_tables[] = {
 	ta_planner_tests,
 	ta_files_tests,
 	ta_tflite_tests,
+	ta_onnx_tests,
 	ta_bounded_tests,
 	ta_runtime_tests,
 };

@@ -83,7 +83,8 @@ prog() {
 echo "${TA_STRESS_ARGS:-}" >"$payload/stress-args"
 
 mkdir -p "$payload/traces" "$payload/models"
-cp "$TA_SHARED"/models/*.tflite "$payload/models/" || ta_die "no models in $TA_SHARED"
+cp "$TA_SHARED"/models/*.tflite "$TA_SHARED"/models/*.onnx "$payload/models/" ||
+	ta_die "no models in $TA_SHARED"
 cp "$TA_SHARED/bench/traces/real/resnet50.csv" "$TA_SHARED/bench/traces/real/S_1.csv" \
 	"$TA_SHARED/bench/traces/synthetic/cnn_1.cap4374.csv" \
 	"$payload/traces/" || ta_die "no bench traces in $TA_SHARED"

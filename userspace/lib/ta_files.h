@@ -59,7 +59,8 @@ int ta_graph_read(const char *path, struct ta_input *in, char *err,
 		  size_t errlen);
 /*
  * Any form: a graph file starts with the line "tensorarena-graph 1", a
- * TFLite model has "TFL3" at bytes 4..7, anything else is a trace.
+ * TFLite model has "TFL3" at bytes 4..7, a file whose name ends in ".onnx"
+ * is an ONNX model, anything else is a trace.
  */
 int ta_input_read(const char *path, struct ta_input *in, char *err,
 		  size_t errlen);
@@ -106,6 +107,56 @@ int ta_tflite_parse(const void *data, size_t len, const char *name,
 		    struct ta_input *in, struct ta_tflite_info *info,
 		    char *err, size_t errlen);
 const char *ta_tflite_op_name(u32 code);
+
+/**
+ * struct ta_onnx_info - what ta_onnx_read() saw (Documentation/onnx.md)
+ * @ir_version: ModelProto.ir_version
+ * @opset: the version of the default ONNX domain's operator set
+ * @n_nodes: nodes of the graph (the graph's ops, one per node)
+ * @n_initializers: initializers
+ * @n_value_info: value_info entries (recorded intermediate shapes)
+ * @n_graph_inputs: graph inputs that are not initializers
+ * @n_graph_outputs: graph outputs
+ * @n_symbolic: symbolic dimensions of graph inputs, taken as 1
+ * @n_folded: nodes folded at load time (all inputs constant): their op
+ *	      reads and writes nothing, their outputs are constants
+ * @n_inplace: ops marked %TA_OP_INPLACE
+ * @n_recorded: nodes whose output shapes came from value_info because
+ *		this reader cannot infer their op
+ * @n_tensors: tensors of the graph (those a node that is not folded uses)
+ * @n_constants: of those, constant (initializers and folded outputs)
+ * @naive_bytes: sum of the sizes of the graph's tensors
+ * @constant_bytes: of which constant
+ */
+struct ta_onnx_info {
+	u64 ir_version;
+	u32 opset;
+	u32 n_nodes;
+	u32 n_initializers;
+	u32 n_value_info;
+	u32 n_graph_inputs;
+	u32 n_graph_outputs;
+	u32 n_symbolic;
+	u32 n_folded;
+	u32 n_inplace;
+	u32 n_recorded;
+	u32 n_tensors;
+	u32 n_constants;
+	u64 naive_bytes;
+	u64 constant_bytes;
+};
+
+/*
+ * An ONNX model as a graph (ta_onnx.c); ids are the ONNX value names.
+ * Errors read "FILE: node N (name, OpType): what" (no line number).
+ */
+int ta_onnx_read(const char *path, struct ta_input *in,
+		 struct ta_onnx_info *info, char *err, size_t errlen);
+int ta_onnx_parse(const void *data, size_t len, const char *name,
+		  struct ta_input *in, struct ta_onnx_info *info,
+		  char *err, size_t errlen);
+/* The file name ends in ".onnx" (protobuf has no magic number). */
+bool ta_is_onnx_name(const char *path);
 
 /*
  * Graph form: drop the constant tensors (and their references) and derive

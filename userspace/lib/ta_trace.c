@@ -344,14 +344,16 @@ const u64 *ta_input_fixed_offsets(const struct ta_input *in)
 }
 
 /**
- * ta_input_read() - read a trace CSV, a graph file or a TFLite model
+ * ta_input_read() - read a trace CSV, a graph file, a TFLite or ONNX model
  * @path: the file; a graph file's first line is "tensorarena-graph 1", a
- *	  TFLite model has "TFL3" at bytes 4..7
+ *	  TFLite model has "TFL3" at bytes 4..7; an ONNX model (a protobuf,
+ *	  which has no magic number) is known by its name ending in ".onnx"
  * @in: out; free with ta_input_free()
  * @err: out, a message on a format error
  * @errlen: bytes at @err
  *
- * Return: as ta_trace_read(), ta_graph_read() or ta_tflite_read().
+ * Return: as ta_trace_read(), ta_graph_read(), ta_tflite_read() or
+ * ta_onnx_read().
  */
 int ta_input_read(const char *path, struct ta_input *in, char *err,
 		  size_t errlen)
@@ -370,6 +372,8 @@ int ta_input_read(const char *path, struct ta_input *in, char *err,
 	fclose(f);
 	if (got >= 8 && !memcmp(head + 4, "TFL3", 4))
 		return ta_tflite_read(path, in, NULL, err, errlen);
+	if (ta_is_onnx_name(path))
+		return ta_onnx_read(path, in, NULL, err, errlen);
 	if (!strncmp(head, "tensorarena-graph", 17))
 		return ta_graph_read(path, in, err, errlen);
 	return ta_trace_read(path, in, err, errlen);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * cmd_import.c - tactl import: read a model (TFLite) or any file tactl plan
- * reads, and write it as a graph file (Documentation/graph-format.md).
+ * cmd_import.c - tactl import: read a model (TFLite, ONNX) or any file tactl
+ * plan reads, and write it as a graph file (Documentation/graph-format.md).
  *
- *	tactl import MODEL.tflite [-o GRAPH] [--no-constants] [--quiet]
+ *	tactl import MODEL.tflite|MODEL.onnx [-o GRAPH] [--no-constants] [--quiet]
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,15 +15,16 @@
 static void import_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: tactl import MODEL.tflite [-o GRAPH] [--no-constants] [--quiet]\n"
-		"                    [--align N] [--exportable NAME[,NAME...]]\n"
+		"usage: tactl import MODEL.tflite|MODEL.onnx [-o GRAPH] [--no-constants]\n"
+		"                    [--quiet] [--align N] [--exportable NAME[,NAME...]]\n"
 		"\n"
-		"Reads a TFLite model (subgraph 0; Documentation/tflite.md) or a graph\n"
-		"file and writes it as a graph file (Documentation/graph-format.md):\n"
-		"one tensor per TFLite tensor the operators use, named by its TFLite\n"
-		"index, 64-byte aligned (TFLite's kDefaultTensorAlignment; --align),\n"
-		"and the operators in execution order. A summary\n"
-		"goes to stderr.\n"
+		"Reads a TFLite model (subgraph 0; Documentation/tflite.md), an ONNX\n"
+		"model (a file named *.onnx; Documentation/onnx.md) or a graph file and\n"
+		"writes it as a graph file (Documentation/graph-format.md): one tensor\n"
+		"per TFLite tensor the operators use, named by its TFLite index, or per\n"
+		"ONNX value a node uses, named by its ONNX name; 64-byte aligned\n"
+		"(TFLite's kDefaultTensorAlignment; --align); the operators or nodes in\n"
+		"execution order. A summary goes to stderr.\n"
 		"\n"
 		"  -o GRAPH        the graph file (default '-': stdout)\n"
 		"  --no-constants  leave out the constant tensors (weights, biases)\n"
@@ -37,7 +38,8 @@ int tactl_cmd_import(int argc, char **argv)
 {
 	const char *file = NULL, *out = "-";
 	struct ta_tflite_info info;
-	bool no_const = false, quiet = false, tfl = false;
+	struct ta_onnx_info oinfo;
+	bool no_const = false, quiet = false, tfl = false, onnx = false;
 	const char *exportable = NULL;
 	u64 align = 0;
 	struct ta_input in;
@@ -90,8 +92,13 @@ int tactl_cmd_import(int argc, char **argv)
 			fclose(f);
 		}
 	}
-	ret = tfl ? ta_tflite_read(file, &in, &info, err, sizeof(err)) :
-		ta_input_read(file, &in, err, sizeof(err));
+	onnx = !tfl && ta_is_onnx_name(file);
+	if (tfl)
+		ret = ta_tflite_read(file, &in, &info, err, sizeof(err));
+	else if (onnx)
+		ret = ta_onnx_read(file, &in, &oinfo, err, sizeof(err));
+	else
+		ret = ta_input_read(file, &in, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "tactl import: %s\n",
 			err[0] ? err : strerror(-ret));
@@ -130,6 +137,17 @@ int tactl_cmd_import(int argc, char **argv)
 				info.n_subgraphs == 1 ? "" : "s",
 				info.n_tensors, info.n_used, info.n_constants,
 				info.n_variables, info.n_ops);
+		if (onnx)
+			fprintf(stderr,
+				"%s: ONNX IR %llu, opset %u: %u nodes (%u folded as constant, %u in place), %u initializers, %u graph inputs, %u outputs, %u value_info; %u tensors used (%u constant)%s\n",
+				file, (unsigned long long)oinfo.ir_version,
+				oinfo.opset, oinfo.n_nodes, oinfo.n_folded,
+				oinfo.n_inplace, oinfo.n_initializers,
+				oinfo.n_graph_inputs, oinfo.n_graph_outputs,
+				oinfo.n_value_info, oinfo.n_tensors,
+				oinfo.n_constants,
+				oinfo.n_symbolic ?
+				"; symbolic input dimensions taken as 1" : "");
 		fprintf(stderr, "%s: wrote %u tensors, %u ops; lower bound %llu bytes\n",
 			out, in.graph.n_tensors, in.graph.n_ops,
 			(unsigned long long)lb);
