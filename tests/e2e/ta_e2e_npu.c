@@ -20,8 +20,13 @@
  * poll() and a sync_file of the plan's dma-buf wait for it, and a reader
  * that waits sees only finished results.
  *
+ * With --no-constants, the models' weights are left out of the graph (a
+ * model whose weights do not fit the arena still has its activations
+ * proven).
+ *
  * usage: ta_e2e_npu [--steps] [--corrupt] [--plan-id] [--bad-input] [--unreachable]
- *		     [--dma-heap] [--table] [--stress] [--sync] MODEL.tflite|.onnx...
+ *		     [--dma-heap] [--table] [--stress] [--sync] [--no-constants]
+ *		     MODEL.tflite|.onnx...
  * Prints "e2e: ok - ..." / "e2e: not ok - ..." lines.
  */
 #define _GNU_SOURCE
@@ -143,6 +148,9 @@ static void model_free(struct model *m)
 	ta_input_free(&m->in);
 }
 
+/* --no-constants: the models' constant tensors are left out. */
+static bool no_constants;
+
 static int model_load(struct model *m, const char *path)
 {
 	char err[256];
@@ -163,6 +171,9 @@ static int model_load(struct model *m, const char *path)
 		fprintf(stderr, "%s\n", err);
 		return ret;
 	}
+	/* weights kept outside the arena (as TFLite Micro keeps them in flash) */
+	if (no_constants && ta_input_drop_constants(&m->in))
+		return -ENOMEM;
 	m->n_tensors = m->in.graph.n_tensors;
 	m->n_ops = m->in.graph.n_ops;
 	m->n_refs = m->in.graph.n_refs;
@@ -1021,6 +1032,8 @@ int main(int argc, char **argv)
 			o.unreachable = true;
 		else if (!strcmp(argv[first], "--sync"))
 			o.sync = true;
+		else if (!strcmp(argv[first], "--no-constants"))
+			no_constants = true;
 		else {
 			fprintf(stderr, "unknown option %s\n", argv[first]);
 			return 2;
