@@ -839,7 +839,10 @@ static int ta_tfl_parse_subgraph(struct ta_tfl *m, u32 s)
 	}
 	sg->t = calloc(tensors.len ? tensors.len : 1, sizeof(*sg->t));
 	sg->ops = calloc(ops.len ? ops.len : 1, sizeof(*sg->ops));
-	if (!sg->t || !sg->ops)
+	/* never NULL, also without refs: ops point into it */
+	ret = ta_tfl_grow((void **)&sg->refs.v, &sg->refs.cap, 1,
+			  sizeof(*sg->refs.v));
+	if (!sg->t || !sg->ops || ret)
 		return -ENOMEM;
 	sg->n_tensors = (u32)tensors.len;
 	sg->n_ops = (u32)ops.len;
