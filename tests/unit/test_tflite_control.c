@@ -390,8 +390,11 @@ int t_offline_malformed(void)
 	TA_CHECK(h && !((h - b) % 16), "header at %td", h ? h - b : -1);
 	copy = malloc(len);
 	TA_CHECK(copy, "oom");
-#define VARIANT(at, v) do { memcpy(copy, b, len); \
-		put32(copy + (h - b) + (at), (v)); } while (0)
+#define VARIANT(at, v)						\
+	do {								\
+		memcpy(copy, b, len);					\
+		put32(copy + (h - b) + (at), (v));			\
+	} while (0)
 	VARIANT(0, 2);
 	TA_CHECK(!parse_msg(copy, len, "version 2 (1 or 0 known)"), "version");
 	VARIANT(4, 1);

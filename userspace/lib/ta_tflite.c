@@ -48,21 +48,21 @@
 #include "ta_tflite_fb.h"
 
 #define TA_TFL_ALIGN		64
-#define TA_TFL_MAX_FILE		(1ULL << 31)	/* FlatBuffers' own limit */
+#define TA_TFL_MAX_FILE		BIT_ULL(31)	/* FlatBuffers' own limit */
 #define TA_TFL_MAX_DIMS		16
 /* Elements of one tensor: 2^36 x 16 bytes = 1 TiB; sums stay below 2^61. */
-#define TA_TFL_MAX_ELEMS	(1ULL << 36)
+#define TA_TFL_MAX_ELEMS	BIT_ULL(36)
 /* Op references; tables may share vectors, so bound them explicitly. */
-#define TA_TFL_MAX_REFS		(1U << 24)
+#define TA_TFL_MAX_REFS		BIT(24)
 /*
  * Control flow: subgraphs in a model, subgraphs nested in one call chain,
  * inlined copies and their tensors (a subgraph calling another twice, and
  * so on, doubles at each level: bound the total, not only the depth).
  */
-#define TA_TFL_MAX_SUBGRAPHS	(1U << 16)
+#define TA_TFL_MAX_SUBGRAPHS	BIT(16)
 #define TA_TFL_MAX_DEPTH	16
-#define TA_TFL_MAX_COPIES	(1U << 16)
-#define TA_TFL_MAX_COPY_TENSORS	(1U << 22)
+#define TA_TFL_MAX_COPIES	BIT(16)
+#define TA_TFL_MAX_COPY_TENSORS	BIT(22)
 
 /* BuiltinOperator values this reader treats specially. */
 enum {
@@ -878,9 +878,11 @@ static int ta_tfl_new_copy(struct ta_tfl *m, u32 s, u32 *copy)
 	int ret;
 
 	if (m->n_copies >= TA_TFL_MAX_COPIES)
-		return ta_tfl_too_big(m, "subgraph copies", TA_TFL_MAX_COPIES);
+		return ta_tfl_too_big(m, "subgraph copies",
+				      (u32)TA_TFL_MAX_COPIES);
 	if (sg->n_tensors > TA_TFL_MAX_COPY_TENSORS - m->n_keys)
-		return ta_tfl_too_big(m, "tensors", TA_TFL_MAX_COPY_TENSORS);
+		return ta_tfl_too_big(m, "tensors",
+				      (u32)TA_TFL_MAX_COPY_TENSORS);
 	ret = ta_tfl_grow((void **)&m->copies, &m->cap_copies,
 			  m->n_copies + 1, sizeof(*m->copies));
 	if (!ret)
@@ -1258,7 +1260,8 @@ static int ta_tfl_find_offline(struct ta_tfl *m)
 		if (ret)
 			return ret;
 		if (!m->offline.len && extsize)
-			return ta_tfl_offline_bad(m, "buffer %lld is stored outside the FlatBuffer (%lld bytes)",
+			return ta_tfl_offline_bad(m,
+						  "buffer %lld is stored outside the FlatBuffer (%lld bytes)",
 						  (long long)buf,
 						  (long long)extsize);
 		m->has_offline = true;
@@ -1303,7 +1306,8 @@ static int ta_tfl_find_offline(struct ta_tfl *m)
 				       4 * (TA_TFL_OFFLINE_HEADER + i));
 
 		if (v < -1)
-			return ta_tfl_offline_bad(m, "tensor %lld: offset %lld (an offset is >= 0, or -1 to plan it online)",
+			return ta_tfl_offline_bad(m,
+						  "tensor %lld: offset %lld (an offset is >= 0, or -1 to plan it online)",
 						  (long long)i, v);
 	}
 	return 0;
@@ -1359,7 +1363,7 @@ static int ta_tfl_build(struct ta_tfl *m, struct ta_input *in)
 		ta_err(fb->err, fb->errlen, fb->path, 0,
 		       "%llu subgraphs: more than %u",
 		       (unsigned long long)m->subgraphs.len,
-		       TA_TFL_MAX_SUBGRAPHS);
+		       (u32)TA_TFL_MAX_SUBGRAPHS);
 		return -E2BIG;
 	}
 	m->n_subgraphs = (u32)m->subgraphs.len;
@@ -1536,7 +1540,7 @@ int ta_tflite_parse(const void *data, size_t len, const char *name,
 		ta_err(err, errlen, name, 0, "out of memory");
 	else if (ret == -E2BIG && !(err && errlen && err[0]))
 		ta_err(err, errlen, name, 0,
-		       "more than %u operator references", TA_TFL_MAX_REFS);
+		       "more than %u operator references", (u32)TA_TFL_MAX_REFS);
 	if (ret)
 		goto fail;
 	ret = ta_input_finish_graph(in, name,

@@ -36,7 +36,7 @@
 #include "ta_files.h"
 #include "ta_tflite_fb.h"
 
-#define TA_TFLW_MAX_FILE	(1ULL << 31)
+#define TA_TFLW_MAX_FILE	BIT_ULL(31)
 
 /* Which Model fields hold an offset (the others are scalars). */
 static bool ta_tflw_is_offset(u32 id)
