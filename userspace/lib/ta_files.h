@@ -113,7 +113,11 @@ struct ta_tflite_info {
 	u32 n_fixed;
 };
 
-/* A TFLite model as a graph (ta_tflite.c); ids are TFLite tensor indices. */
+/*
+ * A TFLite model as a graph (ta_tflite.c): subgraph 0 with the subgraphs
+ * its IF, WHILE and CALL_ONCE ops call inlined; ids are TFLite tensor
+ * indices, "S:I" for tensor I of an inlined subgraph S.
+ */
 int ta_tflite_read(const char *path, struct ta_input *in,
 		   struct ta_tflite_info *info, char *err, size_t errlen);
 int ta_tflite_parse(const void *data, size_t len, const char *name,
@@ -130,7 +134,7 @@ const char *ta_tflite_op_name(u32 code);
  * it), ta_tflite_write_offline() reads @in_path and writes @out_path.
  * 0; -EINVAL (with a message) for a model or input it cannot rewrite,
  * -EOPNOTSUPP for a model of several subgraphs, -ERANGE for an offset
- * beyond 2^31 - 1, -ENOMEM, -errno.
+ * beyond 2^31 - 1, -E2BIG for a result over 2 GiB, -ENOMEM, -errno.
  */
 int ta_tflite_offline_image(const void *data, size_t len, const char *name,
 			    const u64 *offsets, const struct ta_input *in,
