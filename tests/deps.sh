@@ -13,6 +13,9 @@ packages=(
 	clang libclang-rt-14-dev llvm
 	# drm.h for the end-to-end tests' DRM ioctls (headers only)
 	libdrm-dev
+	# the TFLite models' independent reader (tests/tflite-offline-check.py)
+	# and the Builder that makes tests/data/*.tflite
+	flatbuffers-compiler python3-flatbuffers
 )
 
 # The arm64 board's static test programs link Debian's arm64 libnl

@@ -371,6 +371,13 @@ def tflite_seeds(root):
         tensors=[([4], 0, 0, b"in", 0), ([4], 0, 0, b"out", 0)],
         ops=[(0, [1], [0])], opcodes=[(0, 0, None)],
         inputs=[0], outputs=[1], buffers=[0]))
+    # the hand-made models of tests/data (tests/data/make-tflite-models.py):
+    # control flow inlined or refused, OfflineMemoryAllocation metadata
+    data = os.path.join(HERE, "..", "data")
+    for name in sorted(os.listdir(data)):
+        if name.endswith(".tflite"):
+            with open(os.path.join(data, name), "rb") as fh:
+                write(root, t, name, fh.read())
     smallest = "/work/shared/models/hello_world_mlp_f32.tflite"
     if os.path.exists(smallest):
         with open(smallest, "rb") as fh:

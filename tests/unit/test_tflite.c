@@ -393,7 +393,9 @@ static const struct model_ref {
 	{ "mobilenet_v2_1.0_224_u8.tflite", 0, 66, 0, 0, "ADD", 10 },
 };
 
-static const char *shared_dir(void)
+const char *ta_test_shared_dir(void);
+
+const char *ta_test_shared_dir(void)
 {
 	static char dir[1024];
 	const char *e = getenv("TA_SHARED");
@@ -541,7 +543,7 @@ static int check_model(const char *dir, const struct model_ref *r)
 
 static int t_models(void)
 {
-	const char *dir = shared_dir();
+	const char *dir = ta_test_shared_dir();
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	size_t i, found = 0, known = 0;
@@ -597,7 +599,7 @@ static int t_resnet_skip(void)
 	u32 i;
 
 	snprintf(path, sizeof(path), "%s/resnet8_cifar10_i8.tflite",
-		 shared_dir());
+		 ta_test_shared_dir());
 	TA_CHECK(!ta_tflite_read(path, &in, NULL, err, sizeof(err)), "%s", err);
 	for (i = 0; i < in.graph.n_tensors; i++)
 		if (!strcmp(in.ids[i], "22"))
@@ -647,7 +649,7 @@ static int t_truncated(void)
 	int fails = 0;
 
 	snprintf(path, sizeof(path), "%s/hello_world_mlp_f32.tflite",
-		 shared_dir());
+		 ta_test_shared_dir());
 	data = load(path, &len);
 	TA_CHECK(data && len == 3164, "%s", path);
 	/* every length short of the whole file, each in its own allocation */
@@ -677,7 +679,7 @@ static int t_truncated_big(void)
 	int fails = 0;
 
 	snprintf(path, sizeof(path), "%s/person_detect_mobilenetv1_i8.tflite",
-		 shared_dir());
+		 ta_test_shared_dir());
 	data = load(path, &len);
 	TA_CHECK(data && len == 300568, "%s", path);
 	for (l = 0; l < len; l += 1 + l / 7 + (l % 97), n++) {
@@ -704,7 +706,7 @@ static int t_flipped(void)
 	int fails = 0, masks[3] = { 0xff, 0x80, 0x01 }, k;
 
 	snprintf(path, sizeof(path), "%s/keyword_svdf_scrambled.tflite",
-		 shared_dir());
+		 ta_test_shared_dir());
 	data = load(path, &len);
 	TA_CHECK(data && len == 34576, "%s", path);
 	copy = malloc(len);
@@ -745,7 +747,7 @@ static int t_fuzz(void)
 		size_t len, n, i, k;
 		u8 *data, *copy;
 
-		snprintf(path, sizeof(path), "%s/%s", shared_dir(), files[f]);
+		snprintf(path, sizeof(path), "%s/%s", ta_test_shared_dir(), files[f]);
 		data = load(path, &len);
 		TA_CHECK(data, "%s", path);
 		for (n = 0; n < 700; n++) {
@@ -789,7 +791,7 @@ static int t_roundtrip(void)
 	char path[1200], out[64], err[512] = "";
 	struct ta_input a, b;
 
-	snprintf(path, sizeof(path), "%s/mnist_lstm_i8.tflite", shared_dir());
+	snprintf(path, sizeof(path), "%s/mnist_lstm_i8.tflite", ta_test_shared_dir());
 	snprintf(out, sizeof(out), "/tmp/ta_unit_tfl_%d.graph", (int)getpid());
 	TA_CHECK(!ta_tflite_read(path, &a, NULL, err, sizeof(err)), "%s", err);
 	TA_CHECK(!ta_graph_write(out, &a), "write");
@@ -809,6 +811,17 @@ static int t_roundtrip(void)
 	return 0;
 }
 
+/* test_tflite_control.c */
+int t_cf_inline(void);
+int t_cf_same_branch(void);
+int t_cf_refused(void);
+int t_inplace_views(void);
+int t_offline_read(void);
+int t_offline_malformed(void);
+int t_offline_write(void);
+int t_offline_rewrite(void);
+int t_offline_write_refused(void);
+
 const struct ta_test ta_tflite_tests[] = {
 	{ "tflite: hand-built model, sizes, flags, lifetimes", t_tiny },
 	{ "tflite: corrupt fields of the hand-built model", t_tiny_corrupt },
@@ -820,5 +833,20 @@ const struct ta_test ta_tflite_tests[] = {
 	{ "tflite: bytes flipped", t_flipped },
 	{ "tflite: seeded fuzz", t_fuzz },
 	{ "tflite: import, write graph, read back", t_roundtrip },
+	{ "tflite: control flow inlined, lifetimes of loop state, body, branches",
+	  t_cf_inline },
+	{ "tflite: a subgraph called twice is inlined twice", t_cf_same_branch },
+	{ "tflite: recursion, unknown calls, depth, bad index refused",
+	  t_cf_refused },
+	{ "tflite: views (RESHAPE...) marked in place, nothing else",
+	  t_inplace_views },
+	{ "tflite: OfflineMemoryAllocation read, fixed strategy", t_offline_read },
+	{ "tflite: malformed OfflineMemoryAllocation refused",
+	  t_offline_malformed },
+	{ "tflite: OfflineMemoryAllocation written, read back (and by flatc)",
+	  t_offline_write },
+	{ "tflite: OfflineMemoryAllocation written twice, in place",
+	  t_offline_rewrite },
+	{ "tflite: OfflineMemoryAllocation writes refused", t_offline_write_refused },
 	{ NULL, NULL },
 };

@@ -27,10 +27,12 @@
  *	      operator), or NULL
  * @notes: graph form, optional: per tensor, a comment (type, shape, name)
  *	   that ta_graph_write() puts after its line, or NULL
- * @fixed_offsets: optional: per buffer, an offset a plan made elsewhere
+ * @fixed_offsets: optional: per buffer, the offset a plan made elsewhere
  *		   gave it (a TFLite model's OfflineMemoryAllocation
- *		   metadata) or %TA_OFFSET_UNFIXED, for %TA_STRATEGY_FIXED;
- *		   NULL when the file has none
+ *		   metadata) or %TA_OFFSET_UNFIXED to have it planned, for
+ *		   %TA_STRATEGY_FIXED; NULL when the file has none. Its own
+ *		   allocation: ta_input_free() frees it
+ * @has_fixed_offsets: @fixed_offsets is set
  */
 struct ta_input {
 	struct ta_problem prob;
@@ -47,6 +49,7 @@ struct ta_input {
 	char **op_names;
 	char **notes;
 	u64 *fixed_offsets;
+	bool has_fixed_offsets;
 };
 
 /*
@@ -78,15 +81,25 @@ int ta_input_finish_graph(struct ta_input *in, const char *path,
 
 /**
  * struct ta_tflite_info - what ta_tflite_read() saw (Documentation/tflite.md)
- * @n_subgraphs: subgraphs in the model; only subgraph 0 is read
+ * @n_subgraphs: subgraphs in the model: subgraph 0 (the main graph), the
+ *		 @n_called ones it calls, the @n_unreachable others
  * @n_tensors: tensors of subgraph 0
  * @n_ops: its operators
- * @n_used: tensors an op references (the graph's tensors)
+ * @n_used: tensors an op references (the graph's tensors, of every
+ *	    inlined subgraph too)
  * @n_constants: of those, constant (their buffer holds data)
  * @n_variables: of those, variable (persistent)
  * @naive_bytes: sum of the sizes of the graph's tensors
  * @constant_bytes: of which constant
  * @variable_bytes: of which variable
+ * @n_called: subgraphs other than 0 that subgraph 0 calls, directly or
+ *	      not (IF, WHILE, CALL_ONCE): inlined, so planned
+ * @n_inlined: copies of them in the graph, one per call (a subgraph called
+ *	       from two ops is inlined twice)
+ * @n_unreachable: subgraphs no call reaches from subgraph 0 (e.g. other
+ *		   signatures' entry points): not planned
+ * @n_inplace: ops marked %TA_OP_INPLACE (views such as RESHAPE)
+ * @n_fixed: tensors with an offset in OfflineMemoryAllocation (not -1)
  */
 struct ta_tflite_info {
 	u32 n_subgraphs;
@@ -98,9 +111,18 @@ struct ta_tflite_info {
 	u64 naive_bytes;
 	u64 constant_bytes;
 	u64 variable_bytes;
+	u32 n_called;
+	u32 n_inlined;
+	u32 n_unreachable;
+	u32 n_inplace;
+	u32 n_fixed;
 };
 
-/* A TFLite model as a graph (ta_tflite.c); ids are TFLite tensor indices. */
+/*
+ * A TFLite model as a graph (ta_tflite.c): subgraph 0 with the subgraphs
+ * its IF, WHILE and CALL_ONCE ops call inlined; ids are TFLite tensor
+ * indices, "S:I" for tensor I of an inlined subgraph S.
+ */
 int ta_tflite_read(const char *path, struct ta_input *in,
 		   struct ta_tflite_info *info, char *err, size_t errlen);
 int ta_tflite_parse(const void *data, size_t len, const char *name,
@@ -157,6 +179,25 @@ int ta_onnx_parse(const void *data, size_t len, const char *name,
 		  char *err, size_t errlen);
 /* The file name ends in ".onnx" (protobuf has no magic number). */
 bool ta_is_onnx_name(const char *path);
+
+/*
+ * A copy of a TFLite model with TFLite Micro's OfflineMemoryAllocation
+ * metadata added or replaced (Documentation/tflite.md): @offsets (per
+ * graph tensor of @in, read from the same model) for the tensors of
+ * subgraph 0 that TFLite Micro plans (not constant, not variable), -1 for
+ * the others. ta_tflite_offline_image() builds it in memory (*@out, free
+ * it), ta_tflite_write_offline() reads @in_path and writes @out_path.
+ * 0; -EINVAL (with a message) for a model or input it cannot rewrite,
+ * -EOPNOTSUPP for a model of several subgraphs, -ERANGE for an offset
+ * beyond 2^31 - 1, -E2BIG for a result over 2 GiB, -ENOMEM, -errno.
+ */
+int ta_tflite_offline_image(const void *data, size_t len, const char *name,
+			    const u64 *offsets, const struct ta_input *in,
+			    u8 **out, size_t *out_len, char *err,
+			    size_t errlen);
+int ta_tflite_write_offline(const char *in_path, const char *out_path,
+			    const u64 *offsets, const struct ta_input *in,
+			    char *err, size_t errlen);
 
 /*
  * Graph form: drop the constant tensors (and their references) and derive

@@ -7,28 +7,36 @@
  * numbers (no flatc, no generated code), and every read is checked against
  * the file size first: a root offset, a table's vtable, a field, an offset
  * to a vector or string, a vector's length and every index the model holds
- * (tensor, buffer, operator code). A corrupt file is -EINVAL with a message,
- * never a read outside the file.
+ * (tensor, buffer, operator code, subgraph). A corrupt file is -EINVAL with
+ * a message, never a read outside the file.
  *
  * What is read (see Documentation/tflite.md):
  *
- *	Model     1 operator_codes  2 subgraphs  4 buffers
+ *	Model     1 operator_codes  2 subgraphs  4 buffers  6 metadata
  *	SubGraph  0 tensors  1 inputs  2 outputs  3 operators
  *	Tensor    0 shape  1 type  2 buffer  3 name  5 is_variable
  *	Operator  0 opcode_index  1 inputs  2 outputs   (-1 = optional input)
+ *		  3, 4 builtin_options (IfOptions, WhileOptions, CallOnceOptions)
  *	OperatorCode  0 deprecated_builtin_code  1 custom_code  3 builtin_code
  *	Buffer    0 data  2 size  (data in the file, or beyond it)
+ *	Metadata  0 name  1 buffer  ("OfflineMemoryAllocation" only)
  *
- * Only subgraph 0 is planned (the main graph; other subgraphs are bodies of
- * control-flow ops). The graph has one tensor per TFLite tensor that an op
- * references, in TFLite index order, with the TFLite index as its id; the
- * ops in execution order. Flags: a tensor whose buffer holds data is
- * constant, an is_variable tensor persistent, the subgraph's inputs and
+ * The graph is subgraph 0, the main graph, with every subgraph it calls
+ * (IF, WHILE, CALL_ONCE, recursively) inlined at the calling op between a
+ * begin and an end op that keep the call's tensors live as TFLite runs
+ * them (ta_tfl_emit_call()). The graph has one tensor per TFLite tensor
+ * that an op references, subgraph 0's first in TFLite index order with the
+ * index as id, then those of each inlined copy, "S:I" (subgraph S, tensor
+ * I; "S:I@K" for the K-th copy of a subgraph called from several places);
+ * the ops in execution order. Flags: a tensor whose buffer holds data is
+ * constant, an is_variable tensor persistent, subgraph 0's inputs and
  * outputs input and output. Sizes are the product of the shape times the
  * element size; every tensor is 64-byte aligned (TFLite's
  * kDefaultTensorAlignment, which its interpreter checks for the buffers it
  * is handed; TFLite Micro's arena aligns to 16). tactl --align changes it
- * (ta_input_retune()).
+ * (ta_input_retune()). RESHAPE, SQUEEZE, EXPAND_DIMS and BITCAST, views of
+ * their first input, are marked TA_OP_INPLACE when their first input and
+ * output have the same size.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -37,50 +45,42 @@
 #include <string.h>
 
 #include "ta_files.h"
+#include "ta_tflite_fb.h"
 
 #define TA_TFL_ALIGN		64
-#define TA_TFL_MAX_FILE		(1ULL << 31)	/* FlatBuffers' own limit */
+#define TA_TFL_MAX_FILE		BIT_ULL(31)	/* FlatBuffers' own limit */
 #define TA_TFL_MAX_DIMS		16
 /* Elements of one tensor: 2^36 x 16 bytes = 1 TiB; sums stay below 2^61. */
-#define TA_TFL_MAX_ELEMS	(1ULL << 36)
+#define TA_TFL_MAX_ELEMS	BIT_ULL(36)
 /* Op references; tables may share vectors, so bound them explicitly. */
-#define TA_TFL_MAX_REFS		(1U << 24)
+#define TA_TFL_MAX_REFS		BIT(24)
+/*
+ * Control flow: subgraphs in a model, subgraphs nested in one call chain,
+ * inlined copies and their tensors (a subgraph calling another twice, and
+ * so on, doubles at each level: bound the total, not only the depth).
+ */
+#define TA_TFL_MAX_SUBGRAPHS	BIT(16)
+#define TA_TFL_MAX_DEPTH	16
+#define TA_TFL_MAX_COPIES	BIT(16)
+#define TA_TFL_MAX_COPY_TENSORS	BIT(22)
 
-/* TFLite schema field numbers (vtable slots). */
+/* BuiltinOperator values this reader treats specially. */
 enum {
-	TA_MODEL_OPCODES = 1, TA_MODEL_SUBGRAPHS = 2, TA_MODEL_BUFFERS = 4,
-	TA_SG_TENSORS = 0, TA_SG_INPUTS = 1, TA_SG_OUTPUTS = 2, TA_SG_OPS = 3,
-	TA_T_SHAPE = 0, TA_T_TYPE = 1, TA_T_BUFFER = 2, TA_T_NAME = 3,
-	TA_T_VARIABLE = 5,
-	TA_OP_OPCODE = 0, TA_OP_INPUTS = 1, TA_OP_OUTPUTS = 2,
-	TA_OC_DEPRECATED = 0, TA_OC_CUSTOM = 1, TA_OC_BUILTIN = 3,
-	TA_BUF_DATA = 0, TA_BUF_SIZE = 2,
+	TA_TFL_RESHAPE = 22, TA_TFL_CALL = 31, TA_TFL_CUSTOM = 32,
+	TA_TFL_SQUEEZE = 43, TA_TFL_EXPAND_DIMS = 70, TA_TFL_IF = 118,
+	TA_TFL_WHILE = 119, TA_TFL_CALL_ONCE = 129, TA_TFL_BITCAST = 159,
+	TA_TFL_STABLEHLO_CUSTOM_CALL = 173, TA_TFL_STABLEHLO_REDUCE = 174,
+	TA_TFL_STABLEHLO_SCATTER = 190, TA_TFL_STABLEHLO_REDUCE_WINDOW = 198,
+	TA_TFL_STABLEHLO_SORT = 199, TA_TFL_STABLEHLO_WHILE = 200,
 };
 
-/* struct ta_fb - the file and where to report */
-struct ta_fb {
-	const u8 *p;
-	u64 n;
-	const char *path;
-	char *err;
-	size_t errlen;
+/* BuiltinOptions union members (0 is NONE). */
+enum {
+	TA_TFL_IF_OPTIONS = 92, TA_TFL_WHILE_OPTIONS = 93,
+	TA_TFL_CALL_ONCE_OPTIONS = 103,
 };
 
-/* A table: its position, its vtable and the sizes both declare. */
-struct ta_fbt {
-	u64 pos;
-	u64 vt;
-	u32 vtsize;
-	u32 tsize;
-};
-
-/* A vector: its element count and where element 0 starts. */
-struct ta_fbv {
-	u64 len;
-	u64 data;
-};
-
-static int ta_fb_bad(struct ta_fb *fb, u64 at, const char *what)
+int ta_fb_bad(struct ta_fb *fb, u64 at, const char *what)
 {
 	ta_err(fb->err, fb->errlen, fb->path, 0,
 	       "corrupt TFLite file at byte %llu: %s",
@@ -93,7 +93,7 @@ static bool ta_fb_in(const struct ta_fb *fb, u64 pos, u64 len)
 	return pos <= fb->n && len <= fb->n - pos;
 }
 
-static u32 ta_fb_u32(const struct ta_fb *fb, u64 pos)
+u32 ta_fb_u32(const struct ta_fb *fb, u64 pos)
 {
 	const u8 *b = fb->p + pos;
 
@@ -111,7 +111,7 @@ static u64 ta_fb_u64(const struct ta_fb *fb, u64 pos)
 }
 
 /* Follow the uoffset stored at @pos. */
-static int ta_fb_deref(struct ta_fb *fb, u64 pos, u64 *to)
+int ta_fb_deref(struct ta_fb *fb, u64 pos, u64 *to)
 {
 	if (!ta_fb_in(fb, pos, 4))
 		return ta_fb_bad(fb, pos, "offset beyond the end");
@@ -122,7 +122,7 @@ static int ta_fb_deref(struct ta_fb *fb, u64 pos, u64 *to)
 }
 
 /* The table at @pos: check its vtable and its extent. */
-static int ta_fb_table(struct ta_fb *fb, u64 pos, struct ta_fbt *t)
+int ta_fb_table(struct ta_fb *fb, u64 pos, struct ta_fbt *t)
 {
 	s64 vt;
 
@@ -146,8 +146,8 @@ static int ta_fb_table(struct ta_fb *fb, u64 pos, struct ta_fbt *t)
  * Field @id of table @t, @size bytes: its position in *@at, or 0 when the
  * field is absent (default value). -EINVAL when it does not fit the table.
  */
-static int ta_fb_field(struct ta_fb *fb, const struct ta_fbt *t, u32 id,
-		       u32 size, u64 *at)
+int ta_fb_field(struct ta_fb *fb, const struct ta_fbt *t, u32 id, u32 size,
+		u64 *at)
 {
 	u32 slot = 4 + 2 * id, fo;
 
@@ -163,8 +163,8 @@ static int ta_fb_field(struct ta_fb *fb, const struct ta_fbt *t, u32 id,
 	return 0;
 }
 
-static int ta_fb_scalar(struct ta_fb *fb, const struct ta_fbt *t, u32 id,
-			u32 size, u64 def, u64 *v)
+int ta_fb_scalar(struct ta_fb *fb, const struct ta_fbt *t, u32 id, u32 size,
+		 u64 def, u64 *v)
 {
 	u64 at;
 	int ret = ta_fb_field(fb, t, id, size, &at);
@@ -183,8 +183,8 @@ static int ta_fb_scalar(struct ta_fb *fb, const struct ta_fbt *t, u32 id,
 }
 
 /* Vector field @id of @t with @esize-byte elements; absent = empty. */
-static int ta_fb_vector(struct ta_fb *fb, const struct ta_fbt *t, u32 id,
-			u32 esize, struct ta_fbv *v)
+int ta_fb_vector(struct ta_fb *fb, const struct ta_fbt *t, u32 id, u32 esize,
+		 struct ta_fbv *v)
 {
 	u64 at, pos;
 	int ret = ta_fb_field(fb, t, id, 4, &at);
@@ -204,13 +204,24 @@ static int ta_fb_vector(struct ta_fb *fb, const struct ta_fbt *t, u32 id,
 }
 
 /* Element @i of a vector of tables. */
-static int ta_fb_vtable(struct ta_fb *fb, const struct ta_fbv *v, u64 i,
-			struct ta_fbt *t)
+int ta_fb_vtable(struct ta_fb *fb, const struct ta_fbv *v, u64 i,
+		 struct ta_fbt *t)
 {
 	u64 pos;
 	int ret = ta_fb_deref(fb, v->data + 4 * i, &pos);
 
 	return ret ? ret : ta_fb_table(fb, pos, t);
+}
+
+int ta_fb_root(struct ta_fb *fb, struct ta_fbt *root)
+{
+	u64 pos;
+	int ret;
+
+	if (fb->n < 8 || memcmp(fb->p + 4, "TFL3", 4))
+		return ta_fb_bad(fb, 4, "no TFL3 identifier at bytes 4..7");
+	ret = ta_fb_deref(fb, 0, &pos);
+	return ret ? ret : ta_fb_table(fb, pos, root);
 }
 
 /* ---- the TFLite schema's enums ---- */
@@ -277,6 +288,22 @@ static const char *const ta_tfl_builtins[] = {
 	"RELU_0_TO_1", "UNSORTED_SEGMENT_PROD", "UNSORTED_SEGMENT_MAX",
 	"UNSORTED_SEGMENT_SUM", "ATAN2", "UNSORTED_SEGMENT_MIN", "SIGN",
 	"BITCAST", "BITWISE_XOR", "RIGHT_SHIFT",
+	/* 162.. */
+	"STABLEHLO_LOGISTIC", "STABLEHLO_ADD", "STABLEHLO_DIVIDE",
+	"STABLEHLO_MULTIPLY", "STABLEHLO_MAXIMUM", "STABLEHLO_RESHAPE",
+	"STABLEHLO_CLAMP", "STABLEHLO_CONCATENATE", "STABLEHLO_BROADCAST_IN_DIM",
+	"STABLEHLO_CONVOLUTION", "STABLEHLO_SLICE", "STABLEHLO_CUSTOM_CALL",
+	"STABLEHLO_REDUCE", "STABLEHLO_ABS", "STABLEHLO_AND",
+	"STABLEHLO_COSINE", "STABLEHLO_EXPONENTIAL", "STABLEHLO_FLOOR",
+	"STABLEHLO_LOG", "STABLEHLO_MINIMUM", "STABLEHLO_NEGATE",
+	"STABLEHLO_OR", "STABLEHLO_POWER", "STABLEHLO_REMAINDER",
+	"STABLEHLO_RSQRT", "STABLEHLO_SELECT", "STABLEHLO_SUBTRACT",
+	"STABLEHLO_TANH", "STABLEHLO_SCATTER", "STABLEHLO_COMPARE",
+	"STABLEHLO_CONVERT", "STABLEHLO_DYNAMIC_SLICE",
+	"STABLEHLO_DYNAMIC_UPDATE_SLICE", "STABLEHLO_PAD", "STABLEHLO_IOTA",
+	"STABLEHLO_DOT_GENERAL", "STABLEHLO_REDUCE_WINDOW", "STABLEHLO_SORT",
+	"STABLEHLO_WHILE", "STABLEHLO_GATHER", "STABLEHLO_TRANSPOSE", "DILATE",
+	"STABLEHLO_RNG_BIT_GENERATOR", "REDUCE_WINDOW",
 };
 
 /**
@@ -313,36 +340,170 @@ static char *ta_tfl_token(const struct ta_fb *fb, u64 pos, u64 len,
 	return s;
 }
 
-/* ---- the model ---- */
+/* ---- the model: each subgraph read once ---- */
 
 struct ta_tfl_tensor {
 	u64 size;
 	u32 flags;
-	u32 new_index;		/* in the graph, or U32_MAX when unused */
 	char *note;
+};
+
+/* How an op calls subgraphs. */
+enum ta_tfl_call {
+	TA_TFL_CALLS_NONE,
+	TA_TFL_CALLS_IF,	/* then, else: one of them runs */
+	TA_TFL_CALLS_WHILE,	/* cond, body: in a loop */
+	TA_TFL_CALLS_ONCE,	/* init, once per interpreter */
+};
+
+/*
+ * struct ta_tfl_op - an operator as read
+ * @first_ref: in its subgraph's refs: its inputs (without -1), then outputs
+ * @code: BuiltinOperator (CUSTOM for a custom op)
+ * @name: what tactl shows: the builtin's name or the custom code
+ * @call: &enum ta_tfl_call
+ * @callee: the subgraphs it calls (@n_callees of them)
+ * @view: a view of its first input (RESHAPE...) of the same byte size
+ */
+struct ta_tfl_op {
+	u32 first_ref;
+	u32 n_inputs;
+	u32 n_outputs;
+	u32 code;
+	char *name;
+	u32 call;
+	u32 n_callees;
+	u32 callee[2];
+	bool view;
+};
+
+/* A growing array of tensor references. */
+struct ta_tfl_refs {
+	u32 *v;
+	u32 n, cap;
+};
+
+/*
+ * struct ta_tfl_sg - a subgraph, read when first reached
+ * @on_chain: its ops are being inlined now (a call to it is recursion)
+ * @n_copies: how often it is in the graph
+ * @refs: the ops' references, TFLite tensor indices of this subgraph
+ */
+struct ta_tfl_sg {
+	bool parsed;
+	bool on_chain;
+	u32 n_tensors;
+	u32 n_ops;
+	u32 n_inputs;
+	u32 n_outputs;
+	u32 n_copies;
+	struct ta_tfl_tensor *t;
+	struct ta_tfl_op *ops;
+	struct ta_tfl_refs refs;
+	u32 *inputs;
+	u32 *outputs;
+};
+
+/*
+ * struct ta_tfl_copy - one subgraph's ops and tensors in the graph: copy 0
+ * is subgraph 0, each call adds one of the called subgraph
+ * @base: key of its tensor 0 (its tensor i has key @base + i)
+ * @ordinal: 1 for the first copy of its subgraph, 2 for the second...
+ */
+struct ta_tfl_copy {
+	u32 sg;
+	u32 base;
+	u32 ordinal;
+};
+
+/*
+ * struct ta_tfl_key - per tensor of every copy
+ * @seen: de-duplication stamp while ops are built; then its graph index
+ * @carried: a WHILE's loop state: written by the WHILE's begin op, so an
+ *	     op of the loop that writes it is recorded as reading it
+ */
+struct ta_tfl_key {
+	u32 seen;
+	bool carried;
 };
 
 struct ta_tfl {
 	struct ta_fb fb;
-	struct ta_fbv opcodes, buffers, tensors, ops;
-	struct ta_tfl_tensor *t;
+	struct ta_fbv opcodes, buffers, subgraphs, metadata;
 	struct ta_tflite_info *info;
+	u32 n_subgraphs;
+	struct ta_tfl_sg *sg;
+	u32 parsed_refs;
+	/* the graph as it is built */
+	struct ta_tfl_copy *copies;
+	u32 n_copies, cap_copies;
+	struct ta_tfl_key *keys;
+	u32 n_keys, cap_keys;
+	u32 stamp;
+	struct ta_graph_op *ops;
+	char **op_names;
+	u32 n_ops, cap_ops;
+	struct ta_tfl_refs refs;
+	/* the subgraphs being inlined, outermost first */
+	u32 chain[TA_TFL_MAX_DEPTH];
+	u32 depth;
+	/* OfflineMemoryAllocation: its data, when the model has one */
+	bool has_offline;
+	struct ta_fbv offline;
 };
 
-static int ta_tfl_tensor(struct ta_tfl *m, u32 i)
+/* Make room for @need elements of @size bytes at *@p (zeroed). */
+static int ta_tfl_grow(void **p, u32 *cap, u32 need, size_t size)
+{
+	u64 c = *cap ? *cap : 64;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	np = realloc(*p, (size_t)c * size);
+	if (!np)
+		return -ENOMEM;
+	memset((char *)np + (size_t)*cap * size, 0,
+	       (size_t)(c - *cap) * size);
+	*p = np;
+	*cap = (u32)c;
+	return 0;
+}
+
+static int ta_tfl_ref(struct ta_tfl_refs *r, u32 t)
+{
+	int ret;
+
+	if (r->n >= TA_TFL_MAX_REFS)
+		return -E2BIG;
+	ret = ta_tfl_grow((void **)&r->v, &r->cap, r->n + 1, sizeof(*r->v));
+	if (ret)
+		return ret;
+	r->v[r->n++] = t;
+	return 0;
+}
+
+static int ta_tfl_tensor(struct ta_tfl *m, u32 s, const struct ta_fbv *tensors,
+			 u32 i)
 {
 	struct ta_fb *fb = &m->fb;
-	struct ta_tfl_tensor *tt = &m->t[i];
+	struct ta_tfl_tensor *tt = &m->sg[s].t[i];
 	struct ta_fbt t, b;
 	struct ta_fbv shape, name, data;
 	u64 type, buf, var, elems = 1, bytes, extsize, k;
 	const char *tname;
-	char dims[TA_TFL_MAX_DIMS * 12 + 4], *nm;
+	char dims[TA_TFL_MAX_DIMS * 12 + 4], *nm, who[48];
 	size_t dl = 0;
 	u32 bits;
 	int ret;
 
-	ret = ta_fb_vtable(fb, &m->tensors, i, &t);
+	if (s)
+		snprintf(who, sizeof(who), "subgraph %u, tensor %u", s, i);
+	else
+		snprintf(who, sizeof(who), "tensor %u", i);
+	ret = ta_fb_vtable(fb, tensors, i, &t);
 	if (!ret)
 		ret = ta_fb_vector(fb, &t, TA_T_SHAPE, 4, &shape);
 	if (!ret)
@@ -363,8 +524,8 @@ static int ta_tfl_tensor(struct ta_tfl *m, u32 i)
 
 		if (d < 0) {
 			ta_err(fb->err, fb->errlen, fb->path, 0,
-			       "tensor %u: dynamic dimension %d (shapes must be static)",
-			       i, d);
+			       "%s: dynamic dimension %d (shapes must be static)",
+			       who, d);
 			return -EINVAL;
 		}
 		if (d && elems > TA_TFL_MAX_ELEMS / (u64)d)
@@ -378,13 +539,12 @@ static int ta_tfl_tensor(struct ta_tfl *m, u32 i)
 	bits = ta_tfl_type_bits(type, &tname);
 	if (!bits) {
 		ta_err(fb->err, fb->errlen, fb->path, 0,
-		       "tensor %u: element type %s (%llu) has no fixed size",
-		       i, tname, (unsigned long long)type);
+		       "%s: element type %s (%llu) has no fixed size",
+		       who, tname, (unsigned long long)type);
 		return -EINVAL;
 	}
 	bytes = (elems * bits + 7) / 8;
 	tt->size = bytes;
-	tt->new_index = U32_MAX;
 	if (var)
 		tt->flags |= TA_TENSOR_PERSISTENT;
 	if (buf >= m->buffers.len && !(buf == 0 && m->buffers.len == 0))
@@ -412,29 +572,43 @@ static int ta_tfl_tensor(struct ta_tfl *m, u32 i)
 	return tt->note ? 0 : -ENOMEM;
 }
 
-/* Mark subgraph inputs or outputs with @flag. */
-static int ta_tfl_io(struct ta_tfl *m, const struct ta_fbt *sg, u32 id,
-		     u32 flag)
+/*
+ * A subgraph's inputs or outputs into *@list; subgraph 0's get @flag
+ * (graph input or output).
+ */
+static int ta_tfl_io(struct ta_tfl *m, u32 s, const struct ta_fbt *sgt,
+		     u32 id, u32 flag, u32 **list, u32 *count)
 {
+	struct ta_tfl_sg *sg = &m->sg[s];
 	struct ta_fbv v;
 	u64 k;
-	int ret = ta_fb_vector(&m->fb, sg, id, 4, &v);
+	int ret = ta_fb_vector(&m->fb, sgt, id, 4, &v);
 
 	if (ret)
 		return ret;
+	if (v.len > TA_TFL_MAX_REFS - m->parsed_refs)
+		return -E2BIG;
+	m->parsed_refs += (u32)v.len;
+	*list = malloc(sizeof(**list) * (v.len ? v.len : 1));
+	if (!*list)
+		return -ENOMEM;
 	for (k = 0; k < v.len; k++) {
 		s32 x = (s32)ta_fb_u32(&m->fb, v.data + 4 * k);
 
-		if (x < 0 || (u64)x >= m->tensors.len)
+		if (x < 0 || (u64)x >= sg->n_tensors)
 			return ta_fb_bad(&m->fb, v.data + 4 * k,
 					 "subgraph input/output index out of range");
-		m->t[x].flags |= flag;
+		(*list)[k] = (u32)x;
+		if (!s)
+			sg->t[x].flags |= flag;
 	}
+	*count = (u32)v.len;
 	return 0;
 }
 
-/* The name of op @i: its builtin or custom code. */
-static int ta_tfl_op_name(struct ta_tfl *m, u64 opcode, char **out)
+/* Operator code @opcode: its BuiltinOperator and the name tactl shows. */
+static int ta_tfl_opcode(struct ta_tfl *m, u64 opcode, u32 *codep,
+			 char **out)
 {
 	struct ta_fb *fb = &m->fb;
 	struct ta_fbt oc;
@@ -459,7 +633,8 @@ static int ta_tfl_op_name(struct ta_tfl *m, u64 opcode, char **out)
 	dep = (u64)(s64)(int8_t)dep;
 	if ((s64)dep > (s64)(s32)code)
 		code = dep;
-	if (code == 32 && custom.len) {	/* CUSTOM */
+	*codep = (u32)code;
+	if (code == TA_TFL_CUSTOM && custom.len) {
 		*out = ta_tfl_token(fb, custom.data, custom.len, 64);
 		return *out ? 0 : -ENOMEM;
 	}
@@ -472,49 +647,37 @@ static int ta_tfl_op_name(struct ta_tfl *m, u64 opcode, char **out)
 	return *out ? 0 : -ENOMEM;
 }
 
-/* Count one reference and remember it in @refs (grown as needed). */
-struct ta_tfl_refs {
-	u32 *v;
-	u32 n, cap;
-};
-
-static int ta_tfl_ref(struct ta_tfl_refs *r, u32 t)
-{
-	if (r->n >= TA_TFL_MAX_REFS)
-		return -E2BIG;
-	if (r->n == r->cap) {
-		u32 c = r->cap ? r->cap * 2 : 256;
-		u32 *nv;
-		nv = realloc(r->v, (size_t)c * sizeof(*nv));
-		if (!nv)
-			return -ENOMEM;
-		r->v = nv;
-		r->cap = c;
-	}
-	r->v[r->n++] = t;
-	return 0;
-}
-
-/* Op @i's inputs or outputs: TFLite indices into @r, -1 skipped. */
-static int ta_tfl_op_list(struct ta_tfl *m, const struct ta_fbt *op, u32 id,
-			  struct ta_tfl_refs *r, u32 *count)
+/*
+ * An op's inputs or outputs: TFLite indices appended to its subgraph's
+ * refs, -1 (an optional input left out) skipped; *@first is the list's
+ * first entry as written, -1 when the list is empty.
+ */
+static int ta_tfl_op_list(struct ta_tfl *m, struct ta_tfl_sg *sg,
+			  const struct ta_fbt *op, u32 id, u32 *count,
+			  s32 *first)
 {
 	struct ta_fbv v;
 	u64 k;
 	int ret = ta_fb_vector(&m->fb, op, id, 4, &v);
 
 	*count = 0;
+	*first = -1;
 	if (ret)
 		return ret;
 	for (k = 0; k < v.len; k++) {
 		s32 x = (s32)ta_fb_u32(&m->fb, v.data + 4 * k);
 
+		if (!k)
+			*first = x;
 		if (x == -1 && id == TA_OP_INPUTS)
 			continue;		/* an optional input left out */
-		if (x < 0 || (u64)x >= m->tensors.len)
+		if (x < 0 || (u64)x >= sg->n_tensors)
 			return ta_fb_bad(&m->fb, v.data + 4 * k,
 					 "operator's tensor index out of range");
-		ret = ta_tfl_ref(r, (u32)x);
+		if (m->parsed_refs >= TA_TFL_MAX_REFS)
+			return -E2BIG;
+		m->parsed_refs++;
+		ret = ta_tfl_ref(&sg->refs, (u32)x);
 		if (ret)
 			return ret;
 		(*count)++;
@@ -522,143 +685,813 @@ static int ta_tfl_op_list(struct ta_tfl *m, const struct ta_fbt *op, u32 id,
 	return 0;
 }
 
-static int ta_tfl_build(struct ta_tfl *m, struct ta_input *in)
+/* Builtins that call subgraphs in ways this reader does not inline. */
+static bool ta_tfl_calls_unknown(u32 code)
 {
+	switch (code) {
+	case TA_TFL_CALL:
+	case TA_TFL_STABLEHLO_CUSTOM_CALL:
+	case TA_TFL_STABLEHLO_REDUCE:
+	case TA_TFL_STABLEHLO_SCATTER:
+	case TA_TFL_STABLEHLO_REDUCE_WINDOW:
+	case TA_TFL_STABLEHLO_SORT:
+	case TA_TFL_STABLEHLO_WHILE:
+		return true;
+	}
+	return false;
+}
+
+/* Views of their first input, which TFLite runs in place. */
+static bool ta_tfl_is_view(u32 code)
+{
+	return code == TA_TFL_RESHAPE || code == TA_TFL_SQUEEZE ||
+	       code == TA_TFL_EXPAND_DIMS || code == TA_TFL_BITCAST;
+}
+
+/* IF, WHILE, CALL_ONCE: which subgraphs op @i of subgraph @s calls. */
+static int ta_tfl_callees(struct ta_tfl *m, u32 s, u32 i,
+			  const struct ta_fbt *o, struct ta_tfl_op *op)
+{
+	static const struct {
+		u32 code, options, n;
+		const char *options_name;
+		u32 call;
+	} kinds[] = {
+		{ TA_TFL_IF, TA_TFL_IF_OPTIONS, 2, "IfOptions",
+		  TA_TFL_CALLS_IF },
+		{ TA_TFL_WHILE, TA_TFL_WHILE_OPTIONS, 2, "WhileOptions",
+		  TA_TFL_CALLS_WHILE },
+		{ TA_TFL_CALL_ONCE, TA_TFL_CALL_ONCE_OPTIONS, 1,
+		  "CallOnceOptions", TA_TFL_CALLS_ONCE },
+	};
 	struct ta_fb *fb = &m->fb;
-	struct ta_fbt root, sg;
-	struct ta_fbv subgraphs;
-	struct ta_tfl_refs refs = { 0 };
-	u64 rootpos, i;
-	u32 nt = 0;
+	struct ta_fbt opt;
+	u64 type, at, pos, v;
+	u32 kind, k;
 	int ret;
 
-	if (fb->n < 8 || memcmp(fb->p + 4, "TFL3", 4))
-		return ta_fb_bad(fb, 4, "no TFL3 identifier at bytes 4..7");
-	ret = ta_fb_deref(fb, 0, &rootpos);
+	for (kind = 0; kinds[kind].code != op->code; kind++)
+		;
+	ret = ta_fb_scalar(fb, o, TA_OP_OPTIONS_TYPE, 1, 0, &type);
 	if (!ret)
-		ret = ta_fb_table(fb, rootpos, &root);
-	if (!ret)
-		ret = ta_fb_vector(fb, &root, TA_MODEL_OPCODES, 4, &m->opcodes);
-	if (!ret)
-		ret = ta_fb_vector(fb, &root, TA_MODEL_SUBGRAPHS, 4, &subgraphs);
-	if (!ret)
-		ret = ta_fb_vector(fb, &root, TA_MODEL_BUFFERS, 4, &m->buffers);
+		ret = ta_fb_field(fb, o, TA_OP_OPTIONS, 4, &at);
 	if (ret)
 		return ret;
-	if (!subgraphs.len)
-		return ta_fb_bad(fb, rootpos, "model without a subgraph");
-	m->info->n_subgraphs = (u32)subgraphs.len;
-	ret = ta_fb_vtable(fb, &subgraphs, 0, &sg);
+	if (type != kinds[kind].options || !at) {
+		ta_err(fb->err, fb->errlen, fb->path, 0,
+		       "subgraph %u, op %u (%s): no %s (builtin_options type %llu)",
+		       s, i, op->name, kinds[kind].options_name,
+		       (unsigned long long)type);
+		return -EINVAL;
+	}
+	ret = ta_fb_deref(fb, at, &pos);
 	if (!ret)
-		ret = ta_fb_vector(fb, &sg, TA_SG_TENSORS, 4, &m->tensors);
+		ret = ta_fb_table(fb, pos, &opt);
+	for (k = 0; !ret && k < kinds[kind].n; k++) {
+		ret = ta_fb_scalar(fb, &opt, k, 4, 0, &v);
+		if (ret)
+			break;
+		if ((s32)v < 0 || (u32)v >= m->n_subgraphs) {
+			ta_err(fb->err, fb->errlen, fb->path, 0,
+			       "subgraph %u, op %u (%s): subgraph index %d out of range (the model has %u)",
+			       s, i, op->name, (s32)v, m->n_subgraphs);
+			return -EINVAL;
+		}
+		op->callee[k] = (u32)v;
+	}
+	op->n_callees = kinds[kind].n;
+	op->call = kinds[kind].call;
+	return ret;
+}
+
+static int ta_tfl_parse_op(struct ta_tfl *m, u32 s, const struct ta_fbv *ops,
+			   u32 i)
+{
+	struct ta_fb *fb = &m->fb;
+	struct ta_tfl_sg *sg = &m->sg[s];
+	struct ta_tfl_op *op = &sg->ops[i];
+	struct ta_fbt o;
+	u64 opcode;
+	s32 in0, out0;
+	int ret;
+
+	ret = ta_fb_vtable(fb, ops, i, &o);
 	if (!ret)
-		ret = ta_fb_vector(fb, &sg, TA_SG_OPS, 4, &m->ops);
+		ret = ta_fb_scalar(fb, &o, TA_OP_OPCODE, 4, 0, &opcode);
+	if (!ret)
+		ret = ta_tfl_opcode(m, opcode, &op->code, &op->name);
+	op->first_ref = sg->refs.n;
+	if (!ret)
+		ret = ta_tfl_op_list(m, sg, &o, TA_OP_INPUTS, &op->n_inputs,
+				     &in0);
+	if (!ret)
+		ret = ta_tfl_op_list(m, sg, &o, TA_OP_OUTPUTS, &op->n_outputs,
+				     &out0);
+	if (ret)
+		return ret;
+	if (op->code == TA_TFL_IF || op->code == TA_TFL_WHILE ||
+	    op->code == TA_TFL_CALL_ONCE)
+		return ta_tfl_callees(m, s, i, &o, op);
+	if (ta_tfl_calls_unknown(op->code)) {
+		ta_err(fb->err, fb->errlen, fb->path, 0,
+		       "subgraph %u, op %u (%s) calls subgraphs, which this reader cannot inline (it inlines IF, WHILE and CALL_ONCE): the model is refused rather than planned in part",
+		       s, i, op->name);
+		return -EINVAL;
+	}
+	if (!ta_tflite_op_name(op->code) && m->n_subgraphs > 1) {
+		ta_err(fb->err, fb->errlen, fb->path, 0,
+		       "subgraph %u, op %u (%s): an operator this reader does not know, in a model of %u subgraphs: it may call one, so the model is refused rather than planned in part",
+		       s, i, op->name, m->n_subgraphs);
+		return -EINVAL;
+	}
+	op->view = ta_tfl_is_view(op->code) && in0 >= 0 && out0 >= 0 &&
+		   sg->t[in0].size == sg->t[out0].size;
+	return 0;
+}
+
+/* Read subgraph @s (once): tensors, inputs, outputs, operators. */
+static int ta_tfl_parse_subgraph(struct ta_tfl *m, u32 s)
+{
+	struct ta_fb *fb = &m->fb;
+	struct ta_tfl_sg *sg = &m->sg[s];
+	struct ta_fbv tensors, ops;
+	struct ta_fbt t;
+	u64 i;
+	int ret;
+
+	if (sg->parsed)
+		return 0;
+	sg->parsed = true;
+	ret = ta_fb_vtable(fb, &m->subgraphs, s, &t);
+	if (!ret)
+		ret = ta_fb_vector(fb, &t, TA_SG_TENSORS, 4, &tensors);
+	if (!ret)
+		ret = ta_fb_vector(fb, &t, TA_SG_OPS, 4, &ops);
 	if (ret)
 		return ret;
 	/* the vectors fit in the file, so these counts are < 2^29 */
-	if (m->tensors.len > TA_PLAN_MAX_BUFFERS ||
-	    m->ops.len > TA_PLAN_MAX_STEPS) {
+	if (tensors.len > TA_PLAN_MAX_BUFFERS || ops.len > TA_PLAN_MAX_STEPS) {
 		ta_err(fb->err, fb->errlen, fb->path, 0,
-		       "%llu tensors, %llu operators: beyond the planner's limits",
-		       (unsigned long long)m->tensors.len,
-		       (unsigned long long)m->ops.len);
+		       "subgraph %u: %llu tensors, %llu operators: beyond the planner's limits",
+		       s, (unsigned long long)tensors.len,
+		       (unsigned long long)ops.len);
 		return -E2BIG;
 	}
-	m->info->n_tensors = (u32)m->tensors.len;
-	m->info->n_ops = (u32)m->ops.len;
-	m->t = calloc(m->tensors.len ? m->tensors.len : 1, sizeof(*m->t));
-	if (!m->t)
+	sg->t = calloc(tensors.len ? tensors.len : 1, sizeof(*sg->t));
+	sg->ops = calloc(ops.len ? ops.len : 1, sizeof(*sg->ops));
+	/* never NULL, also without refs: ops point into it */
+	ret = ta_tfl_grow((void **)&sg->refs.v, &sg->refs.cap, 1,
+			  sizeof(*sg->refs.v));
+	if (!sg->t || !sg->ops || ret)
 		return -ENOMEM;
-	for (i = 0; i < m->tensors.len; i++) {
-		ret = ta_tfl_tensor(m, (u32)i);
+	sg->n_tensors = (u32)tensors.len;
+	sg->n_ops = (u32)ops.len;
+	for (i = 0; i < tensors.len; i++) {
+		ret = ta_tfl_tensor(m, s, &tensors, (u32)i);
 		if (ret)
 			return ret;
 	}
-	ret = ta_tfl_io(m, &sg, TA_SG_INPUTS, TA_TENSOR_INPUT);
+	ret = ta_tfl_io(m, s, &t, TA_SG_INPUTS, TA_TENSOR_INPUT, &sg->inputs,
+			&sg->n_inputs);
 	if (!ret)
-		ret = ta_tfl_io(m, &sg, TA_SG_OUTPUTS, TA_TENSOR_OUTPUT);
+		ret = ta_tfl_io(m, s, &t, TA_SG_OUTPUTS, TA_TENSOR_OUTPUT,
+				&sg->outputs, &sg->n_outputs);
+	for (i = 0; !ret && i < ops.len; i++)
+		ret = ta_tfl_parse_op(m, s, &ops, (u32)i);
+	return ret;
+}
+
+/* ---- inlining: the graph's ops ---- */
+
+static int ta_tfl_too_big(struct ta_tfl *m, const char *what, u32 limit)
+{
+	ta_err(m->fb.err, m->fb.errlen, m->fb.path, 0,
+	       "control flow inlined to more than %u %s", limit, what);
+	return -E2BIG;
+}
+
+/* Add a copy of subgraph @s (already read) to the graph. */
+static int ta_tfl_new_copy(struct ta_tfl *m, u32 s, u32 *copy)
+{
+	struct ta_tfl_sg *sg = &m->sg[s];
+	struct ta_tfl_copy *c;
+	int ret;
+
+	if (m->n_copies >= TA_TFL_MAX_COPIES)
+		return ta_tfl_too_big(m, "subgraph copies",
+				      (u32)TA_TFL_MAX_COPIES);
+	if (sg->n_tensors > TA_TFL_MAX_COPY_TENSORS - m->n_keys)
+		return ta_tfl_too_big(m, "tensors",
+				      (u32)TA_TFL_MAX_COPY_TENSORS);
+	ret = ta_tfl_grow((void **)&m->copies, &m->cap_copies,
+			  m->n_copies + 1, sizeof(*m->copies));
+	if (!ret)
+		ret = ta_tfl_grow((void **)&m->keys, &m->cap_keys,
+				  m->n_keys + sg->n_tensors, sizeof(*m->keys));
 	if (ret)
 		return ret;
+	c = &m->copies[m->n_copies];
+	c->sg = s;
+	c->base = m->n_keys;
+	c->ordinal = ++sg->n_copies;
+	m->n_keys += sg->n_tensors;
+	*copy = m->n_copies++;
+	if (s)
+		m->info->n_inlined++;
+	return 0;
+}
 
-	/* the ops, with TFLite tensor indices for now */
-	in->ops = calloc(m->ops.len ? m->ops.len : 1, sizeof(*in->ops));
-	in->op_names = calloc(m->ops.len ? m->ops.len : 1,
-			      sizeof(*in->op_names));
-	if (!in->ops || !in->op_names)
+/* Start a graph op named @name @suffix; its refs follow. */
+static int ta_tfl_op_start(struct ta_tfl *m, const char *name,
+			   const char *suffix)
+{
+	char *n;
+
+	if (m->n_ops >= TA_PLAN_MAX_STEPS)
+		return ta_tfl_too_big(m, "operators", TA_PLAN_MAX_STEPS);
+	if (m->n_ops == m->cap_ops) {
+		u32 cap = m->cap_ops ? 2 * m->cap_ops : 64;
+		struct ta_graph_op *ops = realloc(m->ops, sizeof(*ops) * cap);
+		char **names;
+
+		if (!ops)
+			return -ENOMEM;
+		m->ops = ops;
+		names = realloc(m->op_names, sizeof(*names) * cap);
+		if (!names)
+			return -ENOMEM;
+		m->op_names = names;
+		m->cap_ops = cap;
+	}
+	n = malloc(strlen(name) + strlen(suffix) + 1);
+	if (!n)
 		return -ENOMEM;
-	in->graph.n_ops = (u32)m->ops.len;	/* ta_input_free() frees names */
-	for (i = 0; i < m->ops.len; i++) {
-		struct ta_graph_op *op = &in->ops[i];
-		struct ta_fbt o;
-		u64 opcode;
+	sprintf(n, "%s%s", name, suffix);
+	m->op_names[m->n_ops] = n;
+	memset(&m->ops[m->n_ops], 0, sizeof(m->ops[0]));
+	m->ops[m->n_ops].first_ref = m->refs.n;
+	m->n_ops++;
+	m->stamp++;
+	return 0;
+}
 
-		ret = ta_fb_vtable(fb, &m->ops, i, &o);
-		if (!ret)
-			ret = ta_fb_scalar(fb, &o, TA_OP_OPCODE, 4, 0, &opcode);
-		if (!ret)
-			ret = ta_tfl_op_name(m, opcode, &in->op_names[i]);
-		op->first_ref = refs.n;
-		if (!ret)
-			ret = ta_tfl_op_list(m, &o, TA_OP_INPUTS, &refs,
-					     &op->n_inputs);
-		if (!ret)
-			ret = ta_tfl_op_list(m, &o, TA_OP_OUTPUTS, &refs,
-					     &op->n_outputs);
-		if (ret)
-			goto out;
+/* Add tensor @key to the op being built; @once: unless it is there. */
+static int ta_tfl_push(struct ta_tfl *m, u32 key, bool once)
+{
+	if (once) {
+		if (m->keys[key].seen == m->stamp)
+			return 0;
+		m->keys[key].seen = m->stamp;
 	}
-	in->refs = refs.v;
-	refs.v = NULL;
-	in->graph.n_refs = refs.n;
+	return ta_tfl_ref(&m->refs, key);
+}
 
-	/* keep the tensors the ops reference, in TFLite order */
-	for (i = 0; i < refs.n; i++)
-		m->t[in->refs[i]].new_index = 0;
-	in->tensors = calloc(m->tensors.len ? m->tensors.len : 1,
-			     sizeof(*in->tensors));
-	in->ids = calloc(m->tensors.len ? m->tensors.len : 1,
-			 sizeof(*in->ids));
-	in->notes = calloc(m->tensors.len ? m->tensors.len : 1,
-			   sizeof(*in->notes));
-	if (!in->tensors || !in->ids || !in->notes) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < m->tensors.len; i++) {
-		struct ta_tfl_tensor *tt = &m->t[i];
-		char id[16];
+/* The refs pushed so far are the op's inputs; outputs follow. */
+static void ta_tfl_op_inputs_done(struct ta_tfl *m)
+{
+	struct ta_graph_op *op = &m->ops[m->n_ops - 1];
 
-		if (tt->new_index == U32_MAX)
+	op->n_inputs = m->refs.n - op->first_ref;
+	m->stamp++;
+}
+
+static void ta_tfl_op_done(struct ta_tfl *m)
+{
+	struct ta_graph_op *op = &m->ops[m->n_ops - 1];
+
+	op->n_outputs = m->refs.n - op->first_ref - op->n_inputs;
+}
+
+/* Push @n TFLite indices @idx of the copy at @base, once each. */
+static int ta_tfl_push_list(struct ta_tfl *m, u32 base, const u32 *idx,
+			    u32 n, bool carried_only, bool skip_carried)
+{
+	u32 k;
+	int ret = 0;
+
+	for (k = 0; !ret && k < n; k++) {
+		bool carried = m->keys[base + idx[k]].carried;
+
+		if ((carried_only && !carried) || (skip_carried && carried))
 			continue;
-		tt->new_index = nt;
-		in->tensors[nt].size = tt->size;
-		in->tensors[nt].align = TA_TFL_ALIGN;
-		in->tensors[nt].flags = tt->flags;
-		snprintf(id, sizeof(id), "%u", (u32)i);
-		in->ids[nt] = strdup(id);
-		in->notes[nt] = tt->note;
-		tt->note = NULL;
-		in->graph.n_tensors = ++nt;
-		if (!in->ids[nt - 1]) {
-			ret = -ENOMEM;
-			goto out;
+		ret = ta_tfl_push(m, base + idx[k], true);
+	}
+	return ret;
+}
+
+/* A subgraph's inputs and outputs, constants left out: @fn each. */
+static int ta_tfl_for_io(struct ta_tfl *m, u32 s, u32 base, bool inputs,
+			 bool outputs, int (*fn)(struct ta_tfl *m, u32 key))
+{
+	const struct ta_tfl_sg *sg = &m->sg[s];
+	u32 k;
+	int ret = 0;
+
+	for (k = 0; !ret && inputs && k < sg->n_inputs; k++)
+		if (!(sg->t[sg->inputs[k]].flags & TA_TENSOR_CONSTANT))
+			ret = fn(m, base + sg->inputs[k]);
+	for (k = 0; !ret && outputs && k < sg->n_outputs; k++)
+		if (!(sg->t[sg->outputs[k]].flags & TA_TENSOR_CONSTANT))
+			ret = fn(m, base + sg->outputs[k]);
+	return ret;
+}
+
+static int ta_tfl_carry(struct ta_tfl *m, u32 key)
+{
+	m->keys[key].carried = true;
+	return 0;
+}
+
+static int ta_tfl_push_once(struct ta_tfl *m, u32 key)
+{
+	return ta_tfl_push(m, key, true);
+}
+
+/* A plain op of the copy at @base. */
+static int ta_tfl_emit_op(struct ta_tfl *m, u32 s, u32 base,
+			  const struct ta_tfl_op *op)
+{
+	const u32 *r = &m->sg[s].refs.v[op->first_ref];
+	const u32 *out = r + op->n_inputs;
+	u32 k;
+	int ret = ta_tfl_op_start(m, op->name, "");
+
+	for (k = 0; !ret && k < op->n_inputs; k++)
+		ret = ta_tfl_push(m, base + r[k], false);
+	/* writes of loop state are reads here: the WHILE's begin wrote it */
+	for (k = 0; !ret && k < op->n_outputs; k++)
+		if (m->keys[base + out[k]].carried)
+			ret = ta_tfl_push(m, base + out[k], false);
+	if (ret)
+		return ret;
+	ta_tfl_op_inputs_done(m);
+	for (k = 0; !ret && k < op->n_outputs; k++)
+		if (!m->keys[base + out[k]].carried)
+			ret = ta_tfl_push(m, base + out[k], false);
+	if (ret)
+		return ret;
+	ta_tfl_op_done(m);
+	if (op->view && op->n_outputs && !m->keys[base + out[0]].carried) {
+		m->ops[m->n_ops - 1].flags |= TA_OP_INPLACE;
+		m->info->n_inplace++;
+	}
+	return 0;
+}
+
+static int ta_tfl_emit_copy(struct ta_tfl *m, u32 copy);
+
+/* "0 > 2 > 5" */
+static void ta_tfl_chain(const struct ta_tfl *m, u32 last, char *buf,
+			 size_t len)
+{
+	size_t n = 0;
+	u32 k;
+
+	buf[0] = 0;
+	for (k = 0; k < m->depth && n < len; k++)
+		n += snprintf(buf + n, len - n, "%u > ", m->chain[k]);
+	if (n < len)
+		snprintf(buf + n, len - n, "%u", last);
+}
+
+/*
+ * Op @i of subgraph @s, in the copy @copy, calls subgraphs: inline them.
+ *
+ *   IF, CALL_ONCE:  OP.begin    reads the op's inputs, writes its outputs
+ *                   OP.B.begin  reads the op's inputs, writes B's inputs
+ *                   B's ops                           (B = then, else, init)
+ *                   OP.B.end    reads B's outputs
+ *                   ... the next branch ...
+ *                   OP.end      reads the op's inputs and outputs
+ *
+ *   WHILE:          OP.begin    reads the op's inputs, writes its outputs
+ *                               and the loop state: cond's and body's
+ *                               inputs and outputs
+ *                   cond's ops, body's ops (a write of loop state is
+ *                               recorded as a read: it is live already)
+ *                   OP.end      reads the op's inputs, outputs, loop state
+ *
+ * So the op's inputs and outputs are live across the whole call, the loop
+ * state across the whole loop, the subgraphs' other tensors only within
+ * their own ops, and IF's branches, one after the other, may share memory.
+ */
+static int ta_tfl_emit_call(struct ta_tfl *m, u32 s, u32 copy, u32 i)
+{
+	static const char *const branch[][2] = {
+		[TA_TFL_CALLS_IF] = { ".then", ".else" },
+		[TA_TFL_CALLS_ONCE] = { ".init", "" },
+	};
+	const struct ta_tfl_op *op = &m->sg[s].ops[i];
+	const u32 *r = &m->sg[s].refs.v[op->first_ref];
+	u32 base = m->copies[copy].base, callee_copy[2], callee_base[2], k;
+	char name[96], chain[TA_TFL_MAX_DEPTH * 14 + 16];
+	int ret;
+
+	for (k = 0; k < op->n_callees; k++) {
+		u32 t = op->callee[k];
+
+		if (m->sg[t].on_chain) {
+			ta_tfl_chain(m, t, chain, sizeof(chain));
+			ta_err(m->fb.err, m->fb.errlen, m->fb.path, 0,
+			       "subgraph %u, op %u (%s) calls subgraph %u, which is already being inlined (call chain %s): recursion cannot be planned",
+			       s, i, op->name, t, chain);
+			return -EINVAL;
 		}
-		m->info->naive_bytes += tt->size;
-		if (tt->flags & TA_TENSOR_CONSTANT) {
-			m->info->n_constants++;
-			m->info->constant_bytes += tt->size;
+		if (m->depth >= TA_TFL_MAX_DEPTH) {
+			ta_tfl_chain(m, t, chain, sizeof(chain));
+			ta_err(m->fb.err, m->fb.errlen, m->fb.path, 0,
+			       "subgraph %u, op %u (%s): control flow nested more than %u subgraphs deep (call chain %s)",
+			       s, i, op->name, TA_TFL_MAX_DEPTH, chain);
+			return -E2BIG;
 		}
-		if (tt->flags & TA_TENSOR_PERSISTENT) {
-			m->info->n_variables++;
-			m->info->variable_bytes += tt->size;
+		ret = ta_tfl_parse_subgraph(m, t);
+		if (!ret)
+			ret = ta_tfl_new_copy(m, t, &callee_copy[k]);
+		if (ret)
+			return ret;
+		callee_base[k] = m->copies[callee_copy[k]].base;
+	}
+	if (op->call == TA_TFL_CALLS_WHILE)
+		for (k = 0; k < 2; k++)
+			ta_tfl_for_io(m, op->callee[k], callee_base[k], true,
+				      true, ta_tfl_carry);
+
+	/* OP.begin */
+	ret = ta_tfl_op_start(m, op->name, ".begin");
+	if (!ret)
+		ret = ta_tfl_push_list(m, base, r, op->n_inputs, false, false);
+	if (!ret)
+		ret = ta_tfl_push_list(m, base, r + op->n_inputs,
+				       op->n_outputs, true, false);
+	if (ret)
+		return ret;
+	ta_tfl_op_inputs_done(m);
+	ret = ta_tfl_push_list(m, base, r + op->n_inputs, op->n_outputs,
+			       false, true);
+	for (k = 0; !ret && op->call == TA_TFL_CALLS_WHILE && k < 2; k++)
+		ret = ta_tfl_for_io(m, op->callee[k], callee_base[k], true,
+				    true, ta_tfl_push_once);
+	if (ret)
+		return ret;
+	ta_tfl_op_done(m);
+
+	for (k = 0; k < op->n_callees; k++) {
+		u32 t = op->callee[k];
+
+		if (op->call == TA_TFL_CALLS_WHILE) {
+			ret = ta_tfl_emit_copy(m, callee_copy[k]);
+			if (ret)
+				return ret;
+			continue;
+		}
+		/* OP.B.begin, B's ops, OP.B.end */
+		snprintf(name, sizeof(name), "%s%s", op->name,
+			 branch[op->call][k]);
+		ret = ta_tfl_op_start(m, name, ".begin");
+		if (!ret)
+			ret = ta_tfl_push_list(m, base, r, op->n_inputs, false,
+					       false);
+		if (ret)
+			return ret;
+		ta_tfl_op_inputs_done(m);
+		ret = ta_tfl_for_io(m, t, callee_base[k], true, false,
+				    ta_tfl_push_once);
+		if (ret)
+			return ret;
+		ta_tfl_op_done(m);
+		ret = ta_tfl_emit_copy(m, callee_copy[k]);
+		if (!ret)
+			ret = ta_tfl_op_start(m, name, ".end");
+		if (!ret)
+			ret = ta_tfl_for_io(m, t, callee_base[k], false, true,
+					    ta_tfl_push_once);
+		if (ret)
+			return ret;
+		ta_tfl_op_inputs_done(m);
+		ta_tfl_op_done(m);
+	}
+
+	/* OP.end */
+	ret = ta_tfl_op_start(m, op->name, ".end");
+	if (!ret)
+		ret = ta_tfl_push_list(m, base, r,
+				       op->n_inputs + op->n_outputs, false,
+				       false);
+	for (k = 0; !ret && op->call == TA_TFL_CALLS_WHILE && k < 2; k++)
+		ret = ta_tfl_for_io(m, op->callee[k], callee_base[k], true,
+				    true, ta_tfl_push_once);
+	if (ret)
+		return ret;
+	ta_tfl_op_inputs_done(m);
+	ta_tfl_op_done(m);
+	return 0;
+}
+
+/* The ops of copy @copy, calls inlined. */
+static int ta_tfl_emit_copy(struct ta_tfl *m, u32 copy)
+{
+	u32 s = m->copies[copy].sg, base = m->copies[copy].base, i;
+	struct ta_tfl_sg *sg = &m->sg[s];
+	int ret = 0;
+
+	sg->on_chain = true;
+	m->chain[m->depth++] = s;
+	for (i = 0; !ret && i < sg->n_ops; i++) {
+		const struct ta_tfl_op *op = &sg->ops[i];
+
+		ret = op->call ? ta_tfl_emit_call(m, s, copy, i) :
+			ta_tfl_emit_op(m, s, base, op);
+	}
+	m->depth--;
+	sg->on_chain = false;
+	return ret;
+}
+
+/* ---- OfflineMemoryAllocation ---- */
+
+static int ta_tfl_offline_bad(struct ta_tfl *m, const char *fmt, long long a,
+			      long long b)
+{
+	char what[160];
+
+	snprintf(what, sizeof(what), fmt, a, b);
+	ta_err(m->fb.err, m->fb.errlen, m->fb.path, 0,
+	       "%s metadata: %s", TA_TFL_OFFLINE_NAME, what);
+	return -EINVAL;
+}
+
+/* Find the model's OfflineMemoryAllocation entry; check its data's form. */
+static int ta_tfl_find_offline(struct ta_tfl *m)
+{
+	struct ta_fb *fb = &m->fb;
+	const size_t nlen = strlen(TA_TFL_OFFLINE_NAME);
+	struct ta_fbt md, b;
+	struct ta_fbv name;
+	u64 i, buf, extsize, total = 0, first = 0;
+	s32 version, subgraph, n;
+	int ret;
+
+	for (i = 0; i < m->metadata.len; i++) {
+		ret = ta_fb_vtable(fb, &m->metadata, i, &md);
+		if (!ret)
+			ret = ta_fb_vector(fb, &md, TA_META_NAME, 1, &name);
+		if (ret)
+			return ret;
+		if (name.len != nlen ||
+		    memcmp(fb->p + name.data, TA_TFL_OFFLINE_NAME, nlen))
+			continue;
+		if (m->has_offline)
+			return ta_tfl_offline_bad(m, "two entries (metadata %lld and %lld)",
+						  (long long)first,
+						  (long long)i);
+		first = i;
+		ret = ta_fb_scalar(fb, &md, TA_META_BUFFER, 4, 0, &buf);
+		if (ret)
+			return ret;
+		if (buf >= m->buffers.len)
+			return ta_tfl_offline_bad(m, "buffer %lld out of range (%lld buffers)",
+						  (long long)buf,
+						  (long long)m->buffers.len);
+		ret = ta_fb_vtable(fb, &m->buffers, buf, &b);
+		if (!ret)
+			ret = ta_fb_vector(fb, &b, TA_BUF_DATA, 1, &m->offline);
+		if (!ret)
+			ret = ta_fb_scalar(fb, &b, TA_BUF_SIZE, 8, 0, &extsize);
+		if (ret)
+			return ret;
+		if (!m->offline.len && extsize)
+			return ta_tfl_offline_bad(m,
+						  "buffer %lld is stored outside the FlatBuffer (%lld bytes)",
+						  (long long)buf,
+						  (long long)extsize);
+		m->has_offline = true;
+	}
+	if (!m->has_offline)
+		return 0;
+	if (m->offline.len < 4 * TA_TFL_OFFLINE_HEADER)
+		return ta_tfl_offline_bad(m, "%lld bytes, less than its %lld-byte header",
+					  (long long)m->offline.len,
+					  4 * TA_TFL_OFFLINE_HEADER);
+	version = (s32)ta_fb_u32(fb, m->offline.data);
+	subgraph = (s32)ta_fb_u32(fb, m->offline.data + 4);
+	n = (s32)ta_fb_u32(fb, m->offline.data + 8);
+	/* TFLM's documentation says 0, its tests and tools write 1 */
+	if (version != 0 && version != 1)
+		return ta_tfl_offline_bad(m, "version %lld (%lld or 0 known)",
+					  version, TA_TFL_OFFLINE_VERSION);
+	if (subgraph)
+		return ta_tfl_offline_bad(m, "for subgraph %lld (only subgraph %lld's is read)",
+					  subgraph, 0);
+	/* TFLM counts the tensors of every subgraph, older TFLM subgraph 0's */
+	for (i = 0; i < m->subgraphs.len; i++) {
+		struct ta_fbt t;
+		struct ta_fbv tv;
+
+		ret = ta_fb_vtable(fb, &m->subgraphs, i, &t);
+		if (!ret)
+			ret = ta_fb_vector(fb, &t, TA_SG_TENSORS, 4, &tv);
+		if (ret)
+			return ret;
+		total += tv.len;
+	}
+	if (n < 0 || ((u32)n != m->sg[0].n_tensors && (u64)n != total))
+		return ta_tfl_offline_bad(m, "%lld offsets for the %lld tensors of subgraph 0",
+					  n, m->sg[0].n_tensors);
+	if ((m->offline.len - 4 * TA_TFL_OFFLINE_HEADER) / 4 < (u64)n)
+		return ta_tfl_offline_bad(m, "%lld offsets announced, its buffer holds %lld",
+					  n, (long long)(m->offline.len / 4 -
+							 TA_TFL_OFFLINE_HEADER));
+	for (i = 0; i < (u64)n; i++) {
+		s32 v = (s32)ta_fb_u32(fb, m->offline.data +
+				       4 * (TA_TFL_OFFLINE_HEADER + i));
+
+		if (v < -1)
+			return ta_tfl_offline_bad(m,
+						  "tensor %lld: offset %lld (an offset is >= 0, or -1 to plan it online)",
+						  (long long)i, v);
+	}
+	return 0;
+}
+
+/* The offsets, per graph tensor: subgraph 0's from the metadata. */
+static void ta_tfl_fixed_offsets(struct ta_tfl *m, struct ta_input *in)
+{
+	u32 i, g;
+
+	for (g = 0; g < in->graph.n_tensors; g++)
+		in->fixed_offsets[g] = TA_OFFSET_UNFIXED;
+	/* copy 0 is subgraph 0, its keys are its TFLite indices */
+	for (i = 0; i < m->sg[0].n_tensors; i++) {
+		s32 v = (s32)ta_fb_u32(&m->fb, m->offline.data +
+				       4 * (TA_TFL_OFFLINE_HEADER + i));
+
+		g = m->keys[i].seen;
+		if (g == U32_MAX || v < 0)
+			continue;
+		in->fixed_offsets[g] = (u64)v;
+		m->info->n_fixed++;
+	}
+	in->has_fixed_offsets = true;
+}
+
+/* ---- the graph ---- */
+
+static int ta_tfl_build(struct ta_tfl *m, struct ta_input *in)
+{
+	struct ta_fb *fb = &m->fb;
+	struct ta_fbt root;
+	u32 nt = 0, n_used = 0, c, i, copy0;
+	size_t tsize;
+	int ret;
+
+	ret = ta_fb_root(fb, &root);
+	if (!ret)
+		ret = ta_fb_vector(fb, &root, TA_MODEL_OPCODES, 4, &m->opcodes);
+	if (!ret)
+		ret = ta_fb_vector(fb, &root, TA_MODEL_SUBGRAPHS, 4,
+				   &m->subgraphs);
+	if (!ret)
+		ret = ta_fb_vector(fb, &root, TA_MODEL_BUFFERS, 4, &m->buffers);
+	if (!ret)
+		ret = ta_fb_vector(fb, &root, TA_MODEL_METADATA, 4,
+				   &m->metadata);
+	if (ret)
+		return ret;
+	if (!m->subgraphs.len)
+		return ta_fb_bad(fb, root.pos, "model without a subgraph");
+	if (m->subgraphs.len > TA_TFL_MAX_SUBGRAPHS) {
+		ta_err(fb->err, fb->errlen, fb->path, 0,
+		       "%llu subgraphs: more than %u",
+		       (unsigned long long)m->subgraphs.len,
+		       (u32)TA_TFL_MAX_SUBGRAPHS);
+		return -E2BIG;
+	}
+	m->n_subgraphs = (u32)m->subgraphs.len;
+	m->info->n_subgraphs = m->n_subgraphs;
+	m->sg = calloc(m->n_subgraphs, sizeof(*m->sg));
+	if (!m->sg)
+		return -ENOMEM;
+	ret = ta_tfl_parse_subgraph(m, 0);
+	if (ret)
+		return ret;
+	m->info->n_tensors = m->sg[0].n_tensors;
+	m->info->n_ops = m->sg[0].n_ops;
+	ret = ta_tfl_new_copy(m, 0, &copy0);
+	if (!ret)
+		ret = ta_tfl_emit_copy(m, copy0);
+	if (!ret)
+		ret = ta_tfl_find_offline(m);
+	if (ret)
+		return ret;
+	for (i = 1; i < m->n_subgraphs; i++)
+		m->info->n_called += m->sg[i].n_copies > 0;
+	m->info->n_unreachable = m->n_subgraphs - 1 - m->info->n_called;
+
+	/* the ops */
+	in->ops = m->ops;
+	in->op_names = m->op_names;
+	in->graph.n_ops = m->n_ops;		/* ta_input_free() frees names */
+	m->ops = NULL;
+	m->op_names = NULL;
+	m->n_ops = 0;
+
+	/* keep the tensors the ops reference: copy 0's first */
+	for (i = 0; i < m->n_keys; i++)
+		m->keys[i].seen = U32_MAX;
+	for (i = 0; i < m->refs.n; i++) {
+		n_used += m->keys[m->refs.v[i]].seen == U32_MAX;
+		m->keys[m->refs.v[i]].seen = 0;
+	}
+	if (n_used > TA_PLAN_MAX_BUFFERS) {
+		ta_err(fb->err, fb->errlen, fb->path, 0,
+		       "%u tensors: beyond the planner's limits", n_used);
+		return -E2BIG;
+	}
+	tsize = sizeof(*in->tensors) * (n_used ? n_used : 1);
+	in->tensors = calloc(1, tsize);
+	if (m->has_offline) {
+		in->fixed_offsets = calloc(n_used ? n_used : 1, sizeof(u64));
+		if (!in->fixed_offsets)
+			return -ENOMEM;
+	}
+	in->ids = calloc(n_used ? n_used : 1, sizeof(*in->ids));
+	in->notes = calloc(n_used ? n_used : 1, sizeof(*in->notes));
+	if (!in->tensors || !in->ids || !in->notes)
+		return -ENOMEM;
+	for (c = 0; c < m->n_copies; c++) {
+		const struct ta_tfl_copy *cp = &m->copies[c];
+		struct ta_tfl_sg *sg = &m->sg[cp->sg];
+
+		for (i = 0; i < sg->n_tensors; i++) {
+			struct ta_tfl_key *key = &m->keys[cp->base + i];
+			const struct ta_tfl_tensor *tt = &sg->t[i];
+			char id[40];
+
+			if (key->seen == U32_MAX)
+				continue;
+			key->seen = nt;
+			in->tensors[nt].size = tt->size;
+			in->tensors[nt].align = TA_TFL_ALIGN;
+			in->tensors[nt].flags = tt->flags;
+			if (!c)
+				snprintf(id, sizeof(id), "%u", i);
+			else if (cp->ordinal == 1)
+				snprintf(id, sizeof(id), "%u:%u", cp->sg, i);
+			else
+				snprintf(id, sizeof(id), "%u:%u@%u", cp->sg, i,
+					 cp->ordinal);
+			in->ids[nt] = strdup(id);
+			in->notes[nt] = strdup(tt->note);
+			in->graph.n_tensors = ++nt;
+			if (!in->ids[nt - 1] || !in->notes[nt - 1])
+				return -ENOMEM;
+			m->info->naive_bytes += tt->size;
+			if (tt->flags & TA_TENSOR_CONSTANT) {
+				m->info->n_constants++;
+				m->info->constant_bytes += tt->size;
+			}
+			if (tt->flags & TA_TENSOR_PERSISTENT) {
+				m->info->n_variables++;
+				m->info->variable_bytes += tt->size;
+			}
 		}
 	}
-	for (i = 0; i < in->graph.n_refs; i++)
-		in->refs[i] = m->t[in->refs[i]].new_index;
+	for (i = 0; i < m->refs.n; i++)
+		m->refs.v[i] = m->keys[m->refs.v[i]].seen;
+	in->refs = m->refs.v;
+	in->graph.n_refs = m->refs.n;
+	m->refs.v = NULL;
 	m->info->n_used = nt;
-out:
-	free(refs.v);
-	return ret;
+	if (m->has_offline)
+		ta_tfl_fixed_offsets(m, in);
+	return 0;
+}
+
+static void ta_tfl_free(struct ta_tfl *m)
+{
+	u32 s, i;
+
+	for (s = 0; m->sg && s < m->n_subgraphs; s++) {
+		struct ta_tfl_sg *sg = &m->sg[s];
+
+		for (i = 0; sg->t && i < sg->n_tensors; i++)
+			free(sg->t[i].note);
+		for (i = 0; sg->ops && i < sg->n_ops; i++)
+			free(sg->ops[i].name);
+		free(sg->t);
+		free(sg->ops);
+		free(sg->refs.v);
+		free(sg->inputs);
+		free(sg->outputs);
+	}
+	free(m->sg);
+	free(m->copies);
+	free(m->keys);
+	for (i = 0; i < m->n_ops; i++)
+		free(m->op_names[i]);
+	free(m->ops);
+	free(m->op_names);
+	free(m->refs.v);
 }
 
 /**
@@ -671,9 +1504,14 @@ out:
  * @err: out, a message on an error
  * @errlen: bytes at @err
  *
+ * Subgraph 0 with every subgraph it calls inlined (Documentation/tflite.md);
+ * @in->fixed_offsets when the model has an OfflineMemoryAllocation entry.
+ *
  * Return: 0; -EINVAL for a corrupt file or one this reader cannot plan
- * (dynamic shapes, a type without a fixed size, a graph that
- * ta_graph_lifetimes() rejects); -E2BIG beyond the limits; -ENOMEM.
+ * (dynamic shapes, a type without a fixed size, recursive control flow, a
+ * subgraph-calling op it cannot inline, malformed OfflineMemoryAllocation
+ * metadata, a graph that ta_graph_lifetimes() rejects); -E2BIG beyond the
+ * limits; -ENOMEM.
  */
 int ta_tflite_parse(const void *data, size_t len, const char *name,
 		    struct ta_input *in, struct ta_tflite_info *info,
@@ -685,7 +1523,6 @@ int ta_tflite_parse(const void *data, size_t len, const char *name,
 			.errlen = errlen },
 		.info = info ? info : &dummy,
 	};
-	u64 i;
 	int ret;
 
 	memset(in, 0, sizeof(*in));
@@ -698,19 +1535,16 @@ int ta_tflite_parse(const void *data, size_t len, const char *name,
 		return -E2BIG;
 	}
 	ret = ta_tfl_build(&m, in);
-	if (m.t)
-		for (i = 0; i < m.tensors.len; i++)
-			free(m.t[i].note);
-	free(m.t);
+	ta_tfl_free(&m);
 	if (ret == -ENOMEM)
 		ta_err(err, errlen, name, 0, "out of memory");
 	else if (ret == -E2BIG && !(err && errlen && err[0]))
 		ta_err(err, errlen, name, 0,
-		       "more than %u operator references", TA_TFL_MAX_REFS);
+		       "more than %u operator references", (u32)TA_TFL_MAX_REFS);
 	if (ret)
 		goto fail;
 	ret = ta_input_finish_graph(in, name,
-				    "subgraph 0: a tensor written twice, read before written, or a written input/constant",
+				    "a tensor written twice, read before written, or a written input/constant; S:I is tensor I of subgraph S",
 				    err, errlen);
 	if (!ret)
 		return 0;

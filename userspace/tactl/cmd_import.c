@@ -18,7 +18,8 @@ static void import_usage(FILE *out)
 		"usage: tactl import MODEL.tflite|MODEL.onnx [-o GRAPH] [--no-constants]\n"
 		"                    [--quiet] [--align N] [--exportable NAME[,NAME...]]\n"
 		"\n"
-		"Reads a TFLite model (subgraph 0; Documentation/tflite.md), an ONNX\n"
+		"Reads a TFLite model (subgraph 0 with the subgraphs its IF, WHILE\n"
+		"and CALL_ONCE ops call inlined; Documentation/tflite.md), an ONNX\n"
 		"model (a file named *.onnx; Documentation/onnx.md) or a graph file and\n"
 		"writes it as a graph file (Documentation/graph-format.md): one tensor\n"
 		"per TFLite tensor the operators use, named by its TFLite index, or per\n"
@@ -32,6 +33,33 @@ static void import_usage(FILE *out)
 		"  --align N       align every tensor to N bytes instead\n"
 		"  --exportable L  mark the tensors named in L (comma-separated)\n"
 		"                  exportable (tactl plan --exportable)\n");
+}
+
+/* What the TFLite reader planned, in words that cannot be misread. */
+static void import_print_tflite(const char *file,
+				const struct ta_tflite_info *info,
+				const struct ta_input *in)
+{
+	fprintf(stderr, "%s: subgraphs: %u (", file, info->n_subgraphs);
+	if (info->n_subgraphs == 1)
+		fprintf(stderr, "planned: the main one");
+	else
+		fprintf(stderr, "%splanned: main + %u called, inlined as %u cop%s",
+			info->n_unreachable ? "" : "all ", info->n_called,
+			info->n_inlined, info->n_inlined == 1 ? "y" : "ies");
+	if (info->n_unreachable)
+		fprintf(stderr, "; %u not reachable from subgraph 0, not planned",
+			info->n_unreachable);
+	fprintf(stderr, ")\n");
+	fprintf(stderr,
+		"%s: subgraph 0: %u tensors, %u ops; graph: %u tensors (%u constant, %u variable), %u ops, %u in-place view%s\n",
+		file, info->n_tensors, info->n_ops, info->n_used,
+		info->n_constants, info->n_variables, in->graph.n_ops,
+		info->n_inplace, info->n_inplace == 1 ? "" : "s");
+	if (in->has_fixed_offsets)
+		fprintf(stderr,
+			"%s: OfflineMemoryAllocation: %u tensors at fixed offsets, %u planned around them\n",
+			file, info->n_fixed, info->n_used - info->n_fixed);
 }
 
 int tactl_cmd_import(int argc, char **argv)
@@ -131,12 +159,7 @@ int tactl_cmd_import(int argc, char **argv)
 	if (!quiet) {
 		ta_problem_lower_bound(&in.prob, &lb);
 		if (tfl)
-			fprintf(stderr,
-				"%s: %u subgraph%s (planned: 0), %u tensors (%u used: %u constant, %u variable), %u ops\n",
-				file, info.n_subgraphs,
-				info.n_subgraphs == 1 ? "" : "s",
-				info.n_tensors, info.n_used, info.n_constants,
-				info.n_variables, info.n_ops);
+			import_print_tflite(file, &info, &in);
 		if (onnx)
 			fprintf(stderr,
 				"%s: ONNX IR %llu, opset %u: %u nodes (%u folded as constant, %u in place), %u initializers, %u graph inputs, %u outputs, %u value_info; %u tensors used (%u constant)%s\n",

@@ -1,0 +1,342 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+"""Write the hand-made TFLite models of tests/data/ (Documentation/tflite.md).
+
+Built with Debian's python3-flatbuffers Builder from the field numbers of
+TFLite's schema.fbs (written out below by hand, only what these models
+use), so they are made by a FlatBuffers implementation independent of the
+reader under test. Deterministic: run it again and the files come out the
+same.
+
+  tests/data/make-tflite-models.py [DIR]      (default: next to this script)
+
+control_flow.tflite   subgraph 0: WHILE (cond 1, body 2), then RESHAPE;
+                      body 2 holds an IF (then 3, else 4); subgraph 5 is
+                      called by nobody
+if_same_branch.tflite an IF whose then and else are the same subgraph 1
+offline_meta.tflite   a small model with OfflineMemoryAllocation metadata
+recursive.tflite      a WHILE body that runs a WHILE with itself as body
+unknown_call.tflite   a STABLEHLO_WHILE (calls subgraphs, not inlined)
+too_deep.tflite       CALL_ONCE chains 18 subgraphs deep
+bad_index.tflite      an IF whose then-subgraph index is out of range
+"""
+import os
+import struct
+import sys
+
+import flatbuffers
+
+# TensorType
+FLOAT32, INT32, BOOL = 0, 2, 6
+# BuiltinOperator
+ADD, RELU, RESHAPE, MUL, LESS, NEG, EQUAL, ABS = 0, 19, 22, 18, 58, 59, 71, 101
+FULLY_CONNECTED = 9
+IF, WHILE, CALL_ONCE, STABLEHLO_WHILE = 118, 119, 129, 200
+# BuiltinOptions / BuiltinOptions2 union members
+IF_OPTIONS, WHILE_OPTIONS, CALL_ONCE_OPTIONS = 92, 93, 103
+STABLEHLO_WHILE_OPTIONS = 15
+
+
+def tensor(name, dims, ttype=FLOAT32, data=None, variable=False):
+    return {"name": name, "shape": dims, "type": ttype, "data": data,
+            "variable": variable}
+
+
+def op(code, inputs, outputs, calls=None):
+    """calls: (options union member, [subgraph indices], second union?)."""
+    return {"code": code, "inputs": inputs, "outputs": outputs,
+            "calls": calls}
+
+
+def subgraph(name, tensors, inputs, outputs, ops):
+    return {"name": name, "tensors": tensors, "inputs": inputs,
+            "outputs": outputs, "ops": ops}
+
+
+def int32s(*v):
+    return struct.pack("<%di" % len(v), *v)
+
+
+class ModelWriter:
+    """Lays out a Model table; children are built before their parents."""
+
+    def __init__(self):
+        self.b = flatbuffers.Builder(4096)
+        self.buffers = [None]           # buffer 0: the empty sentinel
+        self.opcodes = []
+
+    def buffer(self, data):
+        self.buffers.append(data)
+        return len(self.buffers) - 1
+
+    def opcode(self, code):
+        if code not in self.opcodes:
+            self.opcodes.append(code)
+        return self.opcodes.index(code)
+
+    def ints(self, values):
+        b = self.b
+        b.StartVector(4, len(values), 4)
+        for v in reversed(values):
+            b.PrependInt32(v)
+        return b.EndVector()
+
+    def offsets(self, offs):
+        b = self.b
+        b.StartVector(4, len(offs), 4)
+        for o in reversed(offs):
+            b.PrependUOffsetTRelative(o)
+        return b.EndVector()
+
+    def bytes16(self, data):
+        b = self.b
+        b.StartVector(1, len(data), 16)     # Buffer.data: force_align 16
+        for x in reversed(data):
+            b.PrependUint8(x)
+        return b.EndVector()
+
+    def tensor(self, t):
+        b = self.b
+        buf = self.buffer(t["data"]) if t["data"] is not None else 0
+        name = b.CreateString(t["name"])
+        shape = self.ints(t["shape"])
+        b.StartObject(6)
+        b.PrependUOffsetTRelativeSlot(0, shape, 0)      # shape
+        b.PrependInt8Slot(1, t["type"], 0)              # type
+        b.PrependUint32Slot(2, buf, 0)                  # buffer
+        b.PrependUOffsetTRelativeSlot(3, name, 0)       # name
+        b.PrependBoolSlot(5, t["variable"], False)      # is_variable
+        return b.EndObject()
+
+    def options(self, member, indices):
+        b = self.b
+        b.StartObject(2)
+        for k, v in enumerate(indices):
+            b.PrependInt32Slot(k, v, 0)
+        return b.EndObject()
+
+    def operator(self, o):
+        b = self.b
+        opts = None
+        if o["calls"]:
+            member, indices, second = o["calls"]
+            opts = self.options(member, indices)
+        ins = self.ints(o["inputs"])
+        outs = self.ints(o["outputs"])
+        b.StartObject(13)
+        b.PrependUint32Slot(0, self.opcode(o["code"]), 0)   # opcode_index
+        b.PrependUOffsetTRelativeSlot(1, ins, 0)            # inputs
+        b.PrependUOffsetTRelativeSlot(2, outs, 0)           # outputs
+        if opts is not None and not second:
+            b.PrependUint8Slot(3, member, 0)    # builtin_options_type
+            b.PrependUOffsetTRelativeSlot(4, opts, 0)
+        if opts is not None and second:
+            b.PrependUint8Slot(11, member, 0)   # builtin_options_2_type
+            b.PrependUOffsetTRelativeSlot(12, opts, 0)
+        return b.EndObject()
+
+    def subgraph(self, sg):
+        b = self.b
+        tensors = self.offsets([self.tensor(t) for t in sg["tensors"]])
+        ops = self.offsets([self.operator(o) for o in sg["ops"]])
+        ins = self.ints(sg["inputs"])
+        outs = self.ints(sg["outputs"])
+        name = b.CreateString(sg["name"])
+        b.StartObject(5)
+        b.PrependUOffsetTRelativeSlot(0, tensors, 0)
+        b.PrependUOffsetTRelativeSlot(1, ins, 0)
+        b.PrependUOffsetTRelativeSlot(2, outs, 0)
+        b.PrependUOffsetTRelativeSlot(3, ops, 0)
+        b.PrependUOffsetTRelativeSlot(4, name, 0)
+        return b.EndObject()
+
+    def opcode_table(self, code):
+        b = self.b
+        b.StartObject(4)
+        b.PrependInt8Slot(0, min(code, 127), 0)     # deprecated_builtin_code
+        b.PrependInt32Slot(3, code, 0)              # builtin_code
+        return b.EndObject()
+
+    def buffer_table(self, data):
+        b = self.b
+        vec = self.bytes16(data) if data else None
+        b.StartObject(3)
+        if vec is not None:
+            b.PrependUOffsetTRelativeSlot(0, vec, 0)
+        return b.EndObject()
+
+    def metadata_table(self, name, buf):
+        b = self.b
+        n = b.CreateString(name)
+        b.StartObject(2)
+        b.PrependUOffsetTRelativeSlot(0, n, 0)
+        b.PrependUint32Slot(1, buf, 0)
+        return b.EndObject()
+
+    def model(self, subgraphs, metadata=()):
+        b = self.b
+        sgs = self.offsets([self.subgraph(sg) for sg in subgraphs])
+        meta_bufs = [(name, self.buffer(data)) for name, data in metadata]
+        metas = self.offsets([self.metadata_table(n, i)
+                              for n, i in meta_bufs])
+        codes = self.offsets([self.opcode_table(c) for c in self.opcodes])
+        bufs = self.offsets([self.buffer_table(d) for d in self.buffers])
+        desc = b.CreateString("tensorarena test model")
+        b.StartObject(8)
+        b.PrependUint32Slot(0, 3, 0)                    # version
+        b.PrependUOffsetTRelativeSlot(1, codes, 0)      # operator_codes
+        b.PrependUOffsetTRelativeSlot(2, sgs, 0)        # subgraphs
+        b.PrependUOffsetTRelativeSlot(3, desc, 0)       # description
+        b.PrependUOffsetTRelativeSlot(4, bufs, 0)       # buffers
+        if metadata:
+            b.PrependUOffsetTRelativeSlot(6, metas, 0)  # metadata
+        b.Finish(b.EndObject(), file_identifier=b"TFL3")
+        return bytes(b.Output())
+
+
+def control_flow():
+    main = subgraph("main", [
+        tensor("x", [1, 16]),
+        tensor("i0", [], INT32, int32s(0)),
+        tensor("i_out", [], INT32),
+        tensor("y", [1, 16]),
+        tensor("shape", [1], INT32, int32s(16)),
+        tensor("out", [16]),
+    ], [0], [5], [
+        op(WHILE, [1, 0], [2, 3], (WHILE_OPTIONS, [1, 2], False)),
+        op(RESHAPE, [3, 4], [5]),
+    ])
+    cond = subgraph("cond", [
+        tensor("i", [], INT32),
+        tensor("x", [1, 16]),
+        tensor("limit", [], INT32, int32s(3)),
+        tensor("c", [], BOOL),
+    ], [0, 1], [3], [op(LESS, [0, 2], [3])])
+    body = subgraph("body", [
+        tensor("i", [], INT32),
+        tensor("x", [1, 16]),
+        tensor("one", [], INT32, int32s(1)),
+        tensor("i_next", [], INT32),
+        tensor("zero", [], INT32, int32s(0)),
+        tensor("pred", [], BOOL),
+        tensor("sq", [1, 16]),
+        tensor("x_next", [1, 16]),
+    ], [0, 1], [3, 7], [
+        op(ADD, [0, 2], [3]),
+        op(EQUAL, [0, 4], [5]),
+        op(MUL, [1, 1], [6]),
+        op(IF, [5, 6], [7], (IF_OPTIONS, [3, 4], False)),
+    ])
+    then = subgraph("then", [
+        tensor("a", [1, 16]), tensor("r", [1, 16]), tensor("o", [1, 16]),
+    ], [0], [2], [op(RELU, [0], [1]), op(ADD, [1, 0], [2])])
+    other = subgraph("else", [
+        tensor("a", [1, 16]), tensor("o", [1, 16]),
+    ], [0], [1], [op(NEG, [0], [1])])
+    unused = subgraph("unused", [
+        tensor("a", [4]), tensor("o", [4]),
+    ], [0], [1], [op(ABS, [0], [1])])
+    return ModelWriter().model([main, cond, body, then, other, unused])
+
+
+def if_same_branch():
+    main = subgraph("main", [
+        tensor("p", [], BOOL), tensor("x", [8]), tensor("y", [8]),
+    ], [0, 1], [2], [op(IF, [0, 1], [2], (IF_OPTIONS, [1, 1], False))])
+    branch = subgraph("branch", [
+        tensor("a", [8]), tensor("t", [8]), tensor("o", [8]),
+    ], [0], [2], [op(RELU, [0], [1]), op(NEG, [1], [2])])
+    return ModelWriter().model([main, branch])
+
+
+def offline_meta():
+    main = subgraph("main", [
+        tensor("x", [1, 8]),
+        tensor("w", [8, 8], FLOAT32, bytes(256)),
+        tensor("h", [1, 8]),
+        tensor("y", [1, 8]),
+        tensor("unused", [2]),
+    ], [0], [3], [
+        op(FULLY_CONNECTED, [0, 1, -1], [2]),
+        op(RELU, [2], [3]),
+    ])
+    # TFLite Micro's layout: version, subgraph, n, one offset per tensor
+    plan = int32s(1, 0, 5, 0, -1, 64, 0, -1)
+    return ModelWriter().model(
+        [main], [("min_runtime_version", b"1.5.0\0"),
+                 ("OfflineMemoryAllocation", plan)])
+
+
+def loop(body_calls):
+    """subgraph 0 runs WHILE(cond 1, body 2); body 2 holds @body_calls."""
+    main = subgraph("main", [
+        tensor("i", [], INT32), tensor("o", [], INT32),
+    ], [0], [1], [op(WHILE, [0], [1], (WHILE_OPTIONS, [1, 2], False))])
+    cond = subgraph("cond", [
+        tensor("i", [], INT32), tensor("c", [], BOOL),
+        tensor("limit", [], INT32, int32s(3)),
+    ], [0], [1], [op(LESS, [0, 2], [1])])
+    body = subgraph("body", [
+        tensor("i", [], INT32), tensor("o", [], INT32),
+    ], [0], [1], [body_calls])
+    return [main, cond, body]
+
+
+def recursive():
+    return ModelWriter().model(
+        loop(op(WHILE, [0], [1], (WHILE_OPTIONS, [1, 2], False))))
+
+
+def unknown_call():
+    main = subgraph("main", [
+        tensor("i", [], INT32), tensor("o", [], INT32),
+    ], [0], [1], [op(STABLEHLO_WHILE, [0], [1],
+                     (STABLEHLO_WHILE_OPTIONS, [1, 2], True))])
+    sgs = loop(op(ADD, [0, 0], [1]))
+    return ModelWriter().model([main] + sgs[1:])
+
+
+def too_deep(n=18):
+    sgs = []
+    for k in range(n):
+        if k + 1 < n:
+            body = op(CALL_ONCE, [], [], (CALL_ONCE_OPTIONS, [k + 1], False))
+        else:
+            body = op(RELU, [0], [1])
+        sgs.append(subgraph("level%d" % k, [
+            tensor("a", [4]), tensor("o", [4]),
+        ], [0], [1], [body] + ([op(RELU, [0], [1])] if k + 1 < n else [])))
+    return ModelWriter().model(sgs)
+
+
+def bad_index():
+    main = subgraph("main", [
+        tensor("p", [], BOOL), tensor("x", [8]), tensor("y", [8]),
+    ], [0, 1], [2], [op(IF, [0, 1], [2], (IF_OPTIONS, [9, 1], False))])
+    branch = subgraph("branch", [
+        tensor("a", [8]), tensor("o", [8]),
+    ], [0], [1], [op(RELU, [0], [1])])
+    return ModelWriter().model([main, branch, branch])
+
+
+MODELS = {
+    "control_flow.tflite": control_flow,
+    "if_same_branch.tflite": if_same_branch,
+    "offline_meta.tflite": offline_meta,
+    "recursive.tflite": recursive,
+    "unknown_call.tflite": unknown_call,
+    "too_deep.tflite": too_deep,
+    "bad_index.tflite": bad_index,
+}
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else \
+        os.path.dirname(os.path.abspath(__file__))
+    for name, build in MODELS.items():
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(build())
+
+
+if __name__ == "__main__":
+    main()
