@@ -7,6 +7,7 @@
  *		   [--svg PLAN.svg] [--json] [--offline | --dry-run]
  *		   [--hold SECONDS] [--ioctl | --netlink] [--align N]
  *		   [--exportable NAME[,NAME...]] [--no-inplace]
+ *		   [--write-metadata OUT.tflite]
  */
 #include <errno.h>
 #include <stdio.h>
@@ -42,7 +43,7 @@ static void plan_usage(FILE *out)
 		"usage: tactl plan FILE [--strategy NAME] [--budget-ms N] [-o PLAN.csv]\n"
 		"                  [--svg PLAN.svg] [--json] [--no-constants]\n"
 		"                  [--align N] [--exportable NAME[,NAME...]]\n"
-		"                  [--no-inplace]\n"
+		"                  [--no-inplace] [--write-metadata OUT.tflite]\n"
 		"\n"
 		"Plans a trace CSV (id,lower,upper,size[,alignment]), a graph file\n"
 		"(Documentation/graph-format.md), a TFLite model (tflite.md) or an\n"
@@ -70,6 +71,9 @@ static void plan_usage(FILE *out)
 		"                   names; a model's TFLite indices), comma-separated,\n"
 		"                   exportable: whole pages, for tactl export\n"
 		"  --no-inplace     do not let in-place ops (RESHAPE, ...) share memory\n"
+		"  --write-metadata OUT.tflite  a TFLite model: write a copy of it with\n"
+		"                   the plan as its OfflineMemoryAllocation metadata (what\n"
+		"                   TFLite Micro reads; --strategy fixed reads it back)\n"
 		"  --offline        plan here, without the module\n"
 		"  --dry-run        plan in the module without taking arena memory\n"
 		"  --hold SECONDS   keep the plan in the module that long before exiting\n"
@@ -273,6 +277,7 @@ int tactl_cmd_plan(int argc, char **argv)
 	struct ta_client *client = NULL;
 	struct ta_plan *kplan = NULL;
 	const char *file = NULL, *out_csv = NULL, *out_svg = NULL;
+	const char *out_model = NULL;
 	struct ta_budget budget = { 0 }, *bp = NULL;
 	int strategy = TA_STRATEGY_AUTO, i, ret;
 	struct ta_result res;
@@ -308,6 +313,8 @@ int tactl_cmd_plan(int argc, char **argv)
 			out_csv = argv[++i];
 		} else if (!strcmp(a, "--svg") && more) {
 			out_svg = argv[++i];
+		} else if (!strcmp(a, "--write-metadata") && more) {
+			out_model = argv[++i];
 		} else if (!strcmp(a, "--json")) {
 			json = true;
 		} else if (!strcmp(a, "--no-constants")) {
@@ -347,8 +354,8 @@ int tactl_cmd_plan(int argc, char **argv)
 		plan_usage(stderr);
 		return 2;
 	}
-	if (sub.dry_run && (out_csv || out_svg)) {
-		fprintf(stderr, "tactl plan: a dry run returns figures, not placements: drop -o/--svg or --dry-run\n");
+	if (sub.dry_run && (out_csv || out_svg || out_model)) {
+		fprintf(stderr, "tactl plan: a dry run returns figures, not placements: drop -o/--svg/--write-metadata or --dry-run\n");
 		return 2;
 	}
 	if (sub.offline && (sub.dry_run || sub.hold_s)) {
@@ -421,6 +428,18 @@ int tactl_cmd_plan(int argc, char **argv)
 				strerror(-ret));
 			goto out;
 		}
+	}
+	if (out_model) {
+		ret = ta_tflite_write_offline(file, out_model, offsets, &in, err,
+					      sizeof(err));
+		if (ret) {
+			fprintf(stderr, "tactl plan: --write-metadata: %s\n",
+				err[0] ? err : strerror(-ret));
+			goto out;
+		}
+		if (!json)
+			printf("metadata:    %s (OfflineMemoryAllocation)\n",
+			       out_model);
 	}
 	if (out_svg) {
 		struct ta_svg_info info = {
