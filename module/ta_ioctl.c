@@ -261,12 +261,14 @@ static int ta_ioctl_plan_create(struct ta_device *ta,
 		.fixed_height = args->fixed_height,
 	};
 	struct ta_plan_summary sum;
+	bool is_fixed;
 	int err;
 
 	if (args->pad || ta_reserved_nonzero(args))
 		return -EINVAL;
 	/* offsets with the fixed strategy, and only with it */
-	if ((args->strategy == TA_STRATEGY_FIXED) != !!args->offsets ||
+	is_fixed = args->strategy == TA_STRATEGY_FIXED;
+	if (is_fixed != !!args->offsets ||
 	    (args->fixed_height && !args->offsets))
 		return -EINVAL;
 	err = ta_request_check(&req, args->budget_ns, args->budget_steps,

@@ -565,7 +565,7 @@ static void ta_nl_conflict_error(struct genl_info *info,
 
 	if (!ta_conflict_describe(c, msg, sizeof(msg)))
 		return;
-	TA_NL_SET_ERR_MSG_STR(info->extack,
+	ta_nl_set_err_msg_str(info->extack,
 			      "fixed plan: two tensors live at one step share bytes, or an offset is misaligned or beyond the height (the kernel log names the tensors)",
 			      msg);
 }

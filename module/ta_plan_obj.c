@@ -399,15 +399,16 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 	struct ta_graph graph;
 	u64 *offsets = NULL;
 	u64 charged = 0;
+	bool is_fixed;
 	u32 i;
 	int err;
 
 	out->conflict.kind = TA_CONFLICT_NONE;
 	if (req->flags & ~(TA_CREATE_LIFETIMES | TA_CREATE_DRY_RUN))
 		return -EINVAL;
-	if ((req->strategy >= TA_STRATEGY_COUNT &&
-	     req->strategy != TA_STRATEGY_FIXED) ||
-	    (req->strategy == TA_STRATEGY_FIXED) != !!req->fixed)
+	is_fixed = req->strategy == TA_STRATEGY_FIXED;
+	if ((req->strategy >= TA_STRATEGY_COUNT && !is_fixed) ||
+	    is_fixed != !!req->fixed)
 		return -EINVAL;
 
 	/* Refuse over-quota callers before they cost anything. */

@@ -106,17 +106,25 @@ static inline int ta_dma_set_max_seg_size(struct device *dev,
 #endif
 }
 
-/*
+/**
+ * ta_nl_set_err_msg_str() - an extack message made at run time
+ * @extack: the request's extack, or NULL
+ * @fallback: a string literal, for kernels that cannot format one
+ * @str: the message (copied)
+ *
  * Formatted extack messages came in 6.2 (NL_SET_ERR_MSG_FMT). Before, an
- * extack message must be a string that outlives the request: the caller
- * gives a fixed @fallback, and the details go to the kernel log.
+ * extack message must be a string that outlives the request: @fallback,
+ * with the details in the kernel log.
  */
+static inline void ta_nl_set_err_msg_str(struct netlink_ext_ack *extack,
+					 const char *fallback, const char *str)
+{
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
-#define TA_NL_SET_ERR_MSG_STR(extack, fallback, str)			\
-	NL_SET_ERR_MSG_FMT(extack, "%s", str)
+	NL_SET_ERR_MSG_FMT(extack, "%s", str);
 #else
-#define TA_NL_SET_ERR_MSG_STR(extack, fallback, str)			\
-	NL_SET_ERR_MSG(extack, fallback)
+	if (extack)
+		extack->_msg = fallback;
 #endif
+}
 
 #endif /* TA_COMPAT_H */

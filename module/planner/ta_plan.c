@@ -738,6 +738,7 @@ int ta_plan(const struct ta_problem *p, enum ta_strategy strategy,
 	u64 t0 = ta_env_now_ns();
 	u32 *root, joined = 0;
 	struct ta_work w;
+	bool is_fixed;
 	int ret;
 
 	if (!res)
@@ -756,8 +757,8 @@ int ta_plan(const struct ta_problem *p, enum ta_strategy strategy,
 	ret = ta_check_problem(p, &w);
 	if (ret)
 		return ret;
-	if ((p->n_buffers && !offsets) ||
-	    (strategy == TA_STRATEGY_FIXED) != !!p->fixed ||
+	is_fixed = strategy == TA_STRATEGY_FIXED;
+	if ((p->n_buffers && !offsets) || is_fixed != !!p->fixed ||
 	    (p->fixed_height && !p->fixed) ||
 	    p->fixed_height > TA_PLAN_MAX_HEIGHT)
 		return -EINVAL;

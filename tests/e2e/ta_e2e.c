@@ -368,7 +368,7 @@ static void use_lifetimes(struct ta_plan_create *c)
 
 static void bad_flags(struct ta_plan_create *c) { c->flags = 0x80; }
 static void bad_strategy(struct ta_plan_create *c) { c->strategy = 5; }
-static void bad_reserved(struct ta_plan_create *c) { c->reserved[2] = 1; }
+static void bad_reserved(struct ta_plan_create *c) { c->reserved = 1; }
 static void bad_pad(struct ta_plan_create *c) { c->pad = 1; }
 static void bad_count(struct ta_plan_create *c) { c->n_tensors = 0x7fffffff; }
 static void bad_ops_count(struct ta_plan_create *c) { c->n_ops = 0xffffffff; }

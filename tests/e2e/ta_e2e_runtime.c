@@ -272,7 +272,7 @@ static void test_fixed_abi(void)
 	       (unsigned long long)a.height);
 	op.flags = 0;
 	CREATE_INIT();
-	a.reserved[0] = 1;
+	a.reserved = 1;
 	ret = ioctl(fd, TA_IOCTL_PLAN_CREATE, &a);
 	report(ret < 0 && errno == EINVAL, "abi: reserved still checked: EINVAL");
 #undef CREATE_INIT

@@ -169,7 +169,7 @@ struct ta_plan_create {
 	__u64 default_align;
 	__u64 offsets;
 	__u64 fixed_height;
-	__u64 reserved[1];
+	__u64 reserved;
 };
 
 /**

@@ -355,7 +355,7 @@ static int ta_nl_create(struct ta_client *c, struct ta_plan_create *a)
 	size_t size;
 	int err;
 
-	if (a->pad || ta_reserved_nonzero(a->reserved, sizeof(a->reserved)))
+	if (a->pad || ta_reserved_nonzero(&a->reserved, sizeof(a->reserved)))
 		return -EINVAL;
 	if (a->flags & ~(TA_CREATE_LIFETIMES | TA_CREATE_DRY_RUN))
 		return -EINVAL;
