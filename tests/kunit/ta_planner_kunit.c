@@ -128,7 +128,11 @@ static void ta_kt_names(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, ta_strategy_name(TA_STRATEGY_AUTO), "auto");
 	KUNIT_EXPECT_STREQ(test, ta_strategy_name(TA_STRATEGY_GREEDY_SIZE),
 			   "greedy-size");
-	KUNIT_EXPECT_PTR_EQ(test, ta_strategy_name(TA_KT_NS), NULL);
+	KUNIT_EXPECT_STREQ(test, ta_strategy_name(TA_STRATEGY_FIXED), "fixed");
+	KUNIT_EXPECT_EQ(test, ta_strategy_from_name("fixed"),
+			TA_STRATEGY_FIXED);
+	KUNIT_EXPECT_PTR_EQ(test, ta_strategy_name(TA_STRATEGY_FIXED + 1),
+			    NULL);
 	KUNIT_EXPECT_EQ(test, ta_strategy_from_name("greedy"), -EINVAL);
 }
 
