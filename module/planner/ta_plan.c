@@ -577,6 +577,48 @@ static int ta_plan_run(const struct ta_problem *p, enum ta_strategy strategy,
 }
 
 /*
+ * struct ta_merged - a graph with aliases as ta_alias_merge() makes it
+ * @g: the merged graph (each alias class one tensor)
+ * @bufs: its lifetimes
+ * @cls: per tensor of the original graph, its class's tensor in @g
+ */
+struct ta_merged {
+	struct ta_graph g;
+	struct ta_buffer *bufs;
+	u32 *cls;
+};
+
+static void ta_merged_free(struct ta_merged *mg)
+{
+	ta_env_free(mg->bufs);
+	ta_alias_free(&mg->g);
+	ta_env_free(mg->cls);
+}
+
+/* Merge @p's alias classes (@root) and derive the merged lifetimes. */
+static int ta_merged_build(const struct ta_problem *p, const u32 *root,
+			   struct ta_merged *mg, struct ta_work *w)
+{
+	int ret;
+
+	mg->bufs = NULL;
+	mg->cls = ta_env_alloc_array(p->n_buffers, sizeof(*mg->cls));
+	if (!mg->cls)
+		return -ENOMEM;
+	ret = ta_alias_merge(p->graph, p->buffers, root, &mg->g, mg->cls);
+	if (ret) {
+		ta_env_free(mg->cls);
+		return ret;
+	}
+	mg->bufs = ta_env_alloc_array(mg->g.n_tensors, sizeof(*mg->bufs));
+	ret = mg->bufs ? ta_graph_lifetimes_work(&mg->g, mg->bufs, w) :
+			 -ENOMEM;
+	if (ret)
+		ta_merged_free(mg);
+	return ret;
+}
+
+/*
  * A graph whose in-place ops alias tensors (@root, @joined of them): plan
  * the merged graph (ta_alias_merge()), then give each member its class's
  * offset.
@@ -588,41 +630,31 @@ static int ta_plan_aliased(const struct ta_problem *p,
 			   struct ta_work *w)
 {
 	struct ta_problem mp = { 0 };
-	struct ta_buffer *mb = NULL;
-	struct ta_graph m;
-	u64 *moff = NULL;
-	u32 *cls, i;
+	struct ta_merged mg;
+	u64 *moff;
+	u32 i;
 	int ret;
 
-	cls = ta_env_alloc_array(p->n_buffers, sizeof(*cls));
-	if (!cls)
-		return -ENOMEM;
-	ret = ta_alias_merge(p->graph, p->buffers, root, &m, cls);
+	ret = ta_merged_build(p, root, &mg, w);
 	if (ret)
-		goto free_cls;
-	ret = -ENOMEM;
-	mb = ta_env_alloc_array(m.n_tensors, sizeof(*mb));
-	moff = ta_env_alloc_array(m.n_tensors, sizeof(*moff));
-	if (!mb || !moff)
+		return ret;
+	moff = ta_env_alloc_array(mg.g.n_tensors, sizeof(*moff));
+	if (!moff) {
+		ret = -ENOMEM;
 		goto free_merged;
-	ret = ta_graph_lifetimes_work(&m, mb, w);
-	if (ret)
-		goto free_merged;
-	mp.n_buffers = m.n_tensors;
-	mp.buffers = mb;
-	mp.graph = &m;
+	}
+	mp.n_buffers = mg.g.n_tensors;
+	mp.buffers = mg.bufs;
+	mp.graph = &mg.g;
 	ret = ta_plan_run(&mp, strategy, budget, moff, res, w);
-	if (ret)
-		goto free_merged;
-	for (i = 0; i < p->n_buffers; i++)
-		offsets[i] = p->buffers[i].size ? moff[cls[i]] : 0;
-	res->n_aliased = joined;
-free_merged:
+	if (!ret) {
+		for (i = 0; i < p->n_buffers; i++)
+			offsets[i] = p->buffers[i].size ? moff[mg.cls[i]] : 0;
+		res->n_aliased = joined;
+	}
 	ta_env_free(moff);
-	ta_env_free(mb);
-	ta_alias_free(&m);
-free_cls:
-	ta_env_free(cls);
+free_merged:
+	ta_merged_free(&mg);
 	return ret;
 }
 
@@ -630,25 +662,14 @@ free_cls:
 static int ta_alias_lower_bound(const struct ta_problem *p, const u32 *root,
 				u64 *lb, struct ta_work *w)
 {
-	struct ta_buffer *mb = NULL;
-	struct ta_graph m;
-	u32 *cls;
+	struct ta_merged mg;
 	int ret;
 
-	cls = ta_env_alloc_array(p->n_buffers, sizeof(*cls));
-	if (!cls)
-		return -ENOMEM;
-	ret = ta_alias_merge(p->graph, p->buffers, root, &m, cls);
+	ret = ta_merged_build(p, root, &mg, w);
 	if (ret)
-		goto free_cls;
-	mb = ta_env_alloc_array(m.n_tensors, sizeof(*mb));
-	ret = mb ? ta_graph_lifetimes_work(&m, mb, w) : -ENOMEM;
-	if (!ret)
-		ret = ta_sweep_lower_bound(mb, m.n_tensors, lb, w);
-	ta_env_free(mb);
-	ta_alias_free(&m);
-free_cls:
-	ta_env_free(cls);
+		return ret;
+	ret = ta_sweep_lower_bound(mg.bufs, mg.g.n_tensors, lb, w);
+	ta_merged_free(&mg);
 	return ret;
 }
 
