@@ -68,6 +68,9 @@ int ta_graph_read(const char *path, struct ta_input *in, char *err,
 int ta_input_read(const char *path, struct ta_input *in, char *err,
 		  size_t errlen);
 void ta_input_free(struct ta_input *in);
+/* libtensorarena's graph from an input, in the same form (ta_load.c). */
+struct ta_graph_builder;
+int ta_input_build(const struct ta_input *in, struct ta_graph_builder *g);
 /*
  * The offsets a plan made elsewhere gave the input's buffers: the model's
  * (@in->fixed_offsets) or a plan CSV's offset column; NULL when none.

@@ -11,9 +11,14 @@
 #include "ta_client.h"
 #include "ta_files.h"
 
-/* Copy what the readers produced into a builder, in the same form. */
-static int ta_load_build(const struct ta_input *in,
-			 struct ta_graph_builder *g)
+/**
+ * ta_input_build() - copy what a reader produced into a builder
+ * @in: the input, in either form
+ * @g: an empty builder; gets the same form, tensors, ops and op flags
+ *
+ * Return: 0 or what the builder's calls return (-EINVAL, -E2BIG, -ENOMEM).
+ */
+int ta_input_build(const struct ta_input *in, struct ta_graph_builder *g)
 {
 	const struct ta_graph *gr = &in->graph;
 	u32 i;
@@ -93,7 +98,7 @@ int ta_graph_load(const char *path, const struct ta_load_options *opts,
 		ret = -ENOMEM;
 		goto free_input;
 	}
-	ret = ta_load_build(&in, g);
+	ret = ta_input_build(&in, g);
 	if (!ret)
 		ret = ta_load_offsets(&in, g);
 	if (ret) {

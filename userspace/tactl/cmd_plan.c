@@ -146,36 +146,8 @@ static int plan_parse_ms(const char *s, u64 *ns)
 static struct ta_graph_builder *plan_builder(const struct ta_input *in)
 {
 	struct ta_graph_builder *g = ta_graph_new();
-	const struct ta_graph *gr = &in->graph;
-	u32 i;
-	int r = 0;
 
-	if (!g)
-		return NULL;
-	if (!in->is_graph) {
-		for (i = 0; i < in->prob.n_buffers && r >= 0; i++)
-			r = ta_graph_add_buffer(g, in->bufs[i].size,
-						in->bufs[i].align,
-						in->bufs[i].start,
-						in->bufs[i].end);
-	} else {
-		for (i = 0; i < gr->n_tensors && r >= 0; i++)
-			r = ta_graph_add_tensor(g, gr->tensors[i].size,
-						gr->tensors[i].align,
-						gr->tensors[i].flags);
-		for (i = 0; i < gr->n_ops && r >= 0; i++) {
-			const struct ta_graph_op *op = &gr->ops[i];
-			const u32 *refs = gr->refs + op->first_ref;
-
-			r = ta_graph_add_op(g, refs, op->n_inputs,
-					    refs + op->n_inputs,
-					    op->n_outputs);
-			if (r >= 0 && op->flags)
-				r = ta_graph_set_op_flags(g, (uint32_t)r,
-							  op->flags);
-		}
-	}
-	if (r < 0) {
+	if (g && ta_input_build(in, g)) {
 		ta_graph_free(g);
 		return NULL;
 	}
