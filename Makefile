@@ -17,6 +17,11 @@
 #                             transports in a VM of Debian's stock kernel
 #   make lint                 checkpatch --strict, W=1, sparse on the module
 #   make fuzz                 every libFuzzer target for FUZZ_SECONDS (300) each
+#   make deb                  the Debian packages (dpkg-buildpackage -b -us -uc
+#                             on a clean copy of the tree), in build/deb/
+#   make dkms-install         (root) the module's source into
+#                             /usr/src/tensorarena-<version>, then dkms add,
+#                             build and install for the running kernel
 #   make netlink-gen          regenerate the netlink code (module/ta_nl_gen.[ch],
 #                             uapi/linux/tensorarena_netlink.h) from
 #                             Documentation/netlink/specs/tensorarena.yaml
@@ -65,6 +70,22 @@ fuzz: deps
 netlink-gen:
 	$(TOP)/tests/netlink-gen.sh
 
+# The version of the module's DKMS source, of the library and of the
+# packages: dkms.conf's (tests/package-test.sh checks that the others agree).
+TA_VERSION = $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(TOP)/dkms.conf)
+
+deb:
+	$(TOP)/tests/package-build.sh $(TOP)/build/deb
+
+dkms-install:
+	rm -rf /usr/src/tensorarena-$(TA_VERSION)
+	mkdir -p /usr/src/tensorarena-$(TA_VERSION)
+	cp -a $(TOP)/dkms.conf $(TOP)/Kbuild $(TOP)/module $(TOP)/uapi /usr/src/tensorarena-$(TA_VERSION)/
+	find /usr/src/tensorarena-$(TA_VERSION) \( -name '*.o' -o -name '*.cmd' -o -name '*.ko' -o -name '*.mod*' \) -delete
+	dkms add tensorarena/$(TA_VERSION)
+	dkms build tensorarena/$(TA_VERSION)
+	dkms install tensorarena/$(TA_VERSION)
+
 clean:
 	@kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir="$(RUNNING_KDIR)"; \
 	if [ -d "$$kdir" ]; then $(MAKE) -C "$$kdir" M=$(TOP) clean; fi
@@ -72,4 +93,4 @@ clean:
 	$(MAKE) -C $(TOP)/tests/fuzz clean
 	rm -rf $(TOP)/build
 
-.PHONY: all module userspace deps check demo bench lint fuzz netlink-gen clean
+.PHONY: all module userspace deps check demo bench lint fuzz netlink-gen deb dkms-install clean
