@@ -13,6 +13,7 @@
 # Needs mandoc, man-db (man) and groff-base; bash-completion is used when
 # installed, else minimal stand-ins. Always exits 0: the verdict is the TAP.
 set -uo pipefail
+# shellcheck source=tests/vm/lib.sh
 . "$(dirname "$0")/vm/lib.sh"
 
 man_dir=$TA_ROOT/Documentation/man
@@ -79,7 +80,7 @@ if [ ! -x "$tactl" ] || [ -n "$(find "$TA_ROOT/userspace/tactl" -newer "$tactl" 
 fi
 cmds=$("$tactl" --help 2>/dev/null | sed -n '/^commands:/,$s/^  \([a-z][a-z-]*\) .*/\1/p')
 [ -n "$cmds" ]
-check "tactl: --help lists subcommands (got $(echo $cmds | wc -w))" $? "cannot run $tactl --help"
+check "tactl: --help lists subcommands (got $(wc -w <<<"$cmds"))" $? "cannot run $tactl --help"
 for c in $cmds; do
 	grep -qE "^\.SS \"?$c(\"| |$)" "$man_dir/tactl.1"
 	check "tactl.1: subcommand $c has a section (.SS $c)" $?
@@ -87,7 +88,7 @@ done
 
 opts=$(grep -ohE '"--[a-z][a-z-]*"' "$TA_ROOT"/userspace/tactl/*.c | tr -d '"' | sort -u)
 [ -n "$opts" ]
-check "tactl: long options found in the sources (got $(echo $opts | wc -w))" $?
+check "tactl: long options found in the sources (got $(wc -w <<<"$opts"))" $?
 tactl_text=$( [ "$have_mandoc" = 1 ] && render tactl.1)
 for o in $opts; do
 	grep -qE -- "(^|[^a-z-])$o([^a-z-]|$)" <<<"$tactl_text"
@@ -97,7 +98,7 @@ done
 # 3. libtensorarena.3 names every exported symbol.
 syms=$(sed -n 's/^[[:space:]]*\(ta_[a-z0-9_]*\);.*/\1/p' "$TA_ROOT/userspace/lib/libtensorarena.map" | sort -u)
 [ -n "$syms" ]
-check "libtensorarena.map: symbols found (got $(echo $syms | wc -w))" $?
+check "libtensorarena.map: symbols found (got $(wc -w <<<"$syms"))" $?
 for s in $syms; do
 	grep -qw -- "$s" "$man_dir/libtensorarena.3"
 	check "libtensorarena.3: $s" $?
@@ -107,7 +108,7 @@ done
 ioctls=$(sed -n 's/^#define[[:space:]]\{1,\}\(TA_IOCTL_[A-Z0-9_]*\)[[:space:]]\{1,\}_IO.*/\1/p' \
 	"$TA_ROOT/uapi/linux/tensorarena.h" | sort -u)
 [ -n "$ioctls" ]
-check "uapi: TA_IOCTL_* commands found (got $(echo $ioctls | wc -w))" $?
+check "uapi: TA_IOCTL_* commands found (got $(wc -w <<<"$ioctls"))" $?
 for i in $ioctls; do
 	grep -qE "^\.B $i\$" "$man_dir/tensorarena.4"
 	check "tensorarena.4: $i has an item" $?
@@ -116,7 +117,7 @@ done
 params=$(grep -hoE 'module_param(_cb|_named|_array|_string)?\([[:space:]]*[a-z_][a-z0-9_]*' \
 	"$TA_ROOT"/module/*.c | sed 's/.*(\s*//' | sort -u)
 [ -n "$params" ]
-check "module: parameters found (got $(echo $params | wc -w))" $?
+check "module: parameters found (got $(wc -w <<<"$params"))" $?
 param_sect=$(sed -n '/^\.SH MODULE PARAMETERS/,/^\.SH /p' "$man_dir/tensorarena.4")
 for m in $params; do
 	grep -qE "^\.B $m\$" <<<"$param_sect"
@@ -161,7 +162,7 @@ check "completion: complete -F _tactl tactl" $?
 
 out=$(complete_words tactl pl 2>&1)
 grep -qx plan <<<"$out"
-check "completion: 'tactl pl' offers plan" $? "got: $(echo $out)"
+check "completion: 'tactl pl' offers plan" $? "got: ${out//$'\n'/ }"
 out=$(complete_words tactl "" 2>&1)
 missing=
 for c in $cmds; do
@@ -175,11 +176,11 @@ check "completion: 'tactl ' offers every subcommand" $? "missing:$missing"
 strategies=$(sed -n 's/^[[:space:]]*\[TA_STRATEGY_[A-Z_]*\] = "\([a-z-]*\)",.*/\1/p' \
 	"$TA_ROOT/module/planner/ta_plan.c" | sort -u)
 [ -n "$strategies" ]
-check "planner: strategy names found (got $(echo $strategies | wc -w))" $?
+check "planner: strategy names found (got $(wc -w <<<"$strategies"))" $?
 out=$(complete_words tactl plan --strategy "" 2>&1)
 for s in $strategies; do
 	grep -qx -- "$s" <<<"$out"
-	check "completion: 'tactl plan --strategy ' offers $s" $? "got: $(echo $out)"
+	check "completion: 'tactl plan --strategy ' offers $s" $? "got: ${out//$'\n'/ }"
 done
 # ... and those tactl plan --help lists are among them.
 listed=$("$tactl" plan --help 2>/dev/null | sed -n 's/.*--strategy NAME  one of: \(.*\) (default.*/\1/p')
@@ -200,5 +201,5 @@ done
 check "completion: knows every long option of tactl's sources" $? "missing:$missing"
 out=$(complete_words tactl plan --no 2>&1)
 grep -qx -- --no-constants <<<"$out" && grep -qx -- --no-inplace <<<"$out"
-check "completion: 'tactl plan --no' offers --no-constants and --no-inplace" $? "got: $(echo $out)"
+check "completion: 'tactl plan --no' offers --no-constants and --no-inplace" $? "got: ${out//$'\n'/ }"
 exit 0
