@@ -16,6 +16,11 @@ packages=(
 	# the TFLite models' independent reader (tests/tflite-offline-check.py)
 	# and the Builder that makes tests/data/*.tflite
 	flatbuffers-compiler python3-flatbuffers
+	# packaging (make deb, tests/package-test.sh): the build dependencies
+	# of debian/control, lintian, DKMS, the clean root's debootstrap; the
+	# man pages' linters (tests/man-check.sh) and the completion's library
+	dpkg-dev debhelper dh-dkms dkms lintian debootstrap python3-docutils
+	mandoc man-db groff-base bash-completion
 )
 
 # The arm64 board's static test programs link Debian's arm64 libnl
