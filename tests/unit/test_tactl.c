@@ -147,8 +147,43 @@ static int t_plan_two_aligned(void)
 	return 0;
 }
 
+/*
+ * A binary file's errors name no line ("x.tflite:0:" was printed): the
+ * file and the byte offset; a text file's keep "file:line:".
+ */
+static int t_error_locations(void)
+{
+	char out[4096], err[4096], path[1200], model[64];
+	static const char csv[] = "id,lower,upper,size\n0,0,1,10\n1,x,1,5\n";
+	FILE *f;
+	size_t n;
+
+	TA_CHECK(!tmp_dir(), "tmp");
+	/* a real model cut after 64 bytes: a table runs past the end */
+	snprintf(path, sizeof(path), "%s/tests/data/offline_meta.tflite",
+		 TA_REPO);
+	f = fopen(path, "rb");
+	TA_CHECK(f, "%s", path);
+	n = fread(model, 1, sizeof(model), f);
+	fclose(f);
+	TA_CHECK(n == sizeof(model), "short");
+	TA_CHECK(!write_file(tmp_path("cut.tflite"), model, n), "write");
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan cut.tflite --offline") == 1, "cut");
+	TA_CHECK(!strncmp(err, "tactl plan: cut.tflite: corrupt TFLite file at byte ",
+			  52) && !strstr(err, ":0:") && !out[0], "%s", err);
+	/* a CSV keeps its line */
+	TA_CHECK(!write_file(tmp_path("bad.csv"), csv, strlen(csv)), "write");
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan bad.csv --offline") == 1, "csv");
+	TA_CHECK(!strncmp(err, "tactl plan: bad.csv:3: ", 23), "%s", err);
+	tmp_clean();
+	return 0;
+}
+
 const struct ta_test ta_tactl_tests[] = {
 	{ "tactl plan: 2 aligned tensors, bound 26, optimal when reached",
 	  t_plan_two_aligned },
+	{ "tactl plan: binary files' errors name no line", t_error_locations },
 	{ NULL, NULL },
 };

@@ -33,7 +33,11 @@ void ta_err(char *err, size_t errlen, const char *path, unsigned long line,
 
 	if (!err || !errlen)
 		return;
-	n = snprintf(err, errlen, "%s:%lu: ", path, line);
+	/* line 0: a binary file, or the file as a whole: no line to name */
+	if (line)
+		n = snprintf(err, errlen, "%s:%lu: ", path, line);
+	else
+		n = snprintf(err, errlen, "%s: ", path);
 	if (n < 0 || (size_t)n >= errlen)
 		return;
 	va_start(ap, fmt);
