@@ -181,9 +181,47 @@ static int t_error_locations(void)
 	return 0;
 }
 
+/*
+ * A file named *.tflite goes to the TFLite reader whatever it holds (it
+ * went to the CSV reader, "no header line", when under 8 bytes), and
+ * *.onnx to the ONNX reader; tactl plan and tactl import alike.
+ */
+static int t_model_by_name(void)
+{
+	static const char csv[] = "id,lower,upper,size\n0,0,1,10\n";
+	char out[4096], err[4096];
+
+	TA_CHECK(!tmp_dir(), "tmp");
+	TA_CHECK(!write_file(tmp_path("x.tflite"), "abcde", 5), "write");
+	TA_CHECK(!write_file(tmp_path("x.onnx"), "abcde", 5), "write");
+	TA_CHECK(!write_file(tmp_path("csv.TFLite"), csv, strlen(csv)),
+		 "write");
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan x.tflite --offline") == 1, "plan");
+	TA_CHECK(!strcmp(err, "tactl plan: x.tflite: too short to be a TFLite model (5 bytes)\n") &&
+		 !out[0], "%s", err);
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "import x.tflite") == 1, "import");
+	TA_CHECK(!strcmp(err, "tactl import: x.tflite: too short to be a TFLite model (5 bytes)\n"),
+		 "%s", err);
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan x.onnx --offline") == 1, "onnx");
+	TA_CHECK(strstr(err, "x.onnx: corrupt ONNX file") &&
+		 !strstr(err, "header"), "%s", err);
+	/* any case; a CSV so named is not taken for a trace */
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan csv.TFLite --offline") == 1, "csv");
+	TA_CHECK(strstr(err, "csv.TFLite: corrupt TFLite file at byte 4: no TFL3 identifier"),
+		 "%s", err);
+	tmp_clean();
+	return 0;
+}
+
 const struct ta_test ta_tactl_tests[] = {
 	{ "tactl plan: 2 aligned tensors, bound 26, optimal when reached",
 	  t_plan_two_aligned },
 	{ "tactl plan: binary files' errors name no line", t_error_locations },
+	{ "tactl plan, import: *.tflite and *.onnx by name, short files",
+	  t_model_by_name },
 	{ NULL, NULL },
 };

@@ -303,7 +303,8 @@ static int t_tiny_corrupt(void)
 	memcpy(b, m.f.b, n);
 	b[4] = 'X';
 	TA_CHECK(!expect_einval(b, n, "TFL3"), "identifier");
-	TA_CHECK(!expect_einval(b, 7, "TFL3"), "7 bytes");
+	TA_CHECK(!expect_einval(b, 7, "too short to be a TFLite model (7 bytes)"),
+		 "7 bytes");
 	/* the tensors vector claims 2^31 entries */
 	POKE(m.tensors_vec + 3, 0x7f);
 	TA_CHECK(!expect_einval(b, n, "vector runs past the end"), "len");

@@ -63,8 +63,9 @@ int ta_graph_read(const char *path, struct ta_input *in, char *err,
 		  size_t errlen);
 /*
  * Any form: a graph file starts with the line "tensorarena-graph 1", a
- * TFLite model has "TFL3" at bytes 4..7, a file whose name ends in ".onnx"
- * is an ONNX model, anything else is a trace.
+ * TFLite model has "TFL3" at bytes 4..7 or a name ending in ".tflite", a
+ * file whose name ends in ".onnx" is an ONNX model, anything else is a
+ * trace.
  */
 int ta_input_read(const char *path, struct ta_input *in, char *err,
 		  size_t errlen);
@@ -183,6 +184,8 @@ int ta_onnx_parse(const void *data, size_t len, const char *name,
 		  char *err, size_t errlen);
 /* The file name ends in ".onnx" (protobuf has no magic number). */
 bool ta_is_onnx_name(const char *path);
+/* Does a file name end in ".tflite" (any case)? */
+bool ta_is_tflite_name(const char *path);
 
 /*
  * A copy of a TFLite model with TFLite Micro's OfflineMemoryAllocation

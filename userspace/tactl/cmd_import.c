@@ -120,6 +120,7 @@ int tactl_cmd_import(int argc, char **argv)
 			fclose(f);
 		}
 	}
+	tfl = tfl || ta_is_tflite_name(file);
 	onnx = !tfl && ta_is_onnx_name(file);
 	if (tfl)
 		ret = ta_tflite_read(file, &in, &info, err, sizeof(err));
