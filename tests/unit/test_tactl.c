@@ -217,11 +217,37 @@ static int t_model_by_name(void)
 	return 0;
 }
 
+/*
+ * tactl import's summary of a one-subgraph model: "(planned: 0)" read as
+ * "none planned"; it says which one is planned.
+ */
+static int t_import_wording(void)
+{
+	char out[8192], err[4096];
+
+	TA_CHECK(!tmp_dir(), "tmp");
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "import %s/tests/data/offline_meta.tflite -o m.graph",
+		       TA_REPO) == 0, "import");
+	TA_CHECK(strstr(err, "offline_meta.tflite: subgraphs: 1 (planned: the main one)\n"),
+		 "%s", err);
+	TA_CHECK(!strstr(err, "planned: 0"), "%s", err);
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "import %s/tests/data/control_flow.tflite -o m.graph",
+		       TA_REPO) == 0, "import");
+	TA_CHECK(strstr(err, "control_flow.tflite: subgraphs: 6 (planned: main + 4 called, inlined as 4 copies; 1 not reachable from subgraph 0, not planned)\n"),
+		 "%s", err);
+	tmp_clean();
+	return 0;
+}
+
 const struct ta_test ta_tactl_tests[] = {
 	{ "tactl plan: 2 aligned tensors, bound 26, optimal when reached",
 	  t_plan_two_aligned },
 	{ "tactl plan: binary files' errors name no line", t_error_locations },
 	{ "tactl plan, import: *.tflite and *.onnx by name, short files",
 	  t_model_by_name },
+	{ "tactl import: which subgraphs are planned, in words",
+	  t_import_wording },
 	{ NULL, NULL },
 };
