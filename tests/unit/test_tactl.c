@@ -88,8 +88,6 @@ tactl(char *out, size_t outlen, char *err, size_t errlen, const char *fmt, ...)
 	st = system(cmd);
 	read_file(tmp_path(".out"), out, outlen);
 	read_file(tmp_path(".err"), err, errlen);
-	if (err[0])
-		printf("# tactl %s: stderr: %.300s\n", args, err);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
@@ -241,6 +239,51 @@ static int t_import_wording(void)
 	return 0;
 }
 
+/*
+ * An output into a missing directory fails at once, before anything is
+ * planned or printed: one line on stderr, nothing on stdout, status 1;
+ * every command with an output (export needs the module, but checks its
+ * -o before reaching it). A good -o still writes.
+ */
+static int t_bad_output(void)
+{
+	static const char csv[] = "id,lower,upper,size\n0,0,1,10\n1,0,2,5\n";
+	static const char *const cmds[][2] = {
+		{ "plan t.csv --offline -o nodir/x.csv", "nodir/x.csv" },
+		{ "plan t.csv --offline --json -o nodir/x.csv", "nodir/x.csv" },
+		{ "plan t.csv --offline --svg nodir/x.svg", "nodir/x.svg" },
+		{ "plan t.csv --offline -o p.csv --svg nodir/x.svg",
+		  "nodir/x.svg" },
+		{ "plan %s/tests/data/offline_meta.tflite --offline --write-metadata nodir/m.tflite",
+		  "nodir/m.tflite" },
+		{ "import %s/tests/data/offline_meta.tflite -o nodir/g",
+		  "nodir/g" },
+		{ "draw p.csv --svg nodir/d.svg", "nodir/d.svg" },
+		{ "export 1 0 -o nodir/b", "nodir/b" },
+	};
+	char out[8192], err[4096], want[256], args[512];
+	size_t k;
+
+	TA_CHECK(!tmp_dir(), "tmp");
+	TA_CHECK(!write_file(tmp_path("t.csv"), csv, strlen(csv)), "write");
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan t.csv --offline -o p.csv") == 0, "good -o");
+	read_file(tmp_path("p.csv"), out, sizeof(out));
+	TA_CHECK(!strncmp(out, "id,lower,upper,size,offset\n", 27), "%s", out);
+	for (k = 0; k < sizeof(cmds) / sizeof(cmds[0]); k++) {
+		snprintf(args, sizeof(args), cmds[k][0], TA_REPO);
+		snprintf(want, sizeof(want),
+			 "tactl: cannot write %s: No such file or directory\n",
+			 cmds[k][1]);
+		TA_CHECK(tactl(out, sizeof(out), err, sizeof(err), "%s",
+			       args) == 1, "%s", args);
+		TA_CHECK(!out[0] && !strcmp(err, want), "%s: out '%s' err '%s'",
+			 args, out, err);
+	}
+	tmp_clean();
+	return 0;
+}
+
 const struct ta_test ta_tactl_tests[] = {
 	{ "tactl plan: 2 aligned tensors, bound 26, optimal when reached",
 	  t_plan_two_aligned },
@@ -249,5 +292,7 @@ const struct ta_test ta_tactl_tests[] = {
 	  t_model_by_name },
 	{ "tactl import: which subgraphs are planned, in words",
 	  t_import_wording },
+	{ "tactl plan, import, draw, export: a bad output fails first",
+	  t_bad_output },
 	{ NULL, NULL },
 };

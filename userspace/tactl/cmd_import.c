@@ -110,6 +110,8 @@ int tactl_cmd_import(int argc, char **argv)
 		import_usage(stderr);
 		return 2;
 	}
+	if (tactl_check_output(out))
+		return 1;
 	{
 		FILE *f = fopen(file, "rb");
 		char head[8];
