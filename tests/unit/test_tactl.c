@@ -284,6 +284,32 @@ static int t_bad_output(void)
 	return 0;
 }
 
+/*
+ * The plan CSV's lifetime is [lower, upper): upper is one past the last
+ * reader's step (tflite.md, graph-format.md). a is written by op 0 and
+ * last read by op 2: 0,3.
+ */
+static int t_csv_lifetimes(void)
+{
+	static const char graph[] = "tensorarena-graph 1\n"
+				    "tensor x 8 input\ntensor a 8\n"
+				    "tensor b 8\ntensor y 8 output\n"
+				    "op f x -> a\nop g a -> b\nop h a b -> y\n";
+	char out[4096], err[4096];
+
+	TA_CHECK(!tmp_dir(), "tmp");
+	TA_CHECK(!write_file(tmp_path("l.graph"), graph, strlen(graph)),
+		 "write");
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan l.graph --offline -o l.csv") == 0, "%s", err);
+	read_file(tmp_path("l.csv"), out, sizeof(out));
+	TA_CHECK(strstr(out, "\nx,0,1,8,1,") && strstr(out, "\na,0,3,8,1,") &&
+		 strstr(out, "\nb,1,3,8,1,") && strstr(out, "\ny,2,3,8,1,"),
+		 "%s", out);
+	tmp_clean();
+	return 0;
+}
+
 const struct ta_test ta_tactl_tests[] = {
 	{ "tactl plan: 2 aligned tensors, bound 26, optimal when reached",
 	  t_plan_two_aligned },
@@ -294,5 +320,7 @@ const struct ta_test ta_tactl_tests[] = {
 	  t_import_wording },
 	{ "tactl plan, import, draw, export: a bad output fails first",
 	  t_bad_output },
+	{ "tactl plan -o: lifetimes [lower, upper), upper exclusive",
+	  t_csv_lifetimes },
 	{ NULL, NULL },
 };
