@@ -7,10 +7,12 @@
  * 2. the fit engine (ta_search_fit.c) with several static orders (largest,
  *    largest area, longest, most crowded, ...), each with first and best
  *    fit, keeping the lowest plan;
- * 3. up to %TA_SEARCH_MAX_BUFFERS buffers: the skyline branch and bound
+ * 3. up to %TA_STACK_EXHAUSTIVE buffers: stack's exhaustive enumeration,
+ *    which proves its plan optimal;
+ * 4. else up to %TA_SEARCH_MAX_BUFFERS buffers: the skyline branch and bound
  *    (ta_search.c) from the best plan, which stops at the lower bound or
  *    when it has proven its plan optimal;
- * 4. larger problems: iterated greedy - buffers that end up high move
+ * 5. larger problems: iterated greedy - buffers that end up high move
  *    forward in the order and the fit runs again - while time is left.
  *
  * Every phase stops at the lower bound and within the budget: time_ns
@@ -307,23 +309,14 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 			ta_auto_copy(offsets, cur, n);
 		}
 	}
-	if (best > lb && n <= TA_SEARCH_MAX_BUFFERS) {
-		ret = ta_search_skyline(p, lb, &lim, offsets, &best, &proven);
-		if (ret)
-			goto out;
-	} else if (best > lb) {
-		ta_auto_order(p, 0, crowd, keys, order);
-		ret = ta_auto_iterate(p, fit, order, tmpo, cur, offsets,
-				      &best, lb, &lim);
-		if (ret)
-			goto out;
-	}
 	/*
-	 * The search's canonical placements are complete only when no
-	 * alignment exceeds the size granule; stack's exhaustive enumeration
-	 * of orders is exact with any alignment, and cheap this small.
+	 * Stack's exhaustive enumeration of orders is exact with any
+	 * alignment and cheap this small: it goes first. The search's
+	 * canonical placements are complete only when no alignment exceeds
+	 * the size granule, so it could spend the whole budget and prove
+	 * nothing.
 	 */
-	if (best > lb && !proven && n <= TA_STACK_EXHAUSTIVE) {
+	if (best > lb && n <= TA_STACK_EXHAUSTIVE) {
 		struct ta_result sres = *res;
 
 		ret = ta_plan_stack(p, budget, cur, &sres, w);
@@ -336,6 +329,17 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 			ta_auto_copy(offsets, cur, n);
 		}
 		proven = sres.optimal;
+	}
+	if (best > lb && !proven && n <= TA_SEARCH_MAX_BUFFERS) {
+		ret = ta_search_skyline(p, lb, &lim, offsets, &best, &proven);
+		if (ret)
+			goto out;
+	} else if (best > lb && !proven) {
+		ta_auto_order(p, 0, crowd, keys, order);
+		ret = ta_auto_iterate(p, fit, order, tmpo, cur, offsets,
+				      &best, lb, &lim);
+		if (ret)
+			goto out;
 	}
 searched:
 	ret = 0;

@@ -175,49 +175,155 @@ static u64 *ta_sweep_events(const struct ta_buffer *bufs, u32 n)
 	return ev;
 }
 
+/*
+ * The live set of the sweep: the non-empty buffers live at the current
+ * step (@idx, with @pos the place of each in it), their sum @sum and how
+ * many there are of each alignment (@n_align, by log2).
+ */
+struct ta_live_set {
+	u32 *idx;
+	u32 *pos;
+	u32 n;
+	u64 sum;
+	u32 n_align[33];
+};
+
+/*
+ * The least height that a plan of the live buffers can reach with the
+ * buffer of highest offset being @b: that offset is at least the sum of
+ * the others (they lie below it, disjoint), rounded up to @b's alignment.
+ * sum - size + ((size - sum) mod align) + size, in u64 (align is a power
+ * of two, so the wrapped difference masks right).
+ */
+static u64 ta_live_top(u64 sum, const struct ta_buffer *b)
+{
+	return sum + ((b->size - sum) & (b->align - 1));
+}
+
+/*
+ * A lower bound of the live set: min over its buffers of ta_live_top() -
+ * whichever is highest in a plan, the plan is at least that high. Only
+ * worked out when it can beat @best: it exceeds the sum by less than the
+ * smallest alignment live.
+ */
+static int ta_live_bound(const struct ta_live_set *ls,
+			 const struct ta_buffer *bufs, u64 best, u64 *out,
+			 struct ta_work *w)
+{
+	u64 lb = U64_MAX, top;
+	u32 k, a = 0;
+	int ret;
+
+	*out = ls->sum;
+	if (!ls->n || ls->n_align[0])
+		return 0;
+	while (!ls->n_align[a])
+		a++;
+	if (ls->sum + (BIT_ULL(a) - 1) <= best)
+		return 0;
+	ret = ta_work_add(w, ls->n);
+	if (ret)
+		return ret;
+	for (k = 0; k < ls->n && lb > ls->sum; k++) {
+		top = ta_live_top(ls->sum, &bufs[ls->idx[k]]);
+		if (top < lb)
+			lb = top;
+	}
+	*out = lb;
+	return 0;
+}
+
+static void ta_live_add(struct ta_live_set *ls, const struct ta_buffer *bufs,
+			u32 i)
+{
+	ls->pos[i] = ls->n;
+	ls->idx[ls->n++] = i;
+	ls->sum += bufs[i].size;
+	ls->n_align[__builtin_ctzll(bufs[i].align)]++;
+}
+
+static void ta_live_del(struct ta_live_set *ls, const struct ta_buffer *bufs,
+			u32 i)
+{
+	u32 last = ls->idx[--ls->n];
+
+	ls->idx[ls->pos[i]] = last;
+	ls->pos[last] = ls->pos[i];
+	ls->sum -= bufs[i].size;
+	ls->n_align[__builtin_ctzll(bufs[i].align)]--;
+}
+
 /**
- * ta_sweep_lower_bound() - the most bytes live at one step
+ * ta_sweep_lower_bound() - a lower bound of every plan's height
  * @bufs: buffers, already validated
  * @n: how many
  * @lb: out
  * @w: work counter
  *
- * Return: 0, -ENOMEM, -EOVERFLOW when the live sum reaches 2^63, or what
+ * At every step, the non-empty buffers live there are disjoint in any
+ * plan, so the one with the highest offset starts at or above the sum S of
+ * the others' sizes, rounded up to its alignment: the height is at least
+ * min over the live T of roundup(S - size(T), align(T)) + size(T), which
+ * is S when a live buffer has alignment 1. The bound is the largest of
+ * these over the steps (it covers each buffer alone, too). The minimum is
+ * only worked out at steps where it could beat the best so far (it exceeds
+ * S by less than the smallest live alignment), so the cost is at most the
+ * sum over steps of the buffers live there, and O(n log n) when most
+ * buffers are byte-aligned.
+ *
+ * Return: 0, -ENOMEM, -EOVERFLOW when the bound reaches 2^63, or what
  * ta_work_check() returns.
  */
 int ta_sweep_lower_bound(const struct ta_buffer *bufs, u32 n, u64 *lb,
 			 struct ta_work *w)
 {
-	u64 live = 0, best = 0;
+	struct ta_live_set ls = { 0 };
+	u64 best = 0, here;
 	u64 *ev;
-	u32 k;
+	u32 k, i;
 	int ret = 0;
 
 	*lb = 0;
 	if (!n)
 		return 0;
 	ev = ta_sweep_events(bufs, n);
-	if (!ev)
-		return -ENOMEM;
+	ls.idx = ta_env_alloc_array(n, sizeof(*ls.idx));
+	ls.pos = ta_env_alloc_array(n, sizeof(*ls.pos));
+	if (!ev || !ls.idx || !ls.pos) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	w->units += 8 * (u64)n;		/* the sort: check at the first event */
 	for (k = 0; k < 2 * n; k++) {
-		const struct ta_buffer *b = &bufs[ev[k] & 0x7fffffffU];
-
+		i = ev[k] & 0x7fffffffU;
 		ret = ta_work_add(w, 1);
 		if (ret)
 			break;
-		if (ev[k] & (1ULL << 31)) {
-			live += b->size;	/* both terms < 2^63: no wrap */
-			if (live > TA_PLAN_MAX_HEIGHT) {
-				ret = -EOVERFLOW;
-				break;
-			}
-			if (live > best)
-				best = live;
-		} else {
-			live -= b->size;
+		/* sizes and their sum stay below 2^63: no wrap */
+		if (bufs[i].size && (ev[k] & (1ULL << 31)))
+			ta_live_add(&ls, bufs, i);
+		else if (bufs[i].size)
+			ta_live_del(&ls, bufs, i);
+		if (ls.sum > TA_PLAN_MAX_HEIGHT) {
+			ret = -EOVERFLOW;
+			break;
 		}
+		/* the live set of a step: after its last event */
+		if (k + 1 < 2 * n && ev[k + 1] >> 32 == ev[k] >> 32)
+			continue;
+		ret = ta_live_bound(&ls, bufs, best, &here, w);
+		if (ret)
+			break;
+		if (here > TA_PLAN_MAX_HEIGHT) {
+			ret = -EOVERFLOW;
+			break;
+		}
+		if (here > best)
+			best = here;
 	}
+out:
+	ta_env_free(ls.pos);
+	ta_env_free(ls.idx);
 	ta_env_free(ev);
 	if (!ret)
 		*lb = best;
@@ -810,12 +916,14 @@ int ta_plan(const struct ta_problem *p, enum ta_strategy strategy,
 }
 
 /**
- * ta_problem_lower_bound() - the most bytes live at one step
+ * ta_problem_lower_bound() - a height no plan can go below
  * @p: the problem
  * @lower_bound: out
  *
- * For a graph whose in-place ops alias tensors, an alias class counts once
- * (see ta_graph_aliases()): the bound ta_plan() reports.
+ * The alignment-aware bound of ta_sweep_lower_bound(). For a graph whose
+ * in-place ops alias tensors, an alias class counts once, with the largest
+ * alignment of its members (see ta_graph_aliases()): the bound ta_plan()
+ * reports, and a plan at it is optimal.
  *
  * Return: 0; -EINVAL or -E2BIG for a bad problem (as ta_plan()); -ENOMEM;
  * -EOVERFLOW when the bound would not fit in 63 bits; -EINTR when

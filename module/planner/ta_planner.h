@@ -6,8 +6,9 @@
  * half-open lifetime [start, end) in execution steps. A plan gives each
  * buffer an offset such that buffers whose lifetimes overlap share no byte
  * and every offset is a multiple of the buffer's alignment. The plan's
- * height is max(offset + size); the lower bound is the largest sum of sizes
- * live at one step. Plain C: see ta_env.h.
+ * height is max(offset + size); the lower bound is, over the steps, the
+ * least height the buffers live at one step can have given their sizes
+ * and alignments (ta_problem_lower_bound()). Plain C: see ta_env.h.
  */
 #ifndef TA_PLANNER_H
 #define TA_PLANNER_H
@@ -226,7 +227,9 @@ struct ta_conflict {
 /**
  * struct ta_result - what a plan achieved
  * @height: bytes of arena the plan needs: max(offset + size)
- * @lower_bound: most bytes live at one step; no plan is lower
+ * @lower_bound: no plan is lower: the bytes live at one step, plus the
+ *		 alignment padding any plan of them needs (see
+ *		 ta_problem_lower_bound())
  * @time_ns: planning time
  * @steps: search steps spent
  * @optimal: the plan is proven optimal (@height == @lower_bound, or an
@@ -287,10 +290,15 @@ int ta_plan_check(const struct ta_problem *p, const u64 *offsets,
 		  u64 height, struct ta_conflict *conflict);
 
 /**
- * ta_problem_lower_bound() - the most bytes live at one step (an alias
- * class of in-place ops counted once)
+ * ta_problem_lower_bound() - a height no plan can go below
  * @p: the problem
  * @lower_bound: out
+ *
+ * At every step, with S the bytes live there (an alias class of in-place
+ * ops counted once), the live buffer placed highest starts at or above
+ * S - its size rounded up to its alignment: the least such top over the
+ * live buffers; the largest over the steps. It is S at a step where a
+ * byte-aligned buffer is live.
  *
  * Return: 0, -ENOMEM, -EOVERFLOW.
  */

@@ -17,7 +17,7 @@
  *  - on success: ta_plan_validate() accepts the plan at its height, and so
  *    does a brute-force check of the same rules; the height is at least
  *    the lower bound, the lower bound is ta_problem_lower_bound() and the
- *    brute-force one; a plan that is claimed optimal is not beaten by any
+ *    brute-force one (alignment-aware: see fuzz_brute_lower_bound()); a plan that is claimed optimal is not beaten by any
  *    other strategy; the strategies that do not look at the clock plan
  *    the same again;
  *  - the plan nudged by the input (a buffer moved, the height changed):
@@ -397,33 +397,56 @@ static int fuzz_brute_validate(const struct ta_problem *p, const u64 *off,
 	return top == height ? 0 : -EINVAL;
 }
 
-/* The most bytes live at one step; the peak is at some buffer's start. */
+/*
+ * The lower bound, by its definition: at every step, the live classes
+ * (an alias class counts once, with the largest alignment of its
+ * members) sum to S; the class placed highest starts at or above
+ * S - its size, rounded up to its alignment. The least such top over the
+ * live classes, the largest over the steps (a live set changes only at
+ * a start or an end).
+ */
 static u64 fuzz_brute_lower_bound(const struct ta_problem *p)
 {
-	u32 root[FUZZ_MAX_TENSORS];
-	u64 best = 0;
-	u32 i, j, k;
+	u32 root[FUZZ_MAX_TENSORS], live[FUZZ_MAX_TENSORS];
+	u64 best = 0, align[FUZZ_MAX_TENSORS];
+	u32 i, j, k, e, n;
 
 	fuzz_roots(p, root);
-	for (i = 0; i < p->n_buffers; i++) {
-		u32 s = p->buffers[i].start;
-		u64 live = 0;
+	for (j = 0; j < p->n_buffers; j++)
+		align[j] = 1;
+	for (j = 0; j < p->n_buffers; j++)
+		if (p->buffers[j].align > align[root[j]])
+			align[root[j]] = p->buffers[j].align;
+	for (e = 0; e < 2 * p->n_buffers; e++) {
+		u32 s = e & 1 ? p->buffers[e / 2].end : p->buffers[e / 2].start;
+		u64 sum = 0, low = ~0ULL;
 
 		/* a class (equal sizes) counts once: at its first live member */
-		for (j = 0; j < p->n_buffers; j++) {
+		for (n = 0, j = 0; j < p->n_buffers; j++) {
 			bool first = true;
 
-			if (!(p->buffers[j].start <= s && s < p->buffers[j].end))
+			if (!(p->buffers[j].start <= s && s < p->buffers[j].end) ||
+			    !p->buffers[j].size)
 				continue;
 			for (k = 0; k < j && first; k++)
 				first = root[k] != root[j] ||
 					!(p->buffers[k].start <= s &&
 					  s < p->buffers[k].end);
-			if (first)
-				live += p->buffers[j].size;
+			if (first) {
+				live[n++] = j;
+				sum += p->buffers[j].size;
+			}
 		}
-		if (live > best)
-			best = live;
+		for (i = 0; i < n; i++) {
+			u64 size = p->buffers[live[i]].size;
+			u64 a = align[root[live[i]]];
+			u64 under = (sum - size + a - 1) / a * a;
+
+			if (under + size < low)
+				low = under + size;
+		}
+		if (n && low > best)
+			best = low;
 	}
 	return best;
 }

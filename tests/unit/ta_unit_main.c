@@ -11,6 +11,7 @@ static const struct ta_test *const ta_tables[] = {
 	ta_onnx_tests,
 	ta_bounded_tests,
 	ta_runtime_tests,
+	ta_tactl_tests,
 };
 
 int main(void)

@@ -1065,7 +1065,7 @@ static u64 lowest_fit(const struct ta_buffer *b, const u32 *order, u32 n,
 
 static u64 brute_opt(const struct ta_buffer *b, u32 n)
 {
-	u32 order[8], c[8], i;
+	u32 order[8] = { 0 }, c[8] = { 0 }, i;
 	u64 best;
 
 	for (i = 0; i < n; i++) {
@@ -1135,6 +1135,128 @@ static int t_brute_force(void)
 	}
 	printf("# auto reached the brute-force optimum on %d of %d\n", hit,
 	       total);
+	return 0;
+}
+
+/* ---- the alignment-aware lower bound ---------------------------------- */
+
+static u64 lb_of(struct ta_buffer *b, u32 n)
+{
+	struct ta_problem p = trace(b, n);
+	u64 lb = 0;
+
+	if (ta_problem_lower_bound(&p, &lb))
+		return U64_MAX;
+	return lb;
+}
+
+/*
+ * Hand-computed: at a step with live sizes summing to S, the buffer T
+ * placed highest starts at or above roundup(S - size(T), align(T)); the
+ * bound is the least of those tops, the largest over the steps.
+ */
+static int t_lower_bound_aligned(void)
+{
+	struct ta_buffer b[4] = {
+		{ 10, 16, 0, 1 }, { 10, 64, 0, 1 },
+	};
+	u64 off[4];
+	struct ta_result res;
+	int s;
+
+	/* 16 + 10 (the 16-aligned on top) beats 64 + 10: 26, not 20 */
+	TA_CHECK(lb_of(b, 2) == 26, "%llu", (unsigned long long)lb_of(b, 2));
+	/* every strategy that reaches it says optimal (plan_ok checks) */
+	for (s = 0; s < NS; s++) {
+		struct ta_problem p = trace(b, 2);
+
+		TA_CHECK(!plan_ok(&p, s, off, &res), "%s", ta_strategy_name(s));
+		TA_CHECK(res.lower_bound == 26, "%s", ta_strategy_name(s));
+	}
+	/* a byte-aligned buffer live: the sum, it can go on top */
+	b[2] = (struct ta_buffer){ 3, 1, 0, 1 };
+	TA_CHECK(lb_of(b, 3) == 23, "%llu", (unsigned long long)lb_of(b, 3));
+	/* mixed: 100 @8, 100 @16: 104 + 100 = 204 (the 8-aligned on top) */
+	b[0] = (struct ta_buffer){ 100, 8, 0, 2 };
+	b[1] = (struct ta_buffer){ 100, 16, 1, 3 };
+	TA_CHECK(lb_of(b, 2) == 204, "%llu", (unsigned long long)lb_of(b, 2));
+	/* sizes multiples of the alignments: the sum */
+	b[0] = (struct ta_buffer){ 128, 64, 0, 2 };
+	b[1] = (struct ta_buffer){ 48, 16, 1, 3 };
+	TA_CHECK(lb_of(b, 2) == 176, "%llu", (unsigned long long)lb_of(b, 2));
+	/* S = 5 + 6 + 9 = 20 @ 4, 8, 16: min(16 + 5, 16 + 6, 16 + 9) */
+	b[0] = (struct ta_buffer){ 5, 4, 0, 1 };
+	b[1] = (struct ta_buffer){ 6, 8, 0, 1 };
+	b[2] = (struct ta_buffer){ 9, 16, 0, 1 };
+	TA_CHECK(lb_of(b, 3) == 21, "%llu", (unsigned long long)lb_of(b, 3));
+	/* 5 @4 on top: 16 + 5 = 21 = S, the sum again */
+	b[1].size = 7;
+	TA_CHECK(lb_of(b, 3) == 21, "%llu", (unsigned long long)lb_of(b, 3));
+	/*
+	 * Not at the peak of the sum: step 0 has 1 @1 + 40 @32, 41 (a byte-
+	 * aligned buffer goes on top); step 1 has 33 @32 + 3 @64, S = 36:
+	 * min(roundup(3, 32) + 33, roundup(33, 64) + 3) = min(65, 67).
+	 */
+	b[0] = (struct ta_buffer){ 1, 1, 0, 1 };
+	b[1] = (struct ta_buffer){ 40, 32, 0, 1 };
+	b[2] = (struct ta_buffer){ 33, 32, 1, 2 };
+	b[3] = (struct ta_buffer){ 3, 64, 1, 2 };
+	TA_CHECK(lb_of(b, 4) == 65, "%llu", (unsigned long long)lb_of(b, 4));
+	/* zero-size buffers take no room and do not count */
+	b[0] = (struct ta_buffer){ 0, 4096, 0, 1 };
+	b[1] = (struct ta_buffer){ 10, 1, 0, 1 };
+	TA_CHECK(lb_of(b, 2) == 10, "%llu", (unsigned long long)lb_of(b, 2));
+	/* one buffer: its size, whatever its alignment */
+	b[0] = (struct ta_buffer){ 5, 4096, 3, 9 };
+	TA_CHECK(lb_of(b, 1) == 5, "%llu", (unsigned long long)lb_of(b, 1));
+	return 0;
+}
+
+/* Tiny random traces of mixed alignments: bound <= the optimum, flags. */
+static int t_lower_bound_vs_brute(void)
+{
+	static const u64 aligns[] = { 1, 4, 16, 64 };
+	struct ta_buffer b[7];
+	struct ta_result res;
+	u64 off[7], opt, lb;
+	int seed, s, tight = 0, above_sum = 0;
+	u32 i, n;
+
+	for (seed = 1; seed <= 400; seed++) {
+		struct ta_problem p;
+
+		lcg_state = 91000 + seed;
+		n = 2 + lcg() % 5;
+		for (i = 0; i < n; i++) {
+			b[i].start = lcg() % 4;
+			b[i].end = b[i].start + 1 + lcg() % 3;
+			b[i].size = lcg() % 8 ? 1 + lcg() % 90 : 0;
+			b[i].align = aligns[seed % 3 ? 1 + lcg() % 3 :
+					    lcg() % 4];
+		}
+		p = trace(b, n);
+		opt = brute_opt(b, n);
+		lb = lb_of(b, n);
+		TA_CHECK(lb <= opt, "seed %d: bound %llu above the optimum %llu",
+			 seed, (unsigned long long)lb, (unsigned long long)opt);
+		tight += lb == opt;
+		for (s = 0; s < NS; s++) {
+			TA_CHECK(!plan_ok(&p, s, off, &res), "seed %d %s", seed,
+				 ta_strategy_name(s));
+			TA_CHECK(!res.optimal || res.height == opt,
+				 "seed %d %s claims optimal at %llu, optimum %llu",
+				 seed, ta_strategy_name(s),
+				 (unsigned long long)res.height,
+				 (unsigned long long)opt);
+		}
+		/* the old bound, the most bytes live, for the count */
+		for (i = 0; i < n; i++)
+			b[i].align = 1;
+		above_sum += lb > lb_of(b, n);
+	}
+	printf("# bound = optimum on %d of 400, above max-live on %d\n",
+	       tight, above_sum);
+	TA_CHECK(above_sum > 0, "alignment never raised the bound");
 	return 0;
 }
 
@@ -1210,5 +1332,8 @@ const struct ta_test ta_planner_tests[] = {
 	{ "random graphs, every strategy valid", t_random_graphs },
 	{ "brute force n <= 7: auto optimal, flag honest, auto <= others",
 	  t_brute_force },
+	{ "lower bound: alignment-aware, hand-computed", t_lower_bound_aligned },
+	{ "lower bound: mixed alignments, never above a brute-force optimum",
+	  t_lower_bound_vs_brute },
 	{ NULL, NULL },
 };

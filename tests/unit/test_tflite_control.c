@@ -212,7 +212,7 @@ static int expect_refused(const char *file, int want_ret, const char *msg)
 	int ret;
 
 	snprintf(path, sizeof(path), DATA "%s", file);
-	snprintf(want, sizeof(want), "%s:0: %s", path, msg);
+	snprintf(want, sizeof(want), "%s: %s", path, msg);
 	ret = ta_tflite_read(path, &in, NULL, err, sizeof(err));
 	if (!ret)
 		ta_input_free(&in);
@@ -369,7 +369,7 @@ static int parse_msg(const u8 *b, size_t len, const char *want)
 	int ret = ta_tflite_parse(b, len, "meta", &in, NULL, err, sizeof(err));
 
 	snprintf(full, sizeof(full),
-		 "meta:0: OfflineMemoryAllocation metadata: %s", want);
+		 "meta: OfflineMemoryAllocation metadata: %s", want);
 	if (!ret)
 		ta_input_free(&in);
 	TA_CHECK(ret == -EINVAL && !strcmp(err, full),
@@ -678,7 +678,7 @@ int t_offline_write_refused(void)
 	ret = ta_tflite_write_offline(DATA "control_flow.tflite", "/dev/null",
 				      off, &in, err, sizeof(err));
 	snprintf(want, sizeof(want),
-		 "%s:0: cannot write OfflineMemoryAllocation: the model has 6 subgraphs: TFLite Micro applies the offsets by tensor index to every subgraph, so only a model of one subgraph can carry them",
+		 "%s: cannot write OfflineMemoryAllocation: the model has 6 subgraphs: TFLite Micro applies the offsets by tensor index to every subgraph, so only a model of one subgraph can carry them",
 		 DATA "control_flow.tflite");
 	TA_CHECK(ret == -EOPNOTSUPP && !strcmp(err, want), "%d %s", ret, err);
 	ta_input_free(&in);

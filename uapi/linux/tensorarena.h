@@ -123,7 +123,8 @@ struct ta_lifetime {
  * @n_refs: In. Reference count; 0 in lifetime form.
  * @plan_id: Out. The new plan's ID (0 for a dry run).
  * @height: Out. Arena bytes the plan needs.
- * @lower_bound: Out. Most bytes live at one step: no plan can be lower.
+ * @lower_bound: Out. No plan can be lower: the bytes live at one step plus
+ *		 the alignment padding any plan of them needs.
  * @plan_time_ns: Out. Time the planner took.
  * @mmap_offset: Out. Offset to pass to mmap() to map the plan's slice.
  * @optimal: Out. 1 when the plan is proven optimal.

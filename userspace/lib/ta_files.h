@@ -54,7 +54,8 @@ struct ta_input {
 
 /*
  * Every reader returns 0 or a negative errno and, on a format error, writes
- * "FILE:LINE: what" into @err (of @errlen bytes).
+ * "FILE:LINE: what" into @err (of @errlen bytes); the binary readers
+ * (TFLite, ONNX) "FILE: what", with the byte offset in "what" where known.
  */
 int ta_trace_read(const char *path, struct ta_input *in, char *err,
 		  size_t errlen);
@@ -62,8 +63,9 @@ int ta_graph_read(const char *path, struct ta_input *in, char *err,
 		  size_t errlen);
 /*
  * Any form: a graph file starts with the line "tensorarena-graph 1", a
- * TFLite model has "TFL3" at bytes 4..7, a file whose name ends in ".onnx"
- * is an ONNX model, anything else is a trace.
+ * TFLite model has "TFL3" at bytes 4..7 or a name ending in ".tflite", a
+ * file whose name ends in ".onnx" is an ONNX model, anything else is a
+ * trace.
  */
 int ta_input_read(const char *path, struct ta_input *in, char *err,
 		  size_t errlen);
@@ -182,6 +184,8 @@ int ta_onnx_parse(const void *data, size_t len, const char *name,
 		  char *err, size_t errlen);
 /* The file name ends in ".onnx" (protobuf has no magic number). */
 bool ta_is_onnx_name(const char *path);
+/* Does a file name end in ".tflite" (any case)? */
+bool ta_is_tflite_name(const char *path);
 
 /*
  * A copy of a TFLite model with TFLite Micro's OfflineMemoryAllocation
@@ -239,6 +243,11 @@ int ta_plan_write_svg(const char *path, const struct ta_input *in,
 char *ta_slurp(const char *path, size_t *len);
 int ta_parse_u64(const char *s, u64 *v);
 char *ta_next_line(char **p);
+/*
+ * "PATH:LINE: what" for the text readers; with @line 0 (a binary file such
+ * as a TFLite model, which names a byte offset in the message where it
+ * knows one, or the file as a whole) "PATH: what".
+ */
 void ta_err(char *err, size_t errlen, const char *path, unsigned long line,
 	    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 

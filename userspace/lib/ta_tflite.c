@@ -218,7 +218,13 @@ int ta_fb_root(struct ta_fb *fb, struct ta_fbt *root)
 	u64 pos;
 	int ret;
 
-	if (fb->n < 8 || memcmp(fb->p + 4, "TFL3", 4))
+	if (fb->n < 8) {
+		ta_err(fb->err, fb->errlen, fb->path, 0,
+		       "too short to be a TFLite model (%llu bytes)",
+		       (unsigned long long)fb->n);
+		return -EINVAL;
+	}
+	if (memcmp(fb->p + 4, "TFL3", 4))
 		return ta_fb_bad(fb, 4, "no TFL3 identifier at bytes 4..7");
 	ret = ta_fb_deref(fb, 0, &pos);
 	return ret ? ret : ta_fb_table(fb, pos, root);
@@ -1563,6 +1569,20 @@ fail:
  *
  * Return: as ta_tflite_parse(), or -errno from the file system.
  */
+/**
+ * ta_is_tflite_name() - does a file name end in ".tflite" (any case)?
+ * @path: the file name
+ *
+ * A file so named goes to the TFLite reader even without the "TFL3"
+ * identifier, whose message then says what is wrong with it.
+ */
+bool ta_is_tflite_name(const char *path)
+{
+	size_t l = strlen(path);
+
+	return l >= 7 && !strcasecmp(path + l - 7, ".tflite");
+}
+
 int ta_tflite_read(const char *path, struct ta_input *in,
 		   struct ta_tflite_info *info, char *err, size_t errlen)
 {

@@ -33,7 +33,11 @@ void ta_err(char *err, size_t errlen, const char *path, unsigned long line,
 
 	if (!err || !errlen)
 		return;
-	n = snprintf(err, errlen, "%s:%lu: ", path, line);
+	/* line 0: a binary file, or the file as a whole: no line to name */
+	if (line)
+		n = snprintf(err, errlen, "%s:%lu: ", path, line);
+	else
+		n = snprintf(err, errlen, "%s: ", path);
 	if (n < 0 || (size_t)n >= errlen)
 		return;
 	va_start(ap, fmt);
@@ -346,8 +350,10 @@ const u64 *ta_input_fixed_offsets(const struct ta_input *in)
 /**
  * ta_input_read() - read a trace CSV, a graph file, a TFLite or ONNX model
  * @path: the file; a graph file's first line is "tensorarena-graph 1", a
- *	  TFLite model has "TFL3" at bytes 4..7; an ONNX model (a protobuf,
- *	  which has no magic number) is known by its name ending in ".onnx"
+ *	  TFLite model has "TFL3" at bytes 4..7 or a name ending in ".tflite"
+ *	  (so that a broken one gets the TFLite reader's message); an ONNX
+ *	  model (a protobuf, which has no magic number) is known by its name
+ *	  ending in ".onnx"
  * @in: out; free with ta_input_free()
  * @err: out, a message on a format error
  * @errlen: bytes at @err
@@ -370,7 +376,8 @@ int ta_input_read(const char *path, struct ta_input *in, char *err,
 	got = fread(head, 1, sizeof(head) - 1, f);
 	head[got] = 0;
 	fclose(f);
-	if (got >= 8 && !memcmp(head + 4, "TFL3", 4))
+	if ((got >= 8 && !memcmp(head + 4, "TFL3", 4)) ||
+	    ta_is_tflite_name(path))
 		return ta_tflite_read(path, in, NULL, err, errlen);
 	if (ta_is_onnx_name(path))
 		return ta_onnx_read(path, in, NULL, err, errlen);

@@ -33,6 +33,8 @@ int tactl_cmd_draw(int argc, char **argv)
 		fprintf(stderr, "usage: tactl draw PLAN.csv --svg OUT.svg\n");
 		return 2;
 	}
+	if (tactl_check_output(svg))
+		return 1;
 	ret = ta_trace_read(file, &in, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "tactl draw: %s\n", err[0] ? err : strerror(-ret));

@@ -100,6 +100,8 @@ int tactl_cmd_export(int argc, char **argv)
 		fputs(export_usage, stderr);
 		return 2;
 	}
+	if (tactl_check_output(out))
+		return 1;
 	err = ta_client_open(transport, &c);
 	if (err) {
 		fprintf(stderr, "tactl: cannot reach tensorarena: %s\n",

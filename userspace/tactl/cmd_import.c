@@ -110,6 +110,8 @@ int tactl_cmd_import(int argc, char **argv)
 		import_usage(stderr);
 		return 2;
 	}
+	if (tactl_check_output(out))
+		return 1;
 	{
 		FILE *f = fopen(file, "rb");
 		char head[8];
@@ -120,6 +122,7 @@ int tactl_cmd_import(int argc, char **argv)
 			fclose(f);
 		}
 	}
+	tfl = tfl || ta_is_tflite_name(file);
 	onnx = !tfl && ta_is_onnx_name(file);
 	if (tfl)
 		ret = ta_tflite_read(file, &in, &info, err, sizeof(err));

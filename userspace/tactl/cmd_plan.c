@@ -334,6 +334,10 @@ int tactl_cmd_plan(int argc, char **argv)
 		fprintf(stderr, "tactl plan: --dry-run and --hold are for plans in the module\n");
 		return 2;
 	}
+	/* a bad output fails before anything is planned or printed */
+	if (tactl_check_output(out_csv) || tactl_check_output(out_svg) ||
+	    tactl_check_output(out_model))
+		return 1;
 
 	ret = ta_input_read(file, &in, err, sizeof(err));
 	if (ret) {

@@ -2,8 +2,12 @@
 /*
  * tactl - command-line tool for tensorarena: inspect the arena, plan graphs.
  */
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tactl.h"
 
@@ -31,6 +35,22 @@ static void tactl_usage(FILE *out)
 	for (i = 0; i < sizeof(tactl_commands) / sizeof(tactl_commands[0]); i++)
 		fprintf(out, "  %-8s %s\n", tactl_commands[i].name,
 			tactl_commands[i].help);
+}
+
+int tactl_check_output(const char *path)
+{
+	char copy[PATH_MAX];
+
+	if (!path || !strcmp(path, "-") || !access(path, W_OK))
+		return 0;
+	/* a new file: its directory must exist and be writable */
+	if (errno == ENOENT && strlen(path) < sizeof(copy)) {
+		strcpy(copy, path);
+		if (!access(dirname(copy), W_OK | X_OK))
+			return 0;
+	}
+	fprintf(stderr, "tactl: cannot write %s: %s\n", path, strerror(errno));
+	return -1;
 }
 
 int main(int argc, char **argv)

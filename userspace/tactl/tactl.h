@@ -13,4 +13,10 @@ int tactl_cmd_draw(int argc, char **argv);
 int tactl_cmd_watch(int argc, char **argv);
 int tactl_cmd_import(int argc, char **argv);
 
+/*
+ * Before any work: can @path (an output file; NULL or "-" is stdout) be
+ * written? Prints "tactl: cannot write PATH: why" when not. Return: 0 or -1.
+ */
+int tactl_check_output(const char *path);
+
 #endif /* TACTL_H */

@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * test_tactl.c - tactl as a user runs it: the ASan + UBSan build in
+ * tests/unit/build/tactl (the Makefile builds it), offline only, its
+ * stdout, stderr and exit status.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ta_test.h"
+
+static char tdir[64];
+
+/* A scratch directory for one test; tmp_path() names files in it. */
+static int tmp_dir(void)
+{
+	snprintf(tdir, sizeof(tdir), "/tmp/ta_unit_tactl_XXXXXX");
+	return mkdtemp(tdir) ? 0 : -errno;
+}
+
+static const char *tmp_path(const char *name)
+{
+	static char paths[4][256];
+	static int k;
+	char *p = paths[k++ % 4];
+
+	snprintf(p, sizeof(paths[0]), "%s/%s", tdir, name);
+	return p;
+}
+
+static void tmp_clean(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tdir);
+	if (system(cmd))
+		printf("# could not remove %s\n", tdir);
+}
+
+static int write_file(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f)
+		return -errno;
+	if (fwrite(data, 1, len, f) != len) {
+		fclose(f);
+		return -EIO;
+	}
+	return fclose(f) ? -errno : 0;
+}
+
+/* The whole of a file, NUL-terminated, into @buf (empty when absent). */
+static void read_file(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(buf, 1, len - 1, f);
+		fclose(f);
+	}
+	buf[n] = 0;
+}
+
+/*
+ * Run tactl with @args (shell words, in the scratch directory); its
+ * stdout and stderr into @out and @err. Return: its exit status, or -1
+ * when it did not exit (a sanitizer report exits 1 and shows in @err).
+ */
+static int __attribute__((format(printf, 5, 6)))
+tactl(char *out, size_t outlen, char *err, size_t errlen, const char *fmt, ...)
+{
+	char args[1024], cmd[1600];
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && %s %s >'%s/.out' 2>'%s/.err'",
+		 tdir, TA_TACTL, args, tdir, tdir);
+	st = system(cmd);
+	read_file(tmp_path(".out"), out, outlen);
+	read_file(tmp_path(".err"), err, errlen);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/*
+ * Two tensors live at once, sizes not multiples of their alignments (16
+ * and 64): 20 bytes live, but whichever is on top starts aligned, so no
+ * plan is below 16 + 10 = 26. auto and stack reach it and are optimal;
+ * the strategies that put the 64-aligned one on top (74) are not.
+ */
+static int t_plan_two_aligned(void)
+{
+	static const char csv[] = "id,lower,upper,size,alignment\n"
+				  "0,0,1,10,16\n1,0,1,10,64\n";
+	static const char graph[] = "tensorarena-graph 1\n"
+				    "tensor a 10 input align=16\n"
+				    "tensor b 10 input align=64\n"
+				    "tensor y 0 output\n"
+				    "op f a b -> y\n";
+	static const char *const strategies[] = {
+		"auto", "pingpong", "stack", "freelist", "greedy-size",
+	};
+	char out[4096], err[4096], *h;
+	unsigned long long height;
+	size_t s;
+
+	TA_CHECK(!tmp_dir(), "tmp");
+	TA_CHECK(!write_file(tmp_path("two.csv"), csv, strlen(csv)), "write");
+	TA_CHECK(!write_file(tmp_path("two.graph"), graph, strlen(graph)),
+		 "write");
+	for (s = 0; s < sizeof(strategies) / sizeof(strategies[0]); s++) {
+		TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+			       "plan two.csv --offline --strategy %s",
+			       strategies[s]) == 0, "%s", strategies[s]);
+		TA_CHECK(strstr(out, "lower bound: 26\n"), "%s: %s",
+			 strategies[s], out);
+		h = strstr(out, "height:");
+		TA_CHECK(h && sscanf(h, "height: %llu", &height) == 1, "%s", out);
+		TA_CHECK(height >= 26, "%s", out);
+		/* optimal exactly when at the bound (none is proven above) */
+		TA_CHECK(strstr(out, height == 26 ? "optimal:     yes\n" :
+				"optimal:     no\n"), "%s: %s", strategies[s],
+			 out);
+	}
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan two.csv --offline") == 0, "auto");
+	TA_CHECK(strstr(out, "height:      26\n") &&
+		 strstr(out, "ratio:       1.000000") &&
+		 strstr(out, "optimal:     yes\n"), "%s", out);
+	/* a graph: its zero-size output takes no room and does not count */
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan two.graph --offline --json") == 0, "graph");
+	TA_CHECK(strstr(out, "\"height\":26,\"lower_bound\":26,") &&
+		 strstr(out, "\"optimal\":true"), "%s", out);
+	tmp_clean();
+	return 0;
+}
+
+/*
+ * A binary file's errors name no line ("x.tflite:0:" was printed): the
+ * file and the byte offset; a text file's keep "file:line:".
+ */
+static int t_error_locations(void)
+{
+	char out[4096], err[4096], path[1200], model[64];
+	static const char csv[] = "id,lower,upper,size\n0,0,1,10\n1,x,1,5\n";
+	FILE *f;
+	size_t n;
+
+	TA_CHECK(!tmp_dir(), "tmp");
+	/* a real model cut after 64 bytes: a table runs past the end */
+	snprintf(path, sizeof(path), "%s/tests/data/offline_meta.tflite",
+		 TA_REPO);
+	f = fopen(path, "rb");
+	TA_CHECK(f, "%s", path);
+	n = fread(model, 1, sizeof(model), f);
+	fclose(f);
+	TA_CHECK(n == sizeof(model), "short");
+	TA_CHECK(!write_file(tmp_path("cut.tflite"), model, n), "write");
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan cut.tflite --offline") == 1, "cut");
+	TA_CHECK(!strncmp(err, "tactl plan: cut.tflite: corrupt TFLite file at byte ",
+			  52) && !strstr(err, ":0:") && !out[0], "%s", err);
+	/* a CSV keeps its line */
+	TA_CHECK(!write_file(tmp_path("bad.csv"), csv, strlen(csv)), "write");
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan bad.csv --offline") == 1, "csv");
+	TA_CHECK(!strncmp(err, "tactl plan: bad.csv:3: ", 23), "%s", err);
+	tmp_clean();
+	return 0;
+}
+
+/*
+ * A file named *.tflite goes to the TFLite reader whatever it holds (it
+ * went to the CSV reader, "no header line", when under 8 bytes), and
+ * *.onnx to the ONNX reader; tactl plan and tactl import alike.
+ */
+static int t_model_by_name(void)
+{
+	static const char csv[] = "id,lower,upper,size\n0,0,1,10\n";
+	char out[4096], err[4096];
+
+	TA_CHECK(!tmp_dir(), "tmp");
+	TA_CHECK(!write_file(tmp_path("x.tflite"), "abcde", 5), "write");
+	TA_CHECK(!write_file(tmp_path("x.onnx"), "abcde", 5), "write");
+	TA_CHECK(!write_file(tmp_path("csv.TFLite"), csv, strlen(csv)),
+		 "write");
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan x.tflite --offline") == 1, "plan");
+	TA_CHECK(!strcmp(err, "tactl plan: x.tflite: too short to be a TFLite model (5 bytes)\n") &&
+		 !out[0], "%s", err);
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "import x.tflite") == 1, "import");
+	TA_CHECK(!strcmp(err, "tactl import: x.tflite: too short to be a TFLite model (5 bytes)\n"),
+		 "%s", err);
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan x.onnx --offline") == 1, "onnx");
+	TA_CHECK(strstr(err, "x.onnx: corrupt ONNX file") &&
+		 !strstr(err, "header"), "%s", err);
+	/* any case; a CSV so named is not taken for a trace */
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan csv.TFLite --offline") == 1, "csv");
+	TA_CHECK(strstr(err, "csv.TFLite: corrupt TFLite file at byte 4: no TFL3 identifier"),
+		 "%s", err);
+	tmp_clean();
+	return 0;
+}
+
+/*
+ * tactl import's summary of a one-subgraph model: "(planned: 0)" read as
+ * "none planned"; it says which one is planned.
+ */
+static int t_import_wording(void)
+{
+	char out[8192], err[4096];
+
+	TA_CHECK(!tmp_dir(), "tmp");
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "import %s/tests/data/offline_meta.tflite -o m.graph",
+		       TA_REPO) == 0, "import");
+	TA_CHECK(strstr(err, "offline_meta.tflite: subgraphs: 1 (planned: the main one)\n"),
+		 "%s", err);
+	TA_CHECK(!strstr(err, "planned: 0"), "%s", err);
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "import %s/tests/data/control_flow.tflite -o m.graph",
+		       TA_REPO) == 0, "import");
+	TA_CHECK(strstr(err, "control_flow.tflite: subgraphs: 6 (planned: main + 4 called, inlined as 4 copies; 1 not reachable from subgraph 0, not planned)\n"),
+		 "%s", err);
+	tmp_clean();
+	return 0;
+}
+
+/*
+ * An output into a missing directory fails at once, before anything is
+ * planned or printed: one line on stderr, nothing on stdout, status 1;
+ * every command with an output (export needs the module, but checks its
+ * -o before reaching it). A good -o still writes.
+ */
+static int t_bad_output(void)
+{
+	static const char csv[] = "id,lower,upper,size\n0,0,1,10\n1,0,2,5\n";
+	static const char *const cmds[][2] = {
+		{ "plan t.csv --offline -o nodir/x.csv", "nodir/x.csv" },
+		{ "plan t.csv --offline --json -o nodir/x.csv", "nodir/x.csv" },
+		{ "plan t.csv --offline --svg nodir/x.svg", "nodir/x.svg" },
+		{ "plan t.csv --offline -o p.csv --svg nodir/x.svg",
+		  "nodir/x.svg" },
+		{ "plan %s/tests/data/offline_meta.tflite --offline --write-metadata nodir/m.tflite",
+		  "nodir/m.tflite" },
+		{ "import %s/tests/data/offline_meta.tflite -o nodir/g",
+		  "nodir/g" },
+		{ "draw p.csv --svg nodir/d.svg", "nodir/d.svg" },
+		{ "export 1 0 -o nodir/b", "nodir/b" },
+	};
+	char out[8192], err[4096], want[256], args[512];
+	size_t k;
+
+	TA_CHECK(!tmp_dir(), "tmp");
+	TA_CHECK(!write_file(tmp_path("t.csv"), csv, strlen(csv)), "write");
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan t.csv --offline -o p.csv") == 0, "good -o");
+	read_file(tmp_path("p.csv"), out, sizeof(out));
+	TA_CHECK(!strncmp(out, "id,lower,upper,size,offset\n", 27), "%s", out);
+	for (k = 0; k < sizeof(cmds) / sizeof(cmds[0]); k++) {
+		snprintf(args, sizeof(args), cmds[k][0], TA_REPO);
+		snprintf(want, sizeof(want),
+			 "tactl: cannot write %s: No such file or directory\n",
+			 cmds[k][1]);
+		TA_CHECK(tactl(out, sizeof(out), err, sizeof(err), "%s",
+			       args) == 1, "%s", args);
+		TA_CHECK(!out[0] && !strcmp(err, want), "%s: out '%s' err '%s'",
+			 args, out, err);
+	}
+	tmp_clean();
+	return 0;
+}
+
+/*
+ * The plan CSV's lifetime is [lower, upper): upper is one past the last
+ * reader's step (tflite.md, graph-format.md). a is written by op 0 and
+ * last read by op 2: 0,3.
+ */
+static int t_csv_lifetimes(void)
+{
+	static const char graph[] = "tensorarena-graph 1\n"
+				    "tensor x 8 input\ntensor a 8\n"
+				    "tensor b 8\ntensor y 8 output\n"
+				    "op f x -> a\nop g a -> b\nop h a b -> y\n";
+	char out[4096], err[4096];
+
+	TA_CHECK(!tmp_dir(), "tmp");
+	TA_CHECK(!write_file(tmp_path("l.graph"), graph, strlen(graph)),
+		 "write");
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan l.graph --offline -o l.csv") == 0, "%s", err);
+	read_file(tmp_path("l.csv"), out, sizeof(out));
+	TA_CHECK(strstr(out, "\nx,0,1,8,1,") && strstr(out, "\na,0,3,8,1,") &&
+		 strstr(out, "\nb,1,3,8,1,") && strstr(out, "\ny,2,3,8,1,"),
+		 "%s", out);
+	tmp_clean();
+	return 0;
+}
+
+const struct ta_test ta_tactl_tests[] = {
+	{ "tactl plan: 2 aligned tensors, bound 26, optimal when reached",
+	  t_plan_two_aligned },
+	{ "tactl plan: binary files' errors name no line", t_error_locations },
+	{ "tactl plan, import: *.tflite and *.onnx by name, short files",
+	  t_model_by_name },
+	{ "tactl import: which subgraphs are planned, in words",
+	  t_import_wording },
+	{ "tactl plan, import, draw, export: a bad output fails first",
+	  t_bad_output },
+	{ "tactl plan -o: lifetimes [lower, upper), upper exclusive",
+	  t_csv_lifetimes },
+	{ NULL, NULL },
+};
