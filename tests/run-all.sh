@@ -10,6 +10,10 @@
 #     memory-region, CMA and no-map): KUnit + end-to-end
 #  5. Debian's stock kernels 6.1 and 6.12: the module built against their
 #     headers, the stock tests
+#  6. packaging, in the arm64 lane once its boards are done: the module in
+#     the 6.12 tree as drivers/misc/tensorarena (tests/intree-build.sh), the
+#     Debian packages, lintian, DKMS and the clean-root install
+#     (tests/package-test.sh)
 set -uo pipefail
 . "$(dirname "$0")/vm/lib.sh"
 
@@ -62,11 +66,20 @@ arm64_lane() {
 		ta_boot_arm64 "$a64/arch/arm64/boot/Image" "$out/arm64.cpio.gz" "$out/board-$variant.dtb" \
 			"$out/console-board-$variant.log" "board-$variant" 1500
 	done
+	# Packaging needs the x86 test kernel too (DKMS builds against it): the
+	# host steps write its path once it is there.
+	while [ ! -s "$out/kdir.path" ] && kill -0 $$ 2>/dev/null; do sleep 5; done
+	ta_log "arm64 lane: intree-build (the 6.12 tree)"
+	"$TA_ROOT/tests/intree-build.sh" --tap "$a64" >"$out/intree.tap" 2>"$out/intree.err"
+	ta_log "arm64 lane: package-test (make deb, lintian, DKMS, clean root)"
+	"$TA_ROOT/tests/package-test.sh" --tap "$(cat "$out/kdir.path")" \
+		>"$out/package.tap" 2>"$out/package.err"
 	ta_log "arm64 lane done"
 }
 arm64_lane &
 arm64_lane_job=$!
-taps+=(--tap "lint-arm64=$out/lint-arm64.tap")
+taps+=(--tap "lint-arm64=$out/lint-arm64.tap" --tap "intree=$out/intree.tap")
+taps+=(--tap "package=$out/package.tap")
 for variant in "${arm64_variants[@]}"; do
 	consoles+=(--console "board-$variant-vm=$out/console-board-$variant.log")
 done
@@ -79,11 +92,13 @@ fi
 tap_run fuzz make -s -C "$TA_ROOT/tests/fuzz" run
 tap_run harness "$TA_ROOT/tests/harness-selftest.sh"
 tap_run library "$TA_ROOT/tests/lib-install-test.sh"
+tap_run man "$TA_ROOT/tests/man-check.sh"
 tap_run netlink-spec /usr/bin/python3 "$TA_ROOT/tests/netlink-spec-check.py" "$TA_ROOT" "$(ta_ynl_tools)"
 tap_run netlink-gen "$TA_ROOT/tests/netlink-gen.sh" --check
 
 ta_log "test kernel"
 kdir=$("$TA_ROOT/tests/vm/build-kernel.sh") || ta_die "no test kernel"
+echo "$kdir" >"$out/kdir.path"
 tap_run lint "$TA_ROOT/tests/lint.sh" --tap "$kdir"
 tap_run dt-binding "$TA_ROOT/tests/dt-binding-check.sh" --tap "$kdir"
 tap_run arm64 "$TA_ROOT/tests/arm64-build.sh" --tap "$kdir"
