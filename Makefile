@@ -19,9 +19,10 @@
 #   make fuzz                 every libFuzzer target for FUZZ_SECONDS (300) each
 #   make deb                  the Debian packages (dpkg-buildpackage -b -us -uc
 #                             on a clean copy of the tree), in build/deb/
-#   make dkms-install         (root) the module's source into
+#   make dkms-install [KVER=] (root) the module's source into
 #                             /usr/src/tensorarena-<version>, then dkms add,
-#                             build and install for the running kernel
+#                             build and install for kernel KVER (default: the
+#                             running one)
 #   make netlink-gen          regenerate the netlink code (module/ta_nl_gen.[ch],
 #                             uapi/linux/tensorarena_netlink.h) from
 #                             Documentation/netlink/specs/tensorarena.yaml
@@ -77,14 +78,16 @@ TA_VERSION = $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(TOP)/dkms.conf)
 deb:
 	$(TOP)/tests/package-build.sh $(TOP)/build/deb
 
+KVER ?= $(shell uname -r)
 dkms-install:
+	-dkms remove tensorarena/$(TA_VERSION) --all 2>/dev/null
 	rm -rf /usr/src/tensorarena-$(TA_VERSION)
 	mkdir -p /usr/src/tensorarena-$(TA_VERSION)
 	cp -a $(TOP)/dkms.conf $(TOP)/Kbuild $(TOP)/module $(TOP)/uapi /usr/src/tensorarena-$(TA_VERSION)/
 	find /usr/src/tensorarena-$(TA_VERSION) \( -name '*.o' -o -name '*.cmd' -o -name '*.ko' -o -name '*.mod*' \) -delete
 	dkms add tensorarena/$(TA_VERSION)
-	dkms build tensorarena/$(TA_VERSION)
-	dkms install tensorarena/$(TA_VERSION)
+	dkms build tensorarena/$(TA_VERSION) -k $(KVER)
+	dkms install tensorarena/$(TA_VERSION) -k $(KVER)
 
 clean:
 	@kdir="$(KDIR)"; [ -n "$$kdir" ] || kdir="$(RUNNING_KDIR)"; \
