@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -310,6 +311,71 @@ static int t_csv_lifetimes(void)
 	return 0;
 }
 
+/*
+ * The subcommands tactl --help lists, one per "  NAME  what" line after
+ * "commands:", into @names (NUL-separated, an empty name last).
+ */
+static int tactl_commands(char *names, size_t len)
+{
+	char out[4096], err[4096], *line, *save = NULL, *p = names;
+	bool listing = false;
+	size_t n;
+
+	if (tactl(out, sizeof(out), err, sizeof(err), "--help") != 0)
+		return -1;
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strcmp(line, "commands:")) {
+			listing = true;
+			continue;
+		}
+		if (!listing || strncmp(line, "  ", 2) || line[2] == ' ')
+			continue;
+		n = strcspn(line + 2, " ");
+		if (p + n + 2 > names + len)
+			return -1;
+		memcpy(p, line + 2, n);
+		p[n] = 0;
+		p += n + 1;
+	}
+	*p = 0;
+	return p == names ? -1 : 0;
+}
+
+/*
+ * Every subcommand answers -h and --help with its usage on stdout, status
+ * 0; an unknown option is still a usage error: the usage on stderr, 2.
+ */
+static int t_help(void)
+{
+	static const char *const flags[] = { "--help", "-h" };
+	char out[8192], err[8192], names[512];
+	const char *c;
+	size_t f;
+	int n = 0;
+
+	TA_CHECK(!tmp_dir(), "tmp");
+	TA_CHECK(!tactl_commands(names, sizeof(names)), "tactl --help");
+	for (c = names; *c; c += strlen(c) + 1, n++) {
+		for (f = 0; f < sizeof(flags) / sizeof(flags[0]); f++) {
+			TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+				       "%s %s", c, flags[f]) == 0, "%s %s: %s",
+				 c, flags[f], err);
+			TA_CHECK(!strncmp(out, "usage: tactl ", 13) &&
+				 strstr(out, c) && !err[0],
+				 "%s %s: out '%s' err '%s'", c, flags[f], out,
+				 err);
+		}
+		TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+			       "%s --no-such-option", c) == 2, "%s", c);
+		TA_CHECK(!out[0] && strstr(err, "usage: tactl "),
+			 "%s --no-such-option: out '%s' err '%s'", c, out, err);
+	}
+	TA_CHECK(n == 9, "%d subcommands in tactl --help", n);
+	tmp_clean();
+	return 0;
+}
+
 const struct ta_test ta_tactl_tests[] = {
 	{ "tactl plan: 2 aligned tensors, bound 26, optimal when reached",
 	  t_plan_two_aligned },
@@ -322,5 +388,7 @@ const struct ta_test ta_tactl_tests[] = {
 	  t_bad_output },
 	{ "tactl plan -o: lifetimes [lower, upper), upper exclusive",
 	  t_csv_lifetimes },
+	{ "tactl: every subcommand answers -h/--help on stdout, status 0",
+	  t_help },
 	{ NULL, NULL },
 };

@@ -17,6 +17,33 @@ struct tactl_opts {
 	const char *id;
 };
 
+static const char list_usage[] =
+	"usage: tactl list [--json] [--ioctl | --netlink]\n"
+	"\n"
+	"Lists the plans in the module that you may see (your own; all of them\n"
+	"for CAP_SYS_ADMIN): ID, tensors, height, lower bound, their ratio,\n"
+	"strategy and whether the plan is optimal.\n"
+	"\n"
+	"  --json    print the plans as one JSON array\n"
+	"  --ioctl, --netlink  the transport (default: netlink if available)\n";
+
+static const char show_usage[] =
+	"usage: tactl show ID [--json] [--ioctl | --netlink]\n"
+	"\n"
+	"Shows plan ID: its figures and each tensor's offset and size.\n"
+	"\n"
+	"  --json    print the plan as one JSON object\n"
+	"  --ioctl, --netlink  the transport (default: netlink if available)\n";
+
+static const char destroy_usage[] =
+	"usage: tactl destroy ID [--ioctl | --netlink]\n"
+	"\n"
+	"Destroys plan ID (yours; any for CAP_SYS_ADMIN). Its memory is freed\n"
+	"once no mapping or dma-buf holds it any more.\n"
+	"\n"
+	"  --ioctl, --netlink  the transport (default: netlink if available)\n";
+
+/* Return: 0; 1 when the usage was asked for (printed); -EINVAL (usage). */
 static int tactl_parse(int argc, char **argv, struct tactl_opts *o,
 		       bool want_id, const char *usage)
 {
@@ -24,22 +51,26 @@ static int tactl_parse(int argc, char **argv, struct tactl_opts *o,
 
 	memset(o, 0, sizeof(*o));
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(usage, stdout);
+			return 1;
+		} else if (!strcmp(argv[i], "--json")) {
 			o->json = true;
-		else if (!strcmp(argv[i], "--ioctl"))
+		} else if (!strcmp(argv[i], "--ioctl")) {
 			o->transport = TA_TRANSPORT_IOCTL;
-		else if (!strcmp(argv[i], "--netlink"))
+		} else if (!strcmp(argv[i], "--netlink")) {
 			o->transport = TA_TRANSPORT_NETLINK;
-		else if (want_id && !o->id && argv[i][0] != '-')
+		} else if (want_id && !o->id && argv[i][0] != '-') {
 			o->id = argv[i];
-		else
+		} else {
 			goto usage;
+		}
 	}
 	if (want_id && !o->id)
 		goto usage;
 	return 0;
 usage:
-	fprintf(stderr, "usage: tactl %s\n", usage);
+	fputs(usage, stderr);
 	return -EINVAL;
 }
 
@@ -109,8 +140,9 @@ int tactl_cmd_list(int argc, char **argv)
 	struct ta_client *c;
 	int err;
 
-	if (tactl_parse(argc, argv, &o, false, "list [--json] [--ioctl|--netlink]"))
-		return 2;
+	err = tactl_parse(argc, argv, &o, false, list_usage);
+	if (err)
+		return err > 0 ? 0 : 2;
 	if (tactl_open(&o, &c))
 		return 1;
 	ctx.json = o.json;
@@ -135,8 +167,10 @@ int tactl_cmd_show(int argc, char **argv)
 	uint32_t id, i;
 	int err;
 
-	if (tactl_parse(argc, argv, &o, true, "show ID [--json] [--ioctl|--netlink]") ||
-	    tactl_parse_id(o.id, &id))
+	err = tactl_parse(argc, argv, &o, true, show_usage);
+	if (err)
+		return err > 0 ? 0 : 2;
+	if (tactl_parse_id(o.id, &id))
 		return 2;
 	if (tactl_open(&o, &c))
 		return 1;
@@ -184,8 +218,10 @@ int tactl_cmd_destroy(int argc, char **argv)
 	uint32_t id;
 	int err;
 
-	if (tactl_parse(argc, argv, &o, true, "destroy ID [--ioctl|--netlink]") ||
-	    tactl_parse_id(o.id, &id))
+	err = tactl_parse(argc, argv, &o, true, destroy_usage);
+	if (err)
+		return err > 0 ? 0 : 2;
+	if (tactl_parse_id(o.id, &id))
 		return 2;
 	if (tactl_open(&o, &c))
 		return 1;

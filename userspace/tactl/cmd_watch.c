@@ -16,6 +16,17 @@
 #include "tensorarena.h"
 #include "tactl.h"
 
+static const char watch_usage[] =
+	"usage: tactl watch [--json] [--count N] [--timeout SECONDS]\n"
+	"\n"
+	"Prints the events of the " TA_NL_FAMILY_NAME " netlink family (its events\n"
+	"group needs CAP_SYS_ADMIN) as they come: plan created, plan destroyed,\n"
+	"arena pressure. Says \"tactl watch: listening\" on stderr once subscribed.\n"
+	"\n"
+	"  --json              one JSON object per line\n"
+	"  --count N           exit after N events (status 1 if fewer came)\n"
+	"  --timeout SECONDS   exit after that many seconds\n";
+
 static const char *const watch_names[] = {
 	[TA_EVENT_PLAN_CREATED] = "created",
 	[TA_EVENT_PLAN_DESTROYED] = "destroyed",
@@ -62,14 +73,17 @@ int tactl_cmd_watch(int argc, char **argv)
 	int i, err;
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(watch_usage, stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
 		} else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
 			count = strtol(argv[++i], NULL, 10);
 		} else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
 			timeout_s = strtol(argv[++i], NULL, 10);
 		} else {
-			fprintf(stderr, "usage: tactl watch [--json] [--count N] [--timeout SECONDS]\n");
+			fputs(watch_usage, stderr);
 			return 2;
 		}
 	}
