@@ -372,6 +372,11 @@ static int t_help(void)
 			 "%s --no-such-option: out '%s' err '%s'", c, out, err);
 	}
 	TA_CHECK(n == 9, "%d subcommands in tactl --help", n);
+	/* import reads ONNX models (and graph files) too */
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err), "--help") == 0,
+		 "--help");
+	TA_CHECK(strstr(out, "\n  import   write a TFLite or ONNX model as a graph file\n"),
+		 "%s", out);
 	tmp_clean();
 	return 0;
 }

@@ -24,7 +24,7 @@ static const struct {
 	{ "export", tactl_cmd_export, "export an exportable tensor of a plan as a dma-buf" },
 	{ "watch", tactl_cmd_watch, "print plan and arena events (netlink)" },
 	{ "draw", tactl_cmd_draw, "draw a plan CSV (tactl plan -o) as SVG" },
-	{ "import", tactl_cmd_import, "write a TFLite model as a graph file" },
+	{ "import", tactl_cmd_import, "write a TFLite or ONNX model as a graph file" },
 };
 
 static void tactl_usage(FILE *out)
