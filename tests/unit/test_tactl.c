@@ -381,6 +381,98 @@ static int t_help(void)
 	return 0;
 }
 
+/* Does @text hold @opt as a word of its own ("--no" is not in "--no-x")? */
+static bool has_option(const char *text, const char *opt)
+{
+	size_t n = strlen(opt);
+	const char *p;
+
+	for (p = strstr(text, opt); p; p = strstr(p + 1, opt)) {
+		char before = p == text ? ' ' : p[-1];
+		char after = p[n];
+
+		if (!(before == '-' || (before >= 'a' && before <= 'z')) &&
+		    !(after == '-' || (after >= 'a' && after <= 'z')))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Every long option a command's parser compares its arguments with (the
+ * '"--name")' of its source file, as in strcmp(a, "--name")) appears in
+ * the usage its --help prints, both in the synopsis (up to the first
+ * blank line) and in the option list after it. list, show and destroy
+ * share the parser of cmd_plans.c, which refuses --json for destroy
+ * (checked here).
+ */
+static int t_help_options(void)
+{
+	static const char *const cmds[][2] = {
+		{ "info", "cmd_info.c" },	{ "plan", "cmd_plan.c" },
+		{ "list", "cmd_plans.c" },	{ "show", "cmd_plans.c" },
+		{ "destroy", "cmd_plans.c" },	{ "export", "cmd_export.c" },
+		{ "watch", "cmd_watch.c" },	{ "draw", "cmd_draw.c" },
+		{ "import", "cmd_import.c" },
+	};
+	static char src[65536];
+	char out[8192], err[8192], names[512], path[1200], opt[64];
+	const char *c, *p, *q;
+	char *rest;
+	size_t k, n;
+	int found;
+
+	TA_CHECK(!tmp_dir(), "tmp");
+	/* the table above covers every subcommand tactl --help lists */
+	TA_CHECK(!tactl_commands(names, sizeof(names)), "tactl --help");
+	for (c = names, n = 0; *c; c += strlen(c) + 1, n++) {
+		for (k = 0; k < sizeof(cmds) / sizeof(cmds[0]); k++)
+			if (!strcmp(c, cmds[k][0]))
+				break;
+		TA_CHECK(k < sizeof(cmds) / sizeof(cmds[0]),
+			 "%s: not in the test's table", c);
+	}
+	TA_CHECK(n == sizeof(cmds) / sizeof(cmds[0]), "%zu commands", n);
+	for (k = 0; k < sizeof(cmds) / sizeof(cmds[0]); k++) {
+		snprintf(path, sizeof(path), "%s/userspace/tactl/%s", TA_REPO,
+			 cmds[k][1]);
+		read_file(path, src, sizeof(src));
+		TA_CHECK(src[0], "%s", path);
+		TA_CHECK(tactl(out, sizeof(out), err, sizeof(err), "%s --help",
+			       cmds[k][0]) == 0, "%s --help", cmds[k][0]);
+		rest = strstr(out, "\n\n");
+		TA_CHECK(rest, "%s --help: no blank line:\n%s", cmds[k][0], out);
+		*rest++ = 0;
+		found = 0;
+		for (p = strstr(src, ", \"--"); p; p = strstr(p + 1, ", \"--")) {
+			p += 3;
+			q = strchr(p, '"');
+			TA_CHECK(q && q[1] == ')' && (size_t)(q - p) < sizeof(opt),
+				 "%s: %.40s", cmds[k][1], p);
+			memcpy(opt, p, q - p);
+			opt[q - p] = 0;
+			found++;
+			if (!strcmp(opt, "--help"))
+				continue;
+			if (!strcmp(cmds[k][0], "destroy") &&
+			    !strcmp(opt, "--json"))
+				continue;
+			TA_CHECK(has_option(out, opt),
+				 "%s --help: the synopsis lacks %s:\n%s",
+				 cmds[k][0], opt, out);
+			TA_CHECK(has_option(rest, opt),
+				 "%s --help: the option list lacks %s:\n%s",
+				 cmds[k][0], opt, rest);
+		}
+		TA_CHECK(found, "%s: no long options found", cmds[k][1]);
+	}
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "destroy 1 --json") == 2, "destroy --json");
+	TA_CHECK(!out[0] && strstr(err, "usage: tactl destroy"), "%s", err);
+	tmp_clean();
+	return 0;
+}
+
 const struct ta_test ta_tactl_tests[] = {
 	{ "tactl plan: 2 aligned tensors, bound 26, optimal when reached",
 	  t_plan_two_aligned },
@@ -395,5 +487,7 @@ const struct ta_test ta_tactl_tests[] = {
 	  t_csv_lifetimes },
 	{ "tactl: every subcommand answers -h/--help on stdout, status 0",
 	  t_help },
+	{ "tactl: every long option a command parses is in its --help",
+	  t_help_options },
 	{ NULL, NULL },
 };

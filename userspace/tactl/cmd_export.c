@@ -28,7 +28,8 @@ static const char export_usage[] =
 	"(tactl plan --hold in another process, same user).\n"
 	"\n"
 	"  -o FILE   write the dma-buf's bytes (mapped read-only) to FILE ('-': stdout)\n"
-	"  --json    print the figures as one JSON object\n";
+	"  --json    print the figures as one JSON object\n"
+	"  --ioctl, --netlink  the transport (default: netlink if available)\n";
 
 static int export_parse_u32(const char *s, uint32_t *v)
 {

@@ -4,8 +4,9 @@
  * (through libtensorarena) or offline.
  *
  *	tactl plan FILE [--strategy NAME] [--budget-ms N] [-o PLAN.csv]
- *		   [--svg PLAN.svg] [--json] [--offline | --dry-run]
- *		   [--hold SECONDS] [--ioctl | --netlink] [--align N]
+ *		   [--svg PLAN.svg] [--json] [--no-constants]
+ *		   [--offline | --dry-run] [--hold SECONDS]
+ *		   [--ioctl | --netlink] [--align N]
  *		   [--exportable NAME[,NAME...]] [--no-inplace]
  *		   [--write-metadata OUT.tflite]
  */
@@ -44,6 +45,8 @@ static void plan_usage(FILE *out)
 		"                  [--svg PLAN.svg] [--json] [--no-constants]\n"
 		"                  [--align N] [--exportable NAME[,NAME...]]\n"
 		"                  [--no-inplace] [--write-metadata OUT.tflite]\n"
+		"                  [--offline | --dry-run] [--hold SECONDS]\n"
+		"                  [--ioctl | --netlink]\n"
 		"\n"
 		"Plans a trace CSV (id,lower,upper,size[,alignment]), a graph file\n"
 		"(Documentation/graph-format.md), a TFLite model (tflite.md) or an\n"

@@ -43,9 +43,13 @@ static const char destroy_usage[] =
 	"\n"
 	"  --ioctl, --netlink  the transport (default: netlink if available)\n";
 
-/* Return: 0; 1 when the usage was asked for (printed); -EINVAL (usage). */
+/*
+ * The options of list, show (@want_id) and destroy (@want_id, not
+ * @want_json: it prints nothing). Return: 0; 1 when the usage was asked
+ * for (printed); -EINVAL for a usage error (the usage on stderr).
+ */
 static int tactl_parse(int argc, char **argv, struct tactl_opts *o,
-		       bool want_id, const char *usage)
+		       bool want_id, bool want_json, const char *usage)
 {
 	int i;
 
@@ -54,7 +58,7 @@ static int tactl_parse(int argc, char **argv, struct tactl_opts *o,
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			fputs(usage, stdout);
 			return 1;
-		} else if (!strcmp(argv[i], "--json")) {
+		} else if (want_json && !strcmp(argv[i], "--json")) {
 			o->json = true;
 		} else if (!strcmp(argv[i], "--ioctl")) {
 			o->transport = TA_TRANSPORT_IOCTL;
@@ -140,7 +144,7 @@ int tactl_cmd_list(int argc, char **argv)
 	struct ta_client *c;
 	int err;
 
-	err = tactl_parse(argc, argv, &o, false, list_usage);
+	err = tactl_parse(argc, argv, &o, false, true, list_usage);
 	if (err)
 		return err > 0 ? 0 : 2;
 	if (tactl_open(&o, &c))
@@ -167,7 +171,7 @@ int tactl_cmd_show(int argc, char **argv)
 	uint32_t id, i;
 	int err;
 
-	err = tactl_parse(argc, argv, &o, true, show_usage);
+	err = tactl_parse(argc, argv, &o, true, true, show_usage);
 	if (err)
 		return err > 0 ? 0 : 2;
 	if (tactl_parse_id(o.id, &id))
@@ -218,7 +222,7 @@ int tactl_cmd_destroy(int argc, char **argv)
 	uint32_t id;
 	int err;
 
-	err = tactl_parse(argc, argv, &o, true, destroy_usage);
+	err = tactl_parse(argc, argv, &o, true, false, destroy_usage);
 	if (err)
 		return err > 0 ? 0 : 2;
 	if (tactl_parse_id(o.id, &id))
