@@ -473,6 +473,67 @@ static int t_help_options(void)
 	return 0;
 }
 
+/*
+ * A number argument that is not one (a word, trailing garbage, a sign,
+ * blanks, beyond its range) is a usage error naming the option and the
+ * value, status 2, before anything is read or the module is reached; a
+ * good one still works.
+ */
+static int t_bad_numbers(void)
+{
+	static const char csv[] = "id,lower,upper,size\n0,0,1,10\n";
+	static const char graph[] = "tensorarena-graph 1\n"
+				    "tensor a 10 input\ntensor b 10 input\n"
+				    "tensor y 0 output\nop f a b -> y\n";
+	static const char *const cases[][2] = {
+		{ "plan t.csv --offline --hold x", "plan: bad --hold 'x'" },
+		{ "plan t.csv --hold 5s", "plan: bad --hold '5s'" },
+		{ "plan t.csv --hold 4294967296",
+		  "plan: bad --hold '4294967296'" },
+		{ "plan t.csv --offline --budget-ms -1",
+		  "plan: bad --budget-ms '-1'" },
+		{ "plan t.csv --offline --budget-ms ' 7'",
+		  "plan: bad --budget-ms ' 7'" },
+		{ "plan t.csv --offline --align 0", "plan: bad --align '0'" },
+		{ "import t.csv --align 99999999999999999999",
+		  "import: bad --align '99999999999999999999'" },
+		{ "watch --count x", "watch: bad --count 'x'" },
+		{ "watch --count -1", "watch: bad --count '-1'" },
+		{ "watch --timeout 10x", "watch: bad --timeout '10x'" },
+		{ "watch --timeout 2147483648",
+		  "watch: bad --timeout '2147483648'" },
+		{ "show 0", "show: bad ID '0'" },
+		{ "show 0x", "show: bad ID '0x'" },
+		{ "destroy 4294967296", "destroy: bad ID '4294967296'" },
+		{ "export 1 x", "export: bad TENSOR 'x'" },
+		{ "export 1x 0", "export: bad ID '1x'" },
+	};
+	char out[4096], err[4096], want[128];
+	size_t k;
+
+	TA_CHECK(!tmp_dir(), "tmp");
+	TA_CHECK(!write_file(tmp_path("t.csv"), csv, strlen(csv)), "write");
+	TA_CHECK(!write_file(tmp_path("t.graph"), graph, strlen(graph)),
+		 "write");
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		snprintf(want, sizeof(want), "tactl %s (wants a number from ",
+			 cases[k][1]);
+		TA_CHECK(tactl(out, sizeof(out), err, sizeof(err), "%s",
+			       cases[k][0]) == 2, "%s: %s", cases[k][0], err);
+		TA_CHECK(!out[0] && !strncmp(err, want, strlen(want)) &&
+			 strchr(err, '\n') && !strchr(err, '\n')[1],
+			 "%s: out '%s' err '%s'",
+			 cases[k][0], out, err);
+	}
+	/* 16-byte aligned: the one on top starts at 16 */
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan t.graph --offline --budget-ms 50 --align 0x10") == 0,
+		 "%s", err);
+	TA_CHECK(strstr(out, "lower bound: 26\n"), "%s", out);
+	tmp_clean();
+	return 0;
+}
+
 const struct ta_test ta_tactl_tests[] = {
 	{ "tactl plan: 2 aligned tensors, bound 26, optimal when reached",
 	  t_plan_two_aligned },
@@ -489,5 +550,7 @@ const struct ta_test ta_tactl_tests[] = {
 	  t_help },
 	{ "tactl: every long option a command parses is in its --help",
 	  t_help_options },
+	{ "tactl: a bad number argument is a usage error naming it",
+	  t_bad_numbers },
 	{ NULL, NULL },
 };

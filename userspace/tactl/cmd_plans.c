@@ -88,17 +88,12 @@ static int tactl_open(const struct tactl_opts *o, struct ta_client **c)
 	return err;
 }
 
-static int tactl_parse_id(const char *s, uint32_t *id)
+static int tactl_parse_id(const char *cmd, const char *s, uint32_t *id)
 {
-	char *end;
-	unsigned long v;
+	__u64 v;
 
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || *end || !v || v > UINT32_MAX) {
-		fprintf(stderr, "tactl: bad plan id '%s'\n", s);
+	if (tactl_parse_num(cmd, "ID", s, 1, UINT32_MAX, &v))
 		return -EINVAL;
-	}
 	*id = v;
 	return 0;
 }
@@ -174,7 +169,7 @@ int tactl_cmd_show(int argc, char **argv)
 	err = tactl_parse(argc, argv, &o, true, true, show_usage);
 	if (err)
 		return err > 0 ? 0 : 2;
-	if (tactl_parse_id(o.id, &id))
+	if (tactl_parse_id(argv[0], o.id, &id))
 		return 2;
 	if (tactl_open(&o, &c))
 		return 1;
@@ -225,7 +220,7 @@ int tactl_cmd_destroy(int argc, char **argv)
 	err = tactl_parse(argc, argv, &o, true, false, destroy_usage);
 	if (err)
 		return err > 0 ? 0 : 2;
-	if (tactl_parse_id(o.id, &id))
+	if (tactl_parse_id(argv[0], o.id, &id))
 		return 2;
 	if (tactl_open(&o, &c))
 		return 1;

@@ -7,6 +7,7 @@
  *	tactl watch [--json] [--count N] [--timeout SECONDS]
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +72,7 @@ int tactl_cmd_watch(int argc, char **argv)
 	bool json = false;
 	time_t end = 0;
 	int i, err;
+	__u64 v;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -79,9 +81,17 @@ int tactl_cmd_watch(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
 		} else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
-			count = strtol(argv[++i], NULL, 10);
+			if (tactl_parse_num("watch", argv[i], argv[i + 1], 0,
+					    LONG_MAX, &v))
+				return 2;
+			count = v;
+			i++;
 		} else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
-			timeout_s = strtol(argv[++i], NULL, 10);
+			if (tactl_parse_num("watch", argv[i], argv[i + 1], 0,
+					    INT_MAX, &v))
+				return 2;
+			timeout_s = v;
+			i++;
 		} else {
 			fputs(watch_usage, stderr);
 			return 2;
@@ -107,7 +117,7 @@ int tactl_cmd_watch(int argc, char **argv)
 
 			if (left <= 0)
 				break;
-			wait_ms = left * 1000;
+			wait_ms = left > INT_MAX / 1000 ? INT_MAX : left * 1000;
 		}
 		err = ta_events_next(ev, &e, wait_ms);
 		if (err == -ENOBUFS) {
