@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "ta_test.h"
+#include "tensorarena.h"
+#include "tactl.h"
 
 static char tdir[64];
 
@@ -534,6 +536,37 @@ static int t_bad_numbers(void)
 	return 0;
 }
 
+/*
+ * libtensorarena's ta_strategy_str() (ta_lib.c, which this build does not
+ * link): the planner's name, NULL for a number without one, as there.
+ */
+const char *ta_strategy_str(uint32_t strategy)
+{
+	return ta_strategy_name(strategy);
+}
+
+/*
+ * tactl list and show print a plan's strategy through tactl_strategy_str():
+ * a number without a name (a newer module's) is "strategy N", not a NULL
+ * handed to printf("%s").
+ */
+static int t_strategy_str(void)
+{
+	char buf[TACTL_STRATEGY_LEN];
+	uint32_t s;
+
+	for (s = 0; s <= TA_STRATEGY_FIXED; s++)
+		TA_CHECK(!strcmp(tactl_strategy_str(s, buf, sizeof(buf)),
+				 ta_strategy_name(s)), "%u", s);
+	TA_CHECK(!ta_strategy_str(TA_STRATEGY_FIXED + 1), "a name for %u",
+		 TA_STRATEGY_FIXED + 1);
+	TA_CHECK(tactl_strategy_str(7, buf, sizeof(buf)) == buf &&
+		 !strcmp(buf, "strategy 7"), "%s", buf);
+	TA_CHECK(!strcmp(tactl_strategy_str(UINT32_MAX, buf, sizeof(buf)),
+			 "strategy 4294967295"), "%s", buf);
+	return 0;
+}
+
 const struct ta_test ta_tactl_tests[] = {
 	{ "tactl plan: 2 aligned tensors, bound 26, optimal when reached",
 	  t_plan_two_aligned },
@@ -552,5 +585,7 @@ const struct ta_test ta_tactl_tests[] = {
 	  t_help_options },
 	{ "tactl: a bad number argument is a usage error naming it",
 	  t_bad_numbers },
+	{ "tactl list, show: an unknown strategy number is \"strategy N\"",
+	  t_strategy_str },
 	{ NULL, NULL },
 };

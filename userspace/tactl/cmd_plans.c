@@ -106,13 +106,16 @@ struct tactl_list_ctx {
 static int tactl_list_one(const struct ta_plan_get *g, void *arg)
 {
 	struct tactl_list_ctx *ctx = arg;
+	char sbuf[TACTL_STRATEGY_LEN];
+	const char *strategy = tactl_strategy_str(g->strategy, sbuf,
+						  sizeof(sbuf));
 
 	if (ctx->json) {
 		printf("%s{\"id\": %u, \"tensors\": %u, \"height\": %llu, \"lower_bound\": %llu, \"strategy\": \"%s\", \"optimal\": %s, \"plan_time_ns\": %llu, \"mmap_offset\": %llu}",
 		       ctx->n ? ", " : "", g->plan_id, g->n_placements,
 		       (unsigned long long)g->height,
 		       (unsigned long long)g->lower_bound,
-		       ta_strategy_str(g->strategy),
+		       strategy,
 		       g->optimal ? "true" : "false",
 		       (unsigned long long)g->plan_time_ns,
 		       (unsigned long long)g->mmap_offset);
@@ -125,7 +128,7 @@ static int tactl_list_one(const struct ta_plan_get *g, void *arg)
 		       g->n_placements, (unsigned long long)g->height,
 		       (unsigned long long)g->lower_bound,
 		       g->lower_bound ? (double)g->height / g->lower_bound : 1.0,
-		       ta_strategy_str(g->strategy),
+		       strategy,
 		       g->optimal ? "yes" : "no");
 	}
 	ctx->n++;
@@ -163,6 +166,8 @@ int tactl_cmd_show(int argc, char **argv)
 	struct tactl_opts o;
 	struct ta_client *c;
 	struct ta_plan *p;
+	char sbuf[TACTL_STRATEGY_LEN];
+	const char *strategy;
 	uint32_t id, i;
 	int err;
 
@@ -179,11 +184,12 @@ int tactl_cmd_show(int argc, char **argv)
 		ta_client_close(c);
 		return 1;
 	}
+	strategy = tactl_strategy_str(ta_plan_strategy(p), sbuf, sizeof(sbuf));
 	if (o.json) {
 		printf("{\"id\": %u, \"height\": %llu, \"lower_bound\": %llu, \"strategy\": \"%s\", \"optimal\": %s, \"tensors\": [",
 		       id, (unsigned long long)ta_plan_height(p),
 		       (unsigned long long)ta_plan_lower_bound(p),
-		       ta_strategy_str(ta_plan_strategy(p)),
+		       strategy,
 		       ta_plan_optimal(p) ? "true" : "false");
 		for (i = 0; i < ta_plan_tensor_count(p); i++)
 			printf("%s{\"offset\": %llu, \"size\": %llu}",
@@ -196,7 +202,7 @@ int tactl_cmd_show(int argc, char **argv)
 		       id, ta_plan_tensor_count(p),
 		       (unsigned long long)ta_plan_height(p),
 		       (unsigned long long)ta_plan_lower_bound(p),
-		       ta_strategy_str(ta_plan_strategy(p)),
+		       strategy,
 		       ta_plan_optimal(p) ? ", optimal" : "");
 		printf("%8s %14s %14s\n", "TENSOR", "OFFSET", "SIZE");
 		for (i = 0; i < ta_plan_tensor_count(p); i++)

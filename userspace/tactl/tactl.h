@@ -4,6 +4,8 @@
 #define TACTL_H
 
 #include <linux/types.h>
+#include <stddef.h>
+#include <stdint.h>
 
 int tactl_cmd_info(int argc, char **argv);
 int tactl_cmd_plan(int argc, char **argv);
@@ -30,5 +32,13 @@ int tactl_check_output(const char *path);
  */
 int tactl_parse_num(const char *cmd, const char *what, const char *s,
 		    __u64 min, __u64 max, __u64 *v);
+
+/*
+ * A strategy's name (ta_strategy_str()), or "strategy N" in @buf (of @len
+ * bytes, TACTL_STRATEGY_LEN will do) for a number without one. Return: the
+ * name or @buf, never NULL.
+ */
+#define TACTL_STRATEGY_LEN 24
+const char *tactl_strategy_str(uint32_t strategy, char *buf, size_t len);
 
 #endif /* TACTL_H */
