@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,6 +14,8 @@
 #include <unistd.h>
 
 #include "ta_test.h"
+#include "tensorarena.h"
+#include "tactl.h"
 
 static char tdir[64];
 
@@ -310,6 +313,260 @@ static int t_csv_lifetimes(void)
 	return 0;
 }
 
+/*
+ * The subcommands tactl --help lists, one per "  NAME  what" line after
+ * "commands:", into @names (NUL-separated, an empty name last).
+ */
+static int tactl_commands(char *names, size_t len)
+{
+	char out[4096], err[4096], *line, *save = NULL, *p = names;
+	bool listing = false;
+	size_t n;
+
+	if (tactl(out, sizeof(out), err, sizeof(err), "--help") != 0)
+		return -1;
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strcmp(line, "commands:")) {
+			listing = true;
+			continue;
+		}
+		if (!listing || strncmp(line, "  ", 2) || line[2] == ' ')
+			continue;
+		n = strcspn(line + 2, " ");
+		if (p + n + 2 > names + len)
+			return -1;
+		memcpy(p, line + 2, n);
+		p[n] = 0;
+		p += n + 1;
+	}
+	*p = 0;
+	return p == names ? -1 : 0;
+}
+
+/*
+ * Every subcommand answers -h and --help with its usage on stdout, status
+ * 0; an unknown option is still a usage error: the usage on stderr, 2.
+ */
+static int t_help(void)
+{
+	static const char *const flags[] = { "--help", "-h" };
+	char out[8192], err[8192], names[512];
+	const char *c;
+	size_t f;
+	int n = 0;
+
+	TA_CHECK(!tmp_dir(), "tmp");
+	TA_CHECK(!tactl_commands(names, sizeof(names)), "tactl --help");
+	for (c = names; *c; c += strlen(c) + 1, n++) {
+		for (f = 0; f < sizeof(flags) / sizeof(flags[0]); f++) {
+			TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+				       "%s %s", c, flags[f]) == 0, "%s %s: %s",
+				 c, flags[f], err);
+			TA_CHECK(!strncmp(out, "usage: tactl ", 13) &&
+				 strstr(out, c) && !err[0],
+				 "%s %s: out '%s' err '%s'", c, flags[f], out,
+				 err);
+		}
+		TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+			       "%s --no-such-option", c) == 2, "%s", c);
+		TA_CHECK(!out[0] && strstr(err, "usage: tactl "),
+			 "%s --no-such-option: out '%s' err '%s'", c, out, err);
+	}
+	TA_CHECK(n == 9, "%d subcommands in tactl --help", n);
+	/* import reads ONNX models (and graph files) too */
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err), "--help") == 0,
+		 "--help");
+	TA_CHECK(strstr(out, "\n  import   write a TFLite or ONNX model as a graph file\n"),
+		 "%s", out);
+	tmp_clean();
+	return 0;
+}
+
+/* Does @text hold @opt as a word of its own ("--no" is not in "--no-x")? */
+static bool has_option(const char *text, const char *opt)
+{
+	size_t n = strlen(opt);
+	const char *p;
+
+	for (p = strstr(text, opt); p; p = strstr(p + 1, opt)) {
+		char before = p == text ? ' ' : p[-1];
+		char after = p[n];
+
+		if (!(before == '-' || (before >= 'a' && before <= 'z')) &&
+		    !(after == '-' || (after >= 'a' && after <= 'z')))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Every long option a command's parser compares its arguments with (the
+ * '"--name")' of its source file, as in strcmp(a, "--name")) appears in
+ * the usage its --help prints, both in the synopsis (up to the first
+ * blank line) and in the option list after it. list, show and destroy
+ * share the parser of cmd_plans.c, which refuses --json for destroy
+ * (checked here).
+ */
+static int t_help_options(void)
+{
+	static const char *const cmds[][2] = {
+		{ "info", "cmd_info.c" },	{ "plan", "cmd_plan.c" },
+		{ "list", "cmd_plans.c" },	{ "show", "cmd_plans.c" },
+		{ "destroy", "cmd_plans.c" },	{ "export", "cmd_export.c" },
+		{ "watch", "cmd_watch.c" },	{ "draw", "cmd_draw.c" },
+		{ "import", "cmd_import.c" },
+	};
+	static char src[65536];
+	char out[8192], err[8192], names[512], path[1200], opt[64];
+	const char *c, *p, *q;
+	char *rest;
+	size_t k, n;
+	int found;
+
+	TA_CHECK(!tmp_dir(), "tmp");
+	/* the table above covers every subcommand tactl --help lists */
+	TA_CHECK(!tactl_commands(names, sizeof(names)), "tactl --help");
+	for (c = names, n = 0; *c; c += strlen(c) + 1, n++) {
+		for (k = 0; k < sizeof(cmds) / sizeof(cmds[0]); k++)
+			if (!strcmp(c, cmds[k][0]))
+				break;
+		TA_CHECK(k < sizeof(cmds) / sizeof(cmds[0]),
+			 "%s: not in the test's table", c);
+	}
+	TA_CHECK(n == sizeof(cmds) / sizeof(cmds[0]), "%zu commands", n);
+	for (k = 0; k < sizeof(cmds) / sizeof(cmds[0]); k++) {
+		snprintf(path, sizeof(path), "%s/userspace/tactl/%s", TA_REPO,
+			 cmds[k][1]);
+		read_file(path, src, sizeof(src));
+		TA_CHECK(src[0], "%s", path);
+		TA_CHECK(tactl(out, sizeof(out), err, sizeof(err), "%s --help",
+			       cmds[k][0]) == 0, "%s --help", cmds[k][0]);
+		rest = strstr(out, "\n\n");
+		TA_CHECK(rest, "%s --help: no blank line:\n%s", cmds[k][0], out);
+		*rest++ = 0;
+		found = 0;
+		for (p = strstr(src, ", \"--"); p; p = strstr(p + 1, ", \"--")) {
+			p += 3;
+			q = strchr(p, '"');
+			TA_CHECK(q && q[1] == ')' && (size_t)(q - p) < sizeof(opt),
+				 "%s: %.40s", cmds[k][1], p);
+			memcpy(opt, p, q - p);
+			opt[q - p] = 0;
+			found++;
+			if (!strcmp(opt, "--help"))
+				continue;
+			if (!strcmp(cmds[k][0], "destroy") &&
+			    !strcmp(opt, "--json"))
+				continue;
+			TA_CHECK(has_option(out, opt),
+				 "%s --help: the synopsis lacks %s:\n%s",
+				 cmds[k][0], opt, out);
+			TA_CHECK(has_option(rest, opt),
+				 "%s --help: the option list lacks %s:\n%s",
+				 cmds[k][0], opt, rest);
+		}
+		TA_CHECK(found, "%s: no long options found", cmds[k][1]);
+	}
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "destroy 1 --json") == 2, "destroy --json");
+	TA_CHECK(!out[0] && strstr(err, "usage: tactl destroy"), "%s", err);
+	tmp_clean();
+	return 0;
+}
+
+/*
+ * A number argument that is not one (a word, trailing garbage, a sign,
+ * blanks, beyond its range) is a usage error naming the option and the
+ * value, status 2, before anything is read or the module is reached; a
+ * good one still works.
+ */
+static int t_bad_numbers(void)
+{
+	static const char csv[] = "id,lower,upper,size\n0,0,1,10\n";
+	static const char graph[] = "tensorarena-graph 1\n"
+				    "tensor a 10 input\ntensor b 10 input\n"
+				    "tensor y 0 output\nop f a b -> y\n";
+	static const char *const cases[][2] = {
+		{ "plan t.csv --offline --hold x", "plan: bad --hold 'x'" },
+		{ "plan t.csv --hold 5s", "plan: bad --hold '5s'" },
+		{ "plan t.csv --hold 4294967296",
+		  "plan: bad --hold '4294967296'" },
+		{ "plan t.csv --offline --budget-ms -1",
+		  "plan: bad --budget-ms '-1'" },
+		{ "plan t.csv --offline --budget-ms ' 7'",
+		  "plan: bad --budget-ms ' 7'" },
+		{ "plan t.csv --offline --align 0", "plan: bad --align '0'" },
+		{ "import t.csv --align 99999999999999999999",
+		  "import: bad --align '99999999999999999999'" },
+		{ "watch --count x", "watch: bad --count 'x'" },
+		{ "watch --count -1", "watch: bad --count '-1'" },
+		{ "watch --timeout 10x", "watch: bad --timeout '10x'" },
+		{ "watch --timeout 2147483648",
+		  "watch: bad --timeout '2147483648'" },
+		{ "show 0", "show: bad ID '0'" },
+		{ "show 0x", "show: bad ID '0x'" },
+		{ "destroy 4294967296", "destroy: bad ID '4294967296'" },
+		{ "export 1 x", "export: bad TENSOR 'x'" },
+		{ "export 1x 0", "export: bad ID '1x'" },
+	};
+	char out[4096], err[4096], want[128];
+	size_t k;
+
+	TA_CHECK(!tmp_dir(), "tmp");
+	TA_CHECK(!write_file(tmp_path("t.csv"), csv, strlen(csv)), "write");
+	TA_CHECK(!write_file(tmp_path("t.graph"), graph, strlen(graph)),
+		 "write");
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		snprintf(want, sizeof(want), "tactl %s (wants a number from ",
+			 cases[k][1]);
+		TA_CHECK(tactl(out, sizeof(out), err, sizeof(err), "%s",
+			       cases[k][0]) == 2, "%s: %s", cases[k][0], err);
+		TA_CHECK(!out[0] && !strncmp(err, want, strlen(want)) &&
+			 strchr(err, '\n') && !strchr(err, '\n')[1],
+			 "%s: out '%s' err '%s'",
+			 cases[k][0], out, err);
+	}
+	/* 16-byte aligned: the one on top starts at 16 */
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan t.graph --offline --budget-ms 50 --align 0x10") == 0,
+		 "%s", err);
+	TA_CHECK(strstr(out, "lower bound: 26\n"), "%s", out);
+	tmp_clean();
+	return 0;
+}
+
+/*
+ * libtensorarena's ta_strategy_str() (ta_lib.c, which this build does not
+ * link): the planner's name, NULL for a number without one, as there.
+ */
+const char *ta_strategy_str(uint32_t strategy)
+{
+	return ta_strategy_name(strategy);
+}
+
+/*
+ * tactl list and show print a plan's strategy through tactl_strategy_str():
+ * a number without a name (a newer module's) is "strategy N", not a NULL
+ * handed to printf("%s").
+ */
+static int t_strategy_str(void)
+{
+	char buf[TACTL_STRATEGY_LEN];
+	uint32_t s;
+
+	for (s = 0; s <= TA_STRATEGY_FIXED; s++)
+		TA_CHECK(!strcmp(tactl_strategy_str(s, buf, sizeof(buf)),
+				 ta_strategy_name(s)), "%u", s);
+	TA_CHECK(!ta_strategy_str(TA_STRATEGY_FIXED + 1), "a name for %u",
+		 TA_STRATEGY_FIXED + 1);
+	TA_CHECK(tactl_strategy_str(7, buf, sizeof(buf)) == buf &&
+		 !strcmp(buf, "strategy 7"), "%s", buf);
+	TA_CHECK(!strcmp(tactl_strategy_str(UINT32_MAX, buf, sizeof(buf)),
+			 "strategy 4294967295"), "%s", buf);
+	return 0;
+}
+
 const struct ta_test ta_tactl_tests[] = {
 	{ "tactl plan: 2 aligned tensors, bound 26, optimal when reached",
 	  t_plan_two_aligned },
@@ -322,5 +579,13 @@ const struct ta_test ta_tactl_tests[] = {
 	  t_bad_output },
 	{ "tactl plan -o: lifetimes [lower, upper), upper exclusive",
 	  t_csv_lifetimes },
+	{ "tactl: every subcommand answers -h/--help on stdout, status 0",
+	  t_help },
+	{ "tactl: every long option a command parses is in its --help",
+	  t_help_options },
+	{ "tactl: a bad number argument is a usage error naming it",
+	  t_bad_numbers },
+	{ "tactl list, show: an unknown strategy number is \"strategy N\"",
+	  t_strategy_str },
 	{ NULL, NULL },
 };

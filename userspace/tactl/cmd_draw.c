@@ -11,6 +11,15 @@
 #include "ta_files.h"
 #include "tactl.h"
 
+static const char draw_usage[] =
+	"usage: tactl draw PLAN.csv --svg OUT.svg\n"
+	"\n"
+	"Draws a plan CSV (tactl plan -o, perhaps made on another machine, or\n"
+	"any trace with an offset column) as SVG, after checking that it is a\n"
+	"valid plan, and prints its height and lower bound.\n"
+	"\n"
+	"  --svg OUT.svg   the SVG file to write (required)\n";
+
 int tactl_cmd_draw(int argc, char **argv)
 {
 	struct ta_svg_info info = { .strategy = "from file" };
@@ -22,15 +31,19 @@ int tactl_cmd_draw(int argc, char **argv)
 	int ret;
 
 	for (i = 1; i < (u32)argc; i++) {
-		if (!strcmp(argv[i], "--svg") && i + 1 < (u32)argc)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(draw_usage, stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--svg") && i + 1 < (u32)argc) {
 			svg = argv[++i];
-		else if (!file && argv[i][0] != '-')
+		} else if (!file && argv[i][0] != '-') {
 			file = argv[i];
-		else
+		} else {
 			file = NULL, i = argc;
+		}
 	}
 	if (!file || !svg) {
-		fprintf(stderr, "usage: tactl draw PLAN.csv --svg OUT.svg\n");
+		fputs(draw_usage, stderr);
 		return 2;
 	}
 	if (tactl_check_output(svg))

@@ -28,20 +28,8 @@ static const char export_usage[] =
 	"(tactl plan --hold in another process, same user).\n"
 	"\n"
 	"  -o FILE   write the dma-buf's bytes (mapped read-only) to FILE ('-': stdout)\n"
-	"  --json    print the figures as one JSON object\n";
-
-static int export_parse_u32(const char *s, uint32_t *v)
-{
-	unsigned long long x;
-	char *end;
-
-	errno = 0;
-	x = strtoull(s, &end, 0);
-	if (errno || end == s || *end || x > UINT32_MAX)
-		return -EINVAL;
-	*v = (uint32_t)x;
-	return 0;
-}
+	"  --json    print the figures as one JSON object\n"
+	"  --ioctl, --netlink  the transport (default: netlink if available)\n";
 
 static int export_write(int fd, uint64_t size, const char *path)
 {
@@ -73,6 +61,7 @@ int tactl_cmd_export(int argc, char **argv)
 	struct ta_plan *p;
 	uint32_t id, tensor;
 	bool json = false;
+	__u64 v;
 	int i, n = 0, fd, err;
 	off_t size;
 
@@ -95,11 +84,16 @@ int tactl_cmd_export(int argc, char **argv)
 			break;
 		}
 	}
-	if (n != 2 || export_parse_u32(args[0], &id) || !id ||
-	    export_parse_u32(args[1], &tensor)) {
+	if (n != 2) {
 		fputs(export_usage, stderr);
 		return 2;
 	}
+	if (tactl_parse_num("export", "ID", args[0], 1, UINT32_MAX, &v))
+		return 2;
+	id = v;
+	if (tactl_parse_num("export", "TENSOR", args[1], 0, UINT32_MAX, &v))
+		return 2;
+	tensor = v;
 	if (tactl_check_output(out))
 		return 1;
 	err = ta_client_open(transport, &c);

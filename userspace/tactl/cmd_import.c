@@ -88,11 +88,9 @@ int tactl_cmd_import(int argc, char **argv)
 		} else if (!strcmp(a, "--quiet")) {
 			quiet = true;
 		} else if (!strcmp(a, "--align") && i + 1 < argc) {
-			if (ta_parse_u64(argv[++i], &align) || !align) {
-				fprintf(stderr, "tactl import: bad alignment '%s'\n",
-					argv[i]);
+			if (tactl_parse_num("import", a, argv[++i], 1, U64_MAX,
+					    &align))
 				return 2;
-			}
 		} else if (!strcmp(a, "--exportable") && i + 1 < argc) {
 			exportable = argv[++i];
 		} else if (a[0] == '-' && a[1]) {

@@ -14,6 +14,15 @@
 
 #include "tactl.h"
 
+static const char info_usage[] =
+	"usage: tactl info [--json]\n"
+	"\n"
+	"Shows the arena of /dev/" TA_DEVICE_NAME " (TA_IOCTL_INFO): ABI version,\n"
+	"arena size, bytes in use, alignment and page size; for CAP_SYS_ADMIN\n"
+	"also its DMA address range and the highest DMA address it reaches.\n"
+	"\n"
+	"  --json    print the figures as one JSON object\n";
+
 int tactl_cmd_info(int argc, char **argv)
 {
 	struct ta_info info;
@@ -21,10 +30,13 @@ int tactl_cmd_info(int argc, char **argv)
 	int fd, i;
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(info_usage, stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
 		} else {
-			fprintf(stderr, "usage: tactl info [--json]\n");
+			fputs(info_usage, stderr);
 			return 2;
 		}
 	}

@@ -4,12 +4,14 @@
  * (through libtensorarena) or offline.
  *
  *	tactl plan FILE [--strategy NAME] [--budget-ms N] [-o PLAN.csv]
- *		   [--svg PLAN.svg] [--json] [--offline | --dry-run]
- *		   [--hold SECONDS] [--ioctl | --netlink] [--align N]
+ *		   [--svg PLAN.svg] [--json] [--no-constants]
+ *		   [--offline | --dry-run] [--hold SECONDS]
+ *		   [--ioctl | --netlink] [--align N]
  *		   [--exportable NAME[,NAME...]] [--no-inplace]
  *		   [--write-metadata OUT.tflite]
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +46,8 @@ static void plan_usage(FILE *out)
 		"                  [--svg PLAN.svg] [--json] [--no-constants]\n"
 		"                  [--align N] [--exportable NAME[,NAME...]]\n"
 		"                  [--no-inplace] [--write-metadata OUT.tflite]\n"
+		"                  [--offline | --dry-run] [--hold SECONDS]\n"
+		"                  [--ioctl | --netlink]\n"
 		"\n"
 		"Plans a trace CSV (id,lower,upper,size[,alignment]), a graph file\n"
 		"(Documentation/graph-format.md), a TFLite model (tflite.md) or an\n"
@@ -127,19 +131,6 @@ static void plan_print(const char *file, const struct ta_input *in,
 	if (res->n_aliased)
 		printf("in place:    %u tensors share their input's memory\n",
 		       res->n_aliased);
-}
-
-static int plan_parse_ms(const char *s, u64 *ns)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || *end || v > U64_MAX / 1000000ULL)
-		return -EINVAL;
-	*ns = v * 1000000ULL;
-	return 0;
 }
 
 /* The file's problem as a libtensorarena graph, in the same form. */
@@ -256,7 +247,7 @@ int tactl_cmd_plan(int argc, char **argv)
 	struct ta_input in;
 	bool json = false, no_const = false, no_inplace = false;
 	const char *exportable = NULL;
-	u64 align = 0;
+	u64 align = 0, n;
 	char err[512] = "";
 	u64 *offsets;
 
@@ -275,11 +266,10 @@ int tactl_cmd_plan(int argc, char **argv)
 				return 2;
 			}
 		} else if (!strcmp(a, "--budget-ms") && more) {
-			if (plan_parse_ms(argv[++i], &budget.time_ns)) {
-				fprintf(stderr, "tactl plan: bad budget '%s'\n",
-					argv[i]);
+			if (tactl_parse_num("plan", a, argv[++i], 0,
+					    U64_MAX / 1000000, &n))
 				return 2;
-			}
+			budget.time_ns = n * 1000000;
 			bp = &budget;
 		} else if (!strcmp(a, "-o") && more) {
 			out_csv = argv[++i];
@@ -302,15 +292,16 @@ int tactl_cmd_plan(int argc, char **argv)
 		} else if (!strcmp(a, "--netlink")) {
 			sub.transport = TA_TRANSPORT_NETLINK;
 		} else if (!strcmp(a, "--align") && more) {
-			if (ta_parse_u64(argv[++i], &align) || !align) {
-				fprintf(stderr, "tactl plan: bad alignment '%s'\n",
-					argv[i]);
+			if (tactl_parse_num("plan", a, argv[++i], 1, U64_MAX,
+					    &align))
 				return 2;
-			}
 		} else if (!strcmp(a, "--exportable") && more) {
 			exportable = argv[++i];
 		} else if (!strcmp(a, "--hold") && more) {
-			sub.hold_s = strtoul(argv[++i], NULL, 10);
+			if (tactl_parse_num("plan", a, argv[++i], 0, UINT_MAX,
+					    &n))
+				return 2;
+			sub.hold_s = n;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "tactl plan: bad option '%s'\n", a);
 			plan_usage(stderr);

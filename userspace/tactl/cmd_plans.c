@@ -17,29 +17,64 @@ struct tactl_opts {
 	const char *id;
 };
 
+static const char list_usage[] =
+	"usage: tactl list [--json] [--ioctl | --netlink]\n"
+	"\n"
+	"Lists the plans in the module that you may see (your own; all of them\n"
+	"for CAP_SYS_ADMIN): ID, tensors, height, lower bound, their ratio,\n"
+	"strategy and whether the plan is optimal.\n"
+	"\n"
+	"  --json    print the plans as one JSON array\n"
+	"  --ioctl, --netlink  the transport (default: netlink if available)\n";
+
+static const char show_usage[] =
+	"usage: tactl show ID [--json] [--ioctl | --netlink]\n"
+	"\n"
+	"Shows plan ID: its figures and each tensor's offset and size.\n"
+	"\n"
+	"  --json    print the plan as one JSON object\n"
+	"  --ioctl, --netlink  the transport (default: netlink if available)\n";
+
+static const char destroy_usage[] =
+	"usage: tactl destroy ID [--ioctl | --netlink]\n"
+	"\n"
+	"Destroys plan ID (yours; any for CAP_SYS_ADMIN). Its memory is freed\n"
+	"once no mapping or dma-buf holds it any more.\n"
+	"\n"
+	"  --ioctl, --netlink  the transport (default: netlink if available)\n";
+
+/*
+ * The options of list, show (@want_id) and destroy (@want_id, not
+ * @want_json: it prints nothing). Return: 0; 1 when the usage was asked
+ * for (printed); -EINVAL for a usage error (the usage on stderr).
+ */
 static int tactl_parse(int argc, char **argv, struct tactl_opts *o,
-		       bool want_id, const char *usage)
+		       bool want_id, bool want_json, const char *usage)
 {
 	int i;
 
 	memset(o, 0, sizeof(*o));
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(usage, stdout);
+			return 1;
+		} else if (want_json && !strcmp(argv[i], "--json")) {
 			o->json = true;
-		else if (!strcmp(argv[i], "--ioctl"))
+		} else if (!strcmp(argv[i], "--ioctl")) {
 			o->transport = TA_TRANSPORT_IOCTL;
-		else if (!strcmp(argv[i], "--netlink"))
+		} else if (!strcmp(argv[i], "--netlink")) {
 			o->transport = TA_TRANSPORT_NETLINK;
-		else if (want_id && !o->id && argv[i][0] != '-')
+		} else if (want_id && !o->id && argv[i][0] != '-') {
 			o->id = argv[i];
-		else
+		} else {
 			goto usage;
+		}
 	}
 	if (want_id && !o->id)
 		goto usage;
 	return 0;
 usage:
-	fprintf(stderr, "usage: tactl %s\n", usage);
+	fputs(usage, stderr);
 	return -EINVAL;
 }
 
@@ -53,17 +88,12 @@ static int tactl_open(const struct tactl_opts *o, struct ta_client **c)
 	return err;
 }
 
-static int tactl_parse_id(const char *s, uint32_t *id)
+static int tactl_parse_id(const char *cmd, const char *s, uint32_t *id)
 {
-	char *end;
-	unsigned long v;
+	__u64 v;
 
-	errno = 0;
-	v = strtoul(s, &end, 0);
-	if (errno || *end || !v || v > UINT32_MAX) {
-		fprintf(stderr, "tactl: bad plan id '%s'\n", s);
+	if (tactl_parse_num(cmd, "ID", s, 1, UINT32_MAX, &v))
 		return -EINVAL;
-	}
 	*id = v;
 	return 0;
 }
@@ -76,13 +106,16 @@ struct tactl_list_ctx {
 static int tactl_list_one(const struct ta_plan_get *g, void *arg)
 {
 	struct tactl_list_ctx *ctx = arg;
+	char sbuf[TACTL_STRATEGY_LEN];
+	const char *strategy = tactl_strategy_str(g->strategy, sbuf,
+						  sizeof(sbuf));
 
 	if (ctx->json) {
 		printf("%s{\"id\": %u, \"tensors\": %u, \"height\": %llu, \"lower_bound\": %llu, \"strategy\": \"%s\", \"optimal\": %s, \"plan_time_ns\": %llu, \"mmap_offset\": %llu}",
 		       ctx->n ? ", " : "", g->plan_id, g->n_placements,
 		       (unsigned long long)g->height,
 		       (unsigned long long)g->lower_bound,
-		       ta_strategy_str(g->strategy),
+		       strategy,
 		       g->optimal ? "true" : "false",
 		       (unsigned long long)g->plan_time_ns,
 		       (unsigned long long)g->mmap_offset);
@@ -95,7 +128,7 @@ static int tactl_list_one(const struct ta_plan_get *g, void *arg)
 		       g->n_placements, (unsigned long long)g->height,
 		       (unsigned long long)g->lower_bound,
 		       g->lower_bound ? (double)g->height / g->lower_bound : 1.0,
-		       ta_strategy_str(g->strategy),
+		       strategy,
 		       g->optimal ? "yes" : "no");
 	}
 	ctx->n++;
@@ -109,8 +142,9 @@ int tactl_cmd_list(int argc, char **argv)
 	struct ta_client *c;
 	int err;
 
-	if (tactl_parse(argc, argv, &o, false, "list [--json] [--ioctl|--netlink]"))
-		return 2;
+	err = tactl_parse(argc, argv, &o, false, true, list_usage);
+	if (err)
+		return err > 0 ? 0 : 2;
 	if (tactl_open(&o, &c))
 		return 1;
 	ctx.json = o.json;
@@ -132,11 +166,15 @@ int tactl_cmd_show(int argc, char **argv)
 	struct tactl_opts o;
 	struct ta_client *c;
 	struct ta_plan *p;
+	char sbuf[TACTL_STRATEGY_LEN];
+	const char *strategy;
 	uint32_t id, i;
 	int err;
 
-	if (tactl_parse(argc, argv, &o, true, "show ID [--json] [--ioctl|--netlink]") ||
-	    tactl_parse_id(o.id, &id))
+	err = tactl_parse(argc, argv, &o, true, true, show_usage);
+	if (err)
+		return err > 0 ? 0 : 2;
+	if (tactl_parse_id(argv[0], o.id, &id))
 		return 2;
 	if (tactl_open(&o, &c))
 		return 1;
@@ -146,11 +184,12 @@ int tactl_cmd_show(int argc, char **argv)
 		ta_client_close(c);
 		return 1;
 	}
+	strategy = tactl_strategy_str(ta_plan_strategy(p), sbuf, sizeof(sbuf));
 	if (o.json) {
 		printf("{\"id\": %u, \"height\": %llu, \"lower_bound\": %llu, \"strategy\": \"%s\", \"optimal\": %s, \"tensors\": [",
 		       id, (unsigned long long)ta_plan_height(p),
 		       (unsigned long long)ta_plan_lower_bound(p),
-		       ta_strategy_str(ta_plan_strategy(p)),
+		       strategy,
 		       ta_plan_optimal(p) ? "true" : "false");
 		for (i = 0; i < ta_plan_tensor_count(p); i++)
 			printf("%s{\"offset\": %llu, \"size\": %llu}",
@@ -163,7 +202,7 @@ int tactl_cmd_show(int argc, char **argv)
 		       id, ta_plan_tensor_count(p),
 		       (unsigned long long)ta_plan_height(p),
 		       (unsigned long long)ta_plan_lower_bound(p),
-		       ta_strategy_str(ta_plan_strategy(p)),
+		       strategy,
 		       ta_plan_optimal(p) ? ", optimal" : "");
 		printf("%8s %14s %14s\n", "TENSOR", "OFFSET", "SIZE");
 		for (i = 0; i < ta_plan_tensor_count(p); i++)
@@ -184,8 +223,10 @@ int tactl_cmd_destroy(int argc, char **argv)
 	uint32_t id;
 	int err;
 
-	if (tactl_parse(argc, argv, &o, true, "destroy ID [--ioctl|--netlink]") ||
-	    tactl_parse_id(o.id, &id))
+	err = tactl_parse(argc, argv, &o, true, false, destroy_usage);
+	if (err)
+		return err > 0 ? 0 : 2;
+	if (tactl_parse_id(argv[0], o.id, &id))
 		return 2;
 	if (tactl_open(&o, &c))
 		return 1;

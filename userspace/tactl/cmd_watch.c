@@ -7,6 +7,7 @@
  *	tactl watch [--json] [--count N] [--timeout SECONDS]
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,17 @@
 
 #include "tensorarena.h"
 #include "tactl.h"
+
+static const char watch_usage[] =
+	"usage: tactl watch [--json] [--count N] [--timeout SECONDS]\n"
+	"\n"
+	"Prints the events of the " TA_NL_FAMILY_NAME " netlink family (its events\n"
+	"group needs CAP_SYS_ADMIN) as they come: plan created, plan destroyed,\n"
+	"arena pressure. Says \"tactl watch: listening\" on stderr once subscribed.\n"
+	"\n"
+	"  --json              one JSON object per line\n"
+	"  --count N           exit after N events (status 1 if fewer came)\n"
+	"  --timeout SECONDS   exit after that many seconds\n";
 
 static const char *const watch_names[] = {
 	[TA_EVENT_PLAN_CREATED] = "created",
@@ -60,16 +72,28 @@ int tactl_cmd_watch(int argc, char **argv)
 	bool json = false;
 	time_t end = 0;
 	int i, err;
+	__u64 v;
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(watch_usage, stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
 		} else if (!strcmp(argv[i], "--count") && i + 1 < argc) {
-			count = strtol(argv[++i], NULL, 10);
+			if (tactl_parse_num("watch", argv[i], argv[i + 1], 0,
+					    LONG_MAX, &v))
+				return 2;
+			count = v;
+			i++;
 		} else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
-			timeout_s = strtol(argv[++i], NULL, 10);
+			if (tactl_parse_num("watch", argv[i], argv[i + 1], 0,
+					    INT_MAX, &v))
+				return 2;
+			timeout_s = v;
+			i++;
 		} else {
-			fprintf(stderr, "usage: tactl watch [--json] [--count N] [--timeout SECONDS]\n");
+			fputs(watch_usage, stderr);
 			return 2;
 		}
 	}
@@ -93,7 +117,7 @@ int tactl_cmd_watch(int argc, char **argv)
 
 			if (left <= 0)
 				break;
-			wait_ms = left * 1000;
+			wait_ms = left > INT_MAX / 1000 ? INT_MAX : left * 1000;
 		}
 		err = ta_events_next(ev, &e, wait_ms);
 		if (err == -ENOBUFS) {

@@ -6,9 +6,11 @@
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "ta_files.h"
 #include "tactl.h"
 
 static const struct {
@@ -24,7 +26,7 @@ static const struct {
 	{ "export", tactl_cmd_export, "export an exportable tensor of a plan as a dma-buf" },
 	{ "watch", tactl_cmd_watch, "print plan and arena events (netlink)" },
 	{ "draw", tactl_cmd_draw, "draw a plan CSV (tactl plan -o) as SVG" },
-	{ "import", tactl_cmd_import, "write a TFLite model as a graph file" },
+	{ "import", tactl_cmd_import, "write a TFLite or ONNX model as a graph file" },
 };
 
 static void tactl_usage(FILE *out)
@@ -51,6 +53,37 @@ int tactl_check_output(const char *path)
 	}
 	fprintf(stderr, "tactl: cannot write %s: %s\n", path, strerror(errno));
 	return -1;
+}
+
+int tactl_parse_num(const char *cmd, const char *what, const char *s,
+		    __u64 min, __u64 max, __u64 *v)
+{
+	static const char hex[] = "0123456789abcdefABCDEF";
+	const char *digits = s;
+	u64 x = 0;
+	int err;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		digits = s + 2;
+	if (!*digits || digits[strspn(digits, digits == s ? "0123456789" : hex)]) {
+		err = -EINVAL;
+	} else if (digits == s) {
+		err = ta_parse_u64(s, &x);
+	} else {
+		errno = 0;
+		x = strtoull(digits, NULL, 16);
+		err = -errno;
+	}
+	if (!err && (x < min || x > max))
+		err = -ERANGE;
+	if (err) {
+		fprintf(stderr, "tactl %s: bad %s '%s' (wants a number from %llu to %llu)\n",
+			cmd, what, s, (unsigned long long)min,
+			(unsigned long long)max);
+		return -EINVAL;
+	}
+	*v = x;
+	return 0;
 }
 
 int main(int argc, char **argv)
