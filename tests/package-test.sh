@@ -234,8 +234,20 @@ tap $? "depmod knows it for $abi: $file"
 signer=$(in_root modinfo -k "$abi" -F signer tensorarena 2>/dev/null)
 [ -n "$signer" ] && [ -f "$root/var/lib/dkms/mok.pub" ]
 tap $? "DKMS signed it with its MOK key (signer '$signer'; /var/lib/dkms/mok.pub to enroll for Secure Boot)"
-[ -n "$file" ] && cp "$root$file" "$TA_ROOT/build/dkms-$abi-$(basename "$file")"
 in_root apt-get purge -y -qq tensorarena-dkms >>"$log" 2>&1
 [ ! -e "$root$file" ] && ! in_root dkms status 2>/dev/null | grep -q tensorarena
 tap $? "apt-get purge tensorarena-dkms removes the module and its DKMS entry"
+
+# Without the packages: make dkms-install from a copy of the source tree.
+mkdir -p "$root/tmp/src"
+(cd "$TA_ROOT" && git ls-files -z --cached --others --exclude-standard |
+	xargs -0 -I{} sh -c 'test -e "{}" && printf "%s\0" "{}"' |
+	tar --null -T - -cf -) | tar -C "$root/tmp/src" -xf -
+in_root make -C /tmp/src dkms-install KVER="$abi" >>"$log" 2>&1
+status=$?
+file=$(in_root modinfo -k "$abi" -F filename tensorarena 2>/dev/null)
+[ "$status" = 0 ] && case $file in "/lib/modules/$abi/updates/dkms/tensorarena.ko"*) true ;; *) false ;; esac
+tap $? "make dkms-install KVER=$abi from the source tree builds and installs it ($file)"
+in_root dkms remove "tensorarena/$version" --all >>"$log" 2>&1
+tap $? "dkms remove takes it away again"
 echo "# clean root: $((SECONDS - start)) s"
