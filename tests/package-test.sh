@@ -128,12 +128,11 @@ deb http://deb.debian.org/debian bookworm main
 deb http://deb.debian.org/debian bookworm-updates main
 deb http://deb.debian.org/debian-security bookworm-security main
 LIST
-# The archive's packages come from a cache of earlier runs when they can
-# (and the stock headers from the host's own apt cache): apt downloads
-# only what is missing.
+# The archive's packages come from a cache of earlier runs when they can:
+# apt downloads only what is missing.
 archives=$TA_CACHE/clean-root-archives
 mkdir -p "$archives"
-cp "$archives"/*.deb /var/cache/apt/archives/linux-*.deb "$root/var/cache/apt/archives/" 2>/dev/null
+cp "$archives"/*.deb "$root/var/cache/apt/archives/" 2>/dev/null
 mkdir -p "$root/tmp/debs"
 cp "${debs[@]}" "$root/tmp/debs/"
 in_debs=()
@@ -142,8 +141,11 @@ in_root apt-get update -qq >>"$log" 2>&1 &&
 	in_root apt-get install -y -qq --no-install-recommends "${in_debs[@]}" \
 		pkgconf gcc libc6-dev openssl libelf1 pahole >>"$log" 2>&1
 tap $? "apt-get install of the four packages in the clean root (with what a developer adds: pkgconf gcc libc6-dev, openssl for DKMS's signing key, and the headers' libelf1 pahole)"
+# The cache keeps what this install took from the archive, nothing else.
+rm -f "$archives"/*.deb
 cp "$root"/var/cache/apt/archives/*.deb "$archives/" 2>/dev/null
 rm -f "$archives"/tensorarena-* "$archives"/libtensorarena*
+echo "# from the archive: $(ls "$archives" | wc -l) packages, $(du -sm "$archives" | cut -f1) MB (cached in $archives)"
 echo "# clean root ready, packages installed: $((SECONDS - start)) s"
 
 # The tools and the library.
