@@ -65,7 +65,8 @@ cleanup() {
 	for m in $(awk -v r="$dk/root" '$2 ~ "^" r { print $2 }' /proc/mounts | sort -r); do
 		umount -l "$m"
 	done
-	rm -rf "$dk"
+	# never through a mount that failed to go: the host's /dev is one
+	rm -rf --one-file-system "$dk"
 }
 trap cleanup EXIT
 dpkg-deb -x "$out/tensorarena-dkms_${version}_all.deb" "$dk/pkg"
