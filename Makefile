@@ -11,7 +11,8 @@
 #   make demo [ARCH=arm64]    boot the test VM and show tensorarena at work
 #                             (arm64: the device-tree board, arena bound from
 #                             its memory-region)
-#   make bench                planner benchmark over ../shared/bench, the
+#   make bench                planner benchmark over ../shared/bench and a
+#                             seeded set with known optima (gen_perfect.py), the
 #                             worst-case inputs before (main's planner, 10 s
 #                             cap per run) and after (limit 2 s), then the
 #                             transports in a VM of Debian's stock kernel
@@ -57,6 +58,7 @@ demo: deps
 bench: deps
 	$(MAKE) -C $(TOP)/userspace bench
 	$(TOP)/userspace/bin/ta_bench $(SHARED)/bench
+	$(TOP)/tests/bench-perfect.sh $(SHARED)/bench
 	-$(TOP)/userspace/bench/worst-before.sh main
 	$(TOP)/userspace/bin/ta_bench --worst --limit-ms 2000 --cap-s 30
 	TA_SHARED=$(SHARED) $(TOP)/tests/vm/bench.sh

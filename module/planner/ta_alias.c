@@ -13,7 +13,7 @@
  * aliased pair is the same bytes at the step where both are live). The
  * members get the class's offset.
  */
-#include "ta_internal.h"
+#include "ta_plan_helpers.h"
 
 #define TA_ALIAS_NOT_INPUT	(TA_TENSOR_OUTPUT | TA_TENSOR_CONSTANT | \
 				 TA_TENSOR_PERSISTENT | TA_TENSOR_EXPORTABLE)

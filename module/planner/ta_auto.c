@@ -4,11 +4,12 @@
  * bounded search toward the lower bound.
  *
  * 1. greedy-size, the baseline, so that auto is never worse than it;
- * 2. the fit engine (ta_search_fit.c) with several static orders (largest,
+ * 2. the fit engine (ta_fit.c) with several static orders (largest,
  *    largest area, longest, most crowded, ...), each with first and best
  *    fit, keeping the lowest plan;
- * 3. up to %TA_STACK_EXHAUSTIVE buffers: stack's exhaustive enumeration,
- *    which proves its plan optimal;
+ * 3. every other strategy (freelist, pingpong's regions, stack), so that
+ *    none of them beats auto; up to %TA_STACK_EXHAUSTIVE buffers stack
+ *    enumerates every order, which proves its plan optimal;
  * 4. else up to %TA_SEARCH_MAX_BUFFERS buffers: the skyline branch and bound
  *    (ta_search.c) from the best plan, which stops at the lower bound or
  *    when it has proven its plan optimal;
@@ -21,6 +22,7 @@
  * for 62,000) and steps (default unlimited).
  */
 #include "ta_strategy.h"
+#include "ta_fit.h"
 #include "ta_search.h"
 
 #define TA_AUTO_DEFAULT_NS	1000000000ULL
@@ -240,6 +242,32 @@ static int ta_auto_iterate(const struct ta_problem *p, struct ta_fit *fit,
 	return 0;
 }
 
+#define TA_AUTO_RIVALS	3
+
+/*
+ * Rival @which: freelist, pingpong's regions (auto has greedy-size's plan
+ * already), stack (greedy-size itself above %TA_STACK_MAX_GREEDY).
+ * res->height is U64_MAX when the rival has nothing new to offer.
+ */
+static int ta_auto_rival(const struct ta_problem *p, u32 which,
+			 const struct ta_budget *budget, u64 *offsets,
+			 struct ta_result *res, struct ta_work *w)
+{
+	res->optimal = false;
+	switch (which) {
+	case 0:
+		return ta_plan_freelist(p, budget, offsets, res, w);
+	case 1:
+		return ta_pingpong_regions(p, offsets, res, w);
+	default:
+		if (p->n_buffers > TA_STACK_MAX_GREEDY) {
+			res->height = U64_MAX;
+			return 0;
+		}
+		return ta_plan_stack(p, budget, offsets, res, w);
+	}
+}
+
 /*
  * Anytime past greedy-size: the hard deadline in @w (limit_ns) stops the
  * later phases like the search budget does, and the best plan so far is
@@ -271,7 +299,7 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 	if (best <= lb || n < 2)
 		goto done;
 
-	fit = ta_fit_create(p, w);
+	fit = ta_fit_create(p->buffers, n, TA_FIT_RUNS, w);
 	keys = ta_env_alloc_array(n, sizeof(*keys));
 	order = ta_env_alloc_array(n, sizeof(*order));
 	tmpo = ta_env_alloc_array(n, sizeof(*tmpo));
@@ -299,7 +327,7 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 				 &h, &lim);
 		if (ret == -EAGAIN) {
 			if (lim.timed_out)
-				goto searched;
+				break;	/* the rivals still run */
 			continue;
 		}
 		if (ret)
@@ -310,26 +338,35 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 		}
 	}
 	/*
-	 * Stack's exhaustive enumeration of orders is exact with any
-	 * alignment and cheap this small: it goes first. The search's
-	 * canonical placements are complete only when no alignment exceeds
-	 * the size granule, so it could spend the whole budget and prove
-	 * nothing.
+	 * The other strategies, so that none of them ever beats auto. They
+	 * are not cut by the search budget, only by the hard deadline: auto
+	 * takes at least as long as the slowest of them. Up to
+	 * %TA_STACK_EXHAUSTIVE buffers stack enumerates every order, exact
+	 * with any alignment: the search's canonical placements are complete
+	 * only when no alignment exceeds the size granule.
 	 */
-	if (best > lb && n <= TA_STACK_EXHAUSTIVE) {
-		struct ta_result sres = *res;
+	for (pass = 0; pass < TA_AUTO_RIVALS && best > lb && !proven; pass++) {
+		struct ta_result rres = *res;
 
-		ret = ta_plan_stack(p, budget, cur, &sres, w);
+		ret = ta_auto_rival(p, pass, budget, cur, &rres, w);
 		if (ret == -ETIMEDOUT)
 			goto searched;
+		if (ret == -EOVERFLOW)
+			continue;
 		if (ret)
 			goto out;
-		if (sres.height < best) {
-			best = sres.height;
+		if (rres.height < best) {
+			best = rres.height;
 			ta_auto_copy(offsets, cur, n);
 		}
-		proven = sres.optimal;
+		/* an exhaustive stack proves the height auto holds now */
+		proven = rres.optimal && rres.height <= best;
 	}
+	ret = lim.timed_out ? 1 : ta_search_limit_hit(&lim);
+	if (ret < 0)
+		goto out;
+	if (ret)
+		goto searched;
 	if (best > lb && !proven && n <= TA_SEARCH_MAX_BUFFERS) {
 		ret = ta_search_skyline(p, lb, &lim, offsets, &best, &proven);
 		if (ret)

@@ -36,12 +36,13 @@
  * Time O(n log n + greedy-size on the items); memory about 50 bytes per
  * buffer, then 36 plus greedy-size's on the items (at most one per buffer).
  */
-#include "ta_internal.h"
+#include "ta_plan_helpers.h"
 
 #define TA_PP_NIL	U32_MAX
 
 struct ta_pp {
 	const struct ta_problem *p;
+	bool regions_only;	/* no greedy-size plan alongside (auto has it) */
 	u32 *succ;		/* next tensor on the branch, or NIL */
 	u32 *npred;		/* how many tensors link to this one */
 	u32 *chain;		/* scratch: one branch */
@@ -258,12 +259,16 @@ static int ta_pp_place(struct ta_pp *pp, u64 *offsets, u64 *item_off,
 	u64 h;
 	int ret;
 
+	if (pp->regions_only && pp->n_items == n) {
+		*height = U64_MAX;	/* no branch: greedy-size's plan */
+		return 0;
+	}
 	ret = ta_greedy_place(pp->item, pp->n_items, NULL, item_off, height, w);
 	if (ret)
 		return ret;
 	for (t = 0; t < n; t++)
 		offsets[t] = item_off[pp->item_of[t]];
-	if (pp->p->graph || pp->n_items == n)
+	if (pp->p->graph || pp->n_items == n || pp->regions_only)
 		return 0;
 	/*
 	 * Trace form: the branches were guessed. Place every buffer on its
@@ -282,20 +287,8 @@ static int ta_pp_place(struct ta_pp *pp, u64 *offsets, u64 *item_off,
 	return 0;
 }
 
-/**
- * ta_plan_pingpong() - the pingpong strategy
- * @p: the problem, validated by ta_plan()
- * @budget: unused, pingpong does not search
- * @offsets: out
- * @res: out, height and steps (one per buffer)
- * @w: work counter
- *
- * Return: 0, -ENOMEM, -EOVERFLOW when the height would reach 2^63, -EINTR,
- * -ETIMEDOUT past the deadline.
- */
-int ta_plan_pingpong(const struct ta_problem *p,
-		     const struct ta_budget *budget, u64 *offsets,
-		     struct ta_result *res, struct ta_work *w)
+static int ta_pingpong(const struct ta_problem *p, bool regions_only,
+		       u64 *offsets, struct ta_result *res, struct ta_work *w)
 {
 	u32 n = p->n_buffers, t;
 	u32 n_ops = p->graph ? p->graph->n_ops : 0;
@@ -304,8 +297,8 @@ int ta_plan_pingpong(const struct ta_problem *p,
 	u32 *act = NULL;
 	int ret = -ENOMEM;
 
-	(void)budget;
 	pp.p = p;
+	pp.regions_only = regions_only;
 	pp.n_items = 0;
 	pp.succ = ta_env_alloc_array(n, sizeof(*pp.succ));
 	pp.npred = ta_env_alloc_array(n, sizeof(*pp.npred));
@@ -349,4 +342,42 @@ out:
 	ta_env_free(pp.npred);
 	ta_env_free(pp.succ);
 	return ret;
+}
+
+/**
+ * ta_plan_pingpong() - the pingpong strategy
+ * @p: the problem, validated by ta_plan()
+ * @budget: unused, pingpong does not search
+ * @offsets: out
+ * @res: out, height and steps (one per buffer)
+ * @w: work counter
+ *
+ * Return: 0, -ENOMEM, -EOVERFLOW when the height would reach 2^63, -EINTR,
+ * -ETIMEDOUT past the deadline.
+ */
+int ta_plan_pingpong(const struct ta_problem *p,
+		     const struct ta_budget *budget, u64 *offsets,
+		     struct ta_result *res, struct ta_work *w)
+{
+	(void)budget;
+	return ta_pingpong(p, false, offsets, res, w);
+}
+
+/**
+ * ta_pingpong_regions() - pingpong's region plan alone, for auto
+ * @p: the problem, validated by ta_plan()
+ * @offsets: out
+ * @res: out, height (U64_MAX when no branch of two formed: the plan would
+ *	 be greedy-size's) and steps
+ * @w: work counter
+ *
+ * In trace form ta_plan_pingpong() also plans with greedy-size and keeps
+ * the lower plan; auto has greedy-size's plan already.
+ *
+ * Return: as ta_plan_pingpong().
+ */
+int ta_pingpong_regions(const struct ta_problem *p, u64 *offsets,
+			struct ta_result *res, struct ta_work *w)
+{
+	return ta_pingpong(p, true, offsets, res, w);
 }

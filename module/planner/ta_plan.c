@@ -9,7 +9,7 @@
  * that starts only needs checking against its live neighbours in address
  * order (the previous and the next rank).
  */
-#include "ta_internal.h"
+#include "ta_plan_helpers.h"
 
 static const char *const ta_strategy_names[TA_STRATEGY_FIXED + 1] = {
 	[TA_STRATEGY_AUTO] = "auto",

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * ta_runs.c - which address ranges do placed buffers occupy during [s, e)?
+ * ta_runs.c - the fit engine's run index: which address ranges do placed
+ * buffers occupy during [s, e)?
  *
  * Greedy placement asks, for each new buffer, for the union of the address
  * spans of the already placed buffers whose lifetimes overlap its own. The
@@ -25,9 +26,9 @@
  * moves to a bigger one (about 1.4 times), and when the pool is full it is
  * compacted in place. When even that fails, or a query would need more
  * scratch than there is, the caller falls back to enumerating buffers
- * (see ta_greedy_size.c); answers are the same either way.
+ * (see ta_fit.c); answers are the same either way.
  */
-#include "ta_internal.h"
+#include "ta_plan_helpers.h"
 
 #define TA_RUNS_SMALL		4	/* subtrees this many levels deep */
 #define TA_RUNS_POOL_PER_BUF	9	/* pool spans per buffer */
@@ -192,6 +193,47 @@ void ta_runs_free(struct ta_runs *r)
 	r->pool = NULL;
 	r->pts = NULL;
 	r->ok = false;
+}
+
+/**
+ * ta_runs_reset() - forget every placed buffer, keep the memory
+ * @r: the structure, set up by ta_runs_init()
+ */
+void ta_runs_reset(struct ta_runs *r)
+{
+	u32 i;
+
+	for (i = 0; i < r->nlists; i++) {
+		r->loff[i] = 0;
+		r->lnum[i] = 0;
+		r->lcls[i] = 0;
+	}
+	r->bump = 0;
+	if (r->cdepth) {
+		for (i = 0; i < 1U << r->cdepth; i++)
+			r->cnum[i] = TA_RUNS_INVALID;
+		r->cbump = 0;
+	}
+	r->work = 0;
+	r->ok = true;
+}
+
+/**
+ * ta_runs_bytes() - memory ta_runs_init() took
+ * @r: the structure
+ *
+ * Return: bytes.
+ */
+size_t ta_runs_bytes(const struct ta_runs *r)
+{
+	size_t bytes = (size_t)r->m * sizeof(*r->pts) +
+		       (size_t)r->pool_cap * sizeof(*r->pool) +
+		       (size_t)r->nlists * (2 * sizeof(u32) + 1);
+
+	if (r->cdepth)
+		bytes += (size_t)r->ccap * sizeof(*r->cpool) +
+			 (2 * sizeof(u32) << r->cdepth);
+	return bytes;
 }
 
 /*

@@ -3,11 +3,8 @@
  * ta_search.h - planner-internal search machinery shared by the `stack` and
  * `auto` strategies.
  *
- * Two engines:
- * - the fit engine (ta_search_fit.c) places buffers one by one in a given
- *   order, each at the lowest or best-fitting gap left by the already
- *   placed buffers that overlap it in time; an interval tree over time finds
- *   those neighbours, so one pass costs O(n log n + overlapping pairs);
+ * The effort limits every search shares (the fit engine's passes too, see
+ * ta_fit.h), and
  * - the skyline search (ta_search.c), a branch and bound over canonical
  *   placements (every buffer rests on the floor or on a buffer below it),
  *   built bottom-up at the lowest point of the skyline, with section-based
@@ -22,9 +19,6 @@
 
 /* The skyline search runs only on problems up to this many buffers. */
 #define TA_SEARCH_MAX_BUFFERS	4096U
-
-/* Heights and offsets stay below this; beyond it planning is -EOVERFLOW. */
-#define TA_SEARCH_MAX_HEIGHT	BIT_ULL(63)
 
 /**
  * struct ta_search_limits - effort limits shared by the engines
@@ -43,81 +37,6 @@ struct ta_search_limits {
 	bool timed_out;
 	struct ta_work *work;
 };
-
-/* Fit modes for ta_fit_run(). */
-#define TA_FIT_FIRST	0	/* lowest gap that fits */
-#define TA_FIT_BEST	1	/* smallest gap that fits, then lowest */
-
-struct ta_fit;
-
-/**
- * ta_fit_create() - build the fit engine for a problem
- * @p: the problem (validated)
- * @w: work counter every query adds to, or NULL
- *
- * Memory: about 16 + 4 * log2(2n) words per buffer; see ta_search_fit.c.
- *
- * Return: the engine, or NULL when memory is short.
- */
-struct ta_fit *ta_fit_create(const struct ta_problem *p, struct ta_work *w);
-
-/**
- * ta_fit_destroy() - free a fit engine; NULL is a no-op
- * @f: the engine
- */
-void ta_fit_destroy(struct ta_fit *f);
-
-/**
- * ta_fit_run() - place every buffer in @order at its first or best fit
- * @f: the engine
- * @order: a permutation of the buffer indices
- * @mode: %TA_FIT_FIRST or %TA_FIT_BEST
- * @stop_above: abandon the pass (return -EAGAIN) once the height exceeds
- *		this; U64_MAX to always finish
- * @offsets: out, the plan
- * @height: out, its height
- * @lim: effort limits, checked every few hundred placements
- *
- * Return: 0; -EAGAIN when abandoned (over @stop_above or out of time, see
- * @lim->timed_out, also set on the hard deadline); -EOVERFLOW; -EINTR.
- */
-int ta_fit_run(struct ta_fit *f, const u32 *order, u32 mode, u64 stop_above,
-	       u64 *offsets, u64 *height, struct ta_search_limits *lim);
-
-/**
- * ta_fit_lowest() - the lowest offset at which one buffer fits now
- * @f: the engine, with some buffers placed by ta_fit_place()
- * @b: an unplaced buffer
- * @mode: %TA_FIT_FIRST or %TA_FIT_BEST
- * @off: out, the offset
- *
- * Counts its work (the neighbours it looked at) in the engine's counter.
- *
- * Return: 0, -EOVERFLOW, or what ta_work_add() returns (-EINTR,
- * -ETIMEDOUT).
- */
-int ta_fit_lowest(struct ta_fit *f, u32 b, u32 mode, u64 *off);
-
-/**
- * ta_fit_reset() - unplace every buffer
- * @f: the engine
- */
-void ta_fit_reset(struct ta_fit *f);
-
-/**
- * ta_fit_place() - record buffer @b at offset @off
- * @f: the engine
- * @b: an unplaced buffer
- * @off: its offset
- */
-void ta_fit_place(struct ta_fit *f, u32 b, u64 off);
-
-/**
- * ta_fit_unplace_last() - undo the last ta_fit_place()
- * @f: the engine
- * @b: the buffer that call placed
- */
-void ta_fit_unplace_last(struct ta_fit *f, u32 b);
 
 /**
  * ta_search_skyline() - improve a plan by branch and bound

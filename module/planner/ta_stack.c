@@ -21,54 +21,11 @@
  *   look-ahead, so above %TA_STACK_MAX_GREEDY buffers the strategy plans
  *   with greedy-size (a window of one) instead.
  */
-#include "ta_strategy.h"
+#include "ta_fit.h"
+#include "ta_plan_helpers.h"
 #include "ta_search.h"
 
 #define TA_STACK_WINDOW		8
-#define TA_STACK_MAX_GREEDY	8192U
-
-/* First fit of buffer @b among the first @k buffers of @perm. */
-static int ta_stack_ff(const struct ta_problem *p, const u32 *perm, u32 k,
-		       const u64 *off, u32 b, u64 *res)
-{
-	const struct ta_buffer *x = &p->buffers[b];
-	u64 lo[TA_STACK_EXHAUSTIVE], hi[TA_STACK_EXHAUSTIVE];
-	u64 mask = x->align - 1, y = 0;
-	u32 i, j, m = 0;
-
-	if (!x->size) {
-		*res = 0;
-		return 0;
-	}
-	for (i = 0; i < k; i++) {
-		const struct ta_buffer *z = &p->buffers[perm[i]];
-
-		if (!z->size || z->start >= x->end || x->start >= z->end)
-			continue;
-		j = m++;
-		while (j && lo[j - 1] > off[perm[i]]) {
-			lo[j] = lo[j - 1];
-			hi[j] = hi[j - 1];
-			j--;
-		}
-		lo[j] = off[perm[i]];
-		hi[j] = off[perm[i]] + z->size;
-	}
-	for (i = 0; i <= m; i++) {
-		u64 o = (y + mask) & ~mask;
-
-		if (o < y || o >= TA_SEARCH_MAX_HEIGHT ||
-		    x->size > TA_SEARCH_MAX_HEIGHT - o)
-			return -EOVERFLOW;
-		if (i == m || (lo[i] > o && lo[i] - o >= x->size)) {
-			*res = o;
-			return 0;
-		}
-		if (hi[i] > y)
-			y = hi[i];
-	}
-	return -EOVERFLOW;
-}
 
 struct ta_stack_ex {
 	u32 perm[TA_STACK_EXHAUSTIVE];		/* the order so far */
@@ -87,31 +44,40 @@ static int ta_stack_exhaustive(const struct ta_problem *p, u64 *offsets,
 	u32 n = p->n_buffers, used = 0, i;
 	u64 best = U64_MAX, steps = 0;
 	struct ta_stack_ex *x;
+	struct ta_fit *fit;
 	int d = 0, ret = 0;
 
 	x = ta_env_alloc_array(1, sizeof(*x));
 	if (!x)
 		return -ENOMEM;
+	/* holds the rectangles of the order so far, perm[0, d) */
+	fit = ta_fit_create(p->buffers, n, 0, w);
+	if (!fit) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	x->hgt[0] = 0;
 	x->next[0] = 0;
 	while (d >= 0) {
 		u64 o, top;
 
 		if (x->next[d] >= n) {
-			if (--d >= 0)
+			if (--d >= 0) {
 				used &= ~(1U << x->perm[d]);
+				ta_fit_unplace_last(fit, x->perm[d]);
+			}
 			continue;
 		}
 		i = x->next[d]++;
 		if (used & (1U << i))
 			continue;
 		steps++;
-		ret = ta_work_add(w, 4 + (u64)d);
+		/* counts its work; -ETIMEDOUT or -EINTR stop the enumeration */
+		ret = ta_fit_lowest(fit, i, TA_FIT_FIRST, &o);
+		if (ret == -EOVERFLOW)
+			goto out;
 		if (ret)
 			goto stopped;
-		ret = ta_stack_ff(p, x->perm, d, x->off, i, &o);
-		if (ret)
-			goto out;
 		x->off[i] = o;
 		top = p->buffers[i].size ? o + p->buffers[i].size : 0;
 		if (top < x->hgt[d])
@@ -126,6 +92,7 @@ static int ta_stack_exhaustive(const struct ta_problem *p, u64 *offsets,
 			continue;
 		}
 		used |= 1U << i;
+		ta_fit_place(fit, i, o);
 		x->hgt[d + 1] = top;
 		x->next[++d] = 0;
 	}
@@ -140,6 +107,7 @@ stopped:
 		ret = 0;
 	}
 out:
+	ta_fit_destroy(fit);
 	ta_env_free(x);
 	return ret;
 }
@@ -185,7 +153,7 @@ static int ta_stack_greedy(const struct ta_problem *p, u64 *offsets,
 	int ret = 0;
 
 	keys = ta_env_alloc_array(n, sizeof(*keys));
-	fit = ta_fit_create(p, w);
+	fit = ta_fit_create(p->buffers, n, 0, w);
 	if (!keys || !fit) {
 		ret = -ENOMEM;
 		goto out;

@@ -68,12 +68,16 @@ static inline int ta_work_add(struct ta_work *w, u64 units)
 
 /* stack enumerates every order, exactly, up to this many buffers. */
 #define TA_STACK_EXHAUSTIVE	8
+/* Above this many buffers stack plans with greedy-size. */
+#define TA_STACK_MAX_GREEDY	8192U
 
 int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 		 u64 *offsets, struct ta_result *res, struct ta_work *w);
 int ta_plan_pingpong(const struct ta_problem *p,
 		     const struct ta_budget *budget, u64 *offsets,
 		     struct ta_result *res, struct ta_work *w);
+int ta_pingpong_regions(const struct ta_problem *p, u64 *offsets,
+			struct ta_result *res, struct ta_work *w);
 int ta_plan_stack(const struct ta_problem *p, const struct ta_budget *budget,
 		  u64 *offsets, struct ta_result *res, struct ta_work *w);
 int ta_plan_freelist(const struct ta_problem *p,

@@ -6,6 +6,7 @@
 
 static const struct ta_test *const ta_tables[] = {
 	ta_planner_tests,
+	ta_dominance_tests,
 	ta_files_tests,
 	ta_tflite_tests,
 	ta_onnx_tests,

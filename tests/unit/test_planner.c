@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "ta_test.h"
-#include "ta_internal.h"
+#include "ta_plan_helpers.h"
 
 #define NS TA_STRATEGY_COUNT
 

@@ -36,7 +36,7 @@ struct ref {
 
 struct stat_acc {
 	int runs, at_best, at_lb, failed;
-	double worst_vs_best, total_ms, max_ms;
+	double worst_vs_best, total_ms, max_ms, sum_vs_lb;
 	const char *worst_trace;
 };
 
@@ -235,6 +235,7 @@ int main(int argc, char **argv)
 			printf(" | %8.4f%c %8.1f", (double)res.height / (double)lb,
 			       res.optimal ? '*' : ' ', ms);
 			a->total_ms += ms;
+			a->sum_vs_lb += (double)res.height / (double)lb;
 			if (ms > a->max_ms)
 				a->max_ms = ms;
 			if (res.height == lb)
@@ -256,15 +257,18 @@ int main(int argc, char **argv)
 		ta_input_free(&in);
 	}
 
-	printf("\n%-12s %10s %10s %8s %12s %12s  %s\n", "strategy", "at best",
-	       "at lb", "failed", "total ms", "max ms", "worst height/best_known");
+	printf("\n%-12s %10s %10s %10s %8s %12s %12s  %s\n", "strategy",
+	       "at best", "at lb", "mean h/lb", "failed", "total ms", "max ms",
+	       "worst height/best_known");
 	for (s = 0; s < n_strat; s++) {
 		const struct stat_acc *a = &acc[strategies[s]];
+		int ok = a->runs - a->failed;
 
-		printf("%-12s %6d/%-3d %6d/%-3d %8d %12.1f %12.1f  %.4f %s\n",
+		printf("%-12s %6d/%-3d %6d/%-3d %10.4f %8d %12.1f %12.1f  %.4f %s\n",
 		       ta_strategy_name(strategies[s]), a->at_best, a->runs,
-		       a->at_lb, a->runs, a->failed, a->total_ms, a->max_ms,
-		       a->worst_vs_best, a->worst_trace ? a->worst_trace : "");
+		       a->at_lb, a->runs, ok ? a->sum_vs_lb / ok : 0.0,
+		       a->failed, a->total_ms, a->max_ms, a->worst_vs_best,
+		       a->worst_trace ? a->worst_trace : "");
 	}
 	for (i = 0; i < n; i++)
 		free(traces[i]);

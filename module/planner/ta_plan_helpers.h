@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * ta_internal.h - helpers shared by the planner's own sources.
+ * ta_plan_helpers.h - helpers shared by the planner's own sources.
  *
- * Not part of any API: only the planner's own sources include this. Everything here
- * is plain C under the same rules as the rest of the core (see ta_env.h):
- * no libc, no floating point, no 64-bit division.
+ * Not part of any API: only the planner's own sources include this.
+ * Everything here is plain C under the same rules as the rest of the core
+ * (see ta_env.h): no libc, no floating point, no 64-bit division.
  */
-#ifndef TA_INTERNAL_H
-#define TA_INTERNAL_H
+#ifndef TA_PLAN_HELPERS_H
+#define TA_PLAN_HELPERS_H
 
 #include "ta_strategy.h"
 
@@ -110,6 +110,8 @@ extern u32 ta_runs_debug_pool;
 int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
 		 struct ta_span *sa, struct ta_span *sb, u32 scap);
 void ta_runs_free(struct ta_runs *r);
+void ta_runs_reset(struct ta_runs *r);
+size_t ta_runs_bytes(const struct ta_runs *r);
 int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi);
 s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
 		  const struct ta_span **out, u64 *work);
@@ -119,4 +121,4 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, const u64 *fixed,
 int ta_sweep_lower_bound(const struct ta_buffer *bufs, u32 n, u64 *lb,
 			 struct ta_work *w);
 
-#endif /* TA_INTERNAL_H */
+#endif /* TA_PLAN_HELPERS_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * ta_search_fit.c - the fit engine: place buffers one at a time, each at
- * the lowest (first fit) or tightest (best fit) gap between the already
+ * ta_fit.c - the fit engine (ta_fit.h): place buffers one at a time, each
+ * at the lowest (first fit) or tightest (best fit) gap between the already
  * placed buffers that overlap it in time.
  *
  * The buffers are sorted by start once; a max-tree over that order holds,
@@ -11,22 +11,24 @@
  * ending at or before s finds exactly them, O(log n) per neighbour, and
  * they are then sorted by offset to read off the gaps.
  *
+ * With %TA_FIT_RUNS the engine also keeps the run index (ta_runs.c): the
+ * union of the neighbours' address spans as sorted runs, read without
+ * visiting the neighbours one by one. The gaps between runs are the gaps
+ * between the neighbours, so both give the same answer; the tree is the
+ * fallback when the index is full or a buffer was unplaced.
+ *
  * Memory, taken once in ta_fit_create(): about 70 bytes per buffer (the
- * tree, the start order, offsets and two neighbour arrays). Offsets are
- * checked against %TA_SEARCH_MAX_HEIGHT so that offset + size never
- * overflows.
+ * tree, the start order, offsets and the neighbour scratch), plus the run
+ * index's pool. Offsets stay at or below %TA_PLAN_MAX_HEIGHT - size.
  */
+#include "ta_fit.h"
+#include "ta_plan_helpers.h"
 #include "ta_search.h"
 
 #define TA_FIT_CHECK_EVERY	256
 
-struct ta_fit_gap {
-	u64 lo;
-	u64 hi;
-};
-
 struct ta_fit {
-	const struct ta_problem *p;
+	const struct ta_buffer *b;
 	u32 n;
 	u32 leaves;		/* a power of two >= n */
 	u32 shift;		/* log2(leaves) */
@@ -34,11 +36,15 @@ struct ta_fit {
 	u32 *pos;		/* buffer -> position in by_start */
 	u32 *tree;		/* 2 * leaves: latest end placed per subtree */
 	u64 *off;
-	struct ta_fit_gap *nb;	/* neighbours of one query */
-	struct ta_fit_gap *tmp;
+	struct ta_span *nb;	/* neighbours of one query */
+	struct ta_span *tmp;	/* sort scratch, right after nb */
 	u32 *count;		/* radix counters */
-	struct ta_work *w;	/* work counter, or NULL */
+	struct ta_work *w;	/* work counter */
 	struct ta_work own;	/* the counter when none is given */
+	struct ta_runs runs;	/* the run index, with TA_FIT_RUNS */
+	bool has_runs;		/* created with TA_FIT_RUNS */
+	bool runs_ok;		/* the index holds every placed buffer */
+	size_t bytes;		/* what ta_fit_create() allocated */
 };
 
 #define TA_FIT_RADIX_BITS	11
@@ -68,21 +74,23 @@ void ta_fit_destroy(struct ta_fit *f)
 	ta_env_free(f->tree);
 	ta_env_free(f->off);
 	ta_env_free(f->nb);
-	ta_env_free(f->tmp);
 	ta_env_free(f->count);
+	if (f->has_runs)
+		ta_runs_free(&f->runs);
 	ta_env_free(f);
 }
 
-struct ta_fit *ta_fit_create(const struct ta_problem *p, struct ta_work *w)
+struct ta_fit *ta_fit_create(const struct ta_buffer *b, u32 n, u32 flags,
+			     struct ta_work *w)
 {
 	struct ta_fit_key *keys;
 	struct ta_fit *f;
-	u32 n = p->n_buffers, i;
+	u32 i;
 
 	f = ta_env_alloc_array(1, sizeof(*f));
 	if (!f)
 		return NULL;
-	f->p = p;
+	f->b = b;
 	f->n = n;
 	if (!w) {
 		ta_work_init(&f->own, 0);
@@ -99,17 +107,22 @@ struct ta_fit *ta_fit_create(const struct ta_problem *p, struct ta_work *w)
 	f->pos = ta_env_alloc_array(n + 1, sizeof(*f->pos));
 	f->tree = ta_env_alloc_array(2 * (size_t)f->leaves, sizeof(*f->tree));
 	f->off = ta_env_alloc_array(n + 1, sizeof(*f->off));
-	f->nb = ta_env_alloc_array(n + 1, sizeof(*f->nb));
-	f->tmp = ta_env_alloc_array(n + 1, sizeof(*f->tmp));
+	/* nb and tmp are halves of one array: the run index's scratch */
+	f->nb = ta_env_alloc_array(2 * ((size_t)n + 1), sizeof(*f->nb));
+	f->tmp = f->nb ? f->nb + n + 1 : NULL;
 	f->count = ta_env_alloc_array(TA_FIT_RADIX, sizeof(*f->count));
 	if (!keys || !f->by_start || !f->pos || !f->tree || !f->off ||
-	    !f->nb || !f->tmp || !f->count) {
-		ta_env_free(keys);
-		ta_fit_destroy(f);
-		return NULL;
+	    !f->nb || !f->count)
+		goto free_engine;
+	if (flags & TA_FIT_RUNS && n) {
+		if (ta_runs_init(&f->runs, b, n, f->nb, f->tmp,
+				 2 * (n + 1)))
+			goto free_engine;
+		f->has_runs = true;
+		f->runs_ok = true;
 	}
 	for (i = 0; i < n; i++) {
-		keys[i].start = p->buffers[i].start;
+		keys[i].start = b[i].start;
 		keys[i].idx = i;
 	}
 	ta_env_sort(keys, n, sizeof(*keys), ta_fit_cmp_key);
@@ -118,7 +131,22 @@ struct ta_fit *ta_fit_create(const struct ta_problem *p, struct ta_work *w)
 		f->pos[keys[i].idx] = i;
 	}
 	ta_env_free(keys);
+	f->bytes = sizeof(*f) + (size_t)(n + 1) *
+		   (2 * sizeof(u32) + sizeof(u64) + 2 * sizeof(*f->nb)) +
+		   2 * (size_t)f->leaves * sizeof(u32) +
+		   TA_FIT_RADIX * sizeof(u32) +
+		   (f->has_runs ? ta_runs_bytes(&f->runs) : 0);
 	return f;
+
+free_engine:
+	ta_env_free(keys);
+	ta_fit_destroy(f);
+	return NULL;
+}
+
+size_t ta_fit_bytes(const struct ta_fit *f)
+{
+	return f->bytes;
 }
 
 void ta_fit_reset(struct ta_fit *f)
@@ -128,6 +156,11 @@ void ta_fit_reset(struct ta_fit *f)
 	for (i = 0; i < 2 * f->leaves; i++)
 		f->tree[i] = 0;
 	f->w->units += f->leaves;
+	if (f->has_runs) {
+		ta_runs_reset(&f->runs);
+		f->runs_ok = true;
+		f->w->units += f->n;
+	}
 }
 
 static void ta_fit_set(struct ta_fit *f, u32 b, u32 end)
@@ -147,14 +180,26 @@ static void ta_fit_set(struct ta_fit *f, u32 b, u32 end)
 
 void ta_fit_place(struct ta_fit *f, u32 b, u64 off)
 {
+	const struct ta_buffer *buf = &f->b[b];
+
 	f->off[b] = off;
-	if (f->p->buffers[b].size)
-		ta_fit_set(f, b, f->p->buffers[b].end);
+	if (!buf->size)
+		return;
+	ta_fit_set(f, b, buf->end);
+	if (f->runs_ok) {
+		/* a full index stays off: the tree answers from now on */
+		if (ta_runs_insert(&f->runs, buf->start, buf->end, off,
+				   off + buf->size))
+			f->runs_ok = false;
+		f->w->units += f->runs.work;
+		f->runs.work = 0;
+	}
 }
 
 void ta_fit_unplace_last(struct ta_fit *f, u32 b)
 {
 	ta_fit_set(f, b, 0);
+	f->runs_ok = false;
 }
 
 /*
@@ -162,9 +207,9 @@ void ta_fit_unplace_last(struct ta_fit *f, u32 b)
  * up to %TA_FIT_MERGE_MAX, else least significant digit first radix sort
  * over the bits in which the keys differ.
  */
-static struct ta_fit_gap *ta_fit_sort(struct ta_fit *f, u32 n)
+static struct ta_span *ta_fit_sort(struct ta_fit *f, u32 n)
 {
-	struct ta_fit_gap *a = f->nb, *t = f->tmp, *x;
+	struct ta_span *a = f->nb, *t = f->tmp, *x;
 	u64 any = 0, all = U64_MAX, diff;
 	u32 i, shift;
 
@@ -172,7 +217,7 @@ static struct ta_fit_gap *ta_fit_sort(struct ta_fit *f, u32 n)
 		u32 w;
 
 		for (i = 1; i < n; i++) {
-			struct ta_fit_gap v = a[i];
+			struct ta_span v = a[i];
 			u32 j = i;
 
 			while (j & 7 && a[j - 1].lo > v.lo) {
@@ -233,7 +278,7 @@ static struct ta_fit_gap *ta_fit_sort(struct ta_fit *f, u32 n)
 /* Collect the placed buffers overlapping @b into f->nb; return the count. */
 static u32 ta_fit_neighbours(struct ta_fit *f, u32 b)
 {
-	const struct ta_buffer *buf = f->p->buffers;
+	const struct ta_buffer *buf = f->b;
 	u32 stack[64];
 	u32 sp = 0, k = 0, s = buf[b].start, e = buf[b].end, lo = 0, hi;
 
@@ -276,10 +321,11 @@ static u32 ta_fit_neighbours(struct ta_fit *f, u32 b)
 
 int ta_fit_lowest(struct ta_fit *f, u32 b, u32 mode, u64 *off)
 {
-	const struct ta_buffer *buf = &f->p->buffers[b];
+	const struct ta_buffer *buf = &f->b[b];
 	u64 size = buf->size, mask = buf->align - 1, y = 0;
 	u64 best = U64_MAX, best_gap = U64_MAX;
-	struct ta_fit_gap *g;
+	const struct ta_span *g = NULL;
+	s64 runs = -ENOSPC;
 	u32 k, i;
 	int ret;
 
@@ -287,12 +333,21 @@ int ta_fit_lowest(struct ta_fit *f, u32 b, u32 mode, u64 *off)
 		*off = 0;
 		return 0;
 	}
-	k = ta_fit_neighbours(f, b);
-	/* neighbours found, sorted (a few passes) and scanned */
-	ret = ta_work_add(f->w, 16 + 4 * (u64)k);
+	if (f->runs_ok)
+		runs = ta_runs_query(&f->runs, buf->start, buf->end, &g,
+				     &f->w->units);
+	if (runs >= 0) {
+		k = (u32)runs;
+		ret = ta_work_add(f->w, 16 + (u64)k);
+	} else {
+		k = ta_fit_neighbours(f, b);
+		/* neighbours found, sorted (a few passes) and scanned */
+		ret = ta_work_add(f->w, 16 + 4 * (u64)k);
+		if (!ret)
+			g = ta_fit_sort(f, k);
+	}
 	if (ret)
 		return ret;
-	g = ta_fit_sort(f, k);
 	for (i = 0; i <= k; i++) {
 		u64 lim = i < k ? g[i].lo : U64_MAX;
 		u64 o = (y + mask) & ~mask;
@@ -315,8 +370,7 @@ int ta_fit_lowest(struct ta_fit *f, u32 b, u32 mode, u64 *off)
 		if (i < k && g[i].hi > y)
 			y = g[i].hi;
 	}
-	if (best == U64_MAX || best >= TA_SEARCH_MAX_HEIGHT ||
-	    size > TA_SEARCH_MAX_HEIGHT - best)
+	if (best > TA_PLAN_MAX_HEIGHT || size > TA_PLAN_MAX_HEIGHT - best)
 		return -EOVERFLOW;
 	*off = best;
 	return 0;
@@ -350,8 +404,8 @@ int ta_fit_run(struct ta_fit *f, const u32 *order, u32 mode, u64 stop_above,
 			return ret;
 		ta_fit_place(f, b, o);
 		offsets[b] = o;
-		if (f->p->buffers[b].size && o + f->p->buffers[b].size > h) {
-			h = o + f->p->buffers[b].size;
+		if (f->b[b].size && o + f->b[b].size > h) {
+			h = o + f->b[b].size;
 			if (h > stop_above)
 				return -EAGAIN;
 		}
