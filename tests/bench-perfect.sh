@@ -16,9 +16,13 @@ out=$root/build/bench-perfect
 [ -f "$gen" ] || { echo "bench-perfect: no $gen" >&2; exit 1; }
 rm -rf "$out"
 mkdir -p "$out/traces/perfect"
+echo "trace,buffers,lower_bound,best_known,best_known_s,greedy_by_size" \
+	>"$out/reference.csv"
 for n in 100 200 300 400 500 600; do
 	for seed in 1 2 3 4 5 6 7 8; do
-		python3 "$gen" "$seed" "$n" >"$out/traces/perfect/n${n}_s${seed}.csv"
+		name=n${n}_s${seed}.csv
+		python3 "$gen" "$seed" "$n" >"$out/traces/perfect/$name"
+		echo "perfect/$name,$n,1048576,1048576,," >>"$out/reference.csv"
 	done
 done
 exec "$root/userspace/bin/ta_bench" "$out" --strategy greedy-size \

@@ -874,6 +874,7 @@ int ta_plan(const struct ta_problem *p, enum ta_strategy strategy,
 	res->lower_bound = 0;
 	res->time_ns = 0;
 	res->steps = 0;
+	res->search_bytes = 0;
 	res->optimal = false;
 	res->n_aliased = 0;
 	res->conflict.kind = TA_CONFLICT_NONE;

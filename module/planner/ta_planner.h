@@ -234,6 +234,9 @@ struct ta_conflict {
  * @steps: search steps spent
  * @optimal: the plan is proven optimal (@height == @lower_bound, or an
  *	     exhaustive search finished)
+ * @search_bytes: memory auto's search held at its peak: the fit engine's
+ *		  and the branch and bound's state, each bounded (see
+ *		  Documentation/planner.md); 0 for the other strategies
  * @n_aliased: tensors that share an in-place op's input memory
  * @conflict: %TA_STRATEGY_FIXED: when ta_plan() fails with -EINVAL because
  *	      of the caller's offsets, what is wrong
@@ -243,6 +246,7 @@ struct ta_result {
 	u64 lower_bound;
 	u64 time_ns;
 	u64 steps;
+	u64 search_bytes;
 	bool optimal;
 	u32 n_aliased;
 	struct ta_conflict conflict;

@@ -109,6 +109,7 @@ struct ta_mm_frame {
 	u32 jump;	/* on failure, back to this depth (NONE: normal) */
 	u32 hatless;	/* the current choice overlaps no unplaced buffer */
 	u32 upos;	/* where the current choice sat in the unplaced list */
+	u64 plans;	/* plans found before this frame was entered */
 };
 
 struct ta_sky {
@@ -120,6 +121,7 @@ struct ta_sky {
 	bool hat;		/* propagation met an unplaced neighbour */
 	u64 cap;		/* plans must stay at or below */
 	u64 best;
+	u64 plans;		/* complete plans found by this run */
 	u64 g;			/* granule */
 	u64 lbg;		/* lower bound rounded up to the granule */
 	u32 *bid;		/* search buffer -> problem buffer */
@@ -652,8 +654,8 @@ static bool ta_sky_fits(struct ta_sky *s)
 	u32 t;
 
 	for (t = 0; t < s->ns; t++)
-		if (s->rem[t] && (s->floor[t] > s->cap ||
-				  s->rem[t] > s->cap - s->floor[t]))
+		if (s->floor[t] > s->cap ||
+		    s->rem[t] > s->cap - s->floor[t])
 			return false;
 	return true;
 }
@@ -670,6 +672,7 @@ static void ta_sky_solution(struct ta_sky *s, u64 *offsets)
 		return;
 	for (i = 0; i < s->n; i++)
 		offsets[s->bid[i]] = s->off[i];
+	s->plans++;
 	s->best = h;
 	s->cap = h >= s->g ? h - s->g : 0;
 	s->recheck = true;
@@ -1000,6 +1003,7 @@ static int ta_mm_enter(struct ta_sky *s, struct ta_mm_frame *f, u64 off,
 	f->hi = hi;
 	f->jump = jump;
 	f->hatless = 0;
+	f->plans = s->plans;
 	return 1;
 }
 
@@ -1108,7 +1112,12 @@ static int ta_mm_run(struct ta_sky *s, u64 node_limit,
 		 */
 		u = f->hatless ? TA_SEARCH_NONE : ta_mm_next(s, f);
 		if (u == TA_SEARCH_NONE) {
-			if (f->jump == TA_SEARCH_NONE) {
+			/*
+			 * A component that led to a plan did not fail: the
+			 * other components' choices may still lower the
+			 * height, so back up normally.
+			 */
+			if (f->jump == TA_SEARCH_NONE || s->plans != f->plans) {
 				depth--;
 				continue;
 			}

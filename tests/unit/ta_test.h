@@ -38,6 +38,6 @@ extern const struct ta_test ta_onnx_tests[];
 extern const struct ta_test ta_bounded_tests[];
 extern const struct ta_test ta_runtime_tests[];
 extern const struct ta_test ta_tactl_tests[];
-extern const struct ta_test ta_dominance_tests[];
+extern const struct ta_test ta_auto_tests[];
 
 #endif /* TA_TEST_H */

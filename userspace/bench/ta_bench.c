@@ -103,7 +103,7 @@ static int cmp_str(const void *a, const void *b)
 static int list_traces(const char *dir, char **out)
 {
 	static const char *const groups[] = { "challenging", "synthetic",
-					      "real" };
+					      "real", "perfect" };
 	char path[4096];
 	int n = 0;
 	size_t g;

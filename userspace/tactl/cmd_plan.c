@@ -110,14 +110,15 @@ static void plan_print(const char *file, const struct ta_input *in,
 		printf(",\"form\":\"%s\",\"buffers\":%u,\"strategy\":\"%s\","
 		       "\"height\":%llu,\"lower_bound\":%llu,\"ratio\":%.6f,"
 		       "\"optimal\":%s,\"time_ns\":%llu,\"steps\":%llu,"
-		       "\"aliased\":%u}\n",
+		       "\"search_bytes\":%llu,\"aliased\":%u}\n",
 		       in->is_graph ? "graph" : "trace", in->prob.n_buffers,
 		       ta_strategy_name(strategy),
 		       (unsigned long long)res->height,
 		       (unsigned long long)res->lower_bound, ratio,
 		       res->optimal ? "true" : "false",
 		       (unsigned long long)res->time_ns,
-		       (unsigned long long)res->steps, res->n_aliased);
+		       (unsigned long long)res->steps,
+		       (unsigned long long)res->search_bytes, res->n_aliased);
 		return;
 	}
 	printf("file:        %s (%s, %u buffers)\n", file,
@@ -128,6 +129,9 @@ static void plan_print(const char *file, const struct ta_input *in,
 	printf("ratio:       %.6f (+%.3f %%)\n", ratio, (ratio - 1.0) * 100.0);
 	printf("optimal:     %s\n", res->optimal ? "yes" : "no");
 	printf("time:        %.3f ms\n", (double)res->time_ns / 1e6);
+	if (res->search_bytes)
+		printf("search mem:  %llu KiB\n",
+		       (unsigned long long)(res->search_bytes + 1023) / 1024);
 	if (res->n_aliased)
 		printf("in place:    %u tensors share their input's memory\n",
 		       res->n_aliased);
