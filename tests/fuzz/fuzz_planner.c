@@ -377,7 +377,7 @@ static int fuzz_brute_validate(const struct ta_problem *p, const u64 *off,
 	for (i = 0; i < p->n_buffers; i++) {
 		const struct ta_buffer *a = &p->buffers[i];
 
-		if (off[i] & (a->align - 1) || off[i] >= (1ULL << 63) ||
+		if (off[i] & (a->align - 1) || off[i] >= TA_PLAN_MAX_SIZE ||
 		    off[i] + a->size > height)
 			return -EINVAL;
 		if (a->size && off[i] + a->size > top)
@@ -467,7 +467,7 @@ static void fuzz_fixed(const struct ta_problem *p, const u64 *off)
 	/* a zero-size buffer's offset means nothing: the plan puts it at 0 */
 	for (j = 0; j < p->n_buffers; j++) {
 		at[j] = p->buffers[j].size ? off[j] : 0;
-		if (p->buffers[j].size && off[j] < (1ULL << 63) &&
+		if (p->buffers[j].size && off[j] < TA_PLAN_MAX_SIZE &&
 		    off[j] + p->buffers[j].size > top)
 			top = off[j] + p->buffers[j].size;
 	}
