@@ -16,15 +16,15 @@
 #include "ta_fit.h"
 #include "ta_plan_helpers.h"
 
-struct ta_gs_key {
+struct ta_greedy_key {
 	u64 size;
 	u32 len;
 	u32 index;
 };
 
-static int ta_gs_cmp_key(const void *a, const void *b)
+static int ta_greedy_cmp_key(const void *a, const void *b)
 {
-	const struct ta_gs_key *x = a, *y = b;
+	const struct ta_greedy_key *x = a, *y = b;
 
 	if (x->size != y->size)
 		return x->size > y->size ? -1 : 1;
@@ -34,9 +34,9 @@ static int ta_gs_cmp_key(const void *a, const void *b)
 }
 
 /* The placement order: largest first, then longest, then lowest index. */
-static int ta_gs_order(const struct ta_buffer *b, u32 n, u32 *order)
+static int ta_greedy_order(const struct ta_buffer *b, u32 n, u32 *order)
 {
-	struct ta_gs_key *key;
+	struct ta_greedy_key *key;
 	u32 i;
 
 	key = ta_env_alloc_array(n, sizeof(*key));
@@ -47,7 +47,7 @@ static int ta_gs_order(const struct ta_buffer *b, u32 n, u32 *order)
 		key[i].len = b[i].end - b[i].start;
 		key[i].index = i;
 	}
-	ta_env_sort(key, n, sizeof(*key), ta_gs_cmp_key);
+	ta_env_sort(key, n, sizeof(*key), ta_greedy_cmp_key);
 	for (i = 0; i < n; i++)
 		order[i] = key[i].index;
 	ta_env_free(key);
@@ -84,7 +84,7 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, const u64 *fixed,
 	if (!order)
 		return -ENOMEM;
 	/* the order first: its sort keys are gone before the engine's arrays */
-	ret = ta_gs_order(bufs, n, order);
+	ret = ta_greedy_order(bufs, n, order);
 	if (ret)
 		goto free_order;
 	fit = ta_fit_create(bufs, n, TA_FIT_RUNS, w);
