@@ -107,6 +107,7 @@ struct ta_mm_frame {
 	u32 lo;		/* the component being solved: sections [lo, hi) */
 	u32 hi;
 	u32 jump;	/* on failure, back to this depth (NONE: normal) */
+	u32 plans;	/* plans found before this frame was entered */
 	u32 hatless;	/* the current choice overlaps no unplaced buffer */
 	u32 upos;	/* where the current choice sat in the unplaced list */
 };
@@ -118,6 +119,7 @@ struct ta_sky {
 	bool recheck;
 	bool overflowed;
 	bool hat;		/* propagation met an unplaced neighbour */
+	u32 plans;		/* plans found by this run */
 	u64 cap;		/* plans must stay at or below */
 	u64 best;
 	u64 g;			/* granule */
@@ -646,14 +648,19 @@ static bool ta_sky_raise(struct ta_sky *s, u32 lo, u32 hi)
 	return ta_sky_propagate(s, lo, hi, 0);
 }
 
-/* Does the current state still fit under the cap? */
+/*
+ * Does the current state still fit under the cap? A floor is never above
+ * the top of what will be placed in its section, so one above the cap
+ * fails too, also in a section already full: after a plan lowered the cap,
+ * buffers placed before it may stand above it.
+ */
 static bool ta_sky_fits(struct ta_sky *s)
 {
 	u32 t;
 
 	for (t = 0; t < s->ns; t++)
-		if (s->rem[t] && (s->floor[t] > s->cap ||
-				  s->rem[t] > s->cap - s->floor[t]))
+		if (s->floor[t] > s->cap ||
+		    s->rem[t] > s->cap - s->floor[t])
 			return false;
 	return true;
 }
@@ -673,6 +680,7 @@ static void ta_sky_solution(struct ta_sky *s, u64 *offsets)
 	s->best = h;
 	s->cap = h >= s->g ? h - s->g : 0;
 	s->recheck = true;
+	s->plans++;
 }
 
 /* Try to place candidate @u at frame @f; false when it may not go there. */
@@ -878,6 +886,18 @@ static bool ta_mm_rerank(struct ta_sky *s, u32 lo, u32 hi)
 	return true;
 }
 
+/*
+ * The depth whose choice cut boundary @t (no unplaced buffer crosses it any
+ * more), plus one; 0 when no choice did (the problem's own cut, or @t at
+ * either end).
+ */
+static u32 ta_mm_cut_depth(struct ta_sky *s, u32 t)
+{
+	if (!t || t >= s->ns || s->zdepth[t] == TA_SEARCH_NONE)
+		return 0;
+	return s->zdepth[t] + 1;
+}
+
 static int ta_mm_enter(struct ta_sky *s, struct ta_mm_frame *f, u64 off,
 		       u32 rank, u32 plo, u32 phi)
 {
@@ -892,19 +912,15 @@ static int ta_mm_enter(struct ta_sky *s, struct ta_mm_frame *f, u64 off,
 	if (lo >= phi) {
 		/*
 		 * The component is done; the next one is independent of how
-		 * it was solved: if it fails, go back to the choice that cut
-		 * the two apart.
+		 * it was solved: if it fails, go back to the last choice that
+		 * cut it off (its left or its right boundary), with the key
+		 * that choice left.
 		 */
-		jump = U32_MAX - 1;
-		for (t = phi; t <= lo && t < s->ns; t++) {
-			u32 z = s->zdepth[t] == TA_SEARCH_NONE ? 0 :
-				s->zdepth[t] + 1;
-
-			if (!s->cut[t] && z < jump)
-				jump = z;
-		}
-		if (jump == U32_MAX - 1)
-			jump = 0;
+		jump = ta_mm_cut_depth(s, lo);
+		for (hi = lo + 1; hi < s->ns && s->cut[hi]; hi++)
+			;
+		if (ta_mm_cut_depth(s, hi) > jump)
+			jump = ta_mm_cut_depth(s, hi);
 		if (jump) {
 			off = s->mf[jump - 1].co;
 			rank = s->mf[jump - 1].cr;
@@ -999,6 +1015,7 @@ static int ta_mm_enter(struct ta_sky *s, struct ta_mm_frame *f, u64 off,
 	f->lo = lo;
 	f->hi = hi;
 	f->jump = jump;
+	f->plans = s->plans;
 	f->hatless = 0;
 	return 1;
 }
@@ -1082,6 +1099,7 @@ static int ta_mm_run(struct ta_sky *s, u64 node_limit,
 	s->ntf = 0;
 	s->ntm = 0;
 	s->recheck = false;
+	s->plans = 0;
 	ret = ta_mm_enter(s, &s->mf[0], 0, 0, 0, s->ns);
 	if (ret != 1)
 		return 1;
@@ -1108,7 +1126,11 @@ static int ta_mm_run(struct ta_sky *s, u64 node_limit,
 		 */
 		u = f->hatless ? TA_SEARCH_NONE : ta_mm_next(s, f);
 		if (u == TA_SEARCH_NONE) {
-			if (f->jump == TA_SEARCH_NONE) {
+			/*
+			 * A component that yielded a plan may fit the lower
+			 * cap with other choices to its left: back up normally.
+			 */
+			if (f->jump == TA_SEARCH_NONE || f->plans != s->plans) {
 				depth--;
 				continue;
 			}
