@@ -34,8 +34,11 @@
  * undo trails, so the depth-first search is iterative, without recursion.
  *
  * Schedule: runs restart with a doubling node limit and rotate through a
- * small portfolio of orders and engines (ta_sky_plan); the first order also
- * bisects between the lowest height not yet ruled out and the best found.
+ * small portfolio of orders and engines (ta_sky_plan); each searches at the
+ * lowest height not yet ruled out, then probes, with a quarter of the
+ * nodes, a height between that and the best found, spread over the range
+ * from run to run (how long a run takes to find a plan varies wildly with
+ * its cap, not monotonically).
  * Every plan found lowers the cap; a run that completes under its limit
  * rules out every height up to its cap (a proof of optimality once that
  * meets the best plan, when no alignment exceeds the size granule).
@@ -52,6 +55,9 @@
 #define TA_SKY_CHECK_EVERY	256
 #define TA_SKY_MAX_TRAIL	BIT(20)
 #define TA_SKY_ADAPT		4	/* heuristic flag: re-rank each component */
+#define TA_SKY_SMALL_SORT	32	/* insertion sort up to this many */
+#define TA_SKY_RERANK_COST	2	/* log2 of buffers re-ranked per node */
+#define TA_SKY_PROBES		1	/* probing runs per order and round */
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
@@ -164,6 +170,7 @@ struct ta_sky {
 	u32 *tr_b;		/* rank trail: buffer, old rank */
 	u32 *tr_v;
 	u32 heur;		/* the heuristic of this run */
+	u32 sorted;		/* buffers re-ranked since the last node */
 	const struct ta_problem *prob;
 	struct ta_sky_item *items;
 	struct ta_sky_frame *fr;
@@ -871,7 +878,20 @@ static bool ta_mm_rerank(struct ta_sky *s, u32 lo, u32 hi)
 		it->ei = s->ei[i];
 		it->idx = i;
 	}
-	ta_env_sort(s->items, k, sizeof(*s->items), ta_sky_cmp_rank);
+	s->sorted += k;
+	if (k > TA_SKY_SMALL_SORT) {
+		ta_env_sort(s->items, k, sizeof(*s->items), ta_sky_cmp_rank);
+	} else {
+		/* small components are the common case: insertion sort */
+		for (i = 1; i < k; i++) {
+			struct ta_sky_item x = s->items[i];
+
+			for (j = i; j && ta_sky_cmp_rank(&s->items[j - 1], &x) > 0;
+			     j--)
+				s->items[j] = s->items[j - 1];
+			s->items[j] = x;
+		}
+	}
 	if (s->ntr + k > s->max_trail) {
 		s->overflowed = true;
 		return false;
@@ -1096,6 +1116,7 @@ static int ta_mm_run(struct ta_sky *s, u64 node_limit,
 		s->upos[s->byrank[t]] = t;
 	}
 	s->ucount = s->n;
+	s->sorted = 0;
 	s->ntf = 0;
 	s->ntm = 0;
 	s->recheck = false;
@@ -1117,6 +1138,9 @@ static int ta_mm_run(struct ta_sky *s, u64 node_limit,
 			}
 			s->recheck = false;
 		}
+		/* re-ranking costs a node per 2^RERANK_COST buffers sorted */
+		nodes += s->sorted >> TA_SKY_RERANK_COST;
+		s->sorted &= BIT(TA_SKY_RERANK_COST) - 1;
 		ret = ta_sky_node(lim, &nodes, node_limit);
 		if (ret <= 0)
 			return ret;
@@ -1176,13 +1200,28 @@ static int ta_mm_run(struct ta_sky *s, u64 node_limit,
 	return 1;
 }
 
+/*
+ * The @j-th probe height in [@lo, @hi]: at the fraction of the way given by
+ * the bit-reversed @j (the van der Corput sequence: 1/2, 1/4, 3/4, 1/8...),
+ * so the probes of any stretch of runs spread over the whole range.
+ */
+static u64 ta_search_probe(u64 lo, u64 hi, u32 j)
+{
+	u64 d = hi - lo;
+	u32 f = 0, b;
+
+	for (b = 0; b < 16; b++)
+		f |= ((j >> b) & 1) << (15 - b);
+	return lo + (d >> 16) * f + (((d & 0xffff) * f) >> 16);
+}
+
 int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 		      struct ta_search_limits *lim, u64 *offsets, u64 *height,
 		      bool *proven)
 {
 	struct ta_sky *sp;
 	u64 limit, nl, max_align = 1, lo;
-	u32 i, h, hi, k;
+	u32 i, h, hi, k, probe = 1;
 	int ret = 0;
 
 	*proven = false;
@@ -1214,17 +1253,17 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 	lo = sp->lbg;
 	limit = 2 * (u64)sp->n + 64;
 	for (;;) {
-		u64 soft = lo;
-
 		for (hi = 0; hi < ARRAY_SIZE(ta_sky_plan); hi++) {
 			h = ta_sky_plan[hi][0];
 			ta_sky_order(sp, p, h & 3);
 			sp->heur = h;
 			/*
-			 * k = 0: the lowest height not yet ruled out; k = 1,
-			 * with the first order only: bisect toward the best.
+			 * k = 0: the lowest height not yet ruled out; k >= 1:
+			 * probe a height between that and the best, spread by
+			 * ta_search_probe(): a cap that is just right can take a
+			 * run far less time than one above it.
 			 */
-			for (k = 0; k < (hi ? 1U : 2U); k++) {
+			for (k = 0; k <= TA_SKY_PROBES; k++) {
 				u64 t = lo;
 
 				if (lo + sp->g > sp->best) {
@@ -1232,17 +1271,16 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 					goto done;
 				}
 				if (k) {
-					if (soft < lo)
-						soft = lo;
-					t = (soft + ((sp->best - soft) >> 1)) &
+					t = ta_search_probe(lo, sp->best - sp->g,
+							    probe++) &
 					    ~(sp->g - 1);
 					if (t <= lo || t + sp->g > sp->best)
 						continue;
 				}
 				sp->cap = t;
 				sp->overflowed = false;
-				/* bisecting runs get a quarter of the nodes */
-				nl = limit >> (ta_sky_plan[hi][1] + 2 * k);
+				/* probing runs get a quarter of the nodes */
+				nl = limit >> (ta_sky_plan[hi][1] + 2 * !!k);
 				if (h & TA_SKY_SKYLINE)
 					ret = ta_sky_run(sp, nl, lim, offsets);
 				else
@@ -1256,8 +1294,6 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 				if (ret == 1 && !sp->overflowed && max_align <= sp->g &&
 				    sp->cap + sp->g > lo)
 					lo = sp->cap + sp->g;
-				if (k && sp->best > t)
-					soft = t + sp->g;
 				if (lim->timed_out)
 					goto done;
 			}
