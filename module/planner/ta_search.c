@@ -145,6 +145,7 @@ struct ta_sky {
 	u64 *minoff;		/* lowest offset each unplaced buffer can take */
 	u32 *cov;		/* buffers live in each section */
 	u32 *covh;		/* ns + 1 starts in cov */
+	u32 *ucov;		/* per section: its unplaced buffers lead in cov */
 	u32 *stamp;		/* per buffer: visited by this propagation */
 	u32 *sstamp;		/* per section */
 	u32 *chg;		/* buffers whose minoff rose */
@@ -246,6 +247,7 @@ static void ta_sky_free(struct ta_sky *s)
 	ta_env_free(s->minoff);
 	ta_env_free(s->cov);
 	ta_env_free(s->covh);
+	ta_env_free(s->ucov);
 	ta_env_free(s->stamp);
 	ta_env_free(s->sstamp);
 	ta_env_free(s->chg);
@@ -338,6 +340,7 @@ static int ta_sky_init(struct ta_sky *s, const struct ta_problem *p)
 		s->covh[t + 1] += s->covh[t];
 	s->cov = ta_env_alloc_array(s->covh[s->ns] + 1, sizeof(*s->cov));
 	s->sstamp = ta_env_alloc_array(s->ns + 1, sizeof(*s->sstamp));
+	s->ucov = ta_env_alloc_array(s->ns + 1, sizeof(*s->ucov));
 	s->minoff = ta_env_alloc_array(n + 1, sizeof(*s->minoff));
 	s->stamp = ta_env_alloc_array(n + 1, sizeof(*s->stamp));
 	s->chg = ta_env_alloc_array(n + 1, sizeof(*s->chg));
@@ -362,7 +365,7 @@ static int ta_sky_init(struct ta_sky *s, const struct ta_problem *p)
 	s->tm_v = ta_env_alloc_array(s->max_trail, sizeof(*s->tm_v));
 	s->tr_b = ta_env_alloc_array(s->max_trail, sizeof(*s->tr_b));
 	s->tr_v = ta_env_alloc_array(s->max_trail, sizeof(*s->tr_v));
-	if (!s->cov || !s->sstamp || !s->minoff || !s->stamp || !s->chg ||
+	if (!s->cov || !s->sstamp || !s->ucov || !s->minoff || !s->stamp || !s->chg ||
 	    !s->rank || !s->dup || !s->mf || !s->cut || !s->cut0 ||
 	    !s->zdepth || !s->pool || !s->byrank || !s->ulist || !s->upos ||
 	    !s->tf_s || !s->tf_v || !s->tm_b || !s->tm_v || !s->tr_b ||
@@ -528,6 +531,55 @@ static bool ta_sky_set_floor(struct ta_sky *s, u32 t, u64 v)
 	return true;
 }
 
+/*
+ * Every section keeps its unplaced buffers at the front of its list in
+ * cov, so the propagation scans those only. Placing @u moves it past the
+ * front in each of its sections; placements are undone last first, which
+ * a plain count restores.
+ */
+static void ta_sky_mark_placed(struct ta_sky *s, u32 u)
+{
+	u32 t, j;
+
+	s->placed[u] = 1;
+	for (t = s->si[u]; t < s->ei[u]; t++) {
+		u32 *c = s->cov + s->covh[t], k = --s->ucov[t];
+
+		for (j = 0; c[j] != u; j++)
+			;
+		c[j] = c[k];
+		c[k] = u;
+	}
+}
+
+static void ta_sky_mark_unplaced(struct ta_sky *s, u32 u)
+{
+	u32 t;
+
+	s->placed[u] = 0;
+	for (t = s->si[u]; t < s->ei[u]; t++)
+		s->ucov[t]++;
+}
+
+/* Every buffer unplaced, every section at the floor with all its bytes. */
+static void ta_sky_reset(struct ta_sky *s)
+{
+	u32 t;
+
+	for (t = 0; t < s->ns; t++) {
+		s->floor[t] = 0;
+		s->rem[t] = s->rem0[t];
+		s->ucov[t] = s->covh[t + 1] - s->covh[t];
+	}
+	for (t = 0; t < s->n; t++) {
+		s->placed[t] = 0;
+		s->minoff[t] = 0;
+	}
+	s->ntf = 0;
+	s->ntm = 0;
+	s->recheck = false;
+}
+
 static void ta_sky_undo(struct ta_sky *s, struct ta_sky_frame *f)
 {
 	u32 t;
@@ -537,7 +589,7 @@ static void ta_sky_undo(struct ta_sky *s, struct ta_sky_frame *f)
 
 		for (t = s->si[u]; t < s->ei[u]; t++)
 			s->rem[t] += s->size[u];
-		s->placed[u] = 0;
+		ta_sky_mark_unplaced(s, u);
 		f->cur = TA_SEARCH_NONE;
 	}
 	while (s->ntf > f->tf) {
@@ -568,7 +620,7 @@ static bool ta_sky_propagate(struct ta_sky *s, u32 lo, u32 hi, u64 val)
 		s->now = 1;
 	}
 	for (t = lo; t < hi; t++) {
-		for (i = s->covh[t]; i < s->covh[t + 1]; i++) {
+		for (i = s->covh[t]; i < s->covh[t] + s->ucov[t]; i++) {
 			u32 v = s->cov[i], a, b;
 			u64 m, mask;
 
@@ -614,7 +666,7 @@ static bool ta_sky_propagate(struct ta_sky *s, u32 lo, u32 hi, u64 val)
 			if (fl >= mv || s->sstamp[t] == s->now)
 				continue;
 			s->sstamp[t] = s->now;
-			for (j = s->covh[t]; j < s->covh[t + 1]; j++) {
+			for (j = s->covh[t]; j < s->covh[t] + s->ucov[t]; j++) {
 				u32 w = s->cov[j];
 
 				if (!s->placed[w] && s->minoff[w] < m) {
@@ -712,7 +764,7 @@ static bool ta_sky_try(struct ta_sky *s, struct ta_sky_frame *f, u32 u)
 		for (t = s->si[u]; t < s->ei[u]; t++)
 			if (s->rem[t] > s->cap - o)
 				return false;
-	s->placed[u] = 1;
+	ta_sky_mark_placed(s, u);
 	s->off[u] = o;
 	f->cur = u;
 	for (t = s->si[u]; t < s->ei[u]; t++) {
@@ -751,20 +803,10 @@ static int ta_sky_run(struct ta_sky *s, u64 node_limit,
 		      struct ta_search_limits *lim, u64 *offsets)
 {
 	u64 nodes = 0;
-	u32 depth = 1, t;
+	u32 depth = 1;
 	int ret;
 
-	for (t = 0; t < s->ns; t++) {
-		s->floor[t] = 0;
-		s->rem[t] = s->rem0[t];
-	}
-	for (t = 0; t < s->n; t++) {
-		s->placed[t] = 0;
-		s->minoff[t] = 0;
-	}
-	s->ntf = 0;
-	s->ntm = 0;
-	s->recheck = false;
+	ta_sky_reset(s);
 	if (!ta_sky_fits(s))
 		return 1;
 	if (!ta_sky_enter(s, &s->fr[0], 0, 0, TA_SEARCH_NONE))
@@ -1051,7 +1093,7 @@ static void ta_mm_undo(struct ta_sky *s, struct ta_mm_frame *f)
 			s->rem[t] += s->size[u];
 		for (t = s->si[u] + 1; t < s->ei[u]; t++)
 			s->cut[t]++;
-		s->placed[u] = 0;
+		ta_sky_mark_unplaced(s, u);
 		/* swap u back from its parking place */
 		w = s->ulist[f->upos];
 		s->ulist[f->upos] = u;
@@ -1101,15 +1143,10 @@ static int ta_mm_run(struct ta_sky *s, u64 node_limit,
 		s->ntr--;
 		s->rank[s->tr_b[s->ntr]] = s->tr_v[s->ntr];
 	}
+	ta_sky_reset(s);
 	for (t = 0; t < s->ns; t++) {
-		s->floor[t] = 0;
-		s->rem[t] = s->rem0[t];
 		s->cut[t] = s->cut0[t];
 		s->zdepth[t] = TA_SEARCH_NONE;
-	}
-	for (t = 0; t < s->n; t++) {
-		s->placed[t] = 0;
-		s->minoff[t] = 0;
 	}
 	for (t = 0; t < s->n; t++) {
 		s->ulist[t] = s->byrank[t];
@@ -1117,9 +1154,6 @@ static int ta_mm_run(struct ta_sky *s, u64 node_limit,
 	}
 	s->ucount = s->n;
 	s->sorted = 0;
-	s->ntf = 0;
-	s->ntm = 0;
-	s->recheck = false;
 	s->plans = 0;
 	ret = ta_mm_enter(s, &s->mf[0], 0, 0, 0, s->ns);
 	if (ret != 1)
@@ -1164,7 +1198,7 @@ static int ta_mm_run(struct ta_sky *s, u64 node_limit,
 			depth = f->jump;
 			continue;
 		}
-		s->placed[u] = 1;
+		ta_sky_mark_placed(s, u);
 		s->off[u] = f->co;
 		f->cur = u;
 		/* park u after the unplaced ones */
