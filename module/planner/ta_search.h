@@ -8,10 +8,11 @@
  *   order, each at the lowest or best-fitting gap left by the already
  *   placed buffers that overlap it in time; an interval tree over time finds
  *   those neighbours, so one pass costs O(n log n + overlapping pairs);
- * - the skyline search (ta_search.c), a branch and bound over canonical
- *   placements (every buffer rests on the floor or on a buffer below it),
- *   built bottom-up at the lowest point of the skyline, with section-based
- *   pruning; it improves an incumbent plan and can prove it optimal.
+ * - the search (ta_search.c and its parts ta_search_state.c,
+ *   ta_search_ordered.c, ta_search_skyline.c), a branch and bound over
+ *   canonical placements (every buffer rests on the floor or on a buffer
+ *   below it), built bottom-up, with section-based pruning; it improves an
+ *   incumbent plan and can prove it optimal.
  */
 #ifndef TA_SEARCH_H
 #define TA_SEARCH_H
@@ -140,7 +141,7 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
  *
  * Every canonical plan's offsets and height are multiples of it.
  *
- * Return: the granule, 1 << 63 when every size is 0.
+ * Return: the granule, %TA_PLAN_MAX_SIZE when every size is 0.
  */
 u64 ta_search_granule(const struct ta_problem *p);
 
