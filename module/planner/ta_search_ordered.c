@@ -104,6 +104,28 @@ static u32 ta_ordered_cut_depth(struct ta_search_state *s, u32 t)
 }
 
 /*
+ * Can an unplaced buffer live in section @t still start at @off, the
+ * offset of the last choice, with key (@off, @rank)? One whose lowest
+ * offset is below @off never can: that only rises to the top of a buffer
+ * placed later, above @off. If none can, the section stays empty from its
+ * floor (at most @off) to @off + granule, the next offset anything can
+ * take (every offset is a multiple of the granule).
+ */
+static bool ta_ordered_fills(struct ta_search_state *s, u32 t, u64 off,
+			     u32 rank)
+{
+	u32 j, end = s->live_first[t] + s->live_unplaced[t];
+
+	for (j = s->live_first[t]; j < end; j++) {
+		u32 w = s->live[j];
+
+		if (s->min_offset[w] == off && s->rank[w] + 1 > rank)
+			return true;
+	}
+	return false;
+}
+
+/*
  * Set up frame @f after a choice with key (@off, @rank) in the component
  * [@plo, @phi): find the component to solve now and its candidates.
  * Return: 1 for a node to search, 2 when every buffer is placed (a plan),
@@ -158,8 +180,14 @@ static int ta_ordered_enter(struct ta_search_state *s,
 	for (t = lo; t < hi; t++) {
 		u64 fl = s->floor[t] > off ? s->floor[t] : off;
 
-		if (s->unplaced_bytes[t] &&
-		    (fl > s->cap || s->unplaced_bytes[t] > s->cap - fl))
+		if (!s->unplaced_bytes[t])
+			continue;
+		if (fl > s->cap || s->unplaced_bytes[t] > s->cap - fl)
+			return 0;
+		/* less than a granule to spare: something must start at off */
+		if (fl == off &&
+		    s->granule > s->cap - fl - s->unplaced_bytes[t] &&
+		    !ta_ordered_fills(s, t, off, rank))
 			return 0;
 	}
 	/*
