@@ -4,11 +4,11 @@
  * `auto` strategies.
  *
  * The effort limits every search shares (the fit engine's passes too, see
- * ta_fit.h), and
- * - the skyline search (ta_search.c), a branch and bound over canonical
- *   placements (every buffer rests on the floor or on a buffer below it),
- *   built bottom-up at the lowest point of the skyline, with section-based
- *   pruning; it improves an incumbent plan and can prove it optimal.
+ * ta_fit.h), and the search (ta_search.c and its parts ta_search_state.c,
+ * ta_search_ordered.c, ta_search_skyline.c), a branch and bound over
+ * canonical placements (every buffer rests on the floor or on a buffer
+ * below it), built bottom-up, with section-based pruning; it improves an
+ * incumbent plan and can prove it optimal.
  */
 #ifndef TA_SEARCH_H
 #define TA_SEARCH_H
@@ -59,7 +59,7 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
  *
  * Every canonical plan's offsets and height are multiples of it.
  *
- * Return: the granule, 1 << 63 when every size is 0.
+ * Return: the granule, %TA_PLAN_MAX_SIZE when every size is 0.
  */
 u64 ta_search_granule(const struct ta_problem *p);
 

@@ -1,0 +1,617 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * ta_search_state.c - the state the search engines share: taking and
+ * freeing its memory, the candidate orders, and the inference with its
+ * undo trails.
+ *
+ * Time is cut into sections at every buffer start and end. A section's
+ * floor is the lowest offset any buffer still to be placed there can take;
+ * a buffer's lowest offset is the highest floor among its sections. After
+ * every placement the lowest offset of every unplaced buffer over the
+ * placed one rises, every section's floor rises to the lowest offset among
+ * the unplaced buffers live there, and every section must fit its unplaced
+ * bytes between its floor and the cap. All changes go to undo trails, so
+ * the engines search depth first without recursion.
+ */
+#include "ta_search_state.h"
+
+static int ta_search_cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int ta_search_cmp_item(const void *a, const void *b)
+{
+	const struct ta_search_item *x = a, *y = b;
+
+	if (x->si != y->si)
+		return x->si < y->si ? -1 : 1;
+	if (x->key != y->key)
+		return x->key > y->key ? -1 : 1;
+	if (x->k2 != y->k2)
+		return x->k2 > y->k2 ? -1 : 1;
+	if (x->ei != y->ei)
+		return x->ei > y->ei ? -1 : 1;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	if (x->align != y->align)
+		return x->align > y->align ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/**
+ * ta_search_state_free() - free what ta_search_state_init() took
+ * @s: the state (not itself)
+ */
+void ta_search_state_free(struct ta_search_state *s)
+{
+	ta_env_free(s->problem_index);
+	ta_env_free(s->sec_first);
+	ta_env_free(s->sec_end);
+	ta_env_free(s->size);
+	ta_env_free(s->align);
+	ta_env_free(s->offset);
+	ta_env_free(s->placed);
+	ta_env_free(s->sky_cand);
+	ta_env_free(s->sky_cand_first);
+	ta_env_free(s->floor);
+	ta_env_free(s->unplaced_bytes);
+	ta_env_free(s->live_bytes);
+	ta_env_free(s->min_offset);
+	ta_env_free(s->live);
+	ta_env_free(s->live_first);
+	ta_env_free(s->live_unplaced);
+	ta_env_free(s->buffer_stamp);
+	ta_env_free(s->section_stamp);
+	ta_env_free(s->changed);
+	ta_env_free(s->rank);
+	ta_env_free(s->identical_before);
+	ta_env_free(s->ordered_frames);
+	ta_env_free(s->crossing);
+	ta_env_free(s->crossing_initial);
+	ta_env_free(s->cut_at_depth);
+	ta_env_free(s->pool);
+	ta_env_free(s->by_rank);
+	ta_env_free(s->unplaced_list);
+	ta_env_free(s->unplaced_pos);
+	ta_env_free(s->floor_trail_section);
+	ta_env_free(s->floor_trail_value);
+	ta_env_free(s->min_trail_buffer);
+	ta_env_free(s->min_trail_value);
+	ta_env_free(s->rank_trail_buffer);
+	ta_env_free(s->rank_trail_value);
+	ta_env_free(s->items);
+	ta_env_free(s->sky_frames);
+}
+
+/**
+ * ta_search_state_init() - take all the memory of a search up front
+ * @s: the state, zeroed
+ * @p: the problem (validated)
+ *
+ * Cuts time into sections, numbers the buffers of positive size and builds
+ * the per-section lists; ta_search_state_free() frees @s also after a
+ * failure.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ta_search_state_init(struct ta_search_state *s,
+			 const struct ta_problem *p)
+{
+	u32 n = 0, i, t, nt, ns, tl;
+	u64 trail;
+	u32 *times;
+
+	for (i = 0; i < p->n_buffers; i++)
+		n += p->buffers[i].size != 0;
+	s->n_buffers = n;
+	times = ta_env_alloc_array(2 * (size_t)n + 1, sizeof(*times));
+	s->problem_index = ta_env_alloc_array(n + 1, sizeof(*s->problem_index));
+	s->sec_first = ta_env_alloc_array(n + 1, sizeof(*s->sec_first));
+	s->sec_end = ta_env_alloc_array(n + 1, sizeof(*s->sec_end));
+	s->size = ta_env_alloc_array(n + 1, sizeof(*s->size));
+	s->align = ta_env_alloc_array(n + 1, sizeof(*s->align));
+	s->offset = ta_env_alloc_array(n + 1, sizeof(*s->offset));
+	s->placed = ta_env_alloc_array(n + 1, sizeof(*s->placed));
+	s->sky_cand = ta_env_alloc_array(n + 1, sizeof(*s->sky_cand));
+	s->items = ta_env_alloc_array(n + 1, sizeof(*s->items));
+	if (!times || !s->problem_index || !s->sec_first || !s->sec_end ||
+	    !s->size || !s->align || !s->offset || !s->placed || !s->sky_cand ||
+	    !s->items) {
+		ta_env_free(times);
+		return -ENOMEM;
+	}
+	nt = 0;
+	for (i = 0; i < p->n_buffers; i++) {
+		const struct ta_buffer *b = &p->buffers[i];
+
+		if (!b->size)
+			continue;
+		s->problem_index[nt >> 1] = i;
+		times[nt++] = b->start;
+		times[nt++] = b->end;
+	}
+	ta_env_sort(times, nt, sizeof(*times), ta_search_cmp_u32);
+	t = 0;
+	for (i = 0; i < nt; i++)
+		if (!t || times[t - 1] != times[i])
+			times[t++] = times[i];
+	s->n_sections = t ? t - 1 : 0;
+	ns = s->n_sections;
+	for (i = 0; i < n; i++) {
+		const struct ta_buffer *b = &p->buffers[s->problem_index[i]];
+
+		s->sec_first[i] = ta_search_index(times, t, b->start);
+		s->sec_end[i] = ta_search_index(times, t, b->end);
+		s->size[i] = b->size;
+		s->align[i] = b->align ? b->align : 1;
+	}
+	ta_env_free(times);
+	s->sky_cand_first =
+		ta_env_alloc_array(ns + 2, sizeof(*s->sky_cand_first));
+	s->floor = ta_env_alloc_array(ns + 1, sizeof(*s->floor));
+	s->unplaced_bytes =
+		ta_env_alloc_array(ns + 1, sizeof(*s->unplaced_bytes));
+	s->live_bytes = ta_env_alloc_array(ns + 1, sizeof(*s->live_bytes));
+	s->max_depth = n + 4 * ns + 64;
+	s->sky_frames =
+		ta_env_alloc_array(s->max_depth, sizeof(*s->sky_frames));
+	if (!s->sky_cand_first || !s->floor || !s->unplaced_bytes ||
+	    !s->live_bytes || !s->sky_frames)
+		return -ENOMEM;
+	s->live_first = ta_env_alloc_array(ns + 2, sizeof(*s->live_first));
+	if (!s->live_first)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		for (t = s->sec_first[i]; t < s->sec_end[i]; t++) {
+			s->live_bytes[t] += s->size[i];
+			s->live_first[t + 1]++;
+		}
+	for (t = 0; t < s->n_sections; t++)
+		s->live_first[t + 1] += s->live_first[t];
+	s->live = ta_env_alloc_array(s->live_first[ns] + 1, sizeof(*s->live));
+	s->section_stamp =
+		ta_env_alloc_array(ns + 1, sizeof(*s->section_stamp));
+	s->live_unplaced =
+		ta_env_alloc_array(ns + 1, sizeof(*s->live_unplaced));
+	s->min_offset = ta_env_alloc_array(n + 1, sizeof(*s->min_offset));
+	s->buffer_stamp = ta_env_alloc_array(n + 1, sizeof(*s->buffer_stamp));
+	s->changed = ta_env_alloc_array(n + 1, sizeof(*s->changed));
+	s->rank = ta_env_alloc_array(n + 1, sizeof(*s->rank));
+	s->identical_before =
+		ta_env_alloc_array(n + 1, sizeof(*s->identical_before));
+	s->ordered_frames =
+		ta_env_alloc_array(n + 1, sizeof(*s->ordered_frames));
+	s->crossing = ta_env_alloc_array(ns + 1, sizeof(*s->crossing));
+	s->crossing_initial =
+		ta_env_alloc_array(ns + 1, sizeof(*s->crossing_initial));
+	s->cut_at_depth = ta_env_alloc_array(ns + 1, sizeof(*s->cut_at_depth));
+	trail = (u64)n * (n + 1) + 64;
+	s->pool_size = trail < TA_SEARCH_MAX_TRAIL ? (u32)trail :
+						     TA_SEARCH_MAX_TRAIL;
+	s->pool = ta_env_alloc_array(s->pool_size, sizeof(*s->pool));
+	s->by_rank = ta_env_alloc_array(n + 1, sizeof(*s->by_rank));
+	s->unplaced_list = ta_env_alloc_array(n + 1, sizeof(*s->unplaced_list));
+	s->unplaced_pos = ta_env_alloc_array(n + 1, sizeof(*s->unplaced_pos));
+	/* a choice changes at most 2 * ns floors and n lowest offsets */
+	trail = 2 * (u64)(n > ns ? n : ns) * (n + 1) + 1024;
+	tl = trail < TA_SEARCH_MAX_TRAIL ? (u32)trail : TA_SEARCH_MAX_TRAIL;
+	s->max_trail = tl;
+	s->floor_trail_section =
+		ta_env_alloc_array(tl, sizeof(*s->floor_trail_section));
+	s->floor_trail_value =
+		ta_env_alloc_array(tl, sizeof(*s->floor_trail_value));
+	s->min_trail_buffer =
+		ta_env_alloc_array(tl, sizeof(*s->min_trail_buffer));
+	s->min_trail_value =
+		ta_env_alloc_array(tl, sizeof(*s->min_trail_value));
+	s->rank_trail_buffer =
+		ta_env_alloc_array(tl, sizeof(*s->rank_trail_buffer));
+	s->rank_trail_value =
+		ta_env_alloc_array(tl, sizeof(*s->rank_trail_value));
+	if (!s->live || !s->section_stamp || !s->live_unplaced ||
+	    !s->min_offset || !s->buffer_stamp || !s->changed || !s->rank ||
+	    !s->identical_before || !s->ordered_frames || !s->crossing ||
+	    !s->crossing_initial || !s->cut_at_depth || !s->pool ||
+	    !s->by_rank || !s->unplaced_list || !s->unplaced_pos ||
+	    !s->floor_trail_section || !s->floor_trail_value ||
+	    !s->min_trail_buffer || !s->min_trail_value ||
+	    !s->rank_trail_buffer || !s->rank_trail_value)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		for (t = s->sec_first[i]; t < s->sec_end[i]; t++)
+			s->live[s->live_first[t + 1] - 1 -
+				s->section_stamp[t]++] = i;
+		for (t = s->sec_first[i] + 1; t < s->sec_end[i]; t++)
+			s->crossing_initial[t]++;
+	}
+	for (t = 0; t < s->n_sections; t++)
+		s->section_stamp[t] = 0;
+	return 0;
+}
+
+/**
+ * ta_search_cmp_rank() - ta_env_sort() comparison of the candidate order
+ * @a: a &struct ta_search_item
+ * @b: another
+ *
+ * Return: <0 when @a comes first, >0 when @b does, 0 for the same buffer.
+ */
+int ta_search_cmp_rank(const void *a, const void *b)
+{
+	const struct ta_search_item *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key > y->key ? -1 : 1;
+	if (x->k2 != y->k2)
+		return x->k2 > y->k2 ? -1 : 1;
+	if (x->k3 != y->k3)
+		return x->k3 > y->k3 ? -1 : 1;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	if (x->si != y->si)
+		return x->si < y->si ? -1 : 1;
+	if (x->align != y->align)
+		return x->align > y->align ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* The global order of the ordered engine, from the keys in s->items. */
+static void ta_search_rank(struct ta_search_state *s)
+{
+	u32 i;
+
+	ta_env_sort(s->items, s->n_buffers, sizeof(*s->items),
+		    ta_search_cmp_rank);
+	for (i = 0; i < s->n_buffers; i++) {
+		const struct ta_search_item *it = &s->items[i], *pv = it - 1;
+
+		s->rank[it->idx] = i;
+		s->by_rank[i] = it->idx;
+		s->identical_before[it->idx] = TA_SEARCH_NONE;
+		if (i && pv->si == it->si && pv->ei == it->ei &&
+		    pv->size == it->size && pv->align == it->align)
+			s->identical_before[it->idx] = pv->idx;
+	}
+}
+
+/**
+ * ta_search_keys() - set an item's sort keys for heuristic @h
+ * @it: the item
+ * @h: the heuristic (its low two bits choose the keys)
+ * @size: the buffer's size
+ * @len: its lifetime
+ * @area: @size * @len, saturated
+ * @total: the most bytes live in one of its sections (crowding)
+ */
+void ta_search_keys(struct ta_search_item *it, u32 h, u64 size, u64 len,
+		    u64 area, u64 total)
+{
+	switch (h & 3) {
+	case 0:		/* longest, then largest area, then most crowded */
+		it->key = len;
+		it->k2 = area;
+		it->k3 = total;
+		break;
+	case 1:		/* most crowded, largest area, longest */
+		it->key = total;
+		it->k2 = area;
+		it->k3 = len;
+		break;
+	case 2:		/* most crowded, longest, largest area */
+		it->key = total;
+		it->k2 = len;
+		it->k3 = area;
+		break;
+	default:	/* largest, longest, most crowded */
+		it->key = size;
+		it->k2 = len;
+		it->k3 = total;
+		break;
+	}
+}
+
+/**
+ * ta_search_order() - rank the buffers by heuristic @h
+ * @s: the state
+ * @p: the problem
+ * @h: the heuristic (its low two bits choose the keys)
+ *
+ * Sets the skyline engine's candidates of every start section and the
+ * ordered engine's global rank, with the identical-buffer links.
+ */
+void ta_search_order(struct ta_search_state *s, const struct ta_problem *p,
+		     u32 h)
+{
+	u32 i, t;
+
+	for (i = 0; i < s->n_buffers; i++) {
+		const struct ta_buffer *b = &p->buffers[s->problem_index[i]];
+		struct ta_search_item *it = &s->items[i];
+		u64 len = b->end - b->start, area, total = 0;
+
+		if (__builtin_mul_overflow(s->size[i], len, &area))
+			area = U64_MAX;
+		for (t = s->sec_first[i]; t < s->sec_end[i]; t++)
+			if (s->live_bytes[t] > total)
+				total = s->live_bytes[t];
+		ta_search_keys(it, h, s->size[i], len, area, total);
+		it->size = s->size[i];
+		it->align = s->align[i];
+		it->si = s->sec_first[i];
+		it->ei = s->sec_end[i];
+		it->idx = i;
+	}
+	ta_env_sort(s->items, s->n_buffers, sizeof(*s->items),
+		    ta_search_cmp_item);
+	for (t = 0; t <= s->n_sections + 1; t++)
+		s->sky_cand_first[t] = s->n_buffers;
+	for (i = s->n_buffers; i-- > 0;) {
+		s->sky_cand[i] = s->items[i].idx;
+		s->sky_cand_first[s->items[i].si] = i;
+	}
+	for (t = s->n_sections + 1; t-- > 0;)
+		if (s->sky_cand_first[t] > s->sky_cand_first[t + 1])
+			s->sky_cand_first[t] = s->sky_cand_first[t + 1];
+	ta_search_rank(s);
+}
+
+/**
+ * ta_search_set_floor() - raise a section's floor, on the floor trail
+ * @s: the state
+ * @t: the section
+ * @v: its new floor
+ *
+ * Return: false when the trail is full (@s->overflowed is set).
+ */
+bool ta_search_set_floor(struct ta_search_state *s, u32 t, u64 v)
+{
+	if (s->floor_trail_len >= s->max_trail) {
+		s->overflowed = true;
+		return false;
+	}
+	s->floor_trail_section[s->floor_trail_len] = t;
+	s->floor_trail_value[s->floor_trail_len++] = s->floor[t];
+	s->floor[t] = v;
+	return true;
+}
+
+/**
+ * ta_search_mark_placed() - mark @u placed in every section's live list
+ * @s: the state
+ * @u: an unplaced buffer
+ *
+ * Every section keeps its unplaced buffers at the front of its list in
+ * @s->live, so the propagation scans those only. Placing @u moves it past
+ * the front in each of its sections; placements are undone last first,
+ * which ta_search_mark_unplaced() restores with a plain count.
+ */
+void ta_search_mark_placed(struct ta_search_state *s, u32 u)
+{
+	u32 t, j;
+
+	s->placed[u] = 1;
+	for (t = s->sec_first[u]; t < s->sec_end[u]; t++) {
+		u32 *c = s->live + s->live_first[t], k = --s->live_unplaced[t];
+
+		for (j = 0; c[j] != u; j++)
+			;
+		c[j] = c[k];
+		c[k] = u;
+	}
+}
+
+/**
+ * ta_search_mark_unplaced() - undo the last ta_search_mark_placed()
+ * @s: the state
+ * @u: the buffer it placed
+ */
+void ta_search_mark_unplaced(struct ta_search_state *s, u32 u)
+{
+	u32 t;
+
+	s->placed[u] = 0;
+	for (t = s->sec_first[u]; t < s->sec_end[u]; t++)
+		s->live_unplaced[t]++;
+}
+
+/**
+ * ta_search_reset() - the start of a run
+ * @s: the state
+ *
+ * Every buffer unplaced at lowest offset 0, every section at floor 0 with
+ * all its bytes, the floor and lowest-offset trails empty.
+ */
+void ta_search_reset(struct ta_search_state *s)
+{
+	u32 t;
+
+	for (t = 0; t < s->n_sections; t++) {
+		s->floor[t] = 0;
+		s->unplaced_bytes[t] = s->live_bytes[t];
+		s->live_unplaced[t] = s->live_first[t + 1] - s->live_first[t];
+	}
+	for (t = 0; t < s->n_buffers; t++) {
+		s->placed[t] = 0;
+		s->min_offset[t] = 0;
+	}
+	s->floor_trail_len = 0;
+	s->min_trail_len = 0;
+	s->recheck_cap = false;
+}
+
+/**
+ * ta_search_propagate() - the inference after floors in [@lo, @hi) rose
+ * @s: the state
+ * @lo: first section whose floor rose
+ * @hi: past the last one
+ * @val: the new floor of them all (a placed buffer's top), or 0 to take
+ *	 each section's own floor
+ *
+ * Raises the lowest offsets of the unplaced buffers over those sections,
+ * then lifts every section they cover to the lowest offset any unplaced
+ * buffer live there can take, and checks that each lifted section still
+ * fits its unplaced bytes under the cap. All changes go to the trails.
+ * Sets @s->met_unplaced when some unplaced buffer overlaps the sections.
+ *
+ * Return: false when the state cannot fit under the cap (or a trail is
+ * full: @s->overflowed).
+ */
+bool ta_search_propagate(struct ta_search_state *s, u32 lo, u32 hi, u64 val)
+{
+	u32 t, i, j, end, nchg = 0;
+
+	s->met_unplaced = false;
+	if (!++s->stamp_now) {
+		for (i = 0; i < s->n_buffers; i++)
+			s->buffer_stamp[i] = 0;
+		for (t = 0; t < s->n_sections; t++)
+			s->section_stamp[t] = 0;
+		s->stamp_now = 1;
+	}
+	for (t = lo; t < hi; t++) {
+		end = s->live_first[t] + s->live_unplaced[t];
+		for (i = s->live_first[t]; i < end; i++) {
+			u32 v = s->live[i], a, b;
+			u64 m, mask;
+
+			if (s->placed[v] || s->buffer_stamp[v] == s->stamp_now)
+				continue;
+			s->buffer_stamp[v] = s->stamp_now;
+			s->met_unplaced = true;
+			m = s->min_offset[v];
+			if (val) {
+				if (val > m)
+					m = val;
+			} else {
+				a = s->sec_first[v] > lo ? s->sec_first[v] : lo;
+				b = s->sec_end[v] < hi ? s->sec_end[v] : hi;
+				for (j = a; j < b; j++)
+					if (s->floor[j] > m)
+						m = s->floor[j];
+			}
+			mask = s->align[v] - 1;
+			m = (m + mask) & ~mask;
+			if (m == s->min_offset[v])
+				continue;
+			if (m > s->cap || s->size[v] > s->cap - m)
+				return false;
+			if (s->min_trail_len >= s->max_trail) {
+				s->overflowed = true;
+				return false;
+			}
+			s->min_trail_buffer[s->min_trail_len] = v;
+			s->min_trail_value[s->min_trail_len++] =
+				s->min_offset[v];
+			s->min_offset[v] = m;
+			s->changed[nchg++] = v;
+		}
+	}
+	for (i = 0; i < nchg; i++) {
+		u32 v = s->changed[i];
+		u64 mv = s->min_offset[v];
+
+		for (t = s->sec_first[v]; t < s->sec_end[v]; t++) {
+			u64 m = mv, fl = s->floor[t];
+
+			/* only a section below v's new offset can rise */
+			if (fl >= mv || s->section_stamp[t] == s->stamp_now)
+				continue;
+			s->section_stamp[t] = s->stamp_now;
+			end = s->live_first[t] + s->live_unplaced[t];
+			for (j = s->live_first[t]; j < end; j++) {
+				u32 w = s->live[j];
+
+				if (!s->placed[w] && s->min_offset[w] < m) {
+					m = s->min_offset[w];
+					if (m <= fl)
+						break;
+				}
+			}
+			if (m <= fl)
+				continue;
+			if (m > s->cap || s->unplaced_bytes[t] > s->cap - m)
+				return false;
+			if (!ta_search_set_floor(s, t, m))
+				return false;
+		}
+	}
+	return true;
+}
+
+/**
+ * ta_search_undo_floors() - undo the floor trail back to @mark
+ * @s: the state
+ * @mark: the trail length to go back to
+ */
+void ta_search_undo_floors(struct ta_search_state *s, u32 mark)
+{
+	while (s->floor_trail_len > mark) {
+		u32 k = --s->floor_trail_len;
+
+		s->floor[s->floor_trail_section[k]] = s->floor_trail_value[k];
+	}
+}
+
+/**
+ * ta_search_undo_min_offsets() - undo the lowest-offset trail to @mark
+ * @s: the state
+ * @mark: the trail length to go back to
+ */
+void ta_search_undo_min_offsets(struct ta_search_state *s, u32 mark)
+{
+	while (s->min_trail_len > mark) {
+		u32 k = --s->min_trail_len;
+
+		s->min_offset[s->min_trail_buffer[k]] = s->min_trail_value[k];
+	}
+}
+
+/**
+ * ta_search_fits() - does the current state still fit under the cap?
+ * @s: the state
+ *
+ * A floor is never above the top of what will be placed in its section,
+ * so one above the cap fails too, also in a section already full: after a
+ * plan lowered the cap, buffers placed before it may stand above it.
+ *
+ * Return: true when every section fits.
+ */
+bool ta_search_fits(struct ta_search_state *s)
+{
+	u32 t;
+
+	for (t = 0; t < s->n_sections; t++)
+		if (s->floor[t] > s->cap ||
+		    s->unplaced_bytes[t] > s->cap - s->floor[t])
+			return false;
+	return true;
+}
+
+/**
+ * ta_search_solution() - record a complete placement if it is better
+ * @s: the state, every buffer placed
+ * @offsets: out, the plan (problem buffer order), when better
+ *
+ * A better plan lowers the cap to one granule below it, asks for a
+ * recheck of the placements on the stack and counts in @s->plans.
+ */
+void ta_search_solution(struct ta_search_state *s, u64 *offsets)
+{
+	u64 h = 0;
+	u32 i;
+
+	for (i = 0; i < s->n_buffers; i++)
+		if (s->offset[i] + s->size[i] > h)
+			h = s->offset[i] + s->size[i];
+	if (h >= s->best_height)
+		return;
+	for (i = 0; i < s->n_buffers; i++)
+		offsets[s->problem_index[i]] = s->offset[i];
+	s->best_height = h;
+	s->cap = h >= s->granule ? h - s->granule : 0;
+	s->recheck_cap = true;
+	s->plans++;
+}
