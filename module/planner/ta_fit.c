@@ -319,17 +319,63 @@ static u32 ta_fit_neighbours(struct ta_fit *f, u32 b)
 	return k;
 }
 
-int ta_fit_lowest(struct ta_fit *f, u32 b, u32 mode, u64 *off)
+/*
+ * The lowest (first fit) or tightest (best fit) gap for @size at alignment
+ * mask @mask among the spans @g[0, @k), sorted by lo, and @extra (one more
+ * occupied span, or NULL); above them all when no gap fits.
+ */
+static int ta_fit_scan(const struct ta_span *g, u32 k,
+		       const struct ta_span *extra, u64 size, u64 mask,
+		       u32 mode, u64 *off)
+{
+	u64 y = 0, best = U64_MAX, best_gap = U64_MAX;
+	u32 i = 0;
+
+	for (;;) {
+		const struct ta_span *sp = NULL;
+		u64 lim, o = (y + mask) & ~mask;
+
+		if (extra && (i >= k || extra->lo < g[i].lo)) {
+			sp = extra;
+			extra = NULL;
+		} else if (i < k) {
+			sp = &g[i++];
+		}
+		lim = sp ? sp->lo : U64_MAX;
+		if (o < y)
+			return -EOVERFLOW;
+		if (lim > o && lim - o >= size) {
+			if (mode == TA_FIT_FIRST || !sp) {
+				if (best == U64_MAX)
+					best = o;
+				break;
+			}
+			if (lim - y < best_gap) {
+				best_gap = lim - y;
+				best = o;
+			}
+		}
+		if (!sp)
+			break;
+		if (sp->hi > y)
+			y = sp->hi;
+	}
+	if (best > TA_PLAN_MAX_HEIGHT || size > TA_PLAN_MAX_HEIGHT - best)
+		return -EOVERFLOW;
+	*off = best;
+	return 0;
+}
+
+int ta_fit_lowest_beside(struct ta_fit *f, u32 b, u32 mode,
+			 const struct ta_span *extra, u64 *off)
 {
 	const struct ta_buffer *buf = &f->b[b];
-	u64 size = buf->size, mask = buf->align - 1, y = 0;
-	u64 best = U64_MAX, best_gap = U64_MAX;
 	const struct ta_span *g = NULL;
 	s64 runs = -ENOSPC;
-	u32 k, i;
+	u32 k;
 	int ret;
 
-	if (!size) {
+	if (!buf->size) {
 		*off = 0;
 		return 0;
 	}
@@ -348,32 +394,12 @@ int ta_fit_lowest(struct ta_fit *f, u32 b, u32 mode, u64 *off)
 	}
 	if (ret)
 		return ret;
-	for (i = 0; i <= k; i++) {
-		u64 lim = i < k ? g[i].lo : U64_MAX;
-		u64 o = (y + mask) & ~mask;
+	return ta_fit_scan(g, k, extra, buf->size, buf->align - 1, mode, off);
+}
 
-		if (o < y)
-			return -EOVERFLOW;
-		if (lim > o && lim - o >= size) {
-			u64 gap = lim - y;
-
-			if (mode == TA_FIT_FIRST || i == k) {
-				if (best == U64_MAX)
-					best = o;
-				break;
-			}
-			if (gap < best_gap) {
-				best_gap = gap;
-				best = o;
-			}
-		}
-		if (i < k && g[i].hi > y)
-			y = g[i].hi;
-	}
-	if (best > TA_PLAN_MAX_HEIGHT || size > TA_PLAN_MAX_HEIGHT - best)
-		return -EOVERFLOW;
-	*off = best;
-	return 0;
+int ta_fit_lowest(struct ta_fit *f, u32 b, u32 mode, u64 *off)
+{
+	return ta_fit_lowest_beside(f, b, mode, NULL, off);
 }
 
 int ta_fit_run(struct ta_fit *f, const u32 *order, u32 mode, u64 stop_above,

@@ -25,6 +25,7 @@
 
 struct ta_fit;
 struct ta_search_limits;
+struct ta_span;
 
 /**
  * ta_fit_create() - build the fit engine for a set of buffers
@@ -67,6 +68,23 @@ void ta_fit_reset(struct ta_fit *f);
  * -ETIMEDOUT).
  */
 int ta_fit_lowest(struct ta_fit *f, u32 b, u32 mode, u64 *off);
+
+/**
+ * ta_fit_lowest_beside() - ta_fit_lowest() with one more span occupied
+ * @f: the engine
+ * @b: an unplaced buffer
+ * @mode: %TA_FIT_FIRST or %TA_FIT_BEST
+ * @extra: an address span taken during all of @b's lifetime (a buffer
+ *	   that would be placed first), or NULL
+ * @off: out, the offset
+ *
+ * Answers "where would @b go if that buffer were placed too" without
+ * placing it, so the run index stays in use.
+ *
+ * Return: as ta_fit_lowest().
+ */
+int ta_fit_lowest_beside(struct ta_fit *f, u32 b, u32 mode,
+			 const struct ta_span *extra, u64 *off);
 
 /**
  * ta_fit_place() - record buffer @b at offset @off

@@ -142,25 +142,46 @@ static bool ta_stack_better(const struct ta_problem *p, u64 h, u64 la, u32 b,
 	return o < bo;
 }
 
+/*
+ * Would @a at @oa and @b at @ob share a byte while both live? A placed
+ * buffer moves another's first fit only when they collide there: every
+ * lower offset was blocked already, and the old one stays free.
+ */
+static bool ta_stack_collide(const struct ta_buffer *a, u64 oa,
+			     const struct ta_buffer *b, u64 ob)
+{
+	return a->size && b->size && a->start < b->end && b->start < a->end &&
+	       oa < ob + b->size && ob < oa + a->size;
+}
+
+/*
+ * The window's first fits are kept from step to step and asked again only
+ * when the buffer just placed collides with them; the look-ahead asks only
+ * for the candidates the tried one collides with, with its span added
+ * (ta_fit_lowest_beside(), so the run index stays on). The plan is the same
+ * as placing, asking every time and unplacing, at a fraction of the cost.
+ */
 static int ta_stack_greedy(const struct ta_problem *p, u64 *offsets,
 			   struct ta_result *res, struct ta_work *w)
 {
+	const struct ta_buffer *buf = p->buffers;
 	struct ta_search_limits lim = { 0 };
 	u32 n = p->n_buffers, win[TA_STACK_WINDOW], wn = 0, next = 0, i, j;
 	u64 woff[TA_STACK_WINDOW], height = 0;
+	bool known[TA_STACK_WINDOW];
 	struct ta_stack_key *keys;
 	struct ta_fit *fit;
 	int ret = 0;
 
 	keys = ta_env_alloc_array(n, sizeof(*keys));
-	fit = ta_fit_create(p->buffers, n, 0, w);
+	fit = ta_fit_create(buf, n, TA_FIT_RUNS, w);
 	if (!keys || !fit) {
 		ret = -ENOMEM;
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
-		keys[i].size = p->buffers[i].size;
-		keys[i].len = p->buffers[i].end - p->buffers[i].start;
+		keys[i].size = buf[i].size;
+		keys[i].len = buf[i].end - buf[i].start;
 		keys[i].idx = i;
 	}
 	ta_env_sort(keys, n, sizeof(*keys), ta_stack_cmp);
@@ -169,8 +190,10 @@ static int ta_stack_greedy(const struct ta_problem *p, u64 *offsets,
 		u64 bh = U64_MAX, bla = U64_MAX, bo = 0;
 		u32 bi = 0;
 
-		while (wn < TA_STACK_WINDOW && next < n)
+		while (wn < TA_STACK_WINDOW && next < n) {
+			known[wn] = false;
 			win[wn++] = keys[next++].idx;
+		}
 		if (!wn)
 			break;
 		lim.steps++;
@@ -179,38 +202,42 @@ static int ta_stack_greedy(const struct ta_problem *p, u64 *offsets,
 		if (ret)
 			goto out;
 		for (i = 0; i < wn; i++) {
+			if (known[i])
+				continue;
 			ret = ta_fit_lowest(fit, win[i], TA_FIT_FIRST, &woff[i]);
 			if (ret)
 				goto out;
+			known[i] = true;
 		}
 		for (i = 0; i < wn; i++) {
-			u64 top = woff[i] + p->buffers[win[i]].size;
+			u64 top = woff[i] + buf[win[i]].size;
 			u64 h = top > height ? top : height;
+			struct ta_span span = { woff[i], top };
 			u64 la;
 
 			if (h > bh)
 				continue;
 			/* look one placement ahead */
 			la = U64_MAX;
-			ta_fit_place(fit, win[i], woff[i]);
 			for (j = 0; j < wn; j++) {
-				u64 o2, t2;
+				u64 o2 = woff[j], t2;
 
 				if (j == i)
 					continue;
-				ret = ta_fit_lowest(fit, win[j],
-						    TA_FIT_FIRST, &o2);
-				if (ret) {
-					ta_fit_unplace_last(fit, win[i]);
-					goto out;
+				if (ta_stack_collide(&buf[win[i]], woff[i],
+						     &buf[win[j]], woff[j])) {
+					ret = ta_fit_lowest_beside(fit, win[j],
+								   TA_FIT_FIRST,
+								   &span, &o2);
+					if (ret)
+						goto out;
 				}
-				t2 = o2 + p->buffers[win[j]].size;
+				t2 = o2 + buf[win[j]].size;
 				if (t2 < h)
 					t2 = h;
 				if (t2 < la)
 					la = t2;
 			}
-			ta_fit_unplace_last(fit, win[i]);
 			if (bh == U64_MAX ||
 			    ta_stack_better(p, h, la, win[i], woff[i],
 					    bh, bla, win[bi], bo)) {
@@ -223,7 +250,14 @@ static int ta_stack_greedy(const struct ta_problem *p, u64 *offsets,
 		ta_fit_place(fit, win[bi], bo);
 		offsets[win[bi]] = bo;
 		height = bh;
-		win[bi] = win[--wn];
+		for (i = 0; i < wn; i++)
+			if (i != bi && ta_stack_collide(&buf[win[bi]], bo,
+							&buf[win[i]], woff[i]))
+				known[i] = false;
+		wn--;
+		win[bi] = win[wn];
+		woff[bi] = woff[wn];
+		known[bi] = known[wn];
 	}
 	res->height = height;
 	res->steps = lim.steps;
