@@ -208,6 +208,11 @@ static int ta_auto_iterate(const struct ta_problem *p, struct ta_fit *fit,
 	for (round = 0; *best > lb; round++) {
 		u64 thr = lb;
 
+		/* a pass checks the limits only every few hundred buffers */
+		ret = ta_search_limit_hit(lim);
+		if (ret)
+			return ret < 0 ? ret : 0;
+
 		/* the buffers above the lower bound in the reference plan */
 		k = 0;
 		for (i = 0; i < n; i++) {
@@ -367,19 +372,20 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 		goto out;
 	if (ret)
 		goto searched;
-	if (best > lb && !proven && n <= TA_SEARCH_MAX_BUFFERS) {
+	ret = -E2BIG;
+	if (best > lb && !proven && n <= TA_SEARCH_MAX_BUFFERS)
 		ret = ta_search_skyline(p, lb, &lim, offsets, &best, &proven);
-		if (ret)
-			goto out;
-	} else if (best > lb && !proven) {
+	if (ret == -E2BIG && best > lb && !proven) {
+		/* too large to search: iterated passes instead */
 		ta_auto_order(p, 0, crowd, keys, order);
 		ret = ta_auto_iterate(p, fit, order, tmpo, cur, offsets,
 				      &best, lb, &lim);
-		if (ret)
-			goto out;
 	}
+	if (ret && ret != -E2BIG)
+		goto out;
 searched:
 	ret = 0;
+	res->search_bytes = ta_fit_bytes(fit) + lim.bytes;
 out:
 	ta_fit_destroy(fit);
 	ta_env_free(keys);

@@ -188,6 +188,7 @@ done:
 	ret = 0;
 	*height = sp->best_height;
 out:
+	lim->bytes = sp->bytes;
 	ta_search_state_free(sp);
 	ta_env_free(sp);
 	return ret;

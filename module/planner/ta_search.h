@@ -20,6 +20,12 @@
 /* The skyline search runs only on problems up to this many buffers. */
 #define TA_SEARCH_MAX_BUFFERS	4096U
 
+/*
+ * The most memory one search takes (its state, candidate pool and undo
+ * trails); a problem whose lists alone need half of it is not searched.
+ */
+#define TA_SEARCH_MAX_BYTES	(8ULL << 20)
+
 /**
  * struct ta_search_limits - effort limits shared by the engines
  * @deadline_ns: ta_env_now_ns() value at which to stop; 0 for none
@@ -29,6 +35,7 @@
  *	       the hard deadline of @work
  * @work: the planning call's work counter (yield, signals, hard deadline),
  *	  or NULL for plain ta_env_yield()
+ * @bytes: out, the memory the search took (0 when it did not run)
  */
 struct ta_search_limits {
 	u64 deadline_ns;
@@ -36,6 +43,7 @@ struct ta_search_limits {
 	u64 steps;
 	bool timed_out;
 	struct ta_work *work;
+	u64 bytes;
 };
 
 /**
@@ -47,7 +55,9 @@ struct ta_search_limits {
  * @height: in, its height; out, the best height found
  * @proven: out, true when @height is proven optimal
  *
- * Return: 0, -ENOMEM, -EINTR; -E2BIG above %TA_SEARCH_MAX_BUFFERS.
+ * Return: 0, -ENOMEM, -EINTR; -E2BIG above %TA_SEARCH_MAX_BUFFERS or when
+ * the search would need more than %TA_SEARCH_MAX_BYTES (@offsets and
+ * @height unchanged then).
  */
 int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 		      struct ta_search_limits *lim, u64 *offsets, u64 *height,

@@ -67,7 +67,7 @@ static bool ta_ordered_rerank(struct ta_search_state *s, u32 lo, u32 hi)
 			s->items[j] = x;
 		}
 	}
-	if (s->rank_trail_len + k > s->max_trail) {
+	if (s->rank_trail_len + k > s->rank_trail_size) {
 		s->overflowed = true;
 		return false;
 	}

@@ -86,6 +86,78 @@ void ta_search_state_free(struct ta_search_state *s)
 	ta_env_free(s->sky_frames);
 }
 
+/* ta_env_alloc_array() that counts the bytes in s->bytes. */
+static void *ta_search_alloc(struct ta_search_state *s, size_t n,
+			     size_t size)
+{
+	void *p = ta_env_alloc_array(n, size);
+
+	if (p)
+		s->bytes += (u64)n * size;
+	return p;
+}
+
+/* @v less an eighth, for ta_search_size_trails() */
+static u64 ta_search_shrink(u64 v)
+{
+	return v - (v >> 3);
+}
+
+/*
+ * Size the candidate pool and the three undo trails from what the state
+ * took so far and %TA_SEARCH_MAX_BYTES. With C (buffer, section) pairs, a
+ * search kept at most 1.3 C floor and 1.6 C lowest-offset trail entries,
+ * 3 C candidates and 6 rank trail entries per buffer (measured on the
+ * bench): each gets a margin, then all shrink by an eighth until they fit.
+ * A search that runs out of a trail or the pool abandons the branch and
+ * proves nothing (ta_search.c).
+ *
+ * Return: 0, or -E2BIG when not even a small search fits.
+ */
+static int ta_search_size_trails(struct ta_search_state *s)
+{
+	u64 c = s->live_first[s->n_sections], n = s->n_buffers;
+	u64 floors = 2 * c + 2 * (u64)s->n_sections + 1024;
+	u64 mins = 2 * c + n + 1024;
+	u64 ranks = 8 * n + 1024;
+	u64 pool = 3 * c + 2 * n + 1024;
+	u64 left, least = floors < mins ? floors : mins;
+
+	/* shrunk below this (or TA_SEARCH_MIN_TRAIL), the search is no use */
+	if (least > TA_SEARCH_MIN_TRAIL)
+		least = TA_SEARCH_MIN_TRAIL;
+	if (s->bytes >= TA_SEARCH_MAX_BYTES)
+		return -E2BIG;
+	left = TA_SEARCH_MAX_BYTES - s->bytes;
+	for (;;) {
+		floors = floors < TA_SEARCH_MAX_TRAIL ? floors :
+						       TA_SEARCH_MAX_TRAIL;
+		mins = mins < TA_SEARCH_MAX_TRAIL ? mins : TA_SEARCH_MAX_TRAIL;
+		ranks = ranks < TA_SEARCH_MAX_TRAIL ? ranks :
+						     TA_SEARCH_MAX_TRAIL;
+		pool = pool < TA_SEARCH_MAX_TRAIL ? pool : TA_SEARCH_MAX_TRAIL;
+		if (floors < least || mins < least || pool < least)
+			return -E2BIG;
+		if (floors * (sizeof(*s->floor_trail_section) +
+			      sizeof(*s->floor_trail_value)) +
+		    mins * (sizeof(*s->min_trail_buffer) +
+			    sizeof(*s->min_trail_value)) +
+		    ranks * (sizeof(*s->rank_trail_buffer) +
+			     sizeof(*s->rank_trail_value)) +
+		    pool * sizeof(*s->pool) <= left)
+			break;
+		floors = ta_search_shrink(floors);
+		mins = ta_search_shrink(mins);
+		ranks = ta_search_shrink(ranks);
+		pool = ta_search_shrink(pool);
+	}
+	s->floor_trail_size = (u32)floors;
+	s->min_trail_size = (u32)mins;
+	s->rank_trail_size = (u32)ranks;
+	s->pool_size = (u32)pool;
+	return 0;
+}
+
 /**
  * ta_search_state_init() - take all the memory of a search up front
  * @s: the state, zeroed
@@ -95,28 +167,32 @@ void ta_search_state_free(struct ta_search_state *s)
  * the per-section lists; ta_search_state_free() frees @s also after a
  * failure.
  *
- * Return: 0 or -ENOMEM.
+ * Everything it takes counts in s->bytes, at most %TA_SEARCH_MAX_BYTES.
+ *
+ * Return: 0, -ENOMEM, or -E2BIG when the problem needs more than that.
  */
 int ta_search_state_init(struct ta_search_state *s,
 			 const struct ta_problem *p)
 {
 	u32 n = 0, i, t, nt, ns, tl;
-	u64 trail;
 	u32 *times;
+	int ret;
 
 	for (i = 0; i < p->n_buffers; i++)
 		n += p->buffers[i].size != 0;
 	s->n_buffers = n;
+	s->bytes = sizeof(*s);
 	times = ta_env_alloc_array(2 * (size_t)n + 1, sizeof(*times));
-	s->problem_index = ta_env_alloc_array(n + 1, sizeof(*s->problem_index));
-	s->sec_first = ta_env_alloc_array(n + 1, sizeof(*s->sec_first));
-	s->sec_end = ta_env_alloc_array(n + 1, sizeof(*s->sec_end));
-	s->size = ta_env_alloc_array(n + 1, sizeof(*s->size));
-	s->align = ta_env_alloc_array(n + 1, sizeof(*s->align));
-	s->offset = ta_env_alloc_array(n + 1, sizeof(*s->offset));
-	s->placed = ta_env_alloc_array(n + 1, sizeof(*s->placed));
-	s->sky_cand = ta_env_alloc_array(n + 1, sizeof(*s->sky_cand));
-	s->items = ta_env_alloc_array(n + 1, sizeof(*s->items));
+	s->problem_index =
+		ta_search_alloc(s, n + 1, sizeof(*s->problem_index));
+	s->sec_first = ta_search_alloc(s, n + 1, sizeof(*s->sec_first));
+	s->sec_end = ta_search_alloc(s, n + 1, sizeof(*s->sec_end));
+	s->size = ta_search_alloc(s, n + 1, sizeof(*s->size));
+	s->align = ta_search_alloc(s, n + 1, sizeof(*s->align));
+	s->offset = ta_search_alloc(s, n + 1, sizeof(*s->offset));
+	s->placed = ta_search_alloc(s, n + 1, sizeof(*s->placed));
+	s->sky_cand = ta_search_alloc(s, n + 1, sizeof(*s->sky_cand));
+	s->items = ta_search_alloc(s, n + 1, sizeof(*s->items));
 	if (!times || !s->problem_index || !s->sec_first || !s->sec_end ||
 	    !s->size || !s->align || !s->offset || !s->placed || !s->sky_cand ||
 	    !s->items) {
@@ -150,18 +226,18 @@ int ta_search_state_init(struct ta_search_state *s,
 	}
 	ta_env_free(times);
 	s->sky_cand_first =
-		ta_env_alloc_array(ns + 2, sizeof(*s->sky_cand_first));
-	s->floor = ta_env_alloc_array(ns + 1, sizeof(*s->floor));
+		ta_search_alloc(s, ns + 2, sizeof(*s->sky_cand_first));
+	s->floor = ta_search_alloc(s, ns + 1, sizeof(*s->floor));
 	s->unplaced_bytes =
-		ta_env_alloc_array(ns + 1, sizeof(*s->unplaced_bytes));
-	s->live_bytes = ta_env_alloc_array(ns + 1, sizeof(*s->live_bytes));
+		ta_search_alloc(s, ns + 1, sizeof(*s->unplaced_bytes));
+	s->live_bytes = ta_search_alloc(s, ns + 1, sizeof(*s->live_bytes));
 	s->max_depth = n + 4 * ns + 64;
 	s->sky_frames =
-		ta_env_alloc_array(s->max_depth, sizeof(*s->sky_frames));
+		ta_search_alloc(s, s->max_depth, sizeof(*s->sky_frames));
 	if (!s->sky_cand_first || !s->floor || !s->unplaced_bytes ||
 	    !s->live_bytes || !s->sky_frames)
 		return -ENOMEM;
-	s->live_first = ta_env_alloc_array(ns + 2, sizeof(*s->live_first));
+	s->live_first = ta_search_alloc(s, ns + 2, sizeof(*s->live_first));
 	if (!s->live_first)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
@@ -171,46 +247,53 @@ int ta_search_state_init(struct ta_search_state *s,
 		}
 	for (t = 0; t < s->n_sections; t++)
 		s->live_first[t + 1] += s->live_first[t];
-	s->live = ta_env_alloc_array(s->live_first[ns] + 1, sizeof(*s->live));
+	/* the live lists must leave half the budget to the rest */
+	if (s->bytes + ((u64)s->live_first[ns] + 1) * sizeof(*s->live) >
+	    TA_SEARCH_MAX_BYTES / 2)
+		return -E2BIG;
+	s->live = ta_search_alloc(s, s->live_first[ns] + 1, sizeof(*s->live));
 	s->section_stamp =
-		ta_env_alloc_array(ns + 1, sizeof(*s->section_stamp));
+		ta_search_alloc(s, ns + 1, sizeof(*s->section_stamp));
 	s->live_unplaced =
-		ta_env_alloc_array(ns + 1, sizeof(*s->live_unplaced));
-	s->min_offset = ta_env_alloc_array(n + 1, sizeof(*s->min_offset));
-	s->buffer_stamp = ta_env_alloc_array(n + 1, sizeof(*s->buffer_stamp));
-	s->changed = ta_env_alloc_array(n + 1, sizeof(*s->changed));
-	s->rank = ta_env_alloc_array(n + 1, sizeof(*s->rank));
+		ta_search_alloc(s, ns + 1, sizeof(*s->live_unplaced));
+	s->min_offset = ta_search_alloc(s, n + 1, sizeof(*s->min_offset));
+	s->buffer_stamp =
+		ta_search_alloc(s, n + 1, sizeof(*s->buffer_stamp));
+	s->changed = ta_search_alloc(s, n + 1, sizeof(*s->changed));
+	s->rank = ta_search_alloc(s, n + 1, sizeof(*s->rank));
 	s->identical_before =
-		ta_env_alloc_array(n + 1, sizeof(*s->identical_before));
+		ta_search_alloc(s, n + 1, sizeof(*s->identical_before));
 	s->ordered_frames =
-		ta_env_alloc_array(n + 1, sizeof(*s->ordered_frames));
-	s->crossing = ta_env_alloc_array(ns + 1, sizeof(*s->crossing));
+		ta_search_alloc(s, n + 1, sizeof(*s->ordered_frames));
+	s->crossing = ta_search_alloc(s, ns + 1, sizeof(*s->crossing));
 	s->crossing_initial =
-		ta_env_alloc_array(ns + 1, sizeof(*s->crossing_initial));
-	s->cut_at_depth = ta_env_alloc_array(ns + 1, sizeof(*s->cut_at_depth));
-	trail = (u64)n * (n + 1) + 64;
-	s->pool_size = trail < TA_SEARCH_MAX_TRAIL ? (u32)trail :
-						     TA_SEARCH_MAX_TRAIL;
-	s->pool = ta_env_alloc_array(s->pool_size, sizeof(*s->pool));
-	s->by_rank = ta_env_alloc_array(n + 1, sizeof(*s->by_rank));
-	s->unplaced_list = ta_env_alloc_array(n + 1, sizeof(*s->unplaced_list));
-	s->unplaced_pos = ta_env_alloc_array(n + 1, sizeof(*s->unplaced_pos));
-	/* a choice changes at most 2 * ns floors and n lowest offsets */
-	trail = 2 * (u64)(n > ns ? n : ns) * (n + 1) + 1024;
-	tl = trail < TA_SEARCH_MAX_TRAIL ? (u32)trail : TA_SEARCH_MAX_TRAIL;
-	s->max_trail = tl;
+		ta_search_alloc(s, ns + 1, sizeof(*s->crossing_initial));
+	s->cut_at_depth =
+		ta_search_alloc(s, ns + 1, sizeof(*s->cut_at_depth));
+	s->by_rank = ta_search_alloc(s, n + 1, sizeof(*s->by_rank));
+	s->unplaced_list =
+		ta_search_alloc(s, n + 1, sizeof(*s->unplaced_list));
+	s->unplaced_pos =
+		ta_search_alloc(s, n + 1, sizeof(*s->unplaced_pos));
+	ret = ta_search_size_trails(s);
+	if (ret)
+		return ret;
+	s->pool = ta_search_alloc(s, s->pool_size, sizeof(*s->pool));
+	tl = s->floor_trail_size;
 	s->floor_trail_section =
-		ta_env_alloc_array(tl, sizeof(*s->floor_trail_section));
+		ta_search_alloc(s, tl, sizeof(*s->floor_trail_section));
 	s->floor_trail_value =
-		ta_env_alloc_array(tl, sizeof(*s->floor_trail_value));
+		ta_search_alloc(s, tl, sizeof(*s->floor_trail_value));
+	tl = s->min_trail_size;
 	s->min_trail_buffer =
-		ta_env_alloc_array(tl, sizeof(*s->min_trail_buffer));
+		ta_search_alloc(s, tl, sizeof(*s->min_trail_buffer));
 	s->min_trail_value =
-		ta_env_alloc_array(tl, sizeof(*s->min_trail_value));
+		ta_search_alloc(s, tl, sizeof(*s->min_trail_value));
+	tl = s->rank_trail_size;
 	s->rank_trail_buffer =
-		ta_env_alloc_array(tl, sizeof(*s->rank_trail_buffer));
+		ta_search_alloc(s, tl, sizeof(*s->rank_trail_buffer));
 	s->rank_trail_value =
-		ta_env_alloc_array(tl, sizeof(*s->rank_trail_value));
+		ta_search_alloc(s, tl, sizeof(*s->rank_trail_value));
 	if (!s->live || !s->section_stamp || !s->live_unplaced ||
 	    !s->min_offset || !s->buffer_stamp || !s->changed || !s->rank ||
 	    !s->identical_before || !s->ordered_frames || !s->crossing ||
@@ -368,7 +451,7 @@ void ta_search_order(struct ta_search_state *s, const struct ta_problem *p,
  */
 bool ta_search_set_floor(struct ta_search_state *s, u32 t, u64 v)
 {
-	if (s->floor_trail_len >= s->max_trail) {
+	if (s->floor_trail_len >= s->floor_trail_size) {
 		s->overflowed = true;
 		return false;
 	}
@@ -498,7 +581,7 @@ bool ta_search_propagate(struct ta_search_state *s, u32 lo, u32 hi, u64 val)
 				continue;
 			if (m > s->cap || s->size[v] > s->cap - m)
 				return false;
-			if (s->min_trail_len >= s->max_trail) {
+			if (s->min_trail_len >= s->min_trail_size) {
 				s->overflowed = true;
 				return false;
 			}

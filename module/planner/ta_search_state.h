@@ -18,6 +18,7 @@
 /* a node costs up to O(sections): check often enough to stay bounded */
 #define TA_SEARCH_CHECK_EVERY	256
 #define TA_SEARCH_MAX_TRAIL	BIT(20)	/* entries of each trail, at most */
+#define TA_SEARCH_MIN_TRAIL	4096	/* squeezed below: the search does not run */
 
 /* One buffer's sort keys, for the candidate orders. */
 struct ta_search_item {
@@ -73,6 +74,7 @@ struct ta_ordered_frame {
  */
 struct ta_search_state {
 	u32 n_buffers;		/* buffers of positive size */
+	u64 bytes;		/* memory taken, at most TA_SEARCH_MAX_BYTES */
 	u32 n_sections;		/* time between consecutive start/end times */
 	u32 max_depth;		/* skyline frames available */
 	bool recheck_cap;	/* the cap fell: recheck the placements */
@@ -134,8 +136,10 @@ struct ta_search_state {
 	/* the skyline engine */
 	struct ta_skyline_frame *sky_frames;	/* max_depth */
 
-	/* undo trails, each of max_trail entries */
-	u32 max_trail;
+	/* undo trails, sized by ta_search_state_init() */
+	u32 floor_trail_size;
+	u32 min_trail_size;
+	u32 rank_trail_size;
 	u32 floor_trail_len;
 	u32 *floor_trail_section;	/* a floor that rose, */
 	u64 *floor_trail_value;		/* and its old value */
