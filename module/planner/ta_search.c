@@ -19,10 +19,11 @@
  * of optimality once that meets the best plan, when no alignment exceeds
  * the size granule).
  *
- * Memory, all taken up front and limited to %TA_SEARCH_MAX_BUFFERS buffers:
- * per buffer about 150 bytes plus its sections in the per-section lists (4
- * bytes each), per section about 60 bytes, the candidate pool and the three
- * undo trails (each at most %TA_SEARCH_MAX_TRAIL entries of 12 bytes).
+ * Memory, all taken up front, at most %TA_SEARCH_MAX_BYTES and limited to
+ * %TA_SEARCH_MAX_BUFFERS buffers: per buffer about 150 bytes plus its
+ * sections in the per-section lists (4 bytes each), per section about 60
+ * bytes, then the candidate pool and the three undo trails, sized to what
+ * is left (ta_search_size_trails()).
  */
 #include "ta_search_state.h"
 
@@ -142,9 +143,10 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 					goto done;
 				}
 				if (k) {
-					t = ta_search_probe(lo,
-						sp->best_height - granule,
-						probe++) & ~(granule - 1);
+					u64 top = sp->best_height - granule;
+
+					t = ta_search_probe(lo, top, probe++) &
+					    ~(granule - 1);
 					if (t <= lo ||
 					    t + granule > sp->best_height)
 						continue;

@@ -126,6 +126,36 @@ static bool ta_ordered_fills(struct ta_search_state *s, u32 t, u64 off,
 }
 
 /*
+ * Buffer @i of the component, when it may be a candidate after the key
+ * (@off, @rank): at its lowest offset below *@mt, the lowest top of those
+ * seen so far (lowered here), and not after an unplaced identical one.
+ * Return: false when the pool is full (@s->overflowed set).
+ */
+static inline bool ta_ordered_consider(struct ta_search_state *s, u32 i,
+				       u64 off, u32 rank, u64 *mt, u32 pl,
+				       u32 *pn)
+{
+	u64 m = s->min_offset[i];
+	u32 r = s->rank[i] + 1;
+
+	if (m + s->size[i] < *mt)
+		*mt = m + s->size[i];
+	if (m >= *mt)
+		return true;
+	if (m < off || (m == off && r <= rank))
+		return true;
+	if (s->identical_before[i] != TA_SEARCH_NONE &&
+	    !s->placed[s->identical_before[i]])
+		return true;
+	if (pl + *pn >= s->pool_size) {
+		s->overflowed = true;
+		return false;
+	}
+	s->pool[pl + (*pn)++] = i;
+	return true;
+}
+
+/*
  * Set up frame @f after a choice with key (@off, @rank) in the component
  * [@plo, @phi): find the component to solve now and its candidates.
  * Return: 1 for a node to search, 2 when every buffer is placed (a plan),
@@ -136,13 +166,16 @@ static int ta_ordered_enter(struct ta_search_state *s,
 			    u32 plo, u32 phi)
 {
 	u64 mt = U64_MAX;
-	u32 i, j, k, t, lo, hi, pl, pn, jump = TA_SEARCH_NONE;
+	u32 i, j, k, t, lo, hi, pl, pn, live = 0, jump = TA_SEARCH_NONE;
 
 	lo = plo;
 	while (lo < s->n_sections && !s->unplaced_bytes[lo])
 		lo++;
 	if (lo >= s->n_sections)
 		return 2;
+	hi = lo + 1;
+	while (hi < s->n_sections && s->crossing[hi])
+		hi++;
 	if (lo >= phi) {
 		/*
 		 * The component is done; the next one is independent of how
@@ -151,8 +184,6 @@ static int ta_ordered_enter(struct ta_search_state *s,
 		 * that choice left.
 		 */
 		jump = ta_ordered_cut_depth(s, lo);
-		for (hi = lo + 1; hi < s->n_sections && s->crossing[hi]; hi++)
-			;
 		if (ta_ordered_cut_depth(s, hi) > jump)
 			jump = ta_ordered_cut_depth(s, hi);
 		if (jump) {
@@ -163,9 +194,6 @@ static int ta_ordered_enter(struct ta_search_state *s,
 			rank = 0;
 		}
 	}
-	hi = lo + 1;
-	while (hi < s->n_sections && s->crossing[hi])
-		hi++;
 	if (s->heuristic & TA_SEARCH_F_ADAPT) {
 		bool split = f == s->ordered_frames || lo >= phi;
 
@@ -180,6 +208,7 @@ static int ta_ordered_enter(struct ta_search_state *s,
 	for (t = lo; t < hi; t++) {
 		u64 fl = s->floor[t] > off ? s->floor[t] : off;
 
+		live += s->live_unplaced[t];
 		if (!s->unplaced_bytes[t])
 			continue;
 		if (fl > s->cap || s->unplaced_bytes[t] > s->cap - fl)
@@ -198,29 +227,26 @@ static int ta_ordered_enter(struct ta_search_state *s,
 	pl = f == s->ordered_frames ? 0 :
 				      (f - 1)->pool_first + (f - 1)->pool_len;
 	pn = 0;
-	for (j = 0; j < s->n_unplaced; j++) {
-		u64 m;
-		u32 r;
+	if (live < s->n_unplaced) {
+		/* a narrow component: its buffers by their start sections */
+		for (t = lo; t < hi; t++) {
+			u32 end = s->live_first[t] + s->live_unplaced[t];
 
-		i = s->unplaced_list[j];
-		if (s->sec_first[i] < lo || s->sec_end[i] > hi)
-			continue;
-		m = s->min_offset[i];
-		if (m + s->size[i] < mt)
-			mt = m + s->size[i];
-		if (m >= mt)
-			continue;
-		r = s->rank[i] + 1;
-		if (m < off || (m == off && r <= rank))
-			continue;
-		if (s->identical_before[i] != TA_SEARCH_NONE &&
-		    !s->placed[s->identical_before[i]])
-			continue;
-		if (pl + pn >= s->pool_size) {
-			s->overflowed = true;
-			return 0;
+			for (j = s->live_first[t]; j < end; j++) {
+				i = s->live[j];
+				if (s->sec_first[i] == t &&
+				    !ta_ordered_consider(s, i, off, rank, &mt,
+							 pl, &pn))
+					return 0;
+			}
 		}
-		s->pool[pl + pn++] = i;
+	} else {
+		for (j = 0; j < s->n_unplaced; j++) {
+			i = s->unplaced_list[j];
+			if (s->sec_first[i] >= lo && s->sec_end[i] <= hi &&
+			    !ta_ordered_consider(s, i, off, rank, &mt, pl, &pn))
+				return 0;
+		}
 	}
 	k = pl;
 	for (j = pl; j < pl + pn; j++) {

@@ -78,10 +78,10 @@ struct ta_search_state {
 	u32 n_sections;		/* time between consecutive start/end times */
 	u32 max_depth;		/* skyline frames available */
 	bool recheck_cap;	/* the cap fell: recheck the placements */
-	bool overflowed;	/* a trail, the pool or the depth ran out: the
-				 * run proves nothing */
-	bool met_unplaced;	/* the last propagation met an unplaced
-				 * buffer over the placed one */
+	/* a trail, the pool or the depth ran out: the run proves nothing */
+	bool overflowed;
+	/* the last propagation met an unplaced buffer over the placed one */
+	bool met_unplaced;
 	u32 plans;		/* better plans found by this run */
 	u64 cap;		/* plans must stay at or below */
 	u64 best_height;	/* height of the best plan so far */
@@ -116,8 +116,8 @@ struct ta_search_state {
 	u32 heuristic;		/* of this run: key choice and TA_SEARCH_F_* */
 	u32 *rank;		/* position in the current order */
 	u32 *by_rank;		/* the buffers in that order */
-	u32 *identical_before;	/* identical buffer just before in it, or
-				 * NONE: it must be placed first */
+	/* identical buffer just before in it, or NONE: it goes first */
+	u32 *identical_before;
 	u32 *sky_cand;		/* skyline: the order, by start section */
 	u32 *sky_cand_first;	/* n_sections + 1 starts in sky_cand */
 
