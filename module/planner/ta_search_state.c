@@ -104,23 +104,25 @@ static u64 ta_search_shrink(u64 v)
 }
 
 /*
- * Size the candidate pool and the three undo trails from what the state
+ * Size the three undo trails and the candidate pool from what the state
  * took so far and %TA_SEARCH_MAX_BYTES. With C (buffer, section) pairs, a
- * search kept at most 1.3 C floor and 1.6 C lowest-offset trail entries,
- * 3 C candidates and 6 rank trail entries per buffer (measured on the
- * bench): each gets a margin, then all shrink by an eighth until they fit.
- * A search that runs out of a trail or the pool abandons the branch and
- * proves nothing (ta_search.c).
+ * search kept at most 1.3 C floor and lowest-offset trail entries and 6
+ * rank trail entries per buffer; a frame's candidates are unplaced
+ * buffers, so a branch holds at most n (n + 1) / 2 in the pool (searches
+ * kept up to 0.5 of that on the bench). Each gets that or a margin over
+ * it, then all shrink by an eighth until they fit. A search that runs out
+ * of a trail or the pool abandons the branch and proves nothing
+ * (ta_search.c).
  *
  * Return: 0, or -E2BIG when not even a small search fits.
  */
 static int ta_search_size_trails(struct ta_search_state *s)
 {
 	u64 c = s->live_first[s->n_sections], n = s->n_buffers;
-	u64 floors = 2 * c + 2 * (u64)s->n_sections + 1024;
-	u64 mins = 2 * c + n + 1024;
+	u64 floors = c + c / 2 + 2 * (u64)s->n_sections + 1024;
+	u64 mins = c + c / 2 + n + 1024;
 	u64 ranks = 8 * n + 1024;
-	u64 pool = 3 * c + 2 * n + 1024;
+	u64 pool = n * (n + 1) / 2 + n + 64;
 	u64 left, least = floors < mins ? floors : mins;
 
 	/* shrunk below this (or TA_SEARCH_MIN_TRAIL), the search is no use */
