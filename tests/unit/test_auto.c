@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "ta_files.h"
+#include "ta_search.h"
 #include "ta_strategy.h"
 #include "ta_test.h"
 
@@ -249,27 +250,28 @@ static int honest_check(const char *what, struct ta_buffer *b, u32 n,
  * went on, its complete plan was dropped as no better, and that counted
  * as the failure of an independent component.
  */
+static const u32 ta_cut27[27][3] = {
+	{ 7, 9, 19456 }, { 13, 17, 23552 }, { 14, 21, 16384 },
+	{ 6, 9, 37888 }, { 9, 17, 1024 }, { 14, 21, 11264 },
+	{ 9, 17, 13312 }, { 7, 13, 8192 }, { 4, 5, 27648 },
+	{ 9, 13, 23552 }, { 5, 7, 27648 }, { 0, 2, 37888 },
+	{ 9, 13, 19456 }, { 17, 27, 3584 }, { 31, 34, 22528 },
+	{ 17, 28, 512 }, { 25, 28, 27648 }, { 35, 37, 52224 },
+	{ 2, 6, 20480 }, { 17, 28, 8704 }, { 28, 34, 17408 },
+	{ 0, 4, 27648 }, { 28, 38, 10752 }, { 23, 25, 27648 },
+	{ 38, 40, 10240 }, { 28, 38, 2560 }, { 17, 28, 10240 },
+};
+
 static int t_honest_regression(void)
 {
-	static const u32 rows[][3] = {
-		{ 7, 9, 19456 }, { 13, 17, 23552 }, { 14, 21, 16384 },
-		{ 6, 9, 37888 }, { 9, 17, 1024 }, { 14, 21, 11264 },
-		{ 9, 17, 13312 }, { 7, 13, 8192 }, { 4, 5, 27648 },
-		{ 9, 13, 23552 }, { 5, 7, 27648 }, { 0, 2, 37888 },
-		{ 9, 13, 19456 }, { 17, 27, 3584 }, { 31, 34, 22528 },
-		{ 17, 28, 512 }, { 25, 28, 27648 }, { 35, 37, 52224 },
-		{ 2, 6, 20480 }, { 17, 28, 8704 }, { 28, 34, 17408 },
-		{ 0, 4, 27648 }, { 28, 38, 10752 }, { 23, 25, 27648 },
-		{ 38, 40, 10240 }, { 28, 38, 2560 }, { 17, 28, 10240 },
-	};
 	struct ta_buffer b[27];
 	bool at;
 	u32 i;
 
 	for (i = 0; i < 27; i++)
-		b[i] = (struct ta_buffer){ .size = rows[i][2], .align = 1,
-					   .start = rows[i][0],
-					   .end = rows[i][1] };
+		b[i] = (struct ta_buffer){ .size = ta_cut27[i][2], .align = 1,
+					   .start = ta_cut27[i][0],
+					   .end = ta_cut27[i][1] };
 	if (honest_check("27-buffer cut", b, 27, 65536, 2000000, &at))
 		return 1;
 	TA_CHECK(at, "the optimum, 65536, not reached");
@@ -300,6 +302,90 @@ static int t_honest_cuts(void)
 	return 0;
 }
 
+/* auto on @p with @steps: 0, with its search memory in *@bytes */
+static int search_memory(struct ta_problem *p, u64 steps, u64 *off,
+			 u64 *bytes)
+{
+	struct ta_budget budget = { .steps = steps };
+	struct ta_result res;
+	int ret;
+
+	ret = ta_plan(p, TA_STRATEGY_AUTO, &budget, off, &res);
+	TA_CHECK(!ret, "n=%u: %d", p->n_buffers, ret);
+	TA_CHECK(!ta_plan_validate(p, off, res.height), "n=%u: invalid",
+		 p->n_buffers);
+	printf("# n=%u: height %llu, bound %llu, search memory %llu KiB\n",
+	       p->n_buffers, (unsigned long long)res.height,
+	       (unsigned long long)res.lower_bound,
+	       (unsigned long long)res.search_bytes >> 10);
+	*bytes = res.search_bytes;
+	return 0;
+}
+
+/*
+ * The search's memory is bounded and reported: on 4,096 buffers (the
+ * most it searches) auto's peak is at most TA_SEARCH_MAX_BYTES plus the
+ * fit engine's (under 600 bytes per buffer); and a small problem that
+ * needs the search gets it, not passed over for want of a large enough
+ * candidate pool (that once happened below 90 buffers).
+ */
+static int t_search_memory(void)
+{
+	struct ta_buffer *b = calloc(TA_SEARCH_MAX_BUFFERS, sizeof(*b));
+	u64 *off = calloc(TA_SEARCH_MAX_BUFFERS, sizeof(*off));
+	struct ta_problem p = { .buffers = b };
+	int fail = 1;
+	u64 x = 7, bytes;
+	u32 i, k;
+
+	if (!b || !off)
+		goto out;
+	for (i = 0; i < 27; i++)
+		b[i] = (struct ta_buffer){ .size = ta_cut27[i][2], .align = 1,
+					   .start = ta_cut27[i][0],
+					   .end = ta_cut27[i][1] };
+	p.n_buffers = 27;
+	if (search_memory(&p, 2000, off, &bytes))
+		goto out;
+	if (bytes < 4096) {
+		printf("# 27 buffers: %llu bytes, not searched\n",
+		       (unsigned long long)bytes);
+		goto out;
+	}
+	/*
+	 * 4,096 buffers: lifetimes of up to 1,000 of 3,000 steps (the lists
+	 * alone would take more than half the budget: iterated passes, the
+	 * fit engine's memory only), then of up to 200 of 20,000 (searched,
+	 * its trails and pool cut down to fit).
+	 */
+	for (k = 0; k < 2; k++) {
+		u32 horizon = k ? 2000 : 3000, longest = k ? 100 : 1000;
+
+		for (i = 0; i < TA_SEARCH_MAX_BUFFERS; i++) {
+			u32 s = (u32)(rng_next(&x) % horizon);
+
+			b[i] = (struct ta_buffer){
+				.size = 512 * (1 + rng_next(&x) % 64),
+				.align = 1, .start = s,
+				.end = s + 1 + (u32)(rng_next(&x) % longest) };
+		}
+		p.n_buffers = TA_SEARCH_MAX_BUFFERS;
+		if (search_memory(&p, k ? 400000 : 2000, off, &bytes))
+			goto out;
+		if (bytes > TA_SEARCH_MAX_BYTES + 600ULL * p.n_buffers ||
+		    (k && bytes < TA_SEARCH_MAX_BYTES / 2)) {
+			printf("# %u: %llu bytes\n", k,
+			       (unsigned long long)bytes);
+			goto out;
+		}
+	}
+	fail = 0;
+out:
+	free(b);
+	free(off);
+	return fail;
+}
+
 const struct ta_test ta_auto_tests[] = {
 	{ "auto: never above a single strategy, shared models",
 	  t_models },
@@ -309,5 +395,7 @@ const struct ta_test ta_auto_tests[] = {
 	  t_honest_regression },
 	{ "auto: optimal only at the optimum, 280 random cuts",
 	  t_honest_cuts },
+	{ "auto: search memory bounded and reported, 27 to 4,096 buffers",
+	  t_search_memory },
 	{ NULL, NULL },
 };
