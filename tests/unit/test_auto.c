@@ -71,37 +71,61 @@ static bool has_suffix(const char *s, const char *suffix)
 	return l > k && !strcmp(s + l - k, suffix);
 }
 
+/*
+ * Read @dir/@name as a model (.tflite, .onnx) or, with @trace, a trace
+ * (.csv) and check auto's dominance on it. Return: 0 when checked, 1 on a
+ * failure (printed), -1 when the name is of another kind.
+ */
+static int dominance_file(const char *dir, const char *name, bool trace)
+{
+	char path[1500], err[512] = "";
+	struct ta_input in;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (trace && has_suffix(name, ".csv"))
+		ret = ta_trace_read(path, &in, err, sizeof(err));
+	else if (!trace && has_suffix(name, ".tflite"))
+		ret = ta_tflite_read(path, &in, NULL, err, sizeof(err));
+	else if (!trace && has_suffix(name, ".onnx"))
+		ret = ta_onnx_read(path, &in, NULL, err, sizeof(err));
+	else
+		return -1;
+	if (ret) {
+		printf("# %s\n", err);
+		return 1;
+	}
+	ret = dominance_check(name, &in.prob);
+	ta_input_free(&in);
+	return ret;
+}
+
+/* Every file of @dir of its kind: 0, or 1 on a failure; *@found counts */
+static int dominance_dir(const char *dir, bool trace, int *found)
+{
+	struct dirent *e;
+	int ret = 0;
+	DIR *d;
+
+	d = opendir(dir);
+	TA_CHECK(d, "%s: %s (set TA_SHARED)", dir, strerror(errno));
+	while (!ret && (e = readdir(d))) {
+		ret = dominance_file(dir, e->d_name, trace);
+		if (ret < 0)
+			ret = 0;
+		else if (!ret)
+			(*found)++;
+	}
+	closedir(d);
+	return ret;
+}
+
 static int t_models(void)
 {
 	const char *dir = ta_test_shared_dir();
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	int found = 0, failed = 0;
+	int found = 0;
 
-	TA_CHECK(d, "%s: %s (set TA_SHARED)", dir, strerror(errno));
-	while ((e = readdir(d)) && !failed) {
-		char path[1200], err[512] = "";
-		struct ta_input in;
-		int ret;
-
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (has_suffix(e->d_name, ".tflite"))
-			ret = ta_tflite_read(path, &in, NULL, err, sizeof(err));
-		else if (has_suffix(e->d_name, ".onnx"))
-			ret = ta_onnx_read(path, &in, NULL, err, sizeof(err));
-		else
-			continue;
-		if (ret) {
-			printf("# %s\n", err);
-			failed = 1;
-			break;
-		}
-		found++;
-		failed = dominance_check(e->d_name, &in.prob);
-		ta_input_free(&in);
-	}
-	closedir(d);
-	TA_CHECK(!failed, "see above");
+	TA_CHECK(!dominance_dir(dir, false, &found), "see above");
 	TA_CHECK(found >= 10, "%d models in %s", found, dir);
 	return 0;
 }
@@ -111,38 +135,17 @@ static int t_traces(void)
 	static const char *const kinds[] = { "challenging", "synthetic",
 					     "real" };
 	const char *models = ta_test_shared_dir();
-	int found = 0, failed = 0;
+	int found = 0;
 	size_t k;
 
-	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]) && !failed; k++) {
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		char dir[1200];
-		struct dirent *e;
-		DIR *d;
 
 		/* the traces sit next to the models: ../shared/bench */
 		snprintf(dir, sizeof(dir), "%s/../bench/traces/%s", models,
 			 kinds[k]);
-		d = opendir(dir);
-		TA_CHECK(d, "%s: %s", dir, strerror(errno));
-		while ((e = readdir(d)) && !failed) {
-			char path[1500], err[512] = "";
-			struct ta_input in;
-
-			if (!has_suffix(e->d_name, ".csv"))
-				continue;
-			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-			if (ta_trace_read(path, &in, err, sizeof(err))) {
-				printf("# %s\n", err);
-				failed = 1;
-				break;
-			}
-			found++;
-			failed = dominance_check(e->d_name, &in.prob);
-			ta_input_free(&in);
-		}
-		closedir(d);
+		TA_CHECK(!dominance_dir(dir, true, &found), "see above");
 	}
-	TA_CHECK(!failed, "see above");
 	TA_CHECK(found >= 46, "%d traces", found);
 	return 0;
 }
