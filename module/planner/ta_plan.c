@@ -175,43 +175,46 @@ static u64 *ta_sweep_events(const struct ta_buffer *bufs, u32 n)
 	return ev;
 }
 
+/* log2 of TA_PLAN_MAX_ALIGN */
+#define TA_ALIGN_LOG2_MAX	32
+
 /*
  * The live set of the sweep: the non-empty buffers live at the current
- * step (@idx, with @pos the place of each in it), their sum @sum and how
- * many there are of each alignment (@n_align, by log2).
+ * step (@idx, with @pos the place of each in it), their sum @sum, how many
+ * there are of each alignment (@n_align, by log2) and @rounded_sum[k], the
+ * sum of their sizes each rounded up to 2^k.
  */
 struct ta_live_set {
 	u32 *idx;
 	u32 *pos;
 	u32 n;
 	u64 sum;
-	u32 n_align[33];
+	u32 n_align[TA_ALIGN_LOG2_MAX + 1];
+	u64 rounded_sum[TA_ALIGN_LOG2_MAX + 1];
 };
 
-/*
- * The least height that a plan of the live buffers can reach with the
- * buffer of highest offset being @b: that offset is at least the sum of
- * the others (they lie below it, disjoint), rounded up to @b's alignment.
- * sum - size + ((size - sum) mod align) + size, in u64 (align is a power
- * of two, so the wrapped difference masks right).
- */
-static u64 ta_live_top(u64 sum, const struct ta_buffer *b)
+/* @size rounded up to 2^@k */
+static u64 ta_round_up_pow2(u64 size, u32 k)
 {
-	return sum + ((b->size - sum) & (b->align - 1));
+	return (size + BIT_ULL(k) - 1) & ~(BIT_ULL(k) - 1);
 }
 
 /*
- * A lower bound of the live set: min over its buffers of ta_live_top() -
- * whichever is highest in a plan, the plan is at least that high. Only
- * worked out when it can beat @best: it exceeds the sum by less than the
- * smallest alignment live.
+ * A lower bound of the live set. Every live buffer's offset is a multiple
+ * of the smallest live alignment 2^a, so a buffer below another one takes
+ * its size rounded up to 2^a before the next can start: whichever buffer T
+ * is highest in a plan starts at or above R - roundup(size(T), 2^a), R the
+ * sum of the rounded sizes, rounded up to T's own alignment. The bound is
+ * the least of these over T; with a = 0 it is the plain sum. Only worked
+ * out when it can beat @best (it exceeds R by less than the largest
+ * alignment live); otherwise the sum is given.
  */
 static int ta_live_bound(const struct ta_live_set *ls,
 			 const struct ta_buffer *bufs, u64 best, u64 *out,
 			 struct ta_work *w)
 {
-	u64 lb = U64_MAX, top;
-	u32 k, a = 0;
+	u64 lb = U64_MAX, top, rounded, below;
+	u32 k, a = 0, a_max = TA_ALIGN_LOG2_MAX;
 	int ret;
 
 	*out = ls->sum;
@@ -219,38 +222,51 @@ static int ta_live_bound(const struct ta_live_set *ls,
 		return 0;
 	while (!ls->n_align[a])
 		a++;
-	if (ls->sum + (BIT_ULL(a) - 1) <= best)
+	while (!ls->n_align[a_max])
+		a_max--;
+	rounded = ls->rounded_sum[a];
+	if (rounded + (BIT_ULL(a_max) - 1) <= best)
 		return 0;
 	ret = ta_work_add(w, ls->n);
 	if (ret)
 		return ret;
-	for (k = 0; k < ls->n && lb > ls->sum; k++) {
-		top = ta_live_top(ls->sum, &bufs[ls->idx[k]]);
+	for (k = 0; k < ls->n; k++) {
+		const struct ta_buffer *b = &bufs[ls->idx[k]];
+
+		below = rounded - ta_round_up_pow2(b->size, a);
+		/* below + ((size - below) mod align) + size: align | top */
+		top = below + ((0 - below) & (b->align - 1)) + b->size;
 		if (top < lb)
 			lb = top;
 	}
-	*out = lb;
+	*out = lb > ls->sum ? lb : ls->sum;
 	return 0;
 }
 
 static void ta_live_add(struct ta_live_set *ls, const struct ta_buffer *bufs,
 			u32 i)
 {
+	u32 k;
+
 	ls->pos[i] = ls->n;
 	ls->idx[ls->n++] = i;
 	ls->sum += bufs[i].size;
 	ls->n_align[__builtin_ctzll(bufs[i].align)]++;
+	for (k = 0; k <= TA_ALIGN_LOG2_MAX; k++)
+		ls->rounded_sum[k] += ta_round_up_pow2(bufs[i].size, k);
 }
 
 static void ta_live_del(struct ta_live_set *ls, const struct ta_buffer *bufs,
 			u32 i)
 {
-	u32 last = ls->idx[--ls->n];
+	u32 last = ls->idx[--ls->n], k;
 
 	ls->idx[ls->pos[i]] = last;
 	ls->pos[last] = ls->pos[i];
 	ls->sum -= bufs[i].size;
 	ls->n_align[__builtin_ctzll(bufs[i].align)]--;
+	for (k = 0; k <= TA_ALIGN_LOG2_MAX; k++)
+		ls->rounded_sum[k] -= ta_round_up_pow2(bufs[i].size, k);
 }
 
 /**
@@ -261,15 +277,17 @@ static void ta_live_del(struct ta_live_set *ls, const struct ta_buffer *bufs,
  * @w: work counter
  *
  * At every step, the non-empty buffers live there are disjoint in any
- * plan, so the one with the highest offset starts at or above the sum S of
- * the others' sizes, rounded up to its alignment: the height is at least
- * min over the live T of roundup(S - size(T), align(T)) + size(T), which
- * is S when a live buffer has alignment 1. The bound is the largest of
- * these over the steps (it covers each buffer alone, too). The minimum is
- * only worked out at steps where it could beat the best so far (it exceeds
- * S by less than the smallest live alignment), so the cost is at most the
- * sum over steps of the buffers live there, and O(n log n) when most
- * buffers are byte-aligned.
+ * plan, and every offset is a multiple of the smallest live alignment A,
+ * so each buffer below the highest one takes its size rounded up to A: the
+ * highest, T, starts at or above R(T), the sum of the others' sizes so
+ * rounded, rounded up to its own alignment. The height is at least min
+ * over the live T of roundup(R(T), align(T)) + size(T), which is the plain
+ * sum S when a live buffer has alignment 1 (and exact when all share one
+ * alignment). The bound is the largest of these over the steps (it covers
+ * each buffer alone, too). The minimum is only worked out at steps where
+ * it could beat the best so far, so the cost is at most the sum over steps
+ * of the buffers live there, and O(n log n) when most buffers are
+ * byte-aligned.
  *
  * Return: 0, -ENOMEM, -EOVERFLOW when the bound reaches 2^63, or what
  * ta_work_check() returns.

@@ -1184,14 +1184,25 @@ static int t_lower_bound_aligned(void)
 	b[0] = (struct ta_buffer){ 128, 64, 0, 2 };
 	b[1] = (struct ta_buffer){ 48, 16, 1, 3 };
 	TA_CHECK(lb_of(b, 2) == 176, "%llu", (unsigned long long)lb_of(b, 2));
-	/* S = 5 + 6 + 9 = 20 @ 4, 8, 16: min(16 + 5, 16 + 6, 16 + 9) */
+	/*
+	 * 5 @4, 6 @8, 9 @16: every offset is a multiple of 4, so a buffer
+	 * below another takes 8, 8, 12: min(20 + 5, roundup(20, 8) + 6,
+	 * 16 + 9) = 25, the optimum (6 at 0, 5 at 8, 9 at 16); the plain
+	 * sum rounded up to the top one's alignment gave only 21.
+	 */
 	b[0] = (struct ta_buffer){ 5, 4, 0, 1 };
 	b[1] = (struct ta_buffer){ 6, 8, 0, 1 };
 	b[2] = (struct ta_buffer){ 9, 16, 0, 1 };
-	TA_CHECK(lb_of(b, 3) == 21, "%llu", (unsigned long long)lb_of(b, 3));
-	/* 5 @4 on top: 16 + 5 = 21 = S, the sum again */
+	TA_CHECK(lb_of(b, 3) == 25, "%llu", (unsigned long long)lb_of(b, 3));
+	/* 7 @8 takes 8 below as 6 did: 25 again (7 at 0, 5 at 8, 9 at 16) */
 	b[1].size = 7;
-	TA_CHECK(lb_of(b, 3) == 21, "%llu", (unsigned long long)lb_of(b, 3));
+	TA_CHECK(lb_of(b, 3) == 25, "%llu", (unsigned long long)lb_of(b, 3));
+	/* one alignment for all: exact, the rounded sizes less the top's */
+	b[0] = (struct ta_buffer){ 5, 16, 0, 1 };
+	b[1] = (struct ta_buffer){ 17, 16, 0, 1 };
+	b[2] = (struct ta_buffer){ 1, 16, 0, 1 };
+	TA_CHECK(lb_of(b, 3) == 16 + 32 + 1, "%llu",
+		 (unsigned long long)lb_of(b, 3));
 	/*
 	 * Not at the peak of the sum: step 0 has 1 @1 + 40 @32, 41 (a byte-
 	 * aligned buffer goes on top); step 1 has 33 @32 + 3 @64, S = 36:
