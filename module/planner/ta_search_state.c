@@ -123,11 +123,14 @@ static int ta_search_size_trails(struct ta_search_state *s)
 	u64 mins = c + c / 2 + n + 1024;
 	u64 ranks = 8 * n + 1024;
 	u64 pool = n * (n + 1) / 2 + n + 64;
-	u64 left, least = floors < mins ? floors : mins;
+	u64 left, least = floors < mins ? floors : mins, pool_least = pool;
 
 	/* shrunk below this (or TA_SEARCH_MIN_TRAIL), the search is no use */
 	if (least > TA_SEARCH_MIN_TRAIL)
 		least = TA_SEARCH_MIN_TRAIL;
+	/* the pool has its own: a small problem needs less than a trail */
+	if (pool_least > TA_SEARCH_MIN_TRAIL)
+		pool_least = TA_SEARCH_MIN_TRAIL;
 	if (s->bytes >= TA_SEARCH_MAX_BYTES)
 		return -E2BIG;
 	left = TA_SEARCH_MAX_BYTES - s->bytes;
@@ -138,7 +141,7 @@ static int ta_search_size_trails(struct ta_search_state *s)
 		ranks = ranks < TA_SEARCH_MAX_TRAIL ? ranks :
 						     TA_SEARCH_MAX_TRAIL;
 		pool = pool < TA_SEARCH_MAX_TRAIL ? pool : TA_SEARCH_MAX_TRAIL;
-		if (floors < least || mins < least || pool < least)
+		if (floors < least || mins < least || pool < pool_least)
 			return -E2BIG;
 		if (floors * (sizeof(*s->floor_trail_section) +
 			      sizeof(*s->floor_trail_value)) +
