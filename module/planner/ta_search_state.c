@@ -65,6 +65,8 @@ void ta_search_state_free(struct ta_search_state *s)
 	ta_env_free(s->live_unplaced);
 	ta_env_free(s->buffer_stamp);
 	ta_env_free(s->section_stamp);
+	ta_env_free(s->tile_stamp);
+	ta_env_free(s->sum_bits);
 	ta_env_free(s->changed);
 	ta_env_free(s->rank);
 	ta_env_free(s->identical_before);
@@ -259,6 +261,9 @@ int ta_search_state_init(struct ta_search_state *s,
 	s->live = ta_search_alloc(s, s->live_first[ns] + 1, sizeof(*s->live));
 	s->section_stamp =
 		ta_search_alloc(s, ns + 1, sizeof(*s->section_stamp));
+	s->tile_stamp = ta_search_alloc(s, ns + 1, sizeof(*s->tile_stamp));
+	s->sum_bits = ta_search_alloc(s, TA_SEARCH_SUM_WORDS,
+				      sizeof(*s->sum_bits));
 	s->live_unplaced =
 		ta_search_alloc(s, ns + 1, sizeof(*s->live_unplaced));
 	s->min_offset = ta_search_alloc(s, n + 1, sizeof(*s->min_offset));
@@ -299,7 +304,8 @@ int ta_search_state_init(struct ta_search_state *s,
 		ta_search_alloc(s, tl, sizeof(*s->rank_trail_buffer));
 	s->rank_trail_value =
 		ta_search_alloc(s, tl, sizeof(*s->rank_trail_value));
-	if (!s->live || !s->section_stamp || !s->live_unplaced ||
+	if (!s->live || !s->section_stamp || !s->tile_stamp || !s->sum_bits ||
+	    !s->live_unplaced ||
 	    !s->min_offset || !s->buffer_stamp || !s->changed || !s->rank ||
 	    !s->identical_before || !s->ordered_frames || !s->crossing ||
 	    !s->crossing_initial || !s->cut_at_depth || !s->pool ||
@@ -530,6 +536,47 @@ void ta_search_reset(struct ta_search_state *s)
 	s->recheck_cap = false;
 }
 
+/*
+ * Lift every section of the @nchg buffers in @s->changed, whose lowest
+ * offsets rose, to the lowest offset of the unplaced buffers live there,
+ * once per section in this stamp, and check that it still fits the cap.
+ */
+static bool ta_search_lift_floors(struct ta_search_state *s, u32 nchg)
+{
+	u32 i, j, t, end;
+
+	for (i = 0; i < nchg; i++) {
+		u32 v = s->changed[i];
+		u64 mv = s->min_offset[v];
+
+		for (t = s->sec_first[v]; t < s->sec_end[v]; t++) {
+			u64 m = mv, fl = s->floor[t];
+
+			/* only a section below v's new offset can rise */
+			if (fl >= mv || s->section_stamp[t] == s->stamp_now)
+				continue;
+			s->section_stamp[t] = s->stamp_now;
+			end = s->live_first[t] + s->live_unplaced[t];
+			for (j = s->live_first[t]; j < end; j++) {
+				u32 w = s->live[j];
+
+				if (!s->placed[w] && s->min_offset[w] < m) {
+					m = s->min_offset[w];
+					if (m <= fl)
+						break;
+				}
+			}
+			if (m <= fl)
+				continue;
+			if (m > s->cap || s->unplaced_bytes[t] > s->cap - m)
+				return false;
+			if (!ta_search_set_floor(s, t, m))
+				return false;
+		}
+	}
+	return true;
+}
+
 /**
  * ta_search_propagate() - the inference after floors in [@lo, @hi) rose
  * @s: the state
@@ -597,36 +644,7 @@ bool ta_search_propagate(struct ta_search_state *s, u32 lo, u32 hi, u64 val)
 			s->changed[nchg++] = v;
 		}
 	}
-	for (i = 0; i < nchg; i++) {
-		u32 v = s->changed[i];
-		u64 mv = s->min_offset[v];
-
-		for (t = s->sec_first[v]; t < s->sec_end[v]; t++) {
-			u64 m = mv, fl = s->floor[t];
-
-			/* only a section below v's new offset can rise */
-			if (fl >= mv || s->section_stamp[t] == s->stamp_now)
-				continue;
-			s->section_stamp[t] = s->stamp_now;
-			end = s->live_first[t] + s->live_unplaced[t];
-			for (j = s->live_first[t]; j < end; j++) {
-				u32 w = s->live[j];
-
-				if (!s->placed[w] && s->min_offset[w] < m) {
-					m = s->min_offset[w];
-					if (m <= fl)
-						break;
-				}
-			}
-			if (m <= fl)
-				continue;
-			if (m > s->cap || s->unplaced_bytes[t] > s->cap - m)
-				return false;
-			if (!ta_search_set_floor(s, t, m))
-				return false;
-		}
-	}
-	return true;
+	return ta_search_lift_floors(s, nchg);
 }
 
 /**
@@ -679,6 +697,176 @@ bool ta_search_fits(struct ta_search_state *s)
 }
 
 /**
+ * ta_search_tiles() - can the tight sections of a level still be covered?
+ * @s: the state, in the skyline model: every placed buffer lies below the
+ *     floor of each of its sections
+ * @t: a section with unplaced bytes
+ * @run_end: out, past the last section of the run checked
+ *
+ * The run is the maximal stretch of sections around @t with unplaced bytes
+ * and the floor y of @t. Every offset is a multiple of the granule, and so
+ * is every gap, so a section with less than a granule of slack (cap less
+ * floor less unplaced bytes) cannot leave [y, y + granule) empty: some
+ * unplaced buffer goes exactly at y over it. Such buffers do not overlap
+ * in time, and each lies in the run or in sections with a lower floor (a
+ * higher one would keep it above y). So the tight sections of the run must
+ * be covered by a chain of such buffers' lifetimes, cut to the run, with
+ * gaps only at sections that have slack: a reachability check over the
+ * run's section boundaries, in time linear in its live lists. It holds for
+ * any cap and any alignment (a buffer counts only when y suits its
+ * alignment), so it prunes only states that no plan completes.
+ *
+ * Return: false when no such chain exists.
+ */
+bool ta_search_tiles(struct ta_search_state *s, u32 t, u32 *run_end)
+{
+	u64 y = s->floor[t], room;
+	u32 a = t, b = t + 1, p, j, end, reach;
+	bool tight = false;
+
+	while (a > 0 && s->unplaced_bytes[a - 1] && s->floor[a - 1] == y)
+		a--;
+	while (b < s->n_sections && s->unplaced_bytes[b] && s->floor[b] == y)
+		b++;
+	*run_end = b;
+	if (y > s->cap)
+		return false;
+	room = s->cap - y;
+	for (p = a; p < b && !tight; p++)
+		tight = s->unplaced_bytes[p] > room ||
+			room - s->unplaced_bytes[p] < s->granule;
+	if (!tight)
+		return true;
+	if (!++s->tile_now) {
+		for (p = 0; p <= s->n_sections; p++)
+			s->tile_stamp[p] = 0;
+		s->tile_now = 1;
+	}
+	s->tile_stamp[a] = s->tile_now;
+	reach = a;	/* the furthest boundary reached so far */
+	for (p = a; p < b; p++) {
+		if (p > reach)
+			return false;	/* nothing covers section p - 1 */
+		if (s->tile_stamp[p] != s->tile_now)
+			continue;
+		if (s->unplaced_bytes[p] <= room &&
+		    room - s->unplaced_bytes[p] >= s->granule) {
+			s->tile_stamp[p + 1] = s->tile_now;
+			if (p + 1 > reach)
+				reach = p + 1;
+		}
+		end = s->live_first[p] + s->live_unplaced[p];
+		for (j = s->live_first[p]; j < end; j++) {
+			u32 v = s->live[j], e;
+
+			/* each buffer once: where it enters the run */
+			if (s->sec_first[v] < p && p != a)
+				continue;
+			if (s->min_offset[v] > y || (y & (s->align[v] - 1)) ||
+			    s->size[v] > room)
+				continue;
+			e = s->sec_end[v] < b ? s->sec_end[v] : b;
+			s->tile_stamp[e] = s->tile_now;
+			if (e > reach)
+				reach = e;
+		}
+	}
+	return s->tile_stamp[b] == s->tile_now;
+}
+
+/* Is bit @k of the subset sums set? */
+static inline bool ta_search_sum_has(const u64 *bits, u64 k)
+{
+	return (bits[k >> 6] >> (k & 63)) & 1;
+}
+
+/**
+ * ta_search_stack_sums() - lift the lowest offsets in a tight section
+ * @s: the state, in the skyline model (see ta_search_tiles())
+ * @t: a section
+ *
+ * When section @t has less than a granule of slack, its unplaced buffers
+ * will stack from its floor without a gap (every gap would be a granule at
+ * least), so each one's offset less the floor is a sum of the sizes of
+ * some others live at @t, and so is that plus its own size. Both are sums
+ * of a subset of all the sizes at @t: the subset sums, in granules, come
+ * from a bitset (when they fit in %TA_SEARCH_SUM_WORDS words), and each
+ * buffer's lowest offset rises to the first one that passes both tests
+ * and suits its alignment. The sections of the buffers that rose are
+ * lifted as in ta_search_propagate(). All changes go to the trails.
+ *
+ * Return: false when some buffer has no such offset under the cap (or a
+ * trail is full: @s->overflowed).
+ */
+bool ta_search_stack_sums(struct ta_search_state *s, u32 t)
+{
+	u64 *bits = s->sum_bits, fl = s->floor[t], g = s->granule, room;
+	u32 j, i, w, nw, end, nchg = 0;
+	u64 total;
+
+	if (!s->unplaced_bytes[t] || fl > s->cap)
+		return true;
+	room = s->cap - fl;
+	if (s->unplaced_bytes[t] > room ||
+	    room - s->unplaced_bytes[t] >= g)
+		return true;
+	total = s->unplaced_bytes[t] / g;
+	if (total >= 64ULL * TA_SEARCH_SUM_WORDS)
+		return true;
+	nw = (u32)(total >> 6) + 1;
+	for (w = 0; w < nw; w++)
+		bits[w] = 0;
+	bits[0] = 1;
+	end = s->live_first[t] + s->live_unplaced[t];
+	for (j = s->live_first[t]; j < end; j++) {
+		u64 k = s->size[s->live[j]] / g;
+		u32 ws = (u32)(k >> 6), bs = (u32)(k & 63);
+
+		/* bits |= bits << k, high words first */
+		for (w = nw; w-- > ws;) {
+			u64 v = bits[w - ws] << bs;
+
+			if (bs && w > ws)
+				v |= bits[w - ws - 1] >> (64 - bs);
+			bits[w] |= v;
+		}
+	}
+	if (!++s->stamp_now) {
+		for (i = 0; i < s->n_buffers; i++)
+			s->buffer_stamp[i] = 0;
+		for (i = 0; i < s->n_sections; i++)
+			s->section_stamp[i] = 0;
+		s->stamp_now = 1;
+	}
+	for (j = s->live_first[t]; j < end; j++) {
+		u32 v = s->live[j];
+		u64 k = s->size[v] / g, d, mask = s->align[v] - 1;
+
+		if (s->min_offset[v] < fl)
+			continue;	/* not in the skyline model */
+		d = (s->min_offset[v] - fl) / g;
+		while (d + k <= total &&
+		       (!ta_search_sum_has(bits, d) ||
+			!ta_search_sum_has(bits, d + k) ||
+			((fl + d * g) & mask)))
+			d++;
+		if (d + k > total)
+			return false;
+		if (fl + d * g == s->min_offset[v])
+			continue;
+		if (s->min_trail_len >= s->min_trail_size) {
+			s->overflowed = true;
+			return false;
+		}
+		s->min_trail_buffer[s->min_trail_len] = v;
+		s->min_trail_value[s->min_trail_len++] = s->min_offset[v];
+		s->min_offset[v] = fl + d * g;
+		s->changed[nchg++] = v;
+	}
+	return ta_search_lift_floors(s, nchg);
+}
+
+/**
  * ta_search_solution() - record a complete placement if it is better
  * @s: the state, every buffer placed
  * @offsets: out, the plan (problem buffer order), when better
@@ -702,4 +890,54 @@ void ta_search_solution(struct ta_search_state *s, u64 *offsets)
 	s->cap = h >= s->granule ? h - s->granule : 0;
 	s->recheck_cap = true;
 	s->plans++;
+}
+
+/*
+ * ta_search_tiles() on every run of equal floors that meets sections
+ * [@lo, @hi): after a placement or a raise, the levels it changed.
+ */
+static bool ta_search_tiles_span(struct ta_search_state *s, u32 lo, u32 hi)
+{
+	u32 t = lo, e;
+
+	if (hi > s->n_sections)
+		hi = s->n_sections;
+	while (t < hi) {
+		if (!s->unplaced_bytes[t]) {
+			t++;
+			continue;
+		}
+		if (!ta_search_tiles(s, t, &e))
+			return false;
+		t = e;
+	}
+	return true;
+}
+
+/* ta_search_stack_sums() on sections [@lo, @hi). */
+static bool ta_search_sums_span(struct ta_search_state *s, u32 lo, u32 hi)
+{
+	u32 t;
+
+	for (t = lo; t < hi; t++)
+		if (!ta_search_stack_sums(s, t))
+			return false;
+	return true;
+}
+
+/**
+ * ta_search_tight() - the inference of tight sections after a change
+ * @s: the state
+ * @lo: first section whose floor rose
+ * @hi: past the last one
+ *
+ * ta_search_stack_sums() on each of them, then ta_search_tiles() on every
+ * level that meets them or their neighbours.
+ *
+ * Return: false when the state cannot be completed under the cap.
+ */
+bool ta_search_tight(struct ta_search_state *s, u32 lo, u32 hi)
+{
+	return ta_search_sums_span(s, lo, hi) &&
+	       ta_search_tiles_span(s, lo ? lo - 1 : 0, hi + 1);
 }
