@@ -262,7 +262,7 @@ int ta_search_state_init(struct ta_search_state *s,
 	s->section_stamp =
 		ta_search_alloc(s, ns + 1, sizeof(*s->section_stamp));
 	s->tile_stamp = ta_search_alloc(s, ns + 1, sizeof(*s->tile_stamp));
-	s->sum_bits = ta_search_alloc(s, TA_SEARCH_SUM_WORDS,
+	s->sum_bits = ta_search_alloc(s, 2 * TA_SEARCH_SUM_WORDS,
 				      sizeof(*s->sum_bits));
 	s->live_unplaced =
 		ta_search_alloc(s, ns + 1, sizeof(*s->live_unplaced));
@@ -774,6 +774,55 @@ bool ta_search_tiles(struct ta_search_state *s, u32 t, u32 *run_end)
 	return s->tile_stamp[b] == s->tile_now;
 }
 
+/*
+ * The subset sums, in granules, of the sizes of the unplaced buffers live
+ * in section @t, into the @nw words of @bits; with @edge other than NONE,
+ * only of those that end at boundary @edge (when @t is before it) or that
+ * start there (when @t is at it). Sums past @nw words are dropped.
+ */
+static void ta_search_sums_of(struct ta_search_state *s, u32 t, u32 edge,
+			      u64 *bits, u32 nw)
+{
+	u32 j, w, end = s->live_first[t] + s->live_unplaced[t];
+
+	for (w = 0; w < nw; w++)
+		bits[w] = 0;
+	bits[0] = 1;
+	for (j = s->live_first[t]; j < end; j++) {
+		u32 v = s->live[j], ws, bs;
+		u64 k;
+
+		if (edge != TA_SEARCH_NONE &&
+		    (t < edge ? s->sec_end[v] != edge : s->sec_first[v] != edge))
+			continue;
+		k = s->size[v] / s->granule;
+		if (k >= 64ULL * nw)
+			continue;
+		ws = (u32)(k >> 6);
+		bs = (u32)(k & 63);
+		/* bits |= bits << k, high words first */
+		for (w = nw; w-- > ws;) {
+			u64 x = bits[w - ws] << bs;
+
+			if (bs && w > ws)
+				x |= bits[w - ws - 1] >> (64 - bs);
+			bits[w] |= x;
+		}
+	}
+}
+
+/* Less than a granule of slack in section @t? */
+static bool ta_search_is_tight(struct ta_search_state *s, u32 t)
+{
+	u64 room;
+
+	if (s->floor[t] > s->cap)
+		return true;
+	room = s->cap - s->floor[t];
+	return s->unplaced_bytes[t] > room ||
+	       room - s->unplaced_bytes[t] < s->granule;
+}
+
 /* Is bit @k of the subset sums set? */
 static inline bool ta_search_sum_has(const u64 *bits, u64 k)
 {
@@ -801,7 +850,7 @@ static inline bool ta_search_sum_has(const u64 *bits, u64 k)
 bool ta_search_stack_sums(struct ta_search_state *s, u32 t)
 {
 	u64 *bits = s->sum_bits, fl = s->floor[t], g = s->granule, room;
-	u32 j, i, w, nw, end, nchg = 0;
+	u32 j, i, nw, end, nchg = 0;
 	u64 total;
 
 	if (!s->unplaced_bytes[t] || fl > s->cap)
@@ -814,23 +863,8 @@ bool ta_search_stack_sums(struct ta_search_state *s, u32 t)
 	if (total >= 64ULL * TA_SEARCH_SUM_WORDS)
 		return true;
 	nw = (u32)(total >> 6) + 1;
-	for (w = 0; w < nw; w++)
-		bits[w] = 0;
-	bits[0] = 1;
+	ta_search_sums_of(s, t, TA_SEARCH_NONE, bits, nw);
 	end = s->live_first[t] + s->live_unplaced[t];
-	for (j = s->live_first[t]; j < end; j++) {
-		u64 k = s->size[s->live[j]] / g;
-		u32 ws = (u32)(k >> 6), bs = (u32)(k & 63);
-
-		/* bits |= bits << k, high words first */
-		for (w = nw; w-- > ws;) {
-			u64 v = bits[w - ws] << bs;
-
-			if (bs && w > ws)
-				v |= bits[w - ws - 1] >> (64 - bs);
-			bits[w] |= v;
-		}
-	}
 	if (!++s->stamp_now) {
 		for (i = 0; i < s->n_buffers; i++)
 			s->buffer_stamp[i] = 0;
@@ -861,6 +895,102 @@ bool ta_search_stack_sums(struct ta_search_state *s, u32 t)
 		s->min_trail_buffer[s->min_trail_len] = v;
 		s->min_trail_value[s->min_trail_len++] = s->min_offset[v];
 		s->min_offset[v] = fl + d * g;
+		s->changed[nchg++] = v;
+	}
+	return ta_search_lift_floors(s, nchg);
+}
+
+/**
+ * ta_search_boundary() - the stacks on either side of a boundary must meet
+ * @s: the state, in the skyline model (see ta_search_tiles())
+ * @b: a boundary, between sections @b - 1 and @b
+ *
+ * When both sections are tight (ta_search_stack_sums()) and some unplaced
+ * buffer crosses @b, take the lowest such buffer v of a plan: below it, in
+ * section @b - 1, lie without a gap unplaced buffers that end at @b (a
+ * crossing one would be lower), from that section's floor; in section @b,
+ * likewise buffers that start at @b, from its floor. So the floors differ
+ * by a sum of sizes that end at @b less a sum of sizes that start there,
+ * and v, hence every crossing buffer, lies at least the least such first
+ * sum above the floor of section @b - 1: their lowest offsets rise to it.
+ * The sums come from two bitsets, when they fit in %TA_SEARCH_SUM_WORDS.
+ *
+ * Return: false when the floors cannot meet (or a trail is full).
+ */
+bool ta_search_boundary(struct ta_search_state *s, u32 b)
+{
+	u64 *ends = s->sum_bits, *starts = s->sum_bits + TA_SEARCH_SUM_WORDS;
+	u64 g = s->granule, fl, lift, a, diff;
+	u64 max_a = 0, max_b = 0;
+	u32 j, i, end, nchg = 0, cross = 0;
+	bool down;
+
+	if (!b || b >= s->n_sections || !s->unplaced_bytes[b - 1] ||
+	    !s->unplaced_bytes[b] || s->floor[b] > s->cap ||
+	    s->floor[b - 1] > s->cap ||
+	    !ta_search_is_tight(s, b - 1) || !ta_search_is_tight(s, b))
+		return true;
+	fl = s->floor[b - 1];
+	end = s->live_first[b] + s->live_unplaced[b];
+	for (j = s->live_first[b]; j < end; j++) {
+		u32 v = s->live[j];
+
+		if (s->sec_first[v] < b)
+			cross++;
+		else
+			max_b += s->size[v] / g;
+	}
+	if (!cross)
+		return true;
+	end = s->live_first[b - 1] + s->live_unplaced[b - 1];
+	for (j = s->live_first[b - 1]; j < end; j++)
+		if (s->sec_end[s->live[j]] == b)
+			max_a += s->size[s->live[j]] / g;
+	if (max_a >= 64ULL * TA_SEARCH_SUM_WORDS ||
+	    max_b >= 64ULL * TA_SEARCH_SUM_WORDS)
+		return true;
+	ta_search_sums_of(s, b - 1, b, ends, (u32)(max_a >> 6) + 1);
+	ta_search_sums_of(s, b, b, starts, (u32)(max_b >> 6) + 1);
+	/* sum(ends) - sum(starts) = (floor[b] - fl) / g = +/- diff */
+	down = s->floor[b] < fl;
+	diff = (down ? fl - s->floor[b] : s->floor[b] - fl) / g;
+	for (a = 0; a <= max_a; a++) {
+		if (!ta_search_sum_has(ends, a))
+			continue;
+		if (down && a + diff <= max_b &&
+		    ta_search_sum_has(starts, a + diff))
+			break;
+		if (!down && a >= diff && a - diff <= max_b &&
+		    ta_search_sum_has(starts, a - diff))
+			break;
+	}
+	if (a > max_a)
+		return false;
+	lift = fl + a * g;
+	if (!++s->stamp_now) {
+		for (i = 0; i < s->n_buffers; i++)
+			s->buffer_stamp[i] = 0;
+		for (i = 0; i < s->n_sections; i++)
+			s->section_stamp[i] = 0;
+		s->stamp_now = 1;
+	}
+	end = s->live_first[b] + s->live_unplaced[b];
+	for (j = s->live_first[b]; j < end; j++) {
+		u32 v = s->live[j];
+		u64 m, mask = s->align[v] - 1;
+
+		if (s->sec_first[v] >= b || s->min_offset[v] >= lift)
+			continue;
+		m = (lift + mask) & ~mask;
+		if (m > s->cap || s->size[v] > s->cap - m)
+			return false;
+		if (s->min_trail_len >= s->min_trail_size) {
+			s->overflowed = true;
+			return false;
+		}
+		s->min_trail_buffer[s->min_trail_len] = v;
+		s->min_trail_value[s->min_trail_len++] = s->min_offset[v];
+		s->min_offset[v] = m;
 		s->changed[nchg++] = v;
 	}
 	return ta_search_lift_floors(s, nchg);
@@ -939,5 +1069,6 @@ static bool ta_search_sums_span(struct ta_search_state *s, u32 lo, u32 hi)
 bool ta_search_tight(struct ta_search_state *s, u32 lo, u32 hi)
 {
 	return ta_search_sums_span(s, lo, hi) &&
+	       ta_search_boundary(s, lo) && ta_search_boundary(s, hi) &&
 	       ta_search_tiles_span(s, lo ? lo - 1 : 0, hi + 1);
 }

@@ -115,7 +115,7 @@ struct ta_search_state {
 	/* ta_search_tiles(): section boundaries reached in check tile_now */
 	u32 *tile_stamp;	/* n_sections + 1 */
 	u32 tile_now;
-	/* ta_search_stack_sums(): subset sums, TA_SEARCH_SUM_WORDS words */
+	/* subset sums: two bitsets of TA_SEARCH_SUM_WORDS words */
 	u64 *sum_bits;
 
 	/* candidate orders */
@@ -176,6 +176,7 @@ void ta_search_undo_min_offsets(struct ta_search_state *s, u32 mark);
 bool ta_search_fits(struct ta_search_state *s);
 bool ta_search_tiles(struct ta_search_state *s, u32 t, u32 *run_end);
 bool ta_search_stack_sums(struct ta_search_state *s, u32 t);
+bool ta_search_boundary(struct ta_search_state *s, u32 b);
 bool ta_search_tight(struct ta_search_state *s, u32 lo, u32 hi);
 void ta_search_solution(struct ta_search_state *s, u64 *offsets);
 
