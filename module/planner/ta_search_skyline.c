@@ -103,7 +103,7 @@ static bool ta_skyline_try(struct ta_search_state *s,
 			return false;
 	}
 	o = (f->level + s->align[u] - 1) & ~(s->align[u] - 1);
-	/* ta_search_stack_sums() may have ruled out offsets below */
+	/* ta_search_boundary() may have ruled out offsets below */
 	if (o > s->cap || sz > s->cap - o || s->min_offset[u] > o)
 		return false;
 	if (o != f->level)

@@ -14,6 +14,7 @@
 /* Heuristic flags, above the two bits that choose the order's keys. */
 #define TA_SEARCH_F_ADAPT	4	/* ordered: re-rank each component */
 #define TA_SEARCH_F_SKYLINE	8	/* the skyline engine */
+#define TA_SEARCH_F_SHUFFLE	16	/* candidates in an order drawn anew */
 
 /* a node costs up to O(sections): check often enough to stay bounded */
 #define TA_SEARCH_CHECK_EVERY	256
@@ -121,6 +122,7 @@ struct ta_search_state {
 	/* candidate orders */
 	struct ta_search_item *items;	/* sort scratch */
 	u32 heuristic;		/* of this run: key choice and TA_SEARCH_F_* */
+	u64 shuffle;		/* nonzero: rank by a hash with this seed */
 	u32 *rank;		/* position in the current order */
 	u32 *by_rank;		/* the buffers in that order */
 	/* identical buffer just before in it, or NONE: it goes first */
@@ -175,7 +177,6 @@ void ta_search_undo_floors(struct ta_search_state *s, u32 mark);
 void ta_search_undo_min_offsets(struct ta_search_state *s, u32 mark);
 bool ta_search_fits(struct ta_search_state *s);
 bool ta_search_tiles(struct ta_search_state *s, u32 t, u32 *run_end);
-bool ta_search_stack_sums(struct ta_search_state *s, u32 t);
 bool ta_search_boundary(struct ta_search_state *s, u32 b);
 bool ta_search_tight(struct ta_search_state *s, u32 lo, u32 hi);
 void ta_search_solution(struct ta_search_state *s, u64 *offsets);
