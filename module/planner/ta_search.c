@@ -44,7 +44,7 @@ static const u8 ta_search_plan[][2] = {
 	{ 2, 0 },		/* most crowded, longest, largest area */
 	{ TA_SEARCH_F_SKYLINE | 3, 1 },	/* skyline, largest first */
 	/* skyline, random orders, at the lowest height not ruled out */
-	{ TA_SEARCH_F_SKYLINE | TA_SEARCH_F_SHUFFLE, 1 },
+	{ TA_SEARCH_F_SKYLINE | TA_SEARCH_F_SHUFFLE, 0 },
 	{ TA_SEARCH_F_ADAPT | 2, 0 },	/* the first, re-ranked per component */
 	{ TA_SEARCH_F_ADAPT | 1, 0 },	/* crowded, area, longest, re-ranked */
 };
@@ -130,7 +130,7 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 	if (ret)
 		goto out;
 	limit = 2 * (u64)sp->n_buffers + 64;
-	draw_nodes = 4 * (u64)sp->n_buffers + 256;
+	draw_nodes = 2 * (u64)sp->n_buffers + 256;
 	for (;;) {
 		for (hi = 0; hi < ARRAY_SIZE(ta_search_plan); hi++) {
 			h = ta_search_plan[hi][0];
