@@ -14,7 +14,10 @@
  * the lowest height not yet ruled out, then probes, with a quarter of the
  * nodes, a height between that and the best found, spread over the range
  * from run to run (how long a run takes to find a plan varies wildly with
- * its cap, not monotonically). Every plan found lowers the cap; a run that
+ * its cap, not monotonically). One skyline entry draws a new random order
+ * for each of many short runs (a few nodes per buffer each): where every
+ * fixed order makes an early mistake that a long run never undoes, as on
+ * zero-slack packings, restarts find a plan. Every plan found lowers the cap; a run that
  * completes under its limit rules out every height up to its cap (a proof
  * of optimality once that meets the best plan, when no alignment exceeds
  * the size granule).
@@ -40,6 +43,8 @@
 static const u8 ta_search_plan[][2] = {
 	{ 2, 0 },		/* most crowded, longest, largest area */
 	{ TA_SEARCH_F_SKYLINE | 3, 1 },	/* skyline, largest first */
+	/* skyline, random orders, at the lowest height not ruled out */
+	{ TA_SEARCH_F_SKYLINE | TA_SEARCH_F_SHUFFLE, 0 },
 	{ TA_SEARCH_F_ADAPT | 2, 0 },	/* the first, re-ranked per component */
 	{ TA_SEARCH_F_ADAPT | 1, 0 },	/* crowded, area, longest, re-ranked */
 };
@@ -91,7 +96,8 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 		      bool *proven)
 {
 	struct ta_search_state *sp;
-	u64 limit, nl, max_align = 1, lo, granule;
+	u64 limit, nl, max_align = 1, lo, granule, draws = 0;
+	u64 draw_nodes, reps, r;
 	u32 i, h, hi, k, probe = 1;
 	int ret = 0;
 
@@ -124,9 +130,12 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 	if (ret)
 		goto out;
 	limit = 2 * (u64)sp->n_buffers + 64;
+	draw_nodes = 2 * (u64)sp->n_buffers + 256;
 	for (;;) {
 		for (hi = 0; hi < ARRAY_SIZE(ta_search_plan); hi++) {
 			h = ta_search_plan[hi][0];
+			/* a new draw every round: a restart, not a repeat */
+			sp->shuffle = h & TA_SEARCH_F_SHUFFLE ? ++draws : 0;
 			ta_search_order(sp, p, h & 3);
 			sp->heuristic = h;
 			/*
@@ -142,6 +151,9 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 					*proven = max_align <= granule;
 					goto done;
 				}
+				/* restarts pay off at the lowest height only */
+				if (k && (h & TA_SEARCH_F_SHUFFLE))
+					break;
 				if (k) {
 					u64 top = sp->best_height - granule;
 
@@ -151,30 +163,51 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 					    t + granule > sp->best_height)
 						continue;
 				}
-				sp->cap = t;
-				sp->overflowed = false;
 				/* probing runs get a quarter of the nodes */
 				nl = limit >> (ta_search_plan[hi][1] + 2 * !!k);
-				if (h & TA_SEARCH_F_SKYLINE)
-					ret = ta_skyline_run(sp, nl, lim,
-							     offsets);
-				else
-					ret = ta_ordered_run(sp, nl, lim,
-							     offsets);
-				if (ret < 0)
-					goto out;
-				if (sp->best_height <=
-				    sp->lower_bound_granular) {
-					*proven = true;
-					goto done;
+				/*
+				 * Shuffled runs restart often instead: with a
+				 * new random order each, a few thousand nodes
+				 * find what one long run may never reach.
+				 */
+				reps = 1;
+				if (h & TA_SEARCH_F_SHUFFLE && nl > draw_nodes) {
+					reps = nl / draw_nodes;
+					nl = draw_nodes;
 				}
-				/* complete: nothing fits at or below the cap */
-				if (ret == 1 && !sp->overflowed &&
-				    max_align <= granule &&
-				    sp->cap + granule > lo)
-					lo = sp->cap + granule;
-				if (lim->timed_out)
-					goto done;
+				for (r = 0; r < reps; r++) {
+					u64 before = sp->best_height;
+
+					if (r) {
+						sp->shuffle = ++draws;
+						ta_search_order(sp, p, h & 3);
+					}
+					sp->cap = t;
+					sp->overflowed = false;
+					if (h & TA_SEARCH_F_SKYLINE)
+						ret = ta_skyline_run(sp, nl, lim,
+								     offsets);
+					else
+						ret = ta_ordered_run(sp, nl, lim,
+								     offsets);
+					if (ret < 0)
+						goto out;
+					if (sp->best_height <=
+					    sp->lower_bound_granular) {
+						*proven = true;
+						goto done;
+					}
+					/* complete: nothing fits at or below the cap */
+					if (ret == 1 && !sp->overflowed &&
+					    max_align <= granule &&
+					    sp->cap + granule > lo)
+						lo = sp->cap + granule;
+					if (lim->timed_out)
+						goto done;
+					/* the cap is settled, or lower now */
+					if (ret == 1 || sp->best_height < before)
+						break;
+				}
 			}
 		}
 		/* runs check the limits as they go; this bounds a round */

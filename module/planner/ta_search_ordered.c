@@ -432,6 +432,9 @@ int ta_ordered_run(struct ta_search_state *s, u64 node_limit,
 					 top))
 			continue;
 		f->hatless = !s->met_unplaced;
+		/* the sections u covers now stand on its top */
+		if (!ta_search_tight(s, s->sec_first[u], s->sec_end[u]))
+			continue;
 		if (depth >= s->n_buffers + 1) {
 			s->overflowed = true;
 			continue;

@@ -82,7 +82,8 @@ static bool ta_skyline_raise(struct ta_search_state *s, u32 lo, u32 hi)
 	for (t = lo; t < hi; t++)
 		if (s->floor[t] < y && !ta_search_set_floor(s, t, y))
 			return false;
-	return ta_search_propagate(s, lo, hi, 0);
+	return ta_search_propagate(s, lo, hi, 0) &&
+	       ta_search_tight(s, lo, hi);
 }
 
 /* Try to place candidate @u at frame @f; false when it may not go there. */
@@ -102,7 +103,8 @@ static bool ta_skyline_try(struct ta_search_state *s,
 			return false;
 	}
 	o = (f->level + s->align[u] - 1) & ~(s->align[u] - 1);
-	if (o > s->cap || sz > s->cap - o)
+	/* ta_search_boundary() may have ruled out offsets below */
+	if (o > s->cap || sz > s->cap - o || s->min_offset[u] > o)
 		return false;
 	if (o != f->level)
 		for (t = s->sec_first[u]; t < s->sec_end[u]; t++)
@@ -175,6 +177,9 @@ int ta_skyline_run(struct ta_search_state *s, u64 node_limit,
 			if (!ta_search_propagate(s, s->sec_first[u],
 						 s->sec_end[u],
 						 s->offset[u] + s->size[u]))
+				break;
+			if (!ta_search_tight(s, s->sec_first[u],
+					     s->sec_end[u]))
 				break;
 			scan = s->sec_end[u];
 			go = true;

@@ -14,11 +14,14 @@
 /* Heuristic flags, above the two bits that choose the order's keys. */
 #define TA_SEARCH_F_ADAPT	4	/* ordered: re-rank each component */
 #define TA_SEARCH_F_SKYLINE	8	/* the skyline engine */
+#define TA_SEARCH_F_SHUFFLE	16	/* candidates in an order drawn anew */
 
 /* a node costs up to O(sections): check often enough to stay bounded */
 #define TA_SEARCH_CHECK_EVERY	256
 #define TA_SEARCH_MAX_TRAIL	BIT(20)	/* entries of each trail, at most */
 #define TA_SEARCH_MIN_TRAIL	4096	/* squeezed below: the search does not run */
+/* subset sums of a section's sizes in granules, up to 64 * this many */
+#define TA_SEARCH_SUM_WORDS	64
 
 /* One buffer's sort keys, for the candidate orders. */
 struct ta_search_item {
@@ -110,10 +113,16 @@ struct ta_search_state {
 	u32 *live_unplaced;	/* how many lead each list: the unplaced ones */
 	u32 *section_stamp;	/* lifted by the propagation of stamp_now */
 	u32 stamp_now;
+	/* ta_search_tiles(): section boundaries reached in check tile_now */
+	u32 *tile_stamp;	/* n_sections + 1 */
+	u32 tile_now;
+	/* subset sums: two bitsets of TA_SEARCH_SUM_WORDS words */
+	u64 *sum_bits;
 
 	/* candidate orders */
 	struct ta_search_item *items;	/* sort scratch */
 	u32 heuristic;		/* of this run: key choice and TA_SEARCH_F_* */
+	u64 shuffle;		/* nonzero: rank by a hash with this seed */
 	u32 *rank;		/* position in the current order */
 	u32 *by_rank;		/* the buffers in that order */
 	/* identical buffer just before in it, or NONE: it goes first */
@@ -167,6 +176,9 @@ bool ta_search_propagate(struct ta_search_state *s, u32 lo, u32 hi, u64 val);
 void ta_search_undo_floors(struct ta_search_state *s, u32 mark);
 void ta_search_undo_min_offsets(struct ta_search_state *s, u32 mark);
 bool ta_search_fits(struct ta_search_state *s);
+bool ta_search_tiles(struct ta_search_state *s, u32 t, u32 *run_end);
+bool ta_search_boundary(struct ta_search_state *s, u32 b);
+bool ta_search_tight(struct ta_search_state *s, u32 lo, u32 hi);
 void ta_search_solution(struct ta_search_state *s, u64 *offsets);
 
 int ta_ordered_run(struct ta_search_state *s, u64 node_limit,
