@@ -17,10 +17,10 @@
  * its cap, not monotonically). One skyline entry draws a new random order
  * for each of many short runs (a few nodes per buffer each): where every
  * fixed order makes an early mistake that a long run never undoes, as on
- * zero-slack packings, restarts find a plan. Every plan found lowers the cap; a run that
- * completes under its limit rules out every height up to its cap (a proof
- * of optimality once that meets the best plan, when no alignment exceeds
- * the size granule).
+ * zero-slack packings, restarts find a plan. Every plan found lowers the
+ * cap; a run that completes under its limit rules out every height up to
+ * its cap (a proof of optimality once that meets the best plan, when no
+ * alignment exceeds the size granule).
  *
  * Memory, all taken up front, at most %TA_SEARCH_MAX_BYTES and limited to
  * %TA_SEARCH_MAX_BUFFERS buffers: per buffer about 150 bytes plus its

@@ -793,9 +793,9 @@ bool ta_search_tiles(struct ta_search_state *s, u32 t, u32 *run_end)
 
 /*
  * The subset sums, in granules, of the sizes of the unplaced buffers live
- * in section @t, into the @nw words of @bits; with @edge other than NONE,
- * only of those that end at boundary @edge (when @t is before it) or that
- * start there (when @t is at it). Sums past @nw words are dropped.
+ * in section @t that end at boundary @edge (when @t is before it) or that
+ * start there (when @t is at it), into the @nw words of @bits. Sums past
+ * @nw words are dropped.
  */
 static void ta_search_sums_of(struct ta_search_state *s, u32 t, u32 edge,
 			      u64 *bits, u32 nw)
@@ -809,8 +809,7 @@ static void ta_search_sums_of(struct ta_search_state *s, u32 t, u32 edge,
 		u32 v = s->live[j], ws, bs;
 		u64 k;
 
-		if (edge != TA_SEARCH_NONE &&
-		    (t < edge ? s->sec_end[v] != edge : s->sec_first[v] != edge))
+		if (t < edge ? s->sec_end[v] != edge : s->sec_first[v] != edge)
 			continue;
 		k = s->size[v] / s->granule;
 		if (k >= 64ULL * nw)
