@@ -349,7 +349,7 @@ int ta_ordered_run(struct ta_search_state *s, u64 node_limit,
 {
 	u64 nodes = 0, top;
 	u32 depth = 1, t, w;
-	int ret;
+	int ret, resume;
 
 	ta_ordered_undo_ranks(s, 0);
 	ta_search_reset(s);
@@ -373,14 +373,12 @@ int ta_ordered_run(struct ta_search_state *s, u64 node_limit,
 		u32 u;
 
 		ta_ordered_undo(s, f);
-		if (s->best_height <= s->lower_bound_granular)
+		resume = ta_search_resume(s);
+		if (resume == TA_SEARCH_DONE)
 			return 1;
-		if (s->recheck_cap) {
-			if (!ta_search_fits(s)) {
-				depth--;
-				continue;
-			}
-			s->recheck_cap = false;
+		if (resume == TA_SEARCH_POP) {
+			depth--;
+			continue;
 		}
 		/* re-ranking costs a node per 2^RERANK_COST buffers sorted */
 		nodes += s->reranked >> TA_SEARCH_RERANK_COST;

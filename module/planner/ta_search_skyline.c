@@ -137,7 +137,7 @@ int ta_skyline_run(struct ta_search_state *s, u64 node_limit,
 {
 	u64 nodes = 0;
 	u32 depth = 1;
-	int ret;
+	int ret, resume;
 
 	ta_search_reset(s);
 	if (!ta_search_fits(s))
@@ -151,14 +151,12 @@ int ta_skyline_run(struct ta_search_state *s, u64 node_limit,
 		u32 scan = 0, pend = TA_SEARCH_NONE;
 
 		ta_skyline_undo(s, f);
-		if (s->best_height <= s->lower_bound_granular)
+		resume = ta_search_resume(s);
+		if (resume == TA_SEARCH_DONE)
 			return 1;
-		if (s->recheck_cap) {
-			if (!ta_search_fits(s)) {
-				depth--;
-				continue;
-			}
-			s->recheck_cap = false;
+		if (resume == TA_SEARCH_POP) {
+			depth--;
+			continue;
 		}
 		ret = ta_search_node(lim, &nodes, node_limit);
 		if (ret <= 0)

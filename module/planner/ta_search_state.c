@@ -714,6 +714,27 @@ bool ta_search_fits(struct ta_search_state *s)
 }
 
 /**
+ * ta_search_resume() - may a run go on at a frame whose choice was undone?
+ * @s: the state
+ *
+ * Return: %TA_SEARCH_DONE when the best plan meets the lower bound (the
+ * run is over), %TA_SEARCH_POP when a plan found meanwhile lowered the cap
+ * below what the frame's state needs (back up past it), else
+ * %TA_SEARCH_GO_ON.
+ */
+int ta_search_resume(struct ta_search_state *s)
+{
+	if (s->best_height <= s->lower_bound_granular)
+		return TA_SEARCH_DONE;
+	if (s->recheck_cap) {
+		if (!ta_search_fits(s))
+			return TA_SEARCH_POP;
+		s->recheck_cap = false;
+	}
+	return TA_SEARCH_GO_ON;
+}
+
+/**
  * ta_search_tiles() - can the tight sections of a level still be covered?
  * @s: the state, in the skyline model: every placed buffer lies below the
  *     floor of each of its sections

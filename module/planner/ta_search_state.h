@@ -176,6 +176,10 @@ bool ta_search_propagate(struct ta_search_state *s, u32 lo, u32 hi, u64 val);
 void ta_search_undo_floors(struct ta_search_state *s, u32 mark);
 void ta_search_undo_min_offsets(struct ta_search_state *s, u32 mark);
 bool ta_search_fits(struct ta_search_state *s);
+
+/* what ta_search_resume() says */
+enum { TA_SEARCH_GO_ON, TA_SEARCH_POP, TA_SEARCH_DONE };
+int ta_search_resume(struct ta_search_state *s);
 bool ta_search_tiles(struct ta_search_state *s, u32 t, u32 *run_end);
 bool ta_search_boundary(struct ta_search_state *s, u32 b);
 bool ta_search_tight(struct ta_search_state *s, u32 lo, u32 hi);
