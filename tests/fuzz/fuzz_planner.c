@@ -398,12 +398,13 @@ static int fuzz_brute_validate(const struct ta_problem *p, const u64 *off,
 }
 
 /*
- * The lower bound, by its definition: at every step, the live classes
- * (an alias class counts once, with the largest alignment of its
- * members) sum to S; the class placed highest starts at or above
- * S - its size, rounded up to its alignment. The least such top over the
- * live classes, the largest over the steps (a live set changes only at
- * a start or an end).
+ * The lower bound, by its definition: at every step, take the live
+ * classes (an alias class counts once, with the largest alignment of its
+ * members) and A, the smallest of their alignments; each size rounded up
+ * to A sums to R. The class placed highest starts at or above R less its
+ * own rounded size, rounded up to its alignment. The least such top over
+ * the live classes, the largest over the steps (a live set changes only
+ * at a start or an end).
  */
 static u64 fuzz_brute_lower_bound(const struct ta_problem *p)
 {
@@ -419,7 +420,7 @@ static u64 fuzz_brute_lower_bound(const struct ta_problem *p)
 			align[root[j]] = p->buffers[j].align;
 	for (e = 0; e < 2 * p->n_buffers; e++) {
 		u32 s = e & 1 ? p->buffers[e / 2].end : p->buffers[e / 2].start;
-		u64 sum = 0, low = ~0ULL;
+		u64 sum = 0, low = ~0ULL, least = ~0ULL;
 
 		/* a class (equal sizes) counts once: at its first live member */
 		for (n = 0, j = 0; j < p->n_buffers; j++) {
@@ -434,13 +435,18 @@ static u64 fuzz_brute_lower_bound(const struct ta_problem *p)
 					  s < p->buffers[k].end);
 			if (first) {
 				live[n++] = j;
-				sum += p->buffers[j].size;
+				if (align[root[j]] < least)
+					least = align[root[j]];
 			}
 		}
+		for (i = 0; i < n; i++)
+			sum += (p->buffers[live[i]].size + least - 1) / least *
+			       least;
 		for (i = 0; i < n; i++) {
 			u64 size = p->buffers[live[i]].size;
 			u64 a = align[root[live[i]]];
-			u64 under = (sum - size + a - 1) / a * a;
+			u64 below = sum - (size + least - 1) / least * least;
+			u64 under = (below + a - 1) / a * a;
 
 			if (under + size < low)
 				low = under + size;
