@@ -734,6 +734,18 @@ int ta_search_resume(struct ta_search_state *s)
 	return TA_SEARCH_GO_ON;
 }
 
+/* Less than a granule of slack in section @t? */
+static bool ta_search_is_tight(struct ta_search_state *s, u32 t)
+{
+	u64 room;
+
+	if (s->floor[t] > s->cap)
+		return true;
+	room = s->cap - s->floor[t];
+	return s->unplaced_bytes[t] > room ||
+	       room - s->unplaced_bytes[t] < s->granule;
+}
+
 /**
  * ta_search_tiles() - can the tight sections of a level still be covered?
  * @s: the state, in the skyline model: every placed buffer lies below the
@@ -771,8 +783,7 @@ bool ta_search_tiles(struct ta_search_state *s, u32 t, u32 *run_end)
 		return false;
 	room = s->cap - y;
 	for (p = a; p < b && !tight; p++)
-		tight = s->unplaced_bytes[p] > room ||
-			room - s->unplaced_bytes[p] < s->granule;
+		tight = ta_search_is_tight(s, p);
 	if (!tight)
 		return true;
 	if (!++s->tile_now) {
@@ -787,8 +798,7 @@ bool ta_search_tiles(struct ta_search_state *s, u32 t, u32 *run_end)
 			return false;	/* nothing covers section p - 1 */
 		if (s->tile_stamp[p] != s->tile_now)
 			continue;
-		if (s->unplaced_bytes[p] <= room &&
-		    room - s->unplaced_bytes[p] >= s->granule) {
+		if (!ta_search_is_tight(s, p)) {
 			s->tile_stamp[p + 1] = s->tile_now;
 			if (p + 1 > reach)
 				reach = p + 1;
@@ -846,18 +856,6 @@ static void ta_search_sums_of(struct ta_search_state *s, u32 t, u32 edge,
 			bits[w] |= x;
 		}
 	}
-}
-
-/* Less than a granule of slack in section @t? */
-static bool ta_search_is_tight(struct ta_search_state *s, u32 t)
-{
-	u64 room;
-
-	if (s->floor[t] > s->cap)
-		return true;
-	room = s->cap - s->floor[t];
-	return s->unplaced_bytes[t] > room ||
-	       room - s->unplaced_bytes[t] < s->granule;
 }
 
 /* Is bit @k of the subset sums set? */
