@@ -182,7 +182,8 @@ static u64 *ta_sweep_events(const struct ta_buffer *bufs, u32 n)
  * The live set of the sweep: the non-empty buffers live at the current
  * step (@idx, with @pos the place of each in it), their sum @sum, how many
  * there are of each alignment (@n_align, by log2) and @rounded_sum[k], the
- * sum of their sizes each rounded up to 2^k.
+ * sum of their sizes each rounded up to 2^k, for k up to @max_align_log2
+ * (the problem's largest alignment: no live set's smallest is above it).
  */
 struct ta_live_set {
 	u32 *idx;
@@ -190,6 +191,7 @@ struct ta_live_set {
 	u32 n;
 	u64 sum;
 	u32 n_align[TA_ALIGN_LOG2_MAX + 1];
+	u32 max_align_log2;
 	u64 rounded_sum[TA_ALIGN_LOG2_MAX + 1];
 };
 
@@ -214,7 +216,7 @@ static int ta_live_bound(const struct ta_live_set *ls,
 			 struct ta_work *w)
 {
 	u64 lb = U64_MAX, top, rounded, below;
-	u32 k, a = 0, a_max = TA_ALIGN_LOG2_MAX;
+	u32 k, a = 0, a_max = ls->max_align_log2;
 	int ret;
 
 	*out = ls->sum;
@@ -252,7 +254,7 @@ static void ta_live_add(struct ta_live_set *ls, const struct ta_buffer *bufs,
 	ls->idx[ls->n++] = i;
 	ls->sum += bufs[i].size;
 	ls->n_align[__builtin_ctzll(bufs[i].align)]++;
-	for (k = 0; k <= TA_ALIGN_LOG2_MAX; k++)
+	for (k = 0; k <= ls->max_align_log2; k++)
 		ls->rounded_sum[k] += ta_round_up_pow2(bufs[i].size, k);
 }
 
@@ -265,7 +267,7 @@ static void ta_live_del(struct ta_live_set *ls, const struct ta_buffer *bufs,
 	ls->pos[last] = ls->pos[i];
 	ls->sum -= bufs[i].size;
 	ls->n_align[__builtin_ctzll(bufs[i].align)]--;
-	for (k = 0; k <= TA_ALIGN_LOG2_MAX; k++)
+	for (k = 0; k <= ls->max_align_log2; k++)
 		ls->rounded_sum[k] -= ta_round_up_pow2(bufs[i].size, k);
 }
 
@@ -310,6 +312,12 @@ int ta_sweep_lower_bound(const struct ta_buffer *bufs, u32 n, u64 *lb,
 	if (!ev || !ls.idx || !ls.pos) {
 		ret = -ENOMEM;
 		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		u32 log2 = (u32)__builtin_ctzll(bufs[i].align);
+
+		if (bufs[i].size && log2 > ls.max_align_log2)
+			ls.max_align_log2 = log2;
 	}
 	w->units += 8 * (u64)n;		/* the sort: check at the first event */
 	for (k = 0; k < 2 * n; k++) {
