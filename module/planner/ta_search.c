@@ -91,9 +91,23 @@ static u64 ta_search_probe(u64 lo, u64 hi, u32 j)
 	return lo + (d >> 16) * f + (((d & 0xffff) * f) >> 16);
 }
 
-int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
-		      struct ta_search_limits *lim, u64 *offsets, u64 *height,
-		      bool *proven)
+/**
+ * ta_search_whole() - ta_search_skyline() on @p as one problem
+ * @p: the problem (validated)
+ * @lower_bound: a height no plan goes below, as far as the caller cares
+ * @lim: effort limits
+ * @offsets: in, a valid plan; out, the best plan found
+ * @height: in, its height; out, the best height found
+ * @proven: out, true when no plan is lower than @height, or @height is at
+ *	    most @lower_bound rounded up to the size granule
+ * @reserved: memory the caller holds, counted in the search's
+ *	      %TA_SEARCH_MAX_BYTES
+ *
+ * Return: as ta_search_skyline().
+ */
+int ta_search_whole(const struct ta_problem *p, u64 lower_bound,
+		    struct ta_search_limits *lim, u64 *offsets, u64 *height,
+		    bool *proven, u64 reserved)
 {
 	struct ta_search_state *sp;
 	u64 limit, nl, max_align = 1, lo, granule, draws = 0;
@@ -107,6 +121,7 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 	sp = ta_env_alloc_array(1, sizeof(*sp));
 	if (!sp)
 		return -ENOMEM;
+	sp->bytes = reserved;
 	granule = ta_search_granule(p);
 	sp->granule = granule;
 	sp->best_height = *height;
@@ -227,4 +242,17 @@ out:
 	ta_search_state_free(sp);
 	ta_env_free(sp);
 	return ret;
+}
+
+int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
+		      struct ta_search_limits *lim, u64 *offsets, u64 *height,
+		      bool *proven)
+{
+	int ret = ta_search_parts(p, lower_bound, lim, offsets, height,
+				  proven);
+
+	if (ret != 1)
+		return ret;
+	return ta_search_whole(p, lower_bound, lim, offsets, height, proven,
+			       0);
 }

@@ -192,6 +192,7 @@ int ta_skyline_run(struct ta_search_state *s, u64 node_limit,
 				p = a;
 			if (f->closed || s->unplaced_bytes[a] > room ||
 			    s->granule > room - s->unplaced_bytes[a]) {
+				ta_search_memo_store(s, f);
 				depth--;
 				continue;
 			}
@@ -214,6 +215,8 @@ int ta_skyline_run(struct ta_search_state *s, u64 node_limit,
 			ta_search_solution(s, offsets);
 			continue;
 		}
+		if (ta_search_memo_dead(s, c))
+			continue;	/* a state seen to fail: next choice */
 		depth++;
 	}
 	return 1;

@@ -86,6 +86,8 @@ void ta_search_state_free(struct ta_search_state *s)
 	ta_env_free(s->rank_trail_value);
 	ta_env_free(s->items);
 	ta_env_free(s->sky_frames);
+	ta_env_free(s->buffer_sig);
+	ta_env_free(s->memo);
 }
 
 /* ta_env_alloc_array() that counts the bytes in s->bytes. */
@@ -188,7 +190,7 @@ int ta_search_state_init(struct ta_search_state *s,
 	for (i = 0; i < p->n_buffers; i++)
 		n += p->buffers[i].size != 0;
 	s->n_buffers = n;
-	s->bytes = sizeof(*s);
+	s->bytes += sizeof(*s);	/* on what the caller reserved */
 	times = ta_env_alloc_array(2 * (size_t)n + 1, sizeof(*times));
 	s->problem_index =
 		ta_search_alloc(s, n + 1, sizeof(*s->problem_index));
@@ -285,6 +287,9 @@ int ta_search_state_init(struct ta_search_state *s,
 		ta_search_alloc(s, n + 1, sizeof(*s->unplaced_list));
 	s->unplaced_pos =
 		ta_search_alloc(s, n + 1, sizeof(*s->unplaced_pos));
+	ret = ta_search_memo_init(s);
+	if (ret)
+		return ret;
 	ret = ta_search_size_trails(s);
 	if (ret)
 		return ret;
@@ -485,6 +490,8 @@ bool ta_search_set_floor(struct ta_search_state *s, u32 t, u64 v)
 	}
 	s->floor_trail_section[s->floor_trail_len] = t;
 	s->floor_trail_value[s->floor_trail_len++] = s->floor[t];
+	s->floor_sig += ta_search_floor_sig(t, v) -
+			ta_search_floor_sig(t, s->floor[t]);
 	s->floor[t] = v;
 	return true;
 }
@@ -504,6 +511,7 @@ void ta_search_mark_placed(struct ta_search_state *s, u32 u)
 	u32 t, j;
 
 	s->placed[u] = 1;
+	s->placed_sig += s->buffer_sig[u];
 	for (t = s->sec_first[u]; t < s->sec_end[u]; t++) {
 		u32 *c = s->live + s->live_first[t], k = --s->live_unplaced[t];
 
@@ -524,6 +532,7 @@ void ta_search_mark_unplaced(struct ta_search_state *s, u32 u)
 	u32 t;
 
 	s->placed[u] = 0;
+	s->placed_sig -= s->buffer_sig[u];
 	for (t = s->sec_first[u]; t < s->sec_end[u]; t++)
 		s->live_unplaced[t]++;
 }
@@ -551,6 +560,8 @@ void ta_search_reset(struct ta_search_state *s)
 	s->floor_trail_len = 0;
 	s->min_trail_len = 0;
 	s->recheck_cap = false;
+	s->floor_sig = 0;
+	s->placed_sig = 0;
 }
 
 /*
@@ -672,9 +683,12 @@ bool ta_search_propagate(struct ta_search_state *s, u32 lo, u32 hi, u64 val)
 void ta_search_undo_floors(struct ta_search_state *s, u32 mark)
 {
 	while (s->floor_trail_len > mark) {
-		u32 k = --s->floor_trail_len;
+		u32 k = --s->floor_trail_len, t = s->floor_trail_section[k];
+		u64 v = s->floor_trail_value[k];
 
-		s->floor[s->floor_trail_section[k]] = s->floor_trail_value[k];
+		s->floor_sig += ta_search_floor_sig(t, v) -
+				ta_search_floor_sig(t, s->floor[t]);
+		s->floor[t] = v;
 	}
 }
 

@@ -22,6 +22,15 @@
 #define TA_SEARCH_MIN_TRAIL	4096	/* squeezed below: the search does not run */
 /* subset sums of a section's sizes in granules, up to 64 * this many */
 #define TA_SEARCH_SUM_WORDS	64
+/* entries of the memo of dead states (ta_search_memo.c), at most */
+#define TA_SEARCH_MEMO_MAX	BIT(15)
+
+/* A dead state of the skyline engine, see ta_search_memo.c. */
+struct ta_search_memo_entry {
+	u64 where;	/* the floors and where the node decides */
+	u64 placed;	/* the buffers placed */
+	u64 cap_1;	/* the cap every branch failed at, plus 1; 0: empty */
+};
 
 /* One buffer's sort keys, for the candidate orders. */
 struct ta_search_item {
@@ -144,6 +153,12 @@ struct ta_search_state {
 
 	/* the skyline engine */
 	struct ta_skyline_frame *sky_frames;	/* max_depth */
+	/* its memo of dead states: signatures kept up to date by the state */
+	u64 *buffer_sig;	/* of each buffer: the same for identical ones */
+	u64 placed_sig;		/* sum of buffer_sig over the placed buffers */
+	u64 floor_sig;		/* sum of ta_search_floor_sig() over sections */
+	struct ta_search_memo_entry *memo;	/* memo_mask + 1 entries */
+	u32 memo_mask;
 
 	/* undo trails, sized by ta_search_state_init() */
 	u32 floor_trail_size;
@@ -159,6 +174,28 @@ struct ta_search_state {
 	u32 *rank_trail_buffer;		/* a rank a re-ranking changed, */
 	u32 *rank_trail_value;		/* and its old value */
 };
+
+/* splitmix64's finaliser: a 64-bit mix for the memo's signatures */
+static inline u64 ta_search_mix(u64 x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* What section @t at floor @v adds to the floor signature (0 at floor 0). */
+static inline u64 ta_search_floor_sig(u32 t, u64 v)
+{
+	return v ? ta_search_mix(ta_search_mix(t) ^ v) : 0;
+}
+
+int ta_search_whole(const struct ta_problem *p, u64 lower_bound,
+		    struct ta_search_limits *lim, u64 *offsets, u64 *height,
+		    bool *proven, u64 reserved);
+int ta_search_parts(const struct ta_problem *p, u64 lower_bound,
+		    struct ta_search_limits *lim, u64 *offsets, u64 *height,
+		    bool *proven);
 
 int ta_search_state_init(struct ta_search_state *s,
 			 const struct ta_problem *p);
@@ -184,6 +221,12 @@ bool ta_search_tiles(struct ta_search_state *s, u32 t, u32 *run_end);
 bool ta_search_boundary(struct ta_search_state *s, u32 b);
 bool ta_search_tight(struct ta_search_state *s, u32 lo, u32 hi);
 void ta_search_solution(struct ta_search_state *s, u64 *offsets);
+
+int ta_search_memo_init(struct ta_search_state *s);
+bool ta_search_memo_dead(struct ta_search_state *s,
+			 const struct ta_skyline_frame *f);
+void ta_search_memo_store(struct ta_search_state *s,
+			  const struct ta_skyline_frame *f);
 
 int ta_ordered_run(struct ta_search_state *s, u64 node_limit,
 		   struct ta_search_limits *lim, u64 *offsets);

@@ -391,6 +391,100 @@ out:
 	return fail;
 }
 
+/*
+ * Cuts of @widths[i] bytes, one after the other in time (@steps each): a
+ * problem in parts, whose optimum is the widest. Return: the buffers.
+ */
+static u32 cuts_in_sequence(u64 seed, const u64 *widths, u32 parts, u32 n,
+			    u32 steps, struct ta_buffer *b)
+{
+	u32 j, i, k = 0;
+
+	for (j = 0; j < parts; j++) {
+		u32 m = perfect_cut(seed * 31 + j, n, steps, widths[j], b + k);
+
+		for (i = k; i < k + m; i++) {
+			b[i].start += j * steps;
+			b[i].end += j * steps;
+		}
+		k += m;
+	}
+	return k;
+}
+
+/*
+ * Where no buffer is live across a moment, the search takes the parts on
+ * either side one at a time (ta_search_parts.c): three cuts in sequence,
+ * of 64, 32 and 64 KiB, reach the optimum and prove it.
+ */
+static int t_parts(void)
+{
+	static const u64 widths[] = { 65536, 32768, 65536 };
+	struct ta_buffer b[3 * 40];
+	u64 off[3 * 40];
+	u32 seed;
+
+	for (seed = 1; seed <= 10; seed++) {
+		u32 n = cuts_in_sequence(seed, widths, 3, 40, 40, b);
+		struct ta_problem p = { .buffers = b, .n_buffers = n };
+		struct ta_budget budget = { .time_ns = 600000000000ULL,
+					    .steps = 2000000 };
+		struct ta_result res;
+
+		TA_CHECK(!ta_plan(&p, TA_STRATEGY_AUTO, &budget, off, &res),
+			 "seed %u", seed);
+		TA_CHECK(!ta_plan_validate(&p, off, res.height), "seed %u",
+			 seed);
+		TA_CHECK(res.height == 65536 && res.optimal,
+			 "seed %u: %llu, optimal %d", seed,
+			 (unsigned long long)res.height, res.optimal);
+	}
+	return 0;
+}
+
+extern unsigned long ta_env_test_allocs;
+extern unsigned long ta_env_test_alloc_fail_nth;
+
+/*
+ * Every allocation of auto in turn fails, on a problem it searches part by
+ * part: the call fails with -ENOMEM, or returns a valid plan; nothing
+ * leaks (LeakSanitizer), and past the last allocation it succeeds.
+ */
+static int t_enomem_sweep(void)
+{
+	static const u64 widths[] = { 32768, 65536 };
+	struct ta_buffer b[2 * 24];
+	u64 off[2 * 24];
+	u32 n = cuts_in_sequence(11, widths, 2, 24, 20, b);
+	struct ta_problem p = { .buffers = b, .n_buffers = n };
+	struct ta_budget budget = { .time_ns = 600000000000ULL,
+				    .steps = 20000 };
+	struct ta_result res;
+	unsigned long nth, failed = 0;
+	int ret;
+
+	for (nth = 1;; nth++) {
+		ta_env_test_allocs = 0;
+		ta_env_test_alloc_fail_nth = nth;
+		ret = ta_plan(&p, TA_STRATEGY_AUTO, &budget, off, &res);
+		ta_env_test_alloc_fail_nth = 0;
+		if (ta_env_test_allocs < nth)
+			break;	/* past the last allocation */
+		TA_CHECK(ret == -ENOMEM ||
+			 (!ret && !ta_plan_validate(&p, off, res.height)),
+			 "allocation %lu: %d", nth, ret);
+		failed += ret == -ENOMEM;
+	}
+	TA_CHECK(!ret && !ta_plan_validate(&p, off, res.height) &&
+		 res.height == 65536, "without a failure: %d, %llu", ret,
+		 (unsigned long long)res.height);
+	printf("# %lu allocations failed in turn, %lu of them with -ENOMEM\n",
+	       nth - 1, failed);
+	/* the search's own, in parts: well past the strategies' few */
+	TA_CHECK(nth > 100, "only %lu allocations", nth - 1);
+	return 0;
+}
+
 const struct ta_test ta_auto_tests[] = {
 	{ "auto: never above a single strategy, shared models",
 	  t_models },
@@ -402,5 +496,9 @@ const struct ta_test ta_auto_tests[] = {
 	  t_honest_cuts },
 	{ "auto: search memory bounded and reported, 27 to 4,096 buffers",
 	  t_search_memory },
+	{ "auto: a problem in parts searched part by part, proven optimal",
+	  t_parts },
+	{ "auto: -ENOMEM at every allocation in turn, on a problem in parts",
+	  t_enomem_sweep },
 	{ NULL, NULL },
 };

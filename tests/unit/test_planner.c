@@ -1223,6 +1223,65 @@ static int t_lower_bound_aligned(void)
 	return 0;
 }
 
+/*
+ * Two to four brute-forced problems one after the other in time: auto
+ * searches them part by part (ta_search_parts.c) and must say "optimal"
+ * only at the highest part's optimum; with byte alignment (where the
+ * search is exact) it must reach it.
+ */
+static int t_brute_force_parts(void)
+{
+	struct ta_buffer b[4 * 7];
+	u64 off[4 * 7];
+	struct ta_result res;
+	int seed, hit = 0, total = 0;
+
+	for (seed = 1; seed <= 100; seed++) {
+		struct ta_budget budget = { .time_ns = 600000000000ULL,
+					    .steps = 200000 };
+		u32 parts = 2 + seed % 3, n = 0, j, i;
+		bool aligned = seed % 4 == 0;
+		struct ta_problem p;
+		u64 opt = 0;
+
+		lcg_state = 9000 + seed;
+		for (j = 0; j < parts; j++) {
+			u32 m = 3 + lcg() % 5;
+			u64 o;
+
+			random_trace(b + n, m, 3 + seed % 6, 100, aligned);
+			for (i = n; i < n + m; i++) {
+				b[i].start += 16 * j;
+				b[i].end += 16 * j;
+			}
+			o = brute_opt(b + n, m);
+			if (o > opt)
+				opt = o;
+			n += m;
+		}
+		p = trace(b, n);
+		TA_CHECK(!ta_plan(&p, TA_STRATEGY_AUTO, &budget, off, &res),
+			 "seed %d", seed);
+		TA_CHECK(!ta_plan_validate(&p, off, res.height), "seed %d",
+			 seed);
+		TA_CHECK(res.height >= opt, "seed %d: %llu below the optimum",
+			 seed, (unsigned long long)res.height);
+		TA_CHECK(!res.optimal || res.height == opt,
+			 "seed %d: optimal at %llu, optimum %llu", seed,
+			 (unsigned long long)res.height,
+			 (unsigned long long)opt);
+		TA_CHECK(aligned || res.height == opt,
+			 "seed %d: %llu, optimum %llu", seed,
+			 (unsigned long long)res.height,
+			 (unsigned long long)opt);
+		hit += res.height == opt;
+		total++;
+	}
+	printf("# auto reached the optimum of %d of %d problems in parts\n",
+	       hit, total);
+	return 0;
+}
+
 /* Tiny random traces of mixed alignments: bound <= the optimum, flags. */
 static int t_lower_bound_vs_brute(void)
 {
@@ -1343,6 +1402,8 @@ const struct ta_test ta_planner_tests[] = {
 	{ "random graphs, every strategy valid", t_random_graphs },
 	{ "brute force n <= 7: auto optimal, flag honest, auto <= others",
 	  t_brute_force },
+	{ "brute force in parts: auto optimal, flag honest",
+	  t_brute_force_parts },
 	{ "lower bound: alignment-aware, hand-computed", t_lower_bound_aligned },
 	{ "lower bound: mixed alignments, never above a brute-force optimum",
 	  t_lower_bound_vs_brute },

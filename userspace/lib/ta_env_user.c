@@ -8,8 +8,22 @@
 
 #include "ta_env.h"
 
+#ifdef TA_ENV_TEST_HOOKS
+/*
+ * Test hooks, built only into the unit tests: every allocation counts in
+ * ta_env_test_allocs; when ta_env_test_alloc_fail_nth is N > 0, the N-th
+ * one from the moment it was set fails (as /proc/self/fail-nth does).
+ */
+unsigned long ta_env_test_allocs;
+unsigned long ta_env_test_alloc_fail_nth;
+#endif
+
 void *ta_env_alloc_array(size_t n, size_t size)
 {
+#ifdef TA_ENV_TEST_HOOKS
+	if (++ta_env_test_allocs == ta_env_test_alloc_fail_nth)
+		return NULL;
+#endif
 	if (size && n > SIZE_MAX / size)
 		return NULL;
 	return calloc(n ? n : 1, size ? size : 1);
