@@ -27,6 +27,11 @@
  * its cap (a proof of optimality once that meets the best plan, when no
  * alignment exceeds the size granule).
  *
+ * Rounds alternate between the problem and its mirror in time (see
+ * ta_search_whole()); a problem in independent parts is searched part by
+ * part (ta_search_parts.c); the skyline engine remembers the states it
+ * saw fail (ta_search_memo.c).
+ *
  * Memory, all taken up front, at most %TA_SEARCH_MAX_BYTES and limited to
  * %TA_SEARCH_MAX_BUFFERS buffers: per buffer about 150 bytes plus its
  * sections in the per-section lists (4 bytes each), per section about 60
@@ -115,9 +120,12 @@ int ta_search_whole(const struct ta_problem *p, u64 lower_bound,
 		    bool *proven, u64 reserved)
 {
 	struct ta_search_state *sp;
+	struct ta_buffer *rev_buffers = NULL;
+	struct ta_problem rev = { .n_buffers = p->n_buffers };
+	const struct ta_problem *cur = p;
 	u64 limit, nl, max_align = 1, lo, granule, draws = 0;
-	u64 draw_nodes, reps, r, soft = 0, probe_from;
-	u32 i, h, hi, k, probe = 1;
+	u64 draw_nodes, reps, r, soft = 0, probe_from, round;
+	u32 i, h, hi, k, probe = 1, last = 0;
 	int ret = 0;
 
 	*proven = false;
@@ -126,6 +134,23 @@ int ta_search_whole(const struct ta_problem *p, u64 lower_bound,
 	sp = ta_env_alloc_array(1, sizeof(*sp));
 	if (!sp)
 		return -ENOMEM;
+	/* the same buffers with time reversed: the runs take turns */
+	rev_buffers = ta_env_alloc_array(p->n_buffers + 1,
+					 sizeof(*rev_buffers));
+	if (!rev_buffers) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	reserved += (u64)(p->n_buffers + 1) * sizeof(*rev_buffers);
+	for (i = 0; i < p->n_buffers; i++)
+		if (p->buffers[i].end > last)
+			last = p->buffers[i].end;
+	for (i = 0; i < p->n_buffers; i++) {
+		rev_buffers[i] = p->buffers[i];
+		rev_buffers[i].start = last - p->buffers[i].end;
+		rev_buffers[i].end = last - p->buffers[i].start;
+	}
+	rev.buffers = rev_buffers;
 	sp->bytes = reserved;
 	granule = ta_search_granule(p);
 	sp->granule = granule;
@@ -151,12 +176,25 @@ int ta_search_whole(const struct ta_problem *p, u64 lower_bound,
 		goto out;
 	limit = 2 * (u64)sp->n_buffers + 64;
 	draw_nodes = 2 * (u64)sp->n_buffers + 256;
-	for (;;) {
+	for (round = 0;; round++) {
+		/*
+		 * Rounds alternate between the problem and its mirror in
+		 * time: a plan of one is a plan of the other, and what rules
+		 * out a height in one does in the other, but the engines'
+		 * left-to-right choices differ (challenging/E: no plan at its
+		 * bound in 4 s, reversed in 40 ms).
+		 */
+		if (round) {
+			cur = round & 1 ? &rev : p;
+			ret = ta_search_state_rebuild(sp, cur, reserved);
+			if (ret)
+				goto out;
+		}
 		for (hi = 0; hi < ARRAY_SIZE(ta_search_plan); hi++) {
 			h = ta_search_plan[hi][0];
 			/* a new draw every round: a restart, not a repeat */
 			sp->shuffle = h & TA_SEARCH_F_SHUFFLE ? ++draws : 0;
-			ta_search_order(sp, p, h & 3);
+			ta_search_order(sp, cur, h & 3);
 			sp->heuristic = h;
 			/*
 			 * k = 0: the lowest height not yet ruled out; k >= 1:
@@ -210,7 +248,7 @@ int ta_search_whole(const struct ta_problem *p, u64 lower_bound,
 
 					if (r) {
 						sp->shuffle = ++draws;
-						ta_search_order(sp, p, h & 3);
+						ta_search_order(sp, cur, h & 3);
 					}
 					sp->cap = t;
 					sp->overflowed = false;
@@ -259,6 +297,7 @@ out:
 	lim->bytes = sp->bytes;
 	ta_search_state_free(sp);
 	ta_env_free(sp);
+	ta_env_free(rev_buffers);
 	return ret;
 }
 

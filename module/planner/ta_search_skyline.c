@@ -5,6 +5,9 @@
  * the leftmost open section a and branches on which buffer starting at a
  * goes at x, or on closing a; a walled-in run of closed sections rises to
  * the lower of its neighbours. Identical buffers go in a fixed order only.
+ * Candidates whose top would be flush with the floor of the section just
+ * before or just after them go first: a zero-slack packing is built of
+ * such rows (on the perfect cuts, 39 of 48 against 38 without).
  */
 #include "ta_search_state.h"
 
@@ -42,6 +45,7 @@ static bool ta_skyline_enter(struct ta_search_state *s,
 	f->next = s->sky_cand_first[a];
 	f->cur = TA_SEARCH_NONE;
 	f->closed = 0;
+	f->pass = 0;
 	f->floor_mark = s->floor_trail_len;
 	f->min_mark = s->min_trail_len;
 	return true;
@@ -84,6 +88,20 @@ static bool ta_skyline_raise(struct ta_search_state *s, u32 lo, u32 hi)
 			return false;
 	return ta_search_propagate(s, lo, hi, 0) &&
 	       ta_search_tight(s, lo, hi);
+}
+
+/*
+ * Would candidate @u at frame @f end flush with a neighbour: its top at
+ * the floor of the section before it or of the one after it?
+ */
+static bool ta_skyline_flush(const struct ta_search_state *s,
+			     const struct ta_skyline_frame *f, u32 u)
+{
+	u64 top = f->level + s->size[u];
+	u32 e = s->sec_end[u];
+
+	return (f->sec > 0 && s->floor[f->sec - 1] == top) ||
+	       (e < s->n_sections && s->floor[e] == top);
 }
 
 /* Try to place candidate @u at frame @f; false when it may not go there. */
@@ -161,9 +179,20 @@ int ta_skyline_run(struct ta_search_state *s, u64 node_limit,
 		ret = ta_search_node(lim, &nodes, node_limit);
 		if (ret <= 0)
 			return ret;
-		while (!go && f->next < s->sky_cand_first[f->sec + 1]) {
-			u32 u = s->sky_cand[f->next++];
+		while (!go) {
+			u32 u;
 
+			if (f->next >= s->sky_cand_first[f->sec + 1]) {
+				if (f->pass)
+					break;
+				/* the flush ones first, then the others */
+				f->pass = 1;
+				f->next = s->sky_cand_first[f->sec];
+				continue;
+			}
+			u = s->sky_cand[f->next++];
+			if (ta_skyline_flush(s, f, u) == !!f->pass)
+				continue;
 			if (!ta_skyline_try(s, f, u)) {
 				if (f->cur == TA_SEARCH_NONE)
 					continue;
@@ -197,6 +226,7 @@ int ta_skyline_run(struct ta_search_state *s, u64 node_limit,
 				continue;
 			}
 			f->closed = 1;
+			f->pass = 1;
 			f->next = s->sky_cand_first[a + 1];
 			if (a + 1 < s->n_sections && s->unplaced_bytes[a + 1] &&
 			    s->floor[a + 1] == f->level) {

@@ -90,6 +90,31 @@ void ta_search_state_free(struct ta_search_state *s)
 	ta_env_free(s->memo);
 }
 
+/**
+ * ta_search_state_rebuild() - the state anew, for another form of the problem
+ * @s: the state, from ta_search_state_init()
+ * @p: the problem, or the same buffers another way (time reversed)
+ * @reserved: memory the caller holds, as for ta_search_whole()
+ *
+ * Keeps what holds for every form: the granule, the lower bound and the
+ * best height; the rest (memo, orders) starts afresh.
+ *
+ * Return: as ta_search_state_init().
+ */
+int ta_search_state_rebuild(struct ta_search_state *s,
+			    const struct ta_problem *p, u64 reserved)
+{
+	u64 granule = s->granule, best = s->best_height;
+	u64 lbg = s->lower_bound_granular;
+
+	ta_search_state_free(s);
+	*s = (struct ta_search_state){ .bytes = reserved, .granule = granule,
+				       .best_height = best,
+				       .lower_bound_granular = lbg,
+				       .problem = p };
+	return ta_search_state_init(s, p);
+}
+
 /* ta_env_alloc_array() that counts the bytes in s->bytes. */
 static void *ta_search_alloc(struct ta_search_state *s, size_t n,
 			     size_t size)

@@ -53,6 +53,7 @@ struct ta_skyline_frame {
 	u32 next;	/* next candidate position in sky_cand */
 	u32 cur;	/* buffer the current choice placed, or NONE */
 	u32 closed;	/* the close choice was taken */
+	u32 pass;	/* 0: flush candidates, 1: the others */
 	u32 floor_mark;	/* floor trail length before the current choice */
 	u32 min_mark;	/* lowest-offset trail length before it */
 };
@@ -200,6 +201,8 @@ int ta_search_parts(const struct ta_problem *p, u64 lower_bound,
 int ta_search_state_init(struct ta_search_state *s,
 			 const struct ta_problem *p);
 void ta_search_state_free(struct ta_search_state *s);
+int ta_search_state_rebuild(struct ta_search_state *s,
+			    const struct ta_problem *p, u64 reserved);
 int ta_search_cmp_rank(const void *a, const void *b);
 void ta_search_keys(struct ta_search_item *it, u32 h, u64 size, u64 len,
 		    u64 area, u64 total);
