@@ -26,6 +26,9 @@
 
 const char *ta_test_shared_dir(void);
 
+/* steps for t_challenging(): D needs 200,000, E 80,000 */
+#define TA_CHALLENGING_STEPS	300000
+
 /* 0: dominated; 1: a failure (printed). */
 static int dominance_check(const char *name, const struct ta_problem *p)
 {
@@ -392,6 +395,50 @@ out:
 }
 
 /*
+ * The challenging traces the search once missed, with a step budget (the
+ * same run on any machine): E at its bound only in the mirrored rounds
+ * (ta_search_whole()), D and J below MiniMalloc's 1,048,576 only with the
+ * probes halfway up from what yielded nothing.
+ */
+static int t_challenging(void)
+{
+	static const char *const names[] = { "D", "E", "J" };
+	const char *models = ta_test_shared_dir();
+	size_t k;
+
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		struct ta_budget budget = { .time_ns = 600000000000ULL,
+					    .steps = TA_CHALLENGING_STEPS };
+		char path[1300], err[512] = "";
+		struct ta_result res;
+		struct ta_input in;
+		u64 *off;
+		int ret;
+
+		snprintf(path, sizeof(path),
+			 "%s/../bench/traces/challenging/%s.1048576.csv", models,
+			 names[k]);
+		TA_CHECK(!ta_trace_read(path, &in, err, sizeof(err)), "%s",
+			 err);
+		off = calloc(in.prob.n_buffers, sizeof(*off));
+		ret = off ? ta_plan(&in.prob, TA_STRATEGY_AUTO, &budget, off,
+				    &res) : -ENOMEM;
+		if (!ret)
+			printf("# %s: %llu after %llu steps\n", names[k],
+			       (unsigned long long)res.height,
+			       (unsigned long long)res.steps);
+		if (!ret && ta_plan_validate(&in.prob, off, res.height))
+			ret = -1000;
+		free(off);
+		ta_input_free(&in);
+		TA_CHECK(!ret, "%s: %d", names[k], ret);
+		TA_CHECK(res.height <= 1048576, "%s: %llu", names[k],
+			 (unsigned long long)res.height);
+	}
+	return 0;
+}
+
+/*
  * Cuts of @widths[i] bytes, one after the other in time (@steps each): a
  * problem in parts, whose optimum is the widest. Return: the buffers.
  */
@@ -496,6 +543,8 @@ const struct ta_test ta_auto_tests[] = {
 	  t_honest_cuts },
 	{ "auto: search memory bounded and reported, 27 to 4,096 buffers",
 	  t_search_memory },
+	{ "auto: challenging D, E, J at or below 1,048,576 in a step budget",
+	  t_challenging },
 	{ "auto: a problem in parts searched part by part, proven optimal",
 	  t_parts },
 	{ "auto: -ENOMEM at every allocation in turn, on a problem in parts",
