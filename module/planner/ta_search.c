@@ -124,7 +124,7 @@ int ta_search_whole(const struct ta_problem *p, u64 lower_bound,
 	struct ta_problem rev = { .n_buffers = p->n_buffers };
 	const struct ta_problem *cur = p;
 	u64 limit, nl, max_align = 1, lo, granule, draws = 0;
-	u64 draw_nodes, reps, r, soft = 0, probe_from, round;
+	u64 draw_nodes, reps, r, soft = 0, probe_from, round, round_steps = 0;
 	u32 i, h, hi, k, probe = 1, last = 0;
 	int ret = 0;
 
@@ -174,6 +174,15 @@ int ta_search_whole(const struct ta_problem *p, u64 lower_bound,
 	ret = ta_search_state_init(sp, p);
 	if (ret)
 		goto out;
+	/* a part or a slab's side may be given less than its own max-live */
+	for (i = 0; i < sp->n_sections; i++)
+		if (sp->live_bytes[i] > lo)
+			lo = (sp->live_bytes[i] + granule - 1) & ~(granule - 1);
+	sp->lower_bound_granular = lo;
+	if (*height <= lo) {
+		*proven = true;
+		goto out;
+	}
 	limit = 2 * (u64)sp->n_buffers + 64;
 	draw_nodes = 2 * (u64)sp->n_buffers + 256;
 	for (round = 0;; round++) {
@@ -184,6 +193,8 @@ int ta_search_whole(const struct ta_problem *p, u64 lower_bound,
 		 * left-to-right choices differ (challenging/E: no plan at its
 		 * bound in 4 s, reversed in 40 ms).
 		 */
+		if (!(round & 1))
+			round_steps = lim->steps;
 		if (round) {
 			cur = round & 1 ? &rev : p;
 			ret = ta_search_state_rebuild(sp, cur, reserved);
@@ -287,6 +298,9 @@ int ta_search_whole(const struct ta_problem *p, u64 lower_bound,
 			goto out;
 		if (ret)
 			goto done;
+		/* no run took a node both ways (every cap failed at once) */
+		if ((round & 1) && lim->steps == round_steps)
+			goto done;
 		if (limit < BIT_ULL(40))
 			limit <<= 1;
 	}
@@ -301,15 +315,66 @@ out:
 	return ret;
 }
 
+/**
+ * ta_search_split() - ta_search_skyline() part by part, or whole
+ * @p: the problem (validated)
+ * @lower_bound: as for ta_search_whole()
+ * @lim: effort limits
+ * @offsets: in, a valid plan; out, the best plan found
+ * @height: in, its height; out, the best height found
+ * @proven: out, as for ta_search_whole()
+ * @reserved: memory the caller holds
+ * @slabs: try a slab off the bottom of a problem in one part first
+ *	   (ta_search_slab.c), not again inside it
+ *
+ * Return: as ta_search_skyline().
+ */
+int ta_search_split(const struct ta_problem *p, u64 lower_bound,
+		    struct ta_search_limits *lim, u64 *offsets, u64 *height,
+		    bool *proven, u64 reserved, bool slabs)
+{
+	int ret = ta_search_parts(p, lower_bound, lim, offsets, height,
+				  proven, reserved, slabs);
+
+	if (ret != 1)
+		return ret;
+	return ta_search_one(p, lower_bound, lim, offsets, height, proven,
+			     reserved, slabs);
+}
+
+/**
+ * ta_search_one() - search a problem in one part
+ * @p: the problem (validated)
+ * @lower_bound: as for ta_search_whole()
+ * @lim: effort limits
+ * @offsets: in, a valid plan; out, the best plan found
+ * @height: in, its height; out, the best height found
+ * @proven: out, as for ta_search_whole()
+ * @reserved: memory the caller holds
+ * @slabs: first try a slab off the bottom, which may free a moment
+ *
+ * Return: as ta_search_skyline().
+ */
+int ta_search_one(const struct ta_problem *p, u64 lower_bound,
+		  struct ta_search_limits *lim, u64 *offsets, u64 *height,
+		  bool *proven, u64 reserved, bool slabs)
+{
+	int ret;
+
+	if (slabs) {
+		ret = ta_search_slab(p, lower_bound, lim, offsets, height,
+				     proven, reserved);
+		if (ret < 0 || (!ret && (*proven || lim->timed_out)))
+			return ret;
+	}
+	return ta_search_whole(p, lower_bound, lim, offsets, height, proven,
+			       reserved);
+}
+
 int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 		      struct ta_search_limits *lim, u64 *offsets, u64 *height,
 		      bool *proven)
 {
-	int ret = ta_search_parts(p, lower_bound, lim, offsets, height,
-				  proven);
-
-	if (ret != 1)
-		return ret;
-	return ta_search_whole(p, lower_bound, lim, offsets, height, proven,
-			       0);
+	return ta_search_split(p, lower_bound, lim, offsets, height, proven,
+			       0, true);
 }

@@ -86,7 +86,7 @@ static int ta_search_part(const struct ta_problem *p, u64 goal,
 			  struct ta_search_limits *lim, u32 turns,
 			  u64 *offsets, const struct ta_search_part_item *items,
 			  struct ta_search_part *pk, struct ta_buffer *sub,
-			  u64 *sub_offsets, u64 reserved)
+			  u64 *sub_offsets, u64 reserved, bool slabs)
 {
 	struct ta_problem sp = { .n_buffers = pk->end - pk->first,
 				 .buffers = sub };
@@ -109,8 +109,8 @@ static int ta_search_part(const struct ta_problem *p, u64 goal,
 				  (lim->max_steps - lim->steps) / turns;
 	/* a canonical plan's height is a multiple of the part's granule */
 	target = goal & ~(ta_search_granule(&sp) - 1);
-	ret = ta_search_whole(&sp, target, &share, sub_offsets, &h, &proven,
-			      reserved);
+	ret = ta_search_one(&sp, target, &share, sub_offsets, &h, &proven,
+			    reserved, slabs);
 	lim->steps = share.steps;
 	if (share.bytes > lim->bytes)
 		lim->bytes = share.bytes;
@@ -154,18 +154,20 @@ static u64 ta_search_goal(const struct ta_search_part *parts, u32 np,
  * @offsets: in, a valid plan; out, the best plan found
  * @height: in, its height; out, the best height found
  * @proven: out, true when @height is proven optimal
+ * @reserved: memory the caller holds, as for ta_search_whole()
+ * @slabs: each part may first take a slab off (ta_search_one())
  *
  * Return: 1 when @p is one part (nothing done), else as
  * ta_search_skyline().
  */
 int ta_search_parts(const struct ta_problem *p, u64 lower_bound,
 		    struct ta_search_limits *lim, u64 *offsets, u64 *height,
-		    bool *proven)
+		    bool *proven, u64 reserved, bool slabs)
 {
 	struct ta_search_part_item *items;
 	struct ta_search_part *parts = NULL;
 	struct ta_buffer *sub = NULL;
-	u64 *sub_offsets = NULL, reserved, h, goal;
+	u64 *sub_offsets = NULL, h, goal;
 	u32 i, m = 0, np, open;
 	int ret;
 
@@ -195,10 +197,11 @@ int ta_search_parts(const struct ta_problem *p, u64 lower_bound,
 	sub_offsets = ta_env_alloc_array(m, sizeof(*sub_offsets));
 	if (!sub_offsets)
 		goto free_sub;
-	reserved = (u64)(p->n_buffers + 1) * sizeof(*items) +
-		   (u64)np * sizeof(*parts) +
-		   (u64)m * (sizeof(*sub) + sizeof(*sub_offsets));
-	lim->bytes = reserved;
+	reserved += (u64)(p->n_buffers + 1) * sizeof(*items) +
+		    (u64)np * sizeof(*parts) +
+		    (u64)m * (sizeof(*sub) + sizeof(*sub_offsets));
+	if (lim->bytes < reserved)
+		lim->bytes = reserved;
 	ta_search_cut(p, m, items, parts, offsets);
 	/* rounds: each part above the goal takes its turn */
 	goal = ta_search_goal(parts, np, lower_bound, &open);
@@ -208,7 +211,7 @@ int ta_search_parts(const struct ta_problem *p, u64 lower_bound,
 				continue;
 			ret = ta_search_part(p, goal, lim, open, offsets, items,
 					     &parts[i], sub, sub_offsets,
-					     reserved);
+					     reserved, slabs);
 			open--;
 			if (ret == -E2BIG)
 				parts[i].stuck = true;	/* left as it is */

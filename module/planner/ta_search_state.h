@@ -196,7 +196,16 @@ int ta_search_whole(const struct ta_problem *p, u64 lower_bound,
 		    bool *proven, u64 reserved);
 int ta_search_parts(const struct ta_problem *p, u64 lower_bound,
 		    struct ta_search_limits *lim, u64 *offsets, u64 *height,
-		    bool *proven);
+		    bool *proven, u64 reserved, bool slabs);
+int ta_search_split(const struct ta_problem *p, u64 lower_bound,
+		    struct ta_search_limits *lim, u64 *offsets, u64 *height,
+		    bool *proven, u64 reserved, bool slabs);
+int ta_search_one(const struct ta_problem *p, u64 lower_bound,
+		  struct ta_search_limits *lim, u64 *offsets, u64 *height,
+		  bool *proven, u64 reserved, bool slabs);
+int ta_search_slab(const struct ta_problem *p, u64 lower_bound,
+		   struct ta_search_limits *lim, u64 *offsets, u64 *height,
+		   bool *proven, u64 reserved);
 
 int ta_search_state_init(struct ta_search_state *s,
 			 const struct ta_problem *p);

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "ta_files.h"
-#include "ta_search.h"
+#include "ta_search_state.h"
 #include "ta_strategy.h"
 #include "ta_test.h"
 
@@ -497,13 +497,9 @@ extern unsigned long ta_env_test_alloc_fail_nth;
  * part: the call fails with -ENOMEM, or returns a valid plan; nothing
  * leaks (LeakSanitizer), and past the last allocation it succeeds.
  */
-static int t_enomem_sweep(void)
+static int enomem_sweep(const char *what, struct ta_problem *p, u64 *off,
+			u64 opt, unsigned long least)
 {
-	static const u64 widths[] = { 32768, 65536 };
-	struct ta_buffer b[2 * 24];
-	u64 off[2 * 24];
-	u32 n = cuts_in_sequence(11, widths, 2, 24, 20, b);
-	struct ta_problem p = { .buffers = b, .n_buffers = n };
 	struct ta_budget budget = { .time_ns = 600000000000ULL,
 				    .steps = 20000 };
 	struct ta_result res;
@@ -513,22 +509,83 @@ static int t_enomem_sweep(void)
 	for (nth = 1;; nth++) {
 		ta_env_test_allocs = 0;
 		ta_env_test_alloc_fail_nth = nth;
-		ret = ta_plan(&p, TA_STRATEGY_AUTO, &budget, off, &res);
+		ret = ta_plan(p, TA_STRATEGY_AUTO, &budget, off, &res);
 		ta_env_test_alloc_fail_nth = 0;
 		if (ta_env_test_allocs < nth)
 			break;	/* past the last allocation */
 		TA_CHECK(ret == -ENOMEM ||
-			 (!ret && !ta_plan_validate(&p, off, res.height)),
-			 "allocation %lu: %d", nth, ret);
+			 (!ret && !ta_plan_validate(p, off, res.height)),
+			 "%s: allocation %lu: %d", what, nth, ret);
 		failed += ret == -ENOMEM;
 	}
-	TA_CHECK(!ret && !ta_plan_validate(&p, off, res.height) &&
-		 res.height == 65536, "without a failure: %d, %llu", ret,
-		 (unsigned long long)res.height);
-	printf("# %lu allocations failed in turn, %lu of them with -ENOMEM\n",
-	       nth - 1, failed);
-	/* the search's own, in parts: well past the strategies' few */
-	TA_CHECK(nth > 100, "only %lu allocations", nth - 1);
+	TA_CHECK(!ret && !ta_plan_validate(p, off, res.height) &&
+		 res.height == opt, "%s: without a failure: %d, %llu", what,
+		 ret, (unsigned long long)res.height);
+	printf("# %s: %lu allocations failed in turn, %lu with -ENOMEM\n",
+	       what, nth - 1, failed);
+	/* the search's own: well past the strategies' few */
+	TA_CHECK(nth > least, "%s: only %lu allocations", what, nth - 1);
+	return 0;
+}
+
+/*
+ * Thin layers (a 8 KiB cut over the whole time) under a block of two
+ * 56 KiB cuts side by side: the layers' buffers are all that crosses the
+ * middle moment, so they make a slab (ta_search_slab.c).
+ */
+static u32 layers_over_block(u64 seed, struct ta_buffer *b)
+{
+	static const u64 widths[] = { 57344, 57344 };
+	u32 n = cuts_in_sequence(seed, widths, 2, 30, 20, b);
+
+	return n + perfect_cut(seed + 1000, 12, 40, 8192, b + n);
+}
+
+static int t_enomem_sweep(void)
+{
+	static const u64 widths[] = { 32768, 65536 };
+	struct ta_buffer b[2 * 30 + 12];
+	u64 off[2 * 30 + 12];
+	struct ta_problem p = { .buffers = b };
+
+	p.n_buffers = cuts_in_sequence(11, widths, 2, 24, 20, b);
+	if (enomem_sweep("in parts", &p, off, 65536, 100))
+		return 1;
+	p.n_buffers = layers_over_block(1, b);
+	return enomem_sweep("a slab", &p, off, 65536, 100);
+}
+
+/*
+ * ta_search_slab() itself, from greedy-size's plan: it finds the layers,
+ * and the plan of the layers under the two halves of the block is at the
+ * optimum, 64 KiB.
+ */
+static int t_slab(void)
+{
+	struct ta_buffer b[2 * 30 + 12];
+	u64 off[2 * 30 + 12];
+	u64 seed;
+
+	for (seed = 1; seed <= 8; seed++) {
+		struct ta_problem p = { .buffers = b };
+		struct ta_search_limits lim = { .max_steps = 2000000 };
+		struct ta_result res;
+		bool proven;
+		u64 h;
+		int ret;
+
+		p.n_buffers = layers_over_block(seed, b);
+		TA_CHECK(!ta_plan(&p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res),
+			 "greedy");
+		h = res.height;
+		ret = ta_search_slab(&p, 65536, &lim, off, &h, &proven, 0);
+		TA_CHECK(!ret, "seed %llu: %d", (unsigned long long)seed, ret);
+		TA_CHECK(!ta_plan_validate(&p, off, h), "seed %llu: invalid",
+			 (unsigned long long)seed);
+		TA_CHECK(h == 65536 && proven, "seed %llu: %llu, greedy %llu",
+			 (unsigned long long)seed, (unsigned long long)h,
+			 (unsigned long long)res.height);
+	}
 	return 0;
 }
 
@@ -547,7 +604,9 @@ const struct ta_test ta_auto_tests[] = {
 	  t_challenging },
 	{ "auto: a problem in parts searched part by part, proven optimal",
 	  t_parts },
-	{ "auto: -ENOMEM at every allocation in turn, on a problem in parts",
+	{ "auto: -ENOMEM at every allocation in turn, in parts and a slab",
 	  t_enomem_sweep },
+	{ "search: a slab of thin layers off the bottom frees a moment",
+	  t_slab },
 	{ NULL, NULL },
 };

@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * ta_search_slab.c - a slab off the bottom, then the parts it frees.
+ *
+ * A slab is a set of buffers that keeps the same bytes live, c, at every
+ * moment of the problem's span: packed on its own in c bytes, it can lie
+ * under everything else, which then needs the rest of the height. When
+ * a few thin layers span the whole time and a large block above them has
+ * a moment no buffer of its own crosses, the thin layers are what keeps
+ * the problem in one part: the block's two sides cannot be searched apart
+ * (ta_search_parts.c), and the whole is too large for the search. Taking
+ * the layers off as a slab frees the moment.
+ *
+ * The moment is the one fewest bytes cross; every buffer crossing it goes
+ * in the slab, so c is those bytes. A depth-first search over the buffers
+ * in order of start picks the rest: at each moment, the buffers of the
+ * slab that start then must make up exactly the bytes of those that end
+ * then (c at the first moment), so that the slab's live bytes never
+ * change; buffers crossing the moment are always in, and no moment may
+ * need more than starts at it. It is a heuristic: a slab need not pack in
+ * c bytes, nor the rest in what is left; the two are searched with part
+ * of the budget and their plans, one above the other, are kept only when
+ * lower than the plan in hand. On the perfect cuts of make bench, a
+ * 400-buffer one with no plan at its bound in 5 s is solved in 70 ms: a
+ * 56-buffer slab of 294 units in 1 ms, the 344 left in two parts.
+ */
+#include "ta_search_state.h"
+
+/* The search for a slab gives up after this many nodes per buffer, */
+#define TA_SLAB_NODES_PER_BUFFER	256
+/* at each of this many moments (the ones fewest bytes cross) */
+#define TA_SLAB_CUTS			4
+
+/* A buffer as the slab search decides it. */
+struct ta_slab_item {
+	u64 size;
+	u32 ev;		/* the moment it starts, an index into the times */
+	u32 end_ev;	/* the moment it ends */
+	u32 idx;	/* in the problem */
+	u32 forced;	/* it crosses the chosen moment: in the slab */
+};
+
+/* What the slab search works on. */
+struct ta_slab {
+	u32 *times;		/* the distinct start and end times, sorted */
+	u32 n_times;
+	struct ta_slab_item *items;	/* by start, forced first, largest */
+	u32 m;
+	u64 *need;	/* per moment: bytes of slab buffers ending then */
+	u64 *avail;	/* per moment: bytes of all buffers starting then */
+	u64 *run;	/* per moment: bytes of slab buffers starting then */
+	u64 *cross;	/* per moment: bytes of all buffers live across it */
+	u64 *rest;	/* per item: bytes of the unforced after it, same start */
+	u8 *in;		/* per item: 0 undecided, 1 in, 2 out */
+	u64 c;		/* the slab's bytes */
+};
+
+static int ta_slab_cmp(const void *a, const void *b)
+{
+	const struct ta_slab_item *x = a, *y = b;
+
+	if (x->ev != y->ev)
+		return x->ev < y->ev ? -1 : 1;
+	if (x->forced != y->forced)
+		return x->forced ? -1 : 1;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static int ta_slab_cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void ta_slab_free(struct ta_slab *sl)
+{
+	ta_env_free(sl->times);
+	ta_env_free(sl->items);
+	ta_env_free(sl->need);
+	ta_env_free(sl->avail);
+	ta_env_free(sl->run);
+	ta_env_free(sl->cross);
+	ta_env_free(sl->rest);
+	ta_env_free(sl->in);
+}
+
+/*
+ * Set up @sl for @p: the moments, the items, the bytes starting at and
+ * crossing each moment. Return: 0 or -ENOMEM; what it took in *@bytes.
+ */
+static int ta_slab_init(struct ta_slab *sl, const struct ta_problem *p,
+			u64 *bytes)
+{
+	u32 n = p->n_buffers, i, k, nt = 0;
+	u64 run = 0;
+
+	sl->times = ta_env_alloc_array(2 * (size_t)n + 1, sizeof(*sl->times));
+	sl->items = ta_env_alloc_array(n + 1, sizeof(*sl->items));
+	sl->in = ta_env_alloc_array(n + 1, sizeof(*sl->in));
+	sl->rest = ta_env_alloc_array(n + 1, sizeof(*sl->rest));
+	if (!sl->times || !sl->items || !sl->in || !sl->rest)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (!p->buffers[i].size)
+			continue;
+		sl->times[nt++] = p->buffers[i].start;
+		sl->times[nt++] = p->buffers[i].end;
+	}
+	ta_env_sort(sl->times, nt, sizeof(*sl->times), ta_slab_cmp_u32);
+	for (i = 0, k = 0; i < nt; i++)
+		if (!k || sl->times[k - 1] != sl->times[i])
+			sl->times[k++] = sl->times[i];
+	sl->n_times = k;
+	sl->need = ta_env_alloc_array(k + 1, sizeof(*sl->need));
+	sl->avail = ta_env_alloc_array(k + 1, sizeof(*sl->avail));
+	sl->run = ta_env_alloc_array(k + 1, sizeof(*sl->run));
+	sl->cross = ta_env_alloc_array(k + 1, sizeof(*sl->cross));
+	if (!sl->need || !sl->avail || !sl->run || !sl->cross)
+		return -ENOMEM;
+	*bytes += (2 * (u64)n + 1) * sizeof(*sl->times) +
+		  (u64)(n + 1) * (sizeof(*sl->items) + sizeof(*sl->in) +
+				  sizeof(*sl->rest)) +
+		  4 * (u64)(k + 1) * sizeof(*sl->need);
+	/* the bytes crossing each moment: +size after its start, -at end */
+	for (i = 0; i < n; i++) {
+		const struct ta_buffer *b = &p->buffers[i];
+		struct ta_slab_item *it = &sl->items[sl->m];
+
+		if (!b->size)
+			continue;
+		it->size = b->size;
+		it->ev = ta_search_index(sl->times, k, b->start);
+		it->end_ev = ta_search_index(sl->times, k, b->end);
+		it->idx = i;
+		sl->m++;
+		if (it->ev + 1 < it->end_ev) {
+			sl->cross[it->ev + 1] += b->size;
+			sl->cross[it->end_ev] -= b->size;
+		}
+		sl->avail[it->ev] += b->size;
+	}
+	for (i = 0; i < k; i++) {
+		run += sl->cross[i];
+		sl->cross[i] = run;
+	}
+	return 0;
+}
+
+/*
+ * The moment inside the span crossed by the fewest bytes, more than
+ * @above (or as many at a later moment than @after): the next one to try
+ * a slab at. Return: its index, or 0 when there is none.
+ */
+static u32 ta_slab_next_cut(const struct ta_slab *sl, u64 above, u32 after)
+{
+	u64 least = U64_MAX;
+	u32 i, cut = 0;
+
+	for (i = 1; i + 1 < sl->n_times; i++) {
+		u64 c = sl->cross[i];
+
+		if (!c || c < above || (c == above && i <= after))
+			continue;
+		if (c < least) {
+			least = c;
+			cut = i;
+		}
+	}
+	return cut;
+}
+
+/*
+ * Ready the search for a slab of the buffers crossing moment @cut: they
+ * are forced in, c is their bytes; the items in order. Return: false when
+ * every buffer crosses it (no slab to take off).
+ */
+static bool ta_slab_at(struct ta_slab *sl, u32 cut)
+{
+	u64 total = 0;
+	u32 i;
+
+	for (i = 0; i < sl->m; i++) {
+		struct ta_slab_item *it = &sl->items[i];
+
+		it->forced = it->ev < cut && cut < it->end_ev;
+		total += it->size;
+		sl->in[i] = 0;
+	}
+	for (i = 0; i < sl->n_times; i++) {
+		sl->need[i] = 0;
+		sl->run[i] = 0;
+	}
+	sl->c = sl->cross[cut];
+	if (sl->c >= total)
+		return false;
+	ta_env_sort(sl->items, sl->m, sizeof(*sl->items), ta_slab_cmp);
+	for (i = sl->m; i-- > 0;) {
+		const struct ta_slab_item *nx = &sl->items[i + 1];
+
+		sl->rest[i] = 0;
+		if (i + 1 < sl->m && nx->ev == sl->items[i].ev)
+			sl->rest[i] = sl->rest[i + 1] +
+				      (nx->forced ? 0 : nx->size);
+	}
+	return true;
+}
+
+/* The bytes the slab's buffers starting at moment @ev must make up. */
+static u64 ta_slab_target(const struct ta_slab *sl, u32 ev)
+{
+	return ev ? sl->need[ev] : sl->c;
+}
+
+/*
+ * Moments (@from, @to) have no buffer starting: no slab buffer may end
+ * there (its bytes could not be made up). @to is n_times for the end,
+ * where what is still live ends at the last moment.
+ */
+static bool ta_slab_quiet(const struct ta_slab *sl, u32 from, u32 to)
+{
+	u32 e;
+
+	for (e = from + 1; e < to && e + 1 < sl->n_times; e++)
+		if (sl->need[e])
+			return false;
+	return to < sl->n_times || sl->need[sl->n_times - 1] == sl->c;
+}
+
+/*
+ * Depth-first over the items in order: each in the slab or out. Arriving
+ * at the first item of a later moment (or past the last) checks that the
+ * slab's buffers starting at the moment left made up its enders, and that
+ * none ends where nothing starts. Return: 1 found (sl->in), 0 not within
+ * @limit nodes, -EINTR.
+ */
+static int ta_slab_find(struct ta_slab *sl, u64 limit,
+			struct ta_search_limits *lim)
+{
+	u64 nodes = 0;
+	u32 j = 0;
+	int ret;
+
+	for (;;) {
+		struct ta_slab_item *it;
+		u64 target;
+
+		if (++nodes > limit)
+			return 0;
+		/* a node here is a few instructions: a step every 16 */
+		if (!(nodes & 15) &&
+		    !(++lim->steps & (TA_SEARCH_CHECK_EVERY - 1))) {
+			ret = ta_search_limit_hit(lim);
+			if (ret)
+				return ret < 0 ? ret : 0;
+		}
+		if (j == sl->m || (j && sl->items[j].ev != sl->items[j - 1].ev)) {
+			u32 prev = sl->items[j - 1].ev;
+			u32 to = j < sl->m ? sl->items[j].ev : sl->n_times;
+
+			if (sl->run[prev] != ta_slab_target(sl, prev) ||
+			    !ta_slab_quiet(sl, prev, to))
+				goto retreat;
+			if (j == sl->m)
+				return 1;
+		}
+		it = &sl->items[j];
+		target = ta_slab_target(sl, it->ev);
+		if (sl->run[it->ev] + it->size <= target &&
+		    sl->need[it->end_ev] + it->size <=
+		    (it->end_ev + 1 == sl->n_times ? sl->c :
+						     sl->avail[it->end_ev])) {
+			sl->in[j++] = 1;
+			sl->run[it->ev] += it->size;
+			sl->need[it->end_ev] += it->size;
+			continue;
+		}
+		if (it->forced || sl->run[it->ev] + sl->rest[j] < target)
+			goto retreat;
+		sl->in[j++] = 2;
+		continue;
+retreat:
+		/* back to the last item in the slab that may go out */
+		for (;;) {
+			if (!j)
+				return 0;
+			it = &sl->items[--j];
+			if (sl->in[j] == 1) {
+				sl->run[it->ev] -= it->size;
+				sl->need[it->end_ev] -= it->size;
+				if (!it->forced &&
+				    sl->run[it->ev] + sl->rest[j] >=
+				    ta_slab_target(sl, it->ev)) {
+					sl->in[j++] = 2;
+					break;
+				}
+			}
+			sl->in[j] = 0;
+		}
+	}
+}
+
+/*
+ * Search @p (@m buffers, listed in @idx) as a problem of its own, from the
+ * plan @offsets restricted to it, in @share of the time left: its plan in
+ * @sub_off, its height in *@h. Return: as ta_search_skyline().
+ */
+static int ta_slab_side(const struct ta_problem *p, const u32 *idx, u32 m,
+			u64 lower_bound, struct ta_search_limits *lim,
+			u32 share, const u64 *offsets, struct ta_buffer *sub,
+			u64 *sub_off, u64 *h, u64 reserved)
+{
+	struct ta_problem sp = { .n_buffers = m, .buffers = sub };
+	struct ta_search_limits part = *lim;
+	u64 now = ta_env_now_ns();
+	bool proven;
+	u32 i;
+	int ret;
+
+	*h = 0;
+	for (i = 0; i < m; i++) {
+		sub[i] = p->buffers[idx[i]];
+		sub_off[i] = offsets[idx[i]];
+		if (sub_off[i] + sub[i].size > *h)
+			*h = sub_off[i] + sub[i].size;
+	}
+	if (lim->deadline_ns > now)
+		part.deadline_ns = now + (lim->deadline_ns - now) / share;
+	if (lim->max_steps > lim->steps)
+		part.max_steps = lim->steps +
+				 (lim->max_steps - lim->steps) / share;
+	ret = ta_search_split(&sp, lower_bound, &part, sub_off, h, &proven,
+			      reserved, false);
+	lim->steps = part.steps;
+	if (part.bytes > lim->bytes)
+		lim->bytes = part.bytes;
+	return ret;
+}
+
+/**
+ * ta_search_slab() - take a slab off the bottom, search it and the rest
+ * @p: the problem (validated), in one part
+ * @lower_bound: its lower bound
+ * @lim: effort limits; the slab and the rest get half of the time left
+ * @offsets: in, a valid plan; out, a better one when found
+ * @height: in, its height; out, the best height
+ * @proven: out, true when @height is at @lower_bound
+ * @reserved: memory the caller holds, as for ta_search_whole()
+ *
+ * Return: 1 when no slab was found (nothing changed), else as
+ * ta_search_skyline().
+ */
+int ta_search_slab(const struct ta_problem *p, u64 lower_bound,
+		   struct ta_search_limits *lim, u64 *offsets, u64 *height,
+		   bool *proven, u64 reserved)
+{
+	struct ta_slab sl = { 0 };
+	struct ta_buffer *sub = NULL;
+	u64 *sub_off = NULL, *plan = NULL, bytes = 0, hs, hr, shift;
+	u64 align = 1;
+	u32 *idx = NULL, i, ns = 0, nr, tries, cut = 0;
+	int ret;
+
+	*proven = false;
+	ret = ta_slab_init(&sl, p, &bytes);
+	if (ret)
+		goto free_slab;
+	/* the moments fewest bytes cross, a few of them in turn */
+	for (tries = 0; tries < TA_SLAB_CUTS; tries++) {
+		cut = ta_slab_next_cut(&sl, sl.c, cut);
+		ret = 1;
+		if (!cut)
+			goto free_slab;
+		if (!ta_slab_at(&sl, cut))
+			continue;
+		ret = ta_slab_find(&sl, (u64)TA_SLAB_NODES_PER_BUFFER * sl.m +
+				   4096, lim);
+		if (ret)
+			break;
+	}
+	if (ret <= 0) {
+		ret = ret < 0 ? ret : 1;
+		goto free_slab;
+	}
+	ret = -ENOMEM;
+	idx = ta_env_alloc_array(sl.m + 1, sizeof(*idx));
+	sub = ta_env_alloc_array(sl.m + 1, sizeof(*sub));
+	sub_off = ta_env_alloc_array(sl.m + 1, sizeof(*sub_off));
+	plan = ta_env_alloc_array(p->n_buffers + 1, sizeof(*plan));
+	if (!idx || !sub || !sub_off || !plan)
+		goto free_arrays;
+	bytes += (u64)(sl.m + 1) * (sizeof(*idx) + sizeof(*sub) +
+				    sizeof(*sub_off)) +
+		 (u64)(p->n_buffers + 1) * sizeof(*plan);
+	/* the slab first in idx, the rest after it */
+	for (i = 0; i < sl.m; i++)
+		if (sl.in[i] == 1)
+			idx[ns++] = sl.items[i].idx;
+	nr = ns;
+	for (i = 0; i < sl.m; i++)
+		if (sl.in[i] != 1) {
+			idx[nr++] = sl.items[i].idx;
+			if (sl.items[i].size &&
+			    p->buffers[sl.items[i].idx].align > align)
+				align = p->buffers[sl.items[i].idx].align;
+		}
+	for (i = 0; i < p->n_buffers; i++)
+		plan[i] = offsets[i];
+	/* the slab, in a quarter of the time left */
+	ret = ta_slab_side(p, idx, ns, sl.c, lim, 4, offsets, sub, sub_off,
+			   &hs, reserved + bytes);
+	if (ret)
+		goto free_arrays;
+	for (i = 0; i < ns; i++)
+		plan[idx[i]] = sub_off[i];
+	/* the rest above it, in a third of what is left then */
+	shift = (hs + align - 1) & ~(align - 1);
+	ret = ta_slab_side(p, idx + ns, nr - ns,
+			   lower_bound > shift ? lower_bound - shift : 0, lim,
+			   3, offsets, sub, sub_off, &hr, reserved + bytes);
+	if (ret)
+		goto free_arrays;
+	if (shift < hs || shift + hr < shift || shift + hr >= *height)
+		goto free_arrays;	/* no better: keep the plan in hand */
+	for (i = 0; i < nr - ns; i++)
+		plan[idx[ns + i]] = sub_off[i] + shift;
+	for (i = 0; i < p->n_buffers; i++)
+		offsets[i] = plan[i];
+	*height = shift + hr;
+	*proven = *height <= lower_bound;
+free_arrays:
+	ta_env_free(idx);
+	ta_env_free(sub);
+	ta_env_free(sub_off);
+	ta_env_free(plan);
+free_slab:
+	ta_slab_free(&sl);
+	if (lim->bytes < reserved + bytes)
+		lim->bytes = reserved + bytes;
+	return ret;
+}
