@@ -324,14 +324,14 @@ out:
  * @height: in, its height; out, the best height found
  * @proven: out, as for ta_search_whole()
  * @reserved: memory the caller holds
- * @slabs: try a slab off the bottom of a problem in one part first
- *	   (ta_search_slab.c), not again inside it
+ * @slabs: how deep slabs may nest: try a slab off the bottom of a
+ *	   problem in one part first (ta_search_slab.c) when not 0
  *
  * Return: as ta_search_skyline().
  */
 int ta_search_split(const struct ta_problem *p, u64 lower_bound,
 		    struct ta_search_limits *lim, u64 *offsets, u64 *height,
-		    bool *proven, u64 reserved, bool slabs)
+		    bool *proven, u64 reserved, u32 slabs)
 {
 	int ret = ta_search_parts(p, lower_bound, lim, offsets, height,
 				  proven, reserved, slabs);
@@ -351,19 +351,20 @@ int ta_search_split(const struct ta_problem *p, u64 lower_bound,
  * @height: in, its height; out, the best height found
  * @proven: out, as for ta_search_whole()
  * @reserved: memory the caller holds
- * @slabs: first try a slab off the bottom, which may free a moment
+ * @slabs: when not 0, first try a slab off the bottom, which may free
+ *	   a moment (its sides with one less)
  *
  * Return: as ta_search_skyline().
  */
 int ta_search_one(const struct ta_problem *p, u64 lower_bound,
 		  struct ta_search_limits *lim, u64 *offsets, u64 *height,
-		  bool *proven, u64 reserved, bool slabs)
+		  bool *proven, u64 reserved, u32 slabs)
 {
 	int ret;
 
 	if (slabs) {
 		ret = ta_search_slab(p, lower_bound, lim, offsets, height,
-				     proven, reserved);
+				     proven, reserved, slabs);
 		if (ret < 0 || (!ret && (*proven || lim->timed_out)))
 			return ret;
 	}
@@ -376,5 +377,5 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 		      bool *proven)
 {
 	return ta_search_split(p, lower_bound, lim, offsets, height, proven,
-			       0, true);
+			       0, TA_SEARCH_SLAB_DEPTH);
 }

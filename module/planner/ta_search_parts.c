@@ -86,7 +86,7 @@ static int ta_search_part(const struct ta_problem *p, u64 goal,
 			  struct ta_search_limits *lim, u32 turns,
 			  u64 *offsets, const struct ta_search_part_item *items,
 			  struct ta_search_part *pk, struct ta_buffer *sub,
-			  u64 *sub_offsets, u64 reserved, bool slabs)
+			  u64 *sub_offsets, u64 reserved, u32 slabs)
 {
 	struct ta_problem sp = { .n_buffers = pk->end - pk->first,
 				 .buffers = sub };
@@ -162,7 +162,7 @@ static u64 ta_search_goal(const struct ta_search_part *parts, u32 np,
  */
 int ta_search_parts(const struct ta_problem *p, u64 lower_bound,
 		    struct ta_search_limits *lim, u64 *offsets, u64 *height,
-		    bool *proven, u64 reserved, bool slabs)
+		    bool *proven, u64 reserved, u32 slabs)
 {
 	struct ta_search_part_item *items;
 	struct ta_search_part *parts = NULL;

@@ -11,8 +11,10 @@
  * (ta_search_parts.c), and the whole is too large for the search. Taking
  * the layers off as a slab frees the moment.
  *
- * The moment is the one fewest bytes cross; every buffer crossing it goes
- * in the slab, so c is those bytes. A depth-first search over the buffers
+ * The moment is one of the few that the fewest bytes cross; every buffer
+ * crossing it goes in the slab, so c is those bytes. A depth-first search,
+ * which remembers the states it saw fail (the needs of the moments still
+ * ahead), over the buffers
  * in order of start picks the rest: at each moment, the buffers of the
  * slab that start then must make up exactly the bytes of those that end
  * then (c at the first moment), so that the slab's live bytes never
@@ -20,7 +22,8 @@
  * need more than starts at it. It is a heuristic: a slab need not pack in
  * c bytes, nor the rest in what is left; the two are searched with part
  * of the budget and their plans, one above the other, are kept only when
- * lower than the plan in hand. On the perfect cuts of make bench, a
+ * lower than the plan in hand. The two sides may take slabs of their own,
+ * down to %TA_SEARCH_SLAB_DEPTH. On the perfect cuts of make bench, a
  * 400-buffer one with no plan at its bound in 5 s is solved in 70 ms: a
  * 56-buffer slab of 294 units in 1 ms, the 344 left in two parts.
  */
@@ -30,6 +33,8 @@
 #define TA_SLAB_NODES_PER_BUFFER	256
 /* at each of this many moments (the ones fewest bytes cross) */
 #define TA_SLAB_CUTS			4
+/* states seen to fail, remembered: at most this many */
+#define TA_SLAB_DEAD_MAX		BIT(15)
 
 /* A buffer as the slab search decides it. */
 struct ta_slab_item {
@@ -50,6 +55,10 @@ struct ta_slab {
 	u64 *avail;	/* per moment: bytes of all buffers starting then */
 	u64 *run;	/* per moment: bytes of slab buffers starting then */
 	u64 *cross;	/* per moment: bytes of all buffers live across it */
+	u64 *past;	/* per moment: signature of the needs before it */
+	u64 *dead;	/* signatures of states seen to fail, dead_mask + 1 */
+	u32 dead_mask;
+	u64 sig;	/* sum of ta_slab_sig() over the moments */
 	u64 *rest;	/* per item: bytes of the unforced after it, same start */
 	u8 *in;		/* per item: 0 undecided, 1 in, 2 out */
 	u64 c;		/* the slab's bytes */
@@ -83,6 +92,8 @@ static void ta_slab_free(struct ta_slab *sl)
 	ta_env_free(sl->avail);
 	ta_env_free(sl->run);
 	ta_env_free(sl->cross);
+	ta_env_free(sl->past);
+	ta_env_free(sl->dead);
 	ta_env_free(sl->rest);
 	ta_env_free(sl->in);
 }
@@ -118,12 +129,19 @@ static int ta_slab_init(struct ta_slab *sl, const struct ta_problem *p,
 	sl->avail = ta_env_alloc_array(k + 1, sizeof(*sl->avail));
 	sl->run = ta_env_alloc_array(k + 1, sizeof(*sl->run));
 	sl->cross = ta_env_alloc_array(k + 1, sizeof(*sl->cross));
-	if (!sl->need || !sl->avail || !sl->run || !sl->cross)
+	sl->past = ta_env_alloc_array(k + 1, sizeof(*sl->past));
+	sl->dead_mask = 1023;
+	while (sl->dead_mask < 8 * n && sl->dead_mask < TA_SLAB_DEAD_MAX - 1)
+		sl->dead_mask = 2 * sl->dead_mask + 1;
+	sl->dead = ta_env_alloc_array(sl->dead_mask + 1, sizeof(*sl->dead));
+	if (!sl->need || !sl->avail || !sl->run || !sl->cross || !sl->past ||
+	    !sl->dead)
 		return -ENOMEM;
 	*bytes += (2 * (u64)n + 1) * sizeof(*sl->times) +
 		  (u64)(n + 1) * (sizeof(*sl->items) + sizeof(*sl->in) +
 				  sizeof(*sl->rest)) +
-		  4 * (u64)(k + 1) * sizeof(*sl->need);
+		  5 * (u64)(k + 1) * sizeof(*sl->need) +
+		  (u64)(sl->dead_mask + 1) * sizeof(*sl->dead);
 	/* the bytes crossing each moment: +size after its start, -at end */
 	for (i = 0; i < n; i++) {
 		const struct ta_buffer *b = &p->buffers[i];
@@ -193,6 +211,9 @@ static bool ta_slab_at(struct ta_slab *sl, u32 cut)
 		sl->need[i] = 0;
 		sl->run[i] = 0;
 	}
+	for (i = 0; i <= sl->dead_mask; i++)
+		sl->dead[i] = 0;
+	sl->sig = 0;
 	sl->c = sl->cross[cut];
 	if (sl->c >= total)
 		return false;
@@ -229,6 +250,34 @@ static bool ta_slab_quiet(const struct ta_slab *sl, u32 from, u32 to)
 	return to < sl->n_times || sl->need[sl->n_times - 1] == sl->c;
 }
 
+/* What moment @e needing @v bytes adds to the signature (0 for none). */
+static u64 ta_slab_sig(u32 e, u64 v)
+{
+	return v ? ta_search_mix(ta_search_mix(e) ^ v) : 0;
+}
+
+/* Item @it goes in the slab (@d = 1) or back out (@d = -1). */
+static void ta_slab_take(struct ta_slab *sl, const struct ta_slab_item *it,
+			 int d)
+{
+	u64 *need = &sl->need[it->end_ev], v = *need;
+
+	*need = d > 0 ? v + it->size : v - it->size;
+	sl->run[it->ev] = d > 0 ? sl->run[it->ev] + it->size :
+				  sl->run[it->ev] - it->size;
+	sl->sig += ta_slab_sig(it->end_ev, *need) - ta_slab_sig(it->end_ev, v);
+}
+
+/*
+ * The slot of the state at the first item of moment @e: the needs of the
+ * moments from @e on (those before are met), and @e.
+ */
+static u64 *ta_slab_dead_slot(struct ta_slab *sl, u32 e, u64 *key)
+{
+	*key = ta_search_mix((sl->sig - sl->past[e]) ^ ((u64)e << 40)) | 1;
+	return &sl->dead[*key & sl->dead_mask];
+}
+
 /*
  * Depth-first over the items in order: each in the slab or out. Arriving
  * at the first item of a later moment (or past the last) checks that the
@@ -245,7 +294,7 @@ static int ta_slab_find(struct ta_slab *sl, u64 limit,
 
 	for (;;) {
 		struct ta_slab_item *it;
-		u64 target;
+		u64 target, key;
 
 		if (++nodes > limit)
 			return 0;
@@ -260,11 +309,17 @@ static int ta_slab_find(struct ta_slab *sl, u64 limit,
 			u32 prev = sl->items[j - 1].ev;
 			u32 to = j < sl->m ? sl->items[j].ev : sl->n_times;
 
+			/* the needs before it are met: the state is the rest */
+			if (j < sl->m)
+				sl->past[to] = sl->past[prev] +
+					       ta_slab_sig(prev, sl->need[prev]);
 			if (sl->run[prev] != ta_slab_target(sl, prev) ||
 			    !ta_slab_quiet(sl, prev, to))
 				goto retreat;
 			if (j == sl->m)
 				return 1;
+			if (*ta_slab_dead_slot(sl, to, &key) == key)
+				goto retreat;
 		}
 		it = &sl->items[j];
 		target = ta_slab_target(sl, it->ev);
@@ -273,8 +328,7 @@ static int ta_slab_find(struct ta_slab *sl, u64 limit,
 		    (it->end_ev + 1 == sl->n_times ? sl->c :
 						     sl->avail[it->end_ev])) {
 			sl->in[j++] = 1;
-			sl->run[it->ev] += it->size;
-			sl->need[it->end_ev] += it->size;
+			ta_slab_take(sl, it, 1);
 			continue;
 		}
 		if (it->forced || sl->run[it->ev] + sl->rest[j] < target)
@@ -286,10 +340,17 @@ retreat:
 		for (;;) {
 			if (!j)
 				return 0;
+			/* every way on from a moment's first item failed */
+			if (j < sl->m && sl->items[j].ev != sl->items[j - 1].ev &&
+			    sl->in[j - 1]) {
+				u64 *slot = ta_slab_dead_slot(sl, sl->items[j].ev,
+							      &key);
+
+				*slot = key;
+			}
 			it = &sl->items[--j];
 			if (sl->in[j] == 1) {
-				sl->run[it->ev] -= it->size;
-				sl->need[it->end_ev] -= it->size;
+				ta_slab_take(sl, it, -1);
 				if (!it->forced &&
 				    sl->run[it->ev] + sl->rest[j] >=
 				    ta_slab_target(sl, it->ev)) {
@@ -310,7 +371,7 @@ retreat:
 static int ta_slab_side(const struct ta_problem *p, const u32 *idx, u32 m,
 			u64 lower_bound, struct ta_search_limits *lim,
 			u32 share, const u64 *offsets, struct ta_buffer *sub,
-			u64 *sub_off, u64 *h, u64 reserved)
+			u64 *sub_off, u64 *h, u64 reserved, u32 slabs)
 {
 	struct ta_problem sp = { .n_buffers = m, .buffers = sub };
 	struct ta_search_limits part = *lim;
@@ -332,7 +393,7 @@ static int ta_slab_side(const struct ta_problem *p, const u32 *idx, u32 m,
 		part.max_steps = lim->steps +
 				 (lim->max_steps - lim->steps) / share;
 	ret = ta_search_split(&sp, lower_bound, &part, sub_off, h, &proven,
-			      reserved, false);
+			      reserved, slabs);
 	lim->steps = part.steps;
 	if (part.bytes > lim->bytes)
 		lim->bytes = part.bytes;
@@ -348,13 +409,14 @@ static int ta_slab_side(const struct ta_problem *p, const u32 *idx, u32 m,
  * @height: in, its height; out, the best height
  * @proven: out, true when @height is at @lower_bound
  * @reserved: memory the caller holds, as for ta_search_whole()
+ * @slabs: how deep slabs may nest, at least 1 (its sides get one less)
  *
  * Return: 1 when no slab was found (nothing changed), else as
  * ta_search_skyline().
  */
 int ta_search_slab(const struct ta_problem *p, u64 lower_bound,
 		   struct ta_search_limits *lim, u64 *offsets, u64 *height,
-		   bool *proven, u64 reserved)
+		   bool *proven, u64 reserved, u32 slabs)
 {
 	struct ta_slab sl = { 0 };
 	struct ta_buffer *sub = NULL;
@@ -409,8 +471,8 @@ int ta_search_slab(const struct ta_problem *p, u64 lower_bound,
 	for (i = 0; i < p->n_buffers; i++)
 		plan[i] = offsets[i];
 	/* the slab, in a quarter of the time left */
-	ret = ta_slab_side(p, idx, ns, sl.c, lim, 4, offsets, sub, sub_off,
-			   &hs, reserved + bytes);
+	ret = ta_slab_side(p, idx, ns, sl.c, lim, 8, offsets, sub, sub_off,
+			   &hs, reserved + bytes, slabs - 1);
 	if (ret)
 		goto free_arrays;
 	for (i = 0; i < ns; i++)
@@ -419,7 +481,8 @@ int ta_search_slab(const struct ta_problem *p, u64 lower_bound,
 	shift = (hs + align - 1) & ~(align - 1);
 	ret = ta_slab_side(p, idx + ns, nr - ns,
 			   lower_bound > shift ? lower_bound - shift : 0, lim,
-			   3, offsets, sub, sub_off, &hr, reserved + bytes);
+			   4, offsets, sub, sub_off, &hr, reserved + bytes,
+			   slabs - 1);
 	if (ret)
 		goto free_arrays;
 	if (shift < hs || shift + hr < shift || shift + hr >= *height)

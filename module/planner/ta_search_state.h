@@ -22,6 +22,8 @@
 #define TA_SEARCH_MIN_TRAIL	4096	/* squeezed below: the search does not run */
 /* subset sums of a section's sizes in granules, up to 64 * this many */
 #define TA_SEARCH_SUM_WORDS	64
+/* slabs within slabs (ta_search_slab.c), at most: bounds the recursion */
+#define TA_SEARCH_SLAB_DEPTH	3
 /* entries of the memo of dead states (ta_search_memo.c), at most */
 #define TA_SEARCH_MEMO_MAX	BIT(15)
 
@@ -196,16 +198,16 @@ int ta_search_whole(const struct ta_problem *p, u64 lower_bound,
 		    bool *proven, u64 reserved);
 int ta_search_parts(const struct ta_problem *p, u64 lower_bound,
 		    struct ta_search_limits *lim, u64 *offsets, u64 *height,
-		    bool *proven, u64 reserved, bool slabs);
+		    bool *proven, u64 reserved, u32 slabs);
 int ta_search_split(const struct ta_problem *p, u64 lower_bound,
 		    struct ta_search_limits *lim, u64 *offsets, u64 *height,
-		    bool *proven, u64 reserved, bool slabs);
+		    bool *proven, u64 reserved, u32 slabs);
 int ta_search_one(const struct ta_problem *p, u64 lower_bound,
 		  struct ta_search_limits *lim, u64 *offsets, u64 *height,
-		  bool *proven, u64 reserved, bool slabs);
+		  bool *proven, u64 reserved, u32 slabs);
 int ta_search_slab(const struct ta_problem *p, u64 lower_bound,
 		   struct ta_search_limits *lim, u64 *offsets, u64 *height,
-		   bool *proven, u64 reserved);
+		   bool *proven, u64 reserved, u32 slabs);
 
 int ta_search_state_init(struct ta_search_state *s,
 			 const struct ta_problem *p);

@@ -578,7 +578,7 @@ static int t_slab(void)
 		TA_CHECK(!ta_plan(&p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res),
 			 "greedy");
 		h = res.height;
-		ret = ta_search_slab(&p, 65536, &lim, off, &h, &proven, 0);
+		ret = ta_search_slab(&p, 65536, &lim, off, &h, &proven, 0, 1);
 		TA_CHECK(!ret, "seed %llu: %d", (unsigned long long)seed, ret);
 		TA_CHECK(!ta_plan_validate(&p, off, h), "seed %llu: invalid",
 			 (unsigned long long)seed);
