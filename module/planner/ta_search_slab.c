@@ -489,14 +489,14 @@ int ta_search_slab(const struct ta_problem *p, u64 lower_bound,
 		}
 	for (i = 0; i < p->n_buffers; i++)
 		plan[i] = offsets[i];
-	/* the slab, in a quarter of the time left */
+	/* the slab, in an eighth of the time left */
 	ret = ta_slab_side(p, idx, ns, sl.c, lim, 8, offsets, sub, sub_off,
 			   &hs, reserved + bytes, slabs - 1);
 	if (ret)
 		goto free_arrays;
 	for (i = 0; i < ns; i++)
 		plan[idx[i]] = sub_off[i];
-	/* the rest above it, in a third of what is left then */
+	/* the rest above it, in a quarter of what is left then */
 	shift = (hs + align - 1) & ~(align - 1);
 	ret = ta_slab_side(p, idx + ns, nr - ns,
 			   lower_bound > shift ? lower_bound - shift : 0, lim,
