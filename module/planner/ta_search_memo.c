@@ -42,13 +42,11 @@ int ta_search_memo_init(struct ta_search_state *s)
 
 	while (entries < want && entries < TA_SEARCH_MEMO_MAX)
 		entries <<= 1;
-	s->buffer_sig = ta_env_alloc_array(s->n_buffers + 1,
-					   sizeof(*s->buffer_sig));
-	s->memo = ta_env_alloc_array(entries, sizeof(*s->memo));
+	s->buffer_sig = ta_search_alloc(s, s->n_buffers + 1,
+					sizeof(*s->buffer_sig));
+	s->memo = ta_search_alloc(s, entries, sizeof(*s->memo));
 	if (!s->buffer_sig || !s->memo)
 		return -ENOMEM;
-	s->bytes += (u64)(s->n_buffers + 1) * sizeof(*s->buffer_sig) +
-		    (u64)entries * sizeof(*s->memo);
 	s->memo_mask = entries - 1;
 	for (i = 0; i < s->n_buffers; i++) {
 		u64 x = ta_search_mix(((u64)s->sec_first[i] << 32) |

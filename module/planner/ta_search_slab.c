@@ -81,13 +81,6 @@ static int ta_slab_cmp(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-static int ta_slab_cmp_u32(const void *a, const void *b)
-{
-	u32 x = *(const u32 *)a, y = *(const u32 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void ta_slab_free(struct ta_slab *sl)
 {
 	ta_env_free(sl->times);
@@ -110,7 +103,7 @@ static void ta_slab_free(struct ta_slab *sl)
 static int ta_slab_init(struct ta_slab *sl, const struct ta_problem *p,
 			u64 *bytes)
 {
-	u32 n = p->n_buffers, i, k, nt = 0;
+	u32 n = p->n_buffers, i, k;
 	u64 run = 0, live = 0;
 	bool flat = true;
 
@@ -120,16 +113,7 @@ static int ta_slab_init(struct ta_slab *sl, const struct ta_problem *p,
 	sl->rest = ta_env_alloc_array(n + 1, sizeof(*sl->rest));
 	if (!sl->times || !sl->items || !sl->in || !sl->rest)
 		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		if (!p->buffers[i].size)
-			continue;
-		sl->times[nt++] = p->buffers[i].start;
-		sl->times[nt++] = p->buffers[i].end;
-	}
-	ta_env_sort(sl->times, nt, sizeof(*sl->times), ta_slab_cmp_u32);
-	for (i = 0, k = 0; i < nt; i++)
-		if (!k || sl->times[k - 1] != sl->times[i])
-			sl->times[k++] = sl->times[i];
+	k = ta_search_moments(p, sl->times);
 	sl->n_times = k;
 	sl->need = ta_env_alloc_array(k + 1, sizeof(*sl->need));
 	sl->avail = ta_env_alloc_array(k + 1, sizeof(*sl->avail));

@@ -22,6 +22,31 @@ static int ta_search_cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/**
+ * ta_search_moments() - the moments at which buffers of @p start or end
+ * @p: the problem
+ * @times: out, room for 2 * @p->n_buffers: the distinct start and end
+ *	   times of the buffers of positive size, ascending
+ *
+ * Return: how many.
+ */
+u32 ta_search_moments(const struct ta_problem *p, u32 *times)
+{
+	u32 i, nt = 0, k = 0;
+
+	for (i = 0; i < p->n_buffers; i++) {
+		if (!p->buffers[i].size)
+			continue;
+		times[nt++] = p->buffers[i].start;
+		times[nt++] = p->buffers[i].end;
+	}
+	ta_env_sort(times, nt, sizeof(*times), ta_search_cmp_u32);
+	for (i = 0; i < nt; i++)
+		if (!k || times[k - 1] != times[i])
+			times[k++] = times[i];
+	return k;
+}
+
 static int ta_search_cmp_item(const void *a, const void *b)
 {
 	const struct ta_search_item *x = a, *y = b;
@@ -115,9 +140,15 @@ int ta_search_state_rebuild(struct ta_search_state *s,
 	return ta_search_state_init(s, p);
 }
 
-/* ta_env_alloc_array() that counts the bytes in s->bytes. */
-static void *ta_search_alloc(struct ta_search_state *s, size_t n,
-			     size_t size)
+/**
+ * ta_search_alloc() - ta_env_alloc_array() that counts in @s->bytes
+ * @s: the state
+ * @n: element count
+ * @size: bytes per element
+ *
+ * Return: the zeroed array, or NULL.
+ */
+void *ta_search_alloc(struct ta_search_state *s, size_t n, size_t size)
 {
 	void *p = ta_env_alloc_array(n, size);
 
@@ -234,20 +265,10 @@ int ta_search_state_init(struct ta_search_state *s,
 		return -ENOMEM;
 	}
 	nt = 0;
-	for (i = 0; i < p->n_buffers; i++) {
-		const struct ta_buffer *b = &p->buffers[i];
-
-		if (!b->size)
-			continue;
-		s->problem_index[nt >> 1] = i;
-		times[nt++] = b->start;
-		times[nt++] = b->end;
-	}
-	ta_env_sort(times, nt, sizeof(*times), ta_search_cmp_u32);
-	t = 0;
-	for (i = 0; i < nt; i++)
-		if (!t || times[t - 1] != times[i])
-			times[t++] = times[i];
+	for (i = 0; i < p->n_buffers; i++)
+		if (p->buffers[i].size)
+			s->problem_index[nt++] = i;
+	t = ta_search_moments(p, times);
 	s->n_sections = t ? t - 1 : 0;
 	ns = s->n_sections;
 	for (i = 0; i < n; i++) {

@@ -209,6 +209,8 @@ int ta_search_slab(const struct ta_problem *p, u64 lower_bound,
 		   struct ta_search_limits *lim, u64 *offsets, u64 *height,
 		   bool *proven, u64 reserved, u32 slabs);
 
+void *ta_search_alloc(struct ta_search_state *s, size_t n, size_t size);
+u32 ta_search_moments(const struct ta_problem *p, u32 *times);
 int ta_search_state_init(struct ta_search_state *s,
 			 const struct ta_problem *p);
 void ta_search_state_free(struct ta_search_state *s);
