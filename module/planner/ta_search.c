@@ -86,6 +86,41 @@ int ta_search_limit_hit(struct ta_search_limits *lim)
 	return lim->timed_out ? 1 : 0;
 }
 
+/**
+ * ta_search_limits_share() - limits for a share of what @lim has left
+ * @lim: the caller's limits
+ * @share: the callee gets 1/@share of the time and of the steps left
+ *
+ * Return: a copy of @lim with its deadline and step limit brought in;
+ * ta_search_limits_spent() counts what it spent back in @lim.
+ */
+struct ta_search_limits ta_search_limits_share(const struct ta_search_limits *lim,
+					       u32 share)
+{
+	struct ta_search_limits part = *lim;
+	u64 now = ta_env_now_ns();
+
+	if (lim->deadline_ns > now)
+		part.deadline_ns = now + (lim->deadline_ns - now) / share;
+	if (lim->max_steps > lim->steps)
+		part.max_steps = lim->steps +
+				 (lim->max_steps - lim->steps) / share;
+	return part;
+}
+
+/**
+ * ta_search_limits_spent() - count in @lim what @part spent
+ * @lim: the caller's limits
+ * @part: from ta_search_limits_share(@lim), after the callee ran
+ */
+void ta_search_limits_spent(struct ta_search_limits *lim,
+			    const struct ta_search_limits *part)
+{
+	lim->steps = part->steps;
+	if (part->bytes > lim->bytes)
+		lim->bytes = part->bytes;
+}
+
 /*
  * The @j-th probe height in [@lo, @hi]: at the fraction of the way given by
  * the bit-reversed @j (the van der Corput sequence: 1/2, 1/4, 3/4, 1/8...),

@@ -90,8 +90,8 @@ static int ta_search_part(const struct ta_problem *p, u64 goal,
 {
 	struct ta_problem sp = { .n_buffers = pk->end - pk->first,
 				 .buffers = sub };
-	struct ta_search_limits share = *lim;
-	u64 target, h = pk->height, now = ta_env_now_ns();
+	struct ta_search_limits share = ta_search_limits_share(lim, turns);
+	u64 target, h = pk->height;
 	bool proven = false;
 	u32 i;
 	int ret;
@@ -102,18 +102,11 @@ static int ta_search_part(const struct ta_problem *p, u64 goal,
 		sub[i] = p->buffers[idx];
 		sub_offsets[i] = offsets[idx];
 	}
-	if (lim->deadline_ns > now)
-		share.deadline_ns = now + (lim->deadline_ns - now) / turns;
-	if (lim->max_steps > lim->steps)
-		share.max_steps = lim->steps +
-				  (lim->max_steps - lim->steps) / turns;
 	/* a canonical plan's height is a multiple of the part's granule */
 	target = goal & ~(ta_search_granule(&sp) - 1);
 	ret = ta_search_one(&sp, target, &share, sub_offsets, &h, &proven,
 			    reserved, slabs);
-	lim->steps = share.steps;
-	if (share.bytes > lim->bytes)
-		lim->bytes = share.bytes;
+	ta_search_limits_spent(lim, &share);
 	if (ret)
 		return ret;
 	for (i = 0; i < sp.n_buffers; i++)

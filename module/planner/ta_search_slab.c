@@ -377,8 +377,7 @@ static int ta_slab_side(const struct ta_problem *p, const u32 *idx, u32 m,
 			u64 *sub_off, u64 *h, u64 reserved, u32 slabs)
 {
 	struct ta_problem sp = { .n_buffers = m, .buffers = sub };
-	struct ta_search_limits part = *lim;
-	u64 now = ta_env_now_ns();
+	struct ta_search_limits part = ta_search_limits_share(lim, share);
 	bool proven;
 	u32 i;
 	int ret;
@@ -390,16 +389,9 @@ static int ta_slab_side(const struct ta_problem *p, const u32 *idx, u32 m,
 		if (sub_off[i] + sub[i].size > *h)
 			*h = sub_off[i] + sub[i].size;
 	}
-	if (lim->deadline_ns > now)
-		part.deadline_ns = now + (lim->deadline_ns - now) / share;
-	if (lim->max_steps > lim->steps)
-		part.max_steps = lim->steps +
-				 (lim->max_steps - lim->steps) / share;
 	ret = ta_search_split(&sp, lower_bound, &part, sub_off, h, &proven,
 			      reserved, slabs);
-	lim->steps = part.steps;
-	if (part.bytes > lim->bytes)
-		lim->bytes = part.bytes;
+	ta_search_limits_spent(lim, &part);
 	return ret;
 }
 

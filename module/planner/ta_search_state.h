@@ -209,6 +209,10 @@ int ta_search_slab(const struct ta_problem *p, u64 lower_bound,
 		   struct ta_search_limits *lim, u64 *offsets, u64 *height,
 		   bool *proven, u64 reserved, u32 slabs);
 
+struct ta_search_limits ta_search_limits_share(const struct ta_search_limits *lim,
+					       u32 share);
+void ta_search_limits_spent(struct ta_search_limits *lim,
+			    const struct ta_search_limits *part);
 void *ta_search_alloc(struct ta_search_state *s, size_t n, size_t size);
 u32 ta_search_moments(const struct ta_problem *p, u32 *times);
 int ta_search_state_init(struct ta_search_state *s,
