@@ -39,6 +39,12 @@
 #define TA_SLAB_CUTS			4
 /* states seen to fail, remembered: at most this many */
 #define TA_SLAB_DEAD_MAX		BIT(15)
+/* Strips: at most this many taken off, one by one, */
+#define TA_SLAB_STRIPS			16
+/* each found from one of this many seeds, */
+#define TA_SLAB_SEEDS			16
+/* in this many nodes per buffer each */
+#define TA_SLAB_STRIP_NODES		64
 
 /* A buffer as the slab search decides it. */
 struct ta_slab_item {
@@ -194,20 +200,17 @@ static u32 ta_slab_next_cut(const struct ta_slab *sl, u64 above, u32 after)
 }
 
 /*
- * Ready the search for a slab of the buffers crossing moment @cut: they
- * are forced in, c is their bytes; the items in order. Return: false when
- * every buffer crosses it (no slab to take off).
+ * Ready the search for a slab of @c bytes that holds the forced items: the
+ * items in order. Return: false when every buffer is forced (no slab to
+ * take off).
  */
-static bool ta_slab_at(struct ta_slab *sl, u32 cut)
+static bool ta_slab_ready(struct ta_slab *sl, u64 c)
 {
 	u64 total = 0;
 	u32 i;
 
 	for (i = 0; i < sl->m; i++) {
-		struct ta_slab_item *it = &sl->items[i];
-
-		it->forced = it->ev < cut && cut < it->end_ev;
-		total += it->size;
+		total += sl->items[i].size;
 		sl->in[i] = 0;
 	}
 	for (i = 0; i < sl->n_times; i++) {
@@ -217,7 +220,7 @@ static bool ta_slab_at(struct ta_slab *sl, u32 cut)
 	for (i = 0; i <= sl->dead_mask; i++)
 		sl->dead[i] = 0;
 	sl->sig = 0;
-	sl->c = sl->cross[cut];
+	sl->c = c;
 	if (sl->c >= total)
 		return false;
 	ta_env_sort(sl->items, sl->m, sizeof(*sl->items), ta_slab_cmp);
@@ -230,6 +233,19 @@ static bool ta_slab_at(struct ta_slab *sl, u32 cut)
 				      (nx->forced ? 0 : nx->size);
 	}
 	return true;
+}
+
+/* A slab of the buffers crossing moment @cut: c is their bytes. */
+static bool ta_slab_at(struct ta_slab *sl, u32 cut)
+{
+	u32 i;
+
+	for (i = 0; i < sl->m; i++) {
+		struct ta_slab_item *it = &sl->items[i];
+
+		it->forced = it->ev < cut && cut < it->end_ev;
+	}
+	return ta_slab_ready(sl, sl->cross[cut]);
 }
 
 /* The bytes the slab's buffers starting at moment @ev must make up. */
@@ -395,23 +411,229 @@ static int ta_slab_side(const struct ta_problem *p, const u32 *idx, u32 m,
 	return ret;
 }
 
-/**
- * ta_search_slab() - take a slab off the bottom, search it and the rest
- * @p: the problem (validated), in one part
- * @lower_bound: its lower bound
- * @lim: effort limits; the slab and the rest get half of the time left
- * @offsets: in, a valid plan; out, a better one when found
- * @height: in, its height; out, the best height
- * @proven: out, true when @height is at @lower_bound
- * @reserved: memory the caller holds, as for ta_search_whole()
- * @slabs: how deep slabs may nest, at least 1 (its sides get one less)
- *
- * Return: 1 when no slab was found (nothing changed), else as
+/*
+ * Is there a moment inside the span that no buffer crosses (the problem
+ * comes apart there)?
+ */
+static bool ta_slab_gap(const struct ta_slab *sl)
+{
+	u32 i;
+
+	for (i = 1; i + 1 < sl->n_times; i++)
+		if (!sl->cross[i])
+			return true;
+	return false;
+}
+
+/*
+ * The largest item after the one of size @size, problem index @idx, in the
+ * order of decreasing size, then index. Return: its problem index, or
+ * U32_MAX when there is none.
+ */
+static u32 ta_slab_next_seed(const struct ta_slab *sl, u64 size, u32 idx)
+{
+	u32 i, best = U32_MAX;
+	u64 best_size = 0;
+
+	for (i = 0; i < sl->m; i++) {
+		const struct ta_slab_item *it = &sl->items[i];
+
+		if (it->size > size || (it->size == size && it->idx <= idx))
+			continue;
+		if (it->size > best_size ||
+		    (it->size == best_size && it->idx < best)) {
+			best_size = it->size;
+			best = it->idx;
+		}
+	}
+	return best;
+}
+
+/*
+ * Find a strip: a slab as thick as one of its buffers (the seed), which
+ * then lives alone over a stretch of time, as in a stack of layers each cut
+ * in time somewhere else. The largest buffers are tried first, each with
+ * a few nodes per buffer, in @fwd or in its mirror in time @mir, whichever
+ * meets the seed sooner (the search goes forward in time: a seed near the
+ * end is found by the mirror, one near the start by @fwd). Return: 1 found
+ * (in *@found), 0 none, -EINTR.
+ */
+static int ta_slab_find_strip(struct ta_slab *fwd, struct ta_slab *mir,
+			      struct ta_search_limits *lim,
+			      struct ta_slab **found)
+{
+	u64 size = U64_MAX;
+	u32 seed = 0, tries, i, last = fwd->n_times - 1;
+	struct ta_slab *sl;
+	int ret;
+
+	for (tries = 0; tries < TA_SLAB_SEEDS; tries++) {
+		seed = ta_slab_next_seed(fwd, size, tries ? seed : 0);
+		if (seed == U32_MAX)
+			return 0;
+		sl = fwd;
+		for (i = 0; i < fwd->m; i++) {
+			const struct ta_slab_item *it = &fwd->items[i];
+
+			if (it->idx != seed)
+				continue;
+			size = it->size;
+			if (it->ev > last - it->end_ev)
+				sl = mir;
+		}
+		for (i = 0; i < sl->m; i++)
+			sl->items[i].forced = sl->items[i].idx == seed;
+		if (!ta_slab_ready(sl, size))
+			return 0;
+		ret = ta_slab_find(sl, (u64)TA_SLAB_STRIP_NODES * sl->m + 4096,
+				   lim);
+		*found = sl;
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Strips off the bottom, one by one, each searched on its own (in an
+ * eighth of the time left), until what is left has a moment no buffer
+ * crosses, or no strip is found; then the rest above them (in a quarter).
+ * Return: 1 when no strip was found (nothing changed), else as
  * ta_search_skyline().
  */
-int ta_search_slab(const struct ta_problem *p, u64 lower_bound,
-		   struct ta_search_limits *lim, u64 *offsets, u64 *height,
-		   bool *proven, u64 reserved, u32 slabs)
+static int ta_slab_strips(const struct ta_problem *p, u64 lower_bound,
+			  struct ta_search_limits *lim, u64 *offsets,
+			  u64 *height, bool *proven, u64 reserved, u32 slabs)
+{
+	struct ta_slab fwd = { 0 }, mir = { 0 }, *sl = NULL;
+	struct ta_problem rp, rm;
+	struct ta_buffer *sub, *rest, *rest_mir;
+	u64 *sub_off, *plan, bytes = 0, slab_bytes = 0, base = 0, hs;
+	u64 align = 1;
+	u32 *idx, *order, *moved, i, j, n = p->n_buffers, ns = 0, nr = 0, k;
+	u32 last;
+	int ret = -ENOMEM;
+
+	idx = ta_env_alloc_array(n + 1, sizeof(*idx));
+	order = ta_env_alloc_array(n + 1, sizeof(*order));
+	moved = ta_env_alloc_array(n + 1, sizeof(*moved));
+	sub = ta_env_alloc_array(n + 1, sizeof(*sub));
+	rest = ta_env_alloc_array(n + 1, sizeof(*rest));
+	rest_mir = ta_env_alloc_array(n + 1, sizeof(*rest_mir));
+	sub_off = ta_env_alloc_array(n + 1, sizeof(*sub_off));
+	plan = ta_env_alloc_array(n + 1, sizeof(*plan));
+	if (!idx || !order || !moved || !sub || !rest || !rest_mir ||
+	    !sub_off || !plan)
+		goto free_arrays;
+	bytes = (u64)(n + 1) * (3 * sizeof(*idx) + 3 * sizeof(*sub) +
+				2 * sizeof(*sub_off));
+	for (i = 0; i < n; i++) {
+		plan[i] = offsets[i];
+		if (!p->buffers[i].size)
+			continue;
+		idx[nr++] = i;
+		if (p->buffers[i].align > align)
+			align = p->buffers[i].align;
+	}
+	for (k = 0; k < TA_SLAB_STRIPS; k++) {
+		/* what is left, as a problem of its own, and its mirror */
+		last = 0;
+		for (i = 0; i < nr; i++) {
+			rest[i] = p->buffers[idx[ns + i]];
+			if (rest[i].end > last)
+				last = rest[i].end;
+		}
+		for (i = 0; i < nr; i++) {
+			rest_mir[i] = rest[i];
+			rest_mir[i].start = last - rest[i].end;
+			rest_mir[i].end = last - rest[i].start;
+		}
+		rp = (struct ta_problem){ .n_buffers = nr, .buffers = rest };
+		rm = (struct ta_problem){ .n_buffers = nr, .buffers = rest_mir };
+		slab_bytes = 0;
+		ret = ta_slab_init(&fwd, &rp, &slab_bytes);
+		if (ret < 0)
+			goto free_slab;
+		if (ret || ta_slab_gap(&fwd))
+			break;
+		ret = ta_slab_init(&mir, &rm, &slab_bytes);
+		if (ret < 0)
+			goto free_slab;
+		ret = ta_slab_find_strip(&fwd, &mir, lim, &sl);
+		if (ret < 0)
+			goto free_slab;
+		if (!ret)
+			break;
+		/* the strip to the front of what is left, both in order */
+		for (i = 0; i < nr; i++)
+			moved[i] = 0;
+		for (i = 0; i < sl->m; i++)
+			if (sl->in[i] == 1)
+				moved[sl->items[i].idx] = 1;
+		for (i = 0, j = 0; i < nr; i++)
+			if (moved[i])
+				order[j++] = idx[ns + i];
+		for (i = 0; i < nr; i++)
+			if (!moved[i])
+				order[j++] = idx[ns + i];
+		for (i = 0, j = 0; i < nr; i++) {
+			idx[ns + i] = order[i];
+			j += moved[i];
+		}
+		ret = ta_slab_side(p, idx + ns, j, sl->c, lim, 8, offsets, sub,
+				   sub_off, &hs, reserved + bytes + slab_bytes,
+				   slabs - 1);
+		if (ret)
+			goto free_slab;
+		for (i = 0; i < j; i++)
+			plan[idx[ns + i]] = base + sub_off[i];
+		base = (base + hs + align - 1) & ~(align - 1);
+		ns += j;
+		nr -= j;
+		ta_slab_free(&fwd);
+		ta_slab_free(&mir);
+		fwd = (struct ta_slab){ 0 };
+		mir = (struct ta_slab){ 0 };
+	}
+	ret = 1;
+	if (!ns)
+		goto free_slab;
+	ret = ta_slab_side(p, idx + ns, nr,
+			   lower_bound > base ? lower_bound - base : 0, lim, 4,
+			   offsets, sub, sub_off, &hs, reserved + bytes,
+			   slabs - 1);
+	if (ret || base + hs >= *height)
+		goto free_slab;		/* no better: keep the plan in hand */
+	for (i = 0; i < nr; i++)
+		plan[idx[ns + i]] = base + sub_off[i];
+	for (i = 0; i < n; i++)
+		offsets[i] = plan[i];
+	*height = base + hs;
+	*proven = *height <= lower_bound;
+free_slab:
+	ta_slab_free(&fwd);
+	ta_slab_free(&mir);
+free_arrays:
+	ta_env_free(idx);
+	ta_env_free(order);
+	ta_env_free(moved);
+	ta_env_free(sub);
+	ta_env_free(rest);
+	ta_env_free(rest_mir);
+	ta_env_free(sub_off);
+	ta_env_free(plan);
+	if (lim->bytes < reserved + bytes + slab_bytes)
+		lim->bytes = reserved + bytes + slab_bytes;
+	return ret;
+}
+
+/*
+ * A slab of the buffers crossing one of the moments fewest bytes cross,
+ * then the rest above it. Return: as ta_search_slab().
+ */
+static int ta_slab_cut(const struct ta_problem *p, u64 lower_bound,
+		       struct ta_search_limits *lim, u64 *offsets, u64 *height,
+		       bool *proven, u64 reserved, u32 slabs)
 {
 	struct ta_slab sl = { 0 };
 	struct ta_buffer *sub = NULL;
@@ -498,4 +720,32 @@ free_slab:
 	if (lim->bytes < reserved + bytes)
 		lim->bytes = reserved + bytes;
 	return ret;
+}
+
+/**
+ * ta_search_slab() - take a slab off the bottom, search it and the rest
+ * @p: the problem (validated), in one part
+ * @lower_bound: its lower bound
+ * @lim: effort limits; the slab and the rest get half of the time left
+ * @offsets: in, a valid plan; out, a better one when found
+ * @height: in, its height; out, the best height
+ * @proven: out, true when @height is at @lower_bound
+ * @reserved: memory the caller holds, as for ta_search_whole()
+ * @slabs: how deep slabs may nest, at least 1 (its sides get one less)
+ *
+ * Return: 1 when no slab was found (nothing changed), else as
+ * ta_search_skyline().
+ */
+int ta_search_slab(const struct ta_problem *p, u64 lower_bound,
+		   struct ta_search_limits *lim, u64 *offsets, u64 *height,
+		   bool *proven, u64 reserved, u32 slabs)
+{
+	int ret = ta_slab_cut(p, lower_bound, lim, offsets, height, proven,
+			      reserved, slabs), strips;
+
+	if (ret < 0 || (!ret && (*proven || lim->timed_out)))
+		return ret;
+	strips = ta_slab_strips(p, lower_bound, lim, offsets, height, proven,
+				reserved, slabs);
+	return strips == 1 ? ret : strips;
 }
