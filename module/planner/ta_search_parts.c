@@ -131,22 +131,25 @@ static bool ta_search_comes_apart(const struct ta_problem *p,
  * Take the whole apart: cut it into pieces where no item is live across a
  * moment, peel each piece, cut what is left again, and so on; what neither
  * cuts nor peels is a part. @pend holds the ranges still to do (they are
- * disjoint: at most @m). Return: the count of parts in @parts.
+ * disjoint: at most @m). Return: the count of parts in @parts; *@cut
+ * true when anything was cut (peels alone leave a problem as hard).
  */
 static u32 ta_search_take_apart(const struct ta_problem *p,
 				struct ta_search_part_item *items, u32 m,
 				u64 align, u64 *plan,
 				struct ta_search_part *parts,
-				struct ta_search_part *pend)
+				struct ta_search_part *pend, bool *cut)
 {
 	u32 np = 0, npend = 1, e, f;
 
+	*cut = false;
 	pend[0] = (struct ta_search_part){ .first = 0, .end = m };
 	while (npend) {
 		struct ta_search_part r = pend[--npend];
 
 		e = ta_search_piece_end(items, r.first, r.end);
 		if (e < r.end) {
+			*cut = true;
 			pend[npend] = r;
 			pend[npend++].end = e;
 			pend[npend] = r;
@@ -155,9 +158,9 @@ static u32 ta_search_take_apart(const struct ta_problem *p,
 		}
 		f = ta_search_peel(p, items, r.first, r.end, align, plan,
 				   &r.base);
-		if (f == r.first)
+		if (f == r.first) {
 			parts[np++] = r;
-		else if (f < r.end) {
+		} else if (f < r.end) {
 			r.first = f;
 			pend[npend++] = r;
 		}
@@ -308,8 +311,8 @@ static int ta_search_turns(const struct ta_problem *p, u64 lower_bound,
  * @reserved: memory the caller holds, as for ta_search_whole()
  * @slabs: each part may first take a slab off (ta_search_one())
  *
- * Return: 1 when @p does not come apart in two parts or more (nothing
- * done: peeled off, one part is as hard as the whole), else as
+ * Return: 1 when no piece of @p comes apart in time (nothing done: with
+ * peels alone, what is left is as hard as the whole), else as
  * ta_search_skyline().
  */
 int ta_search_parts(const struct ta_problem *p, u64 lower_bound,
@@ -321,6 +324,7 @@ int ta_search_parts(const struct ta_problem *p, u64 lower_bound,
 	struct ta_buffer *sub = NULL;
 	u64 *sub_offsets = NULL, *plan = NULL, h, goal, align = 1;
 	u32 i, m = 0, np;
+	bool cut;
 	int ret;
 
 	*proven = false;
@@ -356,9 +360,9 @@ int ta_search_parts(const struct ta_problem *p, u64 lower_bound,
 		lim->bytes = reserved;
 	for (i = 0; i < p->n_buffers; i++)
 		plan[i] = offsets[i];
-	np = ta_search_take_apart(p, items, m, align, plan, parts, pend);
+	np = ta_search_take_apart(p, items, m, align, plan, parts, pend, &cut);
 	ret = 1;
-	if (np < 2)
+	if (!cut)
 		goto free_arrays;	/* one part, searched as the whole */
 	ta_search_parts_start(p, items, parts, np, align, offsets, plan);
 	ret = ta_search_turns(p, lower_bound, lim, plan, items, parts, np,

@@ -494,16 +494,29 @@ static int ta_slab_find_strip(struct ta_slab *fwd, struct ta_slab *mir,
 	return 0;
 }
 
-/*
- * Strips off the bottom, one by one, each searched on its own (in an
- * eighth of the time left), until what is left has a moment no buffer
- * crosses, or no strip is found; then the rest above them (in a quarter).
+/**
+ * ta_search_strips() - take strips off the bottom one by one, then the rest
+ * @p: the problem (validated), in one part
+ * @lower_bound: its lower bound
+ * @lim: effort limits; each strip gets an eighth of the time left, the
+ *	 rest above them a quarter
+ * @offsets: in, a valid plan; out, a better one when found
+ * @height: in, its height; out, the best height
+ * @proven: out, true when @height is at @lower_bound
+ * @reserved: memory the caller holds, as for ta_search_whole()
+ * @slabs: how deep slabs may nest, at least 1 (the strips and the rest
+ *	   get one less)
+ *
+ * Strips (ta_slab_find_strip()) are taken off until what is left has a
+ * moment no buffer crosses, or no strip is found, or %TA_SLAB_STRIPS are
+ * off; each is searched on its own, stacked in the order found.
+ *
  * Return: 1 when no strip was found (nothing changed), else as
  * ta_search_skyline().
  */
-static int ta_slab_strips(const struct ta_problem *p, u64 lower_bound,
-			  struct ta_search_limits *lim, u64 *offsets,
-			  u64 *height, bool *proven, u64 reserved, u32 slabs)
+int ta_search_strips(const struct ta_problem *p, u64 lower_bound,
+		     struct ta_search_limits *lim, u64 *offsets, u64 *height,
+		     bool *proven, u64 reserved, u32 slabs)
 {
 	struct ta_slab fwd = { 0 }, mir = { 0 }, *sl = NULL;
 	struct ta_problem rp, rm;
@@ -745,7 +758,7 @@ int ta_search_slab(const struct ta_problem *p, u64 lower_bound,
 
 	if (ret < 0 || (!ret && (*proven || lim->timed_out)))
 		return ret;
-	strips = ta_slab_strips(p, lower_bound, lim, offsets, height, proven,
-				reserved, slabs);
+	strips = ta_search_strips(p, lower_bound, lim, offsets, height,
+				  proven, reserved, slabs);
 	return strips == 1 ? ret : strips;
 }

@@ -208,6 +208,9 @@ int ta_search_one(const struct ta_problem *p, u64 lower_bound,
 int ta_search_slab(const struct ta_problem *p, u64 lower_bound,
 		   struct ta_search_limits *lim, u64 *offsets, u64 *height,
 		   bool *proven, u64 reserved, u32 slabs);
+int ta_search_strips(const struct ta_problem *p, u64 lower_bound,
+		     struct ta_search_limits *lim, u64 *offsets, u64 *height,
+		     bool *proven, u64 reserved, u32 slabs);
 
 struct ta_search_limits ta_search_limits_share(const struct ta_search_limits *lim,
 					       u32 share);

@@ -493,6 +493,145 @@ extern unsigned long ta_env_test_allocs;
 extern unsigned long ta_env_test_alloc_fail_nth;
 
 /*
+ * A 16 KiB buffer live from the first step to the last, under two 48 KiB
+ * cuts in sequence: the buffer keeps the problem in one part, but lies
+ * under (or over) every other one in any plan, so it is peeled off and
+ * the two cuts are searched apart (ta_search_parts.c), to the optimum,
+ * proven. A size that is not a multiple of every alignment is not
+ * peeled: lowering what lies above it could break their alignment.
+ */
+static int t_peel(void)
+{
+	static const u64 widths[] = { 49152, 49152 };
+	struct ta_buffer b[2 * 30 + 1];
+	u64 off[2 * 30 + 1];
+	u32 seed, i;
+
+	for (seed = 1; seed <= 8; seed++) {
+		u32 n = cuts_in_sequence(seed, widths, 2, 30, 40, b);
+		struct ta_problem p = { .buffers = b, .n_buffers = n + 1 };
+		struct ta_search_limits lim = { .max_steps = 2000000 };
+		struct ta_result res;
+		bool proven;
+		u64 h;
+		int ret;
+
+		b[n] = (struct ta_buffer){ .size = 16384, .align = 1,
+					   .start = 0, .end = 80 };
+		TA_CHECK(!ta_plan(&p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res),
+			 "greedy");
+		h = res.height;
+		ret = ta_search_parts(&p, 65536, &lim, off, &h, &proven, 0, 0);
+		TA_CHECK(!ret, "seed %u: %d", seed, ret);
+		TA_CHECK(!ta_plan_validate(&p, off, h), "seed %u: invalid",
+			 seed);
+		TA_CHECK(h == 65536 && proven && off[n] == 0,
+			 "seed %u: %llu, proven %d, peeled at %llu", seed,
+			 (unsigned long long)h, proven,
+			 (unsigned long long)off[n]);
+		/* 16 KiB under buffers aligned to 32 KiB: kept in place */
+		for (i = 0; i < n; i++)
+			b[i].align = 32768;
+		ret = ta_search_parts(&p, 65536, &lim, off, &h, &proven, 0, 0);
+		TA_CHECK(ret == 1, "seed %u: aligned: %d", seed, ret);
+	}
+	return 0;
+}
+
+/*
+ * Three layers of 16, 24 and 24 KiB, each a cut over its first 20, 35 or
+ * 50 steps and one buffer after: no moment is free of all three.
+ * ta_search_strips() takes them off one by one, each seeded by its last
+ * buffer: the plan is at the optimum, 64 KiB. Return: the buffers.
+ */
+static u32 layers_cut_apart(u64 seed, struct ta_buffer *b)
+{
+	static const u64 widths[] = { 16384, 24576, 24576 };
+	static const u32 cuts[] = { 20, 35, 50 };
+	u32 j, k = 0;
+
+	for (j = 0; j < 3; j++) {
+		k += perfect_cut(seed * 7 + j, 12, cuts[j], widths[j], b + k);
+		b[k++] = (struct ta_buffer){ .size = widths[j], .align = 1,
+					     .start = cuts[j], .end = 60 };
+	}
+	return k;
+}
+
+/*
+ * Every allocation of ta_search_strips() in turn fails: -ENOMEM (or a
+ * plan, where the search does without), and the plan in hand is left
+ * valid; nothing leaks; past the last one it finds the optimum.
+ */
+static int strips_enomem(struct ta_problem *p, u64 *off)
+{
+	unsigned long nth, failed = 0;
+	struct ta_result res;
+	bool proven;
+	u64 h;
+	int ret;
+
+	for (nth = 1;; nth++) {
+		struct ta_search_limits lim = { .max_steps = 2000000 };
+
+		TA_CHECK(!ta_plan(p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res),
+			 "greedy");
+		h = res.height;
+		ta_env_test_allocs = 0;
+		ta_env_test_alloc_fail_nth = nth;
+		ret = ta_search_strips(p, 65536, &lim, off, &h, &proven, 0, 1);
+		ta_env_test_alloc_fail_nth = 0;
+		TA_CHECK(!ta_plan_validate(p, off, h), "allocation %lu: invalid",
+			 nth);
+		if (ta_env_test_allocs < nth)
+			break;	/* past the last allocation */
+		/* what the search can do without (its memo) is no error */
+		TA_CHECK(ret == -ENOMEM || ret == 0 || ret == 1,
+			 "allocation %lu: %d", nth, ret);
+		failed += ret == -ENOMEM;
+	}
+	TA_CHECK(!ret && h == 65536, "without a failure: %d, %llu", ret,
+		 (unsigned long long)h);
+	printf("# strips: %lu allocations failed in turn, %lu with -ENOMEM\n",
+	       nth - 1, failed);
+	TA_CHECK(failed > 30, "only %lu with -ENOMEM", failed);
+	return 0;
+}
+
+static int t_strips(void)
+{
+	struct ta_buffer b[3 * 13];
+	u64 off[3 * 13];
+	u64 seed;
+
+	for (seed = 1; seed <= 8; seed++) {
+		struct ta_problem p = { .buffers = b };
+		struct ta_search_limits lim = { .max_steps = 2000000 };
+		struct ta_result res;
+		bool proven;
+		u64 h;
+		int ret;
+
+		p.n_buffers = layers_cut_apart(seed, b);
+		TA_CHECK(!ta_plan(&p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res),
+			 "greedy");
+		h = res.height;
+		ret = ta_search_strips(&p, 65536, &lim, off, &h, &proven, 0,
+				       1);
+		TA_CHECK(!ret, "seed %llu: %d", (unsigned long long)seed, ret);
+		TA_CHECK(!ta_plan_validate(&p, off, h), "seed %llu: invalid",
+			 (unsigned long long)seed);
+		TA_CHECK(h == 65536 && proven, "seed %llu: %llu, greedy %llu",
+			 (unsigned long long)seed, (unsigned long long)h,
+			 (unsigned long long)res.height);
+		if (seed == 1 && strips_enomem(&p, off))
+			return 1;
+	}
+	return 0;
+}
+
+
+/*
  * Every allocation of auto in turn fails, on a problem it searches part by
  * part: the call fails with -ENOMEM, or returns a valid plan; nothing
  * leaks (LeakSanitizer), and past the last allocation it succeeds.
@@ -552,7 +691,9 @@ static int t_enomem_sweep(void)
 	if (enomem_sweep("in parts", &p, off, 65536, 100))
 		return 1;
 	p.n_buffers = layers_over_block(1, b);
-	return enomem_sweep("a slab", &p, off, 65536, 100);
+	if (enomem_sweep("a slab", &p, off, 65536, 100))
+		return 1;
+	return 0;
 }
 
 /*
@@ -606,6 +747,10 @@ const struct ta_test ta_auto_tests[] = {
 	  t_parts },
 	{ "auto: -ENOMEM at every allocation in turn, in parts and a slab",
 	  t_enomem_sweep },
+	{ "search: a buffer live over the whole peeled off frees a moment",
+	  t_peel },
+	{ "search: layers each cut elsewhere taken off as strips, -ENOMEM",
+	  t_strips },
 	{ "search: a slab of thin layers off the bottom frees a moment",
 	  t_slab },
 	{ NULL, NULL },
