@@ -518,7 +518,7 @@ int ta_search_strips(const struct ta_problem *p, u64 lower_bound,
 		     struct ta_search_limits *lim, u64 *offsets, u64 *height,
 		     bool *proven, u64 reserved, u32 slabs)
 {
-	struct ta_slab fwd = { 0 }, mir = { 0 }, *sl = NULL;
+	struct ta_slab *fwd, *mir, *sl = NULL;
 	struct ta_problem rp, rm;
 	struct ta_buffer *sub, *rest, *rest_mir;
 	u64 *sub_off, *plan, bytes = 0, slab_bytes = 0, base = 0, hs;
@@ -527,6 +527,13 @@ int ta_search_strips(const struct ta_problem *p, u64 lower_bound,
 	u32 last;
 	int ret = -ENOMEM;
 
+	/* the two searches on the heap: the frame nests (slabs deep) */
+	fwd = ta_env_alloc_array(2, sizeof(*fwd));
+	if (!fwd)
+		return -ENOMEM;
+	mir = fwd + 1;
+	*fwd = (struct ta_slab){ 0 };
+	*mir = (struct ta_slab){ 0 };
 	idx = ta_env_alloc_array(n + 1, sizeof(*idx));
 	order = ta_env_alloc_array(n + 1, sizeof(*order));
 	moved = ta_env_alloc_array(n + 1, sizeof(*moved));
@@ -538,7 +545,8 @@ int ta_search_strips(const struct ta_problem *p, u64 lower_bound,
 	if (!idx || !order || !moved || !sub || !rest || !rest_mir ||
 	    !sub_off || !plan)
 		goto free_arrays;
-	bytes = (u64)(n + 1) * (3 * sizeof(*idx) + 3 * sizeof(*sub) +
+	bytes = 2 * sizeof(*fwd) +
+		(u64)(n + 1) * (3 * sizeof(*idx) + 3 * sizeof(*sub) +
 				2 * sizeof(*sub_off));
 	for (i = 0; i < n; i++) {
 		plan[i] = offsets[i];
@@ -564,15 +572,15 @@ int ta_search_strips(const struct ta_problem *p, u64 lower_bound,
 		rp = (struct ta_problem){ .n_buffers = nr, .buffers = rest };
 		rm = (struct ta_problem){ .n_buffers = nr, .buffers = rest_mir };
 		slab_bytes = 0;
-		ret = ta_slab_init(&fwd, &rp, &slab_bytes);
+		ret = ta_slab_init(fwd, &rp, &slab_bytes);
 		if (ret < 0)
 			goto free_slab;
-		if (ret || ta_slab_gap(&fwd))
+		if (ret || ta_slab_gap(fwd))
 			break;
-		ret = ta_slab_init(&mir, &rm, &slab_bytes);
+		ret = ta_slab_init(mir, &rm, &slab_bytes);
 		if (ret < 0)
 			goto free_slab;
-		ret = ta_slab_find_strip(&fwd, &mir, lim, &sl);
+		ret = ta_slab_find_strip(fwd, mir, lim, &sl);
 		if (ret < 0)
 			goto free_slab;
 		if (!ret)
@@ -603,10 +611,10 @@ int ta_search_strips(const struct ta_problem *p, u64 lower_bound,
 		base = (base + hs + align - 1) & ~(align - 1);
 		ns += j;
 		nr -= j;
-		ta_slab_free(&fwd);
-		ta_slab_free(&mir);
-		fwd = (struct ta_slab){ 0 };
-		mir = (struct ta_slab){ 0 };
+		ta_slab_free(fwd);
+		ta_slab_free(mir);
+		*fwd = (struct ta_slab){ 0 };
+		*mir = (struct ta_slab){ 0 };
 	}
 	ret = 1;
 	if (!ns)
@@ -624,8 +632,8 @@ int ta_search_strips(const struct ta_problem *p, u64 lower_bound,
 	*height = base + hs;
 	*proven = *height <= lower_bound;
 free_slab:
-	ta_slab_free(&fwd);
-	ta_slab_free(&mir);
+	ta_slab_free(fwd);
+	ta_slab_free(mir);
 free_arrays:
 	ta_env_free(idx);
 	ta_env_free(order);
@@ -635,6 +643,7 @@ free_arrays:
 	ta_env_free(rest_mir);
 	ta_env_free(sub_off);
 	ta_env_free(plan);
+	ta_env_free(fwd);
 	if (lim->bytes < reserved + bytes + slab_bytes)
 		lim->bytes = reserved + bytes + slab_bytes;
 	return ret;
