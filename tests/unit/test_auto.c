@@ -598,38 +598,69 @@ static int strips_enomem(struct ta_problem *p, u64 *off)
 	return 0;
 }
 
-static int t_strips(void)
-{
-	struct ta_buffer b[3 * 13];
-	u64 off[3 * 13];
-	u64 seed;
+/* A search of the same shape as ta_search_slab() and ta_search_strips(). */
+typedef int (*layers_search_fn)(const struct ta_problem *p, u64 lower_bound,
+				struct ta_search_limits *lim, u64 *offsets,
+				u64 *height, bool *proven, u64 reserved,
+				u32 slabs);
 
+/*
+ * Eight seeds of layers made by @gen (at most @max buffers), each searched
+ * by @search from greedy-size's plan: valid, at the optimum, 64 KiB, and
+ * proven.
+ */
+static int layers_at_optimum(u32 (*gen)(u64 seed, struct ta_buffer *b),
+			     layers_search_fn search, u32 max)
+{
+	struct ta_buffer *b = calloc(max, sizeof(*b));
+	u64 *off = calloc(max, sizeof(*off));
+	u64 seed;
+	int ret = 1;
+
+	if (!b || !off)
+		goto out;
 	for (seed = 1; seed <= 8; seed++) {
-		struct ta_problem p = { .buffers = b };
+		struct ta_problem p = { .buffers = b, .n_buffers = gen(seed, b) };
 		struct ta_search_limits lim = { .max_steps = 2000000 };
 		struct ta_result res;
 		bool proven;
 		u64 h;
-		int ret;
+		int err;
 
-		p.n_buffers = layers_cut_apart(seed, b);
-		TA_CHECK(!ta_plan(&p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res),
-			 "greedy");
+		if (ta_plan(&p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res)) {
+			printf("# seed %llu: greedy failed\n",
+			       (unsigned long long)seed);
+			goto out;
+		}
 		h = res.height;
-		ret = ta_search_strips(&p, 65536, &lim, off, &h, &proven, 0,
-				       1);
-		TA_CHECK(!ret, "seed %llu: %d", (unsigned long long)seed, ret);
-		TA_CHECK(!ta_plan_validate(&p, off, h), "seed %llu: invalid",
-			 (unsigned long long)seed);
-		TA_CHECK(h == 65536 && proven, "seed %llu: %llu, greedy %llu",
-			 (unsigned long long)seed, (unsigned long long)h,
-			 (unsigned long long)res.height);
-		if (seed == 1 && strips_enomem(&p, off))
-			return 1;
+		err = search(&p, 65536, &lim, off, &h, &proven, 0, 1);
+		if (err || ta_plan_validate(&p, off, h) || h != 65536 ||
+		    !proven) {
+			printf("# seed %llu: %d, %llu, proven %d, greedy %llu\n",
+			       (unsigned long long)seed, err,
+			       (unsigned long long)h, proven,
+			       (unsigned long long)res.height);
+			goto out;
+		}
 	}
-	return 0;
+	ret = 0;
+out:
+	free(b);
+	free(off);
+	return ret;
 }
 
+static int t_strips(void)
+{
+	struct ta_buffer b[3 * 13];
+	u64 off[3 * 13];
+	struct ta_problem p = { .buffers = b };
+
+	if (layers_at_optimum(layers_cut_apart, ta_search_strips, 3 * 13))
+		return 1;
+	p.n_buffers = layers_cut_apart(1, b);
+	return strips_enomem(&p, off);
+}
 
 /*
  * Every allocation of auto in turn fails, on a problem it searches part by
@@ -703,31 +734,8 @@ static int t_enomem_sweep(void)
  */
 static int t_slab(void)
 {
-	struct ta_buffer b[2 * 30 + 12];
-	u64 off[2 * 30 + 12];
-	u64 seed;
-
-	for (seed = 1; seed <= 8; seed++) {
-		struct ta_problem p = { .buffers = b };
-		struct ta_search_limits lim = { .max_steps = 2000000 };
-		struct ta_result res;
-		bool proven;
-		u64 h;
-		int ret;
-
-		p.n_buffers = layers_over_block(seed, b);
-		TA_CHECK(!ta_plan(&p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res),
-			 "greedy");
-		h = res.height;
-		ret = ta_search_slab(&p, 65536, &lim, off, &h, &proven, 0, 1);
-		TA_CHECK(!ret, "seed %llu: %d", (unsigned long long)seed, ret);
-		TA_CHECK(!ta_plan_validate(&p, off, h), "seed %llu: invalid",
-			 (unsigned long long)seed);
-		TA_CHECK(h == 65536 && proven, "seed %llu: %llu, greedy %llu",
-			 (unsigned long long)seed, (unsigned long long)h,
-			 (unsigned long long)res.height);
-	}
-	return 0;
+	return layers_at_optimum(layers_over_block, ta_search_slab,
+				 2 * 30 + 12);
 }
 
 const struct ta_test ta_auto_tests[] = {
