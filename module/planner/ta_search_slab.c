@@ -527,6 +527,7 @@ int ta_search_strips(const struct ta_problem *p, u64 lower_bound,
 	u32 last;
 	int ret = -ENOMEM;
 
+	*proven = false;
 	/* the two searches on the heap: the frame nests (slabs deep) */
 	fwd = ta_env_alloc_array(2, sizeof(*fwd));
 	if (!fwd)
