@@ -352,65 +352,53 @@ out:
 
 /**
  * ta_search_split() - ta_search_skyline() part by part, or whole
- * @p: the problem (validated)
- * @lower_bound: as for ta_search_whole()
- * @lim: effort limits
- * @offsets: in, a valid plan; out, the best plan found
- * @height: in, its height; out, the best height found
- * @proven: out, as for ta_search_whole()
- * @reserved: memory the caller holds
- * @slabs: how deep slabs may nest: try a slab off the bottom of a
- *	   problem in one part first (ta_search_slab.c) when not 0
+ * @job: the problem and what to give back; with @job->slabs not 0, a
+ *	 problem in one part first tries a slab off the bottom
+ *	 (ta_search_slab.c)
  *
  * Return: as ta_search_skyline().
  */
-int ta_search_split(const struct ta_problem *p, u64 lower_bound,
-		    struct ta_search_limits *lim, u64 *offsets, u64 *height,
-		    bool *proven, u64 reserved, u32 slabs)
+int ta_search_split(const struct ta_search_job *job)
 {
-	int ret = ta_search_parts(p, lower_bound, lim, offsets, height,
-				  proven, reserved, slabs);
+	int ret = ta_search_parts(job);
 
 	if (ret != 1)
 		return ret;
-	return ta_search_one(p, lower_bound, lim, offsets, height, proven,
-			     reserved, slabs);
+	return ta_search_one(job);
 }
 
 /**
  * ta_search_one() - search a problem in one part
- * @p: the problem (validated)
- * @lower_bound: as for ta_search_whole()
- * @lim: effort limits
- * @offsets: in, a valid plan; out, the best plan found
- * @height: in, its height; out, the best height found
- * @proven: out, as for ta_search_whole()
- * @reserved: memory the caller holds
- * @slabs: when not 0, first try a slab off the bottom, which may free
- *	   a moment (its sides with one less)
+ * @job: the problem and what to give back; when @job->slabs is not 0,
+ *	 first try a slab off the bottom, which may free a moment (its
+ *	 sides with one less)
  *
  * Return: as ta_search_skyline().
  */
-int ta_search_one(const struct ta_problem *p, u64 lower_bound,
-		  struct ta_search_limits *lim, u64 *offsets, u64 *height,
-		  bool *proven, u64 reserved, u32 slabs)
+int ta_search_one(const struct ta_search_job *job)
 {
 	int ret;
 
-	if (slabs) {
-		ret = ta_search_slab(p, lower_bound, lim, offsets, height,
-				     proven, reserved, slabs);
-		if (ret < 0 || (!ret && (*proven || lim->timed_out)))
+	if (job->slabs) {
+		ret = ta_search_slab(job);
+		if (ret < 0 ||
+		    (!ret && (*job->proven || job->lim->timed_out)))
 			return ret;
 	}
-	return ta_search_whole(p, lower_bound, lim, offsets, height, proven,
-			       reserved);
+	return ta_search_whole(job->p, job->lower_bound, job->lim,
+			       job->offsets, job->height, job->proven,
+			       job->reserved);
 }
 
 int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
 		      struct ta_search_limits *lim, u64 *offsets, u64 *height,
 		      bool *proven)
 {
-	return ta_search_split(p, lower_bound, lim, offsets, height, proven,
-			       0, TA_SEARCH_SLAB_DEPTH);
+	struct ta_search_job job = {
+		.p = p, .lower_bound = lower_bound, .lim = lim,
+		.offsets = offsets, .height = height, .proven = proven,
+		.slabs = TA_SEARCH_SLAB_DEPTH,
+	};
+
+	return ta_search_split(&job);
 }

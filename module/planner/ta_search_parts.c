@@ -169,22 +169,28 @@ static u32 ta_search_take_apart(const struct ta_problem *p,
 }
 
 /*
- * Search part @pk, its plan in @plan above its base, down to @goal with
- * the limits @lim, shared by @turns parts still to go this round: it gets
- * that share of the time and of the steps left. Return: 0, -E2BIG (the
- * part is left as it is), or -errno.
+ * Search part @pk of @job's problem, its plan in @plan above its base,
+ * down to @goal with @job's limits, shared by @turns parts still to go
+ * this round: it gets that share of the time and of the steps left.
+ * Return: 0, -E2BIG (the part is left as it is), or -errno.
  */
-static int ta_search_part(const struct ta_problem *p, u64 goal,
-			  struct ta_search_limits *lim, u32 turns,
-			  u64 *plan, const struct ta_search_part_item *items,
+static int ta_search_part(const struct ta_search_job *job, u64 goal,
+			  u32 turns, u64 *plan,
+			  const struct ta_search_part_item *items,
 			  struct ta_search_part *pk, struct ta_buffer *sub,
-			  u64 *sub_offsets, u64 reserved, u32 slabs)
+			  u64 *sub_offsets, u64 reserved)
 {
+	const struct ta_problem *p = job->p;
 	struct ta_problem sp = { .n_buffers = pk->end - pk->first,
 				 .buffers = sub };
-	struct ta_search_limits share = ta_search_limits_share(lim, turns);
+	struct ta_search_limits share = ta_search_limits_share(job->lim,
+								turns);
 	u64 target, h = pk->height - pk->base;
 	bool proven = false;
+	struct ta_search_job part = {
+		.p = &sp, .lim = &share, .offsets = sub_offsets, .height = &h,
+		.proven = &proven, .reserved = reserved, .slabs = job->slabs,
+	};
 	u32 i;
 	int ret;
 
@@ -197,9 +203,9 @@ static int ta_search_part(const struct ta_problem *p, u64 goal,
 	/* a canonical plan's height is a multiple of the part's granule */
 	target = goal > pk->base ? goal - pk->base : 0;
 	target &= ~(ta_search_granule(&sp) - 1);
-	ret = ta_search_one(&sp, target, &share, sub_offsets, &h, &proven,
-			    reserved, slabs);
-	ta_search_limits_spent(lim, &share);
+	part.lower_bound = target;
+	ret = ta_search_one(&part);
+	ta_search_limits_spent(job->lim, &share);
 	if (ret)
 		return ret;
 	for (i = 0; i < sp.n_buffers; i++)
@@ -264,24 +270,23 @@ static u64 ta_search_goal(const struct ta_search_part *parts, u32 np,
 }
 
 /* The parts take turns until each is at the goal or can do no more. */
-static int ta_search_turns(const struct ta_problem *p, u64 lower_bound,
-			   struct ta_search_limits *lim, u64 *plan,
+static int ta_search_turns(const struct ta_search_job *job, u64 *plan,
 			   const struct ta_search_part_item *items,
 			   struct ta_search_part *parts, u32 np,
 			   struct ta_buffer *sub, u64 *sub_offsets,
-			   u64 reserved, u32 slabs, u64 *goal)
+			   u64 reserved, u64 *goal)
 {
 	u32 i, open;
 	int ret;
 
-	*goal = ta_search_goal(parts, np, lower_bound, &open);
+	*goal = ta_search_goal(parts, np, job->lower_bound, &open);
 	while (open) {
 		for (i = 0; i < np && open; i++) {
 			if (parts[i].height <= *goal || parts[i].stuck)
 				continue;
-			ret = ta_search_part(p, *goal, lim, open, plan, items,
+			ret = ta_search_part(job, *goal, open, plan, items,
 					     &parts[i], sub, sub_offsets,
-					     reserved, slabs);
+					     reserved);
 			open--;
 			if (ret == -E2BIG)
 				parts[i].stuck = true;	/* left as it is */
@@ -290,35 +295,30 @@ static int ta_search_turns(const struct ta_problem *p, u64 lower_bound,
 			if (parts[i].proven && parts[i].height > *goal)
 				*goal = parts[i].height;
 		}
-		ret = ta_search_limit_hit(lim);
+		ret = ta_search_limit_hit(job->lim);
 		if (ret < 0)
 			return ret;
 		if (ret)
 			break;
-		*goal = ta_search_goal(parts, np, lower_bound, &open);
+		*goal = ta_search_goal(parts, np, job->lower_bound, &open);
 	}
 	return 0;
 }
 
 /**
- * ta_search_parts() - ta_search_skyline() part by part, when @p has parts
- * @p: the problem (validated)
- * @lower_bound: its lower bound
- * @lim: effort limits
- * @offsets: in, a valid plan; out, the best plan found
- * @height: in, its height; out, the best height found
- * @proven: out, true when @height is proven optimal
- * @reserved: memory the caller holds, as for ta_search_whole()
- * @slabs: each part may first take a slab off (ta_search_one())
+ * ta_search_parts() - ta_search_skyline() part by part, when the problem
+ * has parts
+ * @job: the problem and what to give back; each part may first take a
+ *	 slab off (ta_search_one())
  *
- * Return: 1 when no piece of @p comes apart in time (nothing done: with
- * peels alone, what is left is as hard as the whole), else as
+ * Return: 1 when no piece of the problem comes apart in time (nothing
+ * done: with peels alone, what is left is as hard as the whole), else as
  * ta_search_skyline().
  */
-int ta_search_parts(const struct ta_problem *p, u64 lower_bound,
-		    struct ta_search_limits *lim, u64 *offsets, u64 *height,
-		    bool *proven, u64 reserved, u32 slabs)
+int ta_search_parts(const struct ta_search_job *job)
 {
+	const struct ta_problem *p = job->p;
+	u64 reserved = job->reserved;
 	struct ta_search_part_item *items;
 	struct ta_search_part *parts = NULL, *pend = NULL;
 	struct ta_buffer *sub = NULL;
@@ -327,7 +327,7 @@ int ta_search_parts(const struct ta_problem *p, u64 lower_bound,
 	bool cut;
 	int ret;
 
-	*proven = false;
+	*job->proven = false;
 	items = ta_env_alloc_array(p->n_buffers + 1, sizeof(*items));
 	if (!items)
 		return -ENOMEM;
@@ -356,30 +356,30 @@ int ta_search_parts(const struct ta_problem *p, u64 lower_bound,
 		    2 * (u64)m * sizeof(*parts) +
 		    (u64)m * (sizeof(*sub) + sizeof(*sub_offsets)) +
 		    (u64)p->n_buffers * sizeof(*plan);
-	if (lim->bytes < reserved)
-		lim->bytes = reserved;
+	if (job->lim->bytes < reserved)
+		job->lim->bytes = reserved;
 	for (i = 0; i < p->n_buffers; i++)
-		plan[i] = offsets[i];
+		plan[i] = job->offsets[i];
 	np = ta_search_take_apart(p, items, m, align, plan, parts, pend, &cut);
 	ret = 1;
 	if (!cut)
 		goto free_arrays;	/* one part, searched as the whole */
-	ta_search_parts_start(p, items, parts, np, align, offsets, plan);
-	ret = ta_search_turns(p, lower_bound, lim, plan, items, parts, np,
-			      sub, sub_offsets, reserved, slabs, &goal);
+	ta_search_parts_start(p, items, parts, np, align, job->offsets, plan);
+	ret = ta_search_turns(job, plan, items, parts, np, sub, sub_offsets,
+			      reserved, &goal);
 	if (ret)
 		goto free_arrays;
 	h = 0;
 	for (i = 0; i < p->n_buffers; i++)
 		if (plan[i] + p->buffers[i].size > h)
 			h = plan[i] + p->buffers[i].size;
-	if (h < *height) {
+	if (h < *job->height) {
 		for (i = 0; i < p->n_buffers; i++)
-			offsets[i] = plan[i];
-		*height = h;
+			job->offsets[i] = plan[i];
+		*job->height = h;
 	}
 	/* at the goal: the lower bound, or a part proven optimal */
-	*proven = *height <= goal;
+	*job->proven = *job->height <= goal;
 free_arrays:
 	ta_env_free(plan);
 	ta_env_free(sub_offsets);

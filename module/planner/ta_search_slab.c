@@ -383,31 +383,36 @@ retreat:
 }
 
 /*
- * Search @p (@m buffers, listed in @idx) as a problem of its own, from the
- * plan @offsets restricted to it, in @share of the time left: its plan in
+ * Search @m buffers of @job's problem, listed in @idx, as a problem of
+ * their own with its lower bound @lower_bound, from @job's plan restricted
+ * to them, in @share of the time left, slabs one less deep: their plan in
  * @sub_off, its height in *@h. Return: as ta_search_skyline().
  */
-static int ta_slab_side(const struct ta_problem *p, const u32 *idx, u32 m,
-			u64 lower_bound, struct ta_search_limits *lim,
-			u32 share, const u64 *offsets, struct ta_buffer *sub,
-			u64 *sub_off, u64 *h, u64 reserved, u32 slabs)
+static int ta_slab_side(const struct ta_search_job *job, const u32 *idx,
+			u32 m, u64 lower_bound, u32 share,
+			struct ta_buffer *sub, u64 *sub_off, u64 *h,
+			u64 reserved)
 {
 	struct ta_problem sp = { .n_buffers = m, .buffers = sub };
-	struct ta_search_limits part = ta_search_limits_share(lim, share);
+	struct ta_search_limits part = ta_search_limits_share(job->lim, share);
 	bool proven;
+	struct ta_search_job side = {
+		.p = &sp, .lower_bound = lower_bound, .lim = &part,
+		.offsets = sub_off, .height = h, .proven = &proven,
+		.reserved = reserved, .slabs = job->slabs - 1,
+	};
 	u32 i;
 	int ret;
 
 	*h = 0;
 	for (i = 0; i < m; i++) {
-		sub[i] = p->buffers[idx[i]];
-		sub_off[i] = offsets[idx[i]];
+		sub[i] = job->p->buffers[idx[i]];
+		sub_off[i] = job->offsets[idx[i]];
 		if (sub_off[i] + sub[i].size > *h)
 			*h = sub_off[i] + sub[i].size;
 	}
-	ret = ta_search_split(&sp, lower_bound, &part, sub_off, h, &proven,
-			      reserved, slabs);
-	ta_search_limits_spent(lim, &part);
+	ret = ta_search_split(&side);
+	ta_search_limits_spent(job->lim, &part);
 	return ret;
 }
 
@@ -496,16 +501,10 @@ static int ta_slab_find_strip(struct ta_slab *fwd, struct ta_slab *mir,
 
 /**
  * ta_search_strips() - take strips off the bottom one by one, then the rest
- * @p: the problem (validated), in one part
- * @lower_bound: its lower bound
- * @lim: effort limits; each strip gets an eighth of the time left, the
- *	 rest above them a quarter
- * @offsets: in, a valid plan; out, a better one when found
- * @height: in, its height; out, the best height
- * @proven: out, true when @height is at @lower_bound
- * @reserved: memory the caller holds, as for ta_search_whole()
- * @slabs: how deep slabs may nest, at least 1 (the strips and the rest
- *	   get one less)
+ * @job: a problem in one part; @job->slabs at least 1 (the strips and the
+ *	 rest get one less); each strip gets an eighth of the time left, the
+ *	 rest above them a quarter; *@job->proven is true only at
+ *	 @job->lower_bound
  *
  * Strips (ta_slab_find_strip()) are taken off until what is left has a
  * moment no buffer crosses, or no strip is found, or %TA_SLAB_STRIPS are
@@ -514,10 +513,11 @@ static int ta_slab_find_strip(struct ta_slab *fwd, struct ta_slab *mir,
  * Return: 1 when no strip was found (nothing changed), else as
  * ta_search_skyline().
  */
-int ta_search_strips(const struct ta_problem *p, u64 lower_bound,
-		     struct ta_search_limits *lim, u64 *offsets, u64 *height,
-		     bool *proven, u64 reserved, u32 slabs)
+int ta_search_strips(const struct ta_search_job *job)
 {
+	const struct ta_problem *p = job->p;
+	struct ta_search_limits *lim = job->lim;
+	u64 reserved = job->reserved;
 	struct ta_slab *fwd, *mir, *sl = NULL;
 	struct ta_problem rp, rm;
 	struct ta_buffer *sub, *rest, *rest_mir;
@@ -527,7 +527,7 @@ int ta_search_strips(const struct ta_problem *p, u64 lower_bound,
 	u32 last;
 	int ret = -ENOMEM;
 
-	*proven = false;
+	*job->proven = false;
 	/* the two searches on the heap: the frame nests (slabs deep) */
 	fwd = ta_env_alloc_array(2, sizeof(*fwd));
 	if (!fwd)
@@ -550,7 +550,7 @@ int ta_search_strips(const struct ta_problem *p, u64 lower_bound,
 		(u64)(n + 1) * (3 * sizeof(*idx) + 3 * sizeof(*sub) +
 				2 * sizeof(*sub_off));
 	for (i = 0; i < n; i++) {
-		plan[i] = offsets[i];
+		plan[i] = job->offsets[i];
 		if (!p->buffers[i].size)
 			continue;
 		idx[nr++] = i;
@@ -602,9 +602,8 @@ int ta_search_strips(const struct ta_problem *p, u64 lower_bound,
 			idx[ns + i] = order[i];
 			j += moved[i];
 		}
-		ret = ta_slab_side(p, idx + ns, j, sl->c, lim, 8, offsets, sub,
-				   sub_off, &hs, reserved + bytes + slab_bytes,
-				   slabs - 1);
+		ret = ta_slab_side(job, idx + ns, j, sl->c, 8, sub, sub_off,
+				   &hs, reserved + bytes + slab_bytes);
 		if (ret)
 			goto free_slab;
 		for (i = 0; i < j; i++)
@@ -620,18 +619,17 @@ int ta_search_strips(const struct ta_problem *p, u64 lower_bound,
 	ret = 1;
 	if (!ns)
 		goto free_slab;
-	ret = ta_slab_side(p, idx + ns, nr,
-			   lower_bound > base ? lower_bound - base : 0, lim, 4,
-			   offsets, sub, sub_off, &hs, reserved + bytes,
-			   slabs - 1);
-	if (ret || base + hs >= *height)
+	ret = ta_slab_side(job, idx + ns, nr,
+			   job->lower_bound > base ? job->lower_bound - base : 0,
+			   4, sub, sub_off, &hs, reserved + bytes);
+	if (ret || base + hs >= *job->height)
 		goto free_slab;		/* no better: keep the plan in hand */
 	for (i = 0; i < nr; i++)
 		plan[idx[ns + i]] = base + sub_off[i];
 	for (i = 0; i < n; i++)
-		offsets[i] = plan[i];
-	*height = base + hs;
-	*proven = *height <= lower_bound;
+		job->offsets[i] = plan[i];
+	*job->height = base + hs;
+	*job->proven = *job->height <= job->lower_bound;
 free_slab:
 	ta_slab_free(fwd);
 	ta_slab_free(mir);
@@ -654,10 +652,11 @@ free_arrays:
  * A slab of the buffers crossing one of the moments fewest bytes cross,
  * then the rest above it. Return: as ta_search_slab().
  */
-static int ta_slab_cut(const struct ta_problem *p, u64 lower_bound,
-		       struct ta_search_limits *lim, u64 *offsets, u64 *height,
-		       bool *proven, u64 reserved, u32 slabs)
+static int ta_slab_cut(const struct ta_search_job *job)
 {
+	const struct ta_problem *p = job->p;
+	struct ta_search_limits *lim = job->lim;
+	u64 reserved = job->reserved;
 	struct ta_slab sl = { 0 };
 	struct ta_buffer *sub = NULL;
 	u64 *sub_off = NULL, *plan = NULL, bytes = 0, hs, hr, shift;
@@ -665,7 +664,7 @@ static int ta_slab_cut(const struct ta_problem *p, u64 lower_bound,
 	u32 *idx = NULL, i, ns = 0, nr, tries, cut = 0;
 	int ret;
 
-	*proven = false;
+	*job->proven = false;
 	ret = ta_slab_init(&sl, p, &bytes);
 	if (ret)
 		goto free_slab;
@@ -709,30 +708,29 @@ static int ta_slab_cut(const struct ta_problem *p, u64 lower_bound,
 				align = p->buffers[sl.items[i].idx].align;
 		}
 	for (i = 0; i < p->n_buffers; i++)
-		plan[i] = offsets[i];
+		plan[i] = job->offsets[i];
 	/* the slab, in an eighth of the time left */
-	ret = ta_slab_side(p, idx, ns, sl.c, lim, 8, offsets, sub, sub_off,
-			   &hs, reserved + bytes, slabs - 1);
+	ret = ta_slab_side(job, idx, ns, sl.c, 8, sub, sub_off, &hs,
+			   reserved + bytes);
 	if (ret)
 		goto free_arrays;
 	for (i = 0; i < ns; i++)
 		plan[idx[i]] = sub_off[i];
 	/* the rest above it, in a quarter of what is left then */
 	shift = (hs + align - 1) & ~(align - 1);
-	ret = ta_slab_side(p, idx + ns, nr - ns,
-			   lower_bound > shift ? lower_bound - shift : 0, lim,
-			   4, offsets, sub, sub_off, &hr, reserved + bytes,
-			   slabs - 1);
+	ret = ta_slab_side(job, idx + ns, nr - ns,
+			   job->lower_bound > shift ? job->lower_bound - shift : 0,
+			   4, sub, sub_off, &hr, reserved + bytes);
 	if (ret)
 		goto free_arrays;
-	if (shift < hs || shift + hr < shift || shift + hr >= *height)
+	if (shift < hs || shift + hr < shift || shift + hr >= *job->height)
 		goto free_arrays;	/* no better: keep the plan in hand */
 	for (i = 0; i < nr - ns; i++)
 		plan[idx[ns + i]] = sub_off[i] + shift;
 	for (i = 0; i < p->n_buffers; i++)
-		offsets[i] = plan[i];
-	*height = shift + hr;
-	*proven = *height <= lower_bound;
+		job->offsets[i] = plan[i];
+	*job->height = shift + hr;
+	*job->proven = *job->height <= job->lower_bound;
 free_arrays:
 	ta_env_free(idx);
 	ta_env_free(sub);
@@ -747,28 +745,22 @@ free_slab:
 
 /**
  * ta_search_slab() - take a slab off the bottom, search it and the rest
- * @p: the problem (validated), in one part
- * @lower_bound: its lower bound
- * @lim: effort limits; the slab and the rest get half of the time left
- * @offsets: in, a valid plan; out, a better one when found
- * @height: in, its height; out, the best height
- * @proven: out, true when @height is at @lower_bound
- * @reserved: memory the caller holds, as for ta_search_whole()
- * @slabs: how deep slabs may nest, at least 1 (its sides get one less)
+ * @job: a problem in one part; @job->slabs at least 1 (the sides get one
+ *	 less); the slab gets an eighth of the time left, the rest above it
+ *	 a quarter; *@job->proven is true only at @job->lower_bound
+ *
+ * Where no slab holds just what crosses one of the moments fewest bytes
+ * cross, or its plan is not proven, strips (ta_search_strips()).
  *
  * Return: 1 when no slab was found (nothing changed), else as
  * ta_search_skyline().
  */
-int ta_search_slab(const struct ta_problem *p, u64 lower_bound,
-		   struct ta_search_limits *lim, u64 *offsets, u64 *height,
-		   bool *proven, u64 reserved, u32 slabs)
+int ta_search_slab(const struct ta_search_job *job)
 {
-	int ret = ta_slab_cut(p, lower_bound, lim, offsets, height, proven,
-			      reserved, slabs), strips;
+	int ret = ta_slab_cut(job), strips;
 
-	if (ret < 0 || (!ret && (*proven || lim->timed_out)))
+	if (ret < 0 || (!ret && (*job->proven || job->lim->timed_out)))
 		return ret;
-	strips = ta_search_strips(p, lower_bound, lim, offsets, height,
-				  proven, reserved, slabs);
+	strips = ta_search_strips(job);
 	return strips == 1 ? ret : strips;
 }

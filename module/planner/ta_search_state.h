@@ -196,21 +196,37 @@ static inline u64 ta_search_floor_sig(u32 t, u64 v)
 int ta_search_whole(const struct ta_problem *p, u64 lower_bound,
 		    struct ta_search_limits *lim, u64 *offsets, u64 *height,
 		    bool *proven, u64 reserved);
-int ta_search_parts(const struct ta_problem *p, u64 lower_bound,
-		    struct ta_search_limits *lim, u64 *offsets, u64 *height,
-		    bool *proven, u64 reserved, u32 slabs);
-int ta_search_split(const struct ta_problem *p, u64 lower_bound,
-		    struct ta_search_limits *lim, u64 *offsets, u64 *height,
-		    bool *proven, u64 reserved, u32 slabs);
-int ta_search_one(const struct ta_problem *p, u64 lower_bound,
-		  struct ta_search_limits *lim, u64 *offsets, u64 *height,
-		  bool *proven, u64 reserved, u32 slabs);
-int ta_search_slab(const struct ta_problem *p, u64 lower_bound,
-		   struct ta_search_limits *lim, u64 *offsets, u64 *height,
-		   bool *proven, u64 reserved, u32 slabs);
-int ta_search_strips(const struct ta_problem *p, u64 lower_bound,
-		     struct ta_search_limits *lim, u64 *offsets, u64 *height,
-		     bool *proven, u64 reserved, u32 slabs);
+/**
+ * struct ta_search_job - one problem for the search, and what it gives back
+ * @p: the problem (validated)
+ * @lower_bound: a height no plan goes below, as far as the caller cares
+ * @lim: effort limits
+ * @offsets: in, a valid plan; out, the best plan found
+ * @height: in, its height; out, the best height found
+ * @proven: out, true when @height is proven optimal (as for
+ *	    ta_search_whole())
+ * @reserved: memory the caller holds, counted in %TA_SEARCH_MAX_BYTES
+ * @slabs: how deep slabs may still nest (ta_search_slab.c); 0 for none
+ *
+ * Parts, slabs and strips make jobs of their own for the pieces they
+ * search, down to ta_search_whole().
+ */
+struct ta_search_job {
+	const struct ta_problem *p;
+	u64 lower_bound;
+	struct ta_search_limits *lim;
+	u64 *offsets;
+	u64 *height;
+	bool *proven;
+	u64 reserved;
+	u32 slabs;
+};
+
+int ta_search_parts(const struct ta_search_job *job);
+int ta_search_split(const struct ta_search_job *job);
+int ta_search_one(const struct ta_search_job *job);
+int ta_search_slab(const struct ta_search_job *job);
+int ta_search_strips(const struct ta_search_job *job);
 
 struct ta_search_limits ta_search_limits_share(const struct ta_search_limits *lim,
 					       u32 share);

@@ -514,6 +514,10 @@ static int t_peel(void)
 		struct ta_result res;
 		bool proven;
 		u64 h;
+		struct ta_search_job job = {
+			.p = &p, .lower_bound = 65536, .lim = &lim,
+			.offsets = off, .height = &h, .proven = &proven,
+		};
 		int ret;
 
 		b[n] = (struct ta_buffer){ .size = 16384, .align = 1,
@@ -521,7 +525,7 @@ static int t_peel(void)
 		TA_CHECK(!ta_plan(&p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res),
 			 "greedy");
 		h = res.height;
-		ret = ta_search_parts(&p, 65536, &lim, off, &h, &proven, 0, 0);
+		ret = ta_search_parts(&job);
 		TA_CHECK(!ret, "seed %u: %d", seed, ret);
 		TA_CHECK(!ta_plan_validate(&p, off, h), "seed %u: invalid",
 			 seed);
@@ -532,7 +536,7 @@ static int t_peel(void)
 		/* 16 KiB under buffers aligned to 32 KiB: kept in place */
 		for (i = 0; i < n; i++)
 			b[i].align = 32768;
-		ret = ta_search_parts(&p, 65536, &lim, off, &h, &proven, 0, 0);
+		ret = ta_search_parts(&job);
 		TA_CHECK(ret == 1, "seed %u: aligned: %d", seed, ret);
 	}
 	return 0;
@@ -573,13 +577,18 @@ static int strips_enomem(struct ta_problem *p, u64 *off)
 
 	for (nth = 1;; nth++) {
 		struct ta_search_limits lim = { .max_steps = 2000000 };
+		struct ta_search_job job = {
+			.p = p, .lower_bound = 65536, .lim = &lim,
+			.offsets = off, .height = &h, .proven = &proven,
+			.slabs = 1,
+		};
 
 		TA_CHECK(!ta_plan(p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res),
 			 "greedy");
 		h = res.height;
 		ta_env_test_allocs = 0;
 		ta_env_test_alloc_fail_nth = nth;
-		ret = ta_search_strips(p, 65536, &lim, off, &h, &proven, 0, 1);
+		ret = ta_search_strips(&job);
 		ta_env_test_alloc_fail_nth = 0;
 		TA_CHECK(!ta_plan_validate(p, off, h), "allocation %lu: invalid",
 			 nth);
@@ -598,11 +607,8 @@ static int strips_enomem(struct ta_problem *p, u64 *off)
 	return 0;
 }
 
-/* A search of the same shape as ta_search_slab() and ta_search_strips(). */
-typedef int (*layers_search_fn)(const struct ta_problem *p, u64 lower_bound,
-				struct ta_search_limits *lim, u64 *offsets,
-				u64 *height, bool *proven, u64 reserved,
-				u32 slabs);
+/* ta_search_slab() or ta_search_strips() */
+typedef int (*layers_search_fn)(const struct ta_search_job *job);
 
 /*
  * Eight seeds of layers made by @gen (at most @max buffers), each searched
@@ -625,6 +631,11 @@ static int layers_at_optimum(u32 (*gen)(u64 seed, struct ta_buffer *b),
 		struct ta_result res;
 		bool proven;
 		u64 h;
+		struct ta_search_job job = {
+			.p = &p, .lower_bound = 65536, .lim = &lim,
+			.offsets = off, .height = &h, .proven = &proven,
+			.slabs = 1,
+		};
 		int err;
 
 		if (ta_plan(&p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res)) {
@@ -633,7 +644,7 @@ static int layers_at_optimum(u32 (*gen)(u64 seed, struct ta_buffer *b),
 			goto out;
 		}
 		h = res.height;
-		err = search(&p, 65536, &lim, off, &h, &proven, 0, 1);
+		err = search(&job);
 		if (err || ta_plan_validate(&p, off, h) || h != 65536 ||
 		    !proven) {
 			printf("# seed %llu: %d, %llu, proven %d, greedy %llu\n",
