@@ -417,6 +417,60 @@ static int ta_slab_side(const struct ta_search_job *job, const u32 *idx,
 }
 
 /*
+ * Layer @idx[0..@m) of @job's problem, @c bytes live at every moment:
+ * searched alone in an eighth of the time left, put in @plan from *@base
+ * up; *@base becomes its top, rounded up to @align. Return: 0, 1 when the
+ * top overflows (keep the plan in hand), or as ta_search_skyline().
+ */
+static int ta_slab_layer(const struct ta_search_job *job, const u32 *idx,
+			 u32 m, u64 c, u64 align, struct ta_buffer *sub,
+			 u64 *sub_off, u64 *plan, u64 *base, u64 reserved)
+{
+	u64 h, top;
+	u32 i;
+	int ret;
+
+	ret = ta_slab_side(job, idx, m, c, 8, sub, sub_off, &h, reserved);
+	if (ret)
+		return ret;
+	top = *base + h + align - 1;
+	if (top < *base + h || *base + h < *base)
+		return 1;
+	for (i = 0; i < m; i++)
+		plan[idx[i]] = *base + sub_off[i];
+	*base = top & ~(align - 1);
+	return 0;
+}
+
+/*
+ * The rest, @idx[0..@m) of @job's problem, above the layers' @base bytes:
+ * searched in a quarter of the time left, put in @plan; @plan becomes
+ * @job's plan when lower than the plan in hand. Return: as
+ * ta_search_skyline().
+ */
+static int ta_slab_rest(const struct ta_search_job *job, const u32 *idx,
+			u32 m, u64 base, struct ta_buffer *sub, u64 *sub_off,
+			u64 *plan, u64 reserved)
+{
+	u64 lower_bound = job->lower_bound > base ? job->lower_bound - base : 0;
+	u64 h;
+	u32 i;
+	int ret;
+
+	ret = ta_slab_side(job, idx, m, lower_bound, 4, sub, sub_off, &h,
+			   reserved);
+	if (ret || base + h < base || base + h >= *job->height)
+		return ret;	/* no better: keep the plan in hand */
+	for (i = 0; i < m; i++)
+		plan[idx[i]] = base + sub_off[i];
+	for (i = 0; i < job->p->n_buffers; i++)
+		job->offsets[i] = plan[i];
+	*job->height = base + h;
+	*job->proven = *job->height <= job->lower_bound;
+	return 0;
+}
+
+/*
  * Is there a moment inside the span that no buffer crosses (the problem
  * comes apart there)?
  */
@@ -521,7 +575,7 @@ int ta_search_strips(const struct ta_search_job *job)
 	struct ta_slab *fwd, *mir, *sl = NULL;
 	struct ta_problem rp, rm;
 	struct ta_buffer *sub, *rest, *rest_mir;
-	u64 *sub_off, *plan, bytes = 0, slab_bytes = 0, base = 0, hs;
+	u64 *sub_off, *plan, bytes = 0, slab_bytes = 0, base = 0;
 	u64 align = 1;
 	u32 *idx, *order, *moved, i, j, n = p->n_buffers, ns = 0, nr = 0, k;
 	u32 last;
@@ -602,13 +656,12 @@ int ta_search_strips(const struct ta_search_job *job)
 			idx[ns + i] = order[i];
 			j += moved[i];
 		}
-		ret = ta_slab_side(job, idx + ns, j, sl->c, 8, sub, sub_off,
-				   &hs, reserved + bytes + slab_bytes);
-		if (ret)
+		ret = ta_slab_layer(job, idx + ns, j, sl->c, align, sub, sub_off,
+				    plan, &base, reserved + bytes + slab_bytes);
+		if (ret) {
+			ret = ret > 0 ? 0 : ret;
 			goto free_slab;
-		for (i = 0; i < j; i++)
-			plan[idx[ns + i]] = base + sub_off[i];
-		base = (base + hs + align - 1) & ~(align - 1);
+		}
 		ns += j;
 		nr -= j;
 		ta_slab_free(fwd);
@@ -619,17 +672,8 @@ int ta_search_strips(const struct ta_search_job *job)
 	ret = 1;
 	if (!ns)
 		goto free_slab;
-	ret = ta_slab_side(job, idx + ns, nr,
-			   job->lower_bound > base ? job->lower_bound - base : 0,
-			   4, sub, sub_off, &hs, reserved + bytes);
-	if (ret || base + hs >= *job->height)
-		goto free_slab;		/* no better: keep the plan in hand */
-	for (i = 0; i < nr; i++)
-		plan[idx[ns + i]] = base + sub_off[i];
-	for (i = 0; i < n; i++)
-		job->offsets[i] = plan[i];
-	*job->height = base + hs;
-	*job->proven = *job->height <= job->lower_bound;
+	ret = ta_slab_rest(job, idx + ns, nr, base, sub, sub_off, plan,
+			   reserved + bytes);
 free_slab:
 	ta_slab_free(fwd);
 	ta_slab_free(mir);
@@ -659,7 +703,7 @@ static int ta_slab_cut(const struct ta_search_job *job)
 	u64 reserved = job->reserved;
 	struct ta_slab sl = { 0 };
 	struct ta_buffer *sub = NULL;
-	u64 *sub_off = NULL, *plan = NULL, bytes = 0, hs, hr, shift;
+	u64 *sub_off = NULL, *plan = NULL, bytes = 0, base = 0;
 	u64 align = 1;
 	u32 *idx = NULL, i, ns = 0, nr, tries, cut = 0;
 	int ret;
@@ -709,28 +753,15 @@ static int ta_slab_cut(const struct ta_search_job *job)
 		}
 	for (i = 0; i < p->n_buffers; i++)
 		plan[i] = job->offsets[i];
-	/* the slab, in an eighth of the time left */
-	ret = ta_slab_side(job, idx, ns, sl.c, 8, sub, sub_off, &hs,
+	/* the slab, then the rest above it */
+	ret = ta_slab_layer(job, idx, ns, sl.c, align, sub, sub_off, plan,
+			    &base, reserved + bytes);
+	if (ret) {
+		ret = ret > 0 ? 0 : ret;
+		goto free_arrays;
+	}
+	ret = ta_slab_rest(job, idx + ns, nr - ns, base, sub, sub_off, plan,
 			   reserved + bytes);
-	if (ret)
-		goto free_arrays;
-	for (i = 0; i < ns; i++)
-		plan[idx[i]] = sub_off[i];
-	/* the rest above it, in a quarter of what is left then */
-	shift = (hs + align - 1) & ~(align - 1);
-	ret = ta_slab_side(job, idx + ns, nr - ns,
-			   job->lower_bound > shift ? job->lower_bound - shift : 0,
-			   4, sub, sub_off, &hr, reserved + bytes);
-	if (ret)
-		goto free_arrays;
-	if (shift < hs || shift + hr < shift || shift + hr >= *job->height)
-		goto free_arrays;	/* no better: keep the plan in hand */
-	for (i = 0; i < nr - ns; i++)
-		plan[idx[ns + i]] = sub_off[i] + shift;
-	for (i = 0; i < p->n_buffers; i++)
-		job->offsets[i] = plan[i];
-	*job->height = shift + hr;
-	*job->proven = *job->height <= job->lower_bound;
 free_arrays:
 	ta_env_free(idx);
 	ta_env_free(sub);
