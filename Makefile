@@ -17,7 +17,8 @@
 #                             cap per run) and after (limit 2 s), then the
 #                             transports in a VM of Debian's stock kernel
 #   make lint                 checkpatch --strict, W=1, sparse on the module
-#   make fuzz                 every libFuzzer target for FUZZ_SECONDS (300) each
+#   make fuzz                 every libFuzzer target for FUZZ_SECONDS (300) each,
+#                             exploring; its crashes join tests/fuzz/corpus/
 #   make deb                  the Debian packages (dpkg-buildpackage -b -us -uc
 #                             on a clean copy of the tree), in build/deb/
 #   make dkms-install [KVER=] (root) the module's source into
@@ -68,7 +69,7 @@ lint: deps
 
 FUZZ_SECONDS ?= 300
 fuzz: deps
-	FUZZ_KEEP_CORPUS=1 $(MAKE) -C $(TOP)/tests/fuzz run FUZZ_SECONDS=$(FUZZ_SECONDS)
+	FUZZ_KEEP_CORPUS=1 $(MAKE) -C $(TOP)/tests/fuzz run FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=
 
 netlink-gen:
 	$(TOP)/tests/netlink-gen.sh

@@ -101,7 +101,8 @@ tap_run host-build host_build
 if [ -f "$TA_ROOT/tests/unit/Makefile" ]; then
 	tap_run unit make -s -C "$TA_ROOT/tests/unit" run
 fi
-# libFuzzer targets, FUZZ_SECONDS each (default: see tests/fuzz/Makefile)
+# libFuzzer targets, reproducible: FUZZ_RUNS inputs each from seed FUZZ_SEED
+# (defaults in tests/fuzz/Makefile); exploring is make fuzz
 tap_run fuzz make -s -C "$TA_ROOT/tests/fuzz" run
 tap_run harness "$TA_ROOT/tests/harness-selftest.sh"
 tap_run library "$TA_ROOT/tests/lib-install-test.sh"

@@ -417,6 +417,7 @@ static int ta_check_offsets(const struct ta_problem *p, const u64 *offsets,
 			return -EINVAL;
 		}
 		if (offsets[i] > TA_PLAN_MAX_HEIGHT ||
+		    b->size > TA_PLAN_MAX_HEIGHT - offsets[i] ||
 		    offsets[i] + b->size > height) {
 			ta_conflict_set(c, TA_CONFLICT_HEIGHT, i, i, 0);
 			return -EINVAL;
@@ -590,7 +591,7 @@ out:
  *	      plan is valid or the problem itself is malformed)
  *
  * Every offset must be a multiple of its buffer's alignment and end within
- * @height, and two buffers whose lifetimes overlap must not share a byte,
+ * @height and at or below %TA_PLAN_MAX_HEIGHT (no plan is taller), and two buffers whose lifetimes overlap must not share a byte,
  * unless they are one alias class of the graph's in-place ops (see
  * ta_graph_aliases()) at the same offset. O(n log n) time, O(n) memory.
  *

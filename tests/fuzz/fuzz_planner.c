@@ -37,9 +37,18 @@
 #define FUZZ_MAX_OPS		24
 #define FUZZ_MAX_REFS		96
 
-/* Bounded budget: each input must run in milliseconds. */
+/*
+ * Bounded budget: each input must run in milliseconds. With
+ * FUZZ_REPRODUCIBLE=1 in the environment (make check's bounded stage) the
+ * steps alone bound auto, so that what it plans, and so the coverage that
+ * steers libFuzzer, never depends on the clock: a fixed -seed and -runs
+ * then give the same run twice.
+ */
 #define FUZZ_STEPS		2000
 #define FUZZ_TIME_NS		5000000ULL
+#define FUZZ_NO_CLOCK_NS	3600000000000ULL
+
+static u64 fuzz_time_ns = FUZZ_TIME_NS;
 
 #define FUZZ_CHECK(cond, ...)						\
 	do {								\
@@ -316,6 +325,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
+	if (getenv("FUZZ_REPRODUCIBLE"))
+		fuzz_time_ns = FUZZ_NO_CLOCK_NS;
 	if (getenv("FUZZ_PLANNER_STATS")) {
 		fuzz_stats.on = true;
 		atexit(fuzz_stats_print);
@@ -378,6 +389,7 @@ static int fuzz_brute_validate(const struct ta_problem *p, const u64 *off,
 		const struct ta_buffer *a = &p->buffers[i];
 
 		if (off[i] & (a->align - 1) || off[i] >= TA_PLAN_MAX_SIZE ||
+		    off[i] + a->size >= TA_PLAN_MAX_SIZE ||
 		    off[i] + a->size > height)
 			return -EINVAL;
 		if (a->size && off[i] + a->size > top)
@@ -556,7 +568,7 @@ static void fuzz_nudge(struct fuzz_in *f, const struct ta_problem *p,
 static void fuzz_plan_all(struct fuzz_in *f, const struct ta_problem *p,
 			  bool valid)
 {
-	struct ta_budget budget = { .time_ns = FUZZ_TIME_NS,
+	struct ta_budget budget = { .time_ns = fuzz_time_ns,
 				    .steps = FUZZ_STEPS };
 	u64 offsets[FUZZ_MAX_TENSORS], lb = 0, naive, proven = 0;
 	u64 heights[TA_STRATEGY_COUNT];

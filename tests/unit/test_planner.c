@@ -882,6 +882,42 @@ static int t_validator(void)
 	return 0;
 }
 
+/*
+ * No plan is taller than 2^63 - 1, whatever height it claims: an offset
+ * below 2^63 whose buffer ends above it is refused by the validator and
+ * by the fixed strategy alike (the fuzzer's input ce9c6a97 once found the
+ * validator accepting what the fixed strategy refused).
+ */
+static int t_validator_top(void)
+{
+	struct ta_buffer b[2] = {
+		{ .size = 1ULL << 62, .align = 1, .start = 0, .end = 2 },
+		{ .size = 16, .align = 1, .start = 1, .end = 3 },
+	};
+	struct ta_problem p = trace(b, 2);
+	u64 off[2] = { (1ULL << 62) - 1, 0 }, got[2];
+	u64 top = (1ULL << 63) - 1;
+	struct ta_conflict c;
+	struct ta_result res;
+
+	TA_CHECK(!ta_plan_validate(&p, off, top), "ends at 2^63 - 1");
+	off[0] = 1ULL << 62;
+	TA_CHECK(ta_plan_validate(&p, off, top + 1) == -EINVAL,
+		 "ends at 2^63");
+	TA_CHECK(ta_plan_check(&p, off, ~0ULL, &c) == -EINVAL &&
+		 c.kind == TA_CONFLICT_HEIGHT && c.a == 0,
+		 "kind %u buffer %u", c.kind, c.a);
+	p.fixed = off;
+	TA_CHECK(ta_plan(&p, TA_STRATEGY_FIXED, NULL, got, &res) == -EINVAL &&
+		 res.conflict.kind == TA_CONFLICT_HEIGHT && res.conflict.a == 0,
+		 "fixed: kind %u buffer %u", res.conflict.kind, res.conflict.a);
+	off[0] = (1ULL << 62) - 1;
+	TA_CHECK(!ta_plan(&p, TA_STRATEGY_FIXED, NULL, got, &res) &&
+		 res.height == top, "fixed: height %llu",
+		 (unsigned long long)res.height);
+	return 0;
+}
+
 static int t_validator_random(void)
 {
 	/* shift one buffer of a valid plan onto a live neighbour */
@@ -1397,6 +1433,7 @@ const struct ta_test ta_planner_tests[] = {
 	{ "graph errors", t_graph_errors },
 	{ "graph: exportable tensors in whole pages", t_graph_exportable },
 	{ "validator: hand-made plans", t_validator },
+	{ "validator: no plan ends above 2^63 - 1", t_validator_top },
 	{ "validator: rejects overlaps in a large plan", t_validator_random },
 	{ "random traces, every strategy valid", t_random_traces },
 	{ "random graphs, every strategy valid", t_random_graphs },
