@@ -90,6 +90,22 @@ int ta_work_check(struct ta_work *w)
 	return w->err;
 }
 
+/* A trace's alias classes (&ta_problem.alias): one root each, one size. */
+static int ta_check_alias(const struct ta_problem *p)
+{
+	u32 i, r;
+
+	if (p->graph)
+		return -EINVAL;
+	for (i = 0; i < p->n_buffers; i++) {
+		r = p->alias[i];
+		if (r >= p->n_buffers || p->alias[r] != r ||
+		    p->buffers[r].size != p->buffers[i].size)
+			return -EINVAL;
+	}
+	return 0;
+}
+
 static int ta_check_buffers(const struct ta_problem *p, struct ta_work *w)
 {
 	int ret;
@@ -114,7 +130,7 @@ static int ta_check_buffers(const struct ta_problem *p, struct ta_work *w)
 		    b->end > TA_PLAN_MAX_STEPS)
 			return -E2BIG;
 	}
-	return 0;
+	return p->alias ? ta_check_alias(p) : 0;
 }
 
 /* The buffers of a graph-form problem must be what its graph says. */
@@ -511,23 +527,31 @@ conflict:
 }
 
 /*
- * The alias classes of a graph problem, or NULL (none, or trace form);
- * *@joined (may be NULL) as ta_graph_aliases() returns it.
+ * The alias classes of a problem (a graph's in-place ops, or a trace's
+ * &ta_problem.alias), or NULL when there are none; *@joined (may be NULL)
+ * as ta_graph_aliases() returns it.
  */
 static int ta_problem_roots(const struct ta_problem *p, u32 **root,
 			    u32 *joined)
 {
-	u32 n;
+	u32 i, n = 0;
 
 	*root = NULL;
 	if (joined)
 		*joined = 0;
-	if (!p->graph || !p->n_buffers)
+	if ((!p->graph && !p->alias) || !p->n_buffers)
 		return 0;
 	*root = ta_env_alloc_array(p->n_buffers, sizeof(**root));
 	if (!*root)
 		return -ENOMEM;
-	n = ta_graph_aliases(p->graph, p->buffers, *root);
+	if (p->graph) {
+		n = ta_graph_aliases(p->graph, p->buffers, *root);
+	} else {
+		for (i = 0; i < p->n_buffers; i++) {
+			(*root)[i] = p->alias[i];
+			n += p->alias[i] != i;
+		}
+	}
 	if (joined)
 		*joined = n;
 	if (!n) {
@@ -710,22 +734,59 @@ static int ta_plan_run(const struct ta_problem *p, enum ta_strategy strategy,
 }
 
 /*
- * struct ta_merged - a graph with aliases as ta_alias_merge() makes it
- * @g: the merged graph (each alias class one tensor)
- * @bufs: its lifetimes
- * @cls: per tensor of the original graph, its class's tensor in @g
+ * struct ta_merged - a problem with aliases, each alias class one buffer
+ * @g: graph form: the merged graph as ta_alias_merge() makes it; trace
+ *     form: only @g.n_tensors is set, the number of classes
+ * @bufs: the merged buffers (graph form: the merged graph's lifetimes)
+ * @cls: per buffer of the original problem, its class's buffer in @bufs
+ * @graph: @g for graph form, NULL for trace form
  */
 struct ta_merged {
 	struct ta_graph g;
 	struct ta_buffer *bufs;
 	u32 *cls;
+	const struct ta_graph *graph;
 };
 
 static void ta_merged_free(struct ta_merged *mg)
 {
 	ta_env_free(mg->bufs);
-	ta_alias_free(&mg->g);
+	if (mg->graph)
+		ta_alias_free(&mg->g);
 	ta_env_free(mg->cls);
+}
+
+/*
+ * A trace's classes: each lives from its first member's start to its last
+ * member's end, with their size and the largest of their alignments.
+ */
+static int ta_merged_trace(const struct ta_problem *p, const u32 *root,
+			   struct ta_merged *mg)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < p->n_buffers; i++)
+		if (root[i] == i)
+			mg->cls[i] = n++;
+	mg->bufs = ta_env_alloc_array(n, sizeof(*mg->bufs));
+	if (!mg->bufs)
+		return -ENOMEM;
+	for (i = 0; i < p->n_buffers; i++) {
+		const struct ta_buffer *b = &p->buffers[i];
+		struct ta_buffer *c;
+
+		mg->cls[i] = mg->cls[root[i]];
+		c = &mg->bufs[mg->cls[i]];
+		if (root[i] == i) {
+			*c = *b;
+			continue;
+		}
+		c->start = b->start < c->start ? b->start : c->start;
+		c->end = b->end > c->end ? b->end : c->end;
+		c->align = b->align > c->align ? b->align : c->align;
+	}
+	mg->g.n_tensors = n;
+	return 0;
 }
 
 /* Merge @p's alias classes (@root) and derive the merged lifetimes. */
@@ -734,10 +795,17 @@ static int ta_merged_build(const struct ta_problem *p, const u32 *root,
 {
 	int ret;
 
-	mg->bufs = NULL;
+	memset(mg, 0, sizeof(*mg));
 	mg->cls = ta_env_alloc_array(p->n_buffers, sizeof(*mg->cls));
 	if (!mg->cls)
 		return -ENOMEM;
+	if (!p->graph) {
+		ret = ta_merged_trace(p, root, mg);
+		if (ret)
+			ta_merged_free(mg);
+		return ret;
+	}
+	mg->graph = &mg->g;
 	ret = ta_alias_merge(p->graph, p->buffers, root, &mg->g, mg->cls);
 	if (ret) {
 		ta_env_free(mg->cls);
@@ -778,7 +846,7 @@ static int ta_plan_aliased(const struct ta_problem *p,
 	}
 	mp.n_buffers = mg.g.n_tensors;
 	mp.buffers = mg.bufs;
-	mp.graph = &mg.g;
+	mp.graph = mg.graph;
 	ret = ta_plan_run(&mp, strategy, budget, moff, res, w);
 	if (!ret) {
 		for (i = 0; i < p->n_buffers; i++)

@@ -170,6 +170,13 @@ enum ta_strategy {
  * @fixed_height: %TA_STRATEGY_FIXED only: the height the offsets were
  *		  planned for (every buffer must end within it; it becomes
  *		  the plan's height), or 0 for max(offset + size)
+ * @alias: trace form only (NULL with @graph, where in-place ops say it),
+ *	   may be NULL: per buffer, the root buffer of its alias class
+ *	   (itself when it shares with nobody), as ta_graph_aliases() gives
+ *	   a graph's. Members of a class are one memory: each names a root
+ *	   that names itself and has its size; they get one offset and may
+ *	   be live at once. How a plan of a graph with in-place ops reads
+ *	   back from its CSV.
  */
 struct ta_problem {
 	u32 n_buffers;
@@ -177,6 +184,7 @@ struct ta_problem {
 	const struct ta_graph *graph;
 	const u64 *fixed;
 	u64 fixed_height;
+	const u32 *alias;
 };
 
 /**

@@ -10,7 +10,8 @@
  * errno (-EINVAL, -E2BIG with a message; -ENOMEM). An accepted trace is
  * planned (freelist; the problem itself may still be malformed: -EINVAL,
  * -E2BIG), a plan must validate, and the plan written as CSV and read back
- * must give the same buffers and, in its offset column, the plan.
+ * must give the same buffers, the same alias classes and, in its offset
+ * column, the plan.
  */
 #include "fuzz_files.h"
 
@@ -47,6 +48,9 @@ static void fuzz_round_trip(const struct ta_input *in, const u64 *offsets)
 			   in->ids[i], back.ids[i]);
 		FUZZ_CHECK(back.in_offsets[i] == offsets[i],
 			   "buffer %u: offset differs", i);
+		FUZZ_CHECK((back.alias ? back.alias[i] : i) ==
+			   (in->alias ? in->alias[i] : i),
+			   "buffer %u: alias class differs", i);
 	}
 	ta_input_free(&back);
 }

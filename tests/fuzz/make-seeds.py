@@ -200,6 +200,10 @@ b12,10,16,4
     "all-columns": "# a comment\r\noffset, size ,alignment,upper,lower,id\r\n"
         "0,100,64,5,0,a\r\n128,27,1,3,1, b \r\n\r\n0,0,8,9,6,empty\r\n",
     "align-alias": "id,lower,upper,size,align\nx,0,1,1,4096\ny,0,2,18446744073709551615,1\n",
+    "alias-classes": "id,lower,upper,size,alignment,offset,alias\n"
+        "a,0,2,64,16,0,0\nb,1,3,64,64,0,0\nc,0,3,32,1,64,2\nd,2,4,64,1,0,0\n",
+    "alias-bad": "id,lower,upper,size,offset,alias\n"
+        "a,0,2,64,0,1\nb,1,3,64,0,0\nc,0,3,32,64,0\n",
     "bad-fields": "id,lower,upper,size\na,0,1\n",
     "bad-number": "id,lower,upper,size\na,0,1,-5\n",
     "bad-header": "id,lower,upper,size,size\n",

@@ -211,6 +211,66 @@ static int t_alias_validator(void)
 	return 0;
 }
 
+/*
+ * A trace's alias classes (&ta_problem.alias, a plan CSV's alias column):
+ * a and b are one memory, live at once at step 1, c beside them. Every
+ * strategy gives a and b one offset, the bound counts them once, the
+ * validator lets them share and nobody else, and a bad class is -EINVAL.
+ */
+static int t_alias_trace(void)
+{
+	struct ta_buffer b[3] = {
+		{ .size = 64, .align = 16, .start = 0, .end = 2 },
+		{ .size = 64, .align = 64, .start = 1, .end = 3 },
+		{ .size = 32, .align = 1, .start = 0, .end = 3 },
+	};
+	u32 alias[3] = { 0, 0, 2 };
+	struct ta_problem p = { .n_buffers = 3, .buffers = b, .alias = alias };
+	u64 off[3], lb, fixed[3] = { 64, 64, 0 };
+	struct ta_conflict c;
+	struct ta_result res;
+	int s, planned = 0;
+
+	TA_CHECK(!ta_problem_lower_bound(&p, &lb) && lb == 96, "bound %llu",
+		 (unsigned long long)lb);
+	for (s = 0; s < TA_STRATEGY_COUNT; s++) {
+		TA_CHECK(!ta_plan(&p, s, NULL, off, &res), "%s",
+			 ta_strategy_name(s));
+		TA_CHECK(off[0] == off[1] && !(off[0] % 64) &&
+			 res.n_aliased == 1 && res.lower_bound == 96 &&
+			 !ta_plan_validate(&p, off, res.height), "%s: %llu %llu",
+			 ta_strategy_name(s), (unsigned long long)off[0],
+			 (unsigned long long)off[1]);
+		planned++;
+	}
+	TA_CHECK(planned == TA_STRATEGY_COUNT, "%d strategies", planned);
+	p.fixed = fixed;
+	TA_CHECK(!ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res) &&
+		 res.height == 128 && !memcmp(off, fixed, sizeof(off)), "fixed");
+	p.fixed = NULL;
+	TA_CHECK(!ta_plan_check(&p, fixed, 128, &c), "shared");
+	fixed[2] = 64;
+	TA_CHECK(ta_plan_check(&p, fixed, 128, &c) == -EINVAL &&
+		 c.kind == TA_CONFLICT_OVERLAP, "c is no alias");
+	fixed[0] = 16;
+	fixed[2] = 128;
+	TA_CHECK(ta_plan_check(&p, fixed, 160, &c) == -EINVAL &&
+		 c.kind == TA_CONFLICT_OVERLAP, "apart, overlapping");
+	alias[2] = 1;		/* 1 is no root */
+	TA_CHECK(ta_plan(&p, TA_STRATEGY_AUTO, NULL, off, &res) == -EINVAL,
+		 "no root");
+	alias[2] = 0;		/* 32 bytes in a class of 64 */
+	TA_CHECK(ta_problem_lower_bound(&p, &lb) == -EINVAL, "two sizes");
+	alias[2] = 3;
+	TA_CHECK(ta_plan_check(&p, off, 128, &c) == -EINVAL, "beyond");
+	alias[2] = 2;
+	alias[0] = 1;		/* a root may come after its members */
+	alias[1] = 1;
+	TA_CHECK(!ta_plan(&p, TA_STRATEGY_AUTO, NULL, off, &res) &&
+		 off[0] == off[1] && res.n_aliased == 1, "root last");
+	return 0;
+}
+
 static int t_fixed(void)
 {
 	u64 fixed[4] = { 0, 16, 16, 128 }, off[4];
@@ -339,6 +399,7 @@ const struct ta_test ta_runtime_tests[] = {
 	{ "alias: every strategy shares a view's bytes", t_alias_every_strategy },
 	{ "alias: the rules (size, output, reread, chain, flags)", t_alias_rules },
 	{ "alias: the validator lets aliases share one offset", t_alias_validator },
+	{ "alias: a trace's classes (a plan CSV's alias column)", t_alias_trace },
 	{ "fixed: offsets checked, conflicts named, unfixed placed", t_fixed },
 	{ "fixed: trace form", t_fixed_trace },
 	{ "graph file: inplace ops round trip", t_graph_file_inplace },

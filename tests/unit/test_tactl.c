@@ -4,6 +4,7 @@
  * tests/unit/build/tactl (the Makefile builds it), offline only, its
  * stdout, stderr and exit status.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -313,6 +314,107 @@ static int t_csv_lifetimes(void)
 	return 0;
 }
 
+const char *ta_test_shared_dir(void);
+
+/* The "height" of tactl plan --json's line, or 0. */
+static unsigned long long json_height(const char *out)
+{
+	const char *h = strstr(out, "\"height\":");
+
+	return h ? strtoull(h + 9, NULL, 10) : 0;
+}
+
+/*
+ * One model, with (@inplace) or without in-place ops: plan it, then read
+ * the plan CSV back three ways. *@aliased counts the CSVs whose rows
+ * share memory (an alias column).
+ */
+static int round_trip(const char *model, bool inplace, int *aliased)
+{
+	const char *flag = inplace ? "" : "--no-inplace";
+	char out[4096], err[4096], a[1 << 16], b[1 << 16];
+	unsigned long long height;
+
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan '%s' --offline %s --budget-ms 100 --json -o p.csv",
+		       model, flag) == 0, "%s %s: %s", model, flag, err);
+	height = json_height(out);
+	TA_CHECK(height, "%s: %s", model, out);
+	read_file(tmp_path("p.csv"), a, sizeof(a));
+	TA_CHECK(strlen(a) < sizeof(a) - 1, "%s: the CSV is too long here",
+		 model);
+	if (strstr(a, ",alias\n"))
+		(*aliased)++;
+	else
+		TA_CHECK(!strstr(out, "\"aliased\":") ||
+			 strstr(out, "\"aliased\":0}"),
+			 "%s %s: rows share memory, the CSV does not say so: %s",
+			 model, flag, out);
+	/* drawn: valid at the height it was planned for */
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "draw p.csv --svg p.svg") == 0, "%s %s: %s", model,
+		 flag, err);
+	TA_CHECK(strtoull(strstr(out, "height ") ? strstr(out, "height ") + 7 :
+			  "0", NULL, 10) == height,
+		 "%s %s: drawn %s, planned %llu", model, flag, out, height);
+	/* served as it is by the fixed strategy, written back the same */
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan p.csv --offline --strategy fixed --json -o q.csv") == 0,
+		 "%s %s: %s", model, flag, err);
+	TA_CHECK(json_height(out) == height, "%s %s: fixed %s, planned %llu",
+		 model, flag, out, height);
+	read_file(tmp_path("q.csv"), b, sizeof(b));
+	TA_CHECK(!strcmp(a, b), "%s %s: the fixed plan's CSV differs", model,
+		 flag);
+	/* and planned afresh from the CSV: no taller than from the model */
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan p.csv --offline --budget-ms 100 --json") == 0,
+		 "%s %s: %s", model, flag, err);
+	TA_CHECK(json_height(out) && json_height(out) <= height,
+		 "%s %s: replanned %s, from the model %llu", model, flag, out,
+		 height);
+	return 0;
+}
+
+/*
+ * Every shared model (TFLite and ONNX), with and without in-place ops:
+ * plan -> CSV -> draw, plan -> CSV -> fixed (the same CSV again), and
+ * plan -> CSV -> auto. With in-place ops, the CSVs of the models whose
+ * reshapes share memory carry an alias column.
+ */
+static int t_csv_round_trip(void)
+{
+	const char *dir = ta_test_shared_dir();
+	int models = 0, aliased = 0, plain = 0;
+	char path[1400];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	TA_CHECK(d, "%s: %s", dir, strerror(errno));
+	TA_CHECK(!tmp_dir(), "tmp");
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+
+		if (!((l > 7 && !strcmp(e->d_name + l - 7, ".tflite")) ||
+		      (l > 5 && !strcmp(e->d_name + l - 5, ".onnx"))))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (round_trip(path, true, &aliased) ||
+		    round_trip(path, false, &plain)) {
+			closedir(d);
+			return 1;
+		}
+		models++;
+	}
+	closedir(d);
+	tmp_clean();
+	printf("# %d models, %d with rows sharing memory\n", models, aliased);
+	TA_CHECK(models >= 13, "%d models in %s", models, dir);
+	TA_CHECK(aliased >= 3 && !plain, "%d aliased with in-place ops, %d without",
+		 aliased, plain);
+	return 0;
+}
+
 /*
  * The subcommands tactl --help lists, one per "  NAME  what" line after
  * "commands:", into @names (NUL-separated, an empty name last).
@@ -579,6 +681,8 @@ const struct ta_test ta_tactl_tests[] = {
 	  t_bad_output },
 	{ "tactl plan -o: lifetimes [lower, upper), upper exclusive",
 	  t_csv_lifetimes },
+	{ "tactl plan -o -> draw, -> fixed, -> auto: every shared model, in place or not",
+	  t_csv_round_trip },
 	{ "tactl: every subcommand answers -h/--help on stdout, status 0",
 	  t_help },
 	{ "tactl: every long option a command parses is in its --help",

@@ -33,6 +33,9 @@
  *		   %TA_STRATEGY_FIXED; NULL when the file has none. Its own
  *		   allocation: ta_input_free() frees it
  * @has_fixed_offsets: @fixed_offsets is set
+ * @alias: trace form: the file's alias column (a plan of in-place ops:
+ *	   per row, the row of its class's root), @prob.alias;
+ *	   NULL when it has none
  */
 struct ta_input {
 	struct ta_problem prob;
@@ -50,6 +53,7 @@ struct ta_input {
 	char **notes;
 	u64 *fixed_offsets;
 	bool has_fixed_offsets;
+	u32 *alias;
 };
 
 /*

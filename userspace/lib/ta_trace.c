@@ -3,12 +3,16 @@
  * ta_trace.c - trace CSV files: read a problem, write a plan.
  *
  * A trace is a CSV file with a header line naming its columns and one
- * buffer per line: id,lower,upper,size[,alignment][,offset]. The columns may
- * come in any order; id, lower, upper and size are required; alignment
- * defaults to 1; an offset column is read and kept but not used for
- * planning. Lifetimes are half-open [lower, upper). Lines end in LF or
- * CRLF; empty lines and lines starting with '#' are skipped, so an id may
- * not start with '#'.
+ * buffer per line: id,lower,upper,size[,alignment][,offset][,alias]. The
+ * columns may come in any order; id, lower, upper and size are required;
+ * alignment defaults to 1; an offset column is read and kept but not used
+ * for planning (but by the fixed strategy). An alias column (a plan of a
+ * graph whose in-place ops share memory) gives each row the row number,
+ * from 0, of its alias class's root (the row whose bytes the in-place
+ * chain starts from, whose alias is itself), its own when it shares with
+ * nobody: the rows of a class are one memory (&ta_problem.alias). Lifetimes
+ * are half-open [lower, upper). Lines end in LF or CRLF; empty lines and
+ * lines starting with '#' are skipped, so an id may not start with '#'.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -19,10 +23,10 @@
 #include "ta_files.h"
 
 enum { COL_ID, COL_LOWER, COL_UPPER, COL_SIZE, COL_ALIGN, COL_OFFSET,
-	COL_COUNT };
+	COL_ALIAS, COL_COUNT };
 
 static const char *const ta_col_names[COL_COUNT] = {
-	"id", "lower", "upper", "size", "alignment", "offset",
+	"id", "lower", "upper", "size", "alignment", "offset", "alias",
 };
 
 void ta_err(char *err, size_t errlen, const char *path, unsigned long line,
@@ -209,6 +213,11 @@ static int ta_trace_row(char *line, const int *col, int ncols,
 	in->bufs[k].align = col[COL_ALIGN] >= 0 ? v[COL_ALIGN] : 1;
 	if (in->in_offsets)
 		in->in_offsets[k] = v[COL_OFFSET];
+	*what = "alias beyond 2^32";
+	if (v[COL_ALIAS] > U32_MAX)
+		return -EINVAL;
+	if (in->alias)
+		in->alias[k] = (u32)v[COL_ALIAS];
 	/*
 	 * Written back (ta_plan_write_csv(), id first), such a row would
 	 * read as a comment.
@@ -219,6 +228,32 @@ static int ta_trace_row(char *line, const int *col, int ncols,
 	in->ids[k] = strdup(ta_trim(f[col[COL_ID]]));
 	*what = "out of memory";
 	return in->ids[k] ? 0 : -ENOMEM;
+}
+
+/* The alias column's rule (&ta_problem.alias), said of the row it breaks. */
+static int ta_trace_check_alias(const struct ta_input *in, u32 n, char *err,
+				size_t errlen, const char *path)
+{
+	u32 i, r;
+
+	for (i = 0; in->alias && i < n; i++) {
+		r = in->alias[i];
+		if (r >= n || in->alias[r] != r) {
+			ta_err(err, errlen, path, 0,
+			       "row %u (%s): alias %u is not a class's root (a row whose alias is itself)",
+			       i, in->ids[i], r);
+			return -EINVAL;
+		}
+		if (in->bufs[r].size != in->bufs[i].size) {
+			ta_err(err, errlen, path, 0,
+			       "row %u (%s): %llu bytes, but its alias %u (%s) has %llu: one memory has one size",
+			       i, in->ids[i],
+			       (unsigned long long)in->bufs[i].size, r,
+			       in->ids[r], (unsigned long long)in->bufs[r].size);
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 /**
@@ -265,7 +300,7 @@ int ta_trace_read(const char *path, struct ta_input *in, char *err,
 		if (!header) {
 			if (ta_trace_header(line, col, &ncols)) {
 				ta_err(err, errlen, path, lineno,
-				       "bad header (want id,lower,upper,size[,alignment][,offset])");
+				       "bad header (want id,lower,upper,size[,alignment][,offset][,alias])");
 				goto fail;
 			}
 			header = true;
@@ -274,6 +309,13 @@ int ta_trace_read(const char *path, struct ta_input *in, char *err,
 			if (in->has_offset) {
 				in->in_offsets = calloc(rows, sizeof(u64));
 				if (!in->in_offsets) {
+					ret = -ENOMEM;
+					goto fail;
+				}
+			}
+			if (col[COL_ALIAS] >= 0) {
+				in->alias = calloc(rows, sizeof(u32));
+				if (!in->alias) {
 					ret = -ENOMEM;
 					goto fail;
 				}
@@ -298,10 +340,14 @@ int ta_trace_read(const char *path, struct ta_input *in, char *err,
 		ret = -EINVAL;
 		goto fail;
 	}
+	ret = ta_trace_check_alias(in, k, err, errlen, path);
+	if (ret)
+		goto fail;
 	free(data);
 	in->prob.n_buffers = k;
 	in->prob.buffers = in->bufs;
 	in->prob.graph = NULL;
+	in->prob.alias = in->alias;
 	return 0;
 fail:
 	free(data);
@@ -337,6 +383,7 @@ void ta_input_free(struct ta_input *in)
 			free(in->notes[i]);
 	free(in->notes);
 	free(in->fixed_offsets);
+	free(in->alias);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -386,25 +433,68 @@ int ta_input_read(const char *path, struct ta_input *in, char *err,
 	return ta_trace_read(path, in, err, errlen);
 }
 
+/*
+ * The input's alias classes as ta_plan() plans them (a graph's in-place
+ * ops, a trace's alias column): *@root gets a copy, or NULL when no row
+ * shares another's memory.
+ */
+static int ta_input_roots(const struct ta_input *in, u32 **root)
+{
+	u32 i, n = in->prob.n_buffers, joined = 0;
+
+	*root = NULL;
+	if ((!in->prob.graph && !in->prob.alias) || !n)
+		return 0;
+	*root = calloc(n, sizeof(**root));
+	if (!*root)
+		return -ENOMEM;
+	if (in->prob.graph) {
+		joined = ta_graph_aliases(in->prob.graph, in->prob.buffers,
+					  *root);
+	} else {
+		for (i = 0; i < n; i++) {
+			(*root)[i] = in->prob.alias[i];
+			joined += in->prob.alias[i] != i;
+		}
+	}
+	if (!joined) {
+		free(*root);
+		*root = NULL;
+	}
+	return 0;
+}
+
 /**
  * ta_plan_write_csv() - write the input's rows with an offset column
  * @path: the file, or "-" for stdout
  * @in: the input
  * @offsets: the plan
  *
+ * When rows share memory (a graph's in-place ops, or a trace that had an
+ * alias column), an alias column says which, so that the plan reads back
+ * (ta_trace_read()) as one that ta_plan_validate() accepts.
+ *
  * Return: 0 or -errno.
  */
 int ta_plan_write_csv(const char *path, const struct ta_input *in,
 		      const u64 *offsets)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	bool align = in->has_align || in->is_graph;
-	u32 i;
-	int ret = 0;
+	u32 i, *root;
+	FILE *f;
+	int ret;
 
-	if (!f)
-		return -errno;
-	fprintf(f, "id,lower,upper,size%s,offset\n", align ? ",alignment" : "");
+	ret = ta_input_roots(in, &root);
+	if (ret)
+		return ret;
+	f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	if (!f) {
+		ret = -errno;
+		free(root);
+		return ret;
+	}
+	fprintf(f, "id,lower,upper,size%s,offset%s\n", align ? ",alignment" : "",
+		root ? ",alias" : "");
 	for (i = 0; i < in->prob.n_buffers; i++) {
 		const struct ta_buffer *b = &in->bufs[i];
 
@@ -412,8 +502,12 @@ int ta_plan_write_csv(const char *path, const struct ta_input *in,
 			(unsigned long long)b->size);
 		if (align)
 			fprintf(f, ",%llu", (unsigned long long)b->align);
-		fprintf(f, ",%llu\n", (unsigned long long)offsets[i]);
+		fprintf(f, ",%llu", (unsigned long long)offsets[i]);
+		if (root)
+			fprintf(f, ",%u", root[i]);
+		fputc('\n', f);
 	}
+	free(root);
 	if (fflush(f) || ferror(f))
 		ret = -EIO;
 	if (f != stdout && fclose(f))

@@ -149,6 +149,76 @@ static struct ta_graph_builder *plan_builder(const struct ta_input *in)
 	return g;
 }
 
+/*
+ * struct plan_classes - a trace's alias classes as the module gets them
+ * @bufs: one buffer per class, as ta_plan() plans a class: from its first
+ *	  start to its last end, with the largest alignment of its rows
+ * @fixed: %TA_STRATEGY_FIXED: per class, its rows' one offset
+ * @cls: per row of the file, its class
+ * @n: classes
+ * @joined: rows that share another's memory
+ */
+struct plan_classes {
+	struct ta_buffer *bufs;
+	u64 *fixed;
+	u32 *cls;
+	u32 n;
+	u32 joined;
+};
+
+static void plan_classes_free(struct plan_classes *pc)
+{
+	free(pc->bufs);
+	free(pc->fixed);
+	free(pc->cls);
+}
+
+/*
+ * The module's lifetime form has no aliases: a trace whose alias column
+ * joins rows (a plan CSV of in-place ops) goes to it one buffer per class,
+ * and each row gets its class's offset back. Rows of one class must share
+ * their fixed offset.
+ */
+static int plan_classes_make(const char *file, const struct ta_input *in,
+			     const u64 *fixed, struct plan_classes *pc)
+{
+	u32 i, n = in->prob.n_buffers, r;
+
+	memset(pc, 0, sizeof(*pc));
+	pc->bufs = calloc(n ? n : 1, sizeof(*pc->bufs));
+	pc->fixed = calloc(n ? n : 1, sizeof(*pc->fixed));
+	pc->cls = calloc(n ? n : 1, sizeof(*pc->cls));
+	if (!pc->bufs || !pc->fixed || !pc->cls)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if (in->alias[i] == i)
+			pc->cls[i] = pc->n++;
+	for (i = 0; i < n; i++) {
+		const struct ta_buffer *b = &in->bufs[i];
+		struct ta_buffer *c;
+
+		r = in->alias[i];
+		pc->cls[i] = pc->cls[r];
+		c = &pc->bufs[pc->cls[i]];
+		if (r == i) {
+			*c = *b;
+			if (fixed)
+				pc->fixed[pc->cls[i]] = fixed[i];
+			continue;
+		}
+		pc->joined++;
+		if (fixed && fixed[i] != fixed[r]) {
+			fprintf(stderr, "tactl plan: %s: rows %u (%s) and %u (%s) are one memory (alias column) at two offsets\n",
+				file, r, in->ids[r], i, in->ids[i]);
+			return -EINVAL;
+		}
+		c->start = b->start < c->start ? b->start : c->start;
+		c->end = b->end > c->end ? b->end : c->end;
+		c->align = b->align > c->align ? b->align : c->align;
+	}
+	return 0;
+}
+
 /* Plan in the module; fill @offsets and @res like ta_plan() would. */
 static int plan_in_module(const char *file, const struct ta_input *in,
 			  int strategy, const struct ta_budget *bp,
@@ -161,14 +231,32 @@ static int plan_in_module(const char *file, const struct ta_input *in,
 		.flags = sub->dry_run ? TA_CREATE_DRY_RUN : 0,
 		.budget_ns = bp ? bp->time_ns : 0,
 	};
+	struct plan_classes pc = { 0 };
+	const u64 *fixed = sub->fixed;
 	struct ta_graph_builder *g;
+	struct ta_input merged;
+	u32 i, n_rows = in->prob.n_buffers;
 	struct ta_info info;
-	u32 i;
 	int err;
 
+	if (!in->is_graph && in->alias) {
+		err = plan_classes_make(file, in, fixed, &pc);
+		if (err) {
+			plan_classes_free(&pc);
+			return err;
+		}
+		memset(&merged, 0, sizeof(merged));
+		merged.bufs = pc.bufs;
+		merged.prob.n_buffers = pc.n;
+		merged.prob.buffers = pc.bufs;
+		fixed = fixed ? pc.fixed : NULL;
+		in = &merged;
+	}
 	g = plan_builder(in);
-	if (!g)
+	if (!g) {
+		plan_classes_free(&pc);
 		return -ENOMEM;
+	}
 	err = ta_client_open(sub->transport, cp);
 	if (err) {
 		fprintf(stderr, "tactl plan: cannot reach the tensorarena module (%s); use --offline to plan without it\n",
@@ -176,8 +264,8 @@ static int plan_in_module(const char *file, const struct ta_input *in,
 		ta_graph_free(g);
 		return err;
 	}
-	if (sub->fixed)
-		err = ta_plan_submit_fixed(*cp, g, (const uint64_t *)sub->fixed,
+	if (fixed)
+		err = ta_plan_submit_fixed(*cp, g, (const uint64_t *)fixed,
 					   0, o.flags, pp);
 	else
 		err = ta_plan_submit(*cp, g, &o, pp);
@@ -194,16 +282,19 @@ static int plan_in_module(const char *file, const struct ta_input *in,
 	else if (err)
 		fprintf(stderr, "tactl plan: %s: the module refused: %s\n",
 			file, strerror(-err));
-	if (err)
-		return err;
-	memset(res, 0, sizeof(*res));
-	res->height = ta_plan_height(*pp);
-	res->lower_bound = ta_plan_lower_bound(*pp);
-	res->time_ns = ta_plan_time_ns(*pp);
-	res->optimal = ta_plan_optimal(*pp);
-	for (i = 0; i < in->prob.n_buffers; i++)
-		offsets[i] = ta_plan_offset(*pp, i);
-	return 0;
+	if (!err) {
+		memset(res, 0, sizeof(*res));
+		res->height = ta_plan_height(*pp);
+		res->lower_bound = ta_plan_lower_bound(*pp);
+		res->time_ns = ta_plan_time_ns(*pp);
+		res->optimal = ta_plan_optimal(*pp);
+		res->n_aliased = pc.joined;
+		/* a merged trace: each row its class's offset */
+		for (i = 0; i < n_rows; i++)
+			offsets[i] = ta_plan_offset(*pp, pc.cls ? pc.cls[i] : i);
+	}
+	plan_classes_free(&pc);
+	return err;
 }
 
 /* Say what is wrong with a file's own offsets (planned here). */
