@@ -1,12 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
 # tensorarena: top-level build.
 #
-#   make                      module + userspace (userspace/bin/tactl)
-#   make KDIR=<tree> [ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-]
-#                             build the module against any configured tree or
-#                             headers package; default: the running kernel's
-#                             /lib/modules/$(uname -r)/build if present, else
-#                             the project's own test kernel (built on demand)
+#   make                      userspace (userspace/bin/tactl, libtensorarena)
+#                             and the module when a kernel tree is at hand:
+#                             KDIR, else the running kernel's
+#                             /lib/modules/$(uname -r)/build, else the test
+#                             kernel if make test-kernel built it; with none
+#                             it says so and builds userspace alone, in seconds
+#   make module KDIR=<tree> [ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-]
+#                             the module against any configured tree or
+#                             headers package (fails, saying which KDIR to
+#                             pass, when there is none)
+#   make test-kernel          build (or find cached) the project's debug test
+#                             kernel, Debian's linux-source-6.1 (tens of
+#                             minutes the first time; make check does it)
 #   make check                install what is missing, run every test
 #   make demo [ARCH=arm64]    boot the test VM and show tensorarena at work
 #                             (arm64: the device-tree board, arena bound from
@@ -33,16 +40,29 @@ TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
 SHARED ?= $(abspath $(TOP)/../shared)
 
-all: module userspace
+# The kernel tree to build the module against: KDIR, the running kernel's,
+# or the test kernel if it is cached; empty when there is none.
+FIND_KDIR = $(or $(KDIR),$(wildcard $(RUNNING_KDIR)),$(shell bash -c \
+	'. $(TOP)/tests/vm/lib.sh; d=$$(ta_kernel_dir); [ -f "$$d/.done" ] && echo "$$d/linux"'))
+NO_KDIR = no kernel tree: KDIR is not set and $(RUNNING_KDIR) is not \
+	there. Pass a configured tree or headers package, e.g. make module \
+	KDIR=/usr/src/linux-headers-$(shell uname -r) (the distribution's \
+	headers of the running kernel), or run make test-kernel to build the \
+	project's debug test kernel (tens of minutes) and make again
+
+all: userspace
+	@kdir="$(FIND_KDIR)"; \
+	if [ -z "$$kdir" ]; then echo "make: userspace built; the module not: $(NO_KDIR)"; \
+	else $(MAKE) -f $(TOP)/Makefile module KDIR="$$kdir"; fi
 
 module:
-	@kdir="$(KDIR)"; \
-	if [ -z "$$kdir" ]; then \
-		if [ -d "$(RUNNING_KDIR)" ]; then kdir="$(RUNNING_KDIR)"; \
-		else kdir=$$($(TOP)/tests/vm/build-kernel.sh) || exit 1; fi; \
-	fi; \
+	@kdir="$(FIND_KDIR)"; \
+	if [ -z "$$kdir" ]; then echo "make module: $(NO_KDIR)" >&2; exit 1; fi; \
 	echo "building tensorarena.ko against $$kdir"; \
 	$(MAKE) -C "$$kdir" M=$(TOP) modules
+
+test-kernel:
+	@$(TOP)/tests/vm/build-kernel.sh
 
 userspace:
 	$(MAKE) -C $(TOP)/userspace
@@ -99,4 +119,4 @@ clean:
 	$(MAKE) -C $(TOP)/tests/fuzz clean
 	rm -rf $(TOP)/build
 
-.PHONY: all module userspace deps check demo bench lint fuzz netlink-gen deb dkms-install clean
+.PHONY: all module test-kernel userspace deps check demo bench lint fuzz netlink-gen deb dkms-install clean

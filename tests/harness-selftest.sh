@@ -40,3 +40,29 @@ expect "skipped KUnit case fails" 1 '    # Subtest: s\n    1..1\n    ok 1 - a # 
 expect "failed e2e test fails" 1 'e2e: not ok - x: y\nTA-VM: end\n'
 expect "VM that never ends fails" 1 'e2e: ok - x\n'
 expect "no tests at all fails" 1 'TA-VM: end\n'
+
+# A plain make with no kernel tree at hand (no KDIR, no running kernel's
+# build directory, no cached test kernel): it builds userspace and says
+# which KDIR to pass instead of building a kernel; make module fails
+# saying the same.
+nokdir=(-C "$here/.." KDIR= RUNNING_KDIR="$tmp/none")
+n=$((n + 1))
+TA_CACHE=$tmp/cache timeout 300 make -s "${nokdir[@]}" >"$tmp/out" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && grep -q 'the module not: no kernel tree.*make module KDIR=.*make test-kernel' "$tmp/out" &&
+	[ ! -e "$tmp/cache" ]; then
+	echo "ok $n - build: a plain make without a kernel tree builds userspace, names KDIR"
+else
+	echo "not ok $n - build: a plain make without a kernel tree (exit $rc)"
+	sed 's/^/# /' "$tmp/out"
+fi
+n=$((n + 1))
+TA_CACHE=$tmp/cache timeout 60 make -s "${nokdir[@]}" module >"$tmp/out" 2>&1
+rc=$?
+if [ "$rc" = 2 ] && grep -q '^make module: no kernel tree.*KDIR=' "$tmp/out" && [ ! -e "$tmp/cache" ]; then
+	echo "ok $n - build: make module without a kernel tree fails, names KDIR"
+else
+	echo "not ok $n - build: make module without a kernel tree (exit $rc)"
+	sed 's/^/# /' "$tmp/out"
+fi
+echo "1..$n"
