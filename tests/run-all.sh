@@ -1,15 +1,17 @@
 #!/bin/bash
 # make check: every test of tensorarena, ending with "N passed, N failed".
-#  1. host: userspace build, planner unit tests, fuzzers (bounded time),
+#  1. host: userspace build, planner unit tests, fuzzers (a fixed seed and
+#     count: reproducible),
 #     harness self-test, lint, the man pages,
 #     the device-tree binding (dt-schema)
 #  2. the debug test kernel (built once, cached in $TA_CACHE; so is the
-#     prepared arm64 tree)
+#     prepared arm64 tree), from the start, beside the host steps
 #  3. test VM: KUnit suites + end-to-end tests under KASAN/lockdep/UBSAN/kmemleak
 #  4. the arm64 board (debug 6.12 kernel, device tree with the arena's
 #     memory-region, CMA and no-map): KUnit + end-to-end
 #  5. Debian's stock kernels 6.1 and 6.12: the module built against their
-#     headers, the stock tests
+#     headers, the stock tests; then make demo (tests/vm/demo.sh) on the
+#     test payload
 #  6. in the arm64 lane once its boards are done: packaging, the module in
 #     the 6.12 tree as drivers/misc/tensorarena (tests/intree-build.sh), the
 #     Debian packages, lintian, DKMS and the clean-root install
@@ -20,7 +22,7 @@ set -uo pipefail
 
 start=$SECONDS
 out=$TA_ROOT/build/check
-rm -rf "$out"
+rm -rf "$out" "$TA_ROOT/build/demo"
 mkdir -p "$out"
 taps=()
 consoles=()
@@ -97,6 +99,13 @@ for variant in "${arm64_variants[@]}"; do
 	consoles+=(--console "board-$variant-vm=$out/console-board-$variant.log")
 done
 
+# The x86 test kernel, from the start beside the arm64 lane: on a cold run
+# its chain (the kernel, the payload, the x86 VMs) is the longest, so it
+# does not wait for the host steps; warm, build-kernel.sh only prints the
+# cached tree's path.
+"$TA_ROOT/tests/vm/build-kernel.sh" >"$out/kdir.built" &
+x86_kernel_job=$!
+
 tap_run host-build host_build
 if [ -f "$TA_ROOT/tests/unit/Makefile" ]; then
 	tap_run unit make -s -C "$TA_ROOT/tests/unit" run
@@ -111,7 +120,8 @@ tap_run netlink-spec /usr/bin/python3 "$TA_ROOT/tests/netlink-spec-check.py" "$T
 tap_run netlink-gen "$TA_ROOT/tests/netlink-gen.sh" --check
 
 ta_log "test kernel"
-kdir=$("$TA_ROOT/tests/vm/build-kernel.sh") || ta_die "no test kernel"
+wait "$x86_kernel_job" || ta_die "no test kernel"
+kdir=$(cat "$out/kdir.built")
 echo "$kdir" >"$out/kdir.path"
 tap_run lint "$TA_ROOT/tests/lint.sh" --tap "$kdir"
 tap_run dt-binding "$TA_ROOT/tests/dt-binding-check.sh" --tap "$kdir"
@@ -153,10 +163,18 @@ x86_lane() {
 		ta_log "booting Debian's stock kernel $abi (x86 lane): module built against its headers"
 		ta_boot "$vmlinuz" "$out/stock-$series.cpio.gz" "$out/console-stock-$series.log" stock
 	done
+	# make demo, as README.md gives it, on the test payload built above:
+	# its VM (the demo's models, planned in the kernel and run on the
+	# reference NPU) and its host part (the plans drawn).
+	ta_log "make demo (x86 lane): tests/vm/demo.sh x86_64"
+	TA_DEMO_PAYLOAD=$payload "$TA_ROOT/tests/vm/demo.sh" x86_64 >"$out/demo.log" 2>&1 ||
+		ta_log "make demo failed (see build/check/demo.log)"
 	ta_log "x86 lane done"
 }
 ta_initramfs "$out/test.cpio.gz" "$payload"
 consoles+=(--console "test-vm=$out/console-test.log")
+consoles+=(--console "demo-vm=$TA_ROOT/build/demo/console.log")
+taps+=(--tap "demo-host=$TA_ROOT/build/demo/host.tap")
 x86_lane &
 x86_lane_job=$!
 

@@ -526,30 +526,36 @@ bench)
 	rmmod tensorarena
 	;;
 demo)
-	load 16M
+	# make demo (tests/vm/demo.sh): every step says "e2e: ok" or "not
+	# ok", so that make check, which runs the demo too, sees it fail.
+	check "demo: load the module (16 MiB arena)" load 16M
 	echo "== tactl info"
-	"$TA/tactl" info
+	check "demo: tactl info" "$TA/tactl" info
+	planned=0
 	for trace in "$TA"/models/*.tflite "$TA"/models/*.onnx "$TA"/traces/*.csv; do
 		[ -e "$trace" ] || continue
 		# 34.4 MB of weights: more than the 16 MiB arena (onnx.md)
 		case "$trace" in *inception_v1_light.onnx) continue ;; esac
 		name=$(basename "$trace")
 		name=${name%.*}
+		planned=$((planned + 1))
 		echo
 		echo "== tactl plan $name: planned in the kernel through libtensorarena"
 		if [ "${trace%.csv}" != "$trace" ] && [ "$(wc -l <"$trace")" -gt 500 ]; then
 			# ResNet-50's tensors need 1.5 GB: plan it in the kernel
 			# without taking memory (figures only).
-			"$TA/tactl" plan "$trace" --dry-run
+			check "demo: tactl plan $name --dry-run" "$TA/tactl" plan "$trace" --dry-run
 			continue
 		fi
-		"$TA/tactl" plan "$trace" -o "/tmp/$name.plan.csv" || continue
+		check "demo: tactl plan $name" "$TA/tactl" plan "$trace" -o "/tmp/$name.plan.csv"
+		[ -s "/tmp/$name.plan.csv" ] || continue
 		echo "-- first rows of the plan table (one row per tensor: lifetime in op steps, size, offset)"
 		head -8 "/tmp/$name.plan.csv"
 		echo "TA-PLAN-CSV-BEGIN $name"
 		cat "/tmp/$name.plan.csv"
 		echo "TA-PLAN-CSV-END"
 	done
+	check "demo: planned the payload's 4 models and 2 traces ($planned)" [ "$planned" = 6 ]
 	echo
 	echo "== the reference NPU (tests/npu-sim) runs the models on plans of every strategy"
 	echo "   and checks every output bit for bit against a buffer-per-tensor reference"
@@ -561,6 +567,6 @@ demo)
 	echo
 	echo "== /sys/kernel/debug/tensorarena/tensorarena/arena"
 	cat /sys/kernel/debug/tensorarena/tensorarena/arena
-	rmmod tensorarena
+	check "demo: unload" rmmod tensorarena
 	;;
 esac

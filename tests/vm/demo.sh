@@ -1,6 +1,11 @@
 #!/bin/bash
 # make demo: build everything, boot the test kernel, load tensorarena and
-# show what it does.
+# show what it does. Every step is also a check: the VM's "e2e:" lines, and
+# the host's (each plan the kernel made drawn, ResNet-50 planned offline)
+# in build/demo/host.tap; the demo ends with tests/results.py's verdict,
+# "N passed, N failed", and exits non-zero on any failure. make check runs
+# it too (tests/run-all.sh), so that the first README command cannot break
+# unseen.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -23,14 +28,24 @@ if [ "$arch" = arm64 ]; then
 else
 	kdir=$("$TA_ROOT/tests/vm/build-kernel.sh")
 fi
-"$TA_ROOT/tests/vm/payload.sh" "$arch" "$kdir" "$out/payload" "$out/build.log"
+# TA_DEMO_PAYLOAD: a payload payload.sh already built for this kernel
+# (make check's test payload), used instead of building it again.
+if [ -n "${TA_DEMO_PAYLOAD:-}" ]; then
+	cp -a "$TA_DEMO_PAYLOAD" "$out/payload"
+else
+	"$TA_ROOT/tests/vm/payload.sh" "$arch" "$kdir" "$out/payload" "$out/build.log"
+fi
 # The demo's models and traces: two of each, so that it runs in a minute.
 rm -rf "$out/payload/traces" "$out/payload/models"
 mkdir -p "$out/payload/traces" "$out/payload/models"
 cp "$TA_SHARED/bench/traces/real/resnet50.csv" \
 	"$TA_SHARED/bench/traces/synthetic/cnn_5.cap79043.csv" "$out/payload/traces/"
+# Two TFLite and two ONNX models: the ones the VM's demo plans and runs
+# on the reference NPU (tests/e2e/vm-tests.sh, demo).
 cp "$TA_SHARED/models/person_detect_mobilenetv1_i8.tflite" \
-	"$TA_SHARED/models/mobilenet_v2_1.0_224_u8.tflite" "$out/payload/models/"
+	"$TA_SHARED/models/mobilenet_v2_1.0_224_u8.tflite" \
+	"$TA_SHARED/models/mnist_cnn.onnx" "$TA_SHARED/models/ultraface_rfb320.onnx" \
+	"$out/payload/models/"
 if [ "$arch" = arm64 ]; then
 	ta_initramfs "$out/demo.cpio.gz" "$out/payload" "$(ta_arm64_busybox)"
 	ta_board_dtb cma "$out/board.dtb"
@@ -46,21 +61,34 @@ fi
 # output, and of the kernel's own lines only tensorarena's.
 sed -n '/TA-VM: begin/,/TA-VM: end/p' "$out/console.log" | tr -d '\r' |
 	awk '/TA-PLAN-CSV-BEGIN/ { skip = 1 } !skip && (!/^\[ *[0-9]+\.[0-9]+\]/ || /tensorarena/) { print } /TA-PLAN-CSV-END/ { skip = 0 }'
-grep -q 'TA-VM: end' "$out/console.log" || ta_die "the VM did not finish; see $out/console.log"
 
-# Draw the plans the kernel made, from the tables the VM printed.
+# Draw the plans the kernel made, from the tables the VM printed: each a
+# check of the host's part.
+tap=$out/host.tap
+: >"$tap"
+host_check() { # host_check NAME COMMAND...
+	if "${@:2}"; then echo "ok - $1" >>"$tap"; else echo "not ok - $1" >>"$tap"; fi
+}
 echo
 tr -d '\r' <"$out/console.log" | awk -v dir="$out" '
 	/TA-PLAN-CSV-BEGIN/ { file = dir "/" $2 ".plan.csv"; printf "" >file; next }
 	/TA-PLAN-CSV-END/ { close(file); file = ""; next }
 	file != "" { print >file }'
+drawn=0
 for csv in "$out"/*.plan.csv; do
 	[ -s "$csv" ] || continue
-	"$TA_ROOT/userspace/bin/tactl" draw "$csv" --svg "${csv%.plan.csv}.svg"
+	host_check "demo: tactl draw $(basename "$csv")" \
+		"$TA_ROOT/userspace/bin/tactl" draw "$csv" --svg "${csv%.plan.csv}.svg"
+	drawn=$((drawn + 1))
 done
+# The VM plans 4 models and cnn_5 into the arena (ResNet-50 as a dry run).
+host_check "demo: the VM's 5 plan tables drawn ($drawn)" [ "$drawn" = 5 ]
 # ResNet-50 is too tall for the demo arena: draw the same planner's plan
 # made on the host.
-"$TA_ROOT/userspace/bin/tactl" plan --offline "$TA_SHARED/bench/traces/real/resnet50.csv" \
-	-o "$out/resnet50.offline.plan.csv" --svg "$out/resnet50.offline.svg" >/dev/null &&
-	echo "$out/resnet50.offline.svg: ResNet-50 planned on the host (tactl plan --offline)"
+host_check "demo: ResNet-50 planned and drawn on the host" \
+	"$TA_ROOT/userspace/bin/tactl" plan --offline "$TA_SHARED/bench/traces/real/resnet50.csv" \
+	-o "$out/resnet50.offline.plan.csv" --svg "$out/resnet50.offline.svg" --json
+echo "$out/resnet50.offline.svg: ResNet-50 planned on the host (tactl plan --offline)"
 echo "Open the SVG files above in a browser: time runs left to right, addresses up."
+echo
+python3 "$TA_ROOT/tests/results.py" --console "demo-vm=$out/console.log" --tap "demo-host=$tap"
