@@ -615,9 +615,11 @@ out:
  *	      plan is valid or the problem itself is malformed)
  *
  * Every offset must be a multiple of its buffer's alignment and end within
- * @height and at or below %TA_PLAN_MAX_HEIGHT (no plan is taller), and two buffers whose lifetimes overlap must not share a byte,
- * unless they are one alias class of the graph's in-place ops (see
- * ta_graph_aliases()) at the same offset. O(n log n) time, O(n) memory.
+ * @height and at or below %TA_PLAN_MAX_HEIGHT (no plan is taller), and two
+ * buffers whose lifetimes overlap must not share a byte, unless they are
+ * one alias class (a graph's in-place ops, see ta_graph_aliases(), or a
+ * trace's &ta_problem.alias) at the same offset. O(n log n) time, O(n)
+ * memory.
  *
  * Return: 0 when valid; -EINVAL otherwise (also for a malformed problem);
  * -ENOMEM; -EINTR when ta_env_yield() asked to stop.

@@ -179,6 +179,18 @@ run_tactl_tests() {
 		contains "$out" "plan id:"
 	out=$("$TA/tactl" plan "$trace" --dry-run 2>&1)
 	check "tactl plan --dry-run" contains "$out" "dry run: no memory"
+	# A plan whose reshapes share their input's bytes, through its CSV:
+	# the alias column says which rows are one memory, and the module's
+	# fixed strategy serves the CSV as it is (one buffer per class).
+	model=$TA/models/mobilenet_v2_1.0_224_u8.tflite
+	"$TA/tactl" plan "$model" --dry-run -o /tmp/inplace.csv >/dev/null 2>&1
+	check "tactl plan -o, in-place ops: the CSV has an alias column" \
+		contains "$(head -1 /tmp/inplace.csv)" ",offset,alias$"
+	out=$("$TA/tactl" plan /tmp/inplace.csv --strategy fixed --dry-run -o /tmp/inplace2.csv 2>&1)
+	check "tactl plan PLAN.csv --strategy fixed in the module: the alias classes served" \
+		contains "$out" "in place: *1 tensors share"
+	check "tactl plan PLAN.csv --strategy fixed in the module: the same CSV back" \
+		cmp /tmp/inplace.csv /tmp/inplace2.csv
 	"$TA/tactl" plan "$trace" --strategy greedy-size --hold 30 >/tmp/hold.out 2>&1 &
 	holder=$!
 	wait_for_line "plan id:" /tmp/hold.out
