@@ -72,6 +72,35 @@ u32 ta_graph_aliases(const struct ta_graph *g, const struct ta_buffer *bufs,
 	return joined;
 }
 
+/* Documented in ta_planner.h. */
+u32 ta_alias_trace_merge(const struct ta_buffer *bufs, u32 n, const u32 *root,
+			 struct ta_buffer *merged, u32 *cls)
+{
+	u32 i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (root[i] == i)
+			cls[i] = k++;
+	for (i = 0; i < n; i++) {
+		const struct ta_buffer *b = &bufs[i];
+		struct ta_buffer *c;
+
+		cls[i] = cls[root[i]];
+		c = &merged[cls[i]];
+		if (root[i] == i) {
+			*c = *b;
+			continue;
+		}
+		if (b->start < c->start)
+			c->start = b->start;
+		if (b->end > c->end)
+			c->end = b->end;
+		if (b->align > c->align)
+			c->align = b->align;
+	}
+	return k;
+}
+
 /**
  * ta_alias_merge() - the graph ta_plan() plans when tensors alias
  * @g: the validated graph

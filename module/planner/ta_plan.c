@@ -758,39 +758,6 @@ static void ta_merged_free(struct ta_merged *mg)
 	ta_env_free(mg->cls);
 }
 
-/*
- * A trace's classes: each lives from its first member's start to its last
- * member's end, with their size and the largest of their alignments.
- */
-static int ta_merged_trace(const struct ta_problem *p, const u32 *root,
-			   struct ta_merged *mg)
-{
-	u32 i, n = 0;
-
-	for (i = 0; i < p->n_buffers; i++)
-		if (root[i] == i)
-			mg->cls[i] = n++;
-	mg->bufs = ta_env_alloc_array(n, sizeof(*mg->bufs));
-	if (!mg->bufs)
-		return -ENOMEM;
-	for (i = 0; i < p->n_buffers; i++) {
-		const struct ta_buffer *b = &p->buffers[i];
-		struct ta_buffer *c;
-
-		mg->cls[i] = mg->cls[root[i]];
-		c = &mg->bufs[mg->cls[i]];
-		if (root[i] == i) {
-			*c = *b;
-			continue;
-		}
-		c->start = b->start < c->start ? b->start : c->start;
-		c->end = b->end > c->end ? b->end : c->end;
-		c->align = b->align > c->align ? b->align : c->align;
-	}
-	mg->g.n_tensors = n;
-	return 0;
-}
-
 /* Merge @p's alias classes (@root) and derive the merged lifetimes. */
 static int ta_merged_build(const struct ta_problem *p, const u32 *root,
 			   struct ta_merged *mg, struct ta_work *w)
@@ -802,10 +769,14 @@ static int ta_merged_build(const struct ta_problem *p, const u32 *root,
 	if (!mg->cls)
 		return -ENOMEM;
 	if (!p->graph) {
-		ret = ta_merged_trace(p, root, mg);
-		if (ret)
+		mg->bufs = ta_env_alloc_array(p->n_buffers, sizeof(*mg->bufs));
+		if (!mg->bufs) {
 			ta_merged_free(mg);
-		return ret;
+			return -ENOMEM;
+		}
+		mg->g.n_tensors = ta_alias_trace_merge(p->buffers, p->n_buffers,
+						       root, mg->bufs, mg->cls);
+		return 0;
 	}
 	mg->graph = &mg->g;
 	ret = ta_alias_merge(p->graph, p->buffers, root, &mg->g, mg->cls);

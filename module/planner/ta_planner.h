@@ -141,6 +141,24 @@ u32 ta_graph_aliases(const struct ta_graph *g, const struct ta_buffer *bufs,
 		     u32 *root);
 
 /**
+ * ta_alias_trace_merge() - a trace's alias classes, one buffer each
+ * @bufs: the trace's buffers
+ * @n: how many
+ * @root: per buffer, its class's root (&ta_problem.alias, checked)
+ * @merged: out, one buffer per class (room for @n): from its members'
+ *	    first start to their last end, their size, their largest
+ *	    alignment; the classes in the order of their roots
+ * @cls: out, per buffer, its class's index in @merged
+ *
+ * How ta_plan() plans a trace with aliases, and what a caller hands a
+ * planner that takes no aliases (the module's lifetime form). O(n).
+ *
+ * Return: the number of classes.
+ */
+u32 ta_alias_trace_merge(const struct ta_buffer *bufs, u32 n, const u32 *root,
+			 struct ta_buffer *merged, u32 *cls);
+
+/**
  * enum ta_strategy - planning strategies, each in its own file
  * @TA_STRATEGY_COUNT: number of strategies that plan by themselves (the
  *		       loops "every strategy" run over 0 to this, minus one);

@@ -151,8 +151,8 @@ static struct ta_graph_builder *plan_builder(const struct ta_input *in)
 
 /*
  * struct plan_classes - a trace's alias classes as the module gets them
- * @bufs: one buffer per class, as ta_plan() plans a class: from its first
- *	  start to its last end, with the largest alignment of its rows
+ * @bufs: one buffer per class, as ta_plan() plans a class
+ *	  (ta_alias_trace_merge())
  * @fixed: %TA_STRATEGY_FIXED: per class, its rows' one offset
  * @cls: per row of the file, its class
  * @n: classes
@@ -190,31 +190,18 @@ static int plan_classes_make(const char *file, const struct ta_input *in,
 	pc->cls = calloc(n ? n : 1, sizeof(*pc->cls));
 	if (!pc->bufs || !pc->fixed || !pc->cls)
 		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		if (in->alias[i] == i)
-			pc->cls[i] = pc->n++;
+	pc->n = ta_alias_trace_merge(in->bufs, n, in->alias, pc->bufs, pc->cls);
 	for (i = 0; i < n; i++) {
-		const struct ta_buffer *b = &in->bufs[i];
-		struct ta_buffer *c;
-
 		r = in->alias[i];
-		pc->cls[i] = pc->cls[r];
-		c = &pc->bufs[pc->cls[i]];
-		if (r == i) {
-			*c = *b;
-			if (fixed)
-				pc->fixed[pc->cls[i]] = fixed[i];
+		pc->joined += r != i;
+		if (!fixed)
 			continue;
-		}
-		pc->joined++;
-		if (fixed && fixed[i] != fixed[r]) {
+		if (fixed[i] != fixed[r]) {
 			fprintf(stderr, "tactl plan: %s: rows %u (%s) and %u (%s) are one memory (alias column) at two offsets\n",
 				file, r, in->ids[r], i, in->ids[i]);
 			return -EINVAL;
 		}
-		c->start = b->start < c->start ? b->start : c->start;
-		c->end = b->end > c->end ? b->end : c->end;
-		c->align = b->align > c->align ? b->align : c->align;
+		pc->fixed[pc->cls[i]] = fixed[i];
 	}
 	return 0;
 }
