@@ -90,20 +90,54 @@ int ta_work_check(struct ta_work *w)
 	return w->err;
 }
 
-/* A trace's alias classes (&ta_problem.alias): one root each, one size. */
-static int ta_check_alias(const struct ta_problem *p)
+static int ta_cmp_u64(const void *a, const void *b)
 {
-	u32 i, r;
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * A trace's alias classes (&ta_problem.alias): one root each, one size,
+ * and no step missing between a class's first start and its last end, so
+ * that the class is one memory over one span, as ta_plan() plans it and
+ * the validator sees it. The members sorted by class, then start
+ * (class << 44 | start << 20 | index: 20, 24 and 20 bits), each must start
+ * by the time the ones before it end.
+ */
+static int ta_check_alias(const struct ta_problem *p, struct ta_work *w)
+{
+	u32 i, r, n = p->n_buffers, reach = 0;
+	u64 *key;
+	int ret;
 
 	if (p->graph)
 		return -EINVAL;
-	for (i = 0; i < p->n_buffers; i++) {
+	for (i = 0; i < n; i++) {
 		r = p->alias[i];
-		if (r >= p->n_buffers || p->alias[r] != r ||
+		if (r >= n || p->alias[r] != r ||
 		    p->buffers[r].size != p->buffers[i].size)
 			return -EINVAL;
 	}
-	return 0;
+	key = ta_env_alloc_array(n ? n : 1, sizeof(*key));
+	if (!key)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		key[i] = (u64)p->alias[i] << 44 |
+			 (u64)p->buffers[i].start << 20 | i;
+	ta_env_sort(key, n, sizeof(*key), ta_cmp_u64);
+	ret = ta_work_add(w, n);
+	for (i = 0; !ret && i < n; i++) {
+		const struct ta_buffer *b = &p->buffers[key[i] & 0xfffff];
+
+		if (i && key[i] >> 44 == key[i - 1] >> 44 && b->start > reach)
+			ret = -EINVAL;
+		else if (!i || key[i] >> 44 != key[i - 1] >> 44 ||
+			 b->end > reach)
+			reach = b->end;
+	}
+	ta_env_free(key);
+	return ret;
 }
 
 static int ta_check_buffers(const struct ta_problem *p, struct ta_work *w)
@@ -130,7 +164,7 @@ static int ta_check_buffers(const struct ta_problem *p, struct ta_work *w)
 		    b->end > TA_PLAN_MAX_STEPS)
 			return -E2BIG;
 	}
-	return p->alias ? ta_check_alias(p) : 0;
+	return p->alias ? ta_check_alias(p, w) : 0;
 }
 
 /* The buffers of a graph-form problem must be what its graph says. */
@@ -169,12 +203,6 @@ static int ta_check_problem(const struct ta_problem *p, struct ta_work *w)
 }
 
 /* Sweep events: step << 32 | kind << 31 | buffer, kind 0 = end, 1 = start. */
-static int ta_cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 static u64 *ta_sweep_events(const struct ta_buffer *bufs, u32 n)
 {

@@ -192,9 +192,10 @@ enum ta_strategy {
  *	   may be NULL: per buffer, the root buffer of its alias class
  *	   (itself when it shares with nobody), as ta_graph_aliases() gives
  *	   a graph's. Members of a class are one memory: each names a root
- *	   that names itself and has its size; they get one offset and may
- *	   be live at once. How a plan of a graph with in-place ops reads
- *	   back from its CSV.
+ *	   that names itself and has its size, and their lifetimes leave no
+ *	   step uncovered between the first start and the last end; they get
+ *	   one offset and may be live at once. How a plan of a graph with
+ *	   in-place ops reads back from its CSV.
  */
 struct ta_problem {
 	u32 n_buffers;

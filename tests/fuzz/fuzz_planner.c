@@ -93,6 +93,7 @@ struct fuzz_problem {
 	u32 refs[FUZZ_MAX_REFS];
 	struct ta_graph graph;
 	struct ta_buffer bufs[FUZZ_MAX_TENSORS];
+	u32 alias[FUZZ_MAX_TENSORS];
 	struct ta_problem prob;
 	bool is_graph;
 	bool consecutive;	/* graph form: op ref ranges back to back */
@@ -289,6 +290,40 @@ static void fuzz_decode_trace(struct fuzz_in *f, struct fuzz_problem *fp)
 	fp->prob.n_buffers = n;
 	fp->prob.buffers = fp->bufs;
 	fp->prob.graph = NULL;
+	/*
+	 * 1 in 4: alias classes (a plan CSV's alias column), most of them as
+	 * the rule wants (an earlier buffer's root, its size, live from where
+	 * the root's span ends or before), some anything.
+	 */
+	if (fuzz_u8(f) & 3)
+		return;
+	for (i = 0; i < n; i++) {
+		u8 k = fuzz_u8(f);
+		u32 r;
+
+		fp->alias[i] = i;
+		if (!i || k >= 0xc0)
+			continue;
+		if (k >= 0xb8) {
+			fp->alias[i] = fuzz_u8(f);
+			continue;
+		}
+		r = fp->alias[k % i];
+		if (r >= i)		/* that one's alias was anything */
+			r = k % i;
+		fp->alias[i] = r;
+		if (k & 0x40)
+			continue;
+		fp->bufs[i].size = fp->bufs[r].size;
+		/* meeting the root's own span: the class stays one span */
+		if (fp->bufs[i].start > fp->bufs[r].end)
+			fp->bufs[i].start = fp->bufs[r].end;
+		if (fp->bufs[i].end < fp->bufs[r].start)
+			fp->bufs[i].end = fp->bufs[r].start;
+		if (fp->bufs[i].end <= fp->bufs[i].start)
+			fp->bufs[i].end = fp->bufs[i].start + 1;
+	}
+	fp->prob.alias = fp->alias;
 }
 
 /*
@@ -363,15 +398,16 @@ static u64 fuzz_naive_height(const struct ta_problem *p)
  * ta_plan_validate(), the oracle everything else relies on.
  */
 /*
- * The alias classes the planner uses (ta_graph_aliases(), trusted here;
- * its rules have their own unit tests); each buffer its own class without.
+ * The alias classes the planner uses (ta_graph_aliases() or a trace's
+ * &ta_problem.alias, trusted here; their rules have their own unit tests);
+ * each buffer its own class without.
  */
 static void fuzz_roots(const struct ta_problem *p, u32 *root)
 {
 	u32 i;
 
 	for (i = 0; i < p->n_buffers; i++)
-		root[i] = i;
+		root[i] = p->alias ? p->alias[i] : i;
 	if (p->graph)
 		ta_graph_aliases(p->graph, p->buffers, root);
 }

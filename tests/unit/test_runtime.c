@@ -268,6 +268,12 @@ static int t_alias_trace(void)
 	alias[1] = 1;
 	TA_CHECK(!ta_plan(&p, TA_STRATEGY_AUTO, NULL, off, &res) &&
 		 off[0] == off[1] && res.n_aliased == 1, "root last");
+	b[1].start = 2;		/* a at [0, 2), b at [2, 3): one span */
+	TA_CHECK(!ta_plan(&p, TA_STRATEGY_AUTO, NULL, off, &res), "touching");
+	b[1].start = 3;		/* step 2 uncovered: not one memory */
+	b[1].end = 4;
+	TA_CHECK(ta_plan(&p, TA_STRATEGY_AUTO, NULL, off, &res) == -EINVAL &&
+		 ta_problem_lower_bound(&p, &lb) == -EINVAL, "a gap");
 	return 0;
 }
 

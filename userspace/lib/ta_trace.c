@@ -230,6 +230,55 @@ static int ta_trace_row(char *line, const int *col, int ncols,
 	return in->ids[k] ? 0 : -ENOMEM;
 }
 
+static int ta_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * A class of the alias column is one memory over one span: sorted by class
+ * and start (class << 44 | start << 20 | row), a row that starts after the
+ * rows before it in its class have all ended leaves a step uncovered.
+ */
+static int ta_trace_alias_spans(const struct ta_input *in, u32 n, char *err,
+				size_t errlen, const char *path)
+{
+	u64 *key = calloc(n ? n : 1, sizeof(*key));
+	u32 i, row, reach = 0;
+	int ret = 0;
+
+	if (!key)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		/* beyond the planner's limits: ta_plan() says -E2BIG */
+		if (in->bufs[i].start >= TA_PLAN_MAX_STEPS) {
+			free(key);
+			return 0;
+		}
+		key[i] = (u64)in->alias[i] << 44 | (u64)in->bufs[i].start << 20 | i;
+	}
+	qsort(key, n, sizeof(*key), ta_cmp_u64);
+	for (i = 0; i < n; i++) {
+		bool same = i && key[i] >> 44 == key[i - 1] >> 44;
+
+		row = (u32)(key[i] & 0xfffff);
+		if (same && in->bufs[row].start > reach) {
+			ta_err(err, errlen, path, 0,
+			       "row %u (%s): its class (alias %u) is not live from step %u to %u: one memory has one span",
+			       row, in->ids[row], in->alias[row], reach,
+			       in->bufs[row].start);
+			ret = -EINVAL;
+			break;
+		}
+		if (!same || in->bufs[row].end > reach)
+			reach = in->bufs[row].end;
+	}
+	free(key);
+	return ret;
+}
+
 /* The alias column's rule (&ta_problem.alias), said of the row it breaks. */
 static int ta_trace_check_alias(const struct ta_input *in, u32 n, char *err,
 				size_t errlen, const char *path)
@@ -253,7 +302,7 @@ static int ta_trace_check_alias(const struct ta_input *in, u32 n, char *err,
 			return -EINVAL;
 		}
 	}
-	return 0;
+	return in->alias ? ta_trace_alias_spans(in, n, err, errlen, path) : 0;
 }
 
 /**
