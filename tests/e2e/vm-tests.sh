@@ -548,23 +548,24 @@ demo)
 		[ -e "$trace" ] || continue
 		# 34.4 MB of weights: more than the 16 MiB arena (onnx.md)
 		case "$trace" in *inception_v1_light.onnx) continue ;; esac
-		name=$(basename "$trace")
-		name=${name%.*}
+		# (not $plan: check() sets it)
+		plan=$(basename "$trace")
+		plan=${plan%.*}
 		planned=$((planned + 1))
 		echo
-		echo "== tactl plan $name: planned in the kernel through libtensorarena"
+		echo "== tactl plan $plan: planned in the kernel through libtensorarena"
 		if [ "${trace%.csv}" != "$trace" ] && [ "$(wc -l <"$trace")" -gt 500 ]; then
 			# ResNet-50's tensors need 1.5 GB: plan it in the kernel
 			# without taking memory (figures only).
-			check "demo: tactl plan $name --dry-run" "$TA/tactl" plan "$trace" --dry-run
+			check "demo: tactl plan $plan --dry-run" "$TA/tactl" plan "$trace" --dry-run
 			continue
 		fi
-		check "demo: tactl plan $name" "$TA/tactl" plan "$trace" -o "/tmp/$name.plan.csv"
-		[ -s "/tmp/$name.plan.csv" ] || continue
+		check "demo: tactl plan $plan" "$TA/tactl" plan "$trace" -o "/tmp/$plan.plan.csv"
+		[ -s "/tmp/$plan.plan.csv" ] || continue
 		echo "-- first rows of the plan table (one row per tensor: lifetime in op steps, size, offset)"
-		head -8 "/tmp/$name.plan.csv"
-		echo "TA-PLAN-CSV-BEGIN $name"
-		cat "/tmp/$name.plan.csv"
+		head -8 "/tmp/$plan.plan.csv"
+		echo "TA-PLAN-CSV-BEGIN $plan"
+		cat "/tmp/$plan.plan.csv"
 		echo "TA-PLAN-CSV-END"
 	done
 	check "demo: planned the payload's 4 models and 2 traces ($planned)" [ "$planned" = 6 ]
