@@ -249,6 +249,7 @@ static int plan_in_module(const char *file, const struct ta_input *in,
 		fprintf(stderr, "tactl plan: cannot reach the tensorarena module (%s); use --offline to plan without it\n",
 			strerror(-err));
 		ta_graph_free(g);
+		plan_classes_free(&pc);
 		return err;
 	}
 	if (fixed)
