@@ -55,7 +55,7 @@ static int ta_open(struct inode *inode, struct file *file)
 					    cdev);
 	struct ta_file *tf;
 
-	tf = kzalloc(sizeof(*tf), GFP_KERNEL_ACCOUNT);
+	tf = kzalloc_obj(*tf, GFP_KERNEL_ACCOUNT);
 	if (!tf)
 		return -ENOMEM;
 	tf->ta = ta;
@@ -100,7 +100,7 @@ int ta_chardev_register(struct ta_device *ta)
 	err = alloc_chrdev_region(&ta->devt, 0, 1, TA_DEVICE_NAME);
 	if (err)
 		goto unregister_class;
-	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+	dev = kzalloc_obj(*dev, GFP_KERNEL);
 	if (!dev) {
 		err = -ENOMEM;
 		goto unregister_region;

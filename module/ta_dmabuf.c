@@ -26,9 +26,10 @@
 #include <linux/mutex.h>
 #include <linux/slab.h>
 
+#include "include/ta_compat.h"
 #include "ta_internal.h"
 
-MODULE_IMPORT_NS(DMA_BUF);
+MODULE_IMPORT_NS(TA_NS_DMA_BUF);
 
 /* &ta_dmabuf.tensor of a buffer of the whole slice */
 #define TA_DMABUF_WHOLE_PLAN	U32_MAX
@@ -104,7 +105,7 @@ static int ta_dmabuf_attach(struct dma_buf *dmabuf,
 	err = ta_dmabuf_check_reach(buf, attachment->dev);
 	if (err)
 		return err;
-	a = kzalloc(sizeof(*a), GFP_KERNEL_ACCOUNT);
+	a = kzalloc_obj(*a, GFP_KERNEL_ACCOUNT);
 	if (!a)
 		return -ENOMEM;
 	err = dma_get_sgtable(plan->ta->dev, &a->sgt,
@@ -318,7 +319,7 @@ static struct dma_buf *ta_dmabuf_create_range(struct ta_plan_obj *plan,
 		    offset > plan->slice_size ||
 		    size > plan->slice_size - offset))
 		return ERR_PTR(-EINVAL);
-	buf = kzalloc(sizeof(*buf), GFP_KERNEL_ACCOUNT);
+	buf = kzalloc_obj(*buf, GFP_KERNEL_ACCOUNT);
 	if (!buf)
 		return ERR_PTR(-ENOMEM);
 	ta_plan_obj_get(plan);

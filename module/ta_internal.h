@@ -22,6 +22,8 @@
 
 struct dentry;
 struct device_node;
+struct dmem_cgroup_pool_state;
+struct dmem_cgroup_region;
 struct gen_pool;
 struct platform_driver;
 struct reserved_mem;
@@ -51,6 +53,8 @@ struct reserved_mem;
  *	    blocking chain: it has its own lock); the netlink layer listens
  * @users: kuid -> &struct ta_user, the per-uid accounting
  * @users_lock: protects @users and the counters of its entries
+ * @dmem: the arena as a region of the dmem cgroup controller, or NULL on a
+ *	  kernel without one (ta_dmem.c)
  *
  * The other fields are set at probe and constant until remove, so they are
  * read without a lock.
@@ -74,6 +78,7 @@ struct ta_device {
 	struct blocking_notifier_head events;
 	struct xarray users;
 	struct mutex users_lock; /* @users and its entries' counters */
+	struct dmem_cgroup_region *dmem;
 };
 
 /*
@@ -178,6 +183,8 @@ struct ta_user {
  *		@height is 0)
  * @slice_vaddr: kernel address of the slice
  * @slice_dma: DMA address of the slice
+ * @dmem_pool: the creator's dmem cgroup pool charged with @slice_size, or
+ *	       NULL (no dmem controller, or no slice)
  * @destroyed: kernel users to tell when the plan is destroyed
  * @exportable: bitmap of the tensors with %TA_TENSOR_EXPORTABLE (their
  *		placements are whole pages at page-aligned offsets), or NULL
@@ -205,6 +212,7 @@ struct ta_plan_obj {
 	size_t slice_size;
 	unsigned long slice_vaddr;
 	dma_addr_t slice_dma;
+	struct dmem_cgroup_pool_state *dmem_pool;
 	struct blocking_notifier_head destroyed;
 	unsigned long *exportable;
 	u32 n_tensors;
@@ -278,6 +286,12 @@ struct ta_file {
 	struct ta_device *ta;
 	unsigned int n_plans;
 };
+
+/* ta_dmem.c: the arena's bytes in the dmem cgroup controller */
+int ta_dmem_register(struct ta_device *ta);
+int ta_dmem_charge(struct ta_device *ta, u64 bytes,
+		   struct dmem_cgroup_pool_state **pool);
+void ta_dmem_uncharge(struct dmem_cgroup_pool_state *pool, u64 bytes);
 
 /* ta_access.c: who may use the device, and as whom */
 bool ta_cred_is_admin(const struct cred *cred);

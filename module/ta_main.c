@@ -101,6 +101,9 @@ static int ta_probe(struct platform_device *pdev)
 		err = ta_arena_init(ta, ta_arena_size);
 	if (err)
 		goto unlock;
+	err = ta_dmem_register(ta);
+	if (err)
+		goto unlock;
 
 	platform_set_drvdata(pdev, ta);
 	ta_debugfs_register(ta);

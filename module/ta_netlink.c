@@ -149,7 +149,7 @@ static struct ta_nl_owner *ta_nl_owner_get(struct sock *sk, u32 portid)
 	list_for_each_entry(owner, &ta_nl_owners, node)
 		if (owner->sk == sk)
 			goto out;
-	owner = kzalloc(sizeof(*owner), GFP_KERNEL_ACCOUNT);
+	owner = kzalloc_obj(*owner, GFP_KERNEL_ACCOUNT);
 	if (owner) {
 		sock_hold(sk);
 		owner->sk = sk;
@@ -589,7 +589,7 @@ static void ta_nl_create_error(struct genl_info *info, int err)
 		break;
 	case -EDQUOT:
 		NL_SET_ERR_MSG(info->extack,
-			       "quota: the caller's uid or socket holds as many plans (max_user_plans, max_file_plans) or arena bytes (max_user_bytes) as it may");
+			       "quota: the caller's uid or socket holds as many plans (max_user_plans, max_file_plans) or arena bytes (max_user_bytes) as it may, or its cgroup's dmem.max is reached");
 		break;
 	case -ETIMEDOUT:
 		NL_SET_ERR_MSG(info->extack,

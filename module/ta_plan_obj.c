@@ -33,6 +33,7 @@
 #include <linux/time64.h>
 #include <linux/xarray.h>
 
+#include "include/ta_compat.h"
 #include "ta_internal.h"
 #include "planner/ta_planner.h"
 #include "include/tensorarena_kapi.h"
@@ -57,7 +58,7 @@ static struct ta_user *ta_user_reserve(struct ta_device *ta, kuid_t uid)
 	struct ta_user *user, *fresh;
 	int err;
 
-	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL_ACCOUNT);
+	fresh = kzalloc_obj(*fresh, GFP_KERNEL_ACCOUNT);
 	mutex_lock(&ta->users_lock);
 	user = xa_load(&ta->users, index);
 	if (!user) {
@@ -163,6 +164,7 @@ static void ta_plan_obj_release(struct kref *ref)
 	if (plan->slice_size)
 		gen_pool_free(plan->ta->pool, plan->slice_vaddr,
 			      plan->slice_size);
+	ta_dmem_uncharge(plan->dmem_pool, plan->slice_size);
 	ta_user_release(plan->ta, plan->user, plan->slice_size);
 	kvfree(plan->exportable);
 	kvfree(plan);
@@ -381,8 +383,9 @@ static void ta_conflict_log(struct ta_device *ta, const struct ta_conflict *c)
  * -E2BIG beyond the planner's limits; -EOVERFLOW for a height beyond 63
  * bits; -EDQUOT when the caller's uid or file/socket holds as many plans
  * (max_user_plans, max_file_plans) or arena bytes (max_user_bytes) as it
- * may; -ENOSPC when the arena has no free slice of the plan's height, or
- * the plan table is full; -ENOMEM; -EINTR on a signal while planning;
+ * may, or the slice would take the caller's dmem cgroup over its dmem.max;
+ * -ENOSPC when the arena has no free slice of the plan's height, or the
+ * plan table is full; -ENOMEM; -EINTR on a signal while planning;
  * -ETIMEDOUT when planning hit the request's time limit without a plan.
  * On error nothing changed.
  */
@@ -487,6 +490,9 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 		if (err)
 			goto free_plan;
 		charged = plan->slice_size;
+		err = ta_dmem_charge(ta, plan->slice_size, &plan->dmem_pool);
+		if (err)
+			goto free_plan;
 		plan->slice_vaddr = gen_pool_alloc(ta->pool, plan->slice_size);
 		if (!plan->slice_vaddr) {
 			ta_plan_obj_notify(ta, TA_EVENT_PRESSURE, NULL,
@@ -524,8 +530,10 @@ free_slice:
 		gen_pool_free(ta->pool, plan->slice_vaddr, plan->slice_size);
 free_plan:
 	kvfree(offsets);
-	if (plan)
+	if (plan) {
+		ta_dmem_uncharge(plan->dmem_pool, plan->slice_size);
 		kvfree(plan->exportable);
+	}
 	kvfree(plan);
 	kvfree(derived);
 unreserve_user:

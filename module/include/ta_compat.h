@@ -12,6 +12,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/mm.h>
 #include <linux/platform_device.h>
+#include <linux/slab.h>
 #include <linux/version.h>
 #include <net/genetlink.h>
 
@@ -126,5 +127,74 @@ static inline void ta_nl_set_err_msg_str(struct netlink_ext_ack *extack,
 		extack->_msg = fallback;
 #endif
 }
+
+/*
+ * 6.13 made a symbol namespace a string literal: MODULE_IMPORT_NS("DMA_BUF")
+ * where 6.12 and earlier stringify a bare name. MODULE_IMPORT_NS(TA_NS_DMA_BUF)
+ * is right on both (the older macro expands its argument first).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+#define TA_NS_DMA_BUF "DMA_BUF"
+#else
+#define TA_NS_DMA_BUF DMA_BUF
+#endif
+
+/*
+ * 6.14 removed struct drm_driver's date. A DRM driver's initializer says
+ * TA_DRM_DRIVER_DATE("YYYYMMDD") where it gave .date.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 14, 0)
+#define TA_DRM_DRIVER_DATE(yyyymmdd)
+#else
+#define TA_DRM_DRIVER_DATE(yyyymmdd) .date = (yyyymmdd),
+#endif
+
+/*
+ * 6.14 added the dmem cgroup controller (linux/cgroup_dmem.h), whose stubs
+ * make every call a no-op without CONFIG_CGROUP_DMEM. Before 6.14 the same
+ * stubs are here.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 14, 0)
+#include <linux/cgroup_dmem.h>
+#else
+struct dmem_cgroup_pool_state;
+struct dmem_cgroup_region;
+
+static inline __printf(2, 3) struct dmem_cgroup_region *
+dmem_cgroup_register_region(u64 size, const char *name_fmt, ...)
+{
+	return NULL;
+}
+
+static inline void
+dmem_cgroup_unregister_region(struct dmem_cgroup_region *region)
+{
+}
+
+static inline int
+dmem_cgroup_try_charge(struct dmem_cgroup_region *region, u64 size,
+		       struct dmem_cgroup_pool_state **ret_pool,
+		       struct dmem_cgroup_pool_state **ret_limit_pool)
+{
+	*ret_pool = NULL;
+	if (ret_limit_pool)
+		*ret_limit_pool = NULL;
+	return 0;
+}
+
+static inline void dmem_cgroup_uncharge(struct dmem_cgroup_pool_state *pool,
+					u64 size)
+{
+}
+#endif
+
+/*
+ * 7.2 has kzalloc_obj(), which its checkpatch asks for where
+ * kzalloc(sizeof(*p), gfp) was; 6.12 does not. Where the kernel lacks it,
+ * it is that allocation spelled out.
+ */
+#ifndef kzalloc_obj
+#define kzalloc_obj(obj, gfp) kzalloc(sizeof(obj), gfp)
+#endif
 
 #endif /* TA_COMPAT_H */

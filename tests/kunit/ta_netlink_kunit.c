@@ -67,8 +67,12 @@ static struct socket *ta_nl_socket(struct kunit *test, u32 portid)
 
 	KUNIT_ASSERT_EQ(test, sock_create_kern(&init_net, AF_NETLINK, SOCK_RAW,
 					       NETLINK_GENERIC, &sock), 0);
-	KUNIT_ASSERT_EQ(test, kernel_bind(sock, (struct sockaddr *)&addr,
-					  sizeof(addr)), 0);
+	/*
+	 * kernel_bind() takes a struct sockaddr * up to 6.12 and a struct
+	 * sockaddr_unsized * in 7.2: a void * converts to either.
+	 */
+	KUNIT_ASSERT_EQ(test, kernel_bind(sock, (void *)&addr, sizeof(addr)),
+			0);
 	return sock;
 }
 

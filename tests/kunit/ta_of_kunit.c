@@ -173,10 +173,15 @@ static void ta_of_register_driver(struct kunit *test)
 			.dev_groups = ta_platform_driver.driver.dev_groups,
 			.probe_type = ta_platform_driver.driver.probe_type,
 			.suppress_bind_attrs = true,
+			/*
+			 * What __platform_driver_register() sets, without
+			 * an owner; its arguments differ between 6.12 and
+			 * 7.2 (7.2 takes the module's name too).
+			 */
+			.bus = &platform_bus_type,
 		},
 	};
-	KUNIT_ASSERT_EQ(test, __platform_driver_register(&ta_of_test_driver,
-							 NULL), 0);
+	KUNIT_ASSERT_EQ(test, driver_register(&ta_of_test_driver.driver), 0);
 	f->driver = true;
 }
 

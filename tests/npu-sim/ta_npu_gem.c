@@ -23,7 +23,7 @@
 #include "ta_npu_internal.h"
 #include "ta_npu_gem.h"
 
-MODULE_IMPORT_NS(DMA_BUF);
+MODULE_IMPORT_NS(TA_NS_DMA_BUF);
 
 #if IS_ENABLED(CONFIG_DRM_GEM_DMA_HELPER)
 
@@ -98,7 +98,7 @@ struct drm_gem_object *ta_npu_gem_import_sg_table(struct drm_device *drm,
 
 	if (drm_prime_get_contiguous_size(sgt) < size)
 		return ERR_PTR(-EINVAL);
-	bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	bo = kzalloc_obj(*bo, GFP_KERNEL);
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
 	err = ta_dma_buf_vmap(attach->dmabuf, &bo->map);

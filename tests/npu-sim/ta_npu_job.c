@@ -19,6 +19,7 @@
 #include <linux/slab.h>
 #include <drm/drm_gem.h>
 
+#include <ta_compat.h>
 #include <tensorarena_kapi.h>
 
 #include "ta_npu_internal.h"
@@ -132,7 +133,7 @@ struct ta_npu_job *ta_npu_job_alloc(struct ta_npu_device *npu)
 
 	/* The fence is freed as the job's start (dma_fence_free()). */
 	BUILD_BUG_ON(offsetof(struct ta_npu_job, fence));
-	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	job = kzalloc_obj(*job, GFP_KERNEL);
 	if (!job)
 		return NULL;
 	__module_get(THIS_MODULE);

@@ -53,7 +53,7 @@ static const struct drm_driver ta_npu_drm_driver = {
 	.fops = &ta_npu_fops,
 	.name = TA_NPU_DRIVER_NAME,
 	.desc = "tensorarena reference NPU",
-	.date = "20261130",
+	TA_DRM_DRIVER_DATE("20261130")
 	.major = 1,
 	.minor = 0,
 };
@@ -164,6 +164,6 @@ module_init(ta_npu_init);
 module_exit(ta_npu_exit);
 
 MODULE_DESCRIPTION("tensorarena's reference NPU: a DRM driver that runs graph ops on planned tensors");
-MODULE_IMPORT_NS(DMA_BUF);
+MODULE_IMPORT_NS(TA_NS_DMA_BUF);
 MODULE_AUTHOR("The tensorarena developers");
 MODULE_LICENSE("GPL");

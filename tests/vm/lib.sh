@@ -53,6 +53,135 @@ ta_arm64_kernel_dir() {
 		"$TA_ROOT/tests/vm/build-kernel-arm64.sh")"
 }
 
+# The newest kernel Debian carries: linux 7.2 of trixie-backports (also in
+# forky and sid; trixie-backports is signed by keys Debian 12's
+# debian-archive-keyring has). Fetched as apt would, through a private apt
+# configuration under the cache (its own sources list, lists and archives;
+# the host's /etc/apt is not read or changed), then apt-get download and
+# dpkg-deb -x: nothing is installed. TA_K72_VERSION is the package version
+# tested; when the archive no longer has it, the newest 7.2 of the suite is
+# taken and the log says so (Documentation/testing.md: moving to a newer
+# one). TA_K72_TAG is the suite's ABI tag (7.2.12+deb13-amd64).
+TA_K72_SUITE=${TA_K72_SUITE:-trixie-backports}
+TA_K72_TAG=${TA_K72_TAG:-deb13}
+TA_K72_VERSION=${TA_K72_VERSION:-7.2.12-1~bpo13+1}
+TA_APT72=$TA_CACHE/apt-$TA_K72_SUITE
+
+# ta_apt72 APT-GET ARGS...: apt-get with the private configuration.
+ta_apt72() {
+	local tool=${TA_APT72_TOOL:-apt-get}
+	"$tool" -q -o Dir::Etc::SourceList="$TA_APT72/sources.list" \
+		-o Dir::Etc::SourceParts="$TA_APT72/sources.list.d" \
+		-o Dir::Etc::Preferences="$TA_APT72/preferences" \
+		-o Dir::Etc::PreferencesParts="$TA_APT72/preferences.d" \
+		-o Dir::State::Lists="$TA_APT72/lists" -o Dir::Cache="$TA_APT72/cache" \
+		-o Dir::State::status="$TA_APT72/status" \
+		-o APT::Architectures::=amd64 -o APT::Architectures::=arm64 \
+		-o APT::Sandbox::User=root "$@"
+}
+
+# ta_apt72_update: the private configuration, and its package lists
+# fetched once a day (at most).
+ta_apt72_update() {
+	mkdir -p "$TA_APT72"/{sources.list.d,preferences.d,lists/partial,cache/archives/partial}
+	[ -f "$TA_APT72/status" ] || : >"$TA_APT72/status"
+	: >"$TA_APT72/preferences"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $TA_K72_SUITE main" \
+		>"$TA_APT72/sources.list"
+	if [ -z "$(find "$TA_APT72/lists" -name '*_Packages' -mmin -1440 2>/dev/null)" ]; then
+		ta_apt72 update -qq >&2 || ta_die "apt-get update of $TA_K72_SUITE failed"
+	fi
+}
+
+# ta_k72_version: the package version of linux 7.2 used (TA_K72_VERSION,
+# or the suite's newest when that one is gone).
+ta_k72_version() {
+	local v newest
+	[ -n "${TA_K72_RESOLVED:-}" ] && { echo "$TA_K72_RESOLVED"; return; }
+	ta_apt72_update
+	v=$(TA_APT72_TOOL=apt-cache ta_apt72 madison linux-source-7.2 | awk -F'|' '{gsub(/ /,"",$2); print $2}')
+	if grep -qxF "$TA_K72_VERSION" <<<"$v"; then
+		echo "$TA_K72_VERSION"
+		return
+	fi
+	newest=$(sort -V <<<"$v" | tail -1)
+	[ -n "$newest" ] || ta_die "$TA_K72_SUITE has no linux-source-7.2"
+	ta_log "linux 7.2 $TA_K72_VERSION is gone from $TA_K72_SUITE: using $newest"
+	echo "$newest"
+}
+
+# ta_k72_abi [ARCH]: the ABI of that version, e.g. 7.2.12+deb13-amd64.
+ta_k72_abi() {
+	local v
+	v=$(ta_k72_version) || return 1
+	echo "${v%%-*}+$TA_K72_TAG-${1:-amd64}"
+}
+
+# ta_k72_deb PACKAGE [ARCH]: the .deb of PACKAGE at the 7.2 version
+# (downloaded once into the cache); prints its path.
+ta_k72_deb() {
+	local pkg=$1 arch=${2:-} v dir f
+	v=$(ta_k72_version) || return 1
+	dir=$TA_CACHE/debs-7.2/$v
+	f=$(ls "$dir/${pkg}_"*"${arch:+_$arch}.deb" 2>/dev/null | head -1)
+	if [ -z "$f" ]; then
+		mkdir -p "$dir"
+		(cd "$dir" && ta_apt72 download -qq "$pkg${arch:+:$arch}=$v") >&2 ||
+			ta_die "cannot download $pkg${arch:+:$arch} $v from $TA_K72_SUITE"
+		f=$(ls "$dir/${pkg}_"*"${arch:+_$arch}.deb" | head -1)
+	fi
+	echo "$f"
+}
+
+# ta_k72_source: linux-source-7.2's tarball, unpacked from its .deb once;
+# prints its path.
+ta_k72_source() {
+	local v deb dir
+	v=$(ta_k72_version) || return 1
+	dir=$TA_CACHE/debs-7.2/$v/src
+	if [ ! -f "$dir/linux-source-7.2.tar.xz" ]; then
+		deb=$(ta_k72_deb linux-source-7.2) || return 1
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/src/linux-source-7.2.tar.xz \
+			>"$dir/linux-source-7.2.tar.xz.tmp" || ta_die "cannot unpack $deb"
+		mv "$dir/linux-source-7.2.tar.xz.tmp" "$dir/linux-source-7.2.tar.xz"
+	fi
+	echo "$dir/linux-source-7.2.tar.xz"
+}
+
+# ta_k72_stock ARCH: Debian's stock 7.2 kernel for ARCH (amd64, arm64): its
+# image, modules and configuration unpacked once into the cache (not
+# installed). Prints the directory; DIR/usr/lib/modules/ABI/vmlinuz.
+ta_k72_stock() {
+	local arch=$1 abi dir p deb
+	abi=$(ta_k72_abi "$arch") || return 1
+	dir=$TA_CACHE/stock-$abi
+	if [ ! -f "$dir/.done" ]; then
+		ta_log "fetching Debian's stock kernel $abi ($TA_K72_SUITE)"
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		for p in linux-binary linux-modules linux-base; do
+			deb=$(ta_k72_deb "$p-$abi" "$arch") || return 1
+			dpkg-deb -x "$deb" "$dir" || ta_die "cannot unpack $deb"
+		done
+		depmod -b "$dir/usr" "$abi" || ta_die "depmod failed for $abi"
+		touch "$dir/.done"
+	fi
+	echo "$dir"
+}
+
+# The 7.2 debug test kernel (tests/vm/build-kernel-7.2.sh): tinyconfig plus
+# tests/vm/test-7.2.config, keyed by the fragment, the script and the
+# package version.
+TA_FRAGMENT_72=$TA_ROOT/tests/vm/test-7.2.config
+ta_kernel72_dir() {
+	local v
+	v=$(ta_k72_version) || return 1
+	echo "$TA_CACHE/kernel72-$({ echo "$v"; cat "$TA_FRAGMENT_72" "$TA_ROOT/tests/vm/build-kernel-7.2.sh"; } |
+		sha256sum | cut -c1-16)"
+}
+
 # ta_config_check FRAGMENT: every CONFIG_ line of FRAGMENT is in ./.config.
 ta_config_check() {
 	local line missing=0
