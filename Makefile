@@ -14,6 +14,9 @@
 #   make test-kernel          build (or find cached) the project's debug test
 #                             kernel, Debian's linux-source-6.1 (tens of
 #                             minutes the first time; make check does it)
+#   make test-kernel-7.2      the same for the 7.2 debug test kernel, Debian's
+#                             linux-source-7.2 (fetched from trixie-backports
+#                             into the cache, nothing installed)
 #   make check                install what is missing, run every test
 #   make demo [ARCH=arm64]    boot the test VM and show tensorarena at work
 #                             (arm64: the device-tree board, arena bound from
@@ -63,6 +66,9 @@ module:
 
 test-kernel:
 	@$(TOP)/tests/vm/build-kernel.sh
+
+test-kernel-7.2:
+	@$(TOP)/tests/vm/build-kernel-7.2.sh
 
 userspace:
 	$(MAKE) -C $(TOP)/userspace
@@ -119,4 +125,4 @@ clean:
 	$(MAKE) -C $(TOP)/tests/fuzz clean
 	rm -rf $(TOP)/build
 
-.PHONY: all module test-kernel userspace deps check demo bench lint fuzz netlink-gen deb dkms-install clean
+.PHONY: all module test-kernel test-kernel-7.2 userspace deps check demo bench lint fuzz netlink-gen deb dkms-install clean

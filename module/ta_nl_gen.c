@@ -2,6 +2,7 @@
 /* Do not edit directly, auto-generated from: */
 /*	Documentation/netlink/specs/tensorarena.yaml */
 /* YNL-GEN kernel source */
+/* To regenerate run: tools/net/ynl/ynl-regen.sh */
 
 #include <net/netlink.h>
 #include <net/genetlink.h>
@@ -9,10 +10,6 @@
 #include "ta_nl_gen.h"
 
 #include <uapi/linux/tensorarena_netlink.h>
-#include <linux/tensorarena.h>
-#include <linux/tensorarena.h>
-#include <linux/tensorarena.h>
-#include <linux/tensorarena.h>
 #include <linux/tensorarena.h>
 
 /* Common nested types */

@@ -2,6 +2,7 @@
 /* Do not edit directly, auto-generated from: */
 /*	Documentation/netlink/specs/tensorarena.yaml */
 /* YNL-GEN kernel header */
+/* To regenerate run: tools/net/ynl/ynl-regen.sh */
 
 #ifndef _LINUX_TENSORARENA_GEN_H
 #define _LINUX_TENSORARENA_GEN_H
@@ -10,10 +11,6 @@
 #include <net/genetlink.h>
 
 #include <uapi/linux/tensorarena_netlink.h>
-#include <linux/tensorarena.h>
-#include <linux/tensorarena.h>
-#include <linux/tensorarena.h>
-#include <linux/tensorarena.h>
 #include <linux/tensorarena.h>
 
 /* Common nested types */

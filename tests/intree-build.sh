@@ -4,16 +4,16 @@
 # drivers/misc/tensorarena/, the uAPI headers to include/uapi/linux/, one
 # line each in drivers/misc/Kconfig and drivers/misc/Makefile, then
 # CONFIG_TENSORARENA=m through Kconfig and the kernel's own build. The tree
-# is the arm64 test kernel of linux-source-6.12 (cached, built), seen through
+# is the 7.2 debug test kernel (cached, built), seen through
 # an overlay (a copy where overlayfs is not available), so the cache does
 # not change. Also: module/Makefile lists every source, and the ioctl number
-# row of Documentation/uapi.md fits the 6.12 tree's ioctl-number.rst.
-# usage: intree-build.sh [--tap] [ARM64_6.12_TREE]. TAP out.
+# row of Documentation/uapi.md fits the 7.2 tree's ioctl-number.rst.
+# usage: intree-build.sh [--tap] [7.2_TEST_KERNEL_TREE]. TAP out.
 set -uo pipefail
 . "$(dirname "$0")/vm/lib.sh"
 
 [ "${1:-}" = --tap ] && shift
-tree=${1:-$("$TA_ROOT/tests/vm/build-kernel-arm64.sh")} || exit 1
+tree=${1:-$("$TA_ROOT/tests/vm/build-kernel-7.2.sh")} || exit 1
 n=0
 tap() { # tap STATUS DESCRIPTION
 	n=$((n + 1))
@@ -43,9 +43,9 @@ cleanup() {
 trap cleanup EXIT
 if mount -t overlay overlay -o "lowerdir=$tree,upperdir=$tmp/upper,workdir=$tmp/work" \
 	"$linux" 2>/dev/null; then
-	echo "# the 6.12 tree through an overlay: $tree"
+	echo "# the 7.2 tree through an overlay: $tree"
 else
-	echo "# no overlayfs here: copying the 6.12 tree ($tree)"
+	echo "# no overlayfs here: copying the 7.2 tree ($tree)"
 	cp -a "$tree/." "$linux/"
 fi
 
@@ -58,7 +58,7 @@ cp "$TA_ROOT"/uapi/linux/tensorarena*.h "$linux/include/uapi/linux/"
 sed -i 's|^endmenu$|source "drivers/misc/tensorarena/Kconfig"\n&|' "$linux/drivers/misc/Kconfig"
 echo 'obj-$(CONFIG_TENSORARENA)	+= tensorarena/' >>"$linux/drivers/misc/Makefile"
 
-kmake() { make -C "$linux" ARCH=arm64 CROSS_COMPILE="$TA_ARM64_CROSS" "$@"; }
+kmake() { make -C "$linux" "$@"; }
 log=$TA_ROOT/build/intree.log
 mkdir -p "$TA_ROOT/build"
 "$linux/scripts/config" --file "$linux/.config" -m TENSORARENA
@@ -68,7 +68,7 @@ tap $? "Kconfig: CONFIG_TENSORARENA=m holds after olddefconfig (its dependencies
 
 start=$SECONDS
 kmake -j"$(nproc)" W=1 modules >>"$log" 2>&1
-tap $? "the 6.12 tree's make modules builds drivers/misc/tensorarena/tensorarena.ko"
+tap $? "the 7.2 tree's make modules builds drivers/misc/tensorarena/tensorarena.ko"
 echo "# in-tree build: $((SECONDS - start)) s"
 warnings=$(grep -E 'drivers/misc/tensorarena/.*(warning|error):' "$log")
 [ -z "$warnings" ]
@@ -94,7 +94,7 @@ row=$(sed -n 's/^    \(0xA7  .*\)$/\1/p' "$TA_ROOT/Documentation/uapi.md")
 tap $? "Documentation/uapi.md gives the ioctl-number.rst row"
 others=$(grep -c '^0xA7 ' "$rst")
 [ "$others" = 0 ]
-tap $? "no other row of 6.12's ioctl-number.rst claims 0xA7 (found $others)"
+tap $? "no other row of 7.2's ioctl-number.rst claims 0xA7 (found $others)"
 awk -v row="$row" '!done && /^0xA[A-F] / { print row; done = 1 } { print }' "$rst" >"$tmp/rst" &&
 	mv "$tmp/rst" "$rst"
 /usr/bin/python3 - "$rst" <<'PY' >&2

@@ -1,6 +1,7 @@
 #!/bin/bash
 # The netlink C code generated from Documentation/netlink/specs/tensorarena.yaml
-# by the kernel's ynl-gen-c.py (tools/net/ynl of Debian's linux-source-6.12):
+# by the kernel's YNL C generator of linux 7.2 (tools/net/ynl/pyynl/
+# ynl_gen_c.py of Debian's linux-source-7.2, the newest the archive has):
 #   module/ta_nl_gen.h, module/ta_nl_gen.c   policies, ops table, handler
 #                                           prototypes (kernel mode)
 #   uapi/linux/tensorarena_netlink.h       the uAPI enums (uapi mode)
@@ -8,7 +9,10 @@
 # usage: netlink-gen.sh            regenerate them in place (make netlink-gen)
 #        netlink-gen.sh --check    regenerate into a scratch tree and compare
 #                                  with the committed files; TAP, one line per
-#                                  file (make check)
+#                                  file (make check); then 6.12's generator
+#                                  (tools/net/ynl/ynl-gen-c.py) must accept
+#                                  the spec too (its output differs only in
+#                                  repeating the spec's header includes)
 #
 # ynl-gen-c.py finds the kernel root by walking up from the spec to a
 # MAINTAINERS file (and loops forever without one), and reads the schema
@@ -19,8 +23,9 @@ set -uo pipefail
 
 check=0
 [ "${1:-}" = --check ] && check=1
-ynl=$(ta_ynl_tools) || exit 1
-gen=$ynl/tools/net/ynl/ynl-gen-c.py
+ynl=$(ta_ynl_tools 7.2) || exit 1
+gen=$(ta_ynl_gen "$ynl")
+ynl612=$(ta_ynl_tools 6.12) || exit 1
 spec=Documentation/netlink/specs/tensorarena.yaml
 
 tree=$(mktemp -d)
@@ -63,5 +68,21 @@ for o in "${outputs[@]}"; do
 		failed=1
 	fi
 done
+if [ $check = 1 ]; then
+	cp "$ynl612"/Documentation/netlink/*.yaml "$tree/Documentation/netlink/"
+	for o in "${outputs[@]}"; do
+		args=${o#*:}
+		n=$((n + 1))
+		# shellcheck disable=SC2086 # $args are separate words
+		if (cd "$tree" && timeout 120 /usr/bin/python3 "$(ta_ynl_gen "$ynl612")" $args \
+			--spec "$spec" -o "$tree/out/612") >"$tree/gen.log" 2>&1; then
+			echo "ok $n - 6.12's ynl-gen-c.py accepts the spec ($args)"
+		else
+			echo "not ok $n - 6.12's ynl-gen-c.py accepts the spec ($args)"
+			sed 's/^/# /' "$tree/gen.log"
+			failed=1
+		fi
+	done
+fi
 echo "1..$n"
 exit $failed

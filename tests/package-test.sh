@@ -6,7 +6,8 @@
 #     pedantic level; the one override is justified in debian/);
 #  3. DKMS builds the packaged module source for every kernel the harness
 #     has: the x86 debug 6.1 tree, Debian's stock 6.1 and 6.12 headers, the
-#     arm64 6.12 test kernel and the arm64 6.1 tree (cross), with a private
+#     tree prepared for Debian's stock 7.2 arm64 kernel and the arm64 6.1
+#     tree (both cross), with a private
 #     DKMS tree (the system's /var/lib/dkms is not touched);
 #  4. a clean root (debootstrap --variant=minbase bookworm, cached as a
 #     tarball) installs the four packages with apt, which brings what they
@@ -96,8 +97,8 @@ for series in 6.1 6.12; do
 	abi=$(ta_stock_abi "$series")
 	dkms_build "Debian's linux-headers-$abi" "/usr/src/linux-headers-$abi"
 done
-a64_612=$("$TA_ROOT/tests/vm/build-kernel-arm64.sh") &&
-	dkms_build "the arm64 6.12 test kernel" "$a64_612" arm64 "$TA_ARM64_CROSS"
+a64_72=$("$TA_ROOT/tests/vm/build-stock72-tree.sh" arm64 2>>"$log") &&
+	dkms_build "Debian's stock 7.2 arm64 kernel (its prepared tree)" "$a64_72" arm64 "$TA_ARM64_CROSS"
 a64_61=$("$TA_ROOT/tests/vm/build-arm64.sh" 2>>"$log") &&
 	dkms_build "the arm64 6.1 tree" "$a64_61" arm64 "$TA_ARM64_CROSS"
 echo "# DKMS builds: $((SECONDS - start)) s"

@@ -4,6 +4,8 @@
 
 Sources:
   --tap NAME=FILE       TAP from a host test program: "ok N - x", "not ok N - x"
+  --same A=B            every test console A passed, console B passed too
+                        (the newest kernel runs what the oldest runs)
   --console NAME=FILE   a test VM's serial console: KUnit KTAP, "e2e:" lines,
                         and kernel reports (KASAN, UBSAN, lockdep, kmemleak,
                         WARNING, BUG, DMA-API) -- any report fails the run
@@ -52,10 +54,12 @@ class Tally:
         self.failed = 0
         self.skipped = 0
         self.failures = []
+        self.passed_names = set()
 
     def add(self, status, name):
         if status == "ok":
             self.passed += 1
+            self.passed_names.add(name)
         elif status == "skip":
             self.skipped += 1
         else:
@@ -135,6 +139,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tap", action="append", default=[])
     ap.add_argument("--console", action="append", default=[])
+    ap.add_argument("--same", action="append", default=[])
     args = ap.parse_args()
     tally = Tally()
     for spec in args.tap:
@@ -143,6 +148,19 @@ def main():
     for spec in args.console:
         name, _, path = spec.partition("=")
         parse_console(name, path, tally)
+    for spec in args.same:
+        a, _, b = spec.partition("=")
+        # Figures differ from run to run and kernel to kernel: compare
+        # the names without what is in parentheses, numbers as #.
+        norm = lambda n: re.sub(r"0x[0-9a-fA-F]+|(?<![A-Za-z])\d+", "#",
+                                re.sub(r"\([^()]*\)", "", n)).strip()
+        names = lambda p: {norm(n[len(p) + 2:]) for n in tally.passed_names
+                           if n.startswith(p + ": ")}
+        missing = sorted(names(a) - names(b))
+        ok = bool(names(a)) and not missing
+        tally.add("ok" if ok else "fail",
+                  f"{b} passes every one of the {len(names(a))} tests {a} passes"
+                  + (f" (missing {len(missing)}, first: {missing[0]!r})" if missing else ""))
     for f in tally.failures:
         print(f"FAILED: {f}")
     line = f"{tally.passed} passed, {tally.failed} failed"

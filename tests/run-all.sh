@@ -1,21 +1,26 @@
 #!/bin/bash
 # make check: every test of tensorarena, ending with "N passed, N failed".
 #  1. host: userspace build, planner unit tests, fuzzers (a fixed seed and
-#     count: reproducible),
-#     harness self-test, lint, the man pages,
-#     the device-tree binding (dt-schema)
-#  2. the debug test kernel (built once, cached in $TA_CACHE; so is the
-#     prepared arm64 tree), from the start, beside the host steps
-#  3. test VM: KUnit suites + end-to-end tests under KASAN/lockdep/UBSAN/kmemleak
-#  4. the arm64 board (debug 6.12 kernel, device tree with the arena's
-#     memory-region, CMA and no-map): KUnit + end-to-end
-#  5. Debian's stock kernels 6.1 and 6.12: the module built against their
-#     headers, the stock tests; then make demo (tests/vm/demo.sh) on the
-#     test payload
-#  6. in the arm64 lane once its boards are done: packaging, the module in
-#     the 6.12 tree as drivers/misc/tensorarena (tests/intree-build.sh), the
-#     Debian packages, lintian, DKMS and the clean-root install
-#     (tests/package-test.sh); then the module cross-built for arm64 6.1
+#     count: reproducible), harness self-test, lint, the man pages, the
+#     netlink spec (7.2's YNL generator makes the committed code; 6.12's
+#     must accept it), the device-tree binding (dt-schema)
+#  2. the two debug test kernels, 6.1 and 7.2 (the oldest and the newest;
+#     built once, cached in $TA_CACHE), from the start, beside the host
+#     steps; lint against both (checkpatch of each, W=1, sparse) and W=1 +
+#     sparse against every other tree at hand
+#  3. the 6.1 test VM (x86 lane) and the 7.2 test VM (7.2 lane): the same
+#     KUnit suites and end-to-end tests under KASAN/lockdep/UBSAN/kmemleak,
+#     and in the 7.2 one the dmem cgroup; every test the 6.1 VM passes
+#     must pass on 7.2 too (results.py --same)
+#  4. Debian's stock kernels 6.1, 6.12 and 7.2 (x86): the module built
+#     against each (6.1, 6.12: their headers; 7.2: a tree prepared from its
+#     source, tests/vm/build-stock72-tree.sh), the stock tests; then make
+#     demo (tests/vm/demo.sh) on the test payload
+#  5. the arm64 board on Debian's stock 7.2 arm64 kernel (device tree with
+#     the arena's memory-region, CMA and no-map); then packaging, the module
+#     in the 7.2 tree as drivers/misc/tensorarena (tests/intree-build.sh),
+#     the Debian packages, lintian, DKMS and the clean-root install
+#     (tests/package-test.sh), and the module cross-built for arm64 6.1
 #     (tests/arm64-build.sh)
 set -uo pipefail
 . "$(dirname "$0")/vm/lib.sh"
@@ -52,40 +57,123 @@ host_build() {
 	tap_one "userspace builds" make -s -C "$TA_ROOT/userspace" all
 	tap_one "static tactl for the VM builds" make -s -C "$TA_ROOT/userspace" "$TA_ROOT/userspace/bin/tactl.static"
 }
-# The arm64 board, a lane of its own from the start, beside the host steps
-# and the x86 VMs (a TCG VM keeps about one core busy): the debug kernel of
-# linux-source-6.12 (built once, cached), lint against its tree (6.12's
-# checkpatch, sparse, W=1 for arm64), the payload cross-built, and one boot
-# per device-tree variant of the arena's memory-region (tests/vm/board/):
-# CMA and no-map, on a non-coherent device, and (briefly) a node on the
-# kernel's default CMA area, which is refused.
+# wait_for FILE: until FILE exists (another lane writes it), or this run ends.
+wait_for() {
+	while [ ! -e "$1" ] && kill -0 $$ 2>/dev/null; do sleep 5; done
+}
+
+# stock_payload NAME KDIR [MAKE ARGS...]: $out/payload-NAME, the test
+# payload (its userspace, models, scripts) with the module and the reference
+# NPU driver built against KDIR, no KUnit build; the x86 test payload must
+# be there ($out/payload-test.done).
+stock_payload() {
+	local name=$1 kdir=$2 dir=$out/payload-$1 ko
+	shift 2
+	wait_for "$out/payload-test.done"
+	rm -rf "$dir"
+	cp -a "$out/payload-test" "$dir"
+	rm -rf "$dir/tensorarena-kunit.ko" "$dir/ynl"
+	ko=$(ta_build_module "$kdir" "$TA_ROOT/build/$name" "$@") || return 1
+	cp "$ko" "$dir/tensorarena.ko"
+	ko=$(ta_build_npu_sim "$kdir" "$TA_ROOT/build/npu-$name" "$TA_ROOT/build/$name/Module.symvers" "$@") ||
+		return 1
+	cp "$ko" "$dir/ta_npu_sim.ko"
+}
+
+# The 7.2 lane, from the start: the 7.2 debug kernel (built once, cached;
+# on a cold run beside the 6.1 one), lint against its tree (7.2's
+# checkpatch), its payload (the x86 test payload with its modules and
+# 7.2's YNL tools), the 7.2 test VM, then Debian's stock 7.2 (a tree
+# prepared from its source; W=1 and sparse there too) and its boot, and
+# the module built inside the 7.2 tree (tests/intree-build.sh).
+lane72() {
+	local k72 stock72 abi dir
+	"$TA_ROOT/tests/vm/build-kernel-7.2.sh" >"$out/kdir72.built" || ta_die "no 7.2 test kernel"
+	k72=$(cat "$out/kdir72.built")
+	ta_log "7.2 lane: lint-7.2"
+	"$TA_ROOT/tests/lint.sh" --tap "$k72" >"$out/lint-7.2.tap" 2>"$out/lint-7.2.err"
+	wait_for "$out/payload-test.done"
+	ta_log "7.2 lane: payload"
+	dir=$out/payload-test-7.2
+	rm -rf "$dir"
+	cp -a "$out/payload-test" "$dir"
+	rm -rf "$dir/ynl" "$dir"/*.ko
+	(
+		ko=$(ta_build_module "$k72" "$TA_ROOT/build/test-7.2") && cp "$ko" "$dir/tensorarena.ko" &&
+			ko=$(ta_build_module "$k72" "$TA_ROOT/build/test-7.2-kunit" TA_KUNIT=1) &&
+			cp "$ko" "$dir/tensorarena-kunit.ko" &&
+			ko=$(ta_build_npu_sim "$k72" "$TA_ROOT/build/test-7.2-npu" "$TA_ROOT/build/test-7.2/Module.symvers") &&
+			cp "$ko" "$dir/ta_npu_sim.ko"
+	) >>"$out/steps-7.2.log" 2>&1 || ta_die "7.2 payload"
+	ynl=$(ta_ynl_tools 7.2) || ta_die "no 7.2 YNL tools"
+	mkdir -p "$dir/ynl/tools/net" "$dir/ynl/Documentation"
+	cp -a "$ynl/tools/net/ynl" "$dir/ynl/tools/net/"
+	cp -a "$ynl/Documentation/netlink" "$dir/ynl/Documentation/"
+	cp "$TA_ROOT/Documentation/netlink/specs/tensorarena.yaml" "$dir/ynl/Documentation/netlink/specs/"
+	ta_initramfs "$out/test-7.2.cpio.gz" "$dir"
+	ta_log "booting the 7.2 test kernel (TCG, 7.2 lane): KUnit + end-to-end + dmem"
+	TA_HOSTROOT=1 ta_boot "$k72/arch/x86/boot/bzImage" "$out/test-7.2.cpio.gz" \
+		"$out/console-test-7.2.log" test 2100
+
+	ta_log "7.2 lane: Debian's stock 7.2"
+	stock72=$("$TA_ROOT/tests/vm/build-stock72-tree.sh" amd64) || ta_die "no stock 7.2 tree"
+	"$TA_ROOT/tests/lint.sh" --tap --builds-only "$stock72" >"$out/lint-stock-7.2.tap" 2>"$out/lint-stock-7.2.err"
+	abi=$(ta_k72_abi amd64)
+	if stock_payload stock-7.2 "$stock72" >>"$out/steps-7.2.log" 2>&1; then
+		ta_stock_modules "$abi" "$out/payload-stock-7.2/stock-modules" drm vgem vivid
+		ta_initramfs "$out/stock-7.2.cpio.gz" "$out/payload-stock-7.2"
+		ta_log "booting Debian's stock kernel $abi (7.2 lane): module built for it"
+		ta_boot "$(ta_k72_stock amd64)/usr/lib/modules/$abi/vmlinuz" "$out/stock-7.2.cpio.gz" \
+			"$out/console-stock-7.2.log" stock
+	else
+		ta_log "the module or the reference NPU driver does not build for $abi"
+	fi
+	ta_log "7.2 lane: intree-build (the 7.2 tree)"
+	"$TA_ROOT/tests/intree-build.sh" --tap "$k72" >"$out/intree.tap" 2>"$out/intree.err"
+	ta_log "7.2 lane done"
+}
+lane72 &
+lane72_job=$!
+taps+=(--tap "lint-7.2=$out/lint-7.2.tap" --tap "lint-stock-7.2=$out/lint-stock-7.2.tap")
+taps+=(--tap "intree=$out/intree.tap")
+consoles+=(--console "test-7.2-vm=$out/console-test-7.2.log")
+consoles+=(--console "stock-7.2-vm=$out/console-stock-7.2.log")
+
+# The arm64 board, a lane of its own from the start: Debian's stock 7.2
+# arm64 kernel (the newest the archive has: the mainline NPU drivers,
+# rocket and ethosu, are arm64 drivers of 6.18 and later) with a tree
+# prepared from its source, W=1 and sparse for arm64 there, the payload
+# cross-built, and one boot per device-tree variant of the arena's
+# memory-region (tests/vm/board/): CMA and no-map, on a non-coherent
+# device, and (briefly) a node on the kernel's default CMA area, which is
+# refused. Then packaging and the module cross-built for arm64 6.1.
 arm64_variants=(cma nomap cmadefault)
 arm64_lane() {
-	local a64 variant
-	ta_log "arm64 lane: test kernel"
-	a64=$("$TA_ROOT/tests/vm/build-kernel-arm64.sh") || ta_die "no arm64 test kernel"
+	local a64 variant abi image
+	ta_log "arm64 lane: Debian's stock 7.2 arm64 kernel and its tree"
+	a64=$("$TA_ROOT/tests/vm/build-stock72-tree.sh" arm64) || ta_die "no arm64 7.2 tree"
+	abi=$(ta_k72_abi arm64)
+	image=$(ta_k72_stock arm64)/usr/lib/modules/$abi/vmlinuz
 	ta_log "arm64 lane: lint-arm64"
-	"$TA_ROOT/tests/lint.sh" --tap "$a64" ARCH=arm64 CROSS_COMPILE="$TA_ARM64_CROSS" \
+	"$TA_ROOT/tests/lint.sh" --tap --builds-only "$a64" ARCH=arm64 CROSS_COMPILE="$TA_ARM64_CROSS" \
 		>"$out/lint-arm64.tap" 2>"$out/lint-arm64.err"
 	"$TA_ROOT/tests/vm/payload.sh" arm64 "$a64" "$out/payload-arm64" "$out/steps-arm64.log" ||
 		ta_die "arm64 payload"
+	# Built into the debug kernels, modules here (as on the stock x86 ones).
+	rm -f "$out/payload-arm64/tensorarena-kunit.ko"
+	ta_stock_modules "$abi" "$out/payload-arm64/stock-modules" drm vgem vivid
 	ta_initramfs "$out/arm64.cpio.gz" "$out/payload-arm64" "$(ta_arm64_busybox)"
 	for variant in "${arm64_variants[@]}"; do
-		ta_log "booting the arm64 board ($variant memory-region, TCG, arm64 lane)"
+		ta_log "booting the arm64 board ($variant memory-region, $abi, TCG, arm64 lane)"
 		ta_board_dtb "$variant" "$out/board-$variant.dtb"
-		ta_boot_arm64 "$a64/arch/arm64/boot/Image" "$out/arm64.cpio.gz" "$out/board-$variant.dtb" \
+		ta_boot_arm64 "$image" "$out/arm64.cpio.gz" "$out/board-$variant.dtb" \
 			"$out/console-board-$variant.log" "board-$variant" 1500
 	done
-	# Packaging needs the x86 test kernel too (DKMS builds against it): the
-	# host steps write its path once it is there.
-	while [ ! -s "$out/kdir.path" ] && kill -0 $$ 2>/dev/null; do sleep 5; done
-	ta_log "arm64 lane: intree-build (the 6.12 tree)"
-	"$TA_ROOT/tests/intree-build.sh" --tap "$a64" >"$out/intree.tap" 2>"$out/intree.err"
+	# Packaging needs the x86 test kernel too (DKMS builds against it).
+	wait_for "$out/kdir.path"
 	ta_log "arm64 lane: package-test (make deb, lintian, DKMS, clean root)"
 	"$TA_ROOT/tests/package-test.sh" --tap "$(cat "$out/kdir.path")" \
 		>"$out/package.tap" 2>"$out/package.err"
-	# The module cross-built for arm64 6.1 (defconfig), off the x86 lane's
-	# critical path.
 	ta_log "arm64 lane: arm64 (the module for arm64 6.1, W=1)"
 	"$TA_ROOT/tests/arm64-build.sh" --tap "$(cat "$out/kdir.path")" \
 		>"$out/arm64.tap" 2>"$out/arm64.err"
@@ -93,16 +181,15 @@ arm64_lane() {
 }
 arm64_lane &
 arm64_lane_job=$!
-taps+=(--tap "lint-arm64=$out/lint-arm64.tap" --tap "intree=$out/intree.tap")
+taps+=(--tap "lint-arm64=$out/lint-arm64.tap")
 taps+=(--tap "package=$out/package.tap" --tap "arm64=$out/arm64.tap")
 for variant in "${arm64_variants[@]}"; do
 	consoles+=(--console "board-$variant-vm=$out/console-board-$variant.log")
 done
 
-# The x86 test kernel, from the start beside the arm64 lane: on a cold run
-# its chain (the kernel, the payload, the x86 VMs) is the longest, so it
-# does not wait for the host steps; warm, build-kernel.sh only prints the
-# cached tree's path.
+# The x86 6.1 test kernel, from the start beside the 7.2 one: on a cold run
+# the two kernels are the longest chains; warm, build-kernel.sh only
+# prints the cached tree's path.
 "$TA_ROOT/tests/vm/build-kernel.sh" >"$out/kdir.built" &
 x86_kernel_job=$!
 
@@ -116,7 +203,8 @@ tap_run fuzz make -s -C "$TA_ROOT/tests/fuzz" run
 tap_run harness "$TA_ROOT/tests/harness-selftest.sh"
 tap_run library "$TA_ROOT/tests/lib-install-test.sh"
 tap_run man "$TA_ROOT/tests/man-check.sh"
-tap_run netlink-spec /usr/bin/python3 "$TA_ROOT/tests/netlink-spec-check.py" "$TA_ROOT" "$(ta_ynl_tools)"
+tap_run netlink-spec /usr/bin/python3 "$TA_ROOT/tests/netlink-spec-check.py" "$TA_ROOT" "$(ta_ynl_tools 7.2)"
+tap_run netlink-spec-6.12 /usr/bin/python3 "$TA_ROOT/tests/netlink-spec-check.py" "$TA_ROOT" "$(ta_ynl_tools 6.12)"
 tap_run netlink-gen "$TA_ROOT/tests/netlink-gen.sh" --check
 
 ta_log "test kernel"
@@ -129,34 +217,29 @@ tap_run dt-binding "$TA_ROOT/tests/dt-binding-check.sh" --tap "$kdir"
 # Payload of the test VM (modules, static test programs, models, scripts).
 payload=$out/payload-test
 "$TA_ROOT/tests/vm/payload.sh" x86_64 "$kdir" "$payload" "$out/steps.log" || ta_die "test payload"
+touch "$out/payload-test.done"
 
 # Debian's stock kernels, 6.1 and 6.12: the module and the reference NPU
-# driver built against each kernel's own headers, for the same tests.
+# driver built against each kernel's own headers (W=1, sparse), for the
+# same tests.
 stock=()
 for series in 6.1 6.12; do
 	abi=$(ta_stock_abi "$series")
-	stock_payload=$out/payload-stock-$series
-	cp -a "$payload" "$stock_payload"
-	rm -rf "$stock_payload/tensorarena-kunit.ko" "$stock_payload/ynl"
 	consoles+=(--console "stock-$series-vm=$out/console-stock-$series.log")
-	ko=$(ta_build_module "/usr/src/linux-headers-$abi" "$TA_ROOT/build/stock-$series") || continue
-	cp "$ko" "$stock_payload/tensorarena.ko"
-	ko=$(ta_build_npu_sim "/usr/src/linux-headers-$abi" "$TA_ROOT/build/stock-npu-$series" \
-		"$TA_ROOT/build/stock-$series/Module.symvers") || continue
-	cp "$ko" "$stock_payload/ta_npu_sim.ko"
+	tap_run "lint-stock-$series" "$TA_ROOT/tests/lint.sh" --tap --builds-only "/usr/src/linux-headers-$abi"
+	stock_payload "stock-$series" "/usr/src/linux-headers-$abi" >>"$out/steps.log" 2>&1 || continue
 	vmlinuz=$(ta_stock_kernel "$abi")
 	# Built into the debug kernels, modules here: DRM for the reference
 	# NPU, vgem for foreign fences, vivid the camera.
-	ta_stock_modules "$abi" "$stock_payload/stock-modules" drm vgem vivid
-	ta_initramfs "$out/stock-$series.cpio.gz" "$stock_payload"
+	ta_stock_modules "$abi" "$out/payload-stock-$series/stock-modules" drm vgem vivid
+	ta_initramfs "$out/stock-$series.cpio.gz" "$out/payload-stock-$series"
 	stock+=("$series:$abi:$vmlinuz")
 done
 
-# The x86 VMs, a lane beside the arm64 one: the test kernel, then the stock
-# kernels.
+# The x86 VMs: the 6.1 test kernel, then the stock kernels, then make demo.
 x86_lane() {
 	local entry series abi vmlinuz
-	ta_log "booting the test kernel (TCG, x86 lane): KUnit + end-to-end"
+	ta_log "booting the 6.1 test kernel (TCG, x86 lane): KUnit + end-to-end"
 	TA_HOSTROOT=1 ta_boot "$kdir/arch/x86/boot/bzImage" "$out/test.cpio.gz" "$out/console-test.log" test 2100
 	for entry in "${stock[@]}"; do
 		IFS=: read -r series abi vmlinuz <<<"$entry"
@@ -178,8 +261,9 @@ taps+=(--tap "demo-host=$TA_ROOT/build/demo/host.tap")
 x86_lane &
 x86_lane_job=$!
 
-ta_log "waiting for the two lanes"
-wait "$x86_lane_job" "$arm64_lane_job"
+ta_log "waiting for the lanes"
+wait "$x86_lane_job" "$lane72_job" "$arm64_lane_job"
 
 ta_log "done in $(( (SECONDS - start) / 60 )) min $(( (SECONDS - start) % 60 )) s; consoles in build/check/"
-python3 "$TA_ROOT/tests/results.py" "${taps[@]}" "${consoles[@]}"
+python3 "$TA_ROOT/tests/results.py" "${taps[@]}" "${consoles[@]}" \
+	--same "test-vm=test-7.2-vm" --same "stock-6.1-vm=stock-7.2-vm"

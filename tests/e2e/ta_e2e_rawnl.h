@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -39,6 +40,7 @@ struct rawnl_result {
 	uint32_t plan_id;	/* TA_NL_A_PLAN_PLAN_ID of the last one */
 	uint64_t n_plans;	/* TA_NL_A_INFO_N_PLANS, if an INFO reply */
 	uint64_t bytes_in_use;	/* TA_NL_A_INFO_BYTES_IN_USE, likewise */
+	char msg[256];		/* the error's extack message, or "" */
 };
 
 static inline int rawnl_open(void)
@@ -49,6 +51,7 @@ static inline int rawnl_open(void)
 	if (fd < 0)
 		return -errno;
 	setsockopt(fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
 	return fd;
 }
 
@@ -141,6 +144,29 @@ static inline void rawnl_parse(const struct nlmsghdr *h, struct rawnl_result *r,
 }
 
 /*
+ * The extack message of an NLMSG_ERROR into @r->msg. With NETLINK_CAP_ACK
+ * the error carries only the request's header, then the TLVs.
+ */
+static inline void rawnl_extack(const struct nlmsghdr *h, struct rawnl_result *r)
+{
+	const char *p = (const char *)NLMSG_DATA(h) + sizeof(struct nlmsgerr);
+	const char *end = (const char *)h + h->nlmsg_len;
+
+	if (!(h->nlmsg_flags & NLM_F_ACK_TLVS))
+		return;
+	while (p + NLA_HDRLEN <= end) {
+		const struct nlattr *a = (const void *)p;
+
+		if (a->nla_len < NLA_HDRLEN || p + a->nla_len > end)
+			break;
+		if ((a->nla_type & NLA_TYPE_MASK) == NLMSGERR_ATTR_MSG)
+			snprintf(r->msg, sizeof(r->msg), "%.*s",
+				 (int)(a->nla_len - NLA_HDRLEN), p + NLA_HDRLEN);
+		p += NLA_ALIGN(a->nla_len);
+	}
+}
+
+/*
  * Send @m and read until its ACK, error or NLMSG_DONE. Returns 0 or
  * -errno (of the socket, or the kernel's answer, also in @r->err).
  */
@@ -174,6 +200,7 @@ static inline int rawnl_xfer_family(int fd, struct rawnl_msg *m,
 				const struct nlmsgerr *e = NLMSG_DATA(h);
 
 				r->err = e->error;
+				rawnl_extack(h, r);
 				/* A dump's error ends it; an ACK ends a do. */
 				done = true;
 				break;

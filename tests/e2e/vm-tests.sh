@@ -286,12 +286,10 @@ run_module_tests() {
 	"$TA/ta_e2e_runtime" "$TA/models/person_detect_mobilenetv1_i8.tflite" \
 		"$TA/traces/resnet50.csv"
 	phase "module: worst-case inputs"
-	# The worst-case inputs, once per debug kernel: the x86 6.1 one and
-	# the arm64 6.12 one (its CMA boot). The planner is the same code on
-	# every kernel; the stock kernels and the no-map boot leave them out.
-	case "$mode" in
-	test | board-cma) run_worst_tests ;;
-	esac
+	# The worst-case inputs, once per debug kernel (6.1 and 7.2, test
+	# mode). The planner is the same code on every kernel; the stock
+	# kernels and the boards leave them out.
+	[ "$mode" = test ] && run_worst_tests
 	check "sysfs: arena_size" [ "$(cat "$(dev_sysfs)/arena_size")" = "$bytes" ]
 	check "sysfs: bytes_in_use" [ "$(cat "$(dev_sysfs)/bytes_in_use")" = 0 ]
 	case "$mode" in
@@ -426,6 +424,28 @@ run_exhaust_stress_tests() {
 	check "stress: unload afterwards" rmmod tensorarena
 }
 
+# run_dmem_tests: the arena in the dmem cgroup controller. From 6.14 a
+# kernel with CONFIG_CGROUP_DMEM (the 7.2 debug kernel) has it and
+# ta_e2e_dmem proves the charging; before 6.14 there is none, and the
+# module runs without it (include/ta_compat.h).
+run_dmem_tests() {
+	out=$(load 16M)
+	check "dmem: load" [ -z "$out" ]
+	[ -e /sys/fs/cgroup/cgroup.controllers ] || mount -t cgroup2 none /sys/fs/cgroup
+	case "$(uname -r)" in
+	6.1.* | 6.12.*)
+		check "dmem: no dmem controller before 6.14 ($(uname -r))" \
+			sh -c '! grep -qw dmem /sys/fs/cgroup/cgroup.controllers'
+		;;
+	*)
+		check "dmem: the dmem controller is there ($(uname -r))" \
+			grep -qw dmem /sys/fs/cgroup/cgroup.controllers
+		"$TA/ta_e2e_dmem"
+		;;
+	esac
+	check "dmem: unload" rmmod tensorarena
+}
+
 # json_field JSON NAME: the number NAME of a one-line JSON object.
 json_field() { echo "$1" | sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p"; }
 
@@ -510,7 +530,8 @@ board-cmadefault)
 		sh -c "dmesg | grep -q \"is the kernel's default CMA area, which other drivers need\""
 	;;
 board-*)
-	run_kunit
+	# Debian's stock arm64 kernel: no KUnit (the debug kernels run the
+	# suites); the device tree's memory-region end to end.
 	run_board_tests
 	;;
 test)
@@ -524,6 +545,8 @@ test)
 	run_reload_tests $((16 * MIB)) 16M
 	phase "exhaust, stress"
 	run_exhaust_stress_tests
+	phase dmem
+	run_dmem_tests
 	phase end
 	;;
 stock)

@@ -13,10 +13,14 @@ H=/host
 ok() { echo "e2e: ok - ynl: $1"; }
 not_ok() { echo "e2e: not ok - ynl: $1: $2"; }
 
-if [ ! -f $TA/ynl/tools/net/ynl/cli.py ]; then
-	not_ok "tools in the payload" "no $TA/ynl/tools/net/ynl/cli.py"
+# 6.14 moved cli.py into pyynl/ (the 7.2 VM's tools are 7.2's).
+cli=tools/net/ynl/pyynl/cli.py
+[ -f $TA/ynl/$cli ] || cli=tools/net/ynl/cli.py
+if [ ! -f $TA/ynl/$cli ]; then
+	not_ok "tools in the payload" "no $TA/ynl/$cli"
 	exit 0
 fi
+echo "# ynl: $cli of the payload's YNL tools"
 mkdir -p $H
 if ! mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=loose,ro hostroot $H; then
 	not_ok "host root over virtio-9p" "mount failed (boot with TA_HOSTROOT=1)"
@@ -32,7 +36,7 @@ ok "host root over virtio-9p"
 # ynl [ARGS...]: cli.py in the host's userland; stdout and stderr together.
 ynl() {
 	chroot $H /usr/bin/env -i PATH=/usr/bin:/bin PYTHONDONTWRITEBYTECODE=1 \
-		/usr/bin/python3 /mnt/ynl/tools/net/ynl/cli.py \
+		/usr/bin/python3 /mnt/ynl/$cli \
 		--spec /mnt/ynl/Documentation/netlink/specs/tensorarena.yaml "$@" 2>&1
 }
 

@@ -24,7 +24,10 @@ rm -rf "$out"
 mkdir -p "$out"
 make -s -C "$TA_ROOT/userspace" all
 if [ "$arch" = arm64 ]; then
-	kdir=$("$TA_ROOT/tests/vm/build-kernel-arm64.sh")
+	# The arm64 board runs Debian's stock 7.2 arm64 kernel; the module
+	# builds against a tree prepared from its source.
+	kdir=$("$TA_ROOT/tests/vm/build-stock72-tree.sh" arm64)
+	image=$(ta_k72_stock arm64)/usr/lib/modules/$(ta_k72_abi arm64)/vmlinuz
 else
 	kdir=$("$TA_ROOT/tests/vm/build-kernel.sh")
 fi
@@ -47,10 +50,12 @@ cp "$TA_SHARED/models/person_detect_mobilenetv1_i8.tflite" \
 	"$TA_SHARED/models/mnist_cnn.onnx" "$TA_SHARED/models/ultraface_rfb320.onnx" \
 	"$out/payload/models/"
 if [ "$arch" = arm64 ]; then
+	rm -f "$out/payload/tensorarena-kunit.ko"
+	ta_stock_modules "$(ta_k72_abi arm64)" "$out/payload/stock-modules" drm vgem vivid
 	ta_initramfs "$out/demo.cpio.gz" "$out/payload" "$(ta_arm64_busybox)"
 	ta_board_dtb cma "$out/board.dtb"
 	ta_log "booting the arm64 board under TCG (about a minute)"
-	ta_boot_arm64 "$kdir/arch/arm64/boot/Image" "$out/demo.cpio.gz" "$out/board.dtb" \
+	ta_boot_arm64 "$image" "$out/demo.cpio.gz" "$out/board.dtb" \
 		"$out/console.log" demo 600
 else
 	ta_initramfs "$out/demo.cpio.gz" "$out/payload"

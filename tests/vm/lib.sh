@@ -43,16 +43,6 @@ ta_arm64_dir() {
 		"$TA_ROOT/tests/vm/build-arm64.sh")"
 }
 
-# The arm64 debug test kernel (tests/vm/build-kernel-arm64.sh): Debian's
-# linux-source-6.12, tinyconfig plus tests/vm/arm64-test-6.12.config,
-# keyed by the fragment, its build script and the source package version.
-TA_ARM64_TEST_FRAGMENT=$TA_ROOT/tests/vm/arm64-test-6.12.config
-TA_SRC_TARBALL_612=/usr/src/linux-source-6.12.tar.xz
-ta_arm64_kernel_dir() {
-	echo "$TA_CACHE/arm64-kernel-$(ta_cache_key linux-source-6.12 "$TA_ARM64_TEST_FRAGMENT" \
-		"$TA_ROOT/tests/vm/build-kernel-arm64.sh")"
-}
-
 # The newest kernel Debian carries: linux 7.2 of trixie-backports (also in
 # forky and sid; trixie-backports is signed by keys Debian 12's
 # debian-archive-keyring has). Fetched as apt would, through a private apt
@@ -249,10 +239,14 @@ ta_stock_kernel() {
 # OUT, with OUT/order naming them in load order (dependencies first, as
 # modprobe loads them). The image's modules.dep is made once by depmod.
 ta_stock_modules() {
-	local abi=$1 out=$2 root line d name
+	local abi=$1 out=$2 base root line d name
 	shift 2
-	root=$TA_CACHE/stock-$abi/lib/modules/$abi
-	[ -f "$root/modules.dep" ] || depmod -b "$TA_CACHE/stock-$abi" "$abi" ||
+	# Debian 12's images unpack to lib/modules, trixie's (7.2) to
+	# usr/lib/modules.
+	base=$TA_CACHE/stock-$abi
+	[ -d "$base/usr/lib/modules/$abi" ] && base=$base/usr
+	root=$base/lib/modules/$abi
+	[ -f "$root/modules.dep" ] || depmod -b "$base" "$abi" ||
 		ta_die "depmod failed for the stock kernel $abi"
 	rm -rf "$out"
 	mkdir -p "$out"
@@ -321,18 +315,52 @@ ta_build_npu_sim() {
 	echo "$out/tests/npu-sim/ta_npu_sim.ko"
 }
 
-# ta_ynl_tools: the kernel's YNL tools (tools/net/ynl of Debian's
-# linux-source-6.12), extracted once into the cache; prints the directory.
+# ta_ynl_tools [SERIES]: the kernel's YNL tools (tools/net/ynl) and netlink
+# schemas of Debian's linux-source-SERIES, 6.12 (the default) or 7.2,
+# extracted once into the cache; prints the directory. From 6.14 the
+# generator and the CLI are tools/net/ynl/pyynl/{ynl_gen_c,cli}.py, before
+# tools/net/ynl/{ynl-gen-c,cli}.py: ta_ynl_gen and ta_ynl_cli say which.
 ta_ynl_tools() {
-	local dir="$TA_CACHE/ynl-6.12" tarball=/usr/src/linux-source-6.12.tar.xz
-	if [ ! -f "$dir/tools/net/ynl/cli.py" ]; then
+	local series=${1:-6.12} dir tarball tmp
+	case "$series" in
+	6.12)
+		dir=$TA_CACHE/ynl-6.12
+		tarball=/usr/src/linux-source-6.12.tar.xz
 		[ -f "$tarball" ] || ta_die "no $tarball: run 'make deps'"
-		mkdir -p "$dir"
-		tar -xJf "$tarball" -C "$dir" --strip-components=1 \
-			linux-source-6.12/tools/net/ynl linux-source-6.12/Documentation/netlink ||
-			ta_die "cannot extract the YNL tools"
+		;;
+	7.2)
+		dir=$TA_CACHE/ynl-7.2-$(ta_k72_version) || return 1
+		tarball=$(ta_k72_source) || return 1
+		;;
+	*) ta_die "no YNL tools of $series" ;;
+	esac
+	if [ ! -f "$dir/tools/net/ynl/lib/ynl.py" ] && [ ! -f "$dir/tools/net/ynl/pyynl/lib/ynl.py" ]; then
+		tmp=$dir.tmp
+		rm -rf "$tmp"
+		mkdir -p "$tmp"
+		tar -xJf "$tarball" -C "$tmp" --strip-components=1 \
+			"linux-source-$series/tools/net/ynl" "linux-source-$series/Documentation/netlink" ||
+			ta_die "cannot extract the YNL tools of $series"
+		rm -rf "$dir"
+		mv "$tmp" "$dir"
 	fi
 	echo "$dir"
+}
+
+# ta_ynl_gen YNL_DIR, ta_ynl_cli YNL_DIR: the generator, the CLI.
+ta_ynl_gen() {
+	if [ -f "$1/tools/net/ynl/pyynl/ynl_gen_c.py" ]; then
+		echo "$1/tools/net/ynl/pyynl/ynl_gen_c.py"
+	else
+		echo "$1/tools/net/ynl/ynl-gen-c.py"
+	fi
+}
+ta_ynl_cli() {
+	if [ -f "$1/tools/net/ynl/pyynl/cli.py" ]; then
+		echo "$1/tools/net/ynl/pyynl/cli.py"
+	else
+		echo "$1/tools/net/ynl/cli.py"
+	fi
 }
 
 # ta_initramfs OUT PAYLOAD_DIR [BUSYBOX]: a busybox initramfs whose /init is

@@ -77,6 +77,8 @@ prog() {
 	# the random-operation stress (TA_STRESS_ARGS="--seed N ..." replays).
 	prog ta_e2e_exhaust "$TA_ROOT/tests/e2e/ta_e2e_drm.c"
 	prog ta_e2e_stress -pthread
+	# Issue #24: the arena in the dmem cgroup controller (6.14 and later).
+	prog ta_e2e_dmem
 	prog ta_e2e_netlink $nl_static
 	prog ta_e2e_fault "$TA_ROOT/tests/e2e/ta_e2e_drm.c" $nl_static
 }
