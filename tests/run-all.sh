@@ -57,6 +57,18 @@ host_build() {
 	tap_one "userspace builds" make -s -C "$TA_ROOT/userspace" all
 	tap_one "static tactl for the VM builds" make -s -C "$TA_ROOT/userspace" "$TA_ROOT/userspace/bin/tactl.static"
 }
+# Linux 7.2 from trixie-backports, before the lanes that need it start: the
+# version (resolved once for the whole run), the source, the stock images
+# for x86 and arm64, their headers' Module.symvers, the YNL tools.
+ta_log "linux 7.2: $(ta_k72_version) of $TA_K72_SUITE"
+TA_K72_RESOLVED=$(ta_k72_version) || ta_die "no linux 7.2"
+export TA_K72_RESOLVED
+{
+	ta_k72_source && ta_k72_stock amd64 && ta_k72_stock arm64 &&
+		ta_k72_deb "linux-headers-$(ta_k72_abi amd64)" amd64 &&
+		ta_k72_deb "linux-headers-$(ta_k72_abi arm64)" arm64 && ta_ynl_tools 7.2
+} >/dev/null || ta_die "cannot fetch linux 7.2"
+
 # wait_for FILE: until FILE exists (another lane writes it), or this run ends.
 wait_for() {
 	while [ ! -e "$1" ] && kill -0 $$ 2>/dev/null; do sleep 5; done

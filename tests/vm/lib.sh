@@ -71,16 +71,20 @@ ta_apt72() {
 }
 
 # ta_apt72_update: the private configuration, and its package lists
-# fetched once a day (at most).
+# fetched once a day (at most). Lanes of one run may ask at once: under a
+# lock of the cache's.
 ta_apt72_update() {
 	mkdir -p "$TA_APT72"/{sources.list.d,preferences.d,lists/partial,cache/archives/partial}
-	[ -f "$TA_APT72/status" ] || : >"$TA_APT72/status"
-	: >"$TA_APT72/preferences"
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $TA_K72_SUITE main" \
-		>"$TA_APT72/sources.list"
-	if [ -z "$(find "$TA_APT72/lists" -name '*_Packages' -mmin -1440 2>/dev/null)" ]; then
-		ta_apt72 update -qq >&2 || ta_die "apt-get update of $TA_K72_SUITE failed"
-	fi
+	(
+		flock 9
+		[ -f "$TA_APT72/status" ] || : >"$TA_APT72/status"
+		: >"$TA_APT72/preferences"
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $TA_K72_SUITE main" \
+			>"$TA_APT72/sources.list"
+		if [ -z "$(find "$TA_APT72/lists" -name '*_Packages*' -mmin -1440 2>/dev/null)" ]; then
+			ta_apt72 update -qq >&2 || exit 1
+		fi
+	) 9>"$TA_APT72/update.lock" || ta_die "apt-get update of $TA_K72_SUITE failed"
 }
 
 # ta_k72_version: the package version of linux 7.2 used (TA_K72_VERSION,
@@ -116,7 +120,11 @@ ta_k72_deb() {
 	f=$(ls "$dir/${pkg}_"*"${arch:+_$arch}.deb" 2>/dev/null | head -1)
 	if [ -z "$f" ]; then
 		mkdir -p "$dir"
-		(cd "$dir" && ta_apt72 download -qq "$pkg${arch:+:$arch}=$v") >&2 ||
+		(
+			flock 9
+			ls "$dir/${pkg}_"*"${arch:+_$arch}.deb" >/dev/null 2>&1 && exit 0
+			cd "$dir" && ta_apt72 download -qq "$pkg${arch:+:$arch}=$v"
+		) 9>"$dir/.download.lock" >&2 ||
 			ta_die "cannot download $pkg${arch:+:$arch} $v from $TA_K72_SUITE"
 		f=$(ls "$dir/${pkg}_"*"${arch:+_$arch}.deb" | head -1)
 	fi
@@ -131,11 +139,14 @@ ta_k72_source() {
 	dir=$TA_CACHE/debs-7.2/$v/src
 	if [ ! -f "$dir/linux-source-7.2.tar.xz" ]; then
 		deb=$(ta_k72_deb linux-source-7.2) || return 1
-		rm -rf "$dir"
 		mkdir -p "$dir"
-		dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/src/linux-source-7.2.tar.xz \
-			>"$dir/linux-source-7.2.tar.xz.tmp" || ta_die "cannot unpack $deb"
-		mv "$dir/linux-source-7.2.tar.xz.tmp" "$dir/linux-source-7.2.tar.xz"
+		(
+			flock 9
+			[ -f "$dir/linux-source-7.2.tar.xz" ] && exit 0
+			dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/src/linux-source-7.2.tar.xz \
+				>"$dir/linux-source-7.2.tar.xz.tmp" &&
+				mv "$dir/linux-source-7.2.tar.xz.tmp" "$dir/linux-source-7.2.tar.xz"
+		) 9>"$dir/.lock" || ta_die "cannot unpack $deb"
 	fi
 	echo "$dir/linux-source-7.2.tar.xz"
 }
@@ -148,15 +159,21 @@ ta_k72_stock() {
 	abi=$(ta_k72_abi "$arch") || return 1
 	dir=$TA_CACHE/stock-$abi
 	if [ ! -f "$dir/.done" ]; then
-		ta_log "fetching Debian's stock kernel $abi ($TA_K72_SUITE)"
-		rm -rf "$dir"
-		mkdir -p "$dir"
 		for p in linux-binary linux-modules linux-base; do
-			deb=$(ta_k72_deb "$p-$abi" "$arch") || return 1
-			dpkg-deb -x "$deb" "$dir" || ta_die "cannot unpack $deb"
+			ta_k72_deb "$p-$abi" "$arch" >/dev/null || return 1
 		done
-		depmod -b "$dir/usr" "$abi" || ta_die "depmod failed for $abi"
-		touch "$dir/.done"
+		mkdir -p "$TA_CACHE"
+		(
+			flock 9
+			[ -f "$dir/.done" ] && exit 0
+			ta_log "unpacking Debian's stock kernel $abi ($TA_K72_SUITE)"
+			rm -rf "$dir"
+			mkdir -p "$dir"
+			for p in linux-binary linux-modules linux-base; do
+				dpkg-deb -x "$(ta_k72_deb "$p-$abi" "$arch")" "$dir" || exit 1
+			done
+			depmod -b "$dir/usr" "$abi" && touch "$dir/.done"
+		) 9>"$dir.lock" || ta_die "cannot unpack Debian's stock kernel $abi"
 	fi
 	echo "$dir"
 }
