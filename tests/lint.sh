@@ -1,12 +1,14 @@
 #!/bin/bash
 # Static checks of the kernel code, one TAP line per check:
 # checkpatch --strict per file, kernel-doc per file, sparse (C=2) and W=1.
-# usage: lint.sh [--tap] [--builds-only] [KDIR [MAKE ARGS...]]   (KDIR: a
+# usage: lint.sh [--tap] [--builds-only] [--out DIR] [KDIR [MAKE ARGS...]]   (KDIR: a
 # configured kernel tree with scripts/, whose checkpatch and kernel-doc are
 # used; default: the test kernel. MAKE ARGS: e.g. ARCH=arm64
 # CROSS_COMPILE=... for a cross tree)
 #   --builds-only  only the W=1 and sparse builds: for a headers package or
 #                  a prepared stock tree, whose checkpatch is another tree's
+#   --out DIR      build in DIR/module and DIR/npu (default build/lint-*):
+#                  the stock VMs' payloads take their modules from there
 # A tree without CONFIG_KUNIT (a distribution's kernel) builds the module
 # without the KUnit suites, which need it to link.
 set -uo pipefail
@@ -15,6 +17,8 @@ set -uo pipefail
 [ "${1:-}" = --tap ] && shift
 builds_only=0
 [ "${1:-}" = --builds-only ] && { builds_only=1; shift; }
+outdir=
+[ "${1:-}" = --out ] && { outdir=$2; shift 2; }
 kdir=${1:-$("$TA_ROOT/tests/vm/build-kernel.sh")} || exit 1
 shift || true
 kmake=("$@")
@@ -61,7 +65,8 @@ sparse_clean() {
 	fi
 }
 
-lint_dir=$TA_ROOT/build/lint-$tag
+lint_dir=${outdir:+$outdir/module}
+lint_dir=${lint_dir:-$TA_ROOT/build/lint-$tag}
 what="module and KUnit suites" kunit=TA_KUNIT=1
 if ! grep -qx 'CONFIG_KUNIT=y' "$kdir/.config"; then
 	what="module (a kernel without KUnit)" kunit=TA_KUNIT=
@@ -76,7 +81,8 @@ else
 fi
 
 # The reference NPU driver, against the lint build's Module.symvers.
-npu_dir=$TA_ROOT/build/lint-npu-$tag
+npu_dir=${outdir:+$outdir/npu}
+npu_dir=${npu_dir:-$TA_ROOT/build/lint-npu-$tag}
 if (ta_build_npu_sim "$kdir" "$npu_dir" "$lint_dir/Module.symvers" C=2 "${kmake[@]}") >/dev/null 2>>"$log"; then
 	echo "ok - reference NPU driver builds with W=1, no warnings"
 	sparse_clean "reference NPU driver" "$npu_dir/tests/npu-sim/build.log"

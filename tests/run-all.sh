@@ -74,22 +74,22 @@ wait_for() {
 	while [ ! -e "$1" ] && kill -0 $$ 2>/dev/null; do sleep 5; done
 }
 
-# stock_payload NAME KDIR [MAKE ARGS...]: $out/payload-NAME, the test
-# payload (its userspace, models, scripts) with the module and the reference
-# NPU driver built against KDIR, no KUnit build; the x86 test payload must
-# be there ($out/payload-test.done).
+# stock_payload NAME KDIR: the W=1 and sparse builds of the module and the
+# reference NPU driver against KDIR (lint.sh --builds-only, TAP in
+# $out/lint-NAME.tap), and $out/payload-NAME: the x86 test payload (its
+# userspace, models, scripts) with those two modules, no KUnit build. The
+# test payload must be there ($out/payload-test.done).
 stock_payload() {
-	local name=$1 kdir=$2 dir=$out/payload-$1 ko
-	shift 2
+	local name=$1 kdir=$2 dir=$out/payload-$1 build=$TA_ROOT/build/$1
+	"$TA_ROOT/tests/lint.sh" --tap --builds-only --out "$build" "$kdir" \
+		>"$out/lint-$name.tap" 2>"$out/lint-$name.err"
+	[ -f "$build/module/tensorarena.ko" ] && [ -f "$build/npu/tests/npu-sim/ta_npu_sim.ko" ] ||
+		return 1
 	wait_for "$out/payload-test.done"
 	rm -rf "$dir"
 	cp -a "$out/payload-test" "$dir"
 	rm -rf "$dir/tensorarena-kunit.ko" "$dir/ynl"
-	ko=$(ta_build_module "$kdir" "$TA_ROOT/build/$name" "$@") || return 1
-	cp "$ko" "$dir/tensorarena.ko"
-	ko=$(ta_build_npu_sim "$kdir" "$TA_ROOT/build/npu-$name" "$TA_ROOT/build/$name/Module.symvers" "$@") ||
-		return 1
-	cp "$ko" "$dir/ta_npu_sim.ko"
+	cp "$build/module/tensorarena.ko" "$build/npu/tests/npu-sim/ta_npu_sim.ko" "$dir/"
 }
 
 # The 7.2 lane, from the start: the 7.2 debug kernel (built once, cached;
@@ -129,9 +129,8 @@ lane72() {
 
 	ta_log "7.2 lane: Debian's stock 7.2"
 	stock72=$("$TA_ROOT/tests/vm/build-stock72-tree.sh" amd64) || ta_die "no stock 7.2 tree"
-	"$TA_ROOT/tests/lint.sh" --tap --builds-only "$stock72" >"$out/lint-stock-7.2.tap" 2>"$out/lint-stock-7.2.err"
 	abi=$(ta_k72_abi amd64)
-	if stock_payload stock-7.2 "$stock72" >>"$out/steps-7.2.log" 2>&1; then
+	if stock_payload stock-7.2 "$stock72"; then
 		ta_stock_modules "$abi" "$out/payload-stock-7.2/stock-modules" drm vgem vivid
 		ta_initramfs "$out/stock-7.2.cpio.gz" "$out/payload-stock-7.2"
 		ta_log "booting Debian's stock kernel $abi (7.2 lane): module built for it"
@@ -238,8 +237,9 @@ stock=()
 for series in 6.1 6.12; do
 	abi=$(ta_stock_abi "$series")
 	consoles+=(--console "stock-$series-vm=$out/console-stock-$series.log")
-	tap_run "lint-stock-$series" "$TA_ROOT/tests/lint.sh" --tap --builds-only "/usr/src/linux-headers-$abi"
-	stock_payload "stock-$series" "/usr/src/linux-headers-$abi" >>"$out/steps.log" 2>&1 || continue
+	taps+=(--tap "lint-stock-$series=$out/lint-stock-$series.tap")
+	ta_log "stock $series: W=1 and sparse, its payload"
+	stock_payload "stock-$series" "/usr/src/linux-headers-$abi" || continue
 	vmlinuz=$(ta_stock_kernel "$abi")
 	# Built into the debug kernels, modules here: DRM for the reference
 	# NPU, vgem for foreign fences, vivid the camera.

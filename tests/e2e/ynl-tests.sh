@@ -132,7 +132,7 @@ fi
 # family at all.
 out=$(chroot $H /usr/bin/setpriv --reuid=2000 --regid=2000 --clear-groups \
 	/usr/bin/env -i PATH=/usr/bin:/bin PYTHONDONTWRITEBYTECODE=1 \
-	/usr/bin/python3 /mnt/ynl/tools/net/ynl/cli.py --no-schema \
+	/usr/bin/python3 /mnt/ynl/$cli --no-schema \
 	--spec /mnt/ynl/Documentation/netlink/specs/tensorarena.yaml --do info 2>&1)
 echo "$out"
 if echo "$out" | grep -q "Operation not permitted" && echo "$out" | grep -q "group and mode"; then
@@ -141,7 +141,7 @@ else
 	not_ok "--do info as uid 2000 (outside the group): EPERM with the policy's extack" "$(echo "$out" | tail -3)"
 fi
 out=$(unshare -n chroot $H /usr/bin/env -i PATH=/usr/bin:/bin PYTHONDONTWRITEBYTECODE=1 \
-	/usr/bin/python3 /mnt/ynl/tools/net/ynl/cli.py --no-schema \
+	/usr/bin/python3 /mnt/ynl/$cli --no-schema \
 	--spec /mnt/ynl/Documentation/netlink/specs/tensorarena.yaml --do info 2>&1)
 echo "$out"
 if echo "$out" | grep -q "not supported by the kernel"; then
