@@ -50,8 +50,7 @@ cp "$TA_SHARED/models/person_detect_mobilenetv1_i8.tflite" \
 	"$TA_SHARED/models/mnist_cnn.onnx" "$TA_SHARED/models/ultraface_rfb320.onnx" \
 	"$out/payload/models/"
 if [ "$arch" = arm64 ]; then
-	rm -f "$out/payload/tensorarena-kunit.ko"
-	ta_stock_modules "$(ta_k72_abi arm64)" "$out/payload/stock-modules" drm vgem vivid
+	ta_stock_modules "$(ta_k72_abi arm64)" "$out/payload/stock-modules" drm drm_dma_helper vgem vivid
 	ta_initramfs "$out/demo.cpio.gz" "$out/payload" "$(ta_arm64_busybox)"
 	ta_board_dtb cma "$out/board.dtb"
 	ta_log "booting the arm64 board under TCG (about a minute)"
