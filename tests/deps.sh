@@ -1,6 +1,8 @@
 #!/bin/bash
 # Install the Debian packages the build and the tests need, when missing.
 # Run as root on Debian 12 (make deps; make check and make demo call it).
+# --kernel: only what building the debug test kernels needs (make check
+# installs those first, starts the kernels, then installs the rest).
 set -euo pipefail
 
 packages=(
@@ -23,6 +25,11 @@ packages=(
 	mandoc man-db groff-base bash-completion
 )
 
+if [ "${1:-}" = --kernel ]; then
+	packages=(build-essential flex bison bc libelf-dev libssl-dev cpio kmod xz-utils
+		linux-source-6.1)
+fi
+
 # The arm64 board's static test programs link Debian's arm64 libnl
 # (multiarch); its busybox is downloaded by the harness.
 arm64=
@@ -37,7 +44,7 @@ done
 # the newest linux-headers-6.12.*+deb12-amd64 the archive has, unless one is
 # installed (its image is downloaded by the harness, not installed).
 headers612=
-if ! ls -d /usr/src/linux-headers-6.12.*+deb12-amd64 >/dev/null 2>&1; then
+if [ "${1:-}" != --kernel ] && ! ls -d /usr/src/linux-headers-6.12.*+deb12-amd64 >/dev/null 2>&1; then
 	headers612=newest
 	missing+=(linux-headers-6.12-newest)
 fi

@@ -152,8 +152,10 @@ def main():
         a, _, b = spec.partition("=")
         # Figures differ from run to run and kernel to kernel: compare
         # the names without what is in parentheses, numbers as #.
+        # A kernel message printed into the line ends it.
         norm = lambda n: re.sub(r"0x[0-9a-fA-F]+|(?<![A-Za-z])\d+", "#",
-                                re.sub(r"\([^()]*\)", "", n)).strip()
+                                re.sub(r"\([^()]*\)", "",
+                                       re.sub(r"\[\s*\d+\.\d+\].*$", "", n))).strip()
         names = lambda p: {norm(n[len(p) + 2:]) for n in tally.passed_names
                            if n.startswith(p + ": ")}
         missing = sorted(names(a) - names(b))

@@ -102,20 +102,22 @@ lane72() {
 	local k72 stock72 abi dir
 	"$TA_ROOT/tests/vm/build-kernel-7.2.sh" >"$out/kdir72.built" || ta_die "no 7.2 test kernel"
 	k72=$(cat "$out/kdir72.built")
+	wait_for "$out/deps.done"
 	ta_log "7.2 lane: lint-7.2"
-	"$TA_ROOT/tests/lint.sh" --tap "$k72" >"$out/lint-7.2.tap" 2>"$out/lint-7.2.err"
+	"$TA_ROOT/tests/lint.sh" --tap --out "$TA_ROOT/build/lint-test-7.2" "$k72" \
+		>"$out/lint-7.2.tap" 2>"$out/lint-7.2.err"
 	wait_for "$out/payload-test.done"
 	ta_log "7.2 lane: payload"
 	dir=$out/payload-test-7.2
 	rm -rf "$dir"
 	cp -a "$out/payload-test" "$dir"
 	rm -rf "$dir/ynl" "$dir"/*.ko
+	# The KUnit build and the reference NPU driver are lint-7.2's.
+	pre=$TA_ROOT/build/lint-test-7.2
 	(
 		ko=$(ta_build_module "$k72" "$TA_ROOT/build/test-7.2") && cp "$ko" "$dir/tensorarena.ko" &&
-			ko=$(ta_build_module "$k72" "$TA_ROOT/build/test-7.2-kunit" TA_KUNIT=1) &&
-			cp "$ko" "$dir/tensorarena-kunit.ko" &&
-			ko=$(ta_build_npu_sim "$k72" "$TA_ROOT/build/test-7.2-npu" "$TA_ROOT/build/test-7.2/Module.symvers") &&
-			cp "$ko" "$dir/ta_npu_sim.ko"
+			cp "$pre/module/tensorarena.ko" "$dir/tensorarena-kunit.ko" &&
+			cp "$pre/npu/tests/npu-sim/ta_npu_sim.ko" "$dir/ta_npu_sim.ko"
 	) >>"$out/steps-7.2.log" 2>&1 || ta_die "7.2 payload"
 	ynl=$(ta_ynl_tools 7.2) || ta_die "no 7.2 YNL tools"
 	mkdir -p "$dir/ynl/tools/net" "$dir/ynl/Documentation"
@@ -161,6 +163,7 @@ consoles+=(--console "stock-7.2-vm=$out/console-stock-7.2.log")
 arm64_variants=(cma nomap cmadefault)
 arm64_lane() {
 	local a64 variant abi image
+	wait_for "$out/deps.done"
 	ta_log "arm64 lane: Debian's stock 7.2 arm64 kernel and its tree"
 	a64=$("$TA_ROOT/tests/vm/build-stock72-tree.sh" arm64) || ta_die "no arm64 7.2 tree"
 	abi=$(ta_k72_abi arm64)
@@ -207,6 +210,11 @@ done
 "$TA_ROOT/tests/vm/build-kernel.sh" >"$out/kdir.built" &
 x86_kernel_job=$!
 
+# The rest of the Debian packages, while the kernels compile (make check
+# installed the kernels' own first: tests/deps.sh --kernel).
+"$TA_ROOT/tests/deps.sh" || ta_die "cannot install the packages make check needs"
+touch "$out/deps.done"
+
 tap_run host-build host_build
 if [ -f "$TA_ROOT/tests/unit/Makefile" ]; then
 	tap_run unit make -s -C "$TA_ROOT/tests/unit" run
@@ -225,11 +233,12 @@ ta_log "test kernel"
 wait "$x86_kernel_job" || ta_die "no test kernel"
 kdir=$(cat "$out/kdir.built")
 echo "$kdir" >"$out/kdir.path"
-tap_run lint "$TA_ROOT/tests/lint.sh" --tap "$kdir"
+tap_run lint "$TA_ROOT/tests/lint.sh" --tap --out "$TA_ROOT/build/lint-test-6.1" "$kdir"
 
 # Payload of the test VM (modules, static test programs, models, scripts).
 payload=$out/payload-test
-"$TA_ROOT/tests/vm/payload.sh" x86_64 "$kdir" "$payload" "$out/steps.log" || ta_die "test payload"
+TA_PAYLOAD_PREBUILT=$TA_ROOT/build/lint-test-6.1 \
+	"$TA_ROOT/tests/vm/payload.sh" x86_64 "$kdir" "$payload" "$out/steps.log" || ta_die "test payload"
 touch "$out/payload-test.done"
 
 # Debian's stock kernels, 6.1 and 6.12: the module and the reference NPU

@@ -129,8 +129,8 @@ static void fixed_refused(struct ta_client *c, const char *tname,
 		words = strstr(msg, "kernel log") != NULL;
 	report(err == -EINVAL && !p && words &&
 	       after.in_use == before.in_use && after.plans == before.plans,
-	       "%s fixed: %s: -EINVAL (%d), %s, nothing changed", tname, what,
-	       err, msg[0] ? msg : "no message (ioctl)");
+	       "%s fixed: %s: -EINVAL, nothing changed (%d: %s)", tname, what,
+	       err, msg[0] ? msg : "no message, ioctl");
 	ta_plan_free(p);
 }
 

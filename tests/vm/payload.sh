@@ -36,15 +36,25 @@ mkdir -p "$payload/tests" "$build"
 # and the reference NPU driver.
 ko=$(ta_build_module "$kdir" "$build/module" "${kmake[@]}") || ta_die "module build failed"
 cp "$ko" "$payload/tensorarena.ko"
-# A distribution's kernel (the arm64 board's) has no KUnit to link with.
-if grep -qx 'CONFIG_KUNIT=y' "$kdir/.config"; then
-	ko=$(ta_build_module "$kdir" "$build/module-kunit" TA_KUNIT=1 "${kmake[@]}") ||
-		ta_die "KUnit module build failed"
-	cp "$ko" "$payload/tensorarena-kunit.ko"
+# TA_PAYLOAD_PREBUILT=DIR: lint.sh --out DIR built the KUnit module and the
+# reference NPU driver against the same tree (W=1, sparse): taken from there
+# (the debug kernels have no MODVERSIONS, so the NPU driver built against
+# the KUnit build's symbols loads beside either build).
+pre=${TA_PAYLOAD_PREBUILT:-}
+if [ -n "$pre" ] && [ -f "$pre/module/tensorarena.ko" ] && [ -f "$pre/npu/tests/npu-sim/ta_npu_sim.ko" ]; then
+	cp "$pre/module/tensorarena.ko" "$payload/tensorarena-kunit.ko"
+	cp "$pre/npu/tests/npu-sim/ta_npu_sim.ko" "$payload/ta_npu_sim.ko"
+else
+	# A distribution's kernel (the arm64 board's) has no KUnit to link with.
+	if grep -qx 'CONFIG_KUNIT=y' "$kdir/.config"; then
+		ko=$(ta_build_module "$kdir" "$build/module-kunit" TA_KUNIT=1 "${kmake[@]}") ||
+			ta_die "KUnit module build failed"
+		cp "$ko" "$payload/tensorarena-kunit.ko"
+	fi
+	ko=$(ta_build_npu_sim "$kdir" "$build/npu" "$build/module/Module.symvers" "${kmake[@]}") ||
+		ta_die "reference NPU driver build failed"
+	cp "$ko" "$payload/ta_npu_sim.ko"
 fi
-ko=$(ta_build_npu_sim "$kdir" "$build/npu" "$build/module/Module.symvers" "${kmake[@]}") ||
-	ta_die "reference NPU driver build failed"
-cp "$ko" "$payload/ta_npu_sim.ko"
 
 # libtensorarena and tactl, static, for this architecture.
 us=$build/userspace
