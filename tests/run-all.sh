@@ -299,4 +299,4 @@ wait "$x86_lane_job" "$lane72_job" "$arm64_lane_job" "$stock_job"
 
 ta_log "done in $(( (SECONDS - start) / 60 )) min $(( (SECONDS - start) % 60 )) s; consoles in build/check/"
 python3 "$TA_ROOT/tests/results.py" "${taps[@]}" "${consoles[@]}" \
-	--same "test-vm=test-7.2-vm" --same "stock-6.1-vm=stock-7.2-vm"
+	--same "test-vm=test-7.2-vm" --same "stock-6.1-vm=stock-7.2-vm" --same "stock-6.12-vm=stock-7.2-vm"
