@@ -38,6 +38,7 @@
 
 #include <linux/tensorarena.h>
 
+#include "ta_e2e_dev.h"
 #include "ta_e2e_report.h"
 #include "ta_e2e_rawnl.h"
 
@@ -48,18 +49,6 @@
 #define SLICE	65536ULL
 
 static char region[128];
-
-static int xioctl(int fd, unsigned long cmd, void *arg)
-{
-	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
-}
-
-static int devopen(void)
-{
-	int fd = open("/dev/" TA_DEVICE_NAME, O_RDWR | O_CLOEXEC);
-
-	return fd < 0 ? -errno : fd;
-}
 
 static int create(int fd, __u32 *id)
 {
@@ -75,38 +64,6 @@ static int create(int fd, __u32 *id)
 	if (!err && id)
 		*id = c.plan_id;
 	return err;
-}
-
-static int destroy(int fd, __u32 id)
-{
-	struct ta_plan_destroy d = { .plan_id = id };
-
-	return xioctl(fd, TA_IOCTL_PLAN_DESTROY, &d);
-}
-
-static struct ta_info info(void)
-{
-	struct ta_info i = { 0 };
-	int fd = open("/dev/" TA_DEVICE_NAME, O_RDONLY | O_CLOEXEC);
-
-	if (fd >= 0) {
-		xioctl(fd, TA_IOCTL_INFO, &i);
-		close(fd);
-	}
-	return i;
-}
-
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	n = n < 0 ? -errno : 0;
-	close(fd);
-	return (int)n;
 }
 
 /*

@@ -47,6 +47,7 @@
 
 #include "ta_npu_sim.h"
 #include "ta_e2e_drm.h"
+#include "ta_e2e_dev.h"
 #include "ta_e2e_report.h"
 #include "ta_e2e_rawnl.h"
 
@@ -64,11 +65,6 @@ static gid_t dev_gid;
 /* Lifetime-form plans: @n buffers of @size bytes, all live at once. */
 #define BIG_N	16384
 static struct ta_lifetime big[BIG_N];
-
-static int xioctl(int fd, unsigned long cmd, void *arg)
-{
-	return ioctl(fd, cmd, arg) < 0 ? -errno : 0;
-}
 
 static int create_graph(int fd, __u32 *id)
 {
@@ -108,32 +104,6 @@ static int create_lifetimes(int fd, unsigned int n, __u64 size, __u32 *id)
 	return err;
 }
 
-static int destroy(int fd, __u32 id)
-{
-	struct ta_plan_destroy d = { .plan_id = id };
-
-	return xioctl(fd, TA_IOCTL_PLAN_DESTROY, &d);
-}
-
-static struct ta_info info(void)
-{
-	struct ta_info i = { 0 };
-	int fd = open("/dev/" TA_DEVICE_NAME, O_RDONLY | O_CLOEXEC);
-
-	if (fd >= 0) {
-		xioctl(fd, TA_IOCTL_INFO, &i);
-		close(fd);
-	}
-	return i;
-}
-
-static int devopen(void)
-{
-	int fd = open("/dev/" TA_DEVICE_NAME, O_RDWR | O_CLOEXEC);
-
-	return fd < 0 ? -errno : fd;
-}
-
 static long long read_ll(const char *path, const char *key)
 {
 	char line[256];
@@ -155,19 +125,6 @@ static long long read_ll(const char *path, const char *key)
 	}
 	fclose(f);
 	return v;
-}
-
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	n = n < 0 ? -errno : 0;
-	close(fd);
-	return (int)n;
 }
 
 static int write_ll(const char *path, long long v)
