@@ -171,9 +171,13 @@ arm64_lane() {
 	ta_log "arm64 lane: lint-arm64"
 	"$TA_ROOT/tests/lint.sh" --tap --builds-only "$a64" ARCH=arm64 CROSS_COMPILE="$TA_ARM64_CROSS" \
 		>"$out/lint-arm64.tap" 2>"$out/lint-arm64.err"
-	# The device-tree binding against the 7.2 tree's schemas (the board's).
+	# The device-tree binding against 6.1's schemas, in the arm64 6.1 tree
+	# (tests/vm/build-arm64.sh, which arm64-build.sh uses later). Debian
+	# 12's dt-schema with 7.2's schemas lets two of the broken variants
+	# through (Documentation/kernels.md).
 	ta_log "arm64 lane: dt-binding"
-	"$TA_ROOT/tests/dt-binding-check.sh" --tap "$a64" >"$out/dt-binding.tap" 2>"$out/dt-binding.err"
+	"$TA_ROOT/tests/dt-binding-check.sh" --tap "$("$TA_ROOT/tests/vm/build-arm64.sh")" \
+		>"$out/dt-binding.tap" 2>"$out/dt-binding.err"
 	"$TA_ROOT/tests/vm/payload.sh" arm64 "$a64" "$out/payload-arm64" "$out/steps-arm64.log" ||
 		ta_die "arm64 payload"
 	# Built into the debug kernels, modules here (as on the stock x86 ones),
