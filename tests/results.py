@@ -153,9 +153,11 @@ def main():
         # Figures differ from run to run and kernel to kernel: compare
         # the names without what is in parentheses, numbers as #.
         # A kernel message printed into the line ends it.
-        norm = lambda n: re.sub(r"0x[0-9a-fA-F]+|(?<![A-Za-z])\d+", "#",
-                                re.sub(r"\([^()]*\)", "",
-                                       re.sub(r"\[\s*\d+\.\d+\].*$", "", n))).strip()
+        def norm(n):
+            n = re.sub(r"\[\s*\d+\.\d+\].*$", "", n)
+            while re.search(r"\([^()]*\)", n):  # nested ones too
+                n = re.sub(r"\([^()]*\)", "", n)
+            return re.sub(r"0x[0-9a-fA-F]+|(?<![A-Za-z])\d+", "#", n).strip()
         names = lambda p: {norm(n[len(p) + 2:]) for n in tally.passed_names
                            if n.startswith(p + ": ")}
         missing = sorted(names(a) - names(b))
