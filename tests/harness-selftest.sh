@@ -40,6 +40,22 @@ expect "skipped KUnit case fails" 1 '    # Subtest: s\n    1..1\n    ok 1 - a # 
 expect "failed e2e test fails" 1 'e2e: not ok - x: y\nTA-VM: end\n'
 expect "VM that never ends fails" 1 'e2e: ok - x\n'
 expect "no tests at all fails" 1 'TA-VM: end\n'
+expect "a kernel report inside a test's line fails" 1 'e2e: ok - x: a[ 2.0] BUG: KASAN: use-after-free in ta_x\r\nb\r\nTA-VM: end\n'
+
+# A kernel record printed into a test's line (the console prints from its
+# own thread): the line is whole again, so the newer kernel's run has the
+# same test names as the older one's.
+n=$((n + 1))
+printf '%b' 'e2e: ok - fixed: an offset off its alignment: -EINVAL (-22)\r\ne2e: ok - y\r\nTA-VM: end\r\n' >"$tmp/a.log"
+printf '%b' 'e2e: ok - fixed: an offset off[ 15.743430] ta: fixed plan: tensor 2\r\n[ 15.744296] ta: tensors 0 and 1\r\n its alignment: -EINVAL (-22)\r\ne2e: ok - y\r\nTA-VM: end\r\n' >"$tmp/b.log"
+python3 "$here/results.py" --console "a=$tmp/a.log" --console "b=$tmp/b.log" --same a=b >"$tmp/out" 2>&1
+rc=$?
+if [ "$rc" = 0 ] && grep -qx '5 passed, 0 failed' "$tmp/out"; then
+	echo "ok $n - harness: a kernel record inside a test's line is moved out, the line joined"
+else
+	echo "not ok $n - harness: a kernel record inside a test's line (exit $rc)"
+	sed 's/^/# /' "$tmp/out"
+fi
 
 # A plain make with no kernel tree at hand (no KDIR, no running kernel's
 # build directory, no cached test kernel): it builds userspace and says

@@ -85,13 +85,42 @@ def parse_tap(name, path, tally):
         tally.add("fail", f"{name}: no test results")
 
 
+# A kernel record that starts inside a line: the kernel printed while a
+# test was writing its line (7.2's serial console prints from its own
+# thread, at any character).
+SPLICE_RE = re.compile(r"^(?!\[\s*\d+\.\d+\])(.+?)(\[\s*\d+\.\d+\] .*)$")
+
+
+def unsplice(raw):
+    """Lines as they were written: a kernel record that landed inside a
+    test's line is moved out, and the line is joined with its rest, the
+    next line that is not a kernel record."""
+    out, pending = [], None
+    for line in raw:
+        line = line.replace("\r", "")
+        m = SPLICE_RE.match(line)
+        if m:
+            out.append(m.group(2))
+            pending = (pending or "") + m.group(1)
+        elif pending is not None and TIMESTAMP.match(line):
+            out.append(line)
+        elif pending is not None:
+            out.append(pending + line)
+            pending = None
+        else:
+            out.append(line)
+    if pending is not None:
+        out.append(pending)
+    return out
+
+
 def parse_console(name, path, tally):
     try:
         raw = open(path, errors="replace").read().splitlines()
     except OSError as e:
         tally.add("fail", f"{name}: cannot read console: {e}")
         return
-    lines = [TIMESTAMP.sub("", l.rstrip("\r")) for l in raw]
+    lines = [TIMESTAMP.sub("", l) for l in unsplice(raw)]
     suite, planned, counted = None, 0, 0
     reports = []
     ended = False
