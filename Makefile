@@ -12,11 +12,10 @@
 #                             headers package (fails, saying which KDIR to
 #                             pass, when there is none)
 #   make test-kernel          build (or find cached) the project's debug test
-#                             kernel, Debian's linux-source-6.1 (tens of
-#                             minutes the first time; make check does it)
-#   make test-kernel-7.2      the same for the 7.2 debug test kernel, Debian's
-#                             linux-source-7.2 (fetched from trixie-backports
-#                             into the cache, nothing installed)
+#                             kernel, Debian's linux-source-7.2 (fetched from
+#                             trixie-backports into the cache, nothing
+#                             installed; tens of minutes the first time; make
+#                             check does it)
 #   make check                install what is missing, run every test
 #   make demo [ARCH=arm64]    boot the test VM and show tensorarena at work
 #                             (arm64: the device-tree board, arena bound from
@@ -46,7 +45,7 @@ SHARED ?= $(abspath $(TOP)/../shared)
 # The kernel tree to build the module against: KDIR, the running kernel's,
 # or the test kernel if it is cached; empty when there is none.
 FIND_KDIR = $(or $(KDIR),$(wildcard $(RUNNING_KDIR)),$(shell bash -c \
-	'. $(TOP)/tests/vm/lib.sh; d=$$(ta_kernel_dir); [ -f "$$d/.done" ] && echo "$$d/linux"'))
+	'. $(TOP)/tests/vm/lib.sh; ta_test_kernel_cached'))
 NO_KDIR = no kernel tree: KDIR is not set and $(RUNNING_KDIR) is not \
 	there. Pass a configured tree or headers package, e.g. make module \
 	KDIR=/usr/src/linux-headers-$(shell uname -r) (the distribution's \
@@ -65,9 +64,6 @@ module:
 	$(MAKE) -C "$$kdir" M=$(TOP) modules
 
 test-kernel:
-	@$(TOP)/tests/vm/build-kernel.sh
-
-test-kernel-7.2:
 	@$(TOP)/tests/vm/build-kernel-7.2.sh
 
 userspace:
@@ -128,4 +124,4 @@ clean:
 	$(MAKE) -C $(TOP)/tests/fuzz clean
 	rm -rf $(TOP)/build
 
-.PHONY: all module test-kernel test-kernel-7.2 userspace deps check demo bench lint fuzz netlink-gen deb dkms-install clean
+.PHONY: all module test-kernel userspace deps check demo bench lint fuzz netlink-gen deb dkms-install clean

@@ -2,8 +2,9 @@
 # tensorarena.ko cross-built for arm64, where CONFIG_OF_RESERVED_MEM is set
 # and the device-tree memory-region path compiles for real (on x86 it meets
 # the header's stubs). One TAP line per check.
-# usage: arm64-build.sh [--tap] [KDIR]  (KDIR: the x86 test kernel, whose
-# Module.symvers lists what 6.1 exports; default: tests/vm/build-kernel.sh)
+# usage: arm64-build.sh [--tap] [KDIR]  (KDIR: Debian's x86 6.1 headers,
+# whose Module.symvers lists what 6.1 exports; default: the stock 6.1
+# kernel's, /usr/src/linux-headers-ABI)
 #
 # The arm64 tree is only configured and prepared (tests/vm/build-arm64.sh):
 # it has no vmlinux, hence no Module.symvers, and modpost can only warn that
@@ -14,7 +15,7 @@ set -uo pipefail
 . "$(dirname "$0")/vm/lib.sh"
 
 [ "${1:-}" = --tap ] && shift
-kdir=${1:-$("$TA_ROOT/tests/vm/build-kernel.sh")} || exit 1
+kdir=${1:-/usr/src/linux-headers-$(ta_stock_abi 6.1)}
 cross=(ARCH=arm64 CROSS_COMPILE="$TA_ARM64_CROSS")
 log=$TA_ROOT/build/arm64.log
 mkdir -p "$TA_ROOT/build"

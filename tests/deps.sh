@@ -1,8 +1,8 @@
 #!/bin/bash
 # Install the Debian packages the build and the tests need, when missing.
 # Run as root on Debian 12 (make deps; make check and make demo call it).
-# --kernel: only what building the debug test kernels needs (make check
-# installs those first, starts the kernels, then installs the rest).
+# --kernel: only what building the debug test kernel needs (make check
+# installs those first, starts the kernel, then installs the rest).
 set -euo pipefail
 
 packages=(
@@ -26,8 +26,7 @@ packages=(
 )
 
 if [ "${1:-}" = --kernel ]; then
-	packages=(build-essential flex bison bc libelf-dev libssl-dev cpio kmod xz-utils
-		linux-source-6.1)
+	packages=(build-essential flex bison bc libelf-dev libssl-dev cpio kmod xz-utils)
 fi
 
 # The arm64 board's static test programs link Debian's arm64 libnl

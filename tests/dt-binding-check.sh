@@ -6,12 +6,13 @@
 # schemas and vendor prefixes; broken variants of the example rejected; the
 # binding's compatible is the driver's.
 # usage: dt-binding-check.sh [--tap] [KDIR]  (KDIR: a kernel tree whose
-# Documentation/devicetree/bindings to use; default: the test kernel)
+# Documentation/devicetree/bindings to use; default: the arm64 6.1 tree,
+# tests/vm/build-arm64.sh)
 set -uo pipefail
 . "$(dirname "$0")/vm/lib.sh"
 
 [ "${1:-}" = --tap ] && shift
-kdir=${1:-$("$TA_ROOT/tests/vm/build-kernel.sh")} || exit 1
+kdir=${1:-$("$TA_ROOT/tests/vm/build-arm64.sh")} || exit 1
 bindings=$TA_ROOT/Documentation/devicetree/bindings
 binding=$bindings/misc/linux,tensorarena.yaml
 kbindings=$kdir/Documentation/devicetree/bindings

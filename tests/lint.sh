@@ -19,7 +19,7 @@ builds_only=0
 [ "${1:-}" = --builds-only ] && { builds_only=1; shift; }
 outdir=
 [ "${1:-}" = --out ] && { outdir=$2; shift 2; }
-kdir=${1:-$("$TA_ROOT/tests/vm/build-kernel.sh")} || exit 1
+kdir=${1:-$("$TA_ROOT/tests/vm/build-kernel-7.2.sh")} || exit 1
 shift || true
 kmake=("$@")
 # One log and build directory per tree.

@@ -5,7 +5,7 @@
 #  2. make deb builds the four packages; lintian has nothing to say (at
 #     pedantic level; the one override is justified in debian/);
 #  3. DKMS builds the packaged module source for every kernel the harness
-#     has: the x86 debug 6.1 tree, Debian's stock 6.1 and 6.12 headers, the
+#     has: the x86 debug 7.2 tree, Debian's stock 6.1 and 6.12 headers, the
 #     tree prepared for Debian's stock 7.2 arm64 kernel and the arm64 6.1
 #     tree (both cross), with a private
 #     DKMS tree (the system's /var/lib/dkms is not touched);
@@ -21,7 +21,7 @@ set -uo pipefail
 . "$(dirname "$0")/vm/lib.sh"
 
 [ "${1:-}" = --tap ] && shift
-kdir=${1:-$("$TA_ROOT/tests/vm/build-kernel.sh")} || exit 1
+kdir=${1:-$("$TA_ROOT/tests/vm/build-kernel-7.2.sh")} || exit 1
 out=$TA_ROOT/build/deb
 log=$TA_ROOT/build/package-test.log
 mkdir -p "$TA_ROOT/build"
@@ -92,7 +92,7 @@ dkms_build() { # dkms_build NAME TREE [ARCH CROSS]
 	tap $? "  its tensorarena.ko has the vermagic of $release"
 }
 start=$SECONDS
-dkms_build "the x86 debug test kernel (6.1)" "$kdir"
+dkms_build "the x86 debug test kernel (7.2)" "$kdir"
 for series in 6.1 6.12; do
 	abi=$(ta_stock_abi "$series")
 	dkms_build "Debian's linux-headers-$abi" "/usr/src/linux-headers-$abi"

@@ -287,9 +287,9 @@ run_module_tests() {
 	"$TA/ta_e2e_runtime" "$TA/models/person_detect_mobilenetv1_i8.tflite" \
 		"$TA/traces/resnet50.csv"
 	phase "module: worst-case inputs"
-	# The worst-case inputs, once per debug kernel (6.1 and 7.2, test
-	# mode). The planner is the same code on every kernel; the stock
-	# kernels and the boards leave them out.
+	# The worst-case inputs, on the debug kernel (test mode). The planner
+	# is the same code on every kernel; the stock kernels and the boards
+	# leave them out.
 	[ "$mode" = test ] && run_worst_tests
 	check "sysfs: arena_size" [ "$(cat "$(dev_sysfs)/arena_size")" = "$bytes" ]
 	check "sysfs: bytes_in_use" [ "$(cat "$(dev_sysfs)/bytes_in_use")" = 0 ]

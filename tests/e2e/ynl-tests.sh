@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs inside the test VM (busybox sh) with the module loaded: drives the
 # tensorarena generic netlink family with the kernel's own YNL cli.py
-# (linux-source-6.12 tools/net/ynl) from Documentation/netlink/specs/
+# (linux-source-7.2 tools/net/ynl) from Documentation/netlink/specs/
 # tensorarena.yaml. Python comes from the host's root, shared read-only over
 # virtio-9p (ta_boot with TA_HOSTROOT=1); the payload has the tools under
 # /ta/ynl and the spec in /ta/ynl/Documentation/netlink/specs/ (where
@@ -13,7 +13,7 @@ H=/host
 ok() { echo "e2e: ok - ynl: $1"; }
 not_ok() { echo "e2e: not ok - ynl: $1: $2"; }
 
-# 6.14 moved cli.py into pyynl/ (the 7.2 VM's tools are 7.2's).
+# 6.14 moved cli.py into pyynl/ (older trees: tools/net/ynl/cli.py).
 cli=tools/net/ynl/pyynl/cli.py
 [ -f $TA/ynl/$cli ] || cli=tools/net/ynl/cli.py
 if [ ! -f $TA/ynl/$cli ]; then

@@ -29,7 +29,7 @@ if [ "$arch" = arm64 ]; then
 	kdir=$("$TA_ROOT/tests/vm/build-stock72-tree.sh" arm64)
 	image=$(ta_k72_stock arm64)/usr/lib/modules/$(ta_k72_abi arm64)/vmlinuz
 else
-	kdir=$("$TA_ROOT/tests/vm/build-kernel.sh")
+	kdir=$("$TA_ROOT/tests/vm/build-kernel-7.2.sh")
 fi
 # TA_DEMO_PAYLOAD: a payload payload.sh already built for this kernel
 # (make check's test payload), used instead of building it again.

@@ -4,7 +4,7 @@
 
 TA_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 TA_CACHE=${TA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tensorarena}
-TA_FRAGMENT=$TA_ROOT/tests/vm/test-6.1.config
+# Debian's linux-source-6.1: the arm64 6.1 tree (tests/vm/build-arm64.sh).
 TA_SRC_TARBALL=/usr/src/linux-source-6.1.tar.xz
 # shared/ (bench traces, models) sits beside the repository.
 TA_SHARED=${TA_SHARED:-$(cd "$TA_ROOT/.." && pwd)/shared}
@@ -25,14 +25,6 @@ ta_cache_key() {
 	shift
 	{ echo "$ver"; cat "$@"; } | sha256sum | cut -c1-16
 }
-
-# The test kernel's cache key: the fragment, this script's build recipe and
-# the exact source package version.
-ta_kernel_key() {
-	ta_cache_key linux-source-6.1 "$TA_FRAGMENT" "$TA_ROOT/tests/vm/build-kernel.sh"
-}
-
-ta_kernel_dir() { echo "$TA_CACHE/kernel-$(ta_kernel_key)"; }
 
 # The arm64 tree (tests/vm/build-arm64.sh): a cross build of the module with
 # CONFIG_OF_RESERVED_MEM, keyed like the test kernel.
@@ -178,7 +170,7 @@ ta_k72_stock() {
 	echo "$dir"
 }
 
-# The 7.2 debug test kernel (tests/vm/build-kernel-7.2.sh): tinyconfig plus
+# The debug test kernel, 7.2 (tests/vm/build-kernel-7.2.sh): tinyconfig plus
 # tests/vm/test-7.2.config, keyed by the fragment, the script and the
 # package version.
 TA_FRAGMENT_72=$TA_ROOT/tests/vm/test-7.2.config
@@ -187,6 +179,15 @@ ta_kernel72_dir() {
 	v=$(ta_k72_version) || return 1
 	echo "$TA_CACHE/kernel72-$({ echo "$v"; cat "$TA_FRAGMENT_72" "$TA_ROOT/tests/vm/build-kernel-7.2.sh"; } |
 		sha256sum | cut -c1-16)"
+}
+
+# ta_test_kernel_cached: the cached test kernel's tree (the pinned version,
+# TA_K72_VERSION, unless the run resolved another), or nothing. Never
+# fetches: a plain make asks it.
+ta_test_kernel_cached() {
+	local d
+	d=$(TA_K72_RESOLVED=${TA_K72_RESOLVED:-$TA_K72_VERSION} ta_kernel72_dir) &&
+		[ -f "$d/.done" ] && echo "$d/linux"
 }
 
 # ta_config_check FRAGMENT: every CONFIG_ line of FRAGMENT is in ./.config.
