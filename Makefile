@@ -72,8 +72,8 @@ userspace:
 deps:
 	@$(TOP)/tests/deps.sh
 
-# The kernels' build packages first: run-all.sh starts the two debug kernels
-# with them and installs the rest (tests/deps.sh) while they compile.
+# The kernels' build packages first: run-all.sh starts the debug kernel
+# with them and installs the rest (tests/deps.sh) while it compiles.
 check:
 	@$(TOP)/tests/deps.sh --kernel
 	$(TOP)/tests/run-all.sh

@@ -66,7 +66,7 @@ insmod_fails() {
 	fi
 }
 
-# The stock kernels' DRM, vgem and vivid modules (the debug kernels have
+# The stock kernels' DRM, vgem and vivid modules (the debug kernel has
 # them built in), loaded once, in the order the harness wrote them.
 load_stock_modules() {
 	[ -f "$TA/stock-modules/order" ] && [ -z "${stock_modules_loaded:-}" ] || return 0
@@ -138,7 +138,7 @@ run_npu_tests() {
 	check "tensorarena cannot unload while the NPU driver uses its API" \
 		sh -c "! rmmod tensorarena 2>/dev/null"
 	args="--steps --plan-id --bad-input --stress --table --sync"
-	# The debug kernels (test mode) have the dma-buf system heap: another
+	# The debug kernel (test mode) has the dma-buf system heap: another
 	# exporter. Debian's arm64 kernel has no dma-buf heaps.
 	[ "$mode" = test ] && args="$args --dma-heap"
 	"$TA/ta_e2e_npu" $args "$@"
@@ -531,7 +531,7 @@ board-cmadefault)
 		sh -c "dmesg | grep -q \"is the kernel's default CMA area, which other drivers need\""
 	;;
 board-*)
-	# Debian's stock arm64 kernel: no KUnit (the debug kernels run the
+	# Debian's stock arm64 kernel: no KUnit (the debug kernel runs the
 	# suites); the device tree's memory-region end to end.
 	run_board_tests
 	;;

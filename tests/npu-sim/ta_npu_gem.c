@@ -4,7 +4,7 @@
  * (an NPU driver of this kind allocates nothing itself).
  *
  * Where the kernel has the GEM DMA helpers (every ARM board kernel does, and
- * tensorarena's debug kernels), the driver uses them as ethosu does:
+ * tensorarena's debug kernel), the driver uses them as ethosu does:
  * drm_gem_dma_prime_import_sg_table_vmap() takes a contiguous sg_table and
  * keeps a kernel mapping. Debian's x86 kernels do not build the helpers; on
  * those the same contract is kept by the few lines below the #else: one

@@ -38,7 +38,7 @@ ko=$(ta_build_module "$kdir" "$build/module" "${kmake[@]}") || ta_die "module bu
 cp "$ko" "$payload/tensorarena.ko"
 # TA_PAYLOAD_PREBUILT=DIR: lint.sh --out DIR built the KUnit module and the
 # reference NPU driver against the same tree (W=1, sparse): taken from there
-# (the debug kernels have no MODVERSIONS, so the NPU driver built against
+# (the debug kernel has no MODVERSIONS, so the NPU driver built against
 # the KUnit build's symbols loads beside either build).
 pre=${TA_PAYLOAD_PREBUILT:-}
 if [ -n "$pre" ] && [ -f "$pre/module/tensorarena.ko" ] && [ -f "$pre/npu/tests/npu-sim/ta_npu_sim.ko" ]; then
@@ -104,7 +104,8 @@ cp "$TA_SHARED"/models/*.tflite "$TA_SHARED"/models/*.onnx "$payload/models/" ||
 cp "$TA_SHARED/bench/traces/real/resnet50.csv" "$TA_SHARED/bench/traces/real/S_1.csv" \
 	"$TA_SHARED/bench/traces/synthetic/cnn_1.cap4374.csv" \
 	"$payload/traces/" || ta_die "no bench traces in $TA_SHARED"
-cp "$TA_ROOT/tests/e2e/vm-tests.sh" "$TA_ROOT/tests/e2e/ynl-tests.sh" "$payload/tests/"
+cp "$TA_ROOT/tests/e2e/vm-tests.sh" "$TA_ROOT/tests/e2e/ynl-tests.sh" \
+	"$TA_ROOT/tests/e2e/ynl-tests.py" "$payload/tests/"
 # The kernel's YNL cli.py (7.2's, the test kernel's) drives the family from
 # its spec, with the host's python over virtio-9p: x86 only.
 if [ "$arch" = x86_64 ]; then
