@@ -68,7 +68,7 @@ static int ta_release(struct inode *inode, struct file *file)
 {
 	struct ta_file *tf = file->private_data;
 
-	ta_plan_obj_release_owner(tf->ta, (unsigned long)file);
+	ta_plan_obj_release_owner(tf->ta, (unsigned long)file, &tf->n_plans);
 	kfree(tf);
 	return 0;
 }

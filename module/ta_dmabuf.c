@@ -88,8 +88,12 @@ static int ta_dmabuf_check_reach(struct ta_dmabuf *buf, struct device *dev)
 	if (dma_capable(dev, addr, buf->size, true))
 		return 0;
 	limit = ta_dma_limit(dev);
-	dev_err_ratelimited(ta->dev, "%s %s cannot reach plan %u: its slice is at bus address %pad (%zu bytes), the device reaches up to %pad; load tensorarena with dma_bits (or a lower memory-region) that the device reaches\n",
-			    dev_driver_string(dev), dev_name(dev), plan->id, &addr,
+	/*
+	 * Not the slice's address: INFO shows the arena's addresses to
+	 * admins only, and any user may ask an importer to attach.
+	 */
+	dev_err_ratelimited(ta->dev, "%s %s cannot reach plan %u (%zu bytes): the device reaches bus addresses up to %pad, the slice lies above; load tensorarena with dma_bits (or a lower memory-region) that the device reaches\n",
+			    dev_driver_string(dev), dev_name(dev), plan->id,
 			    buf->size, &limit);
 	return -ERANGE;
 }
@@ -220,7 +224,8 @@ static int ta_dmabuf_mmap(struct dma_buf *dmabuf, struct vm_area_struct *vma)
 	struct ta_plan_obj *plan = buf->plan;
 	struct ta_device *ta = plan->ta;
 
-	if (!(vma->vm_flags & VM_SHARED))
+	/* A shared mapping: VM_MAYSHARE, as in ta_mmap(). */
+	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
 	/* The core checked the range against the buffer; make the page
 	 * offset the arena's, as dma_mmap_coherent() wants it.

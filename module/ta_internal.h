@@ -312,7 +312,8 @@ bool ta_plan_obj_tensor_exportable(const struct ta_plan_obj *plan, u32 index);
 void ta_plan_obj_put(struct ta_plan_obj *plan);
 int ta_plan_obj_destroy(struct ta_device *ta, u32 id,
 			const struct ta_owner *caller);
-void ta_plan_obj_release_owner(struct ta_device *ta, unsigned long key);
+void ta_plan_obj_release_owner(struct ta_device *ta, unsigned long key,
+			       const unsigned int *n_plans);
 void ta_plan_obj_destroy_all(struct ta_device *ta);
 void ta_plan_tables_init(struct ta_device *ta);
 void ta_plan_tables_destroy(struct ta_device *ta);

@@ -128,8 +128,9 @@ static void ta_remove_void(struct platform_device *pdev)
 	mutex_unlock(&ta_default_lock);
 	/*
 	 * No file is open and no kernel-API reference held (each holds a
-	 * module reference), so only plans of netlink sockets, which do
-	 * not, are left.
+	 * module reference), and ta_netlink_exit() destroyed the plans of
+	 * netlink sockets, which hold none: nothing is left but what
+	 * ta_plan_tables_destroy() checks.
 	 */
 	ta_plan_tables_destroy(ta);
 	/* devres frees the arena, then gives back its memory-region. */

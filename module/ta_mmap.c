@@ -36,6 +36,11 @@ static const struct vm_operations_struct ta_vm_ops = {
  * @file: the open device
  * @vma: the new mapping; vm_pgoff is the plan ID
  *
+ * A shared mapping is what is asked for (VM_MAYSHARE: do_mmap() clears
+ * VM_SHARED for a shared mapping of a file not open for writing, and such a
+ * descriptor maps plans read-only; VM_MAYWRITE is clear then, so mprotect()
+ * cannot make it writable).
+ *
  * Return: 0; -ENOENT for a plan that does not exist or is not the caller's;
  * -EINVAL for a private mapping, or one longer than the plan's slice (or of
  * a plan without a slice: a dry run or height 0); the error of
@@ -50,7 +55,7 @@ int ta_mmap(struct file *file, struct vm_area_struct *vma)
 	struct ta_plan_obj *plan;
 	int err;
 
-	if (!(vma->vm_flags & VM_SHARED))
+	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
 	if (vma->vm_pgoff > TA_PLAN_ID_MAX)
 		return -ENOENT;

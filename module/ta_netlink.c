@@ -190,7 +190,8 @@ static int ta_nl_release(struct notifier_block *nb, unsigned long event,
 			list_move(&owner->node, &released);
 	mutex_unlock(&ta_nl_owners_lock);
 	list_for_each_entry_safe(owner, next, &released, node) {
-		ta_plan_obj_release_owner(ta_nl_dev, (unsigned long)owner);
+		ta_plan_obj_release_owner(ta_nl_dev, (unsigned long)owner,
+					  &owner->n_plans);
 		ta_nl_owner_free(owner);
 	}
 	return NOTIFY_DONE;
@@ -1376,24 +1377,33 @@ unregister_notifier:
 }
 
 /**
- * ta_netlink_exit() - unregister the family
+ * ta_netlink_exit() - unregister the family, destroy the sockets' plans
  * @ta: the device given to ta_netlink_init()
  *
- * Plans owned by netlink sockets stay until the device goes (its removal
- * destroys every plan); their owners are freed here.
+ * Netlink sockets hold no module reference, so a socket may still own
+ * plans here (at rmmod, or in the insmod unwind after a create landed).
+ * Each such plan points at its owner record (&ta_owner.n_plans), so the
+ * plans are destroyed before the record is freed, as the socket's own
+ * release would. No op is in flight and none can start: the family is
+ * unregistered (genl_unregister_family() waits for running ops), and so is
+ * the release notifier.
  */
 void ta_netlink_exit(struct ta_device *ta)
 {
 	struct ta_nl_owner *owner, *next;
+	LIST_HEAD(owners);
 
 	blocking_notifier_chain_unregister(&ta->events, &ta_nl_core_notifier);
 	WRITE_ONCE(ta_nl_registered, false);
 	netlink_unregister_notifier(&ta_nl_notifier);
 	genl_unregister_family(&ta_nl_family);
 	mutex_lock(&ta_nl_owners_lock);
-	list_for_each_entry_safe(owner, next, &ta_nl_owners, node) {
+	list_splice_init(&ta_nl_owners, &owners);
+	mutex_unlock(&ta_nl_owners_lock);
+	list_for_each_entry_safe(owner, next, &owners, node) {
 		list_del(&owner->node);
+		ta_plan_obj_release_owner(ta, (unsigned long)owner,
+					  &owner->n_plans);
 		ta_nl_owner_free(owner);
 	}
-	mutex_unlock(&ta_nl_owners_lock);
 }

@@ -648,12 +648,15 @@ int ta_plan_obj_destroy(struct ta_device *ta, u32 id,
 }
 
 /*
- * Unpublish every plan for which @match is true. The table is walked under
- * its lock (so no plan can be freed under the walk); the references are
- * dropped after the lock is released, since freeing may sleep.
+ * Unpublish every plan (@all), or every plan of the owner @key, whose
+ * count @n_plans is (NULL: an owner without one): the walk ends when that
+ * count reaches zero. The table
+ * is walked under its lock (so no plan can be freed under the walk); the
+ * references are dropped after the lock is released, since freeing may
+ * sleep.
  */
 static void ta_plan_obj_reap(struct ta_device *ta, bool all,
-			     unsigned long key)
+			     unsigned long key, const unsigned int *n_plans)
 {
 	struct ta_plan_obj *plan, *next;
 	LIST_HEAD(reaped);
@@ -661,6 +664,8 @@ static void ta_plan_obj_reap(struct ta_device *ta, bool all,
 
 	xa_lock(&ta->plans);
 	xa_for_each(&ta->plans, id, plan) {
+		if (!all && n_plans && !*n_plans)
+			break;
 		if (!all && plan->owner_key != key)
 			continue;
 		__xa_erase(&ta->plans, id);
@@ -679,10 +684,20 @@ static void ta_plan_obj_reap(struct ta_device *ta, bool all,
  * ta_plan_obj_release_owner() - destroy every plan tied to @key
  * @ta: the device
  * @key: the owner key (a closing file, a released netlink socket)
+ * @n_plans: that owner's plan count (&ta_owner.n_plans, NULL for an owner
+ *	without one); nothing can add to it any more (its file or socket is
+ *	going away)
+ *
+ * An owner without plans costs nothing: most descriptors make none, and
+ * the walk holds the table's lock, which every lookup, create and destroy
+ * takes. Otherwise the walk ends at the owner's last plan.
  */
-void ta_plan_obj_release_owner(struct ta_device *ta, unsigned long key)
+void ta_plan_obj_release_owner(struct ta_device *ta, unsigned long key,
+			       const unsigned int *n_plans)
 {
-	ta_plan_obj_reap(ta, false, key);
+	if (n_plans && !READ_ONCE(*n_plans))
+		return;
+	ta_plan_obj_reap(ta, false, key, n_plans);
 }
 
 /**
@@ -718,5 +733,5 @@ void ta_plan_tables_destroy(struct ta_device *ta)
  */
 void ta_plan_obj_destroy_all(struct ta_device *ta)
 {
-	ta_plan_obj_reap(ta, true, 0);
+	ta_plan_obj_reap(ta, true, 0, NULL);
 }

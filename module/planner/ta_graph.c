@@ -5,8 +5,11 @@
  * Op i runs at step i. A tensor lives over the half-open steps
  * [producer, last reader + 1): from the op that writes it to the last op
  * that reads it, inclusive. Graph inputs start at step 0, graph outputs end
- * at n_ops, constants and persistent tensors live over [0, n_ops). An output
- * that nobody reads lives through the op that writes it.
+ * at n_ops, constants, persistent and exportable tensors live over
+ * [0, n_ops). An output that nobody reads lives through the op that writes
+ * it. An exportable tensor's pages are its own dma-buf, which its holder (a
+ * camera, possibly another uid) may read and write at any time: no other
+ * tensor may have them while the plan exists.
  *
  * Validation is strict: the ops' reference ranges follow one another in
  * @refs without gap or overlap and cover it exactly (so validation reads
@@ -133,10 +136,10 @@ int ta_graph_lifetimes_work(const struct ta_graph *g, struct ta_buffer *out,
 		if (!out[t].end)
 			return -EINVAL;	/* no op references it */
 		if (flags & (TA_TENSOR_INPUT | TA_TENSOR_CONSTANT |
-			     TA_TENSOR_PERSISTENT))
+			     TA_TENSOR_PERSISTENT | TA_TENSOR_EXPORTABLE))
 			out[t].start = 0;
 		if (flags & (TA_TENSOR_OUTPUT | TA_TENSOR_CONSTANT |
-			     TA_TENSOR_PERSISTENT))
+			     TA_TENSOR_PERSISTENT | TA_TENSOR_EXPORTABLE))
 			out[t].end = g->n_ops;
 	}
 	return 0;

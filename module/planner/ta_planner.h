@@ -104,9 +104,11 @@ struct ta_graph {
  * the last op that reads it, inclusive (the end for graph outputs; the whole
  * run for constants and persistent tensors); an output nobody reads lives
  * through the op that writes it. An exportable tensor
- * (%TA_TENSOR_EXPORTABLE) gets its size rounded up to whole pages and its
+ * (%TA_TENSOR_EXPORTABLE) lives the whole run too (its pages are its own
+ * dma-buf, which its holder may use at any time, so no other tensor may
+ * have them), and gets its size rounded up to whole pages and its
  * alignment raised to a page (ta_env_page_size()) in @out, so the plan,
- * its lower bound and its placements count the padding.
+ * its lower bound, its placements and the validator count both.
  *
  * The ops' reference ranges must be consecutive and cover &ta_graph.refs
  * exactly (see &struct ta_graph_op), so validation reads every reference

@@ -641,7 +641,7 @@ static void test_mmap_rules(void)
 	long page = getpagesize();
 	unsigned char *map;
 	__u64 slice;
-	int err;
+	int err, ro;
 
 	err = e2e_ioctl(TA_IOCTL_PLAN_CREATE, &c);
 	e2e_report("mmap: plan for the mmap tests", !err, "errno %d", -err);
@@ -663,6 +663,30 @@ static void test_mmap_rules(void)
 	map = mmap(NULL, page, PROT_READ, MAP_SHARED, e2e_fd, 0);
 	e2e_report("mmap: offset 0 -> ENOENT",
 		   map == MAP_FAILED && errno == ENOENT, "errno %d", errno);
+
+	/*
+	 * Issue 25, row 5: a read-only descriptor maps read-only (do_mmap()
+	 * leaves VM_MAYSHARE, not VM_SHARED, on a shared mapping of a file
+	 * not open for writing), and can neither map for writing nor make
+	 * the mapping writable.
+	 */
+	ro = open("/dev/tensorarena", O_RDONLY | O_CLOEXEC);
+	map = mmap(NULL, page, PROT_READ, MAP_SHARED, ro, c.mmap_offset);
+	e2e_report("mmap: a read-only descriptor maps the plan read-only",
+		   map != MAP_FAILED, "fd %d, errno %d", ro, errno);
+	if (map != MAP_FAILED) {
+		err = mprotect(map, page, PROT_READ | PROT_WRITE) ? errno : 0;
+		e2e_report("mmap: the read-only mapping cannot become writable (mprotect: EACCES)",
+			   err == EACCES, "errno %d", err);
+		munmap(map, page);
+	}
+	map = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, ro,
+		   c.mmap_offset);
+	e2e_report("mmap: a read-only descriptor mapping for writing -> EACCES",
+		   map == MAP_FAILED && errno == EACCES, "errno %d", errno);
+	if (map != MAP_FAILED)
+		munmap(map, page);
+	close(ro);
 
 	/* Unmap after destroy: the mapping keeps the memory until munmap. */
 	map = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, e2e_fd,

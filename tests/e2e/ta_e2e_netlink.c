@@ -9,6 +9,13 @@
  *   ta_e2e_netlink            run the tests
  *   ta_e2e_netlink --hold     create one plan through the ioctl, print its
  *                             ID, hold it until stdin closes (ynl-tests.sh)
+ *   ta_e2e_netlink --hold-netlink
+ *                             create one plan over netlink, with no
+ *                             descriptor of /dev/tensorarena (which would
+ *                             pin the module), print its ID, hold the
+ *                             socket until stdin closes, then ask for the
+ *                             plan again and print "after: ERRNO"
+ *                             (vm-tests.sh: rmmod meanwhile)
  *
  * One line per test: "e2e: ok - NAME" or "e2e: not ok - NAME: WHY".
  */
@@ -1950,11 +1957,37 @@ static int hold(void)
 	return 0;
 }
 
+static int hold_netlink(void)
+{
+	struct nl_sock *sk = nl_open();
+	struct nl_msg *m;
+	uint32_t id;
+	char c;
+
+	family = genl_ctrl_resolve(sk, TA_NL_FAMILY_NAME);
+	if (family < 0)
+		return 1;
+	m = create_msg(0, TA_STRATEGY_AUTO);
+	put_chain(m, 8, 4096);
+	if (xfer(sk, m) || !R.plan_id)
+		return 1;
+	id = R.plan_id;
+	printf("%u\n", id);
+	fflush(stdout);
+	while (read(0, &c, 1) > 0)
+		;
+	printf("after: %d\n", xfer(sk, id_msg(TA_NL_CMD_PLAN_GET, 0, id)));
+	nl_socket_free(sk);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct nl_sock *sk;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1 && !strcmp(argv[1], "--hold-netlink"))
+		return hold_netlink();
 	dev_fd = open("/dev/tensorarena", O_RDWR);
 	if (dev_fd < 0) {
 		printf("e2e: not ok - nl: open /dev/tensorarena: %s\n",

@@ -24,8 +24,14 @@
  * model whose weights do not fit the arena still has its activations
  * proven).
  *
+ * With --export-inputs, only this: the models' inputs planned exportable
+ * and exported, and their pages, after a whole run, holding the input
+ * alone (no other tensor was planned on them). With --long-job, only a job
+ * the watchdog must stop.
+ *
  * usage: ta_e2e_npu [--steps] [--corrupt] [--plan-id] [--bad-input] [--unreachable]
  *		     [--dma-heap] [--table] [--stress] [--sync] [--no-constants]
+ *		     [--export-inputs] [--long-job]
  *		     MODEL.tflite|.onnx...
  * Prints "e2e: ok - ..." / "e2e: not ok - ..." lines.
  */
@@ -530,7 +536,7 @@ static const char *const strategy_names[] = {
 
 struct options {
 	bool steps, corrupt, plan_id, bad_input, dma_heap, table, stress,
-	     unreachable, sync;
+	     unreachable, sync, export_inputs, long_job;
 };
 
 /* One plan of @strategy, run as planned: every check must pass. */
@@ -629,6 +635,178 @@ static void test_corrupt_plan(int ta, int npu, struct model *m,
 		       "npu %s %s op by op: output %u of op %u moved onto its input %u is caught at op %u (tensor %lld)",
 		       m->name, sn, a, k, b, step, (long long)bad);
 	plan_destroy(ta, &p);
+}
+
+/*
+ * --long-job (issue 25): a job whose one op names the model's largest
+ * tensor as its input 262,143 times (TA_NPU_MAX_REFS - 1; the job need not
+ * match the plan's graph): hours of hashing. The watchdog, checked per
+ * tensor, stops it with ETIMEDOUT (job_timeout_ms of ta_npu_sim, which
+ * vm-tests.sh sets to 2 s for it) and the worker yields between tensors (a
+ * soft lockup report fails the run); before, both came only between ops.
+ */
+static void test_long_job(int ta, int npu, struct model *m)
+{
+	const uint32_t n_refs = 262144;
+	struct drm_ta_npu_submit job;
+	struct ta_op op = { .first_ref = 0, .n_inputs = n_refs - 1,
+			    .n_outputs = 1 };
+	uint32_t *refs = calloc(n_refs, sizeof(*refs));
+	uint32_t t, big = 0, k;
+	double t0, secs;
+	struct plan p;
+	int ret;
+
+	for (t = 1; t < m->n_tensors; t++)
+		if (m->tensors[t].size > m->tensors[big].size)
+			big = t;
+	ret = refs ? plan_create(ta, m, TA_STRATEGY_AUTO, &p) : -ENOMEM;
+	if (!ret) {
+		for (k = 0; k < n_refs; k++)
+			refs[k] = big;
+		refs[n_refs - 1] = big ? 0 : 1;	/* the output: another */
+		job_init(&job, m, &p, false);
+		job.ops = (uintptr_t)&op;
+		job.n_ops = 1;
+		job.refs = (uintptr_t)refs;
+		job.n_refs = n_refs;
+		t0 = now_s();
+		ret = ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? -errno : 0;
+		secs = now_s() - t0;
+		report(ret == -ETIMEDOUT,
+		       "npu %s: a job of one op reading a %llu-byte tensor %u times is stopped by the watchdog (%s after %.0f s, %llu bytes read)",
+		       m->name, (unsigned long long)m->tensors[big].size,
+		       n_refs - 1, ret ? strerror(-ret) : "finished", secs,
+		       (unsigned long long)job.bytes_read);
+	} else {
+		report(false, "npu %s: the long job's plan: %s", m->name,
+		       strerror(-ret));
+	}
+	if (refs)
+		plan_destroy(ta, &p);
+	free(refs);
+}
+
+/* One exported input: its dma-buf mapped. */
+struct exported {
+	uint32_t t;
+	int fd;
+	uint8_t *map;
+	size_t len;
+};
+
+/*
+ * An exported input's pages after the run: the input, as written, then the
+ * canary over the rest of its last page. NULL when they hold that, else
+ * what differs.
+ */
+static const char *exported_intact(const struct model *m,
+				   const struct exported *x)
+{
+	uint64_t size = m->tensors[x->t].size, i;
+	uint8_t *want = malloc(size ? size : 1);
+	bool same;
+
+	if (!want)
+		return "out of memory";
+	ta_npu_fill_initial(JOB_KEY, x->t, want, size);
+	same = !memcmp(x->map, want, size);
+	free(want);
+	if (!same)
+		return "the input's bytes changed";
+	for (i = size; i < x->len; i++)
+		if (x->map[i] != 0xa5)
+			return "its page's padding was written";
+	return NULL;
+}
+
+/*
+ * --export-inputs (issue 25, row 2): the model's graph inputs planned
+ * exportable, each exported as its own dma-buf, written through it and the
+ * rest of its last page filled with a canary. After a whole run on the
+ * reference NPU, with every strategy, the input's pages hold exactly that:
+ * no other tensor was planned on them, though the input's last reader runs
+ * first (before the fix, later tensors were placed there, and a camera
+ * holding the buffer would see, and overwrite, activations).
+ */
+static void test_exported_inputs(int ta, int npu, struct model *m)
+{
+	struct exported *x = calloc(m->n_tensors, sizeof(*x));
+	uint32_t t, n_in = 0, ran = 0, k;
+	size_t s;
+
+	for (t = 0; x && t < m->n_tensors; t++)
+		if (m->tensors[t].flags & TA_TENSOR_INPUT && m->tensors[t].size) {
+			m->tensors[t].flags |= TA_TENSOR_EXPORTABLE;
+			x[n_in++].t = t;
+		}
+	if (!x || !n_in) {
+		report(false, "npu %s, inputs exported: %s", m->name,
+		       x ? "the model has no graph input" : "out of memory");
+		free(x);
+		return;
+	}
+	for (s = 0; s < sizeof(strategies) / sizeof(strategies[0]); s++) {
+		const char *sn = strategy_names[strategies[s]];
+		const char *why = NULL;
+		int64_t bad = -1;
+		double secs;
+		struct plan p;
+		int ret;
+
+		for (k = 0; k < n_in; k++) {
+			x[k].fd = -1;
+			x[k].map = NULL;
+		}
+		ret = plan_create(ta, m, strategies[s], &p);
+		for (k = 0; !ret && k < n_in; k++) {
+			struct ta_tensor_export e = {
+				.plan_id = p.create.plan_id, .tensor = x[k].t,
+				.flags = TA_EXPORT_CLOEXEC, .fd = -1,
+			};
+			uint64_t size = m->tensors[x[k].t].size;
+
+			if (ioctl(ta, TA_IOCTL_TENSOR_EXPORT, &e)) {
+				ret = -errno;
+				break;
+			}
+			x[k].fd = e.fd;
+			x[k].len = e.size;
+			x[k].map = mmap(NULL, e.size, PROT_READ | PROT_WRITE,
+					MAP_SHARED, e.fd, 0);
+			if (x[k].map == MAP_FAILED) {
+				x[k].map = NULL;
+				ret = -errno;
+				break;
+			}
+			ta_npu_fill_initial(JOB_KEY, x[k].t, x[k].map, size);
+			memset(x[k].map + size, 0xa5, e.size - size);
+		}
+		if (!ret)
+			ret = run_whole(npu, m, &p, false, &bad, &secs);
+		for (k = 0; !ret && !why && k < n_in; k++)
+			why = exported_intact(m, &x[k]);
+		report(!ret && bad < 0 && !why,
+		       "npu %s %s, inputs exported: after the run each of its %u inputs' pages holds the input alone%s%s%s",
+		       m->name, sn, n_in, ret ? ": " : why ? ": " : "",
+		       ret ? strerror(-ret) : why ? why : "",
+		       !ret && !why && bad >= 0 ? ": a tensor differs" : "");
+		ran += !ret;
+		for (k = 0; k < n_in; k++) {
+			if (x[k].map)
+				munmap(x[k].map, x[k].len);
+			if (x[k].fd >= 0)
+				close(x[k].fd);
+			x[k].map = NULL;
+			x[k].fd = -1;
+		}
+		plan_destroy(ta, &p);
+	}
+	report(ran == sizeof(strategies) / sizeof(strategies[0]),
+	       "npu %s, inputs exported: every strategy ran (%u)", m->name, ran);
+	for (k = 0; k < n_in; k++)
+		m->tensors[x[k].t].flags &= ~TA_TENSOR_EXPORTABLE;
+	free(x);
 }
 
 static void test_model(int ta, int npu, struct model *m,
@@ -1034,6 +1212,10 @@ int main(int argc, char **argv)
 			o.sync = true;
 		else if (!strcmp(argv[first], "--no-constants"))
 			no_constants = true;
+		else if (!strcmp(argv[first], "--export-inputs"))
+			o.export_inputs = true;
+		else if (!strcmp(argv[first], "--long-job"))
+			o.long_job = true;
 		else {
 			fprintf(stderr, "unknown option %s\n", argv[first]);
 			return 2;
@@ -1067,6 +1249,16 @@ int main(int argc, char **argv)
 			test_stress(ta, &m);
 		if (o.sync && i == first)
 			test_sync(ta, npu, &m);
+		if (o.long_job) {
+			test_long_job(ta, npu, &m);
+			model_free(&m);
+			continue;
+		}
+		if (o.export_inputs) {
+			test_exported_inputs(ta, npu, &m);
+			model_free(&m);
+			continue;
+		}
 		test_model(ta, npu, &m, &o);
 		model_free(&m);
 	}

@@ -1005,7 +1005,8 @@ int main(int argc, char **argv)
 	int i, fd, nl, status, crashed = 0, hung = 0, get_err, fi = 0;
 	unsigned long total = 0, inj = 0, fails = 0;
 	double t0 = now_s(), waited;
-	unsigned int k;
+	unsigned int k, idle = 0;
+	bool want_inject;
 
 	seed = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 20);
 	for (i = 1; i < argc; i++) {
@@ -1034,6 +1035,7 @@ int main(int argc, char **argv)
 	if (!n_procs || n_procs > MAX_PROCS || !n_threads ||
 	    n_threads > MAX_THREADS)
 		usage();
+	want_inject = inject;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("e2e: stress seed=%llu procs=%u threads=%u ops=%lu seconds=%u inject=%s\n",
 	       seed, n_procs, n_threads, max_ops, seconds,
@@ -1105,6 +1107,8 @@ int main(int argc, char **argv)
 		total += sh->done[k];
 		inj += sh->injected[k];
 		fails += sh->failed[k];
+		if (!sh->done[k])
+			idle++;
 	}
 	printf("e2e: stress seed=%llu: %lu operations (%lu failed, %lu with an injected fault, %lu forks) by %u processes x %u threads in %.1f s%s\n",
 	       seed, total, fails, inj, (unsigned long)sh->forks, n_procs,
@@ -1113,6 +1117,15 @@ int main(int argc, char **argv)
 	report(!crashed && !hung,
 	       "stress: every worker ran to its end (%d crashed, %d hung; seed=%llu)",
 	       crashed, hung, seed);
+	/* Not a pass with nothing done: every kind ran, ten times each at least. */
+	report(!idle && total >= 10 * N_OPS,
+	       "stress: %lu operations, every one of the %u kinds (%u never ran)",
+	       total, (unsigned int)N_OPS, idle);
+	if (want_inject)
+		report(inject && fi && inj > 0,
+		       "stress: faults were injected (%lu operations met one%s)",
+		       inj, !inject ? "; no /proc/thread-self/fail-nth" :
+		       !fi ? "; the fault-injection debugfs is missing" : "");
 	for (k = 0; k < sh->n_unexpected && k < NUNEXPECTED; k++) {
 		const struct unexpected *u = &sh->unexpected[k];
 

@@ -142,6 +142,17 @@ run_npu_tests() {
 	# exporter. Debian's arm64 kernel has no dma-buf heaps.
 	[ "$mode" = test ] && args="$args --dma-heap"
 	"$TA/ta_e2e_npu" $args "$@"
+	# An exported input's pages are its own for the whole run (issue 25).
+	"$TA/ta_e2e_npu" --export-inputs "$TA/models/person_detect_mobilenetv1_i8.tflite" \
+		"$TA/models/mnist_cnn.onnx"
+	# A job the watchdog stops, under the soft-lockup detector (the debug
+	# kernel's): 2 s for it instead of 20.
+	if [ "$mode" = test ]; then
+		p=/sys/module/ta_npu_sim/parameters/job_timeout_ms
+		echo 2000 >$p
+		"$TA/ta_e2e_npu" --long-job "$TA/models/person_detect_mobilenetv1_i8.tflite"
+		echo 20000 >$p
+	fi
 	# vivid, the virtual camera, captures into an input tensor's dma-buf.
 	"$TA/ta_e2e_camera"
 	check "npu-sim: unloads" rmmod ta_npu_sim
@@ -374,6 +385,36 @@ run_reload_tests() {
 	fi
 }
 
+# run_unload_netlink_tests SIZE_ARG: issue 25, row 1. rmmod while a netlink
+# socket alone owns a plan (its client holds no descriptor of
+# /dev/tensorarena, which would pin the module): the unload destroys the
+# plan, then the socket's record (KASAN saw a use-after-free here, the
+# record freed first); the client's next request on that socket fails.
+run_unload_netlink_tests() {
+	out=$(load "$1")
+	check "unload, a netlink socket owning a plan: load" [ -z "$out" ]
+	rm -f /tmp/nlhold.fifo /tmp/nlhold.out
+	mkfifo /tmp/nlhold.fifo
+	"$TA/ta_e2e_netlink" --hold-netlink </tmp/nlhold.fifo >/tmp/nlhold.out &
+	holder=$!
+	exec 4>/tmp/nlhold.fifo
+	i=0
+	while [ ! -s /tmp/nlhold.out ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	id=$(head -1 /tmp/nlhold.out)
+	used=$(cat "$(dev_sysfs)/bytes_in_use")
+	check "unload, a netlink socket owning a plan: the plan ($id) takes arena bytes ($used)" \
+		[ -n "$id" -a "$used" != 0 ]
+	check "unload, a netlink socket owning a plan: rmmod succeeds, nothing left" \
+		sh -c "rmmod tensorarena && [ ! -e /sys/module/tensorarena ]"
+	exec 4>&-
+	wait $holder
+	rc=$?
+	after=$(sed -n 's/^after: //p' /tmp/nlhold.out)
+	check "unload, a netlink socket owning a plan: its next request fails (${after:-none}), the client exits ($rc)" \
+		[ "$rc" = 0 -a -n "$after" -a "$after" != 0 ]
+	rm -f /tmp/nlhold.fifo /tmp/nlhold.out
+}
+
 # Issue #9, evidence 1 (tests/e2e/ta_e2e_fault.c): insmod with its 1st,
 # 2nd, ... allocation failed while another process keeps opening and
 # mapping the device, then every call kind with its 1st, 2nd, ... allocation
@@ -463,7 +504,7 @@ run_reach_tests() {
 	check "dma: npu-sim loads with dma_bits=$bits" npu_load dma_bits=$bits
 	"$TA/ta_e2e_npu" --unreachable "$TA/models/person_detect_mobilenetv1_i8.tflite"
 	check "dma: the refused attach is explained in the log" \
-		sh -c 'dmesg | grep -q "cannot reach plan .* the device reaches up to"'
+		sh -c 'dmesg | grep -q "cannot reach plan .* the device reaches bus addresses up to"'
 	check "dma: npu-sim unloads" rmmod ta_npu_sim
 }
 
@@ -518,6 +559,7 @@ run_board_tests() {
 	insmod_fails "param: dma_bits=65 -> EINVAL" dma_bits=65 "Invalid"
 	run_module_tests "$bytes" "$bytes"
 	run_reload_tests "$bytes" "$bytes"
+	run_unload_netlink_tests "$bytes"
 }
 
 case "$mode" in
@@ -544,6 +586,7 @@ test)
 	run_module_tests $((16 * MIB)) 16M
 	phase reload
 	run_reload_tests $((16 * MIB)) 16M
+	run_unload_netlink_tests 16M
 	phase "exhaust, stress"
 	run_exhaust_stress_tests
 	phase dmem
@@ -555,6 +598,7 @@ stock)
 	run_param_tests 64M
 	run_module_tests $((4 * MIB)) 4M
 	run_reload_tests $((4 * MIB)) 4M
+	run_unload_netlink_tests 4M
 	;;
 bench)
 	load 4M

@@ -495,7 +495,7 @@ static void ta_kapi_reference_outlives_destroy_test(struct kunit *test)
 	/* The owner goes away: the ID dies, the driver is told, the memory
 	 * stays while the driver holds its reference.
 	 */
-	ta_plan_obj_release_owner(&f->live.ta, owner.key);
+	ta_plan_obj_release_owner(&f->live.ta, owner.key, NULL);
 	KUNIT_EXPECT_EQ(test, f->notified, 1);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_kapi_plan_get(f->id, current_cred())),
 			-ENOENT);
@@ -529,7 +529,7 @@ static void ta_kapi_dmabuf_test(struct kunit *test)
 		ta_kapi_plan_put(back);
 	held = ta_arena_in_use(&f->live.ta);
 	ta_kapi_plan_put(plan);
-	ta_plan_obj_release_owner(&f->live.ta, owner.key);
+	ta_plan_obj_release_owner(&f->live.ta, owner.key, NULL);
 	KUNIT_EXPECT_EQ(test, ta_arena_in_use(&f->live.ta), held);
 	/* A kthread's last fput is deferred: run it now. */
 	dma_buf_put(dmabuf);
@@ -573,8 +573,11 @@ static u32 ta_kapi_export_plan(struct kunit *test, struct ta_kapi_fixture *f)
 	KUNIT_ASSERT_EQ(test, ta_plan_obj_create(&f->live.ta, &owner, &req,
 						 &sum), 0);
 	ta_request_free(&req);
-	/* The padding counts: t1 and t2's whole pages live at step 1. */
-	KUNIT_EXPECT_EQ(test, sum.lower_bound, 1000 + 2 * PAGE_SIZE);
+	/*
+	 * The padding counts, and t0, exportable, lives the whole run: its
+	 * page, t1 and t2's two pages at step 1.
+	 */
+	KUNIT_EXPECT_EQ(test, sum.lower_bound, 1000 + 3 * PAGE_SIZE);
 	KUNIT_EXPECT_GE(test, sum.height, sum.lower_bound);
 	return sum.plan_id;
 }

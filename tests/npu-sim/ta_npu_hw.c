@@ -12,6 +12,8 @@
  */
 #include <linux/errno.h>
 #include <linux/jiffies.h>
+#include <linux/minmax.h>
+#include <linux/moduleparam.h>
 #include <linux/sched.h>
 
 #include "ta_npu_internal.h"
@@ -40,7 +42,34 @@ static void ta_npu_hw_view(struct ta_npu_run *run,
 	ta_npu_view_output(from, from ? src->size : 0, dst, size);
 }
 
-static int ta_npu_hw_op(struct ta_npu_run *run, u32 index)
+static unsigned int ta_npu_job_timeout_ms = TA_NPU_JOB_TIMEOUT_MS;
+module_param_named(job_timeout_ms, ta_npu_job_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(job_timeout_ms,
+		 "the watchdog: a job still running this long after it started stops with ETIMEDOUT (1 to 600000, default 20000)");
+
+/* The watchdog's limit: job_timeout_ms, clamped to 1 ms .. 10 min. */
+static unsigned long ta_npu_job_timeout(void)
+{
+	return msecs_to_jiffies(clamp(READ_ONCE(ta_npu_job_timeout_ms), 1U,
+				      600000U));
+}
+
+/*
+ * One tensor of an op done: the watchdog, and a chance for others to run.
+ * An op may name up to TA_NPU_MAX_REFS tensors, each as large as the plan
+ * (the same one many times, say): checked per tensor, not per op, so that
+ * no op holds the worker past the watchdog or the CPU past a resched.
+ */
+static int ta_npu_hw_tick(unsigned long deadline)
+{
+	if (time_after(jiffies, deadline))
+		return -ETIMEDOUT;
+	cond_resched();
+	return 0;
+}
+
+static int ta_npu_hw_op(struct ta_npu_run *run, u32 index,
+			unsigned long deadline)
 {
 	const struct ta_op *op = &run->ops[index];
 	const u32 *in = &run->refs[op->first_ref];
@@ -59,6 +88,8 @@ static int ta_npu_hw_op(struct ta_npu_run *run, u32 index)
 		}
 		digest = ta_npu_digest_input(digest, p, t->size);
 		run->bytes_read += t->size;
+		if (ta_npu_hw_tick(deadline))
+			return -ETIMEDOUT;
 	}
 	for (k = 0; k < op->n_outputs; k++) {
 		const struct ta_npu_tensor *t = &run->tensors[out[k]];
@@ -74,6 +105,8 @@ static int ta_npu_hw_op(struct ta_npu_run *run, u32 index)
 		else
 			ta_npu_fill_output(digest, k, p, t->size);
 		run->bytes_written += t->size;
+		if (ta_npu_hw_tick(deadline))
+			return -ETIMEDOUT;
 	}
 	return 0;
 }
@@ -84,24 +117,25 @@ static int ta_npu_hw_op(struct ta_npu_run *run, u32 index)
  *
  * It runs on the accelerator's queue, not in the submitter's context, so
  * no signal stops it: a watchdog does, as on hardware. A job still running
- * TA_NPU_JOB_TIMEOUT after it started is stopped between two ops.
+ * job_timeout_ms (20 s) after it started is stopped between two tensors of
+ * an op (ta_npu_hw_tick()).
  *
  * Return: 0; -EIO when an op reaches outside the imported buffer (a bus
  * fault); -ETIMEDOUT when the watchdog stopped it.
  */
 int ta_npu_hw_execute(struct ta_npu_run *run)
 {
-	unsigned long deadline = jiffies + TA_NPU_JOB_TIMEOUT;
+	unsigned long deadline = jiffies + ta_npu_job_timeout();
 	u32 i;
 	int err;
 
 	for (i = run->op_begin; i < run->op_end; i++) {
-		err = ta_npu_hw_op(run, i);
+		err = ta_npu_hw_op(run, i, deadline);
 		if (err)
 			return err;
-		if (time_after(jiffies, deadline))
-			return -ETIMEDOUT;
-		cond_resched();
+		err = ta_npu_hw_tick(deadline);
+		if (err)
+			return err;
 	}
 	return 0;
 }

@@ -27,8 +27,8 @@ struct ta_plan_obj;
 #define TA_NPU_MAX_QUEUED	64
 /* How long a job waits for a fence it depends on. */
 #define TA_NPU_DEP_TIMEOUT	(10 * HZ)
-/* How long a job may run: the accelerator's watchdog. */
-#define TA_NPU_JOB_TIMEOUT	(20 * HZ)
+/* How long a job may run, by default: the accelerator's watchdog. */
+#define TA_NPU_JOB_TIMEOUT_MS	20000U
 
 /**
  * struct ta_npu_device - the (simulated) accelerator

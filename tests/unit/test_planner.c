@@ -719,9 +719,10 @@ static int t_graph_lifetimes(void)
 }
 
 /*
- * An exportable tensor is planned in whole pages at a page boundary: its
- * buffer's size and alignment say so, every strategy places it there, and
- * the lower bound counts the padding.
+ * An exportable tensor is planned in whole pages at a page boundary, for
+ * the whole run: its buffer's size, alignment and lifetime say so, every
+ * strategy places it there, and the lower bound counts the padding (x,
+ * read by op 0 only, still takes its page at step 1).
  */
 static int t_graph_exportable(void)
 {
@@ -763,10 +764,62 @@ static int t_graph_exportable(void)
 		TA_CHECK(off[x] % page == 0 && off[y] % (2 * page) == 0,
 			 "%s: offsets %llu %llu", ta_strategy_name(s),
 			 (unsigned long long)off[x], (unsigned long long)off[y]);
-		TA_CHECK(res.lower_bound == 1000 + 3 * page, "%s: bound %llu",
+		TA_CHECK(res.lower_bound == 1000 + 4 * page, "%s: bound %llu",
 			 ta_strategy_name(s),
 			 (unsigned long long)res.lower_bound);
 		TA_CHECK(!ta_plan_validate(&gb.p, off, res.height), "valid");
+	}
+	return 0;
+}
+
+/*
+ * Issue 25, row 2: t0 (input, exportable, read by op 0 only) -> t1 -> t2 ->
+ * t3 (output), a page each. The holder of t0's dma-buf may use it at any
+ * time, so no strategy may put another tensor on t0's page once op 0 has
+ * run (before the fix every strategy put t2 there), and the validator
+ * refuses a plan that does.
+ */
+static int t_graph_exportable_alone(void)
+{
+	u64 page = ta_env_page_size();
+	unsigned int s, checked = 0;
+	u32 t[4], i;
+	struct gb gb;
+
+	gb_init(&gb);
+	t[0] = gb_tensor(&gb, page, TA_TENSOR_INPUT | TA_TENSOR_EXPORTABLE);
+	t[1] = gb_tensor(&gb, page, 0);
+	t[2] = gb_tensor(&gb, page, 0);
+	t[3] = gb_tensor(&gb, page, TA_TENSOR_OUTPUT);
+	for (i = 0; i < 3; i++)
+		gb_op(&gb, 1, &t[i], 1, &t[i + 1]);
+	TA_CHECK(!gb_finish(&gb), "lifetimes");
+	TA_CHECK(gb.b[t[0]].start == 0 && gb.b[t[0]].end == 3,
+		 "t0 lives [%u, %u), not the whole run", gb.b[t[0]].start,
+		 gb.b[t[0]].end);
+	for (s = 0; s < TA_STRATEGY_COUNT; s++) {
+		struct ta_result res;
+		u64 off[4];
+
+		TA_CHECK(!ta_plan(&gb.p, s, NULL, off, &res), "plan %u", s);
+		for (i = 1; i < 4; i++)
+			TA_CHECK(off[i] + page <= off[0] || off[0] + page <= off[i],
+				 "%s: t%u at %llu on t0's page at %llu",
+				 ta_strategy_name(s), i,
+				 (unsigned long long)off[i],
+				 (unsigned long long)off[0]);
+		TA_CHECK(res.lower_bound == 3 * page, "%s: bound %llu",
+			 ta_strategy_name(s),
+			 (unsigned long long)res.lower_bound);
+		checked++;
+	}
+	TA_CHECK(checked == TA_STRATEGY_COUNT, "%u strategies", checked);
+	{
+		/* t2 on t0's page: what every strategy did before. */
+		u64 off[4] = { 0, page, 0, page };
+
+		TA_CHECK(ta_plan_validate(&gb.p, off, 2 * page),
+			 "the validator takes t2 on t0's page");
 	}
 	return 0;
 }
@@ -1432,6 +1485,7 @@ const struct ta_test ta_planner_tests[] = {
 	{ "graph lifetimes", t_graph_lifetimes },
 	{ "graph errors", t_graph_errors },
 	{ "graph: exportable tensors in whole pages", t_graph_exportable },
+	{ "graph: an exportable tensor's pages are its own all run", t_graph_exportable_alone },
 	{ "validator: hand-made plans", t_validator },
 	{ "validator: no plan ends above 2^63 - 1", t_validator_top },
 	{ "validator: rejects overlaps in a large plan", t_validator_random },

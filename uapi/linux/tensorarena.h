@@ -37,7 +37,7 @@
 #define TA_TENSOR_OUTPUT	0x2	/* graph output: live to the end */
 #define TA_TENSOR_CONSTANT	0x4	/* live for the whole run */
 #define TA_TENSOR_PERSISTENT	0x8	/* live for the whole run */
-#define TA_TENSOR_EXPORTABLE	0x10	/* may be exported as its own dma-buf */
+#define TA_TENSOR_EXPORTABLE	0x10	/* own dma-buf; live for the whole run */
 
 /*
  * Op flags (&ta_op.flags). %TA_OP_INPLACE: the op is a view of its first
