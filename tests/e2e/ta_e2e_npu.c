@@ -749,8 +749,6 @@ static void test_exported_inputs(int ta, int npu, struct model *m)
 	for (s = 0; s < sizeof(strategies) / sizeof(strategies[0]); s++) {
 		const char *sn = strategy_names[strategies[s]];
 		const char *why = NULL;
-		int64_t bad = -1;
-		double secs;
 		struct plan p;
 		int ret;
 
@@ -782,15 +780,26 @@ static void test_exported_inputs(int ta, int npu, struct model *m)
 			ta_npu_fill_initial(JOB_KEY, x[k].t, x[k].map, size);
 			memset(x[k].map + size, 0xa5, e.size - size);
 		}
-		if (!ret)
-			ret = run_whole(npu, m, &p, false, &bad, &secs);
+		/*
+		 * The whole model as one job. Not run_whole(): the NPU reads
+		 * an exportable tensor in whole pages (its placement), canary
+		 * included, so its byte counts and digests are not the
+		 * reference's; what counts here is where it writes.
+		 */
+		if (!ret) {
+			struct drm_ta_npu_submit job;
+
+			plan_write_initial(m, &p);
+			job_init(&job, m, &p, false);
+			if (ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job))
+				ret = -errno;
+		}
 		for (k = 0; !ret && !why && k < n_in; k++)
 			why = exported_intact(m, &x[k]);
-		report(!ret && bad < 0 && !why,
-		       "npu %s %s, inputs exported: after the run each of its %u inputs' pages holds the input alone%s%s%s",
-		       m->name, sn, n_in, ret ? ": " : why ? ": " : "",
-		       ret ? strerror(-ret) : why ? why : "",
-		       !ret && !why && bad >= 0 ? ": a tensor differs" : "");
+		report(!ret && !why,
+		       "npu %s %s, inputs exported: after the run each of its %u inputs' pages holds the input alone%s%s",
+		       m->name, sn, n_in, ret || why ? ": " : "",
+		       ret ? strerror(-ret) : why ? why : "");
 		ran += !ret;
 		for (k = 0; k < n_in; k++) {
 			if (x[k].map)
