@@ -650,10 +650,9 @@ int ta_plan_obj_destroy(struct ta_device *ta, u32 id,
 /*
  * Unpublish every plan (@all), or every plan of the owner @key, whose
  * count @n_plans is (NULL: an owner without one): the walk ends when that
- * count reaches zero. The table
- * is walked under its lock (so no plan can be freed under the walk); the
- * references are dropped after the lock is released, since freeing may
- * sleep.
+ * count reaches zero. The table is walked under its lock (so no plan can
+ * be freed under the walk); the references are dropped after the lock is
+ * released, since freeing may sleep.
  */
 static void ta_plan_obj_reap(struct ta_device *ta, bool all,
 			     unsigned long key, const unsigned int *n_plans)
