@@ -105,16 +105,33 @@ struct ta_owner ta_owner_of_file(struct file *file)
 }
 
 /**
- * ta_owner_of_cred() - the identity of a kernel-API request
- * @cred: the credentials of the request the accelerator driver serves
+ * ta_owner_of_driver_file() - the identity of a kernel-API request
+ * @file: the file the accelerator driver acts for (its own device's file,
+ *	  through which the plan ID came), not tensorarena's
+ * @owner: out, the identity: the opener's effective uid; admin when both
+ *	   the opener and the current task hold CAP_SYS_ADMIN in the initial
+ *	   user namespace; no key (such a caller creates nothing)
  *
- * Return: @cred's effective uid; admin when @cred holds CAP_SYS_ADMIN in the
- * initial user namespace; no key (such a caller creates nothing).
+ * The device's rule applied to the file the driver serves, as if it were a
+ * descriptor of /dev/tensorarena: its opener must be allowed by the group
+ * and mode (ta_access_allowed()), and it must be open for writing, since
+ * what the driver gets (a read-write dma-buf, DMA addresses) writes into
+ * the plan. The opener counts, not the task that makes the call: a
+ * descriptor handed to a more privileged process gains nothing.
+ *
+ * Return: 0; -EACCES when the opener could not use the device; -EBADF when
+ * @file is not open for writing.
  */
-struct ta_owner ta_owner_of_cred(const struct cred *cred)
+int ta_owner_of_driver_file(struct file *file, struct ta_owner *owner)
 {
-	return (struct ta_owner){
-		.uid = cred->euid,
-		.admin = ta_cred_is_admin(cred),
+	if (!ta_access_allowed(file->f_cred))
+		return -EACCES;
+	if (!(file->f_mode & FMODE_WRITE))
+		return -EBADF;
+	*owner = (struct ta_owner){
+		.uid = file->f_cred->euid,
+		.admin = ta_cred_is_admin(file->f_cred) &&
+			 ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN),
 	};
+	return 0;
 }

@@ -99,7 +99,7 @@ struct ta_device {
 /**
  * struct ta_owner - who makes or asks for a plan
  * @uid: effective uid of the opener of the file or socket the request came
- *	 through (or of the kernel API's credentials); plans are visible to
+ *	 through (for the kernel API, of the driver's file); plans are visible to
  *	 their uid and to admins
  * @admin: CAP_SYS_ADMIN in the initial user namespace, both for the opener
  *	   of the file or socket and for the task that sends the request
@@ -297,7 +297,7 @@ void ta_dmem_uncharge(struct dmem_cgroup_pool_state *pool, u64 bytes);
 bool ta_cred_is_admin(const struct cred *cred);
 bool ta_access_allowed(const struct cred *cred);
 struct ta_owner ta_owner_of_file(struct file *file);
-struct ta_owner ta_owner_of_cred(const struct cred *cred);
+int ta_owner_of_driver_file(struct file *file, struct ta_owner *owner);
 
 /* ta_plan_obj.c */
 int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,

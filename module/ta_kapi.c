@@ -3,7 +3,7 @@
  * ta_kapi.c - the kernel API for accelerator drivers (see
  * module/include/tensorarena_kapi.h).
  */
-#include <linux/cred.h>
+#include <linux/fs.h>
 #include <linux/dma-buf.h>
 #include <linux/err.h>
 #include <linux/export.h>
@@ -15,25 +15,38 @@
 /**
  * ta_kapi_plan_get() - take a reference to a plan by ID
  * @id: the plan's ID, as userspace got it from PLAN_CREATE
- * @cred: whose request this is (usually current_cred() of the ioctl that
- *	  hands the ID to the driver): the plan must be visible to it, that
- *	  is, have @cred's effective uid, or @cred must hold CAP_SYS_ADMIN in
- *	  the initial user namespace (not merely in its own)
+ * @file: the file the driver acts for: its own device's open file through
+ *	  which the ID came (a DRM driver passes &drm_file.filp). Called in
+ *	  the context of that request.
+ *
+ * The rule of /dev/tensorarena, applied to @file as if it were a
+ * descriptor of the device: its opener must be allowed by the module's
+ * group and mode, @file must be open for writing (what the driver gets
+ * writes into the plan), and the plan must be visible to the opener: the
+ * same effective uid, or admin (CAP_SYS_ADMIN in the initial user
+ * namespace, held by the opener and by the current task). The opener
+ * counts, not the task that calls: a descriptor handed to a more
+ * privileged process gains nothing.
  *
  * Every reference from the kernel API also holds tensorarena.ko, so the
  * module (and the arena) cannot be unloaded under a driver that forgot a
  * ta_kapi_plan_put(): rmmod fails with EBUSY instead.
  *
- * Return: the plan with a reference, ERR_PTR(-ENOENT) for no such plan or
- * one @cred may not see, ERR_PTR(-ENODEV) when no arena is up or the
- * module is going away.
+ * Return: the plan with a reference; ERR_PTR(-EACCES) when @file's opener
+ * may not use tensorarena; ERR_PTR(-EBADF) when @file is not open for
+ * writing; ERR_PTR(-ENOENT) for no such plan or one the opener may not see;
+ * ERR_PTR(-ENODEV) when no arena is up or the module is going away.
  */
-struct ta_plan_obj *ta_kapi_plan_get(u32 id, const struct cred *cred)
+struct ta_plan_obj *ta_kapi_plan_get(u32 id, struct file *file)
 {
 	struct ta_device *ta = READ_ONCE(ta_default_device);
-	struct ta_owner caller = ta_owner_of_cred(cred);
 	struct ta_plan_obj *plan;
+	struct ta_owner caller;
+	int err;
 
+	err = ta_owner_of_driver_file(file, &caller);
+	if (err)
+		return ERR_PTR(err);
 	if (!ta || !try_module_get(THIS_MODULE))
 		return ERR_PTR(-ENODEV);
 	plan = ta_plan_obj_lookup(ta, id, &caller);

@@ -28,7 +28,7 @@
 
 struct ta_plan_obj;
 
-struct ta_plan_obj *ta_kapi_plan_get(u32 id, const struct cred *cred);
+struct ta_plan_obj *ta_kapi_plan_get(u32 id, struct file *file);
 struct ta_plan_obj *ta_kapi_plan_from_dmabuf(struct dma_buf *dmabuf);
 struct ta_plan_obj *ta_kapi_tensor_from_dmabuf(struct dma_buf *dmabuf, u32 *index);
 struct dma_buf *ta_kapi_plan_dmabuf(struct ta_plan_obj *plan);

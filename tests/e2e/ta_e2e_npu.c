@@ -39,6 +39,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <grp.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -48,6 +49,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -885,6 +887,160 @@ static uint64_t bytes_in_use(int ta)
 	return info.bytes_in_use;
 }
 
+/* A parameter of tensorarena.ko, or -1. */
+static long long param_read_ll(const char *name)
+{
+	char path[128];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/tensorarena/parameters/%s",
+		 name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lli", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* A job by plan ID through @npu; 0 or the errno. */
+static int submit_by_id(int npu, const struct model *m, uint32_t id)
+{
+	struct drm_ta_npu_submit job;
+	struct plan p = { .create.plan_id = id };
+
+	job_init(&job, m, &p, true);
+	return ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? errno : 0;
+}
+
+#define KAPI_USER	1000
+#define KAPI_CASES	7
+
+/*
+ * uid KAPI_USER's side of test_kapi_access(), in a child that keeps saved
+ * uid 0 to switch its effective uid and group between the cases. Reports
+ * its checks; returns how many failed, 100 when it could not set up.
+ */
+static int kapi_access_child(const char *node, const struct model *m,
+			     uint32_t root_plan, gid_t group)
+{
+	int ta, npu_in = -1, npu_ro = -1, npu_out = -1, ret, cases = 0;
+	struct plan mine;
+	int64_t bad = 0;
+	double secs;
+
+	if (setgroups(0, NULL) || setresgid(group, group, 0) ||
+	    setresuid(KAPI_USER, KAPI_USER, 0))
+		return 100;
+	import_npu = -1;
+	ta = open(TA_DEV, O_RDWR | O_CLOEXEC);
+	if (ta < 0 || plan_create(ta, m, TA_STRATEGY_GREEDY_SIZE, &mine))
+		return 100;
+
+	/* In the device's group, its own render file, its own plan: runs. */
+	npu_in = open(node, O_RDWR | O_CLOEXEC);
+	ret = npu_in < 0 ? errno : run_whole(npu_in, m, &mine, true, &bad, &secs);
+	report(!ret && bad < 0,
+	       "npu kernel API: uid %d in the device's group runs its own plan by ID through its own render file, bit for bit (%s)",
+	       KAPI_USER, strerror(ret < 0 ? -ret : ret));
+	cases++;
+	ret = submit_by_id(npu_in, m, root_plan);
+	report(ret == ENOENT,
+	       "npu kernel API: uid %d runs root's plan by ID -> ENOENT (got %s)",
+	       KAPI_USER, strerror(ret));
+	cases++;
+
+	/* A render file not open for writing: as a read-only descriptor. */
+	npu_ro = open(node, O_RDONLY | O_CLOEXEC);
+	ret = npu_ro < 0 ? -1 : submit_by_id(npu_ro, m, mine.create.plan_id);
+	report(ret == EBADF,
+	       "npu kernel API: its own plan by ID through a read-only render file -> EBADF (got %s)",
+	       strerror(ret));
+	cases++;
+
+	/* The same uid outside the group: as open() of the device would. */
+	if (seteuid(0) || setegid(group + 1) || seteuid(KAPI_USER))
+		return 100;
+	npu_out = open(node, O_RDWR | O_CLOEXEC);
+	ret = npu_out < 0 ? -1 : submit_by_id(npu_out, m, mine.create.plan_id);
+	report(ret == EACCES,
+	       "npu kernel API: the same uid outside the device's group runs its plan by ID -> EACCES (got %s)",
+	       strerror(ret));
+	cases++;
+	/* A dma-buf is a capability: whoever holds it may run the plan. */
+	mine.npu = npu_out;
+	ret = npu_out < 0 ? -EBADF : drm_prime_import(npu_out, mine.dmabuf,
+						      &mine.handle);
+	ret = ret ? ret : run_whole(npu_out, m, &mine, false, &bad, &secs);
+	report(!ret && bad < 0,
+	       "npu kernel API: ... but runs it through the plan's dma-buf, bit for bit (%s)",
+	       strerror(-ret));
+	cases++;
+
+	/* Root acting on files others opened gains nothing (the deputy). */
+	if (seteuid(0))
+		return 100;
+	ret = submit_by_id(npu_out, m, mine.create.plan_id);
+	report(ret == EACCES,
+	       "npu kernel API: root submitting through a render file opened outside the group -> EACCES (got %s)",
+	       strerror(ret));
+	cases++;
+	ret = submit_by_id(npu_in, m, root_plan);
+	report(ret == ENOENT,
+	       "npu kernel API: root submitting its own plan through uid %d's render file -> ENOENT (got %s)",
+	       KAPI_USER, strerror(ret));
+	cases++;
+
+	report(cases == KAPI_CASES, "npu kernel API: %d of %d cases ran",
+	       cases, KAPI_CASES);
+	plan_destroy(ta, &mine);
+	close(npu_out);
+	close(npu_ro);
+	close(npu_in);
+	close(ta);
+	return failures;
+}
+
+/*
+ * The kernel API's access rule (issue 25): a plan ID passed to the NPU
+ * driver is checked as /dev/tensorarena would check a descriptor: the
+ * render file's opener must be in the device's group, the file open for
+ * writing, and the plan the opener's; the task that submits counts for
+ * nothing. The render node is opened to all for the test (its mode is
+ * restored): the rule under test is tensorarena's, not the node's.
+ */
+static void test_kapi_access(int npu, const struct model *m,
+			     uint32_t root_plan)
+{
+	long long group = param_read_ll("group");
+	char link[64], node[256];
+	struct stat st;
+	int status, ret = -1;
+	ssize_t len;
+	pid_t pid;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", npu);
+	len = readlink(link, node, sizeof(node) - 1);
+	node[len > 0 ? len : 0] = 0;
+	if (len <= 0 || group <= 0 || stat(node, &st)) {
+		report(false, "npu kernel API: the render node and the device's group (group %lld)",
+		       group);
+		return;
+	}
+	chmod(node, 0666);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(kapi_access_child(node, m, root_plan, (gid_t)group));
+	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
+		ret = WEXITSTATUS(status);
+	chmod(node, st.st_mode & 07777);
+	report(ret == 0, "npu kernel API: uid %d's checks (%s, group %lld) passed (exit %d)",
+	       KAPI_USER, node, group, ret);
+}
+
 /* Each bad job fails with its errno and changes nothing. */
 static void test_bad_input(int ta, int npu, struct model *m, bool dma_heap)
 {
@@ -896,8 +1052,7 @@ static void test_bad_input(int ta, int npu, struct model *m, bool dma_heap)
 	uint64_t use;
 	int64_t bad;
 	double secs;
-	int ret, status;
-	pid_t pid;
+	int ret;
 
 	ret = plan_create(ta, m, TA_STRATEGY_GREEDY_SIZE, &p);
 	if (ret) {
@@ -1000,21 +1155,7 @@ static void test_bad_input(int ta, int npu, struct model *m, bool dma_heap)
 	       strerror(ret));
 #undef BAD
 
-	/* Another user's plan, by ID: not visible, so ENOENT. */
-	fflush(stdout);
-	pid = fork();
-
-	if (pid == 0) {
-		job_init(&job, m, &p, true);
-		if (setresgid(1000, 1000, 1000) || setresuid(1000, 1000, 1000))
-			_exit(2);
-		_exit(ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job) && errno == ENOENT ?
-		      0 : 1);
-	}
-	ret = -1;
-	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
-		ret = WEXITSTATUS(status);
-	report(ret == 0, "npu bad input: uid 1000 runs root's plan by ID -> ENOENT");
+	test_kapi_access(npu, m, p.create.plan_id);
 
 	report(bytes_in_use(ta) == use,
 	       "npu bad input: arena use unchanged by the bad jobs");

@@ -5,6 +5,7 @@
  * Built into tensorarena.ko with TA_KUNIT=1; they run when it is loaded.
  */
 #include <kunit/test.h>
+#include <linux/anon_inodes.h>
 #include <linux/genalloc.h>
 #include <linux/mm.h>
 #include <linux/cred.h>
@@ -344,7 +345,38 @@ struct ta_kapi_fixture {
 	int notified;
 	struct notifier_block nb;
 	struct ta_device *saved;
+	struct file *file;
 };
+
+static const struct file_operations ta_kunit_driver_fops = {
+	.owner = THIS_MODULE,
+};
+
+/*
+ * A file of an accelerator driver's, as the kernel API is given: opened
+ * with @flags, by @cred (NULL: the test's own credentials).
+ */
+static struct file *ta_kunit_driver_file(struct kunit *test,
+					 const struct cred *cred, int flags)
+{
+	struct file *file;
+
+	file = anon_inode_getfile("[ta-kunit-driver]", &ta_kunit_driver_fops,
+				  NULL, flags);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(file));
+	if (cred) {
+		put_cred(file->f_cred);
+		file->f_cred = get_cred(cred);
+	}
+	return file;
+}
+
+/* fput() from a kthread is deferred: run it now. */
+static void ta_kunit_driver_file_put(struct file *file)
+{
+	fput(file);
+	flush_delayed_fput();
+}
 
 static const struct ta_buffer ta_kapi_buffers[] = {
 	{ .size = 4096, .align = 64, .start = 0, .end = 2 },
@@ -392,6 +424,7 @@ static int ta_kapi_init(struct kunit *test)
 	ta_request_free(&req);
 	f->id = sum.plan_id;
 	f->nb.notifier_call = ta_kapi_notified;
+	f->file = ta_kunit_driver_file(test, NULL, O_RDWR);
 	/* The module's own device, when its init ran first (6.12), waits. */
 	f->saved = ta_default_device;
 	ta_default_device = &f->live.ta;
@@ -404,6 +437,7 @@ static void ta_kapi_exit(struct kunit *test)
 	struct ta_kapi_fixture *f = test->priv;
 
 	ta_default_device = f->saved;
+	ta_kunit_driver_file_put(f->file);
 	ta_plan_obj_destroy_all(&f->live.ta);
 	KUNIT_EXPECT_EQ(test, ta_arena_in_use(&f->live.ta), (size_t)0);
 	ta_plan_tables_destroy(&f->live.ta);
@@ -420,7 +454,7 @@ static void ta_kapi_lookup_test(struct kunit *test)
 
 	int refs = module_refcount(THIS_MODULE);
 
-	plan = ta_kapi_plan_get(f->id, current_cred());
+	plan = ta_kapi_plan_get(f->id, f->file);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(plan));
 	/* A kernel user's reference pins the module (rmmod: EBUSY). */
 	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs + 1);
@@ -440,7 +474,7 @@ static void ta_kapi_lookup_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ta_kapi_plan_tensor(plan, 3, &dma, &size), -EINVAL);
 	ta_kapi_plan_put(plan);
 	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_kapi_plan_get(f->id + 1, current_cred())),
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_kapi_plan_get(f->id + 1, f->file)),
 			-ENOENT);
 	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs);
 }
@@ -454,29 +488,64 @@ static struct user_namespace ta_kunit_child_ns = {
 	.parent = &init_user_ns,
 };
 
+/*
+ * The device's rule, applied to the driver's file and its opener: outside
+ * the device's group EACCES, a read-only file EBADF, another uid's plan
+ * ENOENT, an admin opener (with an admin caller) may; the caller's own
+ * rights never stand in for the opener's.
+ */
 static void ta_kapi_other_user_test(struct kunit *test)
 {
 	struct ta_kapi_fixture *f = test->priv;
 	struct cred *other = prepare_creds();
 	struct user_namespace *own_ns;
 	struct ta_plan_obj *plan;
+	struct file *file;
+	int cases = 0;
 
 	KUNIT_ASSERT_NOT_NULL(test, other);
 	other->euid = KUIDT_INIT(4242);
+	other->fsuid = KUIDT_INIT(4242);
+	other->fsgid = KGIDT_INIT(4242);
 	cap_clear(other->cap_effective);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_kapi_plan_get(f->id, other)), -ENOENT);
+	/* 4242 outside the device's group (mode 0660): as open() would. */
+	KUNIT_ASSERT_NE(test, (u32)READ_ONCE(ta_dev_gid), 4242U);
+	file = ta_kunit_driver_file(test, other, O_RDWR);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_kapi_plan_get(f->id, file)), -EACCES);
+	ta_kunit_driver_file_put(file);
+	cases++;
+	/* In the group, another uid's plan does not exist for it. */
+	other->fsgid = make_kgid(&init_user_ns, READ_ONCE(ta_dev_gid));
+	file = ta_kunit_driver_file(test, other, O_RDWR);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_kapi_plan_get(f->id, file)), -ENOENT);
+	ta_kunit_driver_file_put(file);
+	cases++;
+	/* The caller (this kthread) is admin: the opener's rights count. */
+	KUNIT_EXPECT_TRUE(test, capable(CAP_SYS_ADMIN));
 	/* Another uid with CAP_SYS_ADMIN may. */
 	cap_raise(other->cap_effective, CAP_SYS_ADMIN);
-	plan = ta_kapi_plan_get(f->id, other);
+	file = ta_kunit_driver_file(test, other, O_RDWR);
+	plan = ta_kapi_plan_get(f->id, file);
 	KUNIT_EXPECT_FALSE(test, IS_ERR(plan));
 	if (!IS_ERR(plan))
 		ta_kapi_plan_put(plan);
+	ta_kunit_driver_file_put(file);
+	cases++;
 	/* CAP_SYS_ADMIN in a child user namespace (unshare -U) is not. */
 	own_ns = other->user_ns;
 	other->user_ns = &ta_kunit_child_ns;
-	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_kapi_plan_get(f->id, other)), -ENOENT);
+	file = ta_kunit_driver_file(test, other, O_RDWR);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_kapi_plan_get(f->id, file)), -ENOENT);
+	ta_kunit_driver_file_put(file);
 	other->user_ns = own_ns;
+	cases++;
 	abort_creds(other);
+	/* The plan's own uid, on a file not open for writing. */
+	file = ta_kunit_driver_file(test, NULL, O_RDONLY);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_kapi_plan_get(f->id, file)), -EBADF);
+	ta_kunit_driver_file_put(file);
+	cases++;
+	KUNIT_EXPECT_EQ(test, cases, 5);
 }
 
 static void ta_kapi_reference_outlives_destroy_test(struct kunit *test)
@@ -486,7 +555,7 @@ static void ta_kapi_reference_outlives_destroy_test(struct kunit *test)
 	struct ta_plan_obj *plan;
 	size_t held;
 
-	plan = ta_kapi_plan_get(f->id, current_cred());
+	plan = ta_kapi_plan_get(f->id, f->file);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(plan));
 	KUNIT_ASSERT_EQ(test, ta_kapi_plan_notifier_register(plan, &f->nb), 0);
 	held = ta_arena_in_use(&f->live.ta);
@@ -497,7 +566,7 @@ static void ta_kapi_reference_outlives_destroy_test(struct kunit *test)
 	 */
 	ta_plan_obj_release_owner(&f->live.ta, owner.key, NULL);
 	KUNIT_EXPECT_EQ(test, f->notified, 1);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_kapi_plan_get(f->id, current_cred())),
+	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_kapi_plan_get(f->id, f->file)),
 			-ENOENT);
 	KUNIT_EXPECT_EQ(test, ta_arena_in_use(&f->live.ta), held);
 	KUNIT_EXPECT_EQ(test, ta_kapi_plan_notifier_unregister(plan, &f->nb), 0);
@@ -518,7 +587,7 @@ static void ta_kapi_dmabuf_test(struct kunit *test)
 	struct dma_buf *dmabuf;
 	size_t held;
 
-	plan = ta_kapi_plan_get(f->id, current_cred());
+	plan = ta_kapi_plan_get(f->id, f->file);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(plan));
 	dmabuf = ta_kapi_plan_dmabuf(plan);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(dmabuf));
@@ -604,7 +673,7 @@ static void ta_kapi_tensor_export_test(struct kunit *test)
 	u32 id, i, index = 99;
 
 	id = ta_kapi_export_plan(test, f);
-	plan = ta_kapi_plan_get(id, current_cred());
+	plan = ta_kapi_plan_get(id, f->file);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(plan));
 	for (i = 0; i < 3; i += 2) {
 		KUNIT_EXPECT_TRUE(test, PAGE_ALIGNED(plan->placements[i].offset));

@@ -5,7 +5,6 @@
  * kernel API), turn each tensor's place in the plan into a DMA address
  * inside the imported buffer, and queue it (ta_npu_job.c).
  */
-#include <linux/cred.h>
 #include <linux/dma-buf.h>
 #include <linux/err.h>
 #include <linux/overflow.h>
@@ -92,8 +91,13 @@ static int ta_npu_find_plan(struct drm_device *drm, struct drm_file *file,
 	struct dma_buf *dmabuf;
 
 	if (args->flags & TA_NPU_SUBMIT_PLAN_ID) {
-		/* Visible to the caller as to /dev/tensorarena, or ENOENT. */
-		job->plan = ta_kapi_plan_get(args->plan_id, current_cred());
+		/*
+		 * The device's rule, applied to the render file the job came
+		 * through and its opener (not to current: a file handed to a
+		 * more privileged process gains nothing): EACCES, EBADF for a
+		 * file not open for writing, ENOENT for a plan not visible.
+		 */
+		job->plan = ta_kapi_plan_get(args->plan_id, file->filp);
 		if (IS_ERR(job->plan)) {
 			int err = PTR_ERR(job->plan);
 
