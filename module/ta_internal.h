@@ -148,18 +148,21 @@ struct ta_event {
 };
 
 /**
- * struct ta_user - what one uid holds (max_user_plans, max_user_bytes)
+ * struct ta_user - what one uid holds (max_user_plans, max_user_bytes,
+ * max_user_creates)
  * @uid: the uid
- * @n_plans: plans not yet freed, and creates in progress
+ * @n_plans: plans not yet freed, and creates past their plan reservation
  * @bytes: arena bytes of those plans
+ * @n_creating: creates running (from before their request is copied in)
  *
  * In &ta_device.users; the counters are read and written under
- * &ta_device.users_lock, and the entry is freed when both reach 0.
+ * &ta_device.users_lock, and the entry is freed when all three reach 0.
  */
 struct ta_user {
 	kuid_t uid;
 	unsigned int n_plans;
 	u64 bytes;
+	unsigned int n_creating;
 };
 
 /**
@@ -300,6 +303,8 @@ struct ta_owner ta_owner_of_file(struct file *file);
 int ta_owner_of_driver_file(struct file *file, struct ta_owner *owner);
 
 /* ta_plan_obj.c */
+int ta_create_begin(struct ta_device *ta, kuid_t uid);
+void ta_create_end(struct ta_device *ta, kuid_t uid);
 int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 		       const struct ta_plan_request *req,
 		       struct ta_plan_summary *out);
@@ -365,6 +370,7 @@ extern unsigned int ta_max_plan_ms;
 extern unsigned int ta_netlink_max_plan_ms;
 extern unsigned int ta_max_user_plans;
 extern unsigned int ta_max_file_plans;
+extern unsigned int ta_max_user_creates;
 extern u64 ta_max_user_bytes;
 extern unsigned int ta_dev_mode;
 extern unsigned int ta_dev_gid;

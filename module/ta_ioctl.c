@@ -275,6 +275,10 @@ static int ta_ioctl_plan_create(struct ta_device *ta,
 			       READ_ONCE(ta_max_plan_ms));
 	if (err)
 		return err;
+	/* One of the uid's create slots, before anything is copied. */
+	err = ta_create_begin(ta, caller->uid);
+	if (err)
+		return err;
 	if (req.flags & TA_CREATE_LIFETIMES)
 		err = ta_copy_lifetimes(args, &req);
 	else
@@ -284,6 +288,7 @@ static int ta_ioctl_plan_create(struct ta_device *ta,
 	if (!err)
 		err = ta_plan_obj_create(ta, caller, &req, &sum);
 	ta_request_free(&req);
+	ta_create_end(ta, caller->uid);
 	if (err)
 		return err;
 

@@ -680,6 +680,17 @@ int tensorarena_nl_plan_create_doit(struct sk_buff *skb,
 	caller.key = (unsigned long)owner;
 	caller.n_plans = &owner->n_plans;
 
+	/* One of the uid's create slots, before anything is copied. */
+	err = ta_create_begin(ta_nl_dev, caller.uid);
+	if (err == -EBUSY) {
+		NL_SET_ERR_MSG(info->extack,
+			       "as many creates of this uid are running as max_user_creates allows");
+		return err;
+	}
+	if (err) {
+		NL_SET_ERR_MSG(info->extack, "out of memory");
+		return err;
+	}
 	err = ta_nl_parse_arrays(info, &req);
 	if (err == -ENOMEM)
 		NL_SET_ERR_MSG(info->extack, "out of memory");
@@ -693,6 +704,7 @@ int tensorarena_nl_plan_create_doit(struct sk_buff *skb,
 			ta_nl_conflict_error(info, &sum.conflict);
 	}
 	ta_request_free(&req);
+	ta_create_end(ta_nl_dev, caller.uid);
 	if (err)
 		return err;
 

@@ -132,6 +132,7 @@ unsigned int ta_max_plan_ms = 10000;
 unsigned int ta_netlink_max_plan_ms = 1000;
 unsigned int ta_max_user_plans = 128;
 unsigned int ta_max_file_plans = 64;
+unsigned int ta_max_user_creates = 4;
 
 /**
  * struct ta_uint_limit - the range of one writable limit
@@ -155,6 +156,7 @@ static const struct ta_uint_limit ta_uint_limits[] = {
 	{ &ta_netlink_max_plan_ms, 1, 10000 },
 	{ &ta_max_user_plans, 1, 1048575 },
 	{ &ta_max_file_plans, 1, 1048575 },
+	{ &ta_max_user_creates, 1, 1024 },
 };
 
 static int ta_uint_limit_set(const char *val, const struct kernel_param *kp)
@@ -209,6 +211,10 @@ MODULE_PARM_DESC(max_user_plans,
 module_param_cb(max_file_plans, &ta_uint_limit_ops, &ta_max_file_plans, 0644);
 MODULE_PARM_DESC(max_file_plans,
 		 "most plans one open file or netlink socket may hold (EDQUOT) (default 64, 1 to 1048575)");
+
+module_param_cb(max_user_creates, &ta_uint_limit_ops, &ta_max_user_creates, 0644);
+MODULE_PARM_DESC(max_user_creates,
+		 "most creates one uid may have running at once, each with its copies and planning memory (EBUSY) (default 4, 1 to 1024)");
 
 u64 ta_max_user_bytes;
 

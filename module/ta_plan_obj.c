@@ -47,32 +47,103 @@ static bool ta_owner_may_access(const struct ta_plan_obj *plan,
 }
 
 /*
- * Per-uid accounting (max_user_plans, max_user_bytes). A create reserves
- * one plan of its uid before it plans, and the slice's bytes before it
- * allocates them; the plan gives both back when it is freed (so a plan
- * destroyed but still mapped still counts: it still holds its memory).
+ * Per-uid accounting (max_user_plans, max_user_bytes, max_user_creates). A
+ * create holds one of its uid's create slots from before the transport
+ * copies the request until it returns (ta_create_begin(), ta_create_end());
+ * it reserves one plan of its uid before it plans, and the slice's bytes
+ * before it allocates them; the plan gives both back when it is freed (so
+ * a plan destroyed but still mapped still counts: it still holds its
+ * memory).
  */
-static struct ta_user *ta_user_reserve(struct ta_device *ta, kuid_t uid)
+
+/* Under users_lock: @uid's account, added (from @fresh) if it has none. */
+static struct ta_user *ta_user_find_locked(struct ta_device *ta, kuid_t uid,
+					   struct ta_user **fresh)
 {
 	unsigned long index = __kuid_val(uid);
+	struct ta_user *user = xa_load(&ta->users, index);
+
+	if (user || !*fresh)
+		return user;
+	(*fresh)->uid = uid;
+	if (xa_err(xa_store(&ta->users, index, *fresh, GFP_KERNEL_ACCOUNT)))
+		return NULL;
+	user = *fresh;
+	*fresh = NULL;
+	return user;
+}
+
+/* Under users_lock: free @user's account when it holds nothing. */
+static void ta_user_put_locked(struct ta_device *ta, struct ta_user *user)
+{
+	if (user->n_plans || user->bytes || user->n_creating)
+		return;
+	xa_erase(&ta->users, __kuid_val(user->uid));
+	kfree(user);
+}
+
+/**
+ * ta_create_begin() - take one of the caller's uid's create slots
+ * @ta: the device
+ * @uid: the uid the plan will belong to
+ *
+ * Transports call it after ta_request_check() and before they copy the
+ * request's arrays, and ta_create_end() when the create is over: what one
+ * uid's creates hold at once (copies, planner scratch, search memory) is
+ * bounded by max_user_creates of them.
+ *
+ * Return: 0; -EBUSY when max_user_creates creates of @uid are running;
+ * -ENOMEM.
+ */
+int ta_create_begin(struct ta_device *ta, kuid_t uid)
+{
 	struct ta_user *user, *fresh;
-	int err;
+	int err = -ENOMEM;
 
 	fresh = kzalloc_obj(*fresh, GFP_KERNEL_ACCOUNT);
 	mutex_lock(&ta->users_lock);
-	user = xa_load(&ta->users, index);
-	if (!user) {
-		err = -ENOMEM;
-		if (!fresh)
-			goto unlock;
-		fresh->uid = uid;
-		err = xa_err(xa_store(&ta->users, index, fresh,
-				      GFP_KERNEL_ACCOUNT));
-		if (err)
-			goto unlock;
-		user = fresh;
-		fresh = NULL;
+	user = ta_user_find_locked(ta, uid, &fresh);
+	if (!user)
+		goto unlock;
+	err = -EBUSY;
+	if (user->n_creating >= READ_ONCE(ta_max_user_creates))
+		goto unlock;
+	user->n_creating++;
+	err = 0;
+unlock:
+	mutex_unlock(&ta->users_lock);
+	kfree(fresh);
+	return err;
+}
+
+/**
+ * ta_create_end() - give back the create slot ta_create_begin() took
+ * @ta: the device
+ * @uid: the same uid
+ */
+void ta_create_end(struct ta_device *ta, kuid_t uid)
+{
+	struct ta_user *user;
+
+	mutex_lock(&ta->users_lock);
+	user = xa_load(&ta->users, __kuid_val(uid));
+	if (!WARN_ON_ONCE(!user || !user->n_creating)) {
+		user->n_creating--;
+		ta_user_put_locked(ta, user);
 	}
+	mutex_unlock(&ta->users_lock);
+}
+
+static struct ta_user *ta_user_reserve(struct ta_device *ta, kuid_t uid)
+{
+	struct ta_user *user, *fresh;
+	int err = -ENOMEM;
+
+	fresh = kzalloc_obj(*fresh, GFP_KERNEL_ACCOUNT);
+	mutex_lock(&ta->users_lock);
+	user = ta_user_find_locked(ta, uid, &fresh);
+	if (!user)
+		goto unlock;
 	err = -EDQUOT;
 	if (user->n_plans >= READ_ONCE(ta_max_user_plans))
 		goto unlock;
@@ -105,10 +176,8 @@ static void ta_user_release(struct ta_device *ta, struct ta_user *user,
 {
 	mutex_lock(&ta->users_lock);
 	user->bytes -= bytes;
-	if (!--user->n_plans && !user->bytes) {
-		xa_erase(&ta->users, __kuid_val(user->uid));
-		kfree(user);
-	}
+	user->n_plans--;
+	ta_user_put_locked(ta, user);
 	mutex_unlock(&ta->users_lock);
 }
 

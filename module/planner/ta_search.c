@@ -164,7 +164,9 @@ int ta_search_whole(const struct ta_problem *p, u64 lower_bound,
 	int ret = 0;
 
 	*proven = false;
-	if (p->n_buffers > TA_SEARCH_MAX_BUFFERS)
+	if (p->n_buffers > TA_SEARCH_MAX_BUFFERS ||
+	    !ta_search_mem_fits(reserved, sizeof(*sp) + (u64)(p->n_buffers + 1) *
+					  sizeof(*rev_buffers)))
 		return -E2BIG;
 	sp = ta_env_alloc_array(1, sizeof(*sp));
 	if (!sp)

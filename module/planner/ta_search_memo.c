@@ -33,7 +33,7 @@
  * Two entries per buffer and section, a power of two between 1,024 and
  * %TA_SEARCH_MEMO_MAX; counted in @s->bytes.
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -ENOMEM, or -E2BIG past %TA_SEARCH_MAX_BYTES.
  */
 int ta_search_memo_init(struct ta_search_state *s)
 {
@@ -46,7 +46,7 @@ int ta_search_memo_init(struct ta_search_state *s)
 					sizeof(*s->buffer_sig));
 	s->memo = ta_search_alloc(s, entries, sizeof(*s->memo));
 	if (!s->buffer_sig || !s->memo)
-		return -ENOMEM;
+		return s->over ? -E2BIG : -ENOMEM;
 	s->memo_mask = entries - 1;
 	for (i = 0; i < s->n_buffers; i++) {
 		u64 x = ta_search_mix(((u64)s->sec_first[i] << 32) |

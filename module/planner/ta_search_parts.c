@@ -328,6 +328,12 @@ int ta_search_parts(const struct ta_search_job *job)
 	int ret;
 
 	*job->proven = false;
+	/* what it may take at most (m <= n), asked before it takes */
+	if (!ta_search_mem_fits(reserved, (u64)(p->n_buffers + 1) *
+				      (sizeof(*items) + 2 * sizeof(*parts) +
+				       sizeof(*sub) + sizeof(*sub_offsets) +
+				       sizeof(*plan))))
+		return 1;	/* nothing changed */
 	items = ta_env_alloc_array(p->n_buffers + 1, sizeof(*items));
 	if (!items)
 		return -ENOMEM;

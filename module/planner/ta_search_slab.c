@@ -103,16 +103,29 @@ static void ta_slab_free(struct ta_slab *sl)
 
 /*
  * Set up @sl for @p: the moments, the items, the bytes starting at and
- * crossing each moment. Return: 0, 1 when the live bytes are not the same
- * at every moment, or -ENOMEM; what it took in *@bytes.
+ * crossing each moment. @taken: what the search holds already, *@bytes
+ * included. Return: 0, 1 when the live bytes are not the same at every
+ * moment, -ENOMEM, or -E2BIG (nothing taken) when it would take the
+ * search past %TA_SEARCH_MAX_BYTES; what it took in *@bytes.
  */
 static int ta_slab_init(struct ta_slab *sl, const struct ta_problem *p,
-			u64 *bytes)
+			u64 *bytes, u64 taken)
 {
 	u32 n = p->n_buffers, i, k;
-	u64 run = 0, live = 0;
+	u64 run = 0, live = 0, most;
 	bool flat = true;
 
+	sl->dead_mask = 1023;
+	while (sl->dead_mask < 8 * n && sl->dead_mask < TA_SLAB_DEAD_MAX - 1)
+		sl->dead_mask = 2 * sl->dead_mask + 1;
+	/* at most 2n + 1 moments: what it may take, asked before it takes */
+	most = (2 * (u64)n + 1) * sizeof(*sl->times) +
+	       (u64)(n + 1) * (sizeof(*sl->items) + sizeof(*sl->in) +
+			       sizeof(*sl->rest)) +
+	       5 * (2 * (u64)n + 2) * sizeof(*sl->need) +
+	       (u64)(sl->dead_mask + 1) * sizeof(*sl->dead);
+	if (!ta_search_mem_fits(taken, most))
+		return -E2BIG;
 	sl->times = ta_env_alloc_array(2 * (size_t)n + 1, sizeof(*sl->times));
 	sl->items = ta_env_alloc_array(n + 1, sizeof(*sl->items));
 	sl->in = ta_env_alloc_array(n + 1, sizeof(*sl->in));
@@ -126,9 +139,6 @@ static int ta_slab_init(struct ta_slab *sl, const struct ta_problem *p,
 	sl->run = ta_env_alloc_array(k + 1, sizeof(*sl->run));
 	sl->cross = ta_env_alloc_array(k + 1, sizeof(*sl->cross));
 	sl->past = ta_env_alloc_array(k + 1, sizeof(*sl->past));
-	sl->dead_mask = 1023;
-	while (sl->dead_mask < 8 * n && sl->dead_mask < TA_SLAB_DEAD_MAX - 1)
-		sl->dead_mask = 2 * sl->dead_mask + 1;
 	sl->dead = ta_env_alloc_array(sl->dead_mask + 1, sizeof(*sl->dead));
 	if (!sl->need || !sl->avail || !sl->run || !sl->cross || !sl->past ||
 	    !sl->dead)
@@ -582,6 +592,11 @@ int ta_search_strips(const struct ta_search_job *job)
 	int ret = -ENOMEM;
 
 	*job->proven = false;
+	bytes = 2 * sizeof(*fwd) +
+		(u64)(n + 1) * (3 * sizeof(*idx) + 3 * sizeof(*sub) +
+				2 * sizeof(*sub_off));
+	if (!ta_search_mem_fits(reserved, bytes))
+		return 1;	/* past the search's memory: nothing changed */
 	/* the two searches on the heap: the frame nests (slabs deep) */
 	fwd = ta_env_alloc_array(2, sizeof(*fwd));
 	if (!fwd)
@@ -600,9 +615,6 @@ int ta_search_strips(const struct ta_search_job *job)
 	if (!idx || !order || !moved || !sub || !rest || !rest_mir ||
 	    !sub_off || !plan)
 		goto free_arrays;
-	bytes = 2 * sizeof(*fwd) +
-		(u64)(n + 1) * (3 * sizeof(*idx) + 3 * sizeof(*sub) +
-				2 * sizeof(*sub_off));
 	for (i = 0; i < n; i++) {
 		plan[i] = job->offsets[i];
 		if (!p->buffers[i].size)
@@ -627,12 +639,17 @@ int ta_search_strips(const struct ta_search_job *job)
 		rp = (struct ta_problem){ .n_buffers = nr, .buffers = rest };
 		rm = (struct ta_problem){ .n_buffers = nr, .buffers = rest_mir };
 		slab_bytes = 0;
-		ret = ta_slab_init(fwd, &rp, &slab_bytes);
+		ret = ta_slab_init(fwd, &rp, &slab_bytes, reserved + bytes);
+		if (ret == -E2BIG)
+			break;	/* no more strips: search what is left */
 		if (ret < 0)
 			goto free_slab;
 		if (ret || ta_slab_gap(fwd))
 			break;
-		ret = ta_slab_init(mir, &rm, &slab_bytes);
+		ret = ta_slab_init(mir, &rm, &slab_bytes,
+				   reserved + bytes + slab_bytes);
+		if (ret == -E2BIG)
+			break;
 		if (ret < 0)
 			goto free_slab;
 		ret = ta_slab_find_strip(fwd, mir, lim, &sl);
@@ -703,15 +720,17 @@ static int ta_slab_cut(const struct ta_search_job *job)
 	u64 reserved = job->reserved;
 	struct ta_slab sl = { 0 };
 	struct ta_buffer *sub = NULL;
-	u64 *sub_off = NULL, *plan = NULL, bytes = 0, base = 0;
+	u64 *sub_off = NULL, *plan = NULL, bytes = 0, base = 0, arrays;
 	u64 align = 1;
 	u32 *idx = NULL, i, ns = 0, nr, tries, cut = 0;
 	int ret;
 
 	*job->proven = false;
-	ret = ta_slab_init(&sl, p, &bytes);
-	if (ret)
+	ret = ta_slab_init(&sl, p, &bytes, reserved);
+	if (ret) {
+		ret = ret == -E2BIG ? 1 : ret;	/* nothing changed */
 		goto free_slab;
+	}
 	/* the moments fewest bytes cross, a few of them in turn */
 	for (tries = 0; tries < TA_SLAB_CUTS; tries++) {
 		cut = ta_slab_next_cut(&sl, sl.c, cut);
@@ -729,6 +748,12 @@ static int ta_slab_cut(const struct ta_search_job *job)
 		ret = ret < 0 ? ret : 1;
 		goto free_slab;
 	}
+	ret = 1;
+	arrays = (u64)(sl.m + 1) * (sizeof(*idx) + sizeof(*sub) +
+				    sizeof(*sub_off)) +
+		 (u64)(p->n_buffers + 1) * sizeof(*plan);
+	if (!ta_search_mem_fits(reserved + bytes, arrays))
+		goto free_slab;
 	ret = -ENOMEM;
 	idx = ta_env_alloc_array(sl.m + 1, sizeof(*idx));
 	sub = ta_env_alloc_array(sl.m + 1, sizeof(*sub));

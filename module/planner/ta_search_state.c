@@ -146,12 +146,22 @@ int ta_search_state_rebuild(struct ta_search_state *s,
  * @n: element count
  * @size: bytes per element
  *
+ * Refuses (NULL, and @s->over set) what would take @s->bytes past
+ * %TA_SEARCH_MAX_BYTES: the search's memory is bounded before it is taken.
+ *
  * Return: the zeroed array, or NULL.
  */
 void *ta_search_alloc(struct ta_search_state *s, size_t n, size_t size)
 {
-	void *p = ta_env_alloc_array(n, size);
+	void *p;
 
+	if (size && n > (size_t)-1 / size)
+		return NULL;
+	if (!ta_search_mem_fits(s->bytes, (u64)n * size)) {
+		s->over = true;
+		return NULL;
+	}
+	p = ta_env_alloc_array(n, size);
 	if (p)
 		s->bytes += (u64)n * size;
 	return p;
@@ -247,6 +257,9 @@ int ta_search_state_init(struct ta_search_state *s,
 		n += p->buffers[i].size != 0;
 	s->n_buffers = n;
 	s->bytes += sizeof(*s);	/* on what the caller reserved */
+	/* the moments, held only while the sections are made */
+	if (!ta_search_mem_fits(s->bytes, (2 * (u64)n + 1) * sizeof(*times)))
+		return -E2BIG;
 	times = ta_env_alloc_array(2 * (size_t)n + 1, sizeof(*times));
 	s->problem_index =
 		ta_search_alloc(s, n + 1, sizeof(*s->problem_index));
@@ -262,7 +275,7 @@ int ta_search_state_init(struct ta_search_state *s,
 	    !s->size || !s->align || !s->offset || !s->placed || !s->sky_cand ||
 	    !s->items) {
 		ta_env_free(times);
-		return -ENOMEM;
+		return s->over ? -E2BIG : -ENOMEM;
 	}
 	nt = 0;
 	for (i = 0; i < p->n_buffers; i++)
@@ -291,10 +304,10 @@ int ta_search_state_init(struct ta_search_state *s,
 		ta_search_alloc(s, s->max_depth, sizeof(*s->sky_frames));
 	if (!s->sky_cand_first || !s->floor || !s->unplaced_bytes ||
 	    !s->live_bytes || !s->sky_frames)
-		return -ENOMEM;
+		return s->over ? -E2BIG : -ENOMEM;
 	s->live_first = ta_search_alloc(s, ns + 2, sizeof(*s->live_first));
 	if (!s->live_first)
-		return -ENOMEM;
+		return s->over ? -E2BIG : -ENOMEM;
 	for (i = 0; i < n; i++)
 		for (t = s->sec_first[i]; t < s->sec_end[i]; t++) {
 			s->live_bytes[t] += s->size[i];
@@ -364,7 +377,7 @@ int ta_search_state_init(struct ta_search_state *s,
 	    !s->floor_trail_section || !s->floor_trail_value ||
 	    !s->min_trail_buffer || !s->min_trail_value ||
 	    !s->rank_trail_buffer || !s->rank_trail_value)
-		return -ENOMEM;
+		return s->over ? -E2BIG : -ENOMEM;
 	for (i = 0; i < n; i++) {
 		for (t = s->sec_first[i]; t < s->sec_end[i]; t++)
 			s->live[s->live_first[t + 1] - 1 -

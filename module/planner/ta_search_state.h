@@ -90,6 +90,7 @@ struct ta_ordered_frame {
 struct ta_search_state {
 	u32 n_buffers;		/* buffers of positive size */
 	u64 bytes;		/* memory taken, at most TA_SEARCH_MAX_BYTES */
+	bool over;		/* an allocation was refused: past that limit */
 	u32 n_sections;		/* time between consecutive start/end times */
 	u32 max_depth;		/* skyline frames available */
 	bool recheck_cap;	/* the cap fell: recheck the placements */
@@ -232,6 +233,25 @@ struct ta_search_limits ta_search_limits_share(const struct ta_search_limits *li
 					       u32 share);
 void ta_search_limits_spent(struct ta_search_limits *lim,
 			    const struct ta_search_limits *part);
+/**
+ * ta_search_mem_fits() - whether @more bytes on top of @taken stay within
+ * %TA_SEARCH_MAX_BYTES
+ * @taken: what the search and its callers hold already
+ * @more: what a step is about to take
+ *
+ * Every structure of the search (its state, parts, slabs, strips) asks
+ * before it allocates, so the search as a whole never holds more than the
+ * limit; a step that does not fit is not taken (-E2BIG, or "nothing
+ * changed").
+ *
+ * Return: true when it fits.
+ */
+static inline bool ta_search_mem_fits(u64 taken, u64 more)
+{
+	return taken <= TA_SEARCH_MAX_BYTES &&
+	       more <= TA_SEARCH_MAX_BYTES - taken;
+}
+
 void *ta_search_alloc(struct ta_search_state *s, size_t n, size_t size);
 u32 ta_search_moments(const struct ta_problem *p, u32 *times);
 int ta_search_state_init(struct ta_search_state *s,

@@ -87,7 +87,7 @@ typedef unsigned __int128 errset;
 #define E(x) ((errset)1 << (x))
 /* Errnos each operation may give without injection (races, limits). */
 static const errset op_allowed[N_OPS] = {
-	[OP_CREATE] = E(EDQUOT) | E(ENOSPC) | E(EBADF),
+	[OP_CREATE] = E(EDQUOT) | E(ENOSPC) | E(EBADF) | E(EBUSY),
 	[OP_DESTROY] = E(ENOENT) | E(EBADF),
 	[OP_GET] = E(ENOENT),
 	[OP_MMAP] = E(ENOENT) | E(EACCES),
@@ -100,7 +100,7 @@ static const errset op_allowed[N_OPS] = {
 	[OP_BUF_CLOSE] = 0,
 	[OP_DEV_CLOSE] = 0,
 	[OP_DEV_OPEN] = 0,
-	[OP_NETLINK] = E(ENOENT) | E(EDQUOT) | E(ENOSPC),
+	[OP_NETLINK] = E(ENOENT) | E(EDQUOT) | E(ENOSPC) | E(EBUSY),
 	[OP_INFO] = 0,
 };
 /* And what an injected allocation failure may add to that. */

@@ -28,6 +28,7 @@
  *    with EINTR, and the arena's plan count and bytes in use are what they
  *    were before. "bench: worst sigint-return-ms MS".
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -347,6 +348,139 @@ static void sigint_test(struct ta_client *c, const struct ta_graph_builder *g)
 		       (dt - 0.3) * 1e3);
 }
 
+/* A module parameter: read (or -1), and written (0 or -errno). */
+static long long param_get_ll(const char *name)
+{
+	char path[128];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/tensorarena/parameters/%s",
+		 name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lli", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+static int param_set_ll(const char *name, long long v)
+{
+	char path[128];
+	FILE *f;
+	int ret;
+
+	snprintf(path, sizeof(path), "/sys/module/tensorarena/parameters/%s",
+		 name);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	ret = fprintf(f, "%lld\n", v) < 0;
+	ret |= fclose(f) != 0;
+	return ret ? -EIO : 0;
+}
+
+/* A dry-run create of a two-tensor graph on a new client; -errno. */
+static int small_submit(enum ta_transport transport)
+{
+	struct ta_plan_options o = { .strategy = TA_STRATEGY_GREEDY_SIZE,
+				     .flags = TA_CREATE_DRY_RUN };
+	struct ta_graph_builder *g = ta_graph_new();
+	struct ta_client *c = NULL;
+	struct ta_plan *p = NULL;
+	uint32_t in, out;
+	int ret = -ENOMEM;
+
+	if (!g)
+		return ret;
+	in = ta_graph_add_tensor(g, 4096, 64, TA_TENSOR_INPUT);
+	out = ta_graph_add_tensor(g, 4096, 64, TA_TENSOR_OUTPUT);
+	if (ta_graph_add_op(g, &in, 1, &out, 1) < 0)
+		goto free_graph;
+	ret = ta_client_open(transport, &c);
+	if (ret)
+		goto free_graph;
+	ret = ta_plan_submit(c, g, &o, &p);
+	ta_plan_free(p);
+	ta_client_close(c);
+free_graph:
+	ta_graph_free(g);
+	return ret;
+}
+
+#define INFLIGHT_CASES	5
+
+/*
+ * max_user_creates (issue 25): with it at 1, a uid whose one create is
+ * planning is refused another at once (EBUSY, either transport) before
+ * anything of the request is copied, another uid is served meanwhile, and
+ * the slot comes back when the create ends.
+ */
+static void inflight_test(const struct ta_graph_builder *slow)
+{
+	long long creates = param_get_ll("max_user_creates");
+	long long plan_ms = param_get_ll("max_plan_ms");
+	int ret, status, cases = 0, other = -1;
+	pid_t pid, kid;
+
+	if (creates < 1 || plan_ms < 1 || param_set_ll("max_user_creates", 1) ||
+	    param_set_ll("max_plan_ms", 10000)) {
+		report(false, "worst in flight: max_user_creates %lld, max_plan_ms %lld: set up",
+		       creates, plan_ms);
+		return;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		struct ta_client *c = NULL;
+
+		if (ta_client_open(TA_TRANSPORT_IOCTL, &c))
+			_exit(3);
+		slow_submit(c, slow, TA_CREATE_DRY_RUN);
+		_exit(0);
+	}
+	usleep(500000);
+	ret = small_submit(TA_TRANSPORT_IOCTL);
+	report(ret == -EBUSY,
+	       "worst in flight: the same uid's second create while one plans, max_user_creates 1: EBUSY (got %s)",
+	       strerror(-ret));
+	cases++;
+	ret = small_submit(TA_TRANSPORT_NETLINK);
+	report(ret == -EBUSY,
+	       "worst in flight: ... and over netlink: EBUSY (got %s)",
+	       strerror(-ret));
+	cases++;
+	kid = fork();
+	if (!kid) {
+		if (setresgid(1000, 1000, 1000) || setresuid(1000, 1000, 1000))
+			_exit(100);
+		_exit(-small_submit(TA_TRANSPORT_IOCTL));
+	}
+	if (kid > 0 && waitpid(kid, &status, 0) == kid && WIFEXITED(status))
+		other = WEXITSTATUS(status);
+	report(other == 0,
+	       "worst in flight: uid 1000 is served meanwhile (exit %d)", other);
+	cases++;
+	status = -1;
+	ret = pid > 0 && waitpid(pid, &status, WNOHANG) == 0;
+	report(ret, "worst in flight: the slow create was still planning throughout");
+	cases++;
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	ret = small_submit(TA_TRANSPORT_IOCTL);
+	report(!ret, "worst in flight: once it ends, the uid's slot is back (%s)",
+	       strerror(-ret));
+	cases++;
+	param_set_ll("max_plan_ms", plan_ms);
+	param_set_ll("max_user_creates", creates);
+	report(cases == INFLIGHT_CASES, "worst in flight: %d of %d cases ran",
+	       cases, INFLIGHT_CASES);
+}
+
 int main(int argc, char **argv)
 {
 	const char *only = NULL;
@@ -401,8 +535,10 @@ int main(int argc, char **argv)
 		report(false, "worst: cannot build the slow shape");
 	} else {
 		sigkill_test(slow);
-		if (!opt_offline)
+		if (!opt_offline) {
 			sigint_test(c, slow);
+			inflight_test(slow);
+		}
 		ta_graph_free(slow);
 	}
 	if (!ret)

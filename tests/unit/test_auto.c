@@ -309,6 +309,9 @@ static int t_honest_cuts(void)
 	return 0;
 }
 
+/* what the planner holds, counted by the test build of ta_env_user.c */
+extern unsigned long long ta_env_test_live_bytes, ta_env_test_peak_bytes;
+
 /* auto on @p with @steps: 0, with its search memory in *@bytes */
 static int search_memory(struct ta_problem *p, u64 steps, u64 *off,
 			 u64 *bytes)
@@ -386,6 +389,36 @@ static int t_search_memory(void)
 			       (unsigned long long)bytes);
 			goto out;
 		}
+	}
+	/*
+	 * What the search really holds, counted at every allocation and free
+	 * (not what it reports): on the same 4,096 buffers, from greedy's
+	 * plan, the search with every layer it may stack (parts, slabs,
+	 * strips) stays within TA_SEARCH_MAX_BYTES, with 64 KiB for the
+	 * allocator's headers.
+	 */
+	{
+		struct ta_search_limits lim = { .max_steps = 400000 };
+		struct ta_result res;
+		unsigned long long before;
+		bool proven;
+		u64 h;
+
+		if (ta_plan(&p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res))
+			goto out;
+		h = res.height;
+		before = ta_env_test_live_bytes;
+		ta_env_test_peak_bytes = before;
+		if (ta_search_skyline(&p, res.lower_bound, &lim, off, &h,
+				      &proven) < 0 ||
+		    ta_plan_validate(&p, off, h))
+			goto out;
+		printf("# search on %u buffers: held at most %llu KiB (limit %llu KiB)\n",
+		       p.n_buffers, (ta_env_test_peak_bytes - before) >> 10,
+		       TA_SEARCH_MAX_BYTES >> 10);
+		if (ta_env_test_peak_bytes - before >
+		    TA_SEARCH_MAX_BYTES + (64 << 10))
+			goto out;
 	}
 	fail = 0;
 out:

@@ -2,6 +2,7 @@
 /*
  * ta_env_user.c - the planner core's environment in userspace (libc).
  */
+#include <malloc.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -12,10 +13,14 @@
 /*
  * Test hooks, built only into the unit tests: every allocation counts in
  * ta_env_test_allocs; when ta_env_test_alloc_fail_nth is N > 0, the N-th
- * one from the moment it was set fails (as /proc/self/fail-nth does).
+ * one from the moment it was set fails (as /proc/self/fail-nth does);
+ * ta_env_test_live_bytes is what the planner holds (malloc_usable_size()
+ * of each array), ta_env_test_peak_bytes the most it held since a test
+ * set it.
  */
 unsigned long ta_env_test_allocs;
 unsigned long ta_env_test_alloc_fail_nth;
+unsigned long long ta_env_test_live_bytes, ta_env_test_peak_bytes;
 #endif
 
 void *ta_env_alloc_array(size_t n, size_t size)
@@ -24,13 +29,27 @@ void *ta_env_alloc_array(size_t n, size_t size)
 	if (++ta_env_test_allocs == ta_env_test_alloc_fail_nth)
 		return NULL;
 #endif
+	void *p;
+
 	if (size && n > SIZE_MAX / size)
 		return NULL;
-	return calloc(n ? n : 1, size ? size : 1);
+	p = calloc(n ? n : 1, size ? size : 1);
+#ifdef TA_ENV_TEST_HOOKS
+	if (p) {
+		ta_env_test_live_bytes += malloc_usable_size(p);
+		if (ta_env_test_live_bytes > ta_env_test_peak_bytes)
+			ta_env_test_peak_bytes = ta_env_test_live_bytes;
+	}
+#endif
+	return p;
 }
 
 void ta_env_free(void *p)
 {
+#ifdef TA_ENV_TEST_HOOKS
+	if (p)
+		ta_env_test_live_bytes -= malloc_usable_size(p);
+#endif
 	free(p);
 }
 
