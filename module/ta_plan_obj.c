@@ -82,6 +82,35 @@ static void ta_user_put_locked(struct ta_device *ta, struct ta_user *user)
 	kfree(user);
 }
 
+/*
+ * One more create running (@creating: the limit max_user_creates, EBUSY)
+ * or plan reserved (the limit max_user_plans, EDQUOT) for @uid.
+ */
+static struct ta_user *ta_user_take(struct ta_device *ta, kuid_t uid,
+				    bool creating)
+{
+	struct ta_user *user, *fresh;
+	unsigned int *count;
+	int err = -ENOMEM;
+
+	fresh = kzalloc_obj(*fresh, GFP_KERNEL_ACCOUNT);
+	mutex_lock(&ta->users_lock);
+	user = ta_user_find_locked(ta, uid, &fresh);
+	if (!user)
+		goto unlock;
+	count = creating ? &user->n_creating : &user->n_plans;
+	err = creating ? -EBUSY : -EDQUOT;
+	if (*count >= (creating ? READ_ONCE(ta_max_user_creates) :
+				  READ_ONCE(ta_max_user_plans)))
+		goto unlock;
+	(*count)++;
+	err = 0;
+unlock:
+	mutex_unlock(&ta->users_lock);
+	kfree(fresh);
+	return err ? ERR_PTR(err) : user;
+}
+
 /**
  * ta_create_begin() - take one of the caller's uid's create slots
  * @ta: the device
@@ -97,23 +126,7 @@ static void ta_user_put_locked(struct ta_device *ta, struct ta_user *user)
  */
 int ta_create_begin(struct ta_device *ta, kuid_t uid)
 {
-	struct ta_user *user, *fresh;
-	int err = -ENOMEM;
-
-	fresh = kzalloc_obj(*fresh, GFP_KERNEL_ACCOUNT);
-	mutex_lock(&ta->users_lock);
-	user = ta_user_find_locked(ta, uid, &fresh);
-	if (!user)
-		goto unlock;
-	err = -EBUSY;
-	if (user->n_creating >= READ_ONCE(ta_max_user_creates))
-		goto unlock;
-	user->n_creating++;
-	err = 0;
-unlock:
-	mutex_unlock(&ta->users_lock);
-	kfree(fresh);
-	return err;
+	return PTR_ERR_OR_ZERO(ta_user_take(ta, uid, true));
 }
 
 /**
@@ -136,23 +149,7 @@ void ta_create_end(struct ta_device *ta, kuid_t uid)
 
 static struct ta_user *ta_user_reserve(struct ta_device *ta, kuid_t uid)
 {
-	struct ta_user *user, *fresh;
-	int err = -ENOMEM;
-
-	fresh = kzalloc_obj(*fresh, GFP_KERNEL_ACCOUNT);
-	mutex_lock(&ta->users_lock);
-	user = ta_user_find_locked(ta, uid, &fresh);
-	if (!user)
-		goto unlock;
-	err = -EDQUOT;
-	if (user->n_plans >= READ_ONCE(ta_max_user_plans))
-		goto unlock;
-	user->n_plans++;
-	err = 0;
-unlock:
-	mutex_unlock(&ta->users_lock);
-	kfree(fresh);
-	return err ? ERR_PTR(err) : user;
+	return ta_user_take(ta, uid, false);
 }
 
 static int ta_user_charge_bytes(struct ta_device *ta, struct ta_user *user,

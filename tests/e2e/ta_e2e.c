@@ -181,6 +181,7 @@ static void test_info_bad_pointers(void)
  *   op3: t3 -> t4(out)
  */
 #include "ta_e2e_graph.h"
+#include "ta_e2e_param.h"
 /* Lifetimes [start, end) the graph form implies (see ta_graph_lifetimes). */
 static const __u32 g_life[G_TENSORS][2] = {
 	{ 0, 1 }, { 0, 3 }, { 1, 3 }, { 2, 4 }, { 3, 4 }, { 0, 4 },
@@ -1386,19 +1387,7 @@ static void test_default_align(void)
 /* Read or write one of the module's parameters; -1 / false on failure. */
 static long long param_read(const char *name)
 {
-	char path[128];
-	long long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/tensorarena/parameters/%s",
-		 name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%lli", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
+	return ta_e2e_param_read(name);
 }
 
 static bool param_write(const char *name, const char *value)

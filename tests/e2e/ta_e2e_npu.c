@@ -57,6 +57,7 @@
 #include <linux/dma-heap.h>
 #include <linux/tensorarena.h>
 
+#include "ta_e2e_param.h"
 #include "ta_files.h"
 #include "ta_npu_mix.h"
 #include "ta_npu_sim.h"
@@ -887,24 +888,6 @@ static uint64_t bytes_in_use(int ta)
 	return info.bytes_in_use;
 }
 
-/* A parameter of tensorarena.ko, or -1. */
-static long long param_read_ll(const char *name)
-{
-	char path[128];
-	long long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/tensorarena/parameters/%s",
-		 name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%lli", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
 /* A job by plan ID through @npu; 0 or the errno. */
 static int submit_by_id(int npu, const struct model *m, uint32_t id)
 {
@@ -1014,7 +997,7 @@ static int kapi_access_child(const char *node, const struct model *m,
 static void test_kapi_access(int npu, const struct model *m,
 			     uint32_t root_plan)
 {
-	long long group = param_read_ll("group");
+	long long group = ta_e2e_param_read("group");
 	char link[64], node[256];
 	struct stat st;
 	int status, ret = -1;

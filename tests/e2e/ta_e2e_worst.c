@@ -43,6 +43,7 @@
 
 #include "tensorarena.h"
 #include "ta_worst.h"
+#include "ta_e2e_param.h"
 #include "ta_e2e_report.h"
 
 /* The module's default max_budget_ms. */
@@ -348,40 +349,6 @@ static void sigint_test(struct ta_client *c, const struct ta_graph_builder *g)
 		       (dt - 0.3) * 1e3);
 }
 
-/* A module parameter: read (or -1), and written (0 or -errno). */
-static long long param_get_ll(const char *name)
-{
-	char path[128];
-	long long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/module/tensorarena/parameters/%s",
-		 name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%lli", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
-static int param_set_ll(const char *name, long long v)
-{
-	char path[128];
-	FILE *f;
-	int ret;
-
-	snprintf(path, sizeof(path), "/sys/module/tensorarena/parameters/%s",
-		 name);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	ret = fprintf(f, "%lld\n", v) < 0;
-	ret |= fclose(f) != 0;
-	return ret ? -EIO : 0;
-}
-
 /* A dry-run create of a two-tensor graph on a new client; -errno. */
 static int small_submit(enum ta_transport transport)
 {
@@ -420,13 +387,13 @@ free_graph:
  */
 static void inflight_test(const struct ta_graph_builder *slow)
 {
-	long long creates = param_get_ll("max_user_creates");
-	long long plan_ms = param_get_ll("max_plan_ms");
+	long long creates = ta_e2e_param_read("max_user_creates");
+	long long plan_ms = ta_e2e_param_read("max_plan_ms");
 	int ret, status, cases = 0, other = -1;
 	pid_t pid, kid;
 
-	if (creates < 1 || plan_ms < 1 || param_set_ll("max_user_creates", 1) ||
-	    param_set_ll("max_plan_ms", 10000)) {
+	if (creates < 1 || plan_ms < 1 || ta_e2e_param_write("max_user_creates", 1) ||
+	    ta_e2e_param_write("max_plan_ms", 10000)) {
 		report(false, "worst in flight: max_user_creates %lld, max_plan_ms %lld: set up",
 		       creates, plan_ms);
 		return;
@@ -475,8 +442,8 @@ static void inflight_test(const struct ta_graph_builder *slow)
 	report(!ret, "worst in flight: once it ends, the uid's slot is back (%s)",
 	       strerror(-ret));
 	cases++;
-	param_set_ll("max_plan_ms", plan_ms);
-	param_set_ll("max_user_creates", creates);
+	ta_e2e_param_write("max_plan_ms", plan_ms);
+	ta_e2e_param_write("max_user_creates", creates);
 	report(cases == INFLIGHT_CASES, "worst in flight: %d of %d cases ran",
 	       cases, INFLIGHT_CASES);
 }
