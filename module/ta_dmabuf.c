@@ -146,8 +146,14 @@ static void ta_dmabuf_detach(struct dma_buf *dmabuf,
  * importer has no CPU cache to write back or invalidate, hence
  * DMA_ATTR_SKIP_CPU_SYNC. That also tells DMA-API debugging that the
  * overlap of this streaming mapping with the arena's own coherent one is
- * deliberate (dma_get_sgtable() exists for exactly this).
+ * deliberate (dma_get_sgtable() exists for exactly this). For the same
+ * reason any number of importers may map the same bytes at once (a plan
+ * run by several queued jobs, a camera and an NPU): nothing dirties a CPU
+ * cache line of it, as DMA_ATTR_DEBUGGING_IGNORE_CACHELINES tells 7.x.
  */
+#define TA_DMABUF_MAP_ATTRS \
+	(DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_DEBUGGING_IGNORE_CACHELINES)
+
 static struct sg_table *ta_dmabuf_map(struct dma_buf_attachment *attachment,
 				      enum dma_data_direction dir)
 {
@@ -156,7 +162,7 @@ static struct sg_table *ta_dmabuf_map(struct dma_buf_attachment *attachment,
 	int err;
 
 	err = dma_map_sgtable(attachment->dev, &a->sgt, dir,
-			      DMA_ATTR_SKIP_CPU_SYNC);
+			      TA_DMABUF_MAP_ATTRS);
 	if (err)
 		return ERR_PTR(err);
 	mutex_lock(&buf->lock);
@@ -174,7 +180,7 @@ static void ta_dmabuf_unmap(struct dma_buf_attachment *attachment,
 	mutex_lock(&buf->lock);
 	a->mapped = false;
 	mutex_unlock(&buf->lock);
-	dma_unmap_sgtable(attachment->dev, sgt, dir, DMA_ATTR_SKIP_CPU_SYNC);
+	dma_unmap_sgtable(attachment->dev, sgt, dir, TA_DMABUF_MAP_ATTRS);
 }
 
 /*

@@ -193,6 +193,15 @@ static inline void dmem_cgroup_uncharge(struct dmem_cgroup_pool_state *pool,
  * kzalloc(sizeof(*p), gfp) was; 6.12 does not. Where the kernel lacks it,
  * it is that allocation spelled out.
  */
+/*
+ * 7.x's DMA-API debugging counts a cache line mapped by more than seven
+ * streaming mappings at once as a leak unless each says the overlap is
+ * safe; older kernels have no such attribute (nor the check).
+ */
+#ifndef DMA_ATTR_DEBUGGING_IGNORE_CACHELINES
+#define DMA_ATTR_DEBUGGING_IGNORE_CACHELINES 0
+#endif
+
 #ifndef kzalloc_obj
 #define kzalloc_obj(obj, gfp) kzalloc(sizeof(obj), gfp)
 #endif

@@ -48,11 +48,11 @@
 #include "ta_npu_sim.h"
 #include "ta_e2e_drm.h"
 #include "ta_e2e_dev.h"
+#include "ta_e2e_cgroup.h"
 #include "ta_e2e_report.h"
 #include "ta_e2e_rawnl.h"
 
 #define PARAMS	"/sys/module/tensorarena/parameters/"
-#define CG	"/sys/fs/cgroup"
 #define CG_TA	CG "/ta-exhaust"
 #define UID_A	1000
 #define UID_B	1001
@@ -104,29 +104,6 @@ static int create_lifetimes(int fd, unsigned int n, __u64 size, __u32 *id)
 	if (!err && id)
 		*id = c.plan_id;
 	return err;
-}
-
-static long long read_ll(const char *path, const char *key)
-{
-	char line[256];
-	long long v = -1;
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (!key) {
-			v = strtoll(line, NULL, 0);
-			break;
-		}
-		if (!strncmp(line, key, strlen(key)) &&
-		    line[strlen(key)] == ' ') {
-			v = strtoll(line + strlen(key) + 1, NULL, 0);
-			break;
-		}
-	}
-	fclose(f);
-	return v;
 }
 
 static int write_ll(const char *path, long long v)
@@ -447,33 +424,12 @@ static void test_byte_limit(void)
 
 static bool cgroup_setup(void)
 {
-	char path[128];
-
-	mkdir(CG, 0755);
-	if (access(CG "/cgroup.controllers", F_OK) &&
-	    mount("none", CG, "cgroup2", 0, NULL)) {
-		printf("# mount cgroup2: %s\n", strerror(errno));
-		return false;
-	}
-	if (write_str(CG "/cgroup.subtree_control", "+memory")) {
-		printf("# +memory: %s\n", strerror(errno));
-		return false;
-	}
-	rmdir(CG_TA);
-	if (mkdir(CG_TA, 0755)) {
-		printf("# mkdir %s: %s\n", CG_TA, strerror(errno));
-		return false;
-	}
-	snprintf(path, sizeof(path), CG_TA "/memory.max");
-	return !write_str(path, "max");
+	return cg_memory_make(CG_TA);
 }
 
 static void cgroup_join(void)
 {
-	char pid[16];
-
-	snprintf(pid, sizeof(pid), "%d", getpid());
-	if (write_str(CG_TA "/cgroup.procs", pid)) {
+	if (cg_join(CG_TA)) {
 		perror("cgroup.procs");
 		_exit(96);
 	}

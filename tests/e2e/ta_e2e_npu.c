@@ -18,7 +18,8 @@
  *
  * With --sync, the job's fence: a foreign (vgem) fence holds the job back,
  * poll() and a sync_file of the plan's dma-buf wait for it, and a reader
- * that waits sees only finished results.
+ * that waits sees only finished results; and the NPU's bound on what one
+ * file may queue, its jobs charged to the submitter's memory cgroup.
  *
  * With --no-constants, the models' weights are left out of the graph (a
  * model whose weights do not fit the arena still has its activations
@@ -57,6 +58,7 @@
 #include <linux/dma-heap.h>
 #include <linux/tensorarena.h>
 
+#include "ta_e2e_cgroup.h"
 #include "ta_e2e_param.h"
 #include "ta_files.h"
 #include "ta_npu_mix.h"
@@ -1263,6 +1265,157 @@ out:
 	plan_destroy(ta, &p);
 }
 
+/*
+ * The NPU's bound per file and its charge (--sync, issue 25): in a memory
+ * cgroup of its own, one DRM file queues QUEUE_PER_FILE jobs behind a
+ * foreign fence, each holding a megabyte of references; they are charged
+ * to the cgroup, the file's next job gets EBUSY while another file's is
+ * queued, and once the fence signals every job ends (the first file closed
+ * meanwhile) and the charge goes.
+ */
+#define CG_NPU		CG "/ta-npu-queue"
+#define QUEUE_PER_FILE	8	/* TA_NPU_MAX_FILE_QUEUED */
+#define QUEUE_REFS	262144U
+
+static int queue_bound_child(int ta, struct model *m)
+{
+	struct ta_op op = { .first_ref = 0, .n_inputs = QUEUE_REFS - 1,
+			    .n_outputs = 1 };
+	long long cur0, cur1, cur2, want = QUEUE_PER_FILE * 4LL * QUEUE_REFS;
+	int a = -1, b = -1, vgem = -1, queued = 0, ret;
+	uint32_t *refs = NULL, fence = 0, t, in = 0, out = 0, k;
+	uint32_t handle_a = 0, handle_b = 0;
+	struct drm_ta_npu_submit job;
+	struct plan p = { .dmabuf = -1 };
+
+	if (cg_join(CG_NPU)) {
+		report(false, "npu queue: join %s", CG_NPU);
+		return 1;
+	}
+	/* the smallest tensor read QUEUE_REFS - 1 times, another written */
+	for (t = 0; t < m->n_tensors; t++) {
+		if (!m->tensors[t].size)
+			continue;
+		if (!in || m->tensors[t].size < m->tensors[in - 1].size)
+			in = t + 1;
+	}
+	for (t = 0; t < m->n_tensors && !out; t++)
+		if (m->tensors[t].size && t + 1 != in)
+			out = t + 1;
+	refs = calloc(QUEUE_REFS, sizeof(*refs));
+	a = drm_open_driver(TA_NPU_DRIVER_NAME, false);
+	b = drm_open_driver(TA_NPU_DRIVER_NAME, false);
+	/*
+	 * Both files import the plan's dma-buf: their jobs are fenced
+	 * through its reservation object, as the foreign fence is.
+	 */
+	import_npu = -1;
+	ret = refs && a >= 0 && b >= 0 && in && out ?
+		plan_create(ta, m, TA_STRATEGY_AUTO, &p) : -ENOMEM;
+	if (!ret)
+		ret = drm_prime_import(a, p.dmabuf, &handle_a);
+	if (!ret)
+		ret = drm_prime_import(b, p.dmabuf, &handle_b);
+	if (!ret)
+		ret = vgem_hold(p.dmabuf, &vgem, &fence);
+	report(!ret, "npu queue: two files of the NPU, a plan of %s held by a foreign fence%s%s",
+	       m->name, ret ? ": " : "", ret ? strerror(-ret) : "");
+	if (ret)
+		goto out;
+	for (k = 0; k < QUEUE_REFS; k++)
+		refs[k] = in - 1;
+	refs[QUEUE_REFS - 1] = out - 1;
+	job_init(&job, m, &p, false);
+	job.flags &= ~TA_NPU_SUBMIT_WAIT;
+	job.plan_handle = handle_a;
+	job.ops = (uintptr_t)&op;
+	job.n_ops = 1;
+	job.refs = (uintptr_t)refs;
+	job.n_refs = QUEUE_REFS;
+
+	cur0 = cg_read(CG_NPU, "memory.current");
+	while (queued < QUEUE_PER_FILE && !ioctl(a, DRM_IOCTL_TA_NPU_SUBMIT, &job))
+		queued++;
+	cur1 = cg_read(CG_NPU, "memory.current");
+	report(queued == QUEUE_PER_FILE,
+	       "npu queue: one file queues %d jobs behind the fence (queued %d)",
+	       QUEUE_PER_FILE, queued);
+	report(cur0 >= 0 && cur1 - cur0 >= want,
+	       "npu queue: the queued jobs are charged to the submitter's cgroup: memory.current +%lld KiB for %d jobs of %lld KiB of references",
+	       (cur1 - cur0) / 1024, queued, want / QUEUE_PER_FILE / 1024);
+	ret = ioctl(a, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? errno : 0;
+	report(ret == EBUSY, "npu queue: the file's job %d -> EBUSY (got %s)",
+	       QUEUE_PER_FILE + 1, ret ? strerror(ret) : "queued");
+	queued += !ret;
+	job.plan_handle = handle_b;
+	ret = ioctl(b, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? errno : 0;
+	report(!ret, "npu queue: another file still queues its job (%s)",
+	       ret ? strerror(ret) : "queued");
+	queued += !ret;
+	close(a);	/* its jobs keep what they need of it */
+	a = -1;
+	report(!vgem_fence_signal(vgem, fence), "npu queue: vgem signals its fence");
+	report(poll_fd(p.dmabuf, POLLIN, 120 * 1000) == 1,
+	       "npu queue: all %d jobs end, the first file closed meanwhile",
+	       queued);
+	cur2 = cg_read(CG_NPU, "memory.current");
+	report(cur1 - cur2 >= want,
+	       "npu queue: the jobs' charge goes when they end: memory.current -%lld KiB",
+	       (cur1 - cur2) / 1024);
+	job.flags |= TA_NPU_SUBMIT_WAIT;
+	ret = ioctl(b, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? errno : 0;
+	report(!ret, "npu queue: with its jobs done, the file runs another (%s)",
+	       ret ? strerror(ret) : "done");
+	/*
+	 * By plan ID each job maps the plan for itself: eight mappings of
+	 * the same bytes at once, which DMA-API debugging takes for a leak
+	 * unless the exporter says the overlap is safe.
+	 */
+	job.flags = TA_NPU_SUBMIT_PLAN_ID;
+	job.plan_handle = 0;
+	job.plan_id = p.create.plan_id;
+	for (queued = 0; queued < QUEUE_PER_FILE; queued++) {
+		if (queued == QUEUE_PER_FILE - 1)
+			job.flags |= TA_NPU_SUBMIT_WAIT;
+		ret = ioctl(b, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? errno : 0;
+		if (ret)
+			break;
+	}
+	report(queued == QUEUE_PER_FILE,
+	       "npu queue: %d jobs by plan ID at once, each with its own mapping of the plan, all done (%d; %s)",
+	       QUEUE_PER_FILE, queued, ret ? strerror(ret) : "ok");
+out:
+	if (vgem >= 0)
+		close(vgem);
+	plan_destroy(ta, &p);
+	if (a >= 0)
+		close(a);
+	if (b >= 0)
+		close(b);
+	free(refs);
+	return failures;
+}
+
+static void test_queue_bound(int ta, struct model *m)
+{
+	int status, ret = -1;
+	pid_t pid;
+
+	if (!cg_memory_make(CG_NPU)) {
+		report(false, "npu queue: a memory cgroup of its own (%s)", CG_NPU);
+		return;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(queue_bound_child(ta, m));
+	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
+		ret = WEXITSTATUS(status);
+	rmdir(CG_NPU);
+	report(ret == 0, "npu queue: the bound and the charge, in a child (exit %d)",
+	       ret);
+}
+
 #define STRESS_WORKERS	4
 #define STRESS_JOBS	15
 
@@ -1380,8 +1533,10 @@ int main(int argc, char **argv)
 		}
 		if (o.stress && i == first)
 			test_stress(ta, &m);
-		if (o.sync && i == first)
+		if (o.sync && i == first) {
 			test_sync(ta, npu, &m);
+			test_queue_bound(ta, &m);
+		}
 		if (o.long_job) {
 			test_long_job(ta, npu, &m);
 			model_free(&m);

@@ -98,7 +98,7 @@ struct drm_gem_object *ta_npu_gem_import_sg_table(struct drm_device *drm,
 
 	if (drm_prime_get_contiguous_size(sgt) < size)
 		return ERR_PTR(-EINVAL);
-	bo = kzalloc_obj(*bo, GFP_KERNEL);
+	bo = kzalloc_obj(*bo, GFP_KERNEL_ACCOUNT);
 	if (!bo)
 		return ERR_PTR(-ENOMEM);
 	err = ta_dma_buf_vmap(attach->dmabuf, &bo->map);

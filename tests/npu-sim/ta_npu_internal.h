@@ -6,6 +6,7 @@
 #define TA_NPU_INTERNAL_H
 
 #include <linux/dma-fence.h>
+#include <linux/kref.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
@@ -25,6 +26,8 @@ struct ta_plan_obj;
 #define TA_NPU_MAX_REFS		262144U
 /* Jobs queued and not yet done, per device: more wait with -EBUSY. */
 #define TA_NPU_MAX_QUEUED	64
+/* Of those, what one DRM file may have: more wait with -EBUSY. */
+#define TA_NPU_MAX_FILE_QUEUED	8
 /* How long a job waits for a fence it depends on. */
 #define TA_NPU_DEP_TIMEOUT	(10 * HZ)
 /* How long a job may run, by default: the accelerator's watchdog. */
@@ -45,6 +48,17 @@ struct ta_npu_device {
 	spinlock_t fence_lock; /* protects the jobs' fences and @seqno */
 	u64 fence_context;
 	u64 seqno;
+	atomic_t queued;
+};
+
+/**
+ * struct ta_npu_file - what the driver keeps per open DRM file
+ * @ref: held by the file and by each of its jobs not yet done
+ * @queued: its jobs submitted and not yet done (at most
+ *	TA_NPU_MAX_FILE_QUEUED)
+ */
+struct ta_npu_file {
+	struct kref ref;
 	atomic_t queued;
 };
 
@@ -99,6 +113,8 @@ struct ta_npu_run {
  * @fence: its fence (first: the job is freed with it); holds a reference
  *	   on the module while it exists, as its ops are this module's
  * @npu: the accelerator
+ * @owner: the state of the DRM file it came through, referenced until the
+ *	   job is done (its jobs count against TA_NPU_MAX_FILE_QUEUED)
  * @work: runs it on @npu's queue
  * @run: what it runs; @run.ops, @run.refs and @run.tensors are its own
  * @plan: the plan, referenced until the job is done
@@ -110,6 +126,7 @@ struct ta_npu_run {
 struct ta_npu_job {
 	struct dma_fence fence;
 	struct ta_npu_device *npu;
+	struct ta_npu_file *owner;
 	struct work_struct work;
 	struct ta_npu_run run;
 	struct ta_plan_obj *plan;
@@ -131,8 +148,15 @@ int ta_npu_gem_view(struct drm_gem_object *obj, struct ta_npu_bo_view *view);
 int ta_npu_submit_ioctl(struct drm_device *drm, void *data,
 			struct drm_file *file);
 
+/* ta_npu_file.c */
+int ta_npu_open(struct drm_device *drm, struct drm_file *file);
+void ta_npu_postclose(struct drm_device *drm, struct drm_file *file);
+struct ta_npu_file *ta_npu_file_get(struct ta_npu_file *tfile);
+void ta_npu_file_put(struct ta_npu_file *tfile);
+
 /* ta_npu_job.c */
-struct ta_npu_job *ta_npu_job_alloc(struct ta_npu_device *npu);
+struct ta_npu_job *ta_npu_job_alloc(struct ta_npu_device *npu,
+				    struct drm_file *file);
 void ta_npu_job_free_unsubmitted(struct ta_npu_job *job);
 int ta_npu_job_queue(struct ta_npu_job *job, const bool *writes);
 

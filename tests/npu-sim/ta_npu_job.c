@@ -17,6 +17,7 @@
 #include <linux/module.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 
 #include <ta_compat.h>
@@ -77,6 +78,8 @@ static void ta_npu_job_release_refs(struct ta_npu_job *job)
 	job->run.tensors = NULL;
 	job->run.refs = NULL;
 	job->run.ops = NULL;
+	ta_npu_file_put(job->owner);
+	job->owner = NULL;
 }
 
 static void ta_npu_job_work(struct work_struct *work)
@@ -113,6 +116,7 @@ static void ta_npu_job_work(struct work_struct *work)
 	 * worker dropped (a kernel thread's fput() is deferred), so a plan
 	 * whose last holder was this job is back in the arena by then.
 	 */
+	atomic_dec(&job->owner->queued);
 	ta_npu_job_release_refs(job);
 	flush_delayed_fput();
 	atomic_dec(&npu->queued);
@@ -123,21 +127,27 @@ static void ta_npu_job_work(struct work_struct *work)
 /**
  * ta_npu_job_alloc() - a new job with its fence, not yet submitted
  * @npu: the accelerator
+ * @file: the DRM file the job comes through
+ *
+ * The job and everything it holds are charged to the submitter's memory
+ * cgroup until it is done.
  *
  * Return: the job, or NULL without memory. Its fence holds a reference on
  * the module until it is released.
  */
-struct ta_npu_job *ta_npu_job_alloc(struct ta_npu_device *npu)
+struct ta_npu_job *ta_npu_job_alloc(struct ta_npu_device *npu,
+				    struct drm_file *file)
 {
 	struct ta_npu_job *job;
 
 	/* The fence is freed as the job's start (dma_fence_free()). */
 	BUILD_BUG_ON(offsetof(struct ta_npu_job, fence));
-	job = kzalloc_obj(*job, GFP_KERNEL);
+	job = kzalloc_obj(*job, GFP_KERNEL_ACCOUNT);
 	if (!job)
 		return NULL;
 	__module_get(THIS_MODULE);
 	job->npu = npu;
+	job->owner = ta_npu_file_get(file->driver_priv);
 	xa_init_flags(&job->deps, XA_FLAGS_ALLOC);
 	INIT_WORK(&job->work, ta_npu_job_work);
 	return job;
@@ -168,7 +178,7 @@ static int ta_npu_job_add_deps(struct ta_npu_job *job, struct dma_resv *resv,
 		if (fence->context == job->npu->fence_context)
 			continue;	/* the queue runs in order anyway */
 		err = xa_alloc(&job->deps, &id, fence, xa_limit_32b,
-			       GFP_KERNEL);
+			       GFP_KERNEL_ACCOUNT);
 		if (err)
 			return err;
 		dma_fence_get(fence);
@@ -184,7 +194,8 @@ static int ta_npu_job_add_deps(struct ta_npu_job *job, struct dma_resv *resv,
  * On success the job belongs to the queue. On failure nothing was changed
  * on any buffer and the caller still owns the job.
  *
- * Return: 0; -EBUSY when too many jobs are queued; -EINTR; -ENOMEM.
+ * Return: 0; -EBUSY when the device has TA_NPU_MAX_QUEUED jobs queued, or
+ * the job's file TA_NPU_MAX_FILE_QUEUED; -EINTR; -ENOMEM.
  */
 int ta_npu_job_queue(struct ta_npu_job *job, const bool *writes)
 {
@@ -194,6 +205,10 @@ int ta_npu_job_queue(struct ta_npu_job *job, const bool *writes)
 	u32 i;
 	int err;
 
+	if (atomic_inc_return(&job->owner->queued) > TA_NPU_MAX_FILE_QUEUED) {
+		err = -EBUSY;
+		goto unqueue_file;
+	}
 	if (atomic_inc_return(&npu->queued) > TA_NPU_MAX_QUEUED) {
 		err = -EBUSY;
 		goto unqueue;
@@ -227,5 +242,7 @@ unlock:
 	drm_gem_unlock_reservations(job->objs, job->n_objs, &ctx);
 unqueue:
 	atomic_dec(&npu->queued);
+unqueue_file:
+	atomic_dec(&job->owner->queued);
 	return err;
 }

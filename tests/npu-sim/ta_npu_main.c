@@ -48,6 +48,8 @@ static const struct drm_ioctl_desc ta_npu_ioctls[] = {
 static const struct drm_driver ta_npu_drm_driver = {
 	.driver_features = DRIVER_GEM | TA_NPU_NODE_FEATURES,
 	TA_NPU_GEM_DRIVER_OPS,
+	.open = ta_npu_open,
+	.postclose = ta_npu_postclose,
 	.ioctls = ta_npu_ioctls,
 	.num_ioctls = ARRAY_SIZE(ta_npu_ioctls),
 	.fops = &ta_npu_fops,

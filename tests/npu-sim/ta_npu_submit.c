@@ -49,10 +49,10 @@ static int ta_npu_copy_graph(const struct drm_ta_npu_submit *args,
 	u32 *refs;
 	u32 i, k;
 
-	ops = kvmalloc_array(args->n_ops, sizeof(*ops), GFP_KERNEL);
+	ops = kvmalloc_array(args->n_ops, sizeof(*ops), GFP_KERNEL_ACCOUNT);
 	run->ops = ops;
 	refs = kvmalloc_array(args->n_refs ? args->n_refs : 1, sizeof(*refs),
-			      GFP_KERNEL);
+			      GFP_KERNEL_ACCOUNT);
 	run->refs = refs;
 	if (!ops || !refs)
 		return -ENOMEM;
@@ -188,7 +188,7 @@ static int ta_npu_tensors(struct ta_npu_job *job, u32 n_tensors)
 	err = ta_npu_gem_view(job->objs[0], &job->run.bus);
 	if (err)
 		return err;
-	tensors = kvcalloc(n_tensors, sizeof(*tensors), GFP_KERNEL);
+	tensors = kvcalloc(n_tensors, sizeof(*tensors), GFP_KERNEL_ACCOUNT);
 	job->run.tensors = tensors;
 	if (!tensors)
 		return -ENOMEM;
@@ -223,11 +223,12 @@ static int ta_npu_submit(struct drm_device *drm,
 	err = ta_npu_check_submit(args);
 	if (err)
 		return err;
-	job = ta_npu_job_alloc(npu);
+	job = ta_npu_job_alloc(npu, file);
 	if (!job)
 		return -ENOMEM;
-	job->objs = kcalloc(args->n_bos + 1, sizeof(*job->objs), GFP_KERNEL);
-	writes = kcalloc(args->n_bos + 1, sizeof(*writes), GFP_KERNEL);
+	job->objs = kcalloc(args->n_bos + 1, sizeof(*job->objs),
+			    GFP_KERNEL_ACCOUNT);
+	writes = kcalloc(args->n_bos + 1, sizeof(*writes), GFP_KERNEL_ACCOUNT);
 	if (!job->objs || !writes) {
 		err = -ENOMEM;
 		goto free_job;
@@ -288,7 +289,8 @@ free_job:
  * Return: 0; -ENOENT for an unknown handle or a plan ID the caller may not
  * see; -EINVAL for a bad field, a buffer that is not a tensorarena plan's
  * (or a tensor's of the same plan), a tensor count that is not the plan's;
- * -EFAULT; -EBUSY with too many jobs queued; -ENOMEM; with
+ * -EFAULT; -EBUSY with too many jobs queued (the device's, or the file's
+ * TA_NPU_MAX_FILE_QUEUED); -ENOMEM; with
  * %TA_NPU_SUBMIT_WAIT, the job's own error, or -EINTR when a signal ended
  * the wait (the job goes on).
  */
