@@ -36,7 +36,8 @@ run_e2e() {
 contains() { echo "$1" | grep -q -- "$2"; }
 
 # fails_with NAME RC TEXT COMMAND...: COMMAND must fail with exit status RC
-# and say TEXT (grep pattern, stdout and stderr): a crash, a missing binary
+# and say TEXT (grep pattern, stdout and stderr; busybox insmod exits with
+# the errno, rmmod with 1): a crash, a missing binary
 # or another error is not the refusal the test expects.
 fails_with() {
 	fw_name=$1 fw_rc=$2 fw_text=$3
@@ -386,7 +387,7 @@ run_module_tests() {
 			grep -v -e deeplabv3 -e mobilenet_v2 -e ultraface -e inception)
 	fi
 	phase "module: unload"
-	fails_with "second load of the module fails (EEXIST)" 1 "File exists" insmod "$TA/tensorarena.ko"
+	fails_with "second load of the module fails (EEXIST)" 17 "File exists" insmod "$TA/tensorarena.ko"
 	check "unload" rmmod tensorarena
 	check "/dev/tensorarena gone after unload" [ ! -e /dev/tensorarena ]
 	check "debugfs gone after unload" [ ! -e /sys/kernel/debug/tensorarena ]
