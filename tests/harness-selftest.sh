@@ -7,11 +7,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
 
-# expect NAME WANT_RC CONSOLE_TEXT
+# expect NAME WANT_RC CONSOLE_TEXT [RESULTS.PY ARGS...]: the console
+# needs 1 passed result unless the ARGS give another --min.
 expect() {
 	n=$((n + 1))
 	printf '%b' "$3" >"$tmp/console.log"
-	python3 "$here/results.py" --console "vm=$tmp/console.log" >"$tmp/out" 2>&1
+	local args=("${@:4}")
+	[[ " ${args[*]} " == *" --min vm="* ]] || args+=(--min vm=1)
+	python3 "$here/results.py" --console "vm=$tmp/console.log" "${args[@]}" >"$tmp/out" 2>&1
 	rc=$?
 	if [ "$rc" = "$2" ]; then
 		echo "ok $n - harness: $1"
@@ -41,6 +44,36 @@ expect "failed e2e test fails" 1 'e2e: not ok - x: y\nTA-VM: end\n'
 expect "VM that never ends fails" 1 'e2e: ok - x\n'
 expect "no tests at all fails" 1 'TA-VM: end\n'
 expect "a kernel report inside a test's line fails" 1 'e2e: ok - x: a[ 2.0] BUG: KASAN: use-after-free in ta_x\r\nb\r\nTA-VM: end\n'
+# How many ran: a console below its minimum fails, one at it passes; a
+# console with no minimum is a usage error.
+expect "a console with fewer passed results than its --min fails" 1 "$good" --min vm=4
+expect "a console with its --min of passed results passes" 0 "$good" --min vm=3
+expect "a console without --min is refused" 2 "$good" --min other=1
+expect "an /init that did not know its mode fails" 1 "TA-VM: unknown mode 'tset'\n${good}"
+printf 's\n# a comment\nt\n' >"$tmp/suites"
+expect "a missing expected KUnit suite fails" 1 "$good" --suites "vm=$tmp/suites"
+printf 's\n' >"$tmp/suites1"
+expect "every expected KUnit suite there passes" 0 "$good" --suites "vm=$tmp/suites1"
+expect "an expected KUnit suite of no cases fails" 1 '    # Subtest: s\n    1..0\ne2e: ok - x\nTA-VM: end\n' --suites "vm=$tmp/suites1"
+expect "a KUnit suite whose own verdict is not ok fails" 1 '    # Subtest: s\n    1..1\n    ok 1 - a\nnot ok 1 s\nTA-VM: end\n'
+
+# expect_tap NAME WANT_RC TAP_TEXT: a host TAP file's verdict.
+expect_tap() {
+	n=$((n + 1))
+	printf '%b' "$3" >"$tmp/host.tap"
+	python3 "$here/results.py" --tap "host=$tmp/host.tap" "${@:4}" >"$tmp/out" 2>&1
+	rc=$?
+	if [ "$rc" = "$2" ]; then
+		echo "ok $n - harness: $1"
+	else
+		echo "not ok $n - harness: $1 (exit $rc, want $2)"
+		sed 's/^/# /' "$tmp/out"
+	fi
+}
+expect_tap "TAP that reports what it planned passes" 0 '1..2\nok 1 - a\nok 2 - b\n'
+expect_tap "TAP that plans 3 and reports 2 fails" 1 '1..3\nok 1 - a\nok 2 - b\n'
+expect_tap "TAP with the plan last, short, fails" 1 'ok 1 - a\n1..2\n'
+expect_tap "TAP below its --min fails" 1 'ok 1 - a\n' --min host=2
 
 # A kernel record printed into a test's line (the console prints from its
 # own thread): the line is whole again, so the newer kernel's run has the
@@ -48,7 +81,8 @@ expect "a kernel report inside a test's line fails" 1 'e2e: ok - x: a[ 2.0] BUG:
 n=$((n + 1))
 printf '%b' 'e2e: ok - fixed: an offset off its alignment: -EINVAL (-22)\r\ne2e: ok - y\r\nTA-VM: end\r\n' >"$tmp/a.log"
 printf '%b' 'e2e: ok - fixed: an offset off[ 15.743430] ta: fixed plan: tensor 2\r\n[ 15.744296] ta: tensors 0 and 1\r\n its alignment: -EINVAL (-22)\r\ne2e: ok - y\r\nTA-VM: end\r\n' >"$tmp/b.log"
-python3 "$here/results.py" --console "a=$tmp/a.log" --console "b=$tmp/b.log" --same a=b >"$tmp/out" 2>&1
+python3 "$here/results.py" --console "a=$tmp/a.log" --console "b=$tmp/b.log" --same a=b \
+	--min a=2 --min b=2 >"$tmp/out" 2>&1
 rc=$?
 if [ "$rc" = 0 ] && grep -qx '5 passed, 0 failed' "$tmp/out"; then
 	echo "ok $n - harness: a kernel record inside a test's line is moved out, the line joined"

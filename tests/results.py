@@ -3,14 +3,22 @@
 """Collect every test result of a `make check` run and print the verdict.
 
 Sources:
-  --tap NAME=FILE       TAP from a host test program: "ok N - x", "not ok N - x"
+  --tap NAME=FILE       TAP from a host test program: "ok N - x", "not ok N - x";
+                        a plan "1..N" in it must match the results reported
   --same A=B            every test console A passed, console B passed too
                         (the newest kernel runs what the oldest runs)
   --console NAME=FILE   a test VM's serial console: KUnit KTAP, "e2e:" lines,
                         and kernel reports (KASAN, UBSAN, lockdep, kmemleak,
                         WARNING, BUG, DMA-API) -- any report fails the run
                         even when every test passed; so does a VM that did
-                        not reach its end.
+                        not reach its end, or whose /init did not know
+                        its mode ("TA-VM: unknown mode").
+  --min NAME=N          source NAME (a --tap or --console) passed at least N
+                        results, or it fails. Every --console needs one: a
+                        VM that ran a tenth of its tests must not pass.
+  --suites NAME=FILE    console NAME ran every KUnit suite FILE names (one
+                        a line, # comments), each with a plan of 1 or more
+                        cases and all of them reported.
 Prints failures, then one line "N passed, N failed[, N skipped]".
 Exit status 1 when anything failed or nothing ran.
 """
@@ -46,6 +54,10 @@ PLAN_RE = re.compile(r"^    1\.\.(\d+)$")
 SUITE_RE = re.compile(r"^    # Subtest: (.*)$")
 E2E_RE = re.compile(r"e2e: (not ok|ok) - (.*)$")
 TAP_RE = re.compile(r"^(not ok|ok)\b(?: \d+)?(?: -)? ?(.*?)(\s+# SKIP.*)?$")
+TAP_PLAN_RE = re.compile(r"^1\.\.(\d+)\b")
+# A suite's own verdict, at the top level of the module's KTAP.
+SUITE_END_RE = re.compile(r"^(not ok|ok) \d+ (?:- )?(\S+)$")
+UNKNOWN_MODE = "TA-VM: unknown mode"
 
 
 class Tally:
@@ -55,6 +67,7 @@ class Tally:
         self.skipped = 0
         self.failures = []
         self.passed_names = set()
+        self.source_passed = {}
 
     def add(self, status, name):
         if status == "ok":
@@ -74,7 +87,12 @@ def parse_tap(name, path, tally):
         tally.add("fail", f"{name}: cannot read results: {e}")
         return
     seen = 0
+    plans = []
     for line in lines:
+        m = TAP_PLAN_RE.match(line)
+        if m:
+            plans.append(int(m.group(1)))
+            continue
         m = TAP_RE.match(line)
         if not m:
             continue
@@ -83,6 +101,12 @@ def parse_tap(name, path, tally):
         tally.add("ok" if status == "ok" else status, f"{name}: {m.group(2)}")
     if not seen:
         tally.add("fail", f"{name}: no test results")
+    # A plan is a promise: a program that planned N and stopped short
+    # (or printed more) did not run what it said.
+    if len(plans) > 1:
+        tally.add("fail", f"{name}: {len(plans)} TAP plans in one file")
+    elif plans and plans[0] != seen:
+        tally.add("fail", f"{name}: TAP plan 1..{plans[0]}, {seen} results")
 
 
 # A kernel record that starts inside a line: the kernel printed while a
@@ -114,7 +138,7 @@ def unsplice(raw):
     return out
 
 
-def parse_console(name, path, tally):
+def parse_console(name, path, tally, expected_suites=None):
     try:
         raw = open(path, errors="replace").read().splitlines()
     except OSError as e:
@@ -124,9 +148,15 @@ def parse_console(name, path, tally):
     suite, planned, counted = None, 0, 0
     reports = []
     ended = False
+    unknown_mode = []
+    # suite -> (cases planned, cases reported), for the expected suites
+    suites = {}
 
     def close_suite():
-        if suite is not None and counted < planned:
+        if suite is None:
+            return
+        suites[suite] = (planned, counted)
+        if counted < planned:
             tally.add("fail", f"{name}: kunit {suite}: only {counted} of "
                       f"{planned} cases reported (crash?)")
 
@@ -147,6 +177,11 @@ def parse_console(name, path, tally):
             tally.add("ok" if status == "ok" else status,
                       f"{name}: kunit {suite}.{m.group(4)}")
             continue
+        m = SUITE_END_RE.match(line)
+        if m and (m.group(2) in suites or m.group(2) == suite):
+            if m.group(1) != "ok":
+                tally.add("fail", f"{name}: kunit suite {m.group(2)}: not ok")
+            continue
         m = E2E_RE.search(line)
         if m:
             tally.add("ok" if m.group(1) == "ok" else "fail",
@@ -154,9 +189,18 @@ def parse_console(name, path, tally):
             continue
         if "TA-VM: end" in line:
             ended = True
+        if UNKNOWN_MODE in line:
+            unknown_mode.append(line.strip())
         if REPORT_RE.search(line) and not BENIGN_RE.search(line):
             reports.append(line)
     close_suite()
+    for want in expected_suites or []:
+        if want not in suites:
+            tally.add("fail", f"{name}: kunit suite {want} did not run")
+        elif suites[want][0] < 1:
+            tally.add("fail", f"{name}: kunit suite {want} planned no cases")
+    if unknown_mode:
+        tally.add("fail", f"{name}: the VM ran no tests: {unknown_mode[0]!r}")
     if not ended:
         tally.add("fail", f"{name}: the VM did not reach the end of its tests")
     if reports:
@@ -169,14 +213,49 @@ def main():
     ap.add_argument("--tap", action="append", default=[])
     ap.add_argument("--console", action="append", default=[])
     ap.add_argument("--same", action="append", default=[])
+    ap.add_argument("--min", action="append", default=[])
+    ap.add_argument("--suites", action="append", default=[])
     args = ap.parse_args()
     tally = Tally()
+    minima, suites = {}, {}
+    for spec in args.min:
+        name, _, n = spec.partition("=")
+        if not n.isdigit():
+            ap.error(f"--min {spec}: want NAME=N")
+        minima[name] = int(n)
+    for spec in args.suites:
+        name, _, path = spec.partition("=")
+        try:
+            suites[name] = [l.split("#")[0].strip() for l in open(path)
+                            if l.split("#")[0].strip()]
+        except OSError as e:
+            ap.error(f"--suites {spec}: {e}")
+        if not suites[name]:
+            ap.error(f"--suites {spec}: names no suite")
+    sources = []
     for spec in args.tap:
         name, _, path = spec.partition("=")
+        sources.append(name)
+        before = tally.passed
         parse_tap(name, path, tally)
+        tally.source_passed[name] = tally.passed - before
     for spec in args.console:
         name, _, path = spec.partition("=")
-        parse_console(name, path, tally)
+        sources.append(name)
+        if name not in minima:
+            ap.error(f"--console {spec}: no --min {name}=N")
+        before = tally.passed
+        parse_console(name, path, tally, suites.get(name))
+        tally.source_passed[name] = tally.passed - before
+    for name in list(minima) + list(suites):
+        if name not in sources:
+            ap.error(f"--min/--suites {name}: no such --tap or --console")
+    # Not a result of its own (the counts stay the tests'): a failure only.
+    for name, n in minima.items():
+        got = tally.source_passed[name]
+        if got < n:
+            tally.add("fail", f"{name}: {got} results passed, at least {n} "
+                      "wanted (tests that did not run?)")
     for spec in args.same:
         a, _, b = spec.partition("=")
         # Figures differ from run to run and kernel to kernel: compare

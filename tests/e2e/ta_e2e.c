@@ -1553,22 +1553,61 @@ static void test_elem_sizes(void)
 	}
 }
 
-/* Writable limits refuse values outside their range. */
+/*
+ * Write @value to the parameter: 0, or -errno of the open (a parameter
+ * that is not there: ENOENT; read-only: EACCES) or of the write (a value
+ * the parameter refuses: EINVAL).
+ */
+static int param_write_err(const char *name, const char *value)
+{
+	char path[128];
+	int fd, err = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/module/tensorarena/parameters/%s",
+		 name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, value, strlen(value));
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != strlen(value))
+		err = -EIO;
+	close(fd);
+	return err;
+}
+
+/*
+ * Writable limits refuse values outside their range, with EINVAL from the
+ * parameter's own check: a parameter that is missing (the open fails) is a
+ * failure, not a refusal.
+ */
 static void test_param_clamps(void)
 {
 	long long before = param_read("max_tensors");
+	int err;
 
-	e2e_report("limits: max_tensors=0 refused", !param_write("max_tensors", "0"),
-		   "accepted");
-	e2e_report("limits: max_tensors=2^31 refused",
-		   !param_write("max_tensors", "2147483648"), "accepted");
-	e2e_report("limits: max_refs=2^32-1 refused",
-		   !param_write("max_refs", "4294967295"), "accepted");
+	e2e_report("limits: max_tensors, max_refs and mode are there",
+		   before > 0 && param_read("max_refs") > 0 && param_read("mode") > 0,
+		   "max_tensors %lld, max_refs %lld, mode %lld", before,
+		   param_read("max_refs"), param_read("mode"));
+	err = param_write_err("max_tensors", "0");
+	e2e_report("limits: max_tensors=0 refused (EINVAL)", err == -EINVAL,
+		   "got %d", err);
+	err = param_write_err("max_tensors", "2147483648");
+	e2e_report("limits: max_tensors=2^31 refused (EINVAL)", err == -EINVAL,
+		   "got %d", err);
+	err = param_write_err("max_refs", "4294967295");
+	e2e_report("limits: max_refs=2^32-1 refused (EINVAL)", err == -EINVAL,
+		   "got %d", err);
 	e2e_report("limits: max_tensors unchanged by refused writes",
-		   param_read("max_tensors") == before, "now %lld",
+		   before > 0 && param_read("max_tensors") == before, "now %lld",
 		   param_read("max_tensors"));
-	e2e_report("limits: mode is read-only once loaded",
-		   !param_write("mode", "0666"), "accepted");
+	/* 0444: the open for writing is refused, the file is there. */
+	err = param_write_err("mode", "0666");
+	e2e_report("limits: mode is read-only once loaded (EACCES)",
+		   err == -EACCES, "got %d", err);
 }
 
 static int quota_fd_creates(int fd, int n)

@@ -243,8 +243,11 @@ static void test_export(struct ta_client *c, const char *tname)
 	       tname, err);
 	if (err >= 0)
 		close(err);
+	/* A failed setup is a failure of its own, never the errno expected. */
 	err = ta_plan_open(c, ta_plan_id(p), &again);
-	if (!err) {
+	report(!err && again, "%s export: the plan opened again by its ID (%d)",
+	       tname, err);
+	if (!err && again) {
 		err = ta_plan_export_dmabuf(again, 0);
 		report(err >= 0 && !(fcntl(err, F_GETFD) & FD_CLOEXEC),
 		       "%s export: without flags, no FD_CLOEXEC (got %d)", tname,
@@ -259,17 +262,33 @@ static void test_export(struct ta_client *c, const char *tname)
 	report(bytes_in_use(c) == use0 + slice,
 	       "%s export: the descriptor keeps the memory after ta_plan_destroy()",
 	       tname);
-	err = again ? ta_plan_export_dmabuf(again, 0) : -ENOENT;
-	report(err == -ENOENT, "%s export: of a destroyed plan -> -ENOENT (got %d)",
-	       tname, err);
+	if (again) {
+		err = ta_plan_export_dmabuf(again, 0);
+		report(err == -ENOENT,
+		       "%s export: of a destroyed plan -> -ENOENT (got %d)",
+		       tname, err);
+		if (err >= 0)
+			close(err);
+	} else {
+		report(false, "%s export: of a destroyed plan: no handle to try it with",
+		       tname);
+	}
 	close(fd);
 	report(bytes_in_use(c) == use0,
 	       "%s export: closing the descriptor returns the memory", tname);
 
 	err = ta_plan_offline(g, &o, &off);
-	err = err ? err : ta_plan_export_dmabuf(off, 0);
-	report(err == -EINVAL, "%s export: of an offline plan -> -EINVAL (got %d)",
-	       tname, err);
+	if (err) {
+		report(false, "%s export: of an offline plan: planning it offline failed (%d)",
+		       tname, err);
+	} else {
+		err = ta_plan_export_dmabuf(off, 0);
+		report(err == -EINVAL,
+		       "%s export: of an offline plan -> -EINVAL (got %d)",
+		       tname, err);
+		if (err >= 0)
+			close(err);
+	}
 out:
 	ta_plan_free(again);
 	ta_plan_free(off);

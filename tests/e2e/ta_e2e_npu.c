@@ -1475,7 +1475,7 @@ static void test_stress(int ta, struct model *m)
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
-	int ta, npu, i, first = 1;
+	int ta, npu, i, first = 1, ran = 0;
 
 	for (; first < argc && argv[first][0] == '-'; first++) {
 		if (!strcmp(argv[first], "--steps"))
@@ -1522,6 +1522,7 @@ int main(int argc, char **argv)
 			model_free(&m);
 			continue;
 		}
+		ran++;
 		if (o.unreachable) {
 			test_unreachable(ta, npu, &m);
 			model_free(&m);
@@ -1550,6 +1551,12 @@ int main(int argc, char **argv)
 		test_model(ta, npu, &m, &o);
 		model_free(&m);
 	}
+	/*
+	 * Every model given was run, and there was one at least: an empty
+	 * list (a glob or a filter that matched nothing) tested nothing.
+	 */
+	report(ran > 0 && ran == argc - first, "npu: %d of the %d models given ran",
+	       ran, argc - first);
 	report(bytes_in_use(ta) == 0, "npu: every plan's memory returned");
 	close(npu);
 	close(ta);

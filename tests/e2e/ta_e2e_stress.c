@@ -118,6 +118,7 @@ struct shared {
 	atomic_ulong ops;		/* operations started */
 	atomic_ulong done[N_OPS];	/* per operation: calls */
 	atomic_ulong failed[N_OPS];	/* ... that failed (any errno) */
+	atomic_ulong noop[N_OPS];	/* ... that found nothing to act on */
 	atomic_ulong injected[N_OPS];	/* ... where a fault was injected */
 	atomic_ulong forks;
 	atomic_uint n_unexpected;
@@ -254,12 +255,24 @@ static bool disarm(struct thread *t)
 
 /* ---- bookkeeping ---- */
 
+/*
+ * What an operation returns when it found nothing to act on (no plan, no
+ * descriptor, no mapping, no dma-buf; a plan of no memory to export): not
+ * a failure, and no work either. Calls that did work are the calls less
+ * these and the failed ones, and they are what the run must have enough of.
+ */
+#define NOOP (-1)
+
 static void note(struct thread *t, int op, int err, bool injected,
 		 unsigned long opno)
 {
 	atomic_fetch_add(&sh->done[op], 1);
 	if (injected)
 		atomic_fetch_add(&sh->injected[op], 1);
+	if (err == NOOP) {
+		atomic_fetch_add(&sh->noop[op], 1);
+		return;
+	}
 	if (!err)
 		return;
 	atomic_fetch_add(&sh->failed[op], 1);
@@ -393,7 +406,7 @@ static int do_create(struct thread *t, bool *injected)
 		c.flags |= TA_CREATE_DRY_RUN;
 	err = fd_ioctl(t, TA_IOCTL_PLAN_CREATE, &c, injected);
 	if (err < 0)
-		return 0;
+		return NOOP;
 	if (!err && !(c.flags & TA_CREATE_DRY_RUN)) {
 		struct plan_ent e = {
 			.id = c.plan_id,
@@ -428,10 +441,10 @@ static int do_destroy(struct thread *t, bool *injected)
 	int err;
 
 	if (!pick_plan(t, &e, true))
-		return 0;
+		return NOOP;
 	d.plan_id = e.id;
 	err = fd_ioctl(t, TA_IOCTL_PLAN_DESTROY, &d, injected);
-	return err < 0 ? 0 : err;
+	return err < 0 ? NOOP : err;
 }
 
 static int do_get(struct thread *t, bool *injected)
@@ -453,7 +466,7 @@ static int do_get(struct thread *t, bool *injected)
 		g.placement_size = sizeof(pl[0]);
 	}
 	err = fd_ioctl(t, TA_IOCTL_PLAN_GET, &g, injected);
-	return err < 0 ? 0 : err;
+	return err < 0 ? NOOP : err;
 }
 
 static int do_mmap(struct thread *t, bool *injected)
@@ -465,14 +478,14 @@ static int do_mmap(struct thread *t, bool *injected)
 	int fd, err = 0;
 
 	if (!pick_plan(t, &e, false) || !e.slice)
-		return 0;
+		return NOOP;
 	/* The whole slice, or its first pages. */
 	len = rnd(t, 3) ? e.slice : PAGE * (1 + rnd(t, e.slice / PAGE));
 	pthread_rwlock_rdlock(&P.fdlock);
 	fd = pick_fd(t, &rw);
 	if (fd < 0) {
 		pthread_rwlock_unlock(&P.fdlock);
-		return 0;
+		return NOOP;
 	}
 	arm(t);
 	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
@@ -499,7 +512,7 @@ static int do_munmap(struct thread *t, bool *injected)
 	s = pick_map_locked(t);
 	if (s < 0) {
 		pthread_mutex_unlock(&P.lock);
-		return 0;
+		return NOOP;
 	}
 	me = &P.maps[s];
 	pages = me->len / PAGE;
@@ -551,7 +564,7 @@ static int do_mremap(struct thread *t, bool *injected)
 	s = pick_map_locked(t);
 	if (s < 0) {
 		pthread_mutex_unlock(&P.lock);
-		return 0;
+		return NOOP;
 	}
 	me = &P.maps[s];
 	how = rnd(t, 3);
@@ -608,6 +621,8 @@ static int do_touch(struct thread *t)
 
 	pthread_mutex_lock(&P.lock);
 	s = pick_map_locked(t);
+	if (s < 0)
+		err = NOOP;
 	if (s >= 0) {
 		me = &P.maps[s];
 		p = me->addr;
@@ -630,15 +645,15 @@ static int do_export(struct thread *t, bool *injected)
 	int err, i;
 
 	if (!pick_plan(t, &e, false))
-		return 0;
+		return NOOP;
 	x.plan_id = e.id;
 	x.flags = rnd(t, 2) ? TA_EXPORT_CLOEXEC : 0;
 	err = fd_ioctl(t, TA_IOCTL_PLAN_EXPORT, &x, injected);
 	if (err < 0)
-		return 0;
+		return NOOP;
 	/* A plan of height 0 holds no memory: there is nothing to export. */
 	if (err == EINVAL && !e.slice)
-		return 0;
+		return NOOP;
 	if (err)
 		return err;
 	/* Sometimes map the buffer too; it lives on after its fd closes. */
@@ -683,7 +698,7 @@ static int do_sync(struct thread *t, bool *injected)
 	pthread_mutex_unlock(&P.lock);
 	if (fd < 0) {
 		pthread_rwlock_unlock(&P.fdlock);
-		return 0;
+		return NOOP;
 	}
 	s.flags = DMA_BUF_SYNC_START | d;
 	arm(t);
@@ -698,7 +713,7 @@ static int do_sync(struct thread *t, bool *injected)
 
 static int do_buf_close(struct thread *t)
 {
-	int i, k = rnd(t, NBUF), fd = -1;
+	int i, k = rnd(t, NBUF), fd = -1, err;
 
 	pthread_rwlock_wrlock(&P.fdlock);
 	pthread_mutex_lock(&P.lock);
@@ -707,15 +722,18 @@ static int do_buf_close(struct thread *t)
 		P.bufs[(k + i) % NBUF] = -1;
 	}
 	pthread_mutex_unlock(&P.lock);
-	if (fd >= 0 && close(fd))
-		fd = -errno;
+	if (fd < 0) {
+		pthread_rwlock_unlock(&P.fdlock);
+		return NOOP;
+	}
+	err = close(fd) ? errno : 0;
 	pthread_rwlock_unlock(&P.fdlock);
-	return fd < -1 ? -fd : 0;
+	return err;
 }
 
 static int do_dev_close(struct thread *t)
 {
-	int i, open = 0, s = rnd(t, NFD), fd = -1;
+	int i, open = 0, s = rnd(t, NFD), fd = -1, err;
 
 	pthread_rwlock_wrlock(&P.fdlock);
 	pthread_mutex_lock(&P.lock);
@@ -726,10 +744,13 @@ static int do_dev_close(struct thread *t)
 		P.fds[s] = -1;
 	}
 	pthread_mutex_unlock(&P.lock);
-	if (fd >= 0 && close(fd))
-		fd = -errno;
+	if (fd < 0) {	/* one left, or the slot picked was empty */
+		pthread_rwlock_unlock(&P.fdlock);
+		return NOOP;
+	}
+	err = close(fd) ? errno : 0;
 	pthread_rwlock_unlock(&P.fdlock);
-	return fd < -1 ? -fd : 0;
+	return err;
 }
 
 static int do_dev_open(struct thread *t, bool *injected)
@@ -797,7 +818,7 @@ static int do_info(struct thread *t)
 
 	pthread_rwlock_rdlock(&P.fdlock);
 	fd = pick_fd(t, &rw);
-	err = fd < 0 ? 0 : ioctl(fd, TA_IOCTL_INFO, &i) ? errno : 0;
+	err = fd < 0 ? NOOP : ioctl(fd, TA_IOCTL_INFO, &i) ? errno : 0;
 	pthread_rwlock_unlock(&P.fdlock);
 	if (!err && fd >= 0 &&
 	    (i.bytes_in_use > i.arena_size || i.arena_size != arena_size))
@@ -1003,9 +1024,9 @@ int main(int argc, char **argv)
 	struct rawnl_result nr = { 0 };
 	char first[96];
 	int i, fd, nl, status, crashed = 0, hung = 0, get_err, fi = 0;
-	unsigned long total = 0, inj = 0, fails = 0;
+	unsigned long total = 0, inj = 0, fails = 0, noops = 0, worked = 0;
 	double t0 = now_s(), waited;
-	unsigned int k, idle = 0;
+	unsigned int k, idle = 0, lazy = 0;
 	bool want_inject;
 
 	seed = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 20);
@@ -1100,27 +1121,43 @@ int main(int argc, char **argv)
 	close(fd);
 
 	for (k = 0; k < N_OPS; k++) {
-		printf("# %-9s %6lu calls, %5lu failed, %5lu injected\n",
+		/* did work: neither failed nor found nothing to act on */
+		unsigned long w = sh->done[k] - sh->failed[k] - sh->noop[k];
+
+		printf("# %-9s %6lu calls, %5lu failed, %5lu injected, %5lu no-ops, %5lu did work\n",
 		       op_names[k], (unsigned long)sh->done[k],
 		       (unsigned long)sh->failed[k],
-		       (unsigned long)sh->injected[k]);
+		       (unsigned long)sh->injected[k],
+		       (unsigned long)sh->noop[k], w);
 		total += sh->done[k];
 		inj += sh->injected[k];
 		fails += sh->failed[k];
+		noops += sh->noop[k];
+		worked += w;
 		if (!sh->done[k])
 			idle++;
+		if (!w)
+			lazy++;
 	}
-	printf("e2e: stress seed=%llu: %lu operations (%lu failed, %lu with an injected fault, %lu forks) by %u processes x %u threads in %.1f s%s\n",
-	       seed, total, fails, inj, (unsigned long)sh->forks, n_procs,
+	printf("e2e: stress seed=%llu: %lu operations (%lu did work, %lu failed, %lu no-ops, %lu with an injected fault, %lu forks) by %u processes x %u threads in %.1f s%s\n",
+	       seed, total, worked, fails, noops, inj, (unsigned long)sh->forks, n_procs,
 	       n_threads, waited,
 	       inject ? (fi ? "" : " (fault-injection debugfs missing)") : "");
 	report(!crashed && !hung,
 	       "stress: every worker ran to its end (%d crashed, %d hung; seed=%llu)",
 	       crashed, hung, seed);
-	/* Not a pass with nothing done: every kind ran, ten times each at least. */
+	/*
+	 * Not a pass with nothing done: every kind ran and did work (a
+	 * create that made a plan, a destroy that destroyed one, ...), and
+	 * the calls that did work are ten per kind at least and half of
+	 * the operations run (refusals and no-ops do not count).
+	 */
 	report(!idle && total >= 10 * N_OPS,
 	       "stress: %lu operations, every one of the %u kinds (%u never ran)",
 	       total, (unsigned int)N_OPS, idle);
+	report(!lazy && worked >= 10 * N_OPS && worked >= total / 2,
+	       "stress: %lu operations did work (at least %lu wanted), every kind did some (%u did none)",
+	       worked, total / 2 > 10 * N_OPS ? total / 2 : 10UL * N_OPS, lazy);
 	if (want_inject)
 		report(inject && fi && inj > 0,
 		       "stress: faults were injected (%lu operations met one%s)",

@@ -15,7 +15,43 @@ check() { # check NAME COMMAND...
 	if "$@"; then ok "$name"; else not_ok "$name" "failed: $*"; fi
 }
 
+# run_e2e NAME COMMAND...: an end-to-end program, whose exit status is a
+# result of its own: a program that crashed, stopped half-way or failed
+# to start (no binary) fails the run even when every line it printed was
+# "ok". NAME must not depend on the arguments (results.py --same compares
+# the names across kernels).
+run_e2e() {
+	e2e_name=$1
+	shift
+	"$@"
+	e2e_rc=$?
+	if [ "$e2e_rc" = 0 ]; then
+		ok "$e2e_name: exit 0"
+	else
+		not_ok "$e2e_name" "exit $e2e_rc"
+	fi
+	return "$e2e_rc"
+}
+
 contains() { echo "$1" | grep -q -- "$2"; }
+
+# fails_with NAME RC TEXT COMMAND...: COMMAND must fail with exit status RC
+# and say TEXT (grep pattern, stdout and stderr; busybox insmod exits with
+# the errno, rmmod with 1): a crash, a missing binary
+# or another error is not the refusal the test expects.
+fails_with() {
+	fw_name=$1 fw_rc=$2 fw_text=$3
+	shift 3
+	fw_out=$("$@" 2>&1)
+	fw_got=$?
+	if [ "$fw_got" != "$fw_rc" ]; then
+		not_ok "$fw_name" "$* exited $fw_got (want $fw_rc): $fw_out"
+	elif ! contains "$fw_out" "$fw_text"; then
+		not_ok "$fw_name" "$*: '$fw_out', expected '$fw_text'"
+	else
+		ok "$fw_name"
+	fi
+}
 # phase NAME: where the time goes (seconds since boot), for testing.md.
 phase() { echo "TA-PHASE $(cut -d' ' -f1 /proc/uptime) $1"; }
 
@@ -119,7 +155,7 @@ run_corrupt_tests() {
 	# mnist_cnn is the ONNX model here: ultraface would add 126 ops of
 	# 6 MB live per strategy to this check of the checker, inception does
 	# not fit (its 34 MB of weights go into the arena).
-	"$TA/ta_e2e_npu" --corrupt --steps "$TA"/models/*.tflite \
+	run_e2e "ta_e2e_npu --corrupt" "$TA/ta_e2e_npu" --corrupt --steps "$TA"/models/*.tflite \
 		"$TA/models/mnist_cnn.onnx"
 	check "npu-sim: unloads" rmmod ta_npu_sim
 }
@@ -135,27 +171,30 @@ run_npu_tests() {
 	want=/dev/dri/renderD
 	[ -d /sys/class/accel ] && want=/dev/accel/accel
 	check "the node is the kind this kernel has (on $(uname -r): $want*)" contains "$node" "$want"
-	check "tensorarena cannot unload while the NPU driver uses its API" \
-		sh -c "! rmmod tensorarena 2>/dev/null"
+	fails_with "tensorarena cannot unload while the NPU driver uses its API" 1 \
+		"can't unload module 'tensorarena': Resource temporarily unavailable" rmmod tensorarena
+	check "tensorarena still loaded after the refused unload" grep -q '^tensorarena ' /proc/modules
 	args="--steps --plan-id --bad-input --stress --table --sync"
 	# The debug kernel (test mode) has the dma-buf system heap: another
 	# exporter. Debian's arm64 kernel has no dma-buf heaps.
 	[ "$mode" = test ] && args="$args --dma-heap"
-	"$TA/ta_e2e_npu" $args "$@"
+	run_e2e "ta_e2e_npu: the models" "$TA/ta_e2e_npu" $args "$@"
 	# An exported input's pages are its own for the whole run (issue 25):
 	# one model, every strategy (each VM runs it; a second model cost a
 	# minute of the debug VM for nothing more).
-	"$TA/ta_e2e_npu" --export-inputs "$TA/models/person_detect_mobilenetv1_i8.tflite"
+	run_e2e "ta_e2e_npu --export-inputs" \
+		"$TA/ta_e2e_npu" --export-inputs "$TA/models/person_detect_mobilenetv1_i8.tflite"
 	# A job the watchdog stops, under the soft-lockup detector (the debug
 	# kernel's): 2 s for it instead of 20.
 	if [ "$mode" = test ]; then
 		p=/sys/module/ta_npu_sim/parameters/job_timeout_ms
 		echo 2000 >$p
-		"$TA/ta_e2e_npu" --long-job "$TA/models/person_detect_mobilenetv1_i8.tflite"
+		run_e2e "ta_e2e_npu --long-job" \
+			"$TA/ta_e2e_npu" --long-job "$TA/models/person_detect_mobilenetv1_i8.tflite"
 		echo 20000 >$p
 	fi
 	# vivid, the virtual camera, captures into an input tensor's dma-buf.
-	"$TA/ta_e2e_camera"
+	run_e2e "ta_e2e_camera" "$TA/ta_e2e_camera"
 	check "npu-sim: unloads" rmmod ta_npu_sim
 }
 
@@ -217,11 +256,15 @@ run_tactl_tests() {
 	check "tactl show: one row per tensor" \
 		[ "$(echo "$out" | grep -c '^ *[0-9]')" = "$(($(wc -l <"$trace") - 1))" ]
 	check "tactl destroy" "$TA/tactl" destroy "$id"
-	check "tactl show after destroy fails" sh -c "! $TA/tactl show $id 2>/dev/null"
+	fails_with "tactl show after destroy fails (ENOENT)" 1 \
+		"^tactl: plan $id: No such file or directory$" "$TA/tactl" show "$id"
+	fails_with "tactl destroy of a destroyed id fails (ENOENT)" 1 \
+		"^tactl: destroy $id: No such file or directory$" "$TA/tactl" destroy "$id"
 	check "tactl list after destroy" contains "$("$TA/tactl" list)" "no plans"
 	kill "$holder" 2>/dev/null
 	wait "$holder" 2>/dev/null
-	check "tactl destroy of a bad id fails" sh -c "! $TA/tactl destroy 0 2>/dev/null"
+	fails_with "tactl destroy of a bad id fails" 2 \
+		"tactl destroy: bad ID '0'" "$TA/tactl" destroy 0
 
 	"$TA/tactl" watch --count 2 --timeout 30 >/tmp/watch.out 2>/tmp/watch.err &
 	watcher=$!
@@ -254,8 +297,8 @@ run_tactl_export_tests() {
 		[ "$(wc -c </tmp/tensor31.bin)" = "$size" ]
 	check "tactl export --netlink --json" contains \
 		"$("$TA/tactl" export "$id" 31 --netlink --json 2>&1)" "\"size\": $size,"
-	check "tactl export of a tensor not planned exportable fails" \
-		sh -c "! $TA/tactl export $id 0 2>/dev/null"
+	fails_with "tactl export of a tensor not planned exportable fails (EINVAL)" 1 \
+		"tactl: export $id tensor 0: Invalid argument" "$TA/tactl" export "$id" 0
 	kill "$holder" 2>/dev/null
 	wait "$holder" 2>/dev/null
 }
@@ -270,10 +313,10 @@ run_worst_tests() {
 	saved=$(cat $limit)
 	echo 1000 >$limit
 	if [ "$mode" = bench ]; then
-		"$TA/ta_e2e_worst"
+		run_e2e "ta_e2e_worst" "$TA/ta_e2e_worst"
 	else
-		"$TA/ta_e2e_worst" --skip-timing
-		"$TA/ta_e2e_worst" --skip-signals --div 4
+		run_e2e "ta_e2e_worst --skip-timing" "$TA/ta_e2e_worst" --skip-timing
+		run_e2e "ta_e2e_worst --skip-signals" "$TA/ta_e2e_worst" --skip-signals --div 4
 	fi
 	echo "$saved" >$limit
 	check "worst cases leave the arena empty" \
@@ -289,15 +332,15 @@ run_module_tests() {
 	check "/dev/tensorarena is in its own class for udev" \
 		[ -e /sys/class/tensorarena/tensorarena/dev ]
 	phase "module: ioctl, netlink, library e2e"
-	"$TA/ta_e2e" "$bytes"
-	"$TA/ta_e2e_netlink"
+	run_e2e "ta_e2e" "$TA/ta_e2e" "$bytes"
+	run_e2e "ta_e2e_netlink" "$TA/ta_e2e_netlink"
 	[ "$mode" = test ] && sh "$TA/tests/ynl-tests.sh"
-	"$TA/ta_e2e_lib" "$TA/traces/resnet50.csv" "$TA/traces/S_1.csv"
+	run_e2e "ta_e2e_lib" "$TA/ta_e2e_lib" "$TA/traces/resnet50.csv" "$TA/traces/S_1.csv"
 	phase "module: runtime e2e"
 	# Issue #12: in-place ops, fixed plans (each refusal case by case),
 	# events and ta_graph_load() through the library.
-	"$TA/ta_e2e_runtime" "$TA/models/person_detect_mobilenetv1_i8.tflite" \
-		"$TA/traces/resnet50.csv"
+	run_e2e "ta_e2e_runtime" "$TA/ta_e2e_runtime" \
+		"$TA/models/person_detect_mobilenetv1_i8.tflite" "$TA/traces/resnet50.csv"
 	phase "module: worst-case inputs"
 	# The worst-case inputs, on the debug kernel (test mode). The planner
 	# is the same code on every kernel; the stock kernels and the boards
@@ -333,7 +376,7 @@ run_module_tests() {
 		run_npu_tests "$TA"/models/*.tflite "$TA/models/mnist_cnn.onnx" \
 			"$TA/models/ultraface_rfb320.onnx"
 		check "npu-sim: loads again (inception without weights)" npu_load
-		"$TA/ta_e2e_npu" --no-constants --table \
+		run_e2e "ta_e2e_npu --no-constants" "$TA/ta_e2e_npu" --no-constants --table \
 			"$TA/models/inception_v1_light.onnx"
 		check "npu-sim: unloads again" rmmod ta_npu_sim
 	else
@@ -344,7 +387,7 @@ run_module_tests() {
 			grep -v -e deeplabv3 -e mobilenet_v2 -e ultraface -e inception)
 	fi
 	phase "module: unload"
-	check "second load of the module fails" sh -c "! insmod $TA/tensorarena.ko 2>/dev/null"
+	fails_with "second load of the module fails (EEXIST)" 17 "File exists" insmod "$TA/tensorarena.ko"
 	check "unload" rmmod tensorarena
 	check "/dev/tensorarena gone after unload" [ ! -e /dev/tensorarena ]
 	check "debugfs gone after unload" [ ! -e /sys/kernel/debug/tensorarena ]
@@ -438,12 +481,17 @@ run_fault_tests() {
 run_fault_sweep() {
 	loglevel=$(cut -f1 /proc/sys/kernel/printk)
 	lines=$(dmesg | wc -l)
+	# The name: insmod sweep or call sweep (not the figures).
 	"$TA/ta_e2e_fault" "$@"
 	rc=$?
 	echo "$loglevel" >/proc/sys/kernel/printk
-	if [ $rc -gt 1 ]; then
-		dmesg | tail -n +$((lines + 1))
-		not_ok "fault: ta_e2e_fault $*" "exited with status $rc"
+	# 1: failures it reported; more: it died. Either fails the run.
+	[ $rc -gt 1 ] && dmesg | tail -n +$((lines + 1))
+	case "$1" in --tail | --insmod | --stride) kind=insmod ;; *) kind=calls ;; esac
+	if [ $rc = 0 ]; then
+		ok "fault: ta_e2e_fault, $kind sweep: exit 0"
+	else
+		not_ok "fault: ta_e2e_fault, $kind sweep ($*)" "exited with status $rc"
 	fi
 }
 
@@ -460,10 +508,10 @@ run_exhaust_stress_tests() {
 	check "exhaust: /dev/tensorarena is root:$TA_GROUP 0660" \
 		[ "$(stat -c %u:%g:%a /dev/tensorarena)" = "0:$TA_GROUP:660" ]
 	check "exhaust: npu-sim loads" npu_load
-	"$TA/ta_e2e_exhaust"
+	run_e2e "ta_e2e_exhaust" "$TA/ta_e2e_exhaust"
 	check "exhaust: npu-sim unloads" rmmod ta_npu_sim
 	# shellcheck disable=SC2046
-	"$TA/ta_e2e_stress" $(cat "$TA/stress-args" 2>/dev/null)
+	run_e2e "ta_e2e_stress" "$TA/ta_e2e_stress" $(cat "$TA/stress-args" 2>/dev/null)
 	check "stress: unload afterwards" rmmod tensorarena
 }
 
@@ -478,12 +526,13 @@ run_dmem_tests() {
 	case "$(uname -r)" in
 	6.1.* | 6.12.*)
 		check "dmem: the controller is there from 6.14 only ($(uname -r): none)" \
-			sh -c '! grep -qw dmem /sys/fs/cgroup/cgroup.controllers'
+			sh -c '[ -r /sys/fs/cgroup/cgroup.controllers ] &&
+				! grep -qw dmem /sys/fs/cgroup/cgroup.controllers'
 		;;
 	*)
 		check "dmem: the controller is there from 6.14 only ($(uname -r): there)" \
 			grep -qw dmem /sys/fs/cgroup/cgroup.controllers
-		"$TA/ta_e2e_dmem"
+		run_e2e "ta_e2e_dmem" "$TA/ta_e2e_dmem"
 		;;
 	esac
 	check "dmem: unload" rmmod tensorarena
@@ -503,7 +552,8 @@ run_reach_tests() {
 	done
 	check "dma: the arena lies above 2^$bits ($base)" [ $((1 << bits)) -le "$base" ]
 	check "dma: npu-sim loads with dma_bits=$bits" npu_load dma_bits=$bits
-	"$TA/ta_e2e_npu" --unreachable "$TA/models/person_detect_mobilenetv1_i8.tflite"
+	run_e2e "ta_e2e_npu --unreachable" \
+		"$TA/ta_e2e_npu" --unreachable "$TA/models/person_detect_mobilenetv1_i8.tflite"
 	check "dma: the refused attach is explained in the log" \
 		sh -c 'dmesg | grep -q "cannot reach plan .* the device reaches bus addresses up to"'
 	check "dma: npu-sim unloads" rmmod ta_npu_sim
@@ -603,7 +653,7 @@ stock)
 	;;
 bench)
 	load 4M
-	"$TA/ta_e2e_lib" --bench "$TA/traces/S_1.csv"
+	run_e2e "ta_e2e_lib --bench" "$TA/ta_e2e_lib" --bench "$TA/traces/S_1.csv"
 	run_worst_tests
 	rmmod tensorarena
 	;;
@@ -644,7 +694,7 @@ demo)
 	echo "   and checks every output bit for bit against a buffer-per-tensor reference"
 	npu_load
 	# inception_v1_light.onnx is left out: 34.4 MB of weights
-	"$TA/ta_e2e_npu" --table "$TA"/models/*.tflite \
+	run_e2e "demo: ta_e2e_npu" "$TA/ta_e2e_npu" --table "$TA"/models/*.tflite \
 		"$TA/models/mnist_cnn.onnx" "$TA/models/ultraface_rfb320.onnx"
 	rmmod ta_npu_sim
 	echo

@@ -95,4 +95,6 @@ host_check "demo: ResNet-50 planned and drawn on the host" \
 echo "$out/resnet50.offline.svg: ResNet-50 planned on the host (tactl plan --offline)"
 echo "Open the SVG files above in a browser: time runs left to right, addresses up."
 echo
-python3 "$TA_ROOT/tests/results.py" --console "demo-vm=$out/console.log" --tap "demo-host=$tap"
+# At least ~90% of a good run's results (32 in the VM, 7 here).
+python3 "$TA_ROOT/tests/results.py" --console "demo-vm=$out/console.log" --tap "demo-host=$tap" \
+	--min demo-vm=28 --min demo-host=6
