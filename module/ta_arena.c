@@ -13,9 +13,132 @@
 
 #include "ta_internal.h"
 
+static void ta_arena_pages_free(void *data)
+{
+	struct ta_device *ta = data;
+
+	sg_free_table(&ta->pages);
+}
+
+/* Every page of [@phys, @phys + @size) has a struct page. */
+static bool ta_arena_has_pages(phys_addr_t phys, size_t size)
+{
+	unsigned long pfn, last = PHYS_PFN(phys + size - 1);
+
+	for (pfn = PHYS_PFN(phys); pfn <= last; pfn++)
+		if (!pfn_valid(pfn))
+			return false;
+	return true;
+}
+
+/*
+ * A coherent pool's arena (a shared-dma-pool that is not reusable): its
+ * device addresses are its physical ones (rmem_dma_device_init() gives the
+ * pool its base as both), and it may lie outside the kernel's memory map,
+ * where there is no struct page: then the dma-bufs map it as a resource.
+ */
+static int ta_arena_describe_pool(struct ta_device *ta)
+{
+	phys_addr_t phys = ta->dma_base;
+	struct scatterlist *sg;
+	size_t done = 0;
+	unsigned int n;
+	int err;
+
+	if (!ta_arena_has_pages(phys, ta->size)) {
+		ta->pageless_phys = phys;
+		dev_info(ta->dev, "the arena has no struct page (memory-region %s lies outside the kernel's memory map): its dma-bufs are mapped as a resource\n",
+			 ta->region->name);
+		return 0;
+	}
+	/* an entry's length is an unsigned int: 1 GiB each */
+	n = DIV_ROUND_UP(ta->size, SZ_1G);
+	err = sg_alloc_table(&ta->pages, n, GFP_KERNEL);
+	if (err)
+		return err;
+	for_each_sgtable_sg(&ta->pages, sg, n) {
+		size_t len = min_t(size_t, ta->size - done, SZ_1G);
+
+		sg_set_page(sg, pfn_to_page(PHYS_PFN(phys + done)), len, 0);
+		done += len;
+	}
+	return 0;
+}
+
+/*
+ * What the arena is, once, for the dma-bufs' tables (ta_arena_range_table()):
+ * the DMA API promises dma_get_sgtable() for a whole allocation only, and
+ * the pages behind an interior address are its business (behind an IOMMU
+ * they are not the first page plus an offset).
+ */
+static int ta_arena_describe(struct ta_device *ta)
+{
+	int err;
+
+	if (ta->region && !ta->region_cma)
+		err = ta_arena_describe_pool(ta);
+	else
+		err = dma_get_sgtable(ta->dev, &ta->pages, ta->cpu_base,
+				      ta->dma_base, ta->size);
+	if (err)
+		return err;
+	return devm_add_action_or_reset(ta->dev, ta_arena_pages_free, ta);
+}
+
+/**
+ * ta_arena_range_table() - a scatterlist of a range of the arena
+ * @ta: the device
+ * @offset: where the range starts in the arena (page-aligned)
+ * @size: its bytes
+ * @sgt: out, allocated here (free it with sg_free_table())
+ *
+ * The range's pages, from the arena's own description, in as many entries
+ * as they take. An arena without struct pages gets one entry without a
+ * page, for the caller to map with dma_map_resource() (at
+ * @ta->pageless_phys + @offset).
+ *
+ * Return: 0, -ENOMEM, or -EINVAL for a range outside the arena.
+ */
+int ta_arena_range_table(struct ta_device *ta, u64 offset, size_t size,
+			 struct sg_table *sgt)
+{
+	u64 pos = 0, end = offset + size;
+	struct scatterlist *sg, *out;
+	unsigned int i, n = 0;
+	int err;
+
+	if (!size || offset > ta->size || size > ta->size - offset)
+		return -EINVAL;
+	if (!ta->pages.orig_nents)
+		return sg_alloc_table(sgt, 1, GFP_KERNEL_ACCOUNT);
+	for_each_sgtable_sg(&ta->pages, sg, i) {
+		n += pos < end && pos + sg->length > offset;
+		pos += sg->length;
+	}
+	err = sg_alloc_table(sgt, n, GFP_KERNEL_ACCOUNT);
+	if (err)
+		return err;
+	out = sgt->sgl;
+	pos = 0;
+	for_each_sgtable_sg(&ta->pages, sg, i) {
+		u64 from = max(pos, offset), to = min(pos + sg->length, end);
+
+		if (from < to) {
+			u64 skip = from - pos + sg->offset;
+
+			sg_set_page(out, pfn_to_page(page_to_pfn(sg_page(sg)) +
+						     (skip >> PAGE_SHIFT)),
+				    to - from, offset_in_page(skip));
+			out = sg_next(out);
+		}
+		pos += sg->length;
+	}
+	return 0;
+}
+
 /**
  * ta_arena_check_region() - check that a CMA region's arena lies in it
- * @ta: the device, its arena allocated
+ * @ta: the device, its arena allocated and described
  *
  * When a CMA area cannot give the arena, dma_alloc_coherent() falls back to
  * the page allocator (__dma_direct_alloc_pages()), which can hand out an
@@ -23,24 +146,16 @@
  * the region: check where its pages are. A coherent pool (a region that is
  * not reusable) never falls back, and its memory may have no struct page.
  *
- * Return: 0, -ENOMEM (logged) when the arena is outside the region, or the
- * error of dma_get_sgtable().
+ * Return: 0, or -ENOMEM (logged) when the arena is outside the region.
  */
 int ta_arena_check_region(struct ta_device *ta)
 {
 	const struct reserved_mem *rmem = ta->region;
-	struct sg_table sgt;
 	phys_addr_t phys;
-	int err;
 
 	if (!rmem || !ta->region_cma)
 		return 0;
-	err = dma_get_sgtable(ta->dev, &sgt, ta->cpu_base, ta->dma_base,
-			      ta->size);
-	if (err)
-		return err;
-	phys = page_to_phys(sg_page(sgt.sgl));
-	sg_free_table(&sgt);
+	phys = sg_phys(ta->pages.sgl);
 	if (phys >= rmem->base && phys - rmem->base <= rmem->size - ta->size)
 		return 0;
 	dev_err(ta->dev, "the arena is not in memory-region %s: its CMA area could not give %zu bytes (another device holds part of it, or its pages could not be migrated)\n",
@@ -140,6 +255,9 @@ int ta_arena_init(struct ta_device *ta, u64 size)
 			size);
 		return -ENOMEM;
 	}
+	err = ta_arena_describe(ta);
+	if (err)
+		return err;
 	err = ta_arena_check_region(ta);
 	if (err)
 		return err;

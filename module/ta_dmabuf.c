@@ -8,10 +8,14 @@
  * buffer. A buffer covers a page-aligned range of the slice: the whole
  * slice (PLAN_EXPORT), or a %TA_TENSOR_EXPORTABLE tensor's whole pages
  * (TENSOR_EXPORT); the same operations serve both, offset by the range.
- * Each attachment gets an sg_table of the (physically contiguous) range
- * from dma_get_sgtable() and maps it for the importing device; CPU
- * access brackets sync every mapped attachment, which is what a
- * non-coherent SoC needs. Shaped after the kernel's CMA heap exporter.
+ * Each attachment gets an sg_table of the range, cut from the arena's own
+ * description (ta_arena_range_table(): its pages as the DMA API gave them
+ * for the whole allocation), and maps it for the importing device; an
+ * arena without struct pages (a no-map region outside the kernel's memory
+ * map) is mapped as a resource, its table carrying DMA addresses only, as
+ * the dma-buf rules let importers use. CPU access brackets sync every
+ * mapped attachment, which is what a non-coherent SoC needs. Shaped after
+ * the kernel's CMA heap exporter.
  */
 #include <linux/dma-buf.h>
 #include <linux/dma-direct.h>
@@ -55,7 +59,8 @@ struct ta_dmabuf {
 /**
  * struct ta_dmabuf_attachment - one importer's view
  * @dev: the importing device
- * @sgt: the range as a scatterlist (one entry: the arena is contiguous)
+ * @sgt: the range as a scatterlist (ta_arena_range_table()); for an arena
+ *	 without struct pages, one entry that only has its DMA address
  * @node: in &ta_dmabuf.attachments
  * @mapped: @sgt is mapped for @dev
  */
@@ -68,25 +73,45 @@ struct ta_dmabuf_attachment {
 
 static const struct dma_buf_ops ta_dmabuf_ops;
 
+/* Where the buffer starts in the arena. */
+static u64 ta_dmabuf_arena_offset(struct ta_dmabuf *buf)
+{
+	return buf->plan->slice_dma - buf->plan->ta->dma_base + buf->offset;
+}
+
 /*
- * An importer reaches the slice when an IOMMU maps it for the importer, or
- * when the slice's bus address as the importer sees it lies under the
+ * An importer reaches the buffer when an IOMMU maps it for the importer,
+ * or when each piece's bus address as the importer sees it lies under the
  * importer's DMA mask and bus limit. Otherwise dma_map_sgtable() would
- * bounce the slice through swiotlb (and with DMA_ATTR_SKIP_CPU_SYNC never
- * copy it back): the accelerator would work on a copy. Refuse at attach.
+ * bounce it through swiotlb (and with DMA_ATTR_SKIP_CPU_SYNC never copy it
+ * back): the accelerator would work on a copy. Refuse at attach.
  */
-static int ta_dmabuf_check_reach(struct ta_dmabuf *buf, struct device *dev)
+static int ta_dmabuf_check_reach(struct ta_dmabuf *buf, struct device *dev,
+				 struct sg_table *sgt)
 {
 	struct ta_plan_obj *plan = buf->plan;
 	struct ta_device *ta = plan->ta;
-	phys_addr_t phys = dma_to_phys(ta->dev, plan->slice_dma + buf->offset);
-	dma_addr_t addr, limit;
+	struct scatterlist *sg;
+	dma_addr_t limit;
+	unsigned int i;
 
 	if (!dev->dma_mask || device_iommu_mapped(dev))
 		return 0;
-	addr = phys_to_dma(dev, phys);
-	if (dma_capable(dev, addr, buf->size, true))
-		return 0;
+	if (!ta->pages.orig_nents) {
+		phys_addr_t phys = ta->pageless_phys +
+				   ta_dmabuf_arena_offset(buf);
+
+		if (dma_capable(dev, phys_to_dma(dev, phys), buf->size, true))
+			return 0;
+		goto refuse;
+	}
+	for_each_sgtable_sg(sgt, sg, i)
+		if (!dma_capable(dev, phys_to_dma(dev, sg_phys(sg)),
+				 sg->length, true))
+			goto refuse;
+	return 0;
+
+refuse:
 	limit = ta_dma_limit(dev);
 	/*
 	 * Not the slice's address: INFO shows the arena's addresses to
@@ -106,25 +131,28 @@ static int ta_dmabuf_attach(struct dma_buf *dmabuf,
 	struct ta_dmabuf_attachment *a;
 	int err;
 
-	err = ta_dmabuf_check_reach(buf, attachment->dev);
-	if (err)
-		return err;
 	a = kzalloc_obj(*a, GFP_KERNEL_ACCOUNT);
 	if (!a)
 		return -ENOMEM;
-	err = dma_get_sgtable(plan->ta->dev, &a->sgt,
-			      (void *)(plan->slice_vaddr + buf->offset),
-			      plan->slice_dma + buf->offset, buf->size);
-	if (err) {
-		kfree(a);
-		return err;
-	}
+	err = ta_arena_range_table(plan->ta, ta_dmabuf_arena_offset(buf),
+				   buf->size, &a->sgt);
+	if (err)
+		goto free_attachment;
+	err = ta_dmabuf_check_reach(buf, attachment->dev, &a->sgt);
+	if (err)
+		goto free_table;
 	a->dev = attachment->dev;
 	attachment->priv = a;
 	mutex_lock(&buf->lock);
 	list_add(&a->node, &buf->attachments);
 	mutex_unlock(&buf->lock);
 	return 0;
+
+free_table:
+	sg_free_table(&a->sgt);
+free_attachment:
+	kfree(a);
+	return err;
 }
 
 static void ta_dmabuf_detach(struct dma_buf *dmabuf,
@@ -154,6 +182,30 @@ static void ta_dmabuf_detach(struct dma_buf *dmabuf,
 #define TA_DMABUF_MAP_ATTRS \
 	(DMA_ATTR_SKIP_CPU_SYNC | DMA_ATTR_DEBUGGING_IGNORE_CACHELINES)
 
+/*
+ * An arena without struct pages is memory the kernel does not manage, as
+ * a device's is: dma_map_resource() gives the importer its address, and
+ * the table carries only that (sg_page() is NULL: importers use the DMA
+ * addresses, which is all the dma-buf rules let them use).
+ */
+static int ta_dmabuf_map_resource(struct ta_dmabuf *buf,
+				  struct ta_dmabuf_attachment *a,
+				  enum dma_data_direction dir)
+{
+	phys_addr_t phys = buf->plan->ta->pageless_phys +
+			   ta_dmabuf_arena_offset(buf);
+	dma_addr_t addr;
+
+	addr = dma_map_resource(a->dev, phys, buf->size, dir,
+				TA_DMABUF_MAP_ATTRS);
+	if (dma_mapping_error(a->dev, addr))
+		return -ENOMEM;
+	sg_dma_address(a->sgt.sgl) = addr;
+	sg_dma_len(a->sgt.sgl) = buf->size;
+	a->sgt.nents = 1;
+	return 0;
+}
+
 static struct sg_table *ta_dmabuf_map(struct dma_buf_attachment *attachment,
 				      enum dma_data_direction dir)
 {
@@ -161,10 +213,17 @@ static struct sg_table *ta_dmabuf_map(struct dma_buf_attachment *attachment,
 	struct ta_dmabuf_attachment *a = attachment->priv;
 	int err;
 
+	if (!buf->plan->ta->pages.orig_nents) {
+		err = ta_dmabuf_map_resource(buf, a, dir);
+		if (err)
+			return ERR_PTR(err);
+		goto mapped;
+	}
 	err = dma_map_sgtable(attachment->dev, &a->sgt, dir,
 			      TA_DMABUF_MAP_ATTRS);
 	if (err)
 		return ERR_PTR(err);
+mapped:
 	mutex_lock(&buf->lock);
 	a->mapped = true;
 	mutex_unlock(&buf->lock);
@@ -180,7 +239,12 @@ static void ta_dmabuf_unmap(struct dma_buf_attachment *attachment,
 	mutex_lock(&buf->lock);
 	a->mapped = false;
 	mutex_unlock(&buf->lock);
-	dma_unmap_sgtable(attachment->dev, sgt, dir, TA_DMABUF_MAP_ATTRS);
+	if (!buf->plan->ta->pages.orig_nents)
+		dma_unmap_resource(attachment->dev, sg_dma_address(sgt->sgl),
+				   buf->size, dir, TA_DMABUF_MAP_ATTRS);
+	else
+		dma_unmap_sgtable(attachment->dev, sgt, dir,
+				  TA_DMABUF_MAP_ATTRS);
 }
 
 /*
@@ -196,7 +260,7 @@ static void ta_dmabuf_sync(struct dma_buf *dmabuf, enum dma_data_direction dir,
 	struct ta_dmabuf *buf = dmabuf->priv;
 	struct ta_dmabuf_attachment *a;
 
-	if (buf->plan->ta->region_nomap)
+	if (buf->plan->ta->region_nomap || !buf->plan->ta->pages.orig_nents)
 		return;
 	mutex_lock(&buf->lock);
 	list_for_each_entry(a, &buf->attachments, node) {

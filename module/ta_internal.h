@@ -12,6 +12,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
+#include <linux/scatterlist.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
 #include <linux/xarray.h>
@@ -39,6 +40,13 @@ struct reserved_mem;
  * @region_cma: @region is a CMA area ("reusable"), not a coherent pool
  * @region_nomap: @region is "no-map": the arena has no kernel linear-map
  *		  alias, so no CPU cache maintenance may be done on it
+ * @pages: the arena's pages, as the DMA API describes the whole
+ *	   allocation (dma_get_sgtable(): one entry, or the scattered pages
+ *	   behind an IOMMU), or, for a coherent pool, from its physical
+ *	   address; empty (no entries) when the arena has no struct page
+ * @pageless_phys: the arena's physical address when it has no struct page
+ *		   (a no-map region outside the kernel's memory map): the
+ *		   dma-bufs map it as a resource (ta_arena_range_table())
  * @pool: genalloc pool over the arena; slices for plans come from it.
  *	  genalloc serialises its own updates (see lib/genalloc.c), so the
  *	  pool needs no lock of ours.
@@ -67,6 +75,8 @@ struct ta_device {
 	const struct reserved_mem *region;
 	bool region_cma;
 	bool region_nomap;
+	struct sg_table pages;
+	phys_addr_t pageless_phys;
 	struct gen_pool *pool;
 	dev_t devt;
 	struct cdev cdev;
@@ -389,6 +399,8 @@ void ta_arena_fill_info(struct ta_device *ta, struct ta_info *info,
 			bool addresses);
 dma_addr_t ta_dma_limit(struct device *dev);
 int ta_arena_check_region(struct ta_device *ta);
+int ta_arena_range_table(struct ta_device *ta, u64 offset, size_t size,
+			 struct sg_table *sgt);
 int ta_arena_check_reach(struct ta_device *ta);
 
 /* ta_ioctl.c */

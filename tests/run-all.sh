@@ -139,10 +139,11 @@ minima+=(--min lint=113 --min intree=9 --min test-vm=882)
 # rocket and ethosu, are arm64 drivers of 6.18 and later) with a tree
 # prepared from its source, W=1 and sparse for arm64 there, the payload
 # cross-built, and one boot per device-tree variant of the arena's
-# memory-region (tests/vm/board/): CMA and no-map, on a non-coherent
+# memory-region (tests/vm/board/): CMA, no-map, and no-map outside the
+# kernel's memory map (no struct page), on a non-coherent
 # device, and (briefly) a node on the kernel's default CMA area, which is
 # refused. Then packaging and the module cross-built for arm64 6.1.
-arm64_variants=(cma nomap cmadefault)
+arm64_variants=(cma nomap pageless cmadefault)
 arm64_lane() {
 	local a64 variant abi image
 	wait_for "$out/deps.done"
@@ -189,7 +190,9 @@ for variant in "${arm64_variants[@]}"; do
 	consoles+=(--console "board-$variant-vm=$out/console-board-$variant.log")
 done
 # cmadefault is the refused node alone: 3 results
-minima+=(--min board-cma-vm=597 --min board-nomap-vm=597 --min board-cmadefault-vm=2)
+# pageless: the board checks and one model through the NPU, 220 results
+minima+=(--min board-cma-vm=597 --min board-nomap-vm=597 --min board-pageless-vm=198)
+minima+=(--min board-cmadefault-vm=2)
 
 # The rest of the Debian packages, while the kernel compiles (make check
 # installed what the kernel build needs first: tests/deps.sh --kernel).

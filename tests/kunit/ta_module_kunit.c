@@ -304,6 +304,69 @@ static void ta_arena_region_check_test(struct kunit *test)
 	ta->region = NULL;
 }
 
+/*
+ * A dma-buf's table is cut from the arena's own description: the range's
+ * pages where they really are, whatever the arena's entries (one for
+ * dma-direct; scattered pages behind an IOMMU, made up here from three
+ * separate blocks), and one entry without a page for an arena that has
+ * none.
+ */
+static void ta_arena_range_table_test(struct kunit *test)
+{
+	struct ta_device *ta = test->priv;
+	struct sg_table arena = ta->pages, sgt;
+	struct page *blocks[3] = { NULL };
+	struct scatterlist *sg;
+	unsigned int i, checked = 0;
+
+	/* the live arena: one entry, the range at its offset */
+	KUNIT_ASSERT_EQ(test, ta_arena_range_table(ta, 3 * PAGE_SIZE,
+						   2 * PAGE_SIZE, &sgt), 0);
+	KUNIT_EXPECT_EQ(test, sgt.orig_nents, 1U);
+	KUNIT_EXPECT_EQ(test, sg_phys(sgt.sgl),
+			sg_phys(arena.sgl) + 3 * PAGE_SIZE);
+	KUNIT_EXPECT_EQ(test, sgt.sgl->length, 2 * PAGE_SIZE);
+	sg_free_table(&sgt);
+	KUNIT_EXPECT_EQ(test, ta_arena_range_table(ta, 0, 0, &sgt), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ta_arena_range_table(ta, ta->size, PAGE_SIZE,
+						   &sgt), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ta_arena_range_table(ta, PAGE_SIZE, ta->size,
+						   &sgt), -EINVAL);
+
+	/* scattered: three blocks of two pages; pages 1 to 4 span them all */
+	KUNIT_ASSERT_EQ(test, sg_alloc_table(&ta->pages, 3, GFP_KERNEL), 0);
+	for_each_sgtable_sg(&ta->pages, sg, i) {
+		blocks[i] = alloc_pages(GFP_KERNEL, 1);
+		KUNIT_ASSERT_NOT_NULL(test, blocks[i]);
+		sg_set_page(sg, blocks[i], 2 * PAGE_SIZE, 0);
+	}
+	KUNIT_EXPECT_EQ(test, ta_arena_range_table(ta, PAGE_SIZE,
+						   4 * PAGE_SIZE, &sgt), 0);
+	KUNIT_EXPECT_EQ(test, sgt.orig_nents, 3U);
+	for_each_sgtable_sg(&sgt, sg, i) {
+		struct page *want = i ? blocks[i] : blocks[0] + 1;
+
+		KUNIT_EXPECT_EQ(test, sg_phys(sg), page_to_phys(want));
+		KUNIT_EXPECT_EQ(test, sg->length, i == 1 ? 2 * PAGE_SIZE :
+							   PAGE_SIZE);
+		checked++;
+	}
+	KUNIT_EXPECT_EQ(test, checked, 3U);
+	sg_free_table(&sgt);
+	for (i = 0; i < ARRAY_SIZE(blocks); i++)
+		__free_pages(blocks[i], 1);
+	sg_free_table(&ta->pages);
+
+	/* no struct page: one entry without one, for dma_map_resource() */
+	memset(&ta->pages, 0, sizeof(ta->pages));
+	KUNIT_EXPECT_EQ(test, ta_arena_range_table(ta, PAGE_SIZE, PAGE_SIZE,
+						   &sgt), 0);
+	KUNIT_EXPECT_EQ(test, sgt.orig_nents, 1U);
+	KUNIT_EXPECT_NULL(test, sg_page(sgt.sgl));
+	sg_free_table(&sgt);
+	ta->pages = arena;
+}
+
 /* An arena beyond the device's bus limit (dma-ranges) is refused. */
 static void ta_arena_reach_test(struct kunit *test)
 {
@@ -324,6 +387,7 @@ static struct kunit_case ta_arena_cases[] = {
 	KUNIT_CASE(ta_arena_use_test),
 	KUNIT_CASE(ta_arena_region_check_test),
 	KUNIT_CASE(ta_arena_reach_test),
+	KUNIT_CASE(ta_arena_range_table_test),
 	{}
 };
 

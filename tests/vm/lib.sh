@@ -451,10 +451,14 @@ ta_board_dtb() {
 # ta_boot_arm64 IMAGE INITRAMFS DTB LOG MODE [TIMEOUT]: boot the arm64 board
 # under TCG with DTB; the VM runs tests/vm/init in MODE and powers off.
 ta_boot_arm64() {
-	local kernel=$1 initrd=$2 dtb=$3 log=$4 mode=$5 limit=${6:-900} rc=0
+	local kernel=$1 initrd=$2 dtb=$3 log=$4 mode=$5 limit=${6:-900} rc=0 args=
+	# pageless: the kernel told of 3 GiB of RAM (to 4 GiB), the region
+	# above it outside its memory map (qemu writes the memory node itself,
+	# so the device tree cannot say it).
+	[ "$mode" = board-pageless ] && args=mem=3G
 	timeout --foreground -k 10 "$limit" qemu-system-aarch64 -accel tcg \
 		"${TA_ARM64_MACHINE[@]}" -kernel "$kernel" -initrd "$initrd" -dtb "$dtb" \
-		-append "console=ttyAMA0 loglevel=7 panic=-1 ta_mode=$mode $TA_BOOT_ARGS" \
+		-append "console=ttyAMA0 loglevel=7 panic=-1 ta_mode=$mode $args $TA_BOOT_ARGS" \
 		-display none -monitor none -serial "file:$log" -no-reboot \
 		</dev/null >"$log.qemu" 2>&1 || rc=$?
 	[ "$rc" = 124 ] && ta_log "VM ($mode) timed out after ${limit}s"
