@@ -7,6 +7,15 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
 
+# verdict NAME WANT_RC RC: results.py's exit status against the wanted one.
+verdict() {
+	if [ "$3" = "$2" ]; then
+		echo "ok $n - harness: $1"
+	else
+		echo "not ok $n - harness: $1 (exit $3, want $2)"
+		sed 's/^/# /' "$tmp/out"
+	fi
+}
 # expect NAME WANT_RC CONSOLE_TEXT [RESULTS.PY ARGS...]: the console
 # needs 1 passed result unless the ARGS give another --min.
 expect() {
@@ -15,13 +24,7 @@ expect() {
 	local args=("${@:4}")
 	[[ " ${args[*]} " == *" --min vm="* ]] || args+=(--min vm=1)
 	python3 "$here/results.py" --console "vm=$tmp/console.log" "${args[@]}" >"$tmp/out" 2>&1
-	rc=$?
-	if [ "$rc" = "$2" ]; then
-		echo "ok $n - harness: $1"
-	else
-		echo "not ok $n - harness: $1 (exit $rc, want $2)"
-		sed 's/^/# /' "$tmp/out"
-	fi
+	verdict "$1" "$2" $?
 }
 
 good='[    1.0]     KTAP version 1\n[    1.0]     # Subtest: s\n[    1.0]     1..2\n[    1.1]     ok 1 - a\n[    1.2]     ok 2 - b\n[    1.3] ok 1 - s\ne2e: ok - x\nTA-VM: end\n'
@@ -62,13 +65,7 @@ expect_tap() {
 	n=$((n + 1))
 	printf '%b' "$3" >"$tmp/host.tap"
 	python3 "$here/results.py" --tap "host=$tmp/host.tap" "${@:4}" >"$tmp/out" 2>&1
-	rc=$?
-	if [ "$rc" = "$2" ]; then
-		echo "ok $n - harness: $1"
-	else
-		echo "not ok $n - harness: $1 (exit $rc, want $2)"
-		sed 's/^/# /' "$tmp/out"
-	fi
+	verdict "$1" "$2" $?
 }
 expect_tap "TAP that reports what it planned passes" 0 '1..2\nok 1 - a\nok 2 - b\n'
 expect_tap "TAP that plans 3 and reports 2 fails" 1 '1..3\nok 1 - a\nok 2 - b\n'

@@ -16,12 +16,13 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define CG	"/sys/fs/cgroup"
 
-/* Write @s to the cgroup file @path: 0 or -errno. */
-static inline int cg_write(const char *path, const char *s)
+/* Write @s to @path (a cgroup or sysfs knob): 0 or -errno. */
+static inline int write_str(const char *path, const char *s)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
 	ssize_t n;
@@ -75,7 +76,7 @@ static inline bool cg_memory_make(const char *dir)
 		printf("# mount cgroup2: %s\n", strerror(errno));
 		return false;
 	}
-	if (cg_write(CG "/cgroup.subtree_control", "+memory")) {
+	if (write_str(CG "/cgroup.subtree_control", "+memory")) {
 		printf("# +memory: %s\n", strerror(errno));
 		return false;
 	}
@@ -85,7 +86,7 @@ static inline bool cg_memory_make(const char *dir)
 		return false;
 	}
 	snprintf(path, sizeof(path), "%s/memory.max", dir);
-	return !cg_write(path, "max");
+	return !write_str(path, "max");
 }
 
 /* Move the calling process into @dir: 0 or -errno. */
@@ -95,7 +96,7 @@ static inline int cg_join(const char *dir)
 
 	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
 	snprintf(pid, sizeof(pid), "%d", getpid());
-	return cg_write(path, pid);
+	return write_str(path, pid);
 }
 
 /* @dir's @file (memory.current, memory.peak): the number, or -1. */
@@ -105,6 +106,39 @@ static inline long long cg_read(const char *dir, const char *file)
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	return read_ll(path, NULL);
+}
+
+/*
+ * What memory.current may be off by, in bytes: each CPU keeps up to a
+ * charge batch of pages (MEMCG_CHARGE_BATCH, 64) charged to the cgroup
+ * but not yet used, and less than a page of object charge beside them.
+ * A charge may be taken from that stock without memory.current rising,
+ * and an uncharge may go into it without memory.current falling.
+ */
+static inline long long cg_stock_slack(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	long page = sysconf(_SC_PAGESIZE);
+
+	return (cpus > 0 ? cpus : 1) * (64LL + 1) * (page > 0 ? page : 4096);
+}
+
+/*
+ * Wait up to @ms milliseconds for @dir's memory.current to fall to @below
+ * or under (work that ends in a kernel worker uncharges after the fence
+ * that announced its end): the last reading, or -1.
+ */
+static inline long long cg_wait_below(const char *dir, long long below,
+				      int ms)
+{
+	struct timespec tick = { .tv_nsec = 20 * 1000 * 1000 };
+	long long cur = cg_read(dir, "memory.current");
+
+	for (; cur > below && ms > 0; ms -= 20) {
+		nanosleep(&tick, NULL);
+		cur = cg_read(dir, "memory.current");
+	}
+	return cur;
 }
 
 #endif /* TA_E2E_CGROUP_H */

@@ -2,8 +2,8 @@
 /*
  * ta_e2e_dev.h - the device calls and the file writes the end-to-end
  * programs that drive /dev/tensorarena through raw ioctls share: errno as a
- * return value, open, destroy, INFO, and one string written to a file
- * (cgroup and sysfs knobs). Included once per program.
+ * return value, open, destroy, INFO (and, from ta_e2e_cgroup.h, one string
+ * written to a file). Included once per program.
  */
 #ifndef TA_E2E_DEV_H
 #define TA_E2E_DEV_H
@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include <linux/tensorarena.h>
+
+#include "ta_e2e_cgroup.h"	/* write_str() */
 
 /* ioctl(), returning 0 or -errno. */
 static inline int xioctl(int fd, unsigned long cmd, void *arg)
@@ -48,20 +50,6 @@ static inline struct ta_info info(void)
 		close(fd);
 	}
 	return i;
-}
-
-/* Write @s to @path: 0 or -errno. */
-static inline int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	n = n < 0 ? -errno : 0;
-	close(fd);
-	return (int)n;
 }
 
 #endif /* TA_E2E_DEV_H */

@@ -42,7 +42,6 @@
 #include "ta_e2e_report.h"
 #include "ta_e2e_rawnl.h"
 
-#define CG	"/sys/fs/cgroup"
 #define CG_A	CG "/ta-dmem-a"
 #define CG_B	CG "/ta-dmem-b"
 /* One plan: one buffer of SLICE bytes, a whole number of pages. */
