@@ -1518,16 +1518,20 @@ static bool ta_ox_ints(const struct ta_ox_value *v, const s64 **iv, u32 *n)
 	return true;
 }
 
-/* Normalize an axis against rank @r (allowing @r itself when @incl). */
+/*
+ * Normalize an axis against rank @r: one of [-r, r - 1], or with @incl
+ * (Flatten, whose axis may name the end) one of [-r, r]; a negative axis
+ * counts from the end, -1 naming the last dimension either way.
+ */
 static int ta_ox_axis(struct ta_ox *ox, s64 axis, u32 r, bool incl, u32 *out)
 {
-	s64 lim = (s64)r + (incl ? 1 : 0);
+	s64 hi = (s64)r - (incl ? 0 : 1);
 
-	if (axis < -lim || axis >= lim)
+	if (axis < -(s64)r || axis > hi)
 		return ta_ox_node_fail(ox, -EINVAL,
 				       "axis %lld out of range for rank %u",
 				       (long long)axis, r);
-	*out = (u32)(axis < 0 ? axis + lim : axis);
+	*out = (u32)(axis < 0 ? axis + (s64)r : axis);
 	return 0;
 }
 
@@ -1654,23 +1658,26 @@ static int ta_ox_cast(struct ta_ox *ox)
 	return 0;
 }
 
-/* Multidirectional (numpy) broadcast of @a and @b into @out. */
+/*
+ * Multidirectional (numpy) broadcast of @a and @b into @out, which may be
+ * @a or @b: the result is built apart and written last.
+ */
 static int ta_ox_broadcast(struct ta_ox *ox, const struct ta_ox_shape *a,
 			   const struct ta_ox_shape *b,
 			   struct ta_ox_shape *out)
 {
 	u32 r = a->rank > b->rank ? a->rank : b->rank, i;
+	struct ta_ox_shape o = { .rank = r };
 	char sa[160], sb[160];
 
-	out->rank = r;
 	for (i = 0; i < r; i++) {
 		s64 x = i < r - a->rank ? 1 : a->d[i - (r - a->rank)];
 		s64 y = i < r - b->rank ? 1 : b->d[i - (r - b->rank)];
 
 		if (x == y || y == 1) {
-			out->d[i] = x;
+			o.d[i] = x;
 		} else if (x == 1) {
-			out->d[i] = y;
+			o.d[i] = y;
 		} else {
 			ta_ox_shape_str(a, sa, sizeof(sa));
 			ta_ox_shape_str(b, sb, sizeof(sb));
@@ -1679,6 +1686,7 @@ static int ta_ox_broadcast(struct ta_ox *ox, const struct ta_ox_shape *a,
 					       sa, sb);
 		}
 	}
+	*out = o;
 	return 0;
 }
 
@@ -1844,6 +1852,15 @@ static int ta_ox_window_out(struct ta_ox *ox, const struct ta_ox_window *w,
 	if (!strcmp(w->auto_pad, "SAME_UPPER") ||
 	    !strcmp(w->auto_pad, "SAME_LOWER")) {
 		*out = (in + w->s[i] - 1) / w->s[i];
+		/*
+		 * ONNX's inference (1.12) applies ceil_mode to the pads SAME
+		 * gives, which can give one more: plan the larger.
+		 */
+		span = (*out - 1) * w->s[i] + ek - in;
+		span = in + (span > 0 ? span : 0) - ek;
+		if (w->ceil_mode && span >= 0 &&
+		    (span + w->s[i] - 1) / w->s[i] + 1 > *out)
+			*out = (span + w->s[i] - 1) / w->s[i] + 1;
 		return 0;
 	}
 	span = in - ek;
@@ -1854,10 +1871,12 @@ static int ta_ox_window_out(struct ta_ox *ox, const struct ta_ox_window *w,
 				       "spatial dimension %u: the window (%lld) is larger than the padded input",
 				       i, (long long)ek);
 	if (w->ceil_mode) {
+		/*
+		 * Runtimes differ on a last window that would start in the
+		 * end padding: newer ones drop it, older ones (and the
+		 * operator's formula) keep it. Plan the larger: keep it.
+		 */
 		*out = (span + w->s[i] - 1) / w->s[i] + 1;
-		/* the last window must start inside the input or its pads */
-		if ((*out - 1) * w->s[i] >= in + w->pads[i])
-			(*out)--;
 	} else {
 		*out = span / w->s[i] + 1;
 	}
@@ -2199,6 +2218,14 @@ static int ta_ox_slice(struct ta_ox *ox)
 		d = x->shape.d[ax];
 		b = st[i] < 0 ? st[i] + d : st[i];
 		e = en[i] < 0 ? en[i] + d : en[i];
+		/*
+		 * An end of INT32_MAX or INT64_MAX means "to the end" in the
+		 * step's direction (numpy's None), as ONNX Runtime reads it:
+		 * with a negative step, down to and with element 0. A plain
+		 * clamp would give less; plan the larger.
+		 */
+		if (step < 0 && (en[i] == INT64_MAX || en[i] == INT32_MAX))
+			e = -1;
 		if (step > 0) {
 			b = b < 0 ? 0 : b > d ? d : b;
 			e = e < 0 ? 0 : e > d ? d : e;
@@ -2670,7 +2697,15 @@ static int ta_ox_resize(struct ta_ox *ox)
 		scales[i] = sc->fv[i];
 scale:
 	for (i = 0; i < s.rank; i++) {
+		/*
+		 * ONNX Runtime and ONNX's own inference multiply in float:
+		 * 10 * 0.7f is 7 there and 6.99... in double. Plan the larger.
+		 */
+		float f = (float)s.d[i] * (float)scales[i];
 		double d = floor((double)s.d[i] * scales[i]);
+
+		if (f == f && floor((double)f) > d)
+			d = floor((double)f);
 
 		if (!(d >= 0 && d <= (double)TA_OX_MAX_ELEMS))
 			return ta_ox_node_fail(ox, -EINVAL,
@@ -2758,6 +2793,12 @@ static int ta_ox_split(struct ta_ox *ox)
 	return 0;
 }
 
+/* 1 for a dimension of 0: an output must be able to hold one element. */
+static s64 ta_ox_at_least_1(s64 d)
+{
+	return d > 0 ? d : 1;
+}
+
 static int ta_ox_reduce(struct ta_ox *ox)
 {
 	struct ta_ox_value *x;
@@ -2788,6 +2829,19 @@ static int ta_ox_reduce(struct ta_ox *ox)
 			s.d[s.rank++] = x->shape.d[i];
 		else if (keep)
 			s.d[s.rank++] = 1;
+	}
+	/*
+	 * Over an empty axis ONNX Runtime reduces that axis alone, and
+	 * writes the others whole: [0,1,9] over axes -1 and 0 gives [1,1,9].
+	 * Plan the larger: the input with each empty dimension made 1.
+	 */
+	for (i = 0; i < x->shape.rank; i++)
+		if ((mask & (1U << i)) && !x->shape.d[i])
+			break;
+	if (i < x->shape.rank) {
+		s = x->shape;
+		for (i = 0; i < s.rank; i++)
+			s.d[i] = ta_ox_at_least_1(s.d[i]);
 	}
 	return ta_ox_set(ox, 0, x->dtype, &s);
 }
@@ -2842,70 +2896,413 @@ static int ta_ox_tile(struct ta_ox *ox)
 	return ta_ox_set(ox, 0, x->dtype, &s);
 }
 
+/*
+ * ---- ops whose output shape depends on the data ----
+ *
+ * Their outputs are planned at the largest the op can produce for inputs
+ * of the shapes given (TA_OX_BOUND in the table): a shape a model records
+ * for them is what one run produced, and may only be smaller. An op whose
+ * largest output is not known from shapes alone is refused, never planned
+ * from a recorded shape.
+ */
+
+/* NonZero: [rank, n] indices of the n non-zero elements, n <= numel. */
+static int ta_ox_nonzero(struct ta_ox *ox)
+{
+	struct ta_ox_value *x;
+	struct ta_ox_shape s = { .rank = 2 };
+	int ret = ta_ox_one_output(ox) ?: ta_ox_need(ox, 0, &x);
+
+	if (ret)
+		return ret;
+	/* a scalar is read as one element of rank 1 */
+	s.d[0] = ta_ox_at_least_1((s64)x->shape.rank);
+	s.d[1] = (s64)ta_ox_elems(&x->shape);
+	return ta_ox_set(ox, 0, TA_OX_INT64, &s);
+}
+
+/*
+ * Unique: Y (the distinct values, or slices along axis), indices,
+ * inverse_indices and counts, each at most as long as the input (or its
+ * axis).
+ */
+static int ta_ox_unique(struct ta_ox *ox)
+{
+	struct ta_ox_value *x;
+	struct ta_ox_shape y, v = { .rank = 1 };
+	struct ta_ox_attr a;
+	s64 axis;
+	u32 ax = 0, k;
+	int ret = ta_ox_need(ox, 0, &x);
+
+	if (ret)
+		return ret;
+	if (ox->nd.n_out > 4)
+		return ta_ox_node_fail(ox, -EINVAL, "%u outputs, want 1 to 4",
+				       ox->nd.n_out);
+	ret = ta_ox_attr(ox, "axis", &a);
+	if (ret < 0)
+		return ret;
+	if (ret) {
+		ret = ta_ox_attr_int(ox, "axis", 0, &axis) ?:
+		      ta_ox_axis(ox, axis, x->shape.rank, false, &ax);
+		if (ret)
+			return ret;
+		y = x->shape;
+		v.d[0] = x->shape.d[ax];
+	} else {
+		y.rank = 1;
+		y.d[0] = (s64)ta_ox_elems(&x->shape);
+		v.d[0] = y.d[0];
+	}
+	ret = ta_ox_set(ox, 0, x->dtype, &y);
+	for (k = 1; k < ox->nd.n_out && !ret; k++)
+		ret = ta_ox_set(ox, k, TA_OX_INT64, &v);
+	return ret;
+}
+
+/* Compress: the slices (or elements) its condition selects, at most all. */
+static int ta_ox_compress(struct ta_ox *ox)
+{
+	struct ta_ox_value *x, *c;
+	struct ta_ox_shape s;
+	struct ta_ox_attr a;
+	s64 axis, len;
+	u32 ax = 0;
+	int ret = ta_ox_one_output(ox) ?: ta_ox_need(ox, 0, &x) ?:
+		  ta_ox_need_rank(ox, 1, &c, 1, 1);
+
+	if (ret)
+		return ret;
+	len = c->shape.d[0];
+	ret = ta_ox_attr(ox, "axis", &a);
+	if (ret < 0)
+		return ret;
+	if (ret) {
+		ret = ta_ox_attr_int(ox, "axis", 0, &axis) ?:
+		      ta_ox_axis(ox, axis, x->shape.rank, false, &ax);
+		if (ret)
+			return ret;
+		s = x->shape;
+		if (len < s.d[ax])
+			s.d[ax] = len;
+	} else {
+		s.rank = 1;
+		s.d[0] = (s64)ta_ox_elems(&x->shape);
+		if (len < s.d[0])
+			s.d[0] = len;
+	}
+	return ta_ox_set(ox, 0, x->dtype, &s);
+}
+
+/*
+ * NonMaxSuppression: [n, 3] selected indices, n at most batches x classes
+ * x min(max_output_boxes_per_class, boxes). The bound takes every box when
+ * the maximum is not a constant, or is absent (the operator's 0, no box:
+ * planning the boxes costs little and holds any reading).
+ */
+static int ta_ox_nms(struct ta_ox *ox)
+{
+	struct ta_ox_value *boxes, *scores, *m = NULL;
+	struct ta_ox_shape s = { .rank = 2, .d = { 0, 3 } };
+	s64 per_class;
+	const s64 *iv;
+	u32 n;
+	int ret = ta_ox_one_output(ox) ?:
+		  ta_ox_need_rank(ox, 0, &boxes, 3, 3) ?:
+		  ta_ox_need_rank(ox, 1, &scores, 3, 3);
+
+	if (ret)
+		return ret;
+	if (boxes->shape.d[2] != 4 || scores->shape.d[0] != boxes->shape.d[0] ||
+	    scores->shape.d[2] != boxes->shape.d[1])
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "boxes [%lld,%lld,%lld] and scores [%lld,%lld,%lld] do not agree",
+				       (long long)boxes->shape.d[0],
+				       (long long)boxes->shape.d[1],
+				       (long long)boxes->shape.d[2],
+				       (long long)scores->shape.d[0],
+				       (long long)scores->shape.d[1],
+				       (long long)scores->shape.d[2]);
+	per_class = boxes->shape.d[1];
+	m = ta_ox_in(ox, 2);
+	if (m && ta_ox_ints(m, &iv, &n) && n == 1 && iv[0] >= 0 &&
+	    iv[0] < per_class)
+		per_class = iv[0];
+	s.d[0] = boxes->shape.d[0] * scores->shape.d[1];	/* < 2^72? */
+	if (s.d[0] && per_class > (s64)TA_OX_MAX_ELEMS / s.d[0])
+		return ta_ox_node_fail(ox, -EINVAL, "too many boxes");
+	s.d[0] *= per_class;
+	return ta_ox_set(ox, 0, TA_OX_INT64, &s);
+}
+
+/*
+ * TopK: values and indices, the input's shape with k along the axis; a k
+ * computed at run time is bounded by the dimension (a larger k fails).
+ */
+static int ta_ox_topk(struct ta_ox *ox)
+{
+	struct ta_ox_value *x;
+	struct ta_ox_shape s;
+	s64 axis, k = -1;
+	const s64 *iv;
+	u32 ax = 0, n;
+	int ret = ta_ox_need(ox, 0, &x) ?:
+		  ta_ox_attr_int(ox, "axis", -1, &axis);
+
+	if (!ret)
+		ret = ta_ox_axis(ox, axis, x->shape.rank, false, &ax);
+	if (ret)
+		return ret;
+	if (ox->nd.n_out > 2)
+		return ta_ox_node_fail(ox, -EINVAL, "%u outputs, want 1 or 2",
+				       ox->nd.n_out);
+	if (ox->opset < 10) {
+		ret = ta_ox_attr_int(ox, "k", -1, &k);
+		if (ret)
+			return ret;
+	} else if (ta_ox_in(ox, 1) && ta_ox_ints(ta_ox_in(ox, 1), &iv, &n) &&
+		   n == 1) {
+		k = iv[0];
+	} else if (!ta_ox_in(ox, 1)) {
+		return ta_ox_node_fail(ox, -EINVAL, "input 1 (K) is missing");
+	}
+	s = x->shape;
+	if (k > s.d[ax])
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "k %lld is larger than dimension %u (%lld)",
+				       (long long)k, ax, (long long)s.d[ax]);
+	if (k >= 0)
+		s.d[ax] = k;
+	return ta_ox_set(ox, 0, x->dtype, &s) ?:
+	       ta_ox_set(ox, 1, TA_OX_INT64, &s);
+}
+
+/* One scalar input's value as a double (an int or a float kept). */
+static bool ta_ox_scalar(struct ta_ox *ox, u32 k, double *v, bool *is_int,
+			 s64 *iv)
+{
+	struct ta_ox_value *x = ta_ox_in(ox, k);
+
+	if (!x || ta_ox_elems(&x->shape) != 1 || x->n_kept != 1)
+		return false;
+	*is_int = !!x->iv;
+	if (x->iv) {
+		*iv = x->iv[0];
+		*v = (double)x->iv[0];
+		return true;
+	}
+	if (!x->fv)
+		return false;
+	*v = x->fv[0];
+	return true;
+}
+
+/*
+ * Range: max(ceil((limit - start) / delta), 0) elements, known only when
+ * all three inputs are constants; otherwise nothing bounds it, and it is
+ * refused. Floats are computed in float and in double: the larger.
+ */
+static int ta_ox_range(struct ta_ox *ox)
+{
+	struct ta_ox_value *st;
+	struct ta_ox_shape s = { .rank = 1 };
+	double v[3], n;
+	bool is_int[3];
+	s64 iv[3];
+	u32 k;
+	int ret = ta_ox_one_output(ox) ?: ta_ox_need(ox, 0, &st);
+
+	if (ret)
+		return ret;
+	for (k = 0; k < 3; k++)
+		if (!ta_ox_scalar(ox, k, &v[k], &is_int[k], &iv[k]))
+			return ta_ox_node_fail(ox, -EINVAL,
+					       "input %u is computed at run time: the length of Range's output is known only when start, limit and delta are constants, and nothing bounds it otherwise",
+					       k);
+	if (!v[2])
+		return ta_ox_node_fail(ox, -EINVAL, "delta is 0");
+	if (is_int[0] && is_int[1] && is_int[2]) {
+		s64 span, d = iv[2];
+
+		if (__builtin_sub_overflow(iv[1], iv[0], &span))
+			return ta_ox_node_fail(ox, -EINVAL, "range too large");
+		/* ceil(span / d), 0 when negative */
+		if (!span || (span > 0 && d < 0) || (span < 0 && d > 0))
+			n = 0;
+		else
+			n = (double)(span / d + (span % d != 0));
+	} else {
+		float f = ceilf(((float)v[1] - (float)v[0]) / (float)v[2]);
+
+		n = ceil((v[1] - v[0]) / v[2]);
+		if (f == f && f > n)
+			n = f;
+		if (!(n > 0))
+			n = 0;
+	}
+	if (!(n <= (double)TA_OX_MAX_ELEMS))
+		return ta_ox_node_fail(ox, -EINVAL, "range too large");
+	s.d[0] = (s64)n;
+	return ta_ox_set(ox, 0, st->dtype, &s);
+}
+
+/*
+ * If, Loop and Scan run subgraphs this importer does not plan: a plan of
+ * the outer graph alone would leave the subgraphs' tensors out of the
+ * arena. Refused, even with their outputs' shapes recorded.
+ */
+static int ta_ox_control_flow(struct ta_ox *ox)
+{
+	return ta_ox_node_fail(ox, -EINVAL,
+			       "control flow: its subgraphs are not planned (the ONNX importer plans one graph; the TFLite importer plans control-flow subgraphs), and a plan without them would leave their tensors outside the arena");
+}
+
+/* Sequences and optionals hold no tensor of a size a plan could give. */
+static int ta_ox_sequence(struct ta_ox *ox)
+{
+	return ta_ox_node_fail(ox, -EINVAL,
+			       "a sequence or optional value: its size is known only at run time");
+}
+
+/* What an op's outputs are, beside their inferred shapes. */
+enum ta_ox_kind {
+	TA_OX_PLAIN,
+	TA_OX_VIEW,	/* a view of input 0: TA_OP_INPLACE when sizes match */
+	TA_OX_BOUND,	/* the largest the data may give (above) */
+};
+
 struct ta_ox_op {
 	const char *name;
 	int (*infer)(struct ta_ox *ox);
-	bool inplace;	/* a view of input 0: TA_OP_INPLACE when sizes match */
+	enum ta_ox_kind kind;
 };
 
 static const struct ta_ox_op ta_ox_ops[] = {
-	{ "Abs", ta_ox_unary, false }, { "Acos", ta_ox_unary, false },
-	{ "Add", ta_ox_binary, false }, { "And", ta_ox_binary, false },
-	{ "ArgMax", ta_ox_argmax, false }, { "ArgMin", ta_ox_argmax, false },
-	{ "Asin", ta_ox_unary, false }, { "Atan", ta_ox_unary, false },
-	{ "AveragePool", ta_ox_pool, false },
-	{ "BatchNormalization", ta_ox_batchnorm, false },
-	{ "Cast", ta_ox_cast, false }, { "Ceil", ta_ox_unary, false },
-	{ "Celu", ta_ox_unary, false }, { "Clip", ta_ox_unary, false },
-	{ "Concat", ta_ox_concat, false }, { "Constant", ta_ox_constant, false },
-	{ "ConstantOfShape", ta_ox_constant_of_shape, false },
-	{ "Conv", ta_ox_conv, false }, { "Cos", ta_ox_unary, false },
-	{ "Div", ta_ox_binary, false }, { "Dropout", ta_ox_dropout, true },
-	{ "Elu", ta_ox_unary, false }, { "Equal", ta_ox_binary, false },
-	{ "Erf", ta_ox_unary, false }, { "Exp", ta_ox_unary, false },
-	{ "Expand", ta_ox_expand, false }, { "Flatten", ta_ox_flatten, true },
-	{ "Floor", ta_ox_unary, false }, { "Gather", ta_ox_gather, false },
-	{ "Gelu", ta_ox_unary, false }, { "Gemm", ta_ox_gemm, false },
-	{ "GlobalAveragePool", ta_ox_global_pool, false },
-	{ "GlobalLpPool", ta_ox_global_pool, false },
-	{ "GlobalMaxPool", ta_ox_global_pool, false },
-	{ "Greater", ta_ox_binary, false }, { "GreaterOrEqual", ta_ox_binary, false },
-	{ "HardSigmoid", ta_ox_unary, false }, { "HardSwish", ta_ox_unary, false },
-	{ "Hardmax", ta_ox_unary, false }, { "Identity", ta_ox_identity, true },
-	{ "InstanceNormalization", ta_ox_unary, false },
-	{ "LRN", ta_ox_unary, false }, { "LeakyRelu", ta_ox_unary, false },
-	{ "Less", ta_ox_binary, false }, { "LessOrEqual", ta_ox_binary, false },
-	{ "Log", ta_ox_unary, false }, { "LogSoftmax", ta_ox_unary, false },
-	{ "LpNormalization", ta_ox_unary, false }, { "LpPool", ta_ox_pool, false },
-	{ "MatMul", ta_ox_matmul, false }, { "Max", ta_ox_binary, false },
-	{ "MaxPool", ta_ox_pool, false }, { "Mean", ta_ox_binary, false },
-	{ "MeanVarianceNormalization", ta_ox_unary, false },
-	{ "Min", ta_ox_binary, false }, { "Mish", ta_ox_unary, false },
-	{ "Mod", ta_ox_binary, false }, { "Mul", ta_ox_binary, false },
-	{ "Neg", ta_ox_unary, false }, { "Not", ta_ox_unary, false },
-	{ "Or", ta_ox_binary, false }, { "PRelu", ta_ox_unary, false },
-	{ "Pad", ta_ox_pad, false }, { "Pow", ta_ox_binary, false },
-	{ "Reciprocal", ta_ox_unary, false }, { "ReduceL1", ta_ox_reduce, false },
-	{ "ReduceL2", ta_ox_reduce, false }, { "ReduceLogSum", ta_ox_reduce, false },
-	{ "ReduceLogSumExp", ta_ox_reduce, false }, { "ReduceMax", ta_ox_reduce, false },
-	{ "ReduceMean", ta_ox_reduce, false }, { "ReduceMin", ta_ox_reduce, false },
-	{ "ReduceProd", ta_ox_reduce, false }, { "ReduceSum", ta_ox_reduce, false },
-	{ "ReduceSumSquare", ta_ox_reduce, false }, { "Relu", ta_ox_unary, false },
-	{ "Reshape", ta_ox_reshape, true }, { "Resize", ta_ox_resize, false },
-	{ "Round", ta_ox_unary, false }, { "Selu", ta_ox_unary, false },
-	{ "Shape", ta_ox_shape_op, false }, { "Sigmoid", ta_ox_unary, false },
-	{ "Sign", ta_ox_unary, false }, { "Sin", ta_ox_unary, false },
-	{ "Size", ta_ox_size_op, false }, { "Slice", ta_ox_slice, false },
-	{ "Softmax", ta_ox_unary, false }, { "Softplus", ta_ox_unary, false },
-	{ "Softsign", ta_ox_unary, false }, { "Split", ta_ox_split, false },
-	{ "Sqrt", ta_ox_unary, false }, { "Squeeze", ta_ox_squeeze, true },
-	{ "Sub", ta_ox_binary, false }, { "Sum", ta_ox_binary, false },
-	{ "Tan", ta_ox_unary, false }, { "Tanh", ta_ox_unary, false },
-	{ "ThresholdedRelu", ta_ox_unary, false }, { "Tile", ta_ox_tile, false },
-	{ "Transpose", ta_ox_transpose, false },
-	{ "Unsqueeze", ta_ox_unsqueeze, true },
-	{ "Upsample", ta_ox_resize, false }, { "Where", ta_ox_binary, false },
-	{ "Xor", ta_ox_binary, false },
+	{ "Abs", ta_ox_unary, TA_OX_PLAIN },
+	{ "Acos", ta_ox_unary, TA_OX_PLAIN },
+	{ "Add", ta_ox_binary, TA_OX_PLAIN },
+	{ "And", ta_ox_binary, TA_OX_PLAIN },
+	{ "ArgMax", ta_ox_argmax, TA_OX_PLAIN },
+	{ "ArgMin", ta_ox_argmax, TA_OX_PLAIN },
+	{ "Asin", ta_ox_unary, TA_OX_PLAIN },
+	{ "Atan", ta_ox_unary, TA_OX_PLAIN },
+	{ "AveragePool", ta_ox_pool, TA_OX_PLAIN },
+	{ "BatchNormalization", ta_ox_batchnorm, TA_OX_PLAIN },
+	{ "Cast", ta_ox_cast, TA_OX_PLAIN },
+	{ "Ceil", ta_ox_unary, TA_OX_PLAIN },
+	{ "Celu", ta_ox_unary, TA_OX_PLAIN },
+	{ "Clip", ta_ox_unary, TA_OX_PLAIN },
+	{ "Compress", ta_ox_compress, TA_OX_BOUND },
+	{ "Concat", ta_ox_concat, TA_OX_PLAIN },
+	{ "ConcatFromSequence", ta_ox_sequence, TA_OX_PLAIN },
+	{ "Constant", ta_ox_constant, TA_OX_PLAIN },
+	{ "ConstantOfShape", ta_ox_constant_of_shape, TA_OX_PLAIN },
+	{ "Conv", ta_ox_conv, TA_OX_PLAIN },
+	{ "Cos", ta_ox_unary, TA_OX_PLAIN },
+	{ "Div", ta_ox_binary, TA_OX_PLAIN },
+	{ "Dropout", ta_ox_dropout, TA_OX_VIEW },
+	{ "Elu", ta_ox_unary, TA_OX_PLAIN },
+	{ "Equal", ta_ox_binary, TA_OX_PLAIN },
+	{ "Erf", ta_ox_unary, TA_OX_PLAIN },
+	{ "Exp", ta_ox_unary, TA_OX_PLAIN },
+	{ "Expand", ta_ox_expand, TA_OX_PLAIN },
+	{ "Flatten", ta_ox_flatten, TA_OX_VIEW },
+	{ "Floor", ta_ox_unary, TA_OX_PLAIN },
+	{ "Gather", ta_ox_gather, TA_OX_PLAIN },
+	{ "Gelu", ta_ox_unary, TA_OX_PLAIN },
+	{ "Gemm", ta_ox_gemm, TA_OX_PLAIN },
+	{ "GlobalAveragePool", ta_ox_global_pool, TA_OX_PLAIN },
+	{ "GlobalLpPool", ta_ox_global_pool, TA_OX_PLAIN },
+	{ "GlobalMaxPool", ta_ox_global_pool, TA_OX_PLAIN },
+	{ "Greater", ta_ox_binary, TA_OX_PLAIN },
+	{ "GreaterOrEqual", ta_ox_binary, TA_OX_PLAIN },
+	{ "HardSigmoid", ta_ox_unary, TA_OX_PLAIN },
+	{ "HardSwish", ta_ox_unary, TA_OX_PLAIN },
+	{ "Hardmax", ta_ox_unary, TA_OX_PLAIN },
+	{ "Identity", ta_ox_identity, TA_OX_VIEW },
+	{ "If", ta_ox_control_flow, TA_OX_PLAIN },
+	{ "InstanceNormalization", ta_ox_unary, TA_OX_PLAIN },
+	{ "LRN", ta_ox_unary, TA_OX_PLAIN },
+	{ "LeakyRelu", ta_ox_unary, TA_OX_PLAIN },
+	{ "Less", ta_ox_binary, TA_OX_PLAIN },
+	{ "LessOrEqual", ta_ox_binary, TA_OX_PLAIN },
+	{ "Log", ta_ox_unary, TA_OX_PLAIN },
+	{ "LogSoftmax", ta_ox_unary, TA_OX_PLAIN },
+	{ "Loop", ta_ox_control_flow, TA_OX_PLAIN },
+	{ "LpNormalization", ta_ox_unary, TA_OX_PLAIN },
+	{ "LpPool", ta_ox_pool, TA_OX_PLAIN },
+	{ "MatMul", ta_ox_matmul, TA_OX_PLAIN },
+	{ "Max", ta_ox_binary, TA_OX_PLAIN },
+	{ "MaxPool", ta_ox_pool, TA_OX_PLAIN },
+	{ "Mean", ta_ox_binary, TA_OX_PLAIN },
+	{ "MeanVarianceNormalization", ta_ox_unary, TA_OX_PLAIN },
+	{ "Min", ta_ox_binary, TA_OX_PLAIN },
+	{ "Mish", ta_ox_unary, TA_OX_PLAIN },
+	{ "Mod", ta_ox_binary, TA_OX_PLAIN },
+	{ "Mul", ta_ox_binary, TA_OX_PLAIN },
+	{ "Neg", ta_ox_unary, TA_OX_PLAIN },
+	{ "NonMaxSuppression", ta_ox_nms, TA_OX_BOUND },
+	{ "NonZero", ta_ox_nonzero, TA_OX_BOUND },
+	{ "Not", ta_ox_unary, TA_OX_PLAIN },
+	{ "Optional", ta_ox_sequence, TA_OX_PLAIN },
+	{ "OptionalGetElement", ta_ox_sequence, TA_OX_PLAIN },
+	{ "OptionalHasElement", ta_ox_sequence, TA_OX_PLAIN },
+	{ "Or", ta_ox_binary, TA_OX_PLAIN },
+	{ "PRelu", ta_ox_binary, TA_OX_PLAIN },
+	{ "Pad", ta_ox_pad, TA_OX_PLAIN },
+	{ "Pow", ta_ox_binary, TA_OX_PLAIN },
+	{ "Range", ta_ox_range, TA_OX_BOUND },
+	{ "Reciprocal", ta_ox_unary, TA_OX_PLAIN },
+	{ "ReduceL1", ta_ox_reduce, TA_OX_PLAIN },
+	{ "ReduceL2", ta_ox_reduce, TA_OX_PLAIN },
+	{ "ReduceLogSum", ta_ox_reduce, TA_OX_PLAIN },
+	{ "ReduceLogSumExp", ta_ox_reduce, TA_OX_PLAIN },
+	{ "ReduceMax", ta_ox_reduce, TA_OX_PLAIN },
+	{ "ReduceMean", ta_ox_reduce, TA_OX_PLAIN },
+	{ "ReduceMin", ta_ox_reduce, TA_OX_PLAIN },
+	{ "ReduceProd", ta_ox_reduce, TA_OX_PLAIN },
+	{ "ReduceSum", ta_ox_reduce, TA_OX_PLAIN },
+	{ "ReduceSumSquare", ta_ox_reduce, TA_OX_PLAIN },
+	{ "Relu", ta_ox_unary, TA_OX_PLAIN },
+	{ "Reshape", ta_ox_reshape, TA_OX_VIEW },
+	{ "Resize", ta_ox_resize, TA_OX_PLAIN },
+	{ "Round", ta_ox_unary, TA_OX_PLAIN },
+	{ "Scan", ta_ox_control_flow, TA_OX_PLAIN },
+	{ "Selu", ta_ox_unary, TA_OX_PLAIN },
+	{ "SequenceAt", ta_ox_sequence, TA_OX_PLAIN },
+	{ "SequenceConstruct", ta_ox_sequence, TA_OX_PLAIN },
+	{ "SequenceEmpty", ta_ox_sequence, TA_OX_PLAIN },
+	{ "SequenceErase", ta_ox_sequence, TA_OX_PLAIN },
+	{ "SequenceInsert", ta_ox_sequence, TA_OX_PLAIN },
+	{ "SequenceLength", ta_ox_sequence, TA_OX_PLAIN },
+	{ "SequenceMap", ta_ox_sequence, TA_OX_PLAIN },
+	{ "Shape", ta_ox_shape_op, TA_OX_PLAIN },
+	{ "Sigmoid", ta_ox_unary, TA_OX_PLAIN },
+	{ "Sign", ta_ox_unary, TA_OX_PLAIN },
+	{ "Sin", ta_ox_unary, TA_OX_PLAIN },
+	{ "Size", ta_ox_size_op, TA_OX_PLAIN },
+	{ "Slice", ta_ox_slice, TA_OX_PLAIN },
+	{ "Softmax", ta_ox_unary, TA_OX_PLAIN },
+	{ "Softplus", ta_ox_unary, TA_OX_PLAIN },
+	{ "Softsign", ta_ox_unary, TA_OX_PLAIN },
+	{ "Split", ta_ox_split, TA_OX_PLAIN },
+	{ "SplitToSequence", ta_ox_sequence, TA_OX_PLAIN },
+	{ "Sqrt", ta_ox_unary, TA_OX_PLAIN },
+	{ "Squeeze", ta_ox_squeeze, TA_OX_VIEW },
+	{ "Sub", ta_ox_binary, TA_OX_PLAIN },
+	{ "Sum", ta_ox_binary, TA_OX_PLAIN },
+	{ "Tan", ta_ox_unary, TA_OX_PLAIN },
+	{ "Tanh", ta_ox_unary, TA_OX_PLAIN },
+	{ "ThresholdedRelu", ta_ox_unary, TA_OX_PLAIN },
+	{ "Tile", ta_ox_tile, TA_OX_PLAIN },
+	{ "TopK", ta_ox_topk, TA_OX_BOUND },
+	{ "Transpose", ta_ox_transpose, TA_OX_PLAIN },
+	{ "Unique", ta_ox_unique, TA_OX_BOUND },
+	{ "Unsqueeze", ta_ox_unsqueeze, TA_OX_VIEW },
+	{ "Upsample", ta_ox_resize, TA_OX_PLAIN },
+	{ "Where", ta_ox_binary, TA_OX_PLAIN },
+	{ "Xor", ta_ox_binary, TA_OX_PLAIN },
 };
 
 static const struct ta_ox_op *ta_ox_op_find(const struct ta_ox_node *nd)
@@ -2930,7 +3327,12 @@ static const struct ta_ox_op *ta_ox_op_find(const struct ta_ox_node *nd)
 
 /* ---- nodes: inference, checks, folding ---- */
 
-static int ta_ox_check_recorded(struct ta_ox *ox, u32 vi)
+/*
+ * A recorded type and shape agree with the inferred ones; with @bound (the
+ * inferred shape is the largest the op can produce) a recorded dimension
+ * may be smaller.
+ */
+static int ta_ox_check_recorded(struct ta_ox *ox, u32 vi, bool bound)
 {
 	struct ta_ox_value *v = &ox->v[vi];
 	const char *t1, *t2;
@@ -2947,7 +3349,8 @@ static int ta_ox_check_recorded(struct ta_ox *ox, u32 vi)
 			bad = true;
 		for (i = 0; !bad && i < v->shape.rank; i++)
 			if (!(v->rec_sym & (1U << i)) &&
-			    v->rec_dims.d[i] != v->shape.d[i])
+			    (bound ? v->rec_dims.d[i] > v->shape.d[i] :
+			     v->rec_dims.d[i] != v->shape.d[i]))
 				bad = true;
 	}
 	if (!bad)
@@ -2957,10 +3360,85 @@ static int ta_ox_check_recorded(struct ta_ox *ox, u32 vi)
 	ta_ox_shape_str(&v->shape, a, sizeof(a));
 	ta_ox_shape_str(&v->rec_dims, b, sizeof(b));
 	return ta_ox_node_fail(ox, -EINVAL,
-			       "output '%s': inferred %s %s, but the model records %s %s (value_info or graph output)",
-			       ta_ox_vname(ox, vi, nm, sizeof(nm)), t1, a,
+			       "output '%s': inferred %s %s%s, but the model records %s %s (value_info or graph output)",
+			       ta_ox_vname(ox, vi, nm, sizeof(nm)), t1,
+			       bound ? "at most " : "", a,
 			       v->rec_dtype ? t2 : "?",
 			       v->rec_shape ? b : "(no shape)");
+}
+
+/* @x broadcasts to @y: @y is what Expand may make of @x. */
+static bool ta_ox_broadcasts_to(const struct ta_ox_shape *x,
+				const struct ta_ox_shape *y)
+{
+	u32 i;
+
+	if (x->rank > y->rank)
+		return false;
+	for (i = 0; i < x->rank; i++) {
+		s64 dx = x->d[x->rank - 1 - i], dy = y->d[y->rank - 1 - i];
+
+		if (dx != dy && dx != 1)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A known op whose shape input is computed at run time takes its output's
+ * recorded shape: check of it what the op's rules still fix. A Reshape
+ * keeps the element count, an Expand's output is a broadcast of its input,
+ * a Tile's each dimension a multiple, a Slice's no larger, and the ops that
+ * keep the rank keep it. Anything else of the recorded shape is trusted
+ * (onnx.md).
+ */
+static int ta_ox_recorded_plausible(struct ta_ox *ox)
+{
+	static const char *const views[] = { "Reshape", "Squeeze",
+					     "Unsqueeze" };
+	static const char *const ranked[] = { "Resize", "Upsample", "Pad",
+					      "Split", "Slice", "Tile" };
+	struct ta_ox_node *nd = &ox->nd;
+	struct ta_ox_value *x = ta_ox_in(ox, 0), *y;
+	const char *op = nd->op_str, *why = NULL;
+	char sx[160], sy[160];
+	u32 i, k;
+
+	if (!x || !ta_ox_op_find(nd))
+		return 0;
+	for (k = 0; k < nd->n_out && !why; k++) {
+		if (nd->out[k] < 0)
+			continue;
+		y = &ox->v[nd->out[k]];
+		for (i = 0; i < 3; i++)
+			if (!strcmp(op, views[i]) &&
+			    ta_ox_elems(&y->rec_dims) != ta_ox_elems(&x->shape))
+				why = "not the input's element count";
+		for (i = 0; i < 6; i++)
+			if (!strcmp(op, ranked[i]) &&
+			    y->rec_dims.rank != x->shape.rank)
+				why = "not the input's rank";
+		if (why)
+			break;
+		if (!strcmp(op, "Expand") &&
+		    !ta_ox_broadcasts_to(&x->shape, &y->rec_dims))
+			why = "not a broadcast of the input";
+		for (i = 0; !why && i < x->shape.rank; i++) {
+			s64 dx = x->shape.d[i], dy = y->rec_dims.d[i];
+
+			if (!strcmp(op, "Slice") && dy > dx)
+				why = "a dimension larger than the input's";
+			if (!strcmp(op, "Tile") && (dx ? dy % dx : dy))
+				why = "a dimension no multiple of the input's";
+		}
+	}
+	if (!why)
+		return 0;
+	ta_ox_shape_str(&x->shape, sx, sizeof(sx));
+	ta_ox_shape_str(&y->rec_dims, sy, sizeof(sy));
+	return ta_ox_node_fail(ox, -EINVAL,
+			       "the model records output %u as %s: %s (input 0 is %s; %s)",
+			       k, sy, why, sx, ox->why);
 }
 
 /* Every output named has a complete recorded type and shape. */
@@ -3011,6 +3489,9 @@ static int ta_ox_node(struct ta_ox *ox, u32 i)
 			return ta_ox_node_fail(ox, -EINVAL,
 				"cannot infer the shape of its outputs (%s) and the model does not record them; ONNX shape inference (onnx.shape_inference.infer_shapes) would record the shapes in value_info",
 				ox->why);
+		ret = ta_ox_recorded_plausible(ox);
+		if (ret)
+			return ret;
 		for (k = 0; k < nd->n_out; k++)
 			if (nd->out[k] >= 0) {
 				struct ta_ox_value *v = &ox->v[nd->out[k]];
@@ -3026,7 +3507,8 @@ static int ta_ox_node(struct ta_ox *ox, u32 i)
 		return ret;
 	for (k = 0; k < nd->n_out; k++)
 		if (nd->out[k] >= 0) {
-			ret = ta_ox_check_recorded(ox, (u32)nd->out[k]);
+			ret = ta_ox_check_recorded(ox, (u32)nd->out[k],
+						   op && op->kind == TA_OX_BOUND);
 			if (ret)
 				return ret;
 		}
@@ -3052,7 +3534,7 @@ static int ta_ox_node(struct ta_ox *ox, u32 i)
 	 * the output would share memory with a weight (and with
 	 * --no-constants, input 0 would be another tensor).
 	 */
-	if (op && op->inplace && !nd->folded && named == 1 &&
+	if (op && op->kind == TA_OX_VIEW && !nd->folded && named == 1 &&
 	    nd->out[0] >= 0 && nd->n_in && nd->in[0] >= 0 &&
 	    !ox->v[nd->in[0]].is_const) {
 		struct ta_ox_value *a = &ox->v[nd->in[0]];
