@@ -12,8 +12,9 @@ built so far come from onnx.shape_inference (opset 17, what python3-onnx
 1.12 knows); a model may come out invalid (ONNX Runtime then refuses it:
 oracle.py counts those apart). One model in six is written for opset 20
 with Gelu and Mish (ops python3-onnx 1.12 does not know: they are built
-as Relu and renamed at the end) and only ops whose form is the same in 17
-and 20.
+as Relu and renamed at the end), its opset-17 forms rewritten as opset 18
+has them (Reduce* axes as an input, Split's num_outputs); one in twenty is
+an opset-9 model with Upsample.
 """
 import numpy as np
 import onnx
@@ -45,8 +46,8 @@ OPS = (UNARY + AXIS_OPS + ARITH + VARIADIC + LOGIC + COMPARE + REDUCE + [
     "Transpose", "Slice", "Gemm", "MatMul", "Squeeze", "Unsqueeze", "Shape",
     "Size", "Gather", "Constant", "ConstantOfShape", "Pad", "Resize",
     "Expand", "Tile", "Split", "ArgMax", "ArgMin"])
-# Not in models of opset 20 (their form changed after 17).
-NOT_IN_20 = set(REDUCE) - {"ReduceSum"} | {"Split", "LpPool"}
+# Not in models of opset 20.
+NOT_IN_20 = set()
 PLACEHOLDER = "Relu"
 
 
@@ -68,6 +69,8 @@ class Builder:
         return [self.rng.randint(1, 5) for _ in range(rank)]
 
     def new_input(self, dtype, shape):
+        if any(d < 0 for d in shape):
+            raise ValueError(shape)
         n = self.name("in")
         self.inputs.append(helper.make_tensor_value_info(n, dtype, shape))
         self.vals[n] = (dtype, list(shape))
@@ -462,7 +465,12 @@ def build_op(b, op):
             ins.append(b.const(np.array(0.5, np.float32), node=False))
         b.node(op, ins, mode=mode)
     elif op == "Resize":
-        x, s = b.x(min_rank=1, max_rank=5)
+        if rng.random() < 0.3:  # larger dimensions: floor(d x scale) in float
+            x = b.new_input(F, [rng.randint(1, 3), rng.randint(1, 3)] +
+                            [rng.randint(5, 13) for _ in range(rng.randint(0, 2))])
+            s = b.vals[x][1]
+        else:
+            x, s = b.x(min_rank=1, max_rank=5)
         mode = rng.choice(["nearest", "nearest", "linear"])
         roi = ""
         if rng.random() < 0.6:
@@ -517,8 +525,44 @@ def build_op(b, op):
         raise ValueError(op)
 
 
+def to_opset18(m):
+    """Rewrite a model's opset-17 forms as opset 18 has them."""
+    for nd in m.graph.node:
+        if nd.op_type in REDUCE and nd.op_type != "ReduceSum":
+            for a in list(nd.attribute):
+                if a.name == "axes":
+                    name = nd.output[0] + "_axes"
+                    m.graph.initializer.append(
+                        numpy_helper.from_array(np.array(a.ints, np.int64), name))
+                    nd.input.append(name)
+                    nd.attribute.remove(a)
+        if nd.op_type == "Split" and len(nd.input) < 2:
+            nd.attribute.append(helper.make_attribute("num_outputs", len(nd.output)))
+
+
+def upsample_model(rng):
+    """Opset 9: Upsample (scales input), then a unary op or two."""
+    b = Builder(rng, 9)
+    x = b.new_input(F, [rng.randint(1, 2), rng.randint(1, 3)] +
+                    [rng.randint(1, 12) for _ in range(rng.randint(0, 2))])
+    s = b.vals[x][1]
+    sc = [1.0, 1.0] + [rng.choice([1.0, 1.3, 1.5, 2.0, 2.5, 1.7, 3.0, 1.1])
+                       for _ in s[2:]]
+    mode = rng.choice(["nearest", "linear"])
+    y = b.node("Upsample", [x, b.const(np.array(sc, np.float32), node=False)], mode=mode)[0]
+    for _ in range(rng.randint(1, 2)):
+        y = b.node(rng.choice(["Relu", "Sigmoid", "Neg"]), [y])[0]
+    m = b.model()
+    m.opset_import[0].version = 9
+    m.ir_version = 4
+    m.graph.output.append(onnx.ValueInfoProto(name=y))
+    return m
+
+
 def model(rng):
     """A random model: 2 to 8 ops, shapes known where inference knows them."""
+    if rng.random() < 1 / 20:
+        return upsample_model(rng)
     opset = 20 if rng.random() < 1 / 6 else 17
     ops = [o for o in OPS if opset == 20 or o not in ("Gelu", "Mish")]
     if opset == 20:
@@ -549,6 +593,7 @@ def model(rng):
     for i, op in b.rename.items():
         m.graph.node[i].op_type = op
     if opset == 20:
+        to_opset18(m)
         m.opset_import[0].version = 20
         m.ir_version = 9
     return m
