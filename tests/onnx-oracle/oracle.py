@@ -529,6 +529,10 @@ def main():
                 s["accepted"] += 1
             verdict = "ok" if r["ok"] else "not ok"
             note = "refused (%s)" % r["refused"][-1][1] if any(k == "stripped" for k, _ in r["refused"]) else "accepted"
+            if r["under"]:
+                note = "under-sized: " + r["under"][0]
+            elif r["problems"]:
+                note = r["problems"][0]
             print("%s %d - %s: %s; ONNX Runtime %s" % (verdict, n, r["label"], note, r["ort"]))
             for line in r["under"] + r["problems"]:
                 print("#   " + line)
