@@ -352,6 +352,7 @@ def check(model, label, feed_sets, ctx):
                     if o and graph_id(o) not in tensors:
                         res["problems"].append("%s: node %d (%s) runs, its output %s is not planned" % (
                             kind, k, nd.op_type, o))
+    res["ops"] = sorted({n.op_type for n in model.graph.node})
     res["ok"] = not res["under"] and not res["problems"]
     if not res["ok"] and ctx.get("save") and model is not None:
         os.makedirs(ctx["save"], exist_ok=True)
@@ -492,6 +493,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--min-backend", type=int, default=0)
     ap.add_argument("--min-random", type=int, default=0)
+    ap.add_argument("--table", help="ta_onnx.c: the random models must use every op of ta_ox_ops[]")
     a = ap.parse_args()
     seed = a.seed if a.seed is not None else random.SystemRandom().randrange(2 ** 31)
     print("# onnx-oracle: ONNX Runtime %s, onnx %s; random seed %d (--seed %d reruns it)" % (
@@ -504,13 +506,20 @@ def main():
     jobs += [("random", (seed, i)) for i in range(a.random)]
     tmp = tempfile.mkdtemp(prefix="onnx-oracle.")
     ctx = {"tactl": a.tactl, "ort_dir": a.ort, "backend": a.backend, "tmp": tmp, "save": a.save}
-    print("1..%d" % (len(jobs) + 2))
+    table = None
+    if a.table and a.random:
+        with open(a.table) as f:
+            table = set(re.findall(r'\{ "(\w+)", ta_ox_', f.read()))
+    print("1..%d" % (len(jobs) + 2 + (table is not None)))
+    used = set()
     stats = {}
     n = 0
     if True:
         for r in run_all(jobs, ctx, a.jobs):
             n += 1
             src = r["label"].split()[0]
+            if src == "random":
+                used.update(r.get("ops", []))
             s = stats.setdefault(src, {"run": 0, "accepted": 0, "refused": 0, "under": 0,
                                        "problems": 0, "ort_failed": 0, "reasons": {}})
             s["run"] += 1
@@ -549,6 +558,11 @@ def main():
         "ok" if nb >= a.min_backend else "not ok", n + 1, nb, a.min_backend))
     print("%s %d - random models run: %d (at least %d), seed %d" % (
         "ok" if nr >= a.min_random else "not ok", n + 2, nr, a.min_random, seed))
+    if table is not None:
+        missing = sorted(table - used)
+        print("%s %d - random models used %d of the %d op types of ta_ox_ops[]%s" % (
+            "not ok" if missing else "ok", n + 3, len(table & used), len(table),
+            ": not " + " ".join(missing) if missing else ""))
     subprocess.run(["rm", "-rf", tmp])
 
 
