@@ -211,7 +211,10 @@ def build_op(b, op):
     elif op == "PRelu":
         x, s = b.x(min_rank=1)
         slope = b.bshape(s)[-len(s):] if s else []
-        slope = [d if d in (1, s[len(s) - len(slope) + i]) else 1 for i, d in enumerate(slope)]
+        if rng.random() < 0.8:  # unidirectional, as the operator says
+            slope = [d if d in (1, s[len(s) - len(slope) + i]) else 1 for i, d in enumerate(slope)]
+        elif rng.random() < 0.5:  # ONNX Runtime broadcasts both ways
+            slope = b.bshape(s)
         b.node(op, [x, b.operand(F, slope)])
     elif op == "Not":
         x, s = b.x(dtypes=(T.BOOL,))
