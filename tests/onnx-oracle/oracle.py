@@ -379,7 +379,7 @@ def check(model, label, feed_sets, ctx):
                             kind, k, nd.op_type, o))
     res["ops"] = sorted({n.op_type for n in model.graph.node})
     res["ok"] = not res["under"] and not res["problems"]
-    if not res["ok"] and ctx.get("save") and model is not None:
+    if not res["ok"] and ctx.get("save") and label.startswith("random"):
         os.makedirs(ctx["save"], exist_ok=True)
         onnx.save(model, os.path.join(ctx["save"], re.sub(r"[^A-Za-z0-9_.-]", "_", label) + ".onnx"))
     return res
@@ -521,8 +521,9 @@ def main():
     ap.add_argument("--table", help="ta_onnx.c: the random models must use every op of ta_ox_ops[]")
     a = ap.parse_args()
     seed = a.seed if a.seed is not None else random.SystemRandom().randrange(2 ** 31)
-    print("# onnx-oracle: ONNX Runtime %s, onnx %s; random seed %d (--seed %d reruns it)" % (
-        os.path.basename(a.ort.rstrip("/")), onnx.__version__, seed, seed))
+    print("# onnx-oracle: ONNX Runtime %s, onnx %s; random seed %d (ONNX_ORACLE_SEED=%d "
+          "oracle.sh reruns it; show.py %d N prints model N)" % (
+              os.path.basename(a.ort.rstrip("/")), onnx.__version__, seed, seed, seed))
     jobs = []
     if a.backend:
         jobs += [("backend", p) for p in sorted(glob.glob(os.path.join(a.backend, "*", "*", "model.onnx")))]
