@@ -540,38 +540,37 @@ def main():
     used = set()
     stats = {}
     n = 0
-    if True:
-        for r in run_all(jobs, ctx, a.jobs):
-            n += 1
-            src = r["label"].split()[0]
-            if src == "random":
-                used.update(r.get("ops", []))
-            s = stats.setdefault(src, {"run": 0, "accepted": 0, "refused": 0, "under": 0,
-                                       "problems": 0, "ort_failed": 0, "reasons": {}})
-            s["run"] += 1
-            if r["under"]:
-                s["under"] += 1
-            if r["problems"]:
-                s["problems"] += 1
-            if r["ort"] and r["ort"] != "ran":
-                s["ort_failed"] += 1
-            for kind, why in r["refused"]:
-                if kind == "stripped":
-                    s["reasons"][why] = s["reasons"].get(why, 0) + 1
-            if any(k == "stripped" for k, _ in r["refused"]):
-                s["refused"] += 1
-            else:
-                s["accepted"] += 1
-            verdict = "ok" if r["ok"] else "not ok"
-            note = "refused (%s)" % r["refused"][-1][1] if any(k == "stripped" for k, _ in r["refused"]) else "accepted"
-            if r["under"]:
-                note = "under-sized: " + r["under"][0]
-            elif r["problems"]:
-                note = r["problems"][0]
-            print("%s %d - %s: %s; ONNX Runtime %s" % (verdict, n, r["label"], note, r["ort"]))
-            for line in r["under"] + r["problems"]:
-                print("#   " + line)
-            sys.stdout.flush()
+    for r in run_all(jobs, ctx, a.jobs):
+        n += 1
+        src = r["label"].split()[0]
+        if src == "random":
+            used.update(r.get("ops", []))
+        s = stats.setdefault(src, {"run": 0, "accepted": 0, "refused": 0, "under": 0,
+                                   "problems": 0, "ort_failed": 0, "reasons": {}})
+        s["run"] += 1
+        if r["under"]:
+            s["under"] += 1
+        if r["problems"]:
+            s["problems"] += 1
+        if r["ort"] and r["ort"] != "ran":
+            s["ort_failed"] += 1
+        for kind, why in r["refused"]:
+            if kind == "stripped":
+                s["reasons"][why] = s["reasons"].get(why, 0) + 1
+        if any(k == "stripped" for k, _ in r["refused"]):
+            s["refused"] += 1
+        else:
+            s["accepted"] += 1
+        verdict = "ok" if r["ok"] else "not ok"
+        note = "refused (%s)" % r["refused"][-1][1] if any(k == "stripped" for k, _ in r["refused"]) else "accepted"
+        if r["under"]:
+            note = "under-sized: " + r["under"][0]
+        elif r["problems"]:
+            note = r["problems"][0]
+        print("%s %d - %s: %s; ONNX Runtime %s" % (verdict, n, r["label"], note, r["ort"]))
+        for line in r["under"] + r["problems"]:
+            print("#   " + line)
+        sys.stdout.flush()
     for src, s in stats.items():
         print("# %s: %d run, %d accepted (stripped), %d refused, %d with an under-sized tensor, "
               "%d other failures, %d ONNX Runtime could not run" % (
