@@ -66,7 +66,10 @@ REFUSAL = re.compile(r"node (\d+) \((?:(.*), )?([A-Za-z0-9_]+)\): (.*)")
 # the tensor or the opset instead of a node: accepted too, counted apart.
 MODEL_REFUSAL = re.compile(r"(tensor '([^']*)': element type \w+ \(\d+\) has no fixed size"
                            r"|graph input '([^']*)' has no tensor type and shape"
-                           r"|no opset_import for the default ONNX domain)")
+                           r"|no opset_import for the default ONNX domain"
+                           # the reader's limit of 8 dimensions (onnx.md)
+                           r"|corrupt ONNX file at byte \d+ \(in TensorShapeProto\): more than 8 dimensions"
+                           r"|corrupt ONNX file at byte \d+ \(in TensorProto\): more than 8 dimensions)")
 
 
 def nbytes(size, dims):
