@@ -39,6 +39,7 @@ import onnx
 from onnx import numpy_helper, shape_inference, TensorProto
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
 sys.path.insert(0, HERE)
 import gen  # noqa: E402
 

@@ -7,6 +7,7 @@ import sys
 
 import onnx
 
+sys.dont_write_bytecode = True
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 import gen  # noqa: E402
 
