@@ -27,7 +27,11 @@
 #                             transports in a VM of Debian's stock kernel
 #   make lint                 checkpatch --strict, W=1, sparse on the module
 #   make fuzz                 every libFuzzer target for FUZZ_SECONDS (300) each,
-#                             exploring; its crashes join tests/fuzz/corpus/
+#                             exploring; its crashes join tests/fuzz/corpus/;
+#                             then the ONNX oracle on ONNX_ORACLE_MODELS (20000)
+#                             random models from a random seed (printed;
+#                             ONNX_ORACLE_SEED=N reruns one), its failing models
+#                             joining tests/onnx-oracle/corpus/
 #   make deb                  the Debian packages (dpkg-buildpackage -b -us -uc
 #                             on a clean copy of the tree), in build/deb/
 #   make dkms-install [KVER=] (root) the module's source into
@@ -93,8 +97,18 @@ lint: deps
 	$(TOP)/tests/lint.sh
 
 FUZZ_SECONDS ?= 300
+ONNX_ORACLE_MODELS ?= 20000
+ONNX_ORACLE_SEED ?= random
 fuzz: deps
 	FUZZ_KEEP_CORPUS=1 $(MAKE) -C $(TOP)/tests/fuzz run FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=
+	$(MAKE) -C $(TOP)/userspace all
+	mkdir -p $(TOP)/build
+	ONNX_ORACLE_MODELS=$(ONNX_ORACLE_MODELS) ONNX_ORACLE_SEED=$(ONNX_ORACLE_SEED) \
+		ONNX_ORACLE_SAVE=$(TOP)/tests/onnx-oracle/corpus $(TOP)/tests/onnx-oracle/oracle.sh \
+		>$(TOP)/build/onnx-oracle.tap || true
+	head -1 $(TOP)/build/onnx-oracle.tap
+	grep '^# [a-z]*: ' $(TOP)/build/onnx-oracle.tap
+	python3 $(TOP)/tests/results.py --tap onnx-oracle=$(TOP)/build/onnx-oracle.tap
 
 netlink-gen:
 	$(TOP)/tests/netlink-gen.sh

@@ -23,6 +23,10 @@ packages=(
 	# man pages' linters (tests/man-check.sh) and the completion's library
 	dpkg-dev debhelper dh-dkms dkms lintian debootstrap python3-docutils
 	mandoc man-db groff-base bash-completion
+	# the ONNX importer's oracle (tests/onnx-oracle/): ONNX's Python
+	# package (models, shape inference), its backend node test suite, and
+	# node for ONNX Runtime (onnxruntime-node, below)
+	python3-onnx python3-numpy libonnx-testdata nodejs
 )
 
 if [ "${1:-}" = --kernel ]; then
@@ -39,6 +43,11 @@ for p in "${packages[@]}"; do
 	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
 	[ "$status" = "install ok installed" ] || missing+=("$p")
 done
+# npm: with NodeSource's nodejs it is in that package; Debian's own
+# nodejs leaves it to its npm package.
+if [ "${1:-}" != --kernel ] && ! command -v npm >/dev/null; then
+	missing+=(npm)
+fi
 # Debian 12 has no meta-package for its 6.12 kernel (bookworm-security):
 # the newest linux-headers-6.12.*+deb12-amd64 the archive has, unless one is
 # installed (its image is downloaded by the harness, not installed).
@@ -47,7 +56,30 @@ if [ "${1:-}" != --kernel ] && ! ls -d /usr/src/linux-headers-6.12.*+deb12-amd64
 	headers612=newest
 	missing+=(linux-headers-6.12-newest)
 fi
+# ONNX Runtime for the oracle, from the npm registry at the version
+# tests/onnx-oracle/ort-version.sh pins, into the cache (not the tree): once;
+# the stamp is written only when its CPU binding loads (offline, as the test
+# runs it). ONNXRUNTIME_NODE_INSTALL=skip: its install script would fetch
+# the CUDA provider from NuGet; the CPU binary is in the npm package.
+ort_install() {
+	. "$(dirname "$0")/onnx-oracle/ort-version.sh"
+	[ -f "$TA_ORT_DIR/.installed" ] && return 0
+	local tmp=$TA_ORT_DIR.tmp.$$
+	echo "deps: installing onnxruntime-node@$TA_ORT_VERSION into $TA_ORT_DIR" >&2
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	ONNXRUNTIME_NODE_INSTALL=skip npm install --prefix "$tmp" --no-save --no-audit --no-fund \
+		--loglevel=error "onnxruntime-node@$TA_ORT_VERSION" >&2 || { rm -rf "$tmp"; return 1; }
+	node -e 'const o = require(process.argv[1] + "/node_modules/onnxruntime-node");
+		if (o.env.versions.common !== process.argv[2]) process.exit(1);' "$tmp" "$TA_ORT_VERSION" ||
+		{ echo "deps: onnxruntime-node@$TA_ORT_VERSION does not load" >&2; rm -rf "$tmp"; return 1; }
+	rm -rf "$TA_ORT_DIR"
+	mv "$tmp" "$TA_ORT_DIR"
+	touch "$TA_ORT_DIR/.installed"
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
+	[ "${1:-}" = --kernel ] || ort_install
 	exit 0
 fi
 if [ "$(id -u)" != 0 ]; then
@@ -66,3 +98,4 @@ if [ -n "$headers612" ]; then
 fi
 echo "deps: installing ${missing[*]}" >&2
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+[ "${1:-}" = --kernel ] || ort_install

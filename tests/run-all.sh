@@ -206,12 +206,19 @@ tap_run unit make -s -C "$TA_ROOT/tests/unit" run
 # libFuzzer targets, reproducible: FUZZ_RUNS inputs each from seed FUZZ_SEED
 # (defaults in tests/fuzz/Makefile); exploring is make fuzz
 tap_run fuzz make -s -C "$TA_ROOT/tests/fuzz" run
+# The ONNX importer against ONNX Runtime (tests/onnx-oracle/): the 1,072
+# models of libonnx-testdata, corpus/, 500 random models from seed 26; one
+# result a model (about 30 s on 2 cores)
+tap_run onnx-oracle "$TA_ROOT/tests/onnx-oracle/oracle.sh"
 tap_run harness "$TA_ROOT/tests/harness-selftest.sh"
 tap_run library "$TA_ROOT/tests/lib-install-test.sh"
 tap_run man "$TA_ROOT/tests/man-check.sh"
 tap_run netlink-spec /usr/bin/python3 "$TA_ROOT/tests/netlink-spec-check.py" "$TA_ROOT" "$(ta_ynl_tools 7.2)"
 tap_run netlink-spec-6.12 /usr/bin/python3 "$TA_ROOT/tests/netlink-spec-check.py" "$TA_ROOT" "$(ta_ynl_tools 6.12)"
 tap_run netlink-gen "$TA_ROOT/tests/netlink-gen.sh" --check
+# onnx-oracle: 1,072 backend + 13 corpus + 500 random + 3 checks = 1,588
+# results, and oracle.sh's own two checks fail when fewer models ran
+minima+=(--min onnx-oracle=1429)
 minima+=(--min host-build=2 --min unit=90 --min fuzz=4 --min harness=19 --min library=4
 	--min man=114 --min netlink-spec=13 --min netlink-spec-6.12=13 --min netlink-gen=5)
 

@@ -1,0 +1,665 @@
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+"""Random small ONNX models for the oracle (oracle.py): chains and DAGs of
+2 to 8 nodes over the op types of the importer's inference table
+(ta_ox_ops[] in userspace/lib/ta_onnx.c), with random ranks and shapes:
+broadcasting with the lower-rank operand first, scalars, negative axes,
+constants (initializers and Constant nodes) feeding shape inputs, Shape
+chains of activations, Slice with INT64_MAX and negative steps, pools with
+ceil_mode, Resize scales that are not exact in float.
+
+model(rng) -> onnx.ModelProto, from a random.Random. Shapes of the values
+built so far come from onnx.shape_inference (opset 17, what python3-onnx
+1.12 knows); a model may come out invalid (ONNX Runtime then refuses it:
+oracle.py counts those apart). One model in six is written for opset 20
+with Gelu and Mish (ops python3-onnx 1.12 does not know: they are built
+as Relu and renamed at the end), its opset-17 forms rewritten as opset 18
+has them (Reduce* axes as an input, Split's num_outputs); one in twenty is
+an opset-9 model with Upsample.
+"""
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper, shape_inference, TensorProto as T
+
+INT64_MAX = 2 ** 63 - 1
+INT64_MIN = -2 ** 63
+F = T.FLOAT
+
+UNARY = ["Abs", "Acos", "Asin", "Atan", "Ceil", "Cos", "Elu", "Erf", "Exp",
+         "Floor", "HardSigmoid", "HardSwish", "LeakyRelu", "Log", "Neg",
+         "Reciprocal", "Relu", "Round", "Selu", "Sigmoid", "Sign", "Sin",
+         "Softplus", "Softsign", "Sqrt", "Tan", "Tanh", "ThresholdedRelu",
+         "Celu", "Clip"]
+AXIS_OPS = ["Softmax", "LogSoftmax", "Hardmax", "LpNormalization"]
+ARITH = ["Add", "Sub", "Mul", "Div", "Pow"]
+VARIADIC = ["Max", "Min", "Sum", "Mean"]
+LOGIC = ["And", "Or", "Xor"]
+COMPARE = ["Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual"]
+REDUCE = ["ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
+          "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd",
+          "ReduceSum", "ReduceSumSquare"]
+# The op types the generator covers (oracle.py reports the table's others).
+OPS = (UNARY + AXIS_OPS + ARITH + VARIADIC + LOGIC + COMPARE + REDUCE + [
+    "Gelu", "Mish", "InstanceNormalization", "LRN", "MeanVarianceNormalization",
+    "PRelu", "Not", "Identity", "Dropout", "BatchNormalization", "Cast", "Mod",
+    "Where", "Conv", "MaxPool", "AveragePool", "LpPool", "GlobalAveragePool",
+    "GlobalMaxPool", "GlobalLpPool", "Concat", "Reshape", "Flatten",
+    "Transpose", "Slice", "Gemm", "MatMul", "Squeeze", "Unsqueeze", "Shape",
+    "Size", "Gather", "Constant", "ConstantOfShape", "Pad", "Resize",
+    "Expand", "Tile", "Split", "ArgMax", "ArgMin"])
+# Ops outside the inference table, in one model of eight: the importer
+# takes their shapes from value_info, which the oracle's "recorded" copy
+# fills from onnx.shape_inference (as exporters record them).
+OUTSIDE = ["TopK", "CumSum", "GatherElements", "DepthToSpace", "SpaceToDepth",
+           "Trilu", "LayerNormalization", "OneHot", "Einsum", "ReverseSequence",
+           "Range", "EyeLike"]
+# Not in models of opset 20.
+NOT_IN_20 = set()
+PLACEHOLDER = "Relu"
+
+
+class Builder:
+    def __init__(self, rng, opset):
+        self.rng, self.opset = rng, opset
+        self.nodes, self.inits, self.inputs = [], [], []
+        self.vals = {}  # activation name -> (dtype, shape)
+        self.n = 0
+        self.rename = {}  # node index -> final op type
+        # one model in ten has zero-size dimensions in its new inputs:
+        # ONNX Runtime's paths for empty tensors (Reduce writes more there)
+        self.empty = rng.random() < 0.1
+
+    def name(self, p="t"):
+        self.n += 1
+        return "%s%d" % (p, self.n)
+
+    def rand_shape(self, rank=None):
+        if rank is None:
+            rank = self.rng.choice([0, 1, 1, 2, 2, 3, 3, 4, 4, 4])
+        lo = 0 if self.empty and self.rng.random() < 0.3 else 1
+        return [self.rng.randint(lo, 5) for _ in range(rank)]
+
+    def new_input(self, dtype, shape):
+        if any(d < 0 for d in shape):
+            raise ValueError(shape)
+        n = self.name("in")
+        self.inputs.append(helper.make_tensor_value_info(n, dtype, shape))
+        self.vals[n] = (dtype, list(shape))
+        return n
+
+    def const(self, arr, node=None):
+        """An initializer, or a Constant node (node=True), of numpy arr."""
+        n = self.name("c")
+        if node is None:
+            node = self.rng.random() < 0.3
+        t = numpy_helper.from_array(np.asarray(arr), n)
+        if node:
+            self.nodes.append(helper.make_node("Constant", [], [n], value=t))
+        else:
+            self.inits.append(t)
+        return n
+
+    def ints(self, vals, node=None):
+        return self.const(np.array(vals, dtype=np.int64), node)
+
+    def rand_data(self, dtype, shape):
+        if dtype == T.BOOL:
+            return np.array(self.rng_np().random(shape) < 0.5)
+        if dtype == T.INT64:
+            return self.rng_np().integers(1, 4, size=shape).astype(np.int64)
+        return (self.rng_np().random(shape) * 2 + 0.5).astype(np.float32)
+
+    def rng_np(self):
+        return np.random.default_rng(self.rng.randrange(2 ** 32))
+
+    def operand(self, dtype, shape):
+        """A new value of dtype and shape: an input, an initializer, a Constant."""
+        r = self.rng.random()
+        if r < 0.6:
+            return self.new_input(dtype, shape)
+        return self.const(self.rand_data(dtype, shape), node=r > 0.85)
+
+    def pick(self, dtypes=(F,), min_rank=0, max_rank=8, pred=None):
+        c = [n for n, (d, s) in self.vals.items()
+             if d in dtypes and min_rank <= len(s) <= max_rank and (pred is None or pred(s))]
+        if not c:
+            return None
+        # mostly the newest (chains), sometimes an older one (DAGs)
+        return c[-1] if self.rng.random() < 0.6 else self.rng.choice(c)
+
+    def x(self, dtypes=(F,), min_rank=0, max_rank=8, pred=None):
+        """An activation to work on: one built so far, or a new input."""
+        n = self.pick(dtypes, min_rank, max_rank, pred)
+        if n is None:
+            for _ in range(20):
+                s = self.rand_shape(self.rng.randint(min_rank, min(max_rank, 5)))
+                if pred is None or pred(s):
+                    break
+            n = self.new_input(dtypes[0], s)
+        return n, self.vals[n][1]
+
+    def node(self, op, ins, n_out=1, final=None, **attrs):
+        outs = [self.name("v") for _ in range(n_out)]
+        self.nodes.append(helper.make_node(op, ins, outs, name=self.name("n_"), **attrs))
+        if final:
+            self.rename[len(self.nodes) - 1] = final
+        return outs
+
+    def bshape(self, shape):
+        """A shape that broadcasts with shape: any rank up to one more,
+        1s where it may."""
+        r = self.rng.randint(0, len(shape) + 1)
+        out = []
+        for i in range(r):
+            j = len(shape) - r + i
+            if j < 0:
+                out.append(self.rng.randint(1, 3))
+            elif shape[j] == 1:
+                out.append(self.rng.choice([1, 1, self.rng.randint(2, 4)]))
+            else:
+                out.append(self.rng.choice([shape[j], shape[j], 1]))
+        return out
+
+    def axis(self, rank, extra=0):
+        """An axis in [-rank, rank + extra), negative half the time."""
+        a = self.rng.randrange(rank + extra) if rank + extra > 0 else 0
+        if self.rng.random() < 0.5 and a < rank + extra:
+            a -= rank + extra
+        return a
+
+    def model(self):
+        g = helper.make_graph(self.nodes, "random", self.inputs, [], self.inits)
+        m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+        m.ir_version = 8
+        return m
+
+    def infer(self):
+        """Learn the shapes of the new node outputs (onnx.shape_inference)."""
+        try:
+            m = shape_inference.infer_shapes(self.model(), strict_mode=True, data_prop=True)
+        except Exception:
+            return False
+        known = {}
+        for v in m.graph.value_info:
+            tt = v.type.tensor_type
+            if tt.HasField("shape") and all(d.HasField("dim_value") for d in tt.shape.dim):
+                known[v.name] = (tt.elem_type, [d.dim_value for d in tt.shape.dim])
+        for nd in self.nodes:
+            if nd.op_type == "Constant":
+                continue
+            for o in nd.output:
+                if o in known and o not in self.vals:
+                    self.vals[o] = known[o]
+        return True
+
+
+def build_op(b, op):
+    rng = b.rng
+    if op in UNARY or op in ("Gelu", "Mish"):
+        x, s = b.x()
+        if op == "Clip" and rng.random() < 0.7:
+            lo = b.const(np.array(rng.choice([0.0, 0.5]), np.float32), node=False)
+            hi = b.const(np.array(rng.choice([1.0, 2.0]), np.float32), node=False)
+            b.node(op, [x, lo, hi][:rng.randint(2, 3)])
+        elif op in ("Gelu", "Mish"):
+            b.node(PLACEHOLDER, [x], final=op)
+        else:
+            b.node(op, [x])
+    elif op in AXIS_OPS:
+        x, s = b.x(min_rank=1)
+        b.node(op, [x], axis=b.axis(len(s)))
+    elif op == "InstanceNormalization":
+        x, s = b.x(min_rank=3, max_rank=5)
+        c = s[1]
+        b.node(op, [x, b.const(np.ones(c, np.float32)), b.const(np.zeros(c, np.float32))])
+    elif op == "LRN":
+        x, s = b.x(min_rank=4, max_rank=4)
+        b.node(op, [x], size=rng.choice([1, 3, 5]))
+    elif op == "MeanVarianceNormalization":
+        x, s = b.x(min_rank=1)
+        axes = sorted(rng.sample(range(len(s)), rng.randint(1, len(s))))
+        b.node(op, [x], axes=axes)
+    elif op == "PRelu":
+        x, s = b.x(min_rank=1)
+        slope = b.bshape(s)[-len(s):] if s else []
+        if rng.random() < 0.8:  # unidirectional, as the operator says
+            slope = [d if d in (1, s[len(s) - len(slope) + i]) else 1 for i, d in enumerate(slope)]
+        elif rng.random() < 0.5:  # ONNX Runtime broadcasts both ways
+            slope = b.bshape(s)
+        b.node(op, [x, b.operand(F, slope)])
+    elif op == "Not":
+        x, s = b.x(dtypes=(T.BOOL,))
+        b.node(op, [x])
+    elif op == "Identity":
+        x, s = b.x(dtypes=(F, T.INT64, T.BOOL))
+        b.node(op, [x])
+    elif op == "Dropout":
+        x, s = b.x()
+        ins = [x]
+        if rng.random() < 0.5:
+            ins.append(b.const(np.array(0.5, np.float32), node=False))
+        b.node(op, ins, n_out=rng.choice([1, 2]))
+    elif op == "BatchNormalization":
+        x, s = b.x(min_rank=2, max_rank=5)
+        c = s[1]
+        b.node(op, [x] + [b.const(np.ones(c, np.float32) * k, node=False) for k in (1, 0, 0, 1)])
+    elif op == "Cast":
+        x, s = b.x(dtypes=(F, T.INT64, T.BOOL))
+        b.node(op, [x], to=rng.choice([F, T.INT64, T.INT32, T.BOOL, T.DOUBLE, T.FLOAT16,
+                                       T.UINT8, T.INT8]))
+    elif op in ARITH or op in COMPARE or op == "Mod" or op in LOGIC:
+        if op in LOGIC:
+            dt = T.BOOL
+        elif op == "Mod" or (op in ("Equal",) and rng.random() < 0.5):
+            dt = T.INT64
+        else:
+            dt = F
+        x, s = b.x(dtypes=(dt,))
+        y = b.operand(dt, b.bshape(s))
+        ins = [x, y] if rng.random() < 0.5 else [y, x]
+        b.node(op, ins, **({"fmod": 0} if op == "Mod" else {}))
+    elif op in VARIADIC:
+        x, s = b.x()
+        ins = [x] + [b.operand(F, b.bshape(s)) for _ in range(rng.randint(0, 2))]
+        rng.shuffle(ins)
+        b.node(op, ins)
+    elif op == "Where":
+        x, s = b.x()
+        ins = [b.operand(T.BOOL, b.bshape(s)), x, b.operand(F, b.bshape(s))]
+        if rng.random() < 0.5:
+            ins[1], ins[2] = ins[2], ins[1]
+        b.node(op, ins)
+    elif op == "Conv":
+        x, s = b.x(min_rank=3, max_rank=5, pred=lambda s: s[1] <= 6)
+        n_sp = len(s) - 2
+        c = s[1]
+        group = rng.choice([g for g in range(1, c + 1) if c % g == 0])
+        m = group * rng.randint(1, 2)
+        k = [rng.randint(1, 3) for _ in range(n_sp)]
+        dil = [rng.choice([1, 1, 2]) for _ in range(n_sp)]
+        strides = [rng.randint(1, 3) for _ in range(n_sp)]
+        pads = [rng.randint(0, 2) for _ in range(2 * n_sp)]
+        attrs = {"kernel_shape": k, "strides": strides, "dilations": dil, "group": group}
+        ap = rng.choice(["NOTSET", "NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"])
+        if ap == "NOTSET":
+            attrs["pads"] = pads
+        else:
+            attrs["auto_pad"] = ap
+        ins = [x, b.const(np.ones([m, c // group] + k, np.float32), node=False)]
+        if rng.random() < 0.5:
+            ins.append(b.const(np.zeros(m, np.float32), node=False))
+        b.node(op, ins, **attrs)
+    elif op in ("MaxPool", "AveragePool", "LpPool"):
+        x, s = b.x(min_rank=3, max_rank=5)
+        n_sp = len(s) - 2
+        k = [rng.randint(1, 3) for _ in range(n_sp)]
+        attrs = {"kernel_shape": k, "strides": [rng.randint(1, 3) for _ in range(n_sp)]}
+        ap = rng.choice(["NOTSET", "NOTSET", "NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"])
+        if ap == "NOTSET":
+            attrs["pads"] = [rng.randint(0, kk - 1) for kk in k] * 2
+        else:
+            attrs["auto_pad"] = ap
+        if op != "LpPool":
+            attrs["ceil_mode"] = rng.choice([0, 1])
+        if op == "MaxPool" and rng.random() < 0.3:
+            attrs["dilations"] = [rng.randint(1, 2) for _ in range(n_sp)]
+        if op == "AveragePool":
+            attrs["count_include_pad"] = rng.choice([0, 1])
+        n_out = 2 if op == "MaxPool" and rng.random() < 0.3 else 1
+        b.node(op, [x], n_out=n_out, **attrs)
+    elif op.startswith("Global"):
+        x, s = b.x(min_rank=3, max_rank=5)
+        b.node(op, [x])
+    elif op == "Concat":
+        x, s = b.x(min_rank=1)
+        ax = b.axis(len(s))
+        ins = [x]
+        for _ in range(rng.randint(1, 2)):
+            t = list(s)
+            t[ax] = rng.randint(1, 3)
+            ins.append(b.operand(F, t))
+        rng.shuffle(ins)
+        b.node(op, ins, axis=ax)
+    elif op == "Reshape":
+        x, s = b.x(dtypes=(F, T.INT64))
+        n = int(np.prod(s)) if s else 1
+        dims = []
+        while n > 1 and len(dims) < 4:
+            f = rng.choice([d for d in range(1, n + 1) if n % d == 0])
+            dims.append(f)
+            n //= f
+        if n > 1:
+            dims.append(n)
+        rng.shuffle(dims)
+        if rng.random() < 0.3:
+            dims.insert(rng.randint(0, len(dims)), 1)
+        if dims and rng.random() < 0.5:
+            dims[rng.randrange(len(dims))] = -1
+        for i in range(min(len(dims), len(s))):
+            if dims[i] == s[i] and rng.random() < 0.3:
+                dims[i] = 0
+        if rng.random() < 0.2 and s:
+            # the shape from a Shape of the activation: x.view(x.size(0), -1)
+            sh = b.node("Shape", [x])[0]
+            first = b.node("Slice", [sh, b.ints([0]), b.ints([1])])[0]
+            shape = b.node("Concat", [first, b.ints([-1])], axis=0)[0]
+        else:
+            shape = b.ints(dims)
+        b.node(op, [x, shape])
+    elif op == "Flatten":
+        x, s = b.x(min_rank=1)
+        b.node(op, [x], axis=b.axis(len(s), extra=1))
+    elif op == "Transpose":
+        x, s = b.x(min_rank=1)
+        if rng.random() < 0.3:
+            b.node(op, [x])
+        else:
+            p = list(range(len(s)))
+            rng.shuffle(p)
+            b.node(op, [x], perm=p)
+    elif op == "Slice":
+        x, s = b.x(min_rank=1)
+        axes = rng.sample(range(len(s)), rng.randint(1, len(s)))
+        starts, ends, steps = [], [], []
+        for a in axes:
+            d = s[a]
+            st = rng.choice([1, 1, 1, -1, 2, -2, 3])
+            starts.append(rng.choice([0, 1, -1, d, -d - 1, rng.randint(-d, d), INT64_MAX if st < 0 else 0]))
+            ends.append(rng.choice([d, -1, INT64_MAX, INT64_MIN, rng.randint(-d - 2, d + 2),
+                                    -d - 1 if st < 0 else d]))
+            steps.append(st)
+        ax = [a - len(s) if rng.random() < 0.5 else a for a in axes]
+        ins = [x, b.ints(starts), b.ints(ends)]
+        if rng.random() < 0.8:
+            ins.append(b.ints(ax))
+            if rng.random() < 0.8:
+                ins.append(b.ints(steps))
+        b.node(op, ins)
+    elif op == "Gemm":
+        ta, tb = rng.randint(0, 1), rng.randint(0, 1)
+        x, s = b.x(min_rank=2, max_rank=2)
+        mm, kk = (s[1], s[0]) if ta else (s[0], s[1])
+        nn = rng.randint(1, 4)
+        bb = b.operand(F, [nn, kk] if tb else [kk, nn])
+        ins = [x, bb]
+        if rng.random() < 0.6:
+            ins.append(b.operand(F, b.bshape([mm, nn])[-2:]))
+        b.node(op, ins, transA=ta, transB=tb)
+    elif op == "MatMul":
+        x, s = b.x(min_rank=1, max_rank=4)
+        if len(s) == 1:
+            kk = s[0]
+        else:
+            kk = s[-1]
+        r = rng.randint(1, 4)
+        if r == 1:
+            t = [kk]
+        else:
+            batch = b.bshape(s[:-2]) if len(s) > 2 else [rng.randint(1, 3) for _ in range(r - 2)]
+            t = batch + [kk, rng.randint(1, 4)]
+        y = b.operand(F, t)
+        if rng.random() < 0.3 and len(t) >= 1:
+            # the other operand first: x must then be [.., K, N]-shaped; use
+            # a fresh one
+            left = b.operand(F, [rng.randint(1, 3), s[0] if len(s) == 1 else s[-2]])
+            b.node(op, [left, x])
+        else:
+            b.node(op, [x, y])
+    elif op == "Squeeze":
+        x, s = b.x(min_rank=1, pred=lambda s: 1 in s)
+        ones = [i for i, d in enumerate(s) if d == 1]
+        if not ones or rng.random() < 0.2:
+            b.node(op, [x])
+        else:
+            ax = rng.sample(ones, rng.randint(1, len(ones)))
+            b.node(op, [x, b.ints([a - len(s) if rng.random() < 0.5 else a for a in ax])])
+    elif op == "Unsqueeze":
+        x, s = b.x()
+        k = rng.randint(1, 2)
+        r = len(s) + k
+        ax = rng.sample(range(r), k)
+        b.node(op, [x, b.ints([a - r if rng.random() < 0.5 else a for a in ax])])
+    elif op == "Shape":
+        x, s = b.x(dtypes=(F, T.INT64, T.BOOL))
+        attrs = {}
+        if rng.random() < 0.5:
+            attrs["start"] = rng.randint(-len(s) - 1, len(s) + 1)
+        if rng.random() < 0.5:
+            attrs["end"] = rng.randint(-len(s) - 1, len(s) + 1)
+        b.node(op, [x], **attrs)
+    elif op == "Size":
+        x, s = b.x(dtypes=(F, T.INT64, T.BOOL))
+        b.node(op, [x])
+    elif op == "Gather":
+        x, s = b.x(dtypes=(F, T.INT64), min_rank=1)
+        ax = b.axis(len(s))
+        d = s[ax]
+        ishape = b.rand_shape(rng.choice([0, 1, 1, 2]))
+        idx = np.array([rng.randint(-d, d - 1) for _ in range(int(np.prod(ishape)))],
+                       np.int64).reshape(ishape)
+        b.node(op, [x, b.const(idx)], axis=ax)
+    elif op == "Constant":
+        r = rng.random()
+        out = b.name("v")
+        if r < 0.5:
+            t = numpy_helper.from_array(b.rand_data(F, b.rand_shape()), out + "_t")
+            nd = helper.make_node(op, [], [out], value=t)
+        elif r < 0.7:
+            nd = helper.make_node(op, [], [out], value_float=1.5)
+        elif r < 0.85:
+            nd = helper.make_node(op, [], [out], value_floats=[1.0, 2.0, 3.0][:rng.randint(1, 3)])
+        else:
+            nd = helper.make_node(op, [], [out], value_ints=[1, 2, 3][:rng.randint(1, 3)])
+        b.nodes.append(nd)
+        # what uses it: an op with an activation
+        x, s = b.x(dtypes=(T.INT64,) if r >= 0.85 else (F,))
+        b.node(rng.choice(["Add", "Mul", "Sub"]), [out, x] if rng.random() < 0.5 else [x, out])
+    elif op == "ConstantOfShape":
+        if rng.random() < 0.5:
+            x, s = b.x(dtypes=(F, T.INT64, T.BOOL))
+            shape = b.node("Shape", [x])[0]
+        else:
+            shape = b.ints(b.rand_shape(rng.randint(1, 4)))
+        attrs = {}
+        if rng.random() < 0.7:
+            dt = rng.choice([np.float32, np.int64, np.bool_, np.int32, np.float64])
+            attrs["value"] = numpy_helper.from_array(np.array([1], dt), "value")
+        b.node(op, [shape], **attrs)
+    elif op == "Pad":
+        x, s = b.x(min_rank=1)
+        mode = rng.choice(["constant", "constant", "reflect", "edge"])
+        pads = []
+        for side in range(2):
+            for d in s:
+                lo = -(d - 1) if mode == "constant" else 0
+                hi = d - 1 if mode == "reflect" else 2
+                pads.append(rng.randint(lo, max(lo, hi)) if rng.random() < 0.7 else 0)
+        ins = [x, b.ints(pads)]
+        if mode == "constant" and rng.random() < 0.5:
+            ins.append(b.const(np.array(0.5, np.float32), node=False))
+        b.node(op, ins, mode=mode)
+    elif op == "Resize":
+        if rng.random() < 0.3:  # larger dimensions: floor(d x scale) in float
+            x = b.new_input(F, [rng.randint(1, 3), rng.randint(1, 3)] +
+                            [rng.randint(5, 13) for _ in range(rng.randint(0, 2))])
+            s = b.vals[x][1]
+        else:
+            x, s = b.x(min_rank=1, max_rank=5)
+        mode = rng.choice(["nearest", "nearest", "linear"])
+        roi = ""
+        if rng.random() < 0.6:
+            sc = [rng.choice([0.5, 0.7, 1.0, 1.3, 1.5, 2.0, 0.33, 2.5, 0.6, 1.7]) for _ in s]
+            if mode == "linear" and len(s) > 2:
+                sc[0] = sc[1] = 1.0
+            if mode == "linear" and len(s) <= 2:
+                mode = "nearest"
+            ins = [x, roi, b.const(np.array(sc, np.float32))]
+        else:
+            sz = [max(1, int(d * rng.choice([0.5, 1, 2, 1.5]))) for d in s]
+            if mode == "linear":
+                mode = "nearest"
+            ins = [x, roi, "", b.ints(sz)]
+        b.node(op, ins, mode=mode)
+    elif op == "Expand":
+        x, s = b.x(dtypes=(F, T.INT64))
+        t = b.bshape(s)
+        b.node(op, [x, b.ints(t)])
+    elif op == "Tile":
+        x, s = b.x(dtypes=(F, T.INT64), min_rank=1)
+        b.node(op, [x, b.ints([rng.randint(1, 3) for _ in s])])
+    elif op == "Split":
+        x, s = b.x(min_rank=1, pred=lambda s: max(s) >= 2)
+        ax = b.axis(len(s))
+        d = s[ax]
+        if d >= 2 and rng.random() < 0.7:
+            cut = rng.randint(1, d - 1)
+            b.node(op, [x, b.ints([cut, d - cut])], n_out=2, axis=ax)
+        else:
+            n = rng.choice([k for k in (1, 2, 3) if d % k == 0])
+            b.node(op, [x], n_out=n, axis=ax)
+    elif op in REDUCE:
+        x, s = b.x(min_rank=0)
+        attrs = {"keepdims": rng.randint(0, 1)}
+        axes = [a - len(s) if rng.random() < 0.5 else a
+                for a in rng.sample(range(len(s)), rng.randint(0, len(s)))] if s else []
+        ins = [x]
+        if op == "ReduceSum":
+            if axes or rng.random() < 0.3:
+                ins.append(b.ints(axes))
+            if rng.random() < 0.3:
+                attrs["noop_with_empty_axes"] = 1
+        elif axes:
+            attrs["axes"] = axes
+        b.node(op, ins, **attrs)
+    elif op in ("ArgMax", "ArgMin"):
+        x, s = b.x(min_rank=1)
+        b.node(op, [x], axis=b.axis(len(s)), keepdims=rng.randint(0, 1),
+               select_last_index=rng.randint(0, 1))
+    elif op == "TopK":
+        x, s = b.x(min_rank=1)
+        ax = b.axis(len(s))
+        b.node(op, [x, b.ints([rng.randint(1, s[ax])])], n_out=2, axis=ax, largest=rng.randint(0, 1))
+    elif op == "CumSum":
+        x, s = b.x(min_rank=1)
+        b.node(op, [x, b.ints(b.axis(len(s)), node=False)], exclusive=rng.randint(0, 1))
+    elif op == "GatherElements":
+        x, s = b.x(min_rank=1)
+        ax = b.axis(len(s))
+        t = [rng.randint(1, d) for d in s]
+        t[ax] = rng.randint(1, 4)
+        idx = np.array([rng.randint(0, s[ax] - 1) for _ in range(int(np.prod(t)))], np.int64).reshape(t)
+        b.node(op, [x, b.const(idx)], axis=ax)
+    elif op in ("DepthToSpace", "SpaceToDepth"):
+        k = rng.randint(1, 3)
+        if op == "DepthToSpace":
+            x = b.new_input(F, [1, k * k * rng.randint(1, 2), rng.randint(1, 3), rng.randint(1, 3)])
+        else:
+            x = b.new_input(F, [1, rng.randint(1, 2), k * rng.randint(1, 2), k * rng.randint(1, 2)])
+        b.node(op, [x], blocksize=k)
+    elif op == "Trilu":
+        x, s = b.x(min_rank=2)
+        b.node(op, [x, b.ints(rng.randint(-2, 2), node=False)], upper=rng.randint(0, 1))
+    elif op == "LayerNormalization":
+        x, s = b.x(min_rank=1)
+        ax = b.axis(len(s))
+        nshape = s[ax:] if ax >= 0 else s[len(s) + ax:]
+        b.node(op, [x, b.const(np.ones(nshape, np.float32), node=False)], axis=ax)
+    elif op == "OneHot":
+        x, s = b.x(dtypes=(T.INT64,), max_rank=3)
+        b.node(op, [x, b.ints(rng.randint(2, 5), node=False),
+                    b.const(np.array([0, 1], np.float32), node=False)], axis=b.axis(len(s), extra=1))
+    elif op == "Einsum":
+        x, s = b.x(min_rank=2, max_rank=2)
+        y = b.operand(F, [s[1], rng.randint(1, 4)])
+        b.node(op, [x, y], equation="ij,jk->ik")
+    elif op == "ReverseSequence":
+        x, s = b.x(min_rank=2, pred=lambda s: len(s) >= 2)
+        lens = [rng.randint(1, s[0]) for _ in range(s[1])]
+        b.node(op, [x, b.ints(lens, node=False)], batch_axis=1, time_axis=0)
+    elif op == "Range":
+        x, s = b.x()
+        r = b.node(op, [b.const(np.array(0, np.float32), node=False),
+                        b.const(np.array(rng.randint(1, 6), np.float32), node=False),
+                        b.const(np.array(1, np.float32), node=False)])[0]
+        if s and s[-1] == 1:  # used with an activation, so not folded
+            b.node("Add", [x, r] if rng.random() < 0.5 else [r, x])
+    elif op == "EyeLike":
+        x, s = b.x(min_rank=2, max_rank=2)
+        b.node(op, [x], k=rng.randint(-1, 1))
+    else:
+        raise ValueError(op)
+
+
+def to_opset18(m):
+    """Rewrite a model's opset-17 forms as opset 18 has them."""
+    for nd in m.graph.node:
+        if nd.op_type in REDUCE and nd.op_type != "ReduceSum":
+            for a in list(nd.attribute):
+                if a.name == "axes":
+                    name = nd.output[0] + "_axes"
+                    m.graph.initializer.append(
+                        numpy_helper.from_array(np.array(a.ints, np.int64), name))
+                    nd.input.append(name)
+                    nd.attribute.remove(a)
+        if nd.op_type == "Split" and len(nd.input) < 2:
+            nd.attribute.append(helper.make_attribute("num_outputs", len(nd.output)))
+
+
+def upsample_model(rng):
+    """Opset 9: Upsample (scales input), then a unary op or two."""
+    b = Builder(rng, 9)
+    x = b.new_input(F, [rng.randint(1, 2), rng.randint(1, 3)] +
+                    [rng.randint(1, 12) for _ in range(rng.randint(0, 2))])
+    s = b.vals[x][1]
+    sc = [1.0, 1.0] + [rng.choice([1.0, 1.3, 1.5, 2.0, 2.5, 1.7, 3.0, 1.1])
+                       for _ in s[2:]]
+    mode = rng.choice(["nearest", "linear"])
+    y = b.node("Upsample", [x, b.const(np.array(sc, np.float32), node=False)], mode=mode)[0]
+    for _ in range(rng.randint(1, 2)):
+        y = b.node(rng.choice(["Relu", "Sigmoid", "Neg"]), [y])[0]
+    m = b.model()
+    m.opset_import[0].version = 9
+    m.ir_version = 4
+    m.graph.output.append(onnx.ValueInfoProto(name=y))
+    return m
+
+
+def model(rng):
+    """A random model: 2 to 8 ops, shapes known where inference knows them."""
+    if rng.random() < 1 / 20:
+        return upsample_model(rng)
+    opset = 20 if rng.random() < 1 / 6 else 17
+    ops = [o for o in OPS if opset == 20 or o not in ("Gelu", "Mish")]
+    if opset == 20:
+        ops = [o for o in ops if o not in NOT_IN_20]
+    if opset == 17 and rng.random() < 1 / 8:
+        ops = ops + OUTSIDE * 4  # a model with ops the importer cannot infer
+    b = Builder(rng, opset)
+    want = rng.randint(2, 8)
+    tries = 0
+    while sum(1 for n in b.nodes if n.op_type != "Constant") < want and tries < 40:
+        tries += 1
+        keep = (list(b.nodes), list(b.inits), list(b.inputs), dict(b.vals), dict(b.rename))
+        try:
+            build_op(b, rng.choice(ops))
+            ok = b.infer()
+        except (ValueError, IndexError, ZeroDivisionError):
+            ok = False
+        if not ok:
+            b.nodes, b.inits, b.inputs, b.vals, b.rename = keep
+    m = b.model()
+    # the graph outputs: every node output no node reads (a value of a
+    # graph output is sized by the runtime, not recorded here)
+    read = {i for n in m.graph.node for i in n.input}
+    for nd in m.graph.node:
+        for o in nd.output:
+            if o not in read:
+                m.graph.output.append(onnx.ValueInfoProto(name=o))
+    if not m.graph.output and m.graph.node:
+        m.graph.output.append(onnx.ValueInfoProto(name=m.graph.node[-1].output[0]))
+    for i, op in b.rename.items():
+        m.graph.node[i].op_type = op
+    if opset == 20:
+        to_opset18(m)
+        m.opset_import[0].version = 20
+        m.ir_version = 9
+    return m

@@ -1,0 +1,599 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+"""The ONNX importer against ONNX Runtime: no planned tensor smaller than
+what the runtime writes (Documentation/onnx.md, "The oracle").
+
+For each model: `tactl import` of the model as it is (recorded shapes) and
+of a copy with value_info and the graph outputs' shapes stripped (the
+importer must infer); ONNX Runtime (ort-run.js) runs the stripped copy with
+every node output made a graph output, on each input set given (and, for
+data-dependent ops, one that makes them write their largest output); ONNX's
+onnx.shape_inference.infer_shapes runs on the stripped copy. Every tensor
+either graph holds must be planned at least as large as ONNX Runtime wrote
+it and as infer_shapes sizes it, where it knows a static size; every node
+the graph runs must have its outputs planned; a model with a sub-graph (If,
+Loop, Scan) must not be accepted; a refusal must name the node and its op
+(`node N (name, OpType): ...`).
+
+Models: --backend DIR (libonnx-testdata: every */model.onnx, with its
+test_data_set_0), --corpus DIR (every *.onnx, always), --random N models
+from gen.py with --seed S. TAP on stdout, one result a model, counts as
+comments; a failing random model is saved in --save DIR.
+"""
+import argparse
+import copy
+import glob
+import json
+import os
+import random
+import re
+import select
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+import numpy as np
+import onnx
+from onnx import numpy_helper, shape_inference, TensorProto
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
+sys.path.insert(0, HERE)
+import gen  # noqa: E402
+
+# onnxruntime-node's names for ONNX element types, and their sizes.
+ORT_SIZE = {"float32": 4, "float64": 8, "int8": 1, "uint8": 1, "int16": 2,
+            "uint16": 2, "int32": 4, "uint32": 4, "int64": 8, "uint64": 8,
+            "bool": 1, "float16": 2, "bfloat16": 2, "complex64": 8,
+            "complex128": 16, "float8e4m3fn": 1, "float8e4m3fnuz": 1,
+            "float8e5m2": 1, "float8e5m2fnuz": 1, "int4": 0.5, "uint4": 0.5}
+NP_TO_ORT = {"float32": "float32", "float64": "float64", "int8": "int8",
+             "uint8": "uint8", "int16": "int16", "uint16": "uint16",
+             "int32": "int32", "uint32": "uint32", "int64": "int64",
+             "uint64": "uint64", "bool": "bool", "float16": "float16"}
+ONNX_SIZE = {TensorProto.FLOAT: 4, TensorProto.UINT8: 1, TensorProto.INT8: 1,
+             TensorProto.UINT16: 2, TensorProto.INT16: 2, TensorProto.INT32: 4,
+             TensorProto.INT64: 8, TensorProto.BOOL: 1, TensorProto.FLOAT16: 2,
+             TensorProto.DOUBLE: 8, TensorProto.UINT32: 4, TensorProto.UINT64: 8,
+             TensorProto.COMPLEX64: 8, TensorProto.COMPLEX128: 16,
+             TensorProto.BFLOAT16: 2}
+# Ops whose output shapes depend on the data: fed a second input set too.
+DATA_DEPENDENT = {"NonZero", "Compress", "Unique", "NonMaxSuppression",
+                  "Loop", "Scan", "If", "TopK", "StringNormalizer"}
+REFUSAL = re.compile(r"node (\d+) \((?:(.*), )?([A-Za-z0-9_]+)\): (.*)")
+# Refusals of the model as a whole (onnx.md, "What is refused"), which name
+# the tensor or the opset instead of a node: accepted too, counted apart.
+MODEL_REFUSAL = re.compile(r"(tensor '([^']*)': element type \w+ \(\d+\) has no fixed size"
+                           r"|graph input '([^']*)' has no tensor type and shape"
+                           r"|no opset_import for the default ONNX domain"
+                           # the reader's limit of 8 dimensions (onnx.md)
+                           r"|corrupt ONNX file at byte \d+ \(in TensorShapeProto\): more than 8 dimensions"
+                           r"|corrupt ONNX file at byte \d+ \(in TensorProto\): more than 8 dimensions)")
+
+
+def nbytes(size, dims):
+    n = 1
+    for d in dims:
+        n *= d
+    return int(-(-n * size // 1)) if size != 0.5 else (n + 1) // 2
+
+
+def graph_id(name):
+    """The importer's tensor id for an ONNX value name (onnx.md)."""
+    s = name[:200]
+    return "".join("_" if (c.isspace() or ord(c) < 32 or c == "#") else c for c in s)
+
+
+def has_subgraph(model):
+    return any(a.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS)
+               for n in model.graph.node for a in n.attribute)
+
+
+def strip(model):
+    """value_info and the graph outputs' shapes gone: the importer infers."""
+    m = copy.deepcopy(model)
+    del m.graph.value_info[:]
+    for o in m.graph.output:
+        if o.type.HasField("tensor_type"):
+            o.type.tensor_type.ClearField("shape")
+    return m
+
+
+def record(model):
+    """A generated model with the static shapes onnx.shape_inference gives
+    recorded in value_info, as exporters record them: the importer uses
+    them for ops it cannot infer and checks them against its own."""
+    if any(o.domain in ("", "ai.onnx") and o.version > onnx.defs.onnx_opset_version()
+           for o in model.opset_import):
+        return model
+    try:
+        inf = shape_inference.infer_shapes(model, strict_mode=False, data_prop=True)
+    except Exception:
+        return model
+    m = copy.deepcopy(model)
+    for v in inf.graph.value_info:
+        tt = v.type.tensor_type
+        # only static shapes; python3-onnx 1.12 infers negative
+        # dimensions for some Slice and Pad nodes, which no exporter writes
+        if tt.HasField("shape") and all(d.HasField("dim_value") and d.dim_value >= 0
+                                        for d in tt.shape.dim):
+            m.graph.value_info.append(v)
+    return m
+
+
+def expose(model):
+    """Every node output a graph output (typeless: ONNX Runtime fills it)."""
+    m = copy.deepcopy(model)
+    have = {o.name for o in m.graph.output}
+    for n in m.graph.node:
+        for o in n.output:
+            if o and o not in have:
+                m.graph.output.append(onnx.ValueInfoProto(name=o))
+                have.add(o)
+    return m
+
+
+def read_graph(path):
+    """tensor id -> planned bytes; op k -> (inputs, outputs) of the file."""
+    tensors, ops = {}, []
+    with open(path) as f:
+        for line in f:
+            t = line.split("#", 1)[0].split()
+            if not t:
+                continue
+            if t[0] == "tensor":
+                tensors[t[1]] = int(t[2])
+            elif t[0] in ("op", "inplace"):
+                arrow = t.index("->")
+                ops.append((t[2:arrow], t[arrow + 1:]))
+    return tensors, ops
+
+
+def tactl_import(tactl, model_path, graph_path):
+    r = subprocess.run([tactl, "import", model_path, "-o", graph_path, "--quiet"],
+                       capture_output=True, text=True, timeout=60)
+    if r.returncode == 0:
+        return read_graph(graph_path), None
+    return None, (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-1]
+
+
+def refusal_reason(model, msg):
+    """'OpType: what' for a refusal naming its node, else None."""
+    m = REFUSAL.search(msg)
+    if not m:
+        m = MODEL_REFUSAL.search(msg)
+        names = value_names(model)
+        if m and all(g is None or g in names for g in m.groups()[1:]):
+            return "model: " + re.sub(r"'[^']*'", "'X'", m.group(1))
+        return None
+    k, op = int(m.group(1)), m.group(3)
+    nodes = model.graph.node
+    if k >= len(nodes) or nodes[k].op_type != op:
+        return None
+    what = re.sub(r"'[^']*'", "'X'", m.group(4))
+    what = re.sub(r"\[[-0-9, ]*\]", "[..]", what)
+    what = re.sub(r"-?\d+", "N", what)
+    return "%s: %s" % (op, what[:90])
+
+
+def value_names(model):
+    g = model.graph
+    return ({i.name for i in g.initializer} | {i.name for i in g.input} |
+            {o.name for o in g.output} | {o for n in g.node for o in n.output})
+
+
+def infer_sizes(model):
+    """value name -> bytes, where onnx.shape_inference knows a static size;
+    None for an opset newer than python3-onnx knows (its C++ inference
+    may crash on such a model, 1.12 on Mish of opset 20)."""
+    if any(o.domain in ("", "ai.onnx") and o.version > onnx.defs.onnx_opset_version()
+           for o in model.opset_import):
+        return None
+    try:
+        m = shape_inference.infer_shapes(model, strict_mode=False, data_prop=True)
+    except Exception:
+        return None
+    out = {}
+    for v in list(m.graph.value_info) + list(m.graph.output):
+        tt = v.type.tensor_type
+        if not v.type.HasField("tensor_type") or not tt.HasField("shape"):
+            continue
+        if tt.elem_type not in ONNX_SIZE:
+            continue
+        dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
+        if any(d is None for d in dims):
+            continue
+        out[v.name] = nbytes(ONNX_SIZE[tt.elem_type], dims)
+    return out
+
+
+# ---- inputs ----
+
+def graph_inputs(model):
+    inits = {i.name for i in model.graph.initializer}
+    return [i for i in model.graph.input if i.name not in inits]
+
+
+def random_feed(vi, rng):
+    tt = vi.type.tensor_type
+    dims = [d.dim_value if d.HasField("dim_value") else 1 for d in tt.shape.dim]
+    np_type = onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[tt.elem_type]
+    if np_type == np.bool_:
+        return rng.random(dims) < 0.5
+    if np.issubdtype(np_type, np.integer):
+        return rng.integers(1, 4, size=dims).astype(np_type)  # no 0: Mod, Div
+    return (rng.random(dims) * 2 + 0.1).astype(np_type)
+
+
+def largest_feed(arrays):
+    """Inputs that make NonZero, Compress, Unique, NonMaxSuppression write
+    their largest output: all true, nothing zero, all distinct; boxes
+    ([B, N, 4]) apart from each other, scores high."""
+    out = []
+    for a in arrays:
+        if a.dtype == np.bool_:
+            out.append(np.ones_like(a))
+        elif a.dtype.kind == "f":
+            if a.ndim == 3 and a.shape[-1] == 4:
+                b = np.zeros(a.shape, a.dtype)
+                i = np.arange(a.shape[1], dtype=a.dtype)[None, :] * 10
+                b[..., 0], b[..., 1], b[..., 2], b[..., 3] = i, i, i + 5, i + 5
+                out.append(b)
+            elif a.ndim == 3 and a.dtype.kind == "f" and a.size and a.min() >= 0 and a.max() <= 1:
+                out.append(np.full(a.shape, 0.99, a.dtype))
+            else:
+                out.append((np.arange(a.size, dtype=a.dtype).reshape(a.shape) + 1))
+        elif a.dtype.kind in "iu":
+            out.append(np.where(a == 0, 1, a).astype(a.dtype))
+        else:
+            out.append(a)
+    return out
+
+
+def backend_feeds(model, case_dir):
+    ins = graph_inputs(model)
+    arrays = []
+    for i, vi in enumerate(ins):
+        p = os.path.join(case_dir, "test_data_set_0", "input_%d.pb" % i)
+        if not os.path.exists(p):
+            return None
+        if not vi.type.HasField("tensor_type"):
+            return None  # a sequence or an optional: not fed
+        t = TensorProto()
+        with open(p, "rb") as f:
+            t.ParseFromString(f.read())
+        try:
+            arrays.append(numpy_helper.to_array(t))
+        except Exception:
+            return None
+    return arrays
+
+
+# ---- ONNX Runtime ----
+
+class Ort:
+    def __init__(self, ort_dir):
+        self.ort_dir = ort_dir
+        self.p = None
+
+    def start(self):
+        self.p = subprocess.Popen(["node", os.path.join(HERE, "ort-run.js"), self.ort_dir],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.DEVNULL, text=True)
+
+    def run(self, model_path, names, arrays, tmp):
+        feeds = []
+        for k, (name, a) in enumerate(zip(names, arrays)):
+            t = NP_TO_ORT.get(str(a.dtype))
+            if t is None:
+                return None, "input %s: %s not fed by this oracle" % (name, a.dtype)
+            fn = os.path.join(tmp, "in%d.bin" % k)
+            np.ascontiguousarray(a).tofile(fn)
+            feeds.append({"name": name, "type": t, "dims": list(a.shape), "file": fn})
+        if self.p is None or self.p.poll() is not None:
+            self.start()
+        try:
+            self.p.stdin.write(json.dumps({"model": model_path, "feeds": feeds}) + "\n")
+            self.p.stdin.flush()
+            line = self.p.stdout.readline()
+        except BrokenPipeError:
+            line = ""
+        if not line:
+            self.p = None
+            return None, "ONNX Runtime crashed"
+        ans = json.loads(line)
+        if not ans["ok"]:
+            return None, ans["error"]
+        sizes = {}
+        for name, o in ans["outputs"].items():
+            sz = ORT_SIZE.get(o["type"])
+            if sz is not None:
+                sizes[name] = nbytes(sz, o["dims"])
+        return sizes, None
+
+
+# ---- one model ----
+
+def check(model, label, feed_sets, ctx):
+    """A result: {label, ok, kind, detail, refused: [reasons], under: [...]}."""
+    tactl, ort = ctx["tactl"], ctx["ort"]
+    res = {"label": label, "under": [], "refused": [], "problems": [], "ort": None}
+    with tempfile.TemporaryDirectory(dir=ctx["tmp"]) as tmp:
+        stripped = strip(model)
+        recorded = model
+        if label.startswith("random") or label.startswith("corpus random"):
+            recorded = record(model)
+        paths = {}
+        for kind, m in (("recorded", recorded), ("stripped", stripped)):
+            paths[kind] = os.path.join(tmp, kind + ".onnx")
+            onnx.save(m, paths[kind])
+        ort_path = os.path.join(tmp, "ort.onnx")
+        onnx.save(expose(stripped), ort_path)
+        # ONNX Runtime, every input set: the largest size of each tensor
+        written, errors = {}, []
+        names = [vi.name for vi in graph_inputs(model)]
+        for arrays in feed_sets:
+            sizes, err = ort.run(ort_path, names, arrays, tmp)
+            if err:
+                errors.append(err)
+                continue
+            for k, v in sizes.items():
+                written[k] = max(written.get(k, 0), v)
+        res["ort"] = "ran" if written else "failed: " + (errors[0] if errors else "no input")
+        inferred = infer_sizes(stripped) or {}
+        res["infer"] = bool(inferred)
+        for kind in ("recorded", "stripped"):
+            graph, err = tactl_import(tactl, paths[kind], os.path.join(tmp, kind + ".graph"))
+            if err is not None:
+                why = refusal_reason(model, err)
+                if why is None:
+                    res["problems"].append("%s: refused without naming its node and op: %s" % (kind, err))
+                else:
+                    res["refused"].append((kind, why))
+                continue
+            tensors, ops = graph
+            if has_subgraph(model):
+                res["problems"].append("%s: accepted with a sub-graph (If, Loop, Scan) not planned" % kind)
+            ids = {graph_id(n): n for n in
+                   [i.name for i in model.graph.initializer] +
+                   [i.name for i in model.graph.input] +
+                   [o for nd in model.graph.node for o in nd.output]}
+            producer = {o: (k, nd.op_type) for k, nd in enumerate(model.graph.node) for o in nd.output}
+            for tid, planned in tensors.items():
+                name = ids.get(tid, tid)
+                w, i = written.get(name), inferred.get(name)
+                need = max(x for x in (w, i, 0) if x is not None)
+                if planned < need:
+                    made = "node %d %s" % producer[name] if name in producer else "input"
+                    res["under"].append("%s: %s (%s) planned %d bytes, ONNX Runtime wrote %s, infer_shapes %s" % (
+                        kind, name, made, planned, w, i))
+            # every node the graph runs has its outputs planned
+            for k, nd in enumerate(model.graph.node):
+                if k >= len(ops):
+                    res["problems"].append("%s: node %d (%s) has no op" % (kind, k, nd.op_type))
+                    break
+                ins, outs = ops[k]
+                if not ins and not outs:
+                    continue  # folded
+                for o in nd.output:
+                    if o and graph_id(o) not in tensors:
+                        res["problems"].append("%s: node %d (%s) runs, its output %s is not planned" % (
+                            kind, k, nd.op_type, o))
+    res["ops"] = sorted({n.op_type for n in model.graph.node})
+    res["ok"] = not res["under"] and not res["problems"]
+    if not res["ok"] and ctx.get("save") and label.startswith("random"):
+        os.makedirs(ctx["save"], exist_ok=True)
+        onnx.save(model, os.path.join(ctx["save"], re.sub(r"[^A-Za-z0-9_.-]", "_", label) + ".onnx"))
+    return res
+
+
+def feeds_for(model, given, rng):
+    sets = []
+    if given is None:
+        try:
+            given = [random_feed(vi, rng) for vi in graph_inputs(model)]
+        except Exception:
+            return []  # an input this oracle cannot make (a sequence, a string)
+    sets.append(given)
+    if any(n.op_type in DATA_DEPENDENT for n in model.graph.node):
+        sets.append(largest_feed(given))
+    return sets
+
+
+# ---- workers ----
+# Each worker is this script with --worker: jobs in, results out, a JSON
+# line each. A worker that dies (python3-onnx's C++ shape inference on an
+# odd model) or takes over JOB_TIMEOUT seconds costs that job, not the run.
+
+CTX = {}
+JOB_TIMEOUT = 120
+
+
+def run_job(job):
+    kind, arg = job
+    rng = np.random.default_rng(zlib.crc32(str(arg).encode()))
+    try:
+        if kind == "backend":
+            case = os.path.dirname(arg)
+            model = onnx.load(arg)
+            label = "backend %s" % os.path.relpath(case, CTX["backend"])
+            return check(model, label, feeds_for(model, backend_feeds(model, case), rng), CTX)
+        if kind == "corpus":
+            model = onnx.load(arg)
+            return check(model, "corpus %s" % os.path.basename(arg), feeds_for(model, None, rng), CTX)
+        seed, i = arg
+        model = gen.model(random.Random("%d:%d" % (seed, i)))
+        label = "random seed %d model %d" % (seed, i)
+        return check(model, label, feeds_for(model, None, rng), CTX)
+    except Exception as e:  # a bug of this oracle or a model it cannot load
+        return failed(job, "oracle error: %r" % e)
+
+
+def failed(job, why):
+    kind, arg = job
+    if kind == "backend":
+        label = "backend " + os.path.relpath(os.path.dirname(arg), CTX["backend"])
+    elif kind == "corpus":
+        label = "corpus " + os.path.basename(arg)
+    else:
+        label = "random seed %d model %d" % tuple(arg)
+    return {"label": label, "ok": False, "under": [], "refused": [],
+            "problems": [why], "ort": None, "infer": False}
+
+
+def worker_main(ctx):
+    CTX.update(ctx)
+    CTX["ort"] = Ort(ctx["ort_dir"])
+    for line in sys.stdin:
+        r = run_job(json.loads(line))
+        sys.stdout.write(json.dumps(r) + "\n")
+        sys.stdout.flush()
+
+
+class Worker:
+    def __init__(self, ctx):
+        self.p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker", json.dumps(ctx)],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.job = None
+
+    def give(self, i, job):
+        self.job, self.start = (i, job), time.monotonic()
+        self.p.stdin.write(json.dumps(job) + "\n")
+        self.p.stdin.flush()
+
+    def kill(self):
+        self.p.kill()
+        self.p.wait()
+
+
+def run_all(jobs, ctx, n_workers):
+    """Yield the results of jobs in order."""
+    CTX.update(ctx)
+    workers = [Worker(ctx) for _ in range(max(1, min(n_workers, len(jobs))))]
+    done, nxt, emit = {}, 0, 0
+    for w in workers:
+        if nxt < len(jobs):
+            w.give(nxt, jobs[nxt])
+            nxt += 1
+    while emit < len(jobs):
+        busy = {w.p.stdout: w for w in workers if w.job}
+        ready, _, _ = select.select(list(busy), [], [], 1.0)
+        for f in ready:
+            w = busy[f]
+            line = f.readline()
+            i, job = w.job
+            if line:
+                done[i] = json.loads(line)
+            else:
+                done[i] = failed(job, "oracle worker died (exit %s)" % w.p.wait())
+            w.job = None
+        for k, w in enumerate(workers):
+            if w.job and time.monotonic() - w.start > JOB_TIMEOUT:
+                i, job = w.job
+                w.kill()
+                done[i] = failed(job, "timed out after %d s" % JOB_TIMEOUT)
+                w.job = None
+            if w.p.poll() is not None and not w.job:
+                workers[k] = w = Worker(ctx)
+            if not w.job and nxt < len(jobs):
+                w.give(nxt, jobs[nxt])
+                nxt += 1
+        while emit in done:
+            yield done.pop(emit)
+            emit += 1
+    for w in workers:
+        w.p.stdin.close()
+        w.p.wait()
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--worker":
+        return worker_main(json.loads(sys.argv[2]))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tactl", required=True)
+    ap.add_argument("--ort", required=True, help="onnxruntime-node's npm prefix")
+    ap.add_argument("--backend", help="libonnx-testdata's data directory")
+    ap.add_argument("--corpus", help="a directory of .onnx models, always run")
+    ap.add_argument("--random", type=int, default=0, help="random models")
+    ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--save", help="where failing random models are saved")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--min-backend", type=int, default=0)
+    ap.add_argument("--min-random", type=int, default=0)
+    ap.add_argument("--table", help="ta_onnx.c: the random models must use every op of ta_ox_ops[]")
+    a = ap.parse_args()
+    seed = a.seed if a.seed is not None else random.SystemRandom().randrange(2 ** 31)
+    print("# onnx-oracle: ONNX Runtime %s, onnx %s; random seed %d (ONNX_ORACLE_SEED=%d "
+          "oracle.sh reruns it; show.py %d N prints model N)" % (
+              os.path.basename(a.ort.rstrip("/")), onnx.__version__, seed, seed, seed))
+    jobs = []
+    if a.backend:
+        jobs += [("backend", p) for p in sorted(glob.glob(os.path.join(a.backend, "*", "*", "model.onnx")))]
+    if a.corpus:
+        jobs += [("corpus", p) for p in sorted(glob.glob(os.path.join(a.corpus, "*.onnx")))]
+    jobs += [("random", (seed, i)) for i in range(a.random)]
+    tmp = tempfile.mkdtemp(prefix="onnx-oracle.")
+    ctx = {"tactl": a.tactl, "ort_dir": a.ort, "backend": a.backend, "tmp": tmp, "save": a.save}
+    table = None
+    if a.table and a.random:
+        with open(a.table) as f:
+            table = set(re.findall(r'\{ "(\w+)", ta_ox_', f.read()))
+    print("1..%d" % (len(jobs) + 2 + (table is not None)))
+    used = set()
+    stats = {}
+    n = 0
+    for r in run_all(jobs, ctx, a.jobs):
+        n += 1
+        src = r["label"].split()[0]
+        if src == "random":
+            used.update(r.get("ops", []))
+        s = stats.setdefault(src, {"run": 0, "accepted": 0, "refused": 0, "under": 0,
+                                   "problems": 0, "ort_failed": 0, "reasons": {}})
+        s["run"] += 1
+        if r["under"]:
+            s["under"] += 1
+        if r["problems"]:
+            s["problems"] += 1
+        if r["ort"] and r["ort"] != "ran":
+            s["ort_failed"] += 1
+        for kind, why in r["refused"]:
+            if kind == "stripped":
+                s["reasons"][why] = s["reasons"].get(why, 0) + 1
+        if any(k == "stripped" for k, _ in r["refused"]):
+            s["refused"] += 1
+        else:
+            s["accepted"] += 1
+        verdict = "ok" if r["ok"] else "not ok"
+        note = "refused (%s)" % r["refused"][-1][1] if any(k == "stripped" for k, _ in r["refused"]) else "accepted"
+        if r["under"]:
+            note = "under-sized: " + r["under"][0]
+        elif r["problems"]:
+            note = r["problems"][0]
+        print("%s %d - %s: %s; ONNX Runtime %s" % (verdict, n, r["label"], note, r["ort"]))
+        for line in r["under"] + r["problems"]:
+            print("#   " + line)
+        sys.stdout.flush()
+    for src, s in stats.items():
+        print("# %s: %d run, %d accepted (stripped), %d refused, %d with an under-sized tensor, "
+              "%d other failures, %d ONNX Runtime could not run" % (
+                  src, s["run"], s["accepted"], s["refused"], s["under"], s["problems"], s["ort_failed"]))
+        for why, c in sorted(s["reasons"].items(), key=lambda x: -x[1]):
+            print("#   refused %4d  %s" % (c, why))
+    nb = stats.get("backend", {}).get("run", 0)
+    nr = stats.get("random", {}).get("run", 0)
+    print("%s %d - backend models run: %d (at least %d)" % (
+        "ok" if nb >= a.min_backend else "not ok", n + 1, nb, a.min_backend))
+    print("%s %d - random models run: %d (at least %d), seed %d" % (
+        "ok" if nr >= a.min_random else "not ok", n + 2, nr, a.min_random, seed))
+    if table is not None:
+        missing = sorted(table - used)
+        print("%s %d - random models used %d of the %d op types of ta_ox_ops[]%s" % (
+            "not ok" if missing else "ok", n + 3, len(table & used), len(table),
+            ": not " + " ".join(missing) if missing else ""))
+    subprocess.run(["rm", "-rf", tmp])
+
+
+if __name__ == "__main__":
+    main()
