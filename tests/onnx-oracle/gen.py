@@ -45,13 +45,16 @@ OPS = (UNARY + AXIS_OPS + ARITH + VARIADIC + LOGIC + COMPARE + REDUCE + [
     "GlobalMaxPool", "GlobalLpPool", "Concat", "Reshape", "Flatten",
     "Transpose", "Slice", "Gemm", "MatMul", "Squeeze", "Unsqueeze", "Shape",
     "Size", "Gather", "Constant", "ConstantOfShape", "Pad", "Resize",
-    "Expand", "Tile", "Split", "ArgMax", "ArgMin"])
+    "Expand", "Tile", "Split", "ArgMax", "ArgMin",
+    # planned at the largest the data may give (oracle.py feeds them data
+    # that makes them produce it as well as random data)
+    "NonZero", "Unique", "Compress", "NonMaxSuppression", "TopK", "Range"])
 # Ops outside the inference table, in one model of eight: the importer
 # takes their shapes from value_info, which the oracle's "recorded" copy
 # fills from onnx.shape_inference (as exporters record them).
-OUTSIDE = ["TopK", "CumSum", "GatherElements", "DepthToSpace", "SpaceToDepth",
+OUTSIDE = ["CumSum", "GatherElements", "DepthToSpace", "SpaceToDepth",
            "Trilu", "LayerNormalization", "OneHot", "Einsum", "ReverseSequence",
-           "Range", "EyeLike"]
+           "EyeLike"]
 # Not in models of opset 20.
 NOT_IN_20 = set()
 PLACEHOLDER = "Relu"
@@ -582,6 +585,36 @@ def build_op(b, op):
                         b.const(np.array(1, np.float32), node=False)])[0]
         if s and s[-1] == 1:  # used with an activation, so not folded
             b.node("Add", [x, r] if rng.random() < 0.5 else [r, x])
+    elif op == "NonZero":
+        x, s = b.x(max_rank=4)
+        b.node(op, [x])
+    elif op == "Unique":
+        x, s = b.x(min_rank=1, max_rank=3)
+        attrs = {"sorted": rng.randint(0, 1)}
+        if rng.random() < 0.5:
+            attrs["axis"] = b.axis(len(s))
+        b.node(op, [x], n_out=rng.randint(1, 4), **attrs)
+    elif op == "Compress":
+        x, s = b.x(min_rank=1, max_rank=4)
+        attrs = {}
+        if rng.random() < 0.6:
+            attrs["axis"] = b.axis(len(s))
+            n = s[attrs["axis"]]
+        else:
+            n = int(np.prod(s))
+        n = max(1, n + rng.randint(-1, 1))
+        cond = b.operand(T.BOOL, [n])
+        b.node(op, [x, cond], **attrs)
+    elif op == "NonMaxSuppression":
+        nb, nc, ns = rng.randint(1, 2), rng.randint(1, 3), rng.randint(1, 6)
+        boxes = b.new_input(F, [nb, ns, 4])
+        scores = b.new_input(F, [nb, nc, ns])
+        ins = [boxes, scores]
+        if rng.random() < 0.7:
+            ins.append(b.ints([rng.randint(0, ns + 2)], node=False))
+            if rng.random() < 0.5:
+                ins.append(b.const(np.array([0.5], np.float32), node=False))
+        b.node(op, ins, center_point_box=rng.randint(0, 1))
     elif op == "EyeLike":
         x, s = b.x(min_rank=2, max_rank=2)
         b.node(op, [x], k=rng.randint(-1, 1))
