@@ -857,6 +857,7 @@ int t_offline_rewrite(void);
 int t_offline_write_refused(void);
 int t_offline_vela(void);
 int t_offline_vela_inside(void);
+int t_offline_write_subgraphs(void);
 
 const struct ta_test ta_tflite_tests[] = {
 	{ "tflite: hand-built model, sizes, flags, lifetimes", t_tiny },
@@ -888,5 +889,7 @@ const struct ta_test ta_tflite_tests[] = {
 	  t_offline_vela },
 	{ "tflite: Vela's tensors inside its scratch: read, fixed refuses",
 	  t_offline_vela_inside },
+	{ "tflite: OfflineMemoryAllocation of several subgraphs written",
+	  t_offline_write_subgraphs },
 	{ NULL, NULL },
 };
