@@ -1041,12 +1041,16 @@ static int ta_tfl_emit_op(struct ta_tfl *m, u32 s, u32 base,
 {
 	const u32 *r = &m->sg[s].refs.v[op->first_ref];
 	const u32 *out = r + op->n_inputs;
+	bool moved = false;
 	u32 k;
 	int ret = ta_tfl_op_start(m, op->name, "");
 
-	for (k = 0; !ret && k < op->n_inputs; k++)
-		if (!ta_tfl_op_only(m, s, base, r[k]))
+	for (k = 0; !ret && k < op->n_inputs; k++) {
+		if (ta_tfl_op_only(m, s, base, r[k]))
+			moved = true;
+		else
 			ret = ta_tfl_push(m, base + r[k], false);
+	}
 	/* writes of loop state are reads here: the WHILE's begin wrote it */
 	for (k = 0; !ret && k < op->n_outputs; k++)
 		if (m->keys[base + out[k]].carried)
@@ -1063,7 +1067,9 @@ static int ta_tfl_emit_op(struct ta_tfl *m, u32 s, u32 base,
 	if (ret)
 		return ret;
 	ta_tfl_op_done(m);
-	if (op->view && op->n_outputs && !m->keys[base + out[0]].carried) {
+	/* a view of an input nobody wrote is no view: its input moved */
+	if (op->view && op->n_outputs && !moved &&
+	    !m->keys[base + out[0]].carried) {
 		m->ops[m->n_ops - 1].flags |= TA_OP_INPLACE;
 		m->info->n_inplace++;
 	}
