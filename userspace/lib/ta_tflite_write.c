@@ -227,8 +227,7 @@ out:
  * @err: out, a message on an error
  * @errlen: bytes at @err
  *
- * Return: 0, -EINVAL, -EOPNOTSUPP, -ERANGE (with a message), -E2BIG,
- * -ENOMEM.
+ * Return: 0, -EINVAL, -ERANGE (with a message), -E2BIG, -ENOMEM.
  */
 int ta_tflite_offline_image(const void *data, size_t len, const char *name,
 			    const u64 *offsets, const struct ta_input *in,
