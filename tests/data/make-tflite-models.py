@@ -15,6 +15,8 @@ control_flow.tflite   subgraph 0: WHILE (cond 1, body 2), then RESHAPE;
                       called by nobody
 if_same_branch.tflite an IF whose then and else are the same subgraph 1
 offline_meta.tflite   a small model with OfflineMemoryAllocation metadata
+offline_two.tflite    the same with two entries of that name (TFLite Micro
+                      takes the last)
 recursive.tflite      a WHILE body that runs a WHILE with itself as body
 unknown_call.tflite   a STABLEHLO_WHILE (calls subgraphs, not inlined)
 too_deep.tflite       CALL_ONCE chains 18 subgraphs deep
@@ -282,6 +284,24 @@ def offline_meta():
                  ("OfflineMemoryAllocation", plan)])
 
 
+def offline_two():
+    main = subgraph("main", [
+        tensor("x", [1, 8]),
+        tensor("w", [8, 8], FLOAT32, bytes(256)),
+        tensor("h", [1, 8]),
+        tensor("y", [1, 8]),
+        tensor("unused", [2]),
+    ], [0], [3], [
+        op(FULLY_CONNECTED, [0, 1, -1], [2]),
+        op(RELU, [2], [3]),
+    ])
+    return ModelWriter().model(
+        [main], [("OfflineMemoryAllocation",
+                  int32s(1, 0, 5, 0, -1, 64, 0, -1)),
+                 ("OfflineMemoryAllocation",
+                  int32s(0, 1, 5, 128, -1, 0, 256, -1))])
+
+
 def loop(body_calls):
     """subgraph 0 runs WHILE(cond 1, body 2); body 2 holds @body_calls."""
     main = subgraph("main", [
@@ -388,6 +408,7 @@ MODELS = {
     "control_flow.tflite": control_flow,
     "if_same_branch.tflite": if_same_branch,
     "offline_meta.tflite": offline_meta,
+    "offline_two.tflite": offline_two,
     "recursive.tflite": recursive,
     "unknown_call.tflite": unknown_call,
     "too_deep.tflite": too_deep,

@@ -294,7 +294,10 @@ int t_inplace_views(void)
 	return 0;
 }
 
-/* offline_meta.tflite: offsets [0, -1, 64, 0, -1] for its 5 tensors. */
+/*
+ * offline_meta.tflite: offsets [0, -1, 64, 0, -1] for its 5 tensors;
+ * offline_two.tflite: two entries.
+ */
 int t_offline_read(void)
 {
 	static const u64 want[4] = { 0, TA_OFFSET_UNFIXED, 64, 0 };
@@ -320,6 +323,18 @@ int t_offline_read(void)
 	TA_CHECK(off[0] == 0 && off[2] == 64 && off[3] == 0 &&
 		 !ta_plan_validate(&in.prob, off, res.height), "fixed plan");
 	ta_input_free(&in);
+	/* two entries: the last counts, as in TFLite Micro */
+	{
+		static const u64 last[4] = { 128, TA_OFFSET_UNFIXED, 0, 256 };
+
+		TA_CHECK(!ta_tflite_read(DATA "offline_two.tflite", &in, &info,
+					 err, sizeof(err)), "%s", err);
+		for (i = 0; i < 4; i++)
+			TA_CHECK(in.fixed_offsets[i] == last[i],
+				 "two entries: tensor %u: %llu", i,
+				 (unsigned long long)in.fixed_offsets[i]);
+		ta_input_free(&in);
+	}
 	/* a model without the metadata */
 	{
 		char path[1200];
