@@ -15,10 +15,20 @@ control_flow.tflite   subgraph 0: WHILE (cond 1, body 2), then RESHAPE;
                       called by nobody
 if_same_branch.tflite an IF whose then and else are the same subgraph 1
 offline_meta.tflite   a small model with OfflineMemoryAllocation metadata
+offline_two.tflite    the same with two entries of that name (TFLite Micro
+                      takes the last)
 recursive.tflite      a WHILE body that runs a WHILE with itself as body
 unknown_call.tflite   a STABLEHLO_WHILE (calls subgraphs, not inlined)
 too_deep.tflite       CALL_ONCE chains 18 subgraphs deep
 bad_index.tflite      an IF whose then-subgraph index is out of range
+vela_layout.tflite    laid out as Vela writes for Ethos-U: an ethos-u
+                      custom op (command stream, flash, scratch,
+                      scratch_fast, input), then an IF (then 1, else 2),
+                      OfflineMemoryAllocation [0, 1, 12, ...] over the 12
+                      tensors of the 3 subgraphs in order, -1 for the
+                      constants, the condition and the else-branch
+vela_inside.tflite    as person_detect_vela: input, output and
+                      scratch_fast all at offset 0, inside the scratch
 """
 import os
 import struct
@@ -27,10 +37,10 @@ import sys
 import flatbuffers
 
 # TensorType
-FLOAT32, INT32, BOOL = 0, 2, 6
+FLOAT32, INT32, UINT8, BOOL, INT8 = 0, 2, 3, 6, 9
 # BuiltinOperator
 ADD, RELU, RESHAPE, MUL, LESS, NEG, EQUAL, ABS = 0, 19, 22, 18, 58, 59, 71, 101
-FULLY_CONNECTED = 9
+FULLY_CONNECTED, CUSTOM = 9, 32
 IF, WHILE, CALL_ONCE, STABLEHLO_WHILE = 118, 119, 129, 200
 # BuiltinOptions / BuiltinOptions2 union members
 IF_OPTIONS, WHILE_OPTIONS, CALL_ONCE_OPTIONS = 92, 93, 103
@@ -151,9 +161,16 @@ class ModelWriter:
         return b.EndObject()
 
     def opcode_table(self, code):
+        """@code: a BuiltinOperator, or a custom op's name (a string)."""
         b = self.b
+        custom = None
+        if isinstance(code, str):
+            custom = b.CreateString(code)
+            code = CUSTOM
         b.StartObject(4)
         b.PrependInt8Slot(0, min(code, 127), 0)     # deprecated_builtin_code
+        if custom is not None:
+            b.PrependUOffsetTRelativeSlot(1, custom, 0)     # custom_code
         b.PrependInt32Slot(3, code, 0)              # builtin_code
         return b.EndObject()
 
@@ -267,6 +284,24 @@ def offline_meta():
                  ("OfflineMemoryAllocation", plan)])
 
 
+def offline_two():
+    main = subgraph("main", [
+        tensor("x", [1, 8]),
+        tensor("w", [8, 8], FLOAT32, bytes(256)),
+        tensor("h", [1, 8]),
+        tensor("y", [1, 8]),
+        tensor("unused", [2]),
+    ], [0], [3], [
+        op(FULLY_CONNECTED, [0, 1, -1], [2]),
+        op(RELU, [2], [3]),
+    ])
+    return ModelWriter().model(
+        [main], [("OfflineMemoryAllocation",
+                  int32s(1, 0, 5, 0, -1, 64, 0, -1)),
+                 ("OfflineMemoryAllocation",
+                  int32s(0, 1, 5, 128, -1, 0, 256, -1))])
+
+
 def loop(body_calls):
     """subgraph 0 runs WHILE(cond 1, body 2); body 2 holds @body_calls."""
     main = subgraph("main", [
@@ -319,14 +354,67 @@ def bad_index():
     return ModelWriter().model([main, branch, branch])
 
 
+def vela_main(offsets):
+    """Subgraph 0 as Vela writes it, and the then/else subgraphs."""
+    main = subgraph("main", [
+        tensor("out", [1, 16], INT8),
+        tensor("_split_1_command_stream", [16], UINT8, bytes(range(16))),
+        tensor("_split_1_flash", [32], UINT8, bytes(32)),
+        tensor("_split_1_scratch", [256], UINT8),
+        tensor("_split_1_scratch_fast", [256], UINT8),
+        tensor("input", [1, 8, 8, 1], INT8),
+        tensor("npu_out", [1, 16], INT8),
+        tensor("cond", [], BOOL),
+    ], [5, 7], [0], [
+        op("ethos-u", [1, 2, 3, 4, 5], [6]),
+        op(IF, [7, 6], [0], (IF_OPTIONS, [1, 2], False)),
+    ])
+    then = subgraph("then", [
+        tensor("a", [1, 16], INT8), tensor("r", [1, 16], INT8),
+    ], [0], [1], [op(RELU, [0], [1])])
+    other = subgraph("else", [
+        tensor("a", [1, 16], INT8), tensor("n", [1, 16], INT8),
+    ], [0], [1], [op(NEG, [0], [1])])
+    plan = int32s(0, 1, len(offsets), *offsets)
+    return ModelWriter().model(
+        [main, then, other], [("vela_version", b"3.11.0"),
+                              ("OfflineMemoryAllocation", plan)])
+
+
+def vela_layout():
+    # subgraph 0: out, cms, flash, scratch, scratch_fast, input, npu_out,
+    # cond; then: a, r; else: a, n (entries 8, 9 and 10, 11)
+    return vela_main([640, -1, -1, 0, 256, 512, 576, -1,
+                      704, 768,
+                      -1, -1])
+
+
+def vela_inside():
+    main = subgraph("main", [
+        tensor("out", [1, 2], INT8),
+        tensor("_split_1_command_stream", [16], UINT8, bytes(range(16))),
+        tensor("_split_1_flash", [32], UINT8, bytes(32)),
+        tensor("_split_1_scratch", [256], UINT8),
+        tensor("_split_1_scratch_fast", [256], UINT8),
+        tensor("input", [1, 8, 8, 1], INT8),
+    ], [5], [0], [op("ethos-u", [1, 2, 3, 4, 5], [0])])
+    plan = int32s(0, 1, 6, 0, -1, -1, 0, 0, 0)
+    return ModelWriter().model(
+        [main], [("vela_version", b"3.11.0"),
+                 ("OfflineMemoryAllocation", plan)])
+
+
 MODELS = {
     "control_flow.tflite": control_flow,
     "if_same_branch.tflite": if_same_branch,
     "offline_meta.tflite": offline_meta,
+    "offline_two.tflite": offline_two,
     "recursive.tflite": recursive,
     "unknown_call.tflite": unknown_call,
     "too_deep.tflite": too_deep,
     "bad_index.tflite": bad_index,
+    "vela_layout.tflite": vela_layout,
+    "vela_inside.tflite": vela_inside,
 }
 
 

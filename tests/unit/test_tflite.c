@@ -370,28 +370,36 @@ static int t_tiny_shared(void)
 
 /* ---- the real models ---- */
 
-/* From /work/shared/models/PROVENANCE.md; 0 = not given there. */
+/*
+ * From /work/shared/models/PROVENANCE.md; 0 = not given there. The models
+ * compiled for an NPU are in its compiled/ (@compiled).
+ */
 static const struct model_ref {
 	const char *file;
+	bool compiled;
 	u32 tensors, ops, variables;
 	u64 max_live;
 	const char *op1;	/* an op kind and how often */
 	u32 op1_count;
 } model_refs[] = {
-	{ "hello_world_mlp_f32.tflite", 10, 3, 0, 128, "FULLY_CONNECTED", 3 },
-	{ "person_detect_mobilenetv1_i8.tflite", 89, 31, 0, 55296,
+	{ "hello_world_mlp_f32.tflite", false, 10, 3, 0, 128,
+	  "FULLY_CONNECTED", 3 },
+	{ "person_detect_mobilenetv1_i8.tflite", false, 89, 31, 0, 55296,
 	  "DEPTHWISE_CONV_2D", 14 },
-	{ "keyword_svdf_scrambled.tflite", 54, 15, 7, 2112, "SVDF", 7 },
-	{ "mnist_lstm_i8.tflite", 27, 4, 2, 0,
+	{ "keyword_svdf_scrambled.tflite", false, 54, 15, 7, 2112, "SVDF", 7 },
+	{ "mnist_lstm_i8.tflite", false, 27, 4, 2, 0,
 	  "UNIDIRECTIONAL_SEQUENCE_LSTM", 1 },
-	{ "kws_dscnn_i8.tflite", 35, 13, 0, 16000, "CONV_2D", 5 },
-	{ "anomaly_autoencoder_i8.tflite", 31, 10, 0, 768, "FULLY_CONNECTED",
-	  10 },
-	{ "resnet8_cifar10_i8.tflite", 38, 16, 0, 49152, "ADD", 3 },
-	{ "deeplabv3_mnv2_dm05_u8.tflite", 186, 72, 0, 7631901,
+	{ "kws_dscnn_i8.tflite", false, 35, 13, 0, 16000, "CONV_2D", 5 },
+	{ "anomaly_autoencoder_i8.tflite", false, 31, 10, 0, 768,
+	  "FULLY_CONNECTED", 10 },
+	{ "resnet8_cifar10_i8.tflite", false, 38, 16, 0, 49152, "ADD", 3 },
+	{ "deeplabv3_mnv2_dm05_u8.tflite", false, 186, 72, 0, 7631901,
 	  "RESIZE_BILINEAR", 3 },
-	{ "movenet_lightning_i8.tflite", 333, 157, 0, 1105920, "GATHER_ND", 4 },
-	{ "mobilenet_v2_1.0_224_u8.tflite", 0, 66, 0, 0, "ADD", 10 },
+	{ "movenet_lightning_i8.tflite", false, 333, 157, 0, 1105920,
+	  "GATHER_ND", 4 },
+	{ "mobilenet_v2_1.0_224_u8.tflite", false, 0, 66, 0, 0, "ADD", 10 },
+	/* Vela for Ethos-U: one ethos-u op, its plan offline */
+	{ "person_detect_vela.tflite", true, 6, 1, 0, 0, "ethos-u", 1 },
 };
 
 const char *ta_test_shared_dir(void);
@@ -551,12 +559,13 @@ static int check_model(const char *dir, const struct model_ref *r)
 	return 0;
 }
 
-static int t_models(void)
+/* Every model of @dir: the known ones (@compiled or not) checked. */
+static int models_in(const char *dir, bool compiled, size_t *found,
+		     size_t *known)
 {
-	const char *dir = ta_test_shared_dir();
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	size_t i, found = 0, known = 0;
+	size_t i;
 
 	TA_CHECK(d, "%s: %s (set TA_SHARED)", dir, strerror(errno));
 	while ((e = readdir(d))) {
@@ -565,12 +574,13 @@ static int t_models(void)
 
 		if (l < 7 || strcmp(e->d_name + l - 7, ".tflite"))
 			continue;
-		found++;
+		(*found)++;
 		for (i = 0; i < sizeof(model_refs) / sizeof(model_refs[0]); i++)
-			if (!strcmp(model_refs[i].file, e->d_name))
+			if (!strcmp(model_refs[i].file, e->d_name) &&
+			    model_refs[i].compiled == compiled)
 				break;
 		if (i < sizeof(model_refs) / sizeof(model_refs[0])) {
-			known++;
+			(*known)++;
 			if (check_model(dir, &model_refs[i]))
 				goto fail;
 		} else {
@@ -591,14 +601,28 @@ static int t_models(void)
 		}
 	}
 	closedir(d);
-	TA_CHECK(known == sizeof(model_refs) / sizeof(model_refs[0]),
-		 "found %zu of the %zu known models in %s", known,
-		 sizeof(model_refs) / sizeof(model_refs[0]), dir);
-	TA_CHECK(found >= known, "found");
 	return 0;
 fail:
 	closedir(d);
 	return 1;
+}
+
+/* ../shared/models and its compiled/ (models compiled for an NPU) */
+static int t_models(void)
+{
+	const char *dir = ta_test_shared_dir();
+	char compiled[1200];
+	size_t found = 0, known = 0;
+
+	snprintf(compiled, sizeof(compiled), "%s/compiled", dir);
+	if (models_in(dir, false, &found, &known) ||
+	    models_in(compiled, true, &found, &known))
+		return 1;
+	TA_CHECK(known == sizeof(model_refs) / sizeof(model_refs[0]),
+		 "found %zu of the %zu known models in %s and %s", known,
+		 sizeof(model_refs) / sizeof(model_refs[0]), dir, compiled);
+	TA_CHECK(found >= known, "found");
+	return 0;
 }
 
 /* resnet8: tensor 22 is read by ops 1 and 3 (a skip connection). */
@@ -831,6 +855,9 @@ int t_offline_malformed(void);
 int t_offline_write(void);
 int t_offline_rewrite(void);
 int t_offline_write_refused(void);
+int t_offline_vela(void);
+int t_offline_vela_inside(void);
+int t_offline_write_subgraphs(void);
 
 const struct ta_test ta_tflite_tests[] = {
 	{ "tflite: hand-built model, sizes, flags, lifetimes", t_tiny },
@@ -858,5 +885,11 @@ const struct ta_test ta_tflite_tests[] = {
 	{ "tflite: OfflineMemoryAllocation written twice, in place",
 	  t_offline_rewrite },
 	{ "tflite: OfflineMemoryAllocation writes refused", t_offline_write_refused },
+	{ "tflite: Vela's layout over 3 subgraphs served by the fixed strategy",
+	  t_offline_vela },
+	{ "tflite: Vela's tensors inside its scratch: read, fixed refuses",
+	  t_offline_vela_inside },
+	{ "tflite: OfflineMemoryAllocation of several subgraphs written",
+	  t_offline_write_subgraphs },
 	{ NULL, NULL },
 };

@@ -193,14 +193,15 @@ bool ta_is_tflite_name(const char *path);
 
 /*
  * A copy of a TFLite model with TFLite Micro's OfflineMemoryAllocation
- * metadata added or replaced (Documentation/tflite.md): @offsets (per
- * graph tensor of @in, read from the same model) for the tensors of
- * subgraph 0 that TFLite Micro plans (not constant, not variable), -1 for
- * the others. ta_tflite_offline_image() builds it in memory (*@out, free
- * it), ta_tflite_write_offline() reads @in_path and writes @out_path.
- * 0; -EINVAL (with a message) for a model or input it cannot rewrite,
- * -EOPNOTSUPP for a model of several subgraphs, -ERANGE for an offset
- * beyond 2^31 - 1, -E2BIG for a result over 2 GiB, -ENOMEM, -errno.
+ * metadata added or replaced (Documentation/tflite.md): an entry per
+ * tensor of every subgraph, @offsets (per graph tensor of @in, read from
+ * the same model) for the tensors TFLite Micro plans (not constant, not
+ * variable, not of size 0) where both of TFLite Micro's readings of the
+ * entry agree, -1 for the others. ta_tflite_offline_image() builds it in
+ * memory (*@out, free it), ta_tflite_write_offline() reads @in_path and
+ * writes @out_path. 0; -EINVAL (with a message) for a model or input it
+ * cannot rewrite, -ERANGE for an offset beyond 2^31 - 1, -E2BIG for a
+ * result over 2 GiB, -ENOMEM, -errno.
  */
 int ta_tflite_offline_image(const void *data, size_t len, const char *name,
 			    const u64 *offsets, const struct ta_input *in,

@@ -39,6 +39,7 @@
  * output have the same size.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -427,10 +428,12 @@ struct ta_tfl_copy {
  * @seen: de-duplication stamp while ops are built; then its graph index
  * @carried: a WHILE's loop state: written by the WHILE's begin op, so an
  *	     op of the loop that writes it is recorded as reading it
+ * @written: an op emitted so far writes it
  */
 struct ta_tfl_key {
 	u32 seen;
 	bool carried;
+	bool written;
 };
 
 struct ta_tfl {
@@ -456,6 +459,8 @@ struct ta_tfl {
 	/* OfflineMemoryAllocation: its data, when the model has one */
 	bool has_offline;
 	struct ta_fbv offline;
+	/* per subgraph, the entry of its tensor 0: tensors before it */
+	u64 *sg_base;
 };
 
 /* Make room for @need elements of @size bytes at *@p (zeroed). */
@@ -964,8 +969,11 @@ static void ta_tfl_op_inputs_done(struct ta_tfl *m)
 static void ta_tfl_op_done(struct ta_tfl *m)
 {
 	struct ta_graph_op *op = &m->ops[m->n_ops - 1];
+	u32 k;
 
 	op->n_outputs = m->refs.n - op->first_ref - op->n_inputs;
+	for (k = op->first_ref + op->n_inputs; k < m->refs.n; k++)
+		m->keys[m->refs.v[k]].written = true;
 }
 
 /* Push @n TFLite indices @idx of the copy at @base, once each. */
@@ -1013,17 +1021,36 @@ static int ta_tfl_push_once(struct ta_tfl *m, u32 key)
 	return ta_tfl_push(m, key, true);
 }
 
+/*
+ * An input no op has written yet that is neither constant, variable nor a
+ * graph input: memory the op works in, as Vela's scratch tensors that its
+ * ethos-u op reads (TFLite Micro plans such a tensor from the start of the
+ * run, unwritten). It is recorded as written by this op, its first reader.
+ */
+static bool ta_tfl_op_only(const struct ta_tfl *m, u32 s, u32 base, u32 i)
+{
+	return !m->keys[base + i].written && !m->keys[base + i].carried &&
+	       !(m->sg[s].t[i].flags & (TA_TENSOR_CONSTANT |
+					TA_TENSOR_PERSISTENT |
+					TA_TENSOR_INPUT));
+}
+
 /* A plain op of the copy at @base. */
 static int ta_tfl_emit_op(struct ta_tfl *m, u32 s, u32 base,
 			  const struct ta_tfl_op *op)
 {
 	const u32 *r = &m->sg[s].refs.v[op->first_ref];
 	const u32 *out = r + op->n_inputs;
+	bool moved = false;
 	u32 k;
 	int ret = ta_tfl_op_start(m, op->name, "");
 
-	for (k = 0; !ret && k < op->n_inputs; k++)
-		ret = ta_tfl_push(m, base + r[k], false);
+	for (k = 0; !ret && k < op->n_inputs; k++) {
+		if (ta_tfl_op_only(m, s, base, r[k]))
+			moved = true;
+		else
+			ret = ta_tfl_push(m, base + r[k], false);
+	}
 	/* writes of loop state are reads here: the WHILE's begin wrote it */
 	for (k = 0; !ret && k < op->n_outputs; k++)
 		if (m->keys[base + out[k]].carried)
@@ -1034,10 +1061,15 @@ static int ta_tfl_emit_op(struct ta_tfl *m, u32 s, u32 base,
 	for (k = 0; !ret && k < op->n_outputs; k++)
 		if (!m->keys[base + out[k]].carried)
 			ret = ta_tfl_push(m, base + out[k], false);
+	for (k = 0; !ret && k < op->n_inputs; k++)
+		if (ta_tfl_op_only(m, s, base, r[k]))
+			ret = ta_tfl_push(m, base + r[k], true);
 	if (ret)
 		return ret;
 	ta_tfl_op_done(m);
-	if (op->view && op->n_outputs && !m->keys[base + out[0]].carried) {
+	/* a view of an input nobody wrote is no view: its input moved */
+	if (op->view && op->n_outputs && !moved &&
+	    !m->keys[base + out[0]].carried) {
 		m->ops[m->n_ops - 1].flags |= TA_OP_INPLACE;
 		m->info->n_inplace++;
 	}
@@ -1215,28 +1247,79 @@ static int ta_tfl_emit_copy(struct ta_tfl *m, u32 copy)
 
 /* ---- OfflineMemoryAllocation ---- */
 
-static int ta_tfl_offline_bad(struct ta_tfl *m, const char *fmt, long long a,
-			      long long b)
-{
-	char what[160];
+/*
+ * As TFLite Micro reads it (micro_allocation_info.cc,
+ * GetOfflinePlannedOffsets() and InitializeAllocationInfo()): the entry's
+ * buffer holds int32s [version, subgraph, n, offsets...]; version and
+ * subgraph are never read (Vela writes [0, 1, n]: its 1 is the number of
+ * subgraphs); n must be the number of tensors of all subgraphs; an offset
+ * is used only for a tensor TFLite Micro plans (not a constant, not of
+ * size 0), -1 having it planned at runtime. Tensor i of subgraph S takes
+ * entry base(S) + i, base(S) the tensors of the subgraphs before it: the
+ * layout TFLite Micro documents and Vela writes. (TFLite Micro's code
+ * gives tensor i of every subgraph entry i; ta_tflite_write.c writes
+ * only metadata that both read the same way.) Documentation/tflite.md.
+ */
+static int ta_tfl_offline_bad(struct ta_tfl *m, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
-	snprintf(what, sizeof(what), fmt, a, b);
+static int ta_tfl_offline_bad(struct ta_tfl *m, const char *fmt, ...)
+{
+	char what[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
 	ta_err(m->fb.err, m->fb.errlen, m->fb.path, 0,
 	       "%s metadata: %s", TA_TFL_OFFLINE_NAME, what);
 	return -EINVAL;
 }
 
-/* Find the model's OfflineMemoryAllocation entry; check its data's form. */
+static s32 ta_tfl_offline_at(const struct ta_tfl *m, u64 k)
+{
+	return (s32)ta_fb_u32(&m->fb, m->offline.data +
+			      4 * (TA_TFL_OFFLINE_HEADER + k));
+}
+
+/* Whether TFLite Micro plans tensor @i of subgraph @s (uses its entry). */
+static bool ta_tfl_offline_used(const struct ta_tfl *m, u32 s, u32 i)
+{
+	const struct ta_tfl_tensor *t = &m->sg[s].t[i];
+
+	return t->size && !(t->flags & TA_TENSOR_CONSTANT);
+}
+
+/*
+ * Find the model's OfflineMemoryAllocation entries (the last one counts,
+ * as in TFLite Micro; each must be well-formed) and check the data: the
+ * count, the length, and every entry a planned tensor takes.
+ */
 static int ta_tfl_find_offline(struct ta_tfl *m)
 {
 	struct ta_fb *fb = &m->fb;
 	const size_t nlen = strlen(TA_TFL_OFFLINE_NAME);
 	struct ta_fbt md, b;
-	struct ta_fbv name;
-	u64 i, buf, extsize, total = 0, first = 0;
-	s32 version, subgraph, n;
+	struct ta_fbv name, data;
+	u64 i, buf, extsize, total = 0, n;
+	u32 s, c;
 	int ret;
 
+	m->sg_base = calloc(m->n_subgraphs, sizeof(*m->sg_base));
+	if (!m->sg_base)
+		return -ENOMEM;
+	for (s = 0; s < m->n_subgraphs; s++) {
+		struct ta_fbt t;
+		struct ta_fbv tv;
+
+		ret = ta_fb_vtable(fb, &m->subgraphs, s, &t);
+		if (!ret)
+			ret = ta_fb_vector(fb, &t, TA_SG_TENSORS, 4, &tv);
+		if (ret)
+			return ret;
+		m->sg_base[s] = total;
+		total += tv.len;	/* each < 2^29: no wrap */
+	}
 	for (i = 0; i < m->metadata.len; i++) {
 		ret = ta_fb_vtable(fb, &m->metadata, i, &md);
 		if (!ret)
@@ -1246,96 +1329,96 @@ static int ta_tfl_find_offline(struct ta_tfl *m)
 		if (name.len != nlen ||
 		    memcmp(fb->p + name.data, TA_TFL_OFFLINE_NAME, nlen))
 			continue;
-		if (m->has_offline)
-			return ta_tfl_offline_bad(m, "two entries (metadata %lld and %lld)",
-						  (long long)first,
-						  (long long)i);
-		first = i;
 		ret = ta_fb_scalar(fb, &md, TA_META_BUFFER, 4, 0, &buf);
 		if (ret)
 			return ret;
 		if (buf >= m->buffers.len)
-			return ta_tfl_offline_bad(m, "buffer %lld out of range (%lld buffers)",
-						  (long long)buf,
-						  (long long)m->buffers.len);
+			return ta_tfl_offline_bad(m, "buffer %llu out of range (%llu buffers)",
+						  (unsigned long long)buf,
+						  (unsigned long long)m->buffers.len);
 		ret = ta_fb_vtable(fb, &m->buffers, buf, &b);
 		if (!ret)
-			ret = ta_fb_vector(fb, &b, TA_BUF_DATA, 1, &m->offline);
+			ret = ta_fb_vector(fb, &b, TA_BUF_DATA, 1, &data);
 		if (!ret)
 			ret = ta_fb_scalar(fb, &b, TA_BUF_SIZE, 8, 0, &extsize);
 		if (ret)
 			return ret;
-		if (!m->offline.len && extsize)
+		if (!data.len && extsize)
 			return ta_tfl_offline_bad(m,
-						  "buffer %lld is stored outside the FlatBuffer (%lld bytes)",
-						  (long long)buf,
-						  (long long)extsize);
+						  "buffer %llu is stored outside the FlatBuffer (%llu bytes)",
+						  (unsigned long long)buf,
+						  (unsigned long long)extsize);
+		if (data.len < 4 * TA_TFL_OFFLINE_HEADER)
+			return ta_tfl_offline_bad(m, "%llu bytes, less than its %d-byte header",
+						  (unsigned long long)data.len,
+						  4 * TA_TFL_OFFLINE_HEADER);
+		/* TFLite Micro reads n as unsigned: -1 is 4294967295 */
+		n = ta_fb_u32(fb, data.data + 8);
+		if (n != total)
+			return ta_tfl_offline_bad(m, "%llu offsets for the %llu tensors of the model's %u subgraph%s (TFLite Micro wants one per tensor of every subgraph, in order)",
+						  (unsigned long long)n,
+						  (unsigned long long)total,
+						  m->n_subgraphs,
+						  m->n_subgraphs == 1 ? "" : "s");
+		if ((data.len - 4 * TA_TFL_OFFLINE_HEADER) / 4 < n)
+			return ta_tfl_offline_bad(m, "%llu offsets announced, its buffer holds %llu",
+						  (unsigned long long)n,
+						  (unsigned long long)(data.len / 4 -
+							      TA_TFL_OFFLINE_HEADER));
+		m->offline = data;
 		m->has_offline = true;
 	}
 	if (!m->has_offline)
 		return 0;
-	if (m->offline.len < 4 * TA_TFL_OFFLINE_HEADER)
-		return ta_tfl_offline_bad(m, "%lld bytes, less than its %lld-byte header",
-					  (long long)m->offline.len,
-					  4 * TA_TFL_OFFLINE_HEADER);
-	version = (s32)ta_fb_u32(fb, m->offline.data);
-	subgraph = (s32)ta_fb_u32(fb, m->offline.data + 4);
-	n = (s32)ta_fb_u32(fb, m->offline.data + 8);
-	/* TFLM's documentation says 0, its tests and tools write 1 */
-	if (version != 0 && version != 1)
-		return ta_tfl_offline_bad(m, "version %lld (%lld or 0 known)",
-					  version, TA_TFL_OFFLINE_VERSION);
-	if (subgraph)
-		return ta_tfl_offline_bad(m, "for subgraph %lld (only subgraph %lld's is read)",
-					  subgraph, 0);
-	/* TFLM counts the tensors of every subgraph, older TFLM subgraph 0's */
-	for (i = 0; i < m->subgraphs.len; i++) {
-		struct ta_fbt t;
-		struct ta_fbv tv;
+	/* every entry a tensor of the graph takes */
+	for (c = 0; c < m->n_copies; c++) {
+		struct ta_tfl_sg *sg;
 
-		ret = ta_fb_vtable(fb, &m->subgraphs, i, &t);
-		if (!ret)
-			ret = ta_fb_vector(fb, &t, TA_SG_TENSORS, 4, &tv);
-		if (ret)
-			return ret;
-		total += tv.len;
-	}
-	if (n < 0 || ((u32)n != m->sg[0].n_tensors && (u64)n != total))
-		return ta_tfl_offline_bad(m, "%lld offsets for the %lld tensors of subgraph 0",
-					  n, m->sg[0].n_tensors);
-	if ((m->offline.len - 4 * TA_TFL_OFFLINE_HEADER) / 4 < (u64)n)
-		return ta_tfl_offline_bad(m, "%lld offsets announced, its buffer holds %lld",
-					  n, (long long)(m->offline.len / 4 -
-							 TA_TFL_OFFLINE_HEADER));
-	for (i = 0; i < (u64)n; i++) {
-		s32 v = (s32)ta_fb_u32(fb, m->offline.data +
-				       4 * (TA_TFL_OFFLINE_HEADER + i));
+		s = m->copies[c].sg;
+		sg = &m->sg[s];
+		if (m->copies[c].ordinal != 1)
+			continue;	/* the same entries as the first copy */
+		for (i = 0; i < sg->n_tensors; i++) {
+			s32 v = ta_tfl_offline_at(m, m->sg_base[s] + i);
 
-		if (v < -1)
-			return ta_tfl_offline_bad(m,
-						  "tensor %lld: offset %lld (an offset is >= 0, or -1 to plan it online)",
-						  (long long)i, v);
+			if (!ta_tfl_offline_used(m, s, (u32)i))
+				continue;
+			if (v < -1 && !s)
+				return ta_tfl_offline_bad(m,
+							  "tensor %llu: offset %d (an offset is >= 0, or -1 to plan it online)",
+							  (unsigned long long)i, v);
+			if (v < -1)
+				return ta_tfl_offline_bad(m,
+							  "subgraph %u, tensor %llu: offset %d (an offset is >= 0, or -1 to plan it online)",
+							  s, (unsigned long long)i, v);
+		}
 	}
 	return 0;
 }
-
-/* The offsets, per graph tensor: subgraph 0's from the metadata. */
+/*
+ * The offsets, per graph tensor: tensor I of subgraph S (of each of its
+ * inlined copies) takes entry base(S) + I when TFLite Micro plans it;
+ * -1, a constant and a tensor of size 0 are TA_OFFSET_UNFIXED.
+ */
 static void ta_tfl_fixed_offsets(struct ta_tfl *m, struct ta_input *in)
 {
-	u32 i, g;
+	u32 c, i, g;
 
 	for (g = 0; g < in->graph.n_tensors; g++)
 		in->fixed_offsets[g] = TA_OFFSET_UNFIXED;
-	/* copy 0 is subgraph 0, its keys are its TFLite indices */
-	for (i = 0; i < m->sg[0].n_tensors; i++) {
-		s32 v = (s32)ta_fb_u32(&m->fb, m->offline.data +
-				       4 * (TA_TFL_OFFLINE_HEADER + i));
+	for (c = 0; c < m->n_copies; c++) {
+		const struct ta_tfl_copy *cp = &m->copies[c];
 
-		g = m->keys[i].seen;
-		if (g == U32_MAX || v < 0)
-			continue;
-		in->fixed_offsets[g] = (u64)v;
-		m->info->n_fixed++;
+		for (i = 0; i < m->sg[cp->sg].n_tensors; i++) {
+			s32 v = ta_tfl_offline_at(m, m->sg_base[cp->sg] + i);
+
+			g = m->keys[cp->base + i].seen;
+			if (g == U32_MAX || v < 0 ||
+			    !ta_tfl_offline_used(m, cp->sg, i))
+				continue;
+			in->fixed_offsets[g] = (u64)v;
+			m->info->n_fixed++;
+		}
 	}
 	in->has_fixed_offsets = true;
 }
@@ -1491,6 +1574,7 @@ static void ta_tfl_free(struct ta_tfl *m)
 		free(sg->outputs);
 	}
 	free(m->sg);
+	free(m->sg_base);
 	free(m->copies);
 	free(m->keys);
 	for (i = 0; i < m->n_ops; i++)

@@ -15,20 +15,21 @@
  *	      metadata -> a new vector: the old entries but any old
  *			  OfflineMemoryAllocation, then the new entry
  *	    the new Buffer and Metadata tables, the entry's name, and the
- *	    int32 data [version 1, subgraph 0, n, offset 0 .. offset n-1]
+ *	    int32 data [version 1, subgraph 0, n, offset 0 .. offset n-1],
+ *	    n the tensors of all subgraphs (ta_tflw_values())
  *	P   the old file, byte for byte (P is a multiple of 16, so every
  *	    alignment in it still holds; its own root offset and identifier
  *	    are dead bytes now)
  *
  * An old OfflineMemoryAllocation buffer stays in the buffers vector,
- * unreferenced. Refused: a model of several subgraphs (TFLite Micro
- * applies the offsets by tensor index to every subgraph), one whose
- * buffers live outside the FlatBuffer (Buffer.offset: positions from the
- * file's start, which the shift would break), and a root table with
- * fields this writer does not know (it could not tell offsets from
- * scalars).
+ * unreferenced. Refused: a model whose buffers live outside the
+ * FlatBuffer (Buffer.offset: positions from the file's start, which the
+ * shift would break), and a root table with fields this writer does not
+ * know (it could not tell offsets from scalars).
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,54 +78,141 @@ static u64 ta_tflw_take(u64 *n, u64 size, u64 align, u64 skew)
 	return at;
 }
 
-static int ta_tflw_fail(struct ta_fb *fb, int ret, const char *fmt,
-			unsigned long long a)
-{
-	char what[200];
+static int ta_tflw_fail(struct ta_fb *fb, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-	snprintf(what, sizeof(what), fmt, a);
+static int ta_tflw_fail(struct ta_fb *fb, int ret, const char *fmt, ...)
+{
+	char what[300];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
 	ta_err(fb->err, fb->errlen, fb->path, 0,
 	       "cannot write %s: %s", TA_TFL_OFFLINE_NAME, what);
 	return ret;
 }
 
+/* The subgraph and tensor a graph id names: "I", "S:I" or "S:I@K". */
+static bool ta_tflw_id(const char *id, u64 *s, u64 *i)
+{
+	const char *colon = strchr(id, ':');
+	char tmp[48];
+	size_t l;
+
+	*s = 0;
+	if (!colon)
+		return !ta_parse_u64(id, i);
+	l = (size_t)(colon - id);
+	if (l >= sizeof(tmp))
+		return false;
+	memcpy(tmp, id, l);
+	tmp[l] = 0;
+	if (ta_parse_u64(tmp, s))
+		return false;
+	l = strcspn(colon + 1, "@");
+	if (l >= sizeof(tmp))
+		return false;
+	memcpy(tmp, colon + 1, l);
+	tmp[l] = 0;
+	return !ta_parse_u64(tmp, i);
+}
+
+static u32 ta_tflw_find(u32 *parent, u32 p)
+{
+	while (parent[p] != p) {
+		parent[p] = parent[parent[p]];
+		p = parent[p];
+	}
+	return p;
+}
+
+#define TA_TFLW_UNSET	((s64)INT64_MIN)
+
 /*
- * The int32 values to write: the header, then per tensor of subgraph 0
- * the plan's offset, or -1 for a tensor TFLite Micro does not plan
- * (constant, variable) or the plan does not hold.
+ * The int32 values to write: the header, then one entry per tensor of
+ * every subgraph in order (tensor I of subgraph S at base[S] + I, as
+ * TFLite Micro checks the count and documents the layout; Vela writes
+ * it so): the plan's offset for a tensor TFLite Micro plans (not a
+ * constant, a variable or of size 0) that the plan holds, one offset for
+ * all copies of an inlined subgraph; -1 otherwise. TFLite Micro's code
+ * gives tensor I of *every* subgraph entry I, not base[S] + I: so the
+ * entries that the two readings join (base[S] + I and I for each tensor
+ * of the plan) must hold one value, and get -1 where the plan's offsets
+ * for them differ. Either way TFLite Micro reads the same offsets.
  */
-static int ta_tflw_values(struct ta_fb *fb, u32 n_tensors, const u64 *offsets,
+static int ta_tflw_values(struct ta_fb *fb, u32 n_sg, const u64 *base,
+			  u64 total, const u64 *offsets,
 			  const struct ta_input *in, s32 *v)
 {
-	u32 g, i;
+	s64 *want = NULL, *cls = NULL;
+	u32 *parent = NULL, g, p, r;
+	int ret = -ENOMEM;
 
 	v[0] = TA_TFL_OFFLINE_VERSION;
 	v[1] = 0;
-	v[2] = (s32)n_tensors;
-	for (i = 0; i < n_tensors; i++)
-		v[TA_TFL_OFFLINE_HEADER + i] = -1;
-	for (g = 0; g < in->graph.n_tensors; g++) {
-		const char *id = in->ids[g];
-		u64 t = 0;
-
-		/* S:I is a tensor of an inlined subgraph: not written */
-		if (strchr(id, ':'))
-			continue;
-		if (ta_parse_u64(id, &t) || t >= n_tensors)
-			return ta_tflw_fail(fb, -EINVAL,
-					    "the plan's tensor %llu is no tensor of this model's subgraph 0 (a plan of another model?)",
-					    g);
-		if (in->tensors[g].flags &
-		    (TA_TENSOR_CONSTANT | TA_TENSOR_PERSISTENT) ||
-		    offsets[g] == TA_OFFSET_UNFIXED)
-			continue;
-		if (offsets[g] > INT32_MAX)
-			return ta_tflw_fail(fb, -ERANGE,
-					    "offset %llu does not fit the format's int32",
-					    offsets[g]);
-		v[TA_TFL_OFFLINE_HEADER + t] = (s32)offsets[g];
+	v[2] = (s32)total;
+	want = malloc(sizeof(*want) * (total ? total : 1));
+	cls = malloc(sizeof(*cls) * (total ? total : 1));
+	parent = malloc(sizeof(*parent) * (total ? total : 1));
+	if (!want || !cls || !parent)
+		goto out;
+	for (p = 0; p < total; p++) {
+		want[p] = TA_TFLW_UNSET;
+		cls[p] = TA_TFLW_UNSET;
+		parent[p] = p;
 	}
-	return 0;
+	/* each tensor of the plan: what it wants, and the entries joined */
+	for (g = 0; g < in->graph.n_tensors; g++) {
+		const struct ta_graph_tensor *t = &in->tensors[g];
+		u64 s = 0, i = 0;
+		s64 w = -1;
+
+		if (!ta_tflw_id(in->ids[g], &s, &i) || s >= n_sg ||
+		    i >= (s + 1 < n_sg ? base[s + 1] : total) - base[s]) {
+			ret = ta_tflw_fail(fb, -EINVAL,
+					   "the plan's tensor %s is no tensor of this model (a plan of another model?)",
+					   in->ids[g]);
+			goto out;
+		}
+		if (!t->size || (t->flags & TA_TENSOR_CONSTANT))
+			continue;	/* TFLite Micro does not plan it */
+		if (!(t->flags & TA_TENSOR_PERSISTENT) &&
+		    offsets[g] != TA_OFFSET_UNFIXED) {
+			if (offsets[g] > INT32_MAX) {
+				ret = ta_tflw_fail(fb, -ERANGE,
+						   "tensor %s: offset %llu does not fit the format's int32",
+						   in->ids[g],
+						   (unsigned long long)offsets[g]);
+				goto out;
+			}
+			w = (s64)offsets[g];
+		}
+		p = (u32)(base[s] + i);
+		/* copies of one subgraph: one entry, one offset or none */
+		want[p] = want[p] == TA_TFLW_UNSET || want[p] == w ? w : -1;
+		r = ta_tflw_find(parent, p);
+		parent[r] = ta_tflw_find(parent, (u32)i);
+	}
+	for (p = 0; p < total; p++) {
+		if (want[p] == TA_TFLW_UNSET)
+			continue;
+		r = ta_tflw_find(parent, p);
+		cls[r] = cls[r] == TA_TFLW_UNSET || cls[r] == want[p] ?
+			 want[p] : -1;
+	}
+	for (p = 0; p < total; p++) {
+		s64 c = cls[ta_tflw_find(parent, p)];
+
+		v[TA_TFL_OFFLINE_HEADER + p] = c == TA_TFLW_UNSET ? -1 : (s32)c;
+	}
+	ret = 0;
+out:
+	free(want);
+	free(cls);
+	free(parent);
+	return ret;
 }
 
 /**
@@ -139,8 +227,7 @@ static int ta_tflw_values(struct ta_fb *fb, u32 n_tensors, const u64 *offsets,
  * @err: out, a message on an error
  * @errlen: bytes at @err
  *
- * Return: 0, -EINVAL, -EOPNOTSUPP, -ERANGE (with a message), -E2BIG,
- * -ENOMEM.
+ * Return: 0, -EINVAL, -ERANGE (with a message), -E2BIG, -ENOMEM.
  */
 int ta_tflite_offline_image(const void *data, size_t len, const char *name,
 			    const u64 *offsets, const struct ta_input *in,
@@ -150,13 +237,14 @@ int ta_tflite_offline_image(const void *data, size_t len, const char *name,
 	static const char oname[] = TA_TFL_OFFLINE_NAME;
 	struct ta_fb fb = { .p = data, .n = len, .path = name, .err = err,
 			    .errlen = errlen };
-	struct ta_fbt root, sg0, meta, buf;
+	struct ta_fbt root, sg, meta, buf;
 	struct ta_fbv subgraphs, tensors, buffers, metadata, mname;
+	u64 *sg_base = NULL, total = 0;
 	u64 n = 8, model_vt, model, bufvec, metavec, buf_vt, buf_t,
 	    meta_vt, meta_t, name_at, data_at, base, at, ext, i;
 	u32 n_values, n_meta = 0, n_bufs, new_buf, id, k;
 	struct ta_tflw w;
-	s32 *values;
+	s32 *values = NULL;
 	int ret;
 
 	*out = NULL;
@@ -164,7 +252,7 @@ int ta_tflite_offline_image(const void *data, size_t len, const char *name,
 	if (err && errlen)
 		err[0] = 0;
 	if (!in->is_graph)
-		return ta_tflw_fail(&fb, -EINVAL, "no graph (%llu)", 0);
+		return ta_tflw_fail(&fb, -EINVAL, "no graph");
 	ret = ta_fb_root(&fb, &root);
 	if (!ret)
 		ret = ta_fb_vector(&fb, &root, TA_MODEL_SUBGRAPHS, 4,
@@ -177,36 +265,42 @@ int ta_tflite_offline_image(const void *data, size_t len, const char *name,
 		return ret;
 	if (!buffers.len)
 		return ta_tflw_fail(&fb, -EINVAL,
-				    "the model has no buffers, not even the empty buffer 0 (%llu)",
-				    0);
-	if (subgraphs.len != 1)
-		return ta_tflw_fail(&fb, -EOPNOTSUPP,
-				    "the model has %llu subgraphs: TFLite Micro applies the offsets by tensor index to every subgraph, so only a model of one subgraph can carry them",
-				    subgraphs.len);
+				    "the model has no buffers, not even the empty buffer 0");
+	if (!subgraphs.len || subgraphs.len > (1U << 16))
+		return ta_tflw_fail(&fb, -EINVAL, "%llu subgraphs",
+				    (unsigned long long)subgraphs.len);
 	for (id = TA_MODEL_FIELDS; 4 + 2 * id + 2 <= root.vtsize; id++) {
 		ret = ta_fb_field(&fb, &root, id, 1, &at);
 		if (ret)
 			return ret;
 		if (at)
 			return ta_tflw_fail(&fb, -EINVAL,
-					    "the model's root has field %llu, which this writer does not know",
+					    "the model's root has field %u, which this writer does not know",
 					    id);
 	}
-	ret = ta_fb_vtable(&fb, &subgraphs, 0, &sg0);
-	if (!ret)
-		ret = ta_fb_vector(&fb, &sg0, TA_SG_TENSORS, 4, &tensors);
-	if (ret)
-		return ret;
+	/* one entry per tensor of every subgraph, in order */
+	sg_base = malloc(sizeof(*sg_base) * subgraphs.len);
+	if (!sg_base)
+		return -ENOMEM;
+	for (i = 0; i < subgraphs.len; i++) {
+		ret = ta_fb_vtable(&fb, &subgraphs, i, &sg);
+		if (!ret)
+			ret = ta_fb_vector(&fb, &sg, TA_SG_TENSORS, 4, &tensors);
+		if (ret)
+			goto out;
+		sg_base[i] = total;
+		total += tensors.len;
+	}
 	for (i = 0; i < buffers.len; i++) {
 		ret = ta_fb_vtable(&fb, &buffers, i, &buf);
 		if (!ret)
 			ret = ta_fb_scalar(&fb, &buf, TA_BUF_OFFSET, 8, 0, &ext);
+		if (!ret && ext > 1)
+			ret = ta_tflw_fail(&fb, -EINVAL,
+					   "buffer %llu is stored after the FlatBuffer (a model over 2 GiB)",
+					   (unsigned long long)i);
 		if (ret)
-			return ret;
-		if (ext > 1)
-			return ta_tflw_fail(&fb, -EINVAL,
-					    "buffer %llu is stored after the FlatBuffer (a model over 2 GiB)",
-					    i);
+			goto out;
 	}
 	/* which metadata entries stay: all but OfflineMemoryAllocation */
 	for (i = 0; i < metadata.len; i++) {
@@ -214,18 +308,23 @@ int ta_tflite_offline_image(const void *data, size_t len, const char *name,
 		if (!ret)
 			ret = ta_fb_vector(&fb, &meta, TA_META_NAME, 1, &mname);
 		if (ret)
-			return ret;
+			goto out;
 		n_meta += !(mname.len == sizeof(oname) - 1 &&
 			    !memcmp(fb.p + mname.data, oname, mname.len));
 	}
-	if (tensors.len > TA_PLAN_MAX_BUFFERS || buffers.len > (1U << 28))
-		return ta_tflw_fail(&fb, -E2BIG, "%llu tensors: too many",
-				    tensors.len);
-	n_values = TA_TFL_OFFLINE_HEADER + (u32)tensors.len;
+	if (total > TA_PLAN_MAX_BUFFERS || buffers.len > (1U << 28)) {
+		ret = ta_tflw_fail(&fb, -E2BIG, "%llu tensors: too many",
+				   (unsigned long long)total);
+		goto out;
+	}
+	n_values = TA_TFL_OFFLINE_HEADER + (u32)total;
 	values = malloc(sizeof(*values) * n_values);
-	if (!values)
-		return -ENOMEM;
-	ret = ta_tflw_values(&fb, (u32)tensors.len, offsets, in, values);
+	if (!values) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = ta_tflw_values(&fb, (u32)subgraphs.len, sg_base, total, offsets,
+			     in, values);
 	if (ret)
 		goto out;
 
@@ -246,7 +345,7 @@ int ta_tflite_offline_image(const void *data, size_t len, const char *name,
 	base = ta_tflw_take(&n, 0, 16, 0);	/* the old file from here */
 	if (base + len >= TA_TFLW_MAX_FILE) {
 		ret = ta_tflw_fail(&fb, -E2BIG, "%llu bytes: over 2 GiB",
-				   base + len);
+				   (unsigned long long)(base + len));
 		goto out;
 	}
 	w.n = base + len;
@@ -338,11 +437,13 @@ int ta_tflite_offline_image(const void *data, size_t len, const char *name,
 	*out = w.p;
 	*out_len = w.n;
 	free(values);
+	free(sg_base);
 	return 0;
 out_free:
 	free(w.p);
 out:
 	free(values);
+	free(sg_base);
 	return ret;
 }
 
