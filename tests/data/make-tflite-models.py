@@ -266,8 +266,9 @@ def if_same_branch():
     return ModelWriter().model([main, branch])
 
 
-def offline_meta():
-    main = subgraph("main", [
+def offline_main():
+    """x -> FULLY_CONNECTED(w) -> h -> RELU -> y, and a tensor unused."""
+    return subgraph("main", [
         tensor("x", [1, 8]),
         tensor("w", [8, 8], FLOAT32, bytes(256)),
         tensor("h", [1, 8]),
@@ -277,6 +278,10 @@ def offline_meta():
         op(FULLY_CONNECTED, [0, 1, -1], [2]),
         op(RELU, [2], [3]),
     ])
+
+
+def offline_meta():
+    main = offline_main()
     # TFLite Micro's layout: version, subgraph, n, one offset per tensor
     plan = int32s(1, 0, 5, 0, -1, 64, 0, -1)
     return ModelWriter().model(
@@ -285,16 +290,7 @@ def offline_meta():
 
 
 def offline_two():
-    main = subgraph("main", [
-        tensor("x", [1, 8]),
-        tensor("w", [8, 8], FLOAT32, bytes(256)),
-        tensor("h", [1, 8]),
-        tensor("y", [1, 8]),
-        tensor("unused", [2]),
-    ], [0], [3], [
-        op(FULLY_CONNECTED, [0, 1, -1], [2]),
-        op(RELU, [2], [3]),
-    ])
+    main = offline_main()
     return ModelWriter().model(
         [main], [("OfflineMemoryAllocation",
                   int32s(1, 0, 5, 0, -1, 64, 0, -1)),

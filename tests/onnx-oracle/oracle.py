@@ -101,16 +101,25 @@ def strip(model):
     return m
 
 
+def inferred(model):
+    """model with onnx.shape_inference's shapes, or None: for an opset newer
+    than python3-onnx knows (its C++ inference may crash on such a model,
+    1.12 on Mish of opset 20), or when inference fails."""
+    if any(o.domain in ("", "ai.onnx") and o.version > onnx.defs.onnx_opset_version()
+           for o in model.opset_import):
+        return None
+    try:
+        return shape_inference.infer_shapes(model, strict_mode=False, data_prop=True)
+    except Exception:
+        return None
+
+
 def record(model):
     """A generated model with the static shapes onnx.shape_inference gives
     recorded in value_info, as exporters record them: the importer uses
     them for ops it cannot infer and checks them against its own."""
-    if any(o.domain in ("", "ai.onnx") and o.version > onnx.defs.onnx_opset_version()
-           for o in model.opset_import):
-        return model
-    try:
-        inf = shape_inference.infer_shapes(model, strict_mode=False, data_prop=True)
-    except Exception:
+    inf = inferred(model)
+    if inf is None:
         return model
     m = copy.deepcopy(model)
     for v in inf.graph.value_info:
@@ -186,14 +195,9 @@ def value_names(model):
 
 def infer_sizes(model):
     """value name -> bytes, where onnx.shape_inference knows a static size;
-    None for an opset newer than python3-onnx knows (its C++ inference
-    may crash on such a model, 1.12 on Mish of opset 20)."""
-    if any(o.domain in ("", "ai.onnx") and o.version > onnx.defs.onnx_opset_version()
-           for o in model.opset_import):
-        return None
-    try:
-        m = shape_inference.infer_shapes(model, strict_mode=False, data_prop=True)
-    except Exception:
+    None where it gives nothing (inferred())."""
+    m = inferred(model)
+    if m is None:
         return None
     out = {}
     for v in list(m.graph.value_info) + list(m.graph.output):

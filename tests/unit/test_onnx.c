@@ -133,20 +133,29 @@ static void output(struct pbw *g, const char *name)
 	pb_msg(g, 12, &vi);
 }
 
+/* A TensorProto's dims, data_type and name: its element count. */
+static u64 tensor_head(struct pbw *t, const char *name, int dtype,
+		       const s64 *dims, int rank)
+{
+	u64 elems = 1;
+	int i;
+
+	for (i = 0; i < rank; i++) {
+		pb_int(t, 1, dims[i]);
+		elems *= (u64)dims[i];
+	}
+	pb_int(t, 2, dtype);
+	pb_str(t, 8, name);
+	return elems;
+}
+
 /* An initializer: FLOAT zeros in raw_data, or INT64 @vals unpacked. */
 static void init(struct pbw *g, const char *name, int dtype, const s64 *dims,
 		 int rank, const s64 *vals)
 {
 	struct pbw t = { 0 };
-	u64 elems = 1;
-	int i;
+	u64 elems = tensor_head(&t, name, dtype, dims, rank);
 
-	for (i = 0; i < rank; i++) {
-		pb_int(&t, 1, dims[i]);
-		elems *= (u64)dims[i];
-	}
-	pb_int(&t, 2, dtype);
-	pb_str(&t, 8, name);
 	if (dtype == ONNX_INT64) {
 		for (u64 k = 0; k < elems; k++)
 			pb_int(&t, 7, vals[k]);
@@ -164,15 +173,8 @@ static void init_f(struct pbw *g, const char *name, const s64 *dims,
 		   int rank, const float *vals)
 {
 	struct pbw t = { 0 };
-	u64 elems = 1;
-	int i;
+	u64 elems = tensor_head(&t, name, ONNX_FLOAT, dims, rank);
 
-	for (i = 0; i < rank; i++) {
-		pb_int(&t, 1, dims[i]);
-		elems *= (u64)dims[i];
-	}
-	pb_int(&t, 2, ONNX_FLOAT);
-	pb_str(&t, 8, name);
 	pb_bytes(&t, 9, vals, elems * 4);
 	pb_msg(g, 5, &t);
 }

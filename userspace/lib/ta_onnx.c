@@ -2906,6 +2906,19 @@ static int ta_ox_tile(struct ta_ox *ox)
  * from a recorded shape.
  */
 
+/* The optional attribute axis, normalized: 1 when present, 0, or -errno. */
+static int ta_ox_opt_axis(struct ta_ox *ox, u32 r, u32 *ax)
+{
+	struct ta_ox_attr a;
+	s64 axis;
+	int ret = ta_ox_attr(ox, "axis", &a);
+
+	if (ret <= 0)
+		return ret;
+	return ta_ox_attr_int(ox, "axis", 0, &axis) ?:
+	       ta_ox_axis(ox, axis, r, false, ax) ?: 1;
+}
+
 /* NonZero: [rank, n] indices of the n non-zero elements, n <= numel. */
 static int ta_ox_nonzero(struct ta_ox *ox)
 {
@@ -2930,8 +2943,6 @@ static int ta_ox_unique(struct ta_ox *ox)
 {
 	struct ta_ox_value *x;
 	struct ta_ox_shape y, v = { .rank = 1 };
-	struct ta_ox_attr a;
-	s64 axis;
 	u32 ax = 0, k;
 	int ret = ta_ox_need(ox, 0, &x);
 
@@ -2940,14 +2951,10 @@ static int ta_ox_unique(struct ta_ox *ox)
 	if (ox->nd.n_out > 4)
 		return ta_ox_node_fail(ox, -EINVAL, "%u outputs, want 1 to 4",
 				       ox->nd.n_out);
-	ret = ta_ox_attr(ox, "axis", &a);
+	ret = ta_ox_opt_axis(ox, x->shape.rank, &ax);
 	if (ret < 0)
 		return ret;
 	if (ret) {
-		ret = ta_ox_attr_int(ox, "axis", 0, &axis) ?:
-		      ta_ox_axis(ox, axis, x->shape.rank, false, &ax);
-		if (ret)
-			return ret;
 		y = x->shape;
 		v.d[0] = x->shape.d[ax];
 	} else {
@@ -2966,8 +2973,7 @@ static int ta_ox_compress(struct ta_ox *ox)
 {
 	struct ta_ox_value *x, *c;
 	struct ta_ox_shape s;
-	struct ta_ox_attr a;
-	s64 axis, len;
+	s64 len;
 	u32 ax = 0;
 	int ret = ta_ox_one_output(ox) ?: ta_ox_need(ox, 0, &x) ?:
 		  ta_ox_need_rank(ox, 1, &c, 1, 1);
@@ -2975,14 +2981,10 @@ static int ta_ox_compress(struct ta_ox *ox)
 	if (ret)
 		return ret;
 	len = c->shape.d[0];
-	ret = ta_ox_attr(ox, "axis", &a);
+	ret = ta_ox_opt_axis(ox, x->shape.rank, &ax);
 	if (ret < 0)
 		return ret;
 	if (ret) {
-		ret = ta_ox_attr_int(ox, "axis", 0, &axis) ?:
-		      ta_ox_axis(ox, axis, x->shape.rank, false, &ax);
-		if (ret)
-			return ret;
 		s = x->shape;
 		if (len < s.d[ax])
 			s.d[ax] = len;
