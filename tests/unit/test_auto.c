@@ -126,10 +126,15 @@ static int dominance_dir(const char *dir, bool trace, int *found)
 static int t_models(void)
 {
 	const char *dir = ta_test_shared_dir();
-	int found = 0;
+	char compiled[1200];
+	int found = 0, in_compiled = 0;
 
+	/* and its compiled/: models compiled for an NPU (Vela's) */
+	snprintf(compiled, sizeof(compiled), "%s/compiled", dir);
 	TA_CHECK(!dominance_dir(dir, false, &found), "see above");
-	TA_CHECK(found >= 10, "%d models in %s", found, dir);
+	TA_CHECK(!dominance_dir(compiled, false, &in_compiled), "see above");
+	TA_CHECK(found >= 10 && in_compiled >= 1, "%d models in %s, %d in %s",
+		 found, dir, in_compiled, compiled);
 	return 0;
 }
 
@@ -783,7 +788,7 @@ static int t_slab(void)
 }
 
 const struct ta_test ta_auto_tests[] = {
-	{ "auto: never above a single strategy, shared models",
+	{ "auto: never above a single strategy, shared models and compiled/",
 	  t_models },
 	{ "auto: never above a single strategy, bench traces",
 	  t_traces },
