@@ -1009,6 +1009,30 @@ static int t_control_flow_refused(void)
 	return 0;
 }
 
+/* An empty constant is known: Reshape to [] is a scalar, Expand to [] a copy. */
+static int t_empty_constant(void)
+{
+	static const s64 x[] = { 1, 1 }, y[] = { 2, 3 }, none[] = { 0 };
+	struct pbw g = { 0 }, m;
+	struct ta_input in;
+
+	input(&g, "x", x, 2);
+	input(&g, "y", y, 2);
+	init(&g, "e", ONNX_INT64, none, 1, NULL);
+	node(&g, "Reshape", "", "x,e", "r", NULL);
+	node(&g, "Expand", "", "y,e", "ex", NULL);
+	node(&g, "ReduceSum", "", "y,e", "rs", NULL);
+	output(&g, "r");
+	output(&g, "ex");
+	output(&g, "rs");
+	m = model(&g, 13);
+	if (parsed(&m, &in) || has(&in, "r", 4, "FLOAT []") ||
+	    has(&in, "ex", 24, "FLOAT [2,3]") || has(&in, "rs", 4, "FLOAT [1,1]"))
+		return 1;
+	ta_input_free(&in);
+	return 0;
+}
+
 /* A recorded shape for a run-time shape input is checked where it can be. */
 static int t_recorded_checked(void)
 {
@@ -1525,6 +1549,7 @@ const struct ta_test ta_onnx_tests[] = {
 	{ "onnx: reductions over an empty axis, SAME pools with ceil_mode",
 	  t_empty_reduce_same_ceil },
 	{ "onnx: If/Loop/Scan and sequences refused", t_control_flow_refused },
+	{ "onnx: an empty constant shape, axes input", t_empty_constant },
 	{ "onnx: recorded shapes of run-time shape inputs checked",
 	  t_recorded_checked },
 	{ "onnx: external data refused", t_external_data },

@@ -2534,7 +2534,7 @@ static int ta_ox_constant(struct ta_ox *ox)
 		return ret;
 	if (present) {
 		ret = ta_ox_set(ox, 0, t.dtype, &t.shape);
-		if (!ret && t.n_kept)
+		if (!ret && (t.n_kept || !ta_ox_elems(&t.shape)))
 			ret = ta_ox_keep_out(ox, 0, t.is_float ? NULL : t.iv,
 					     t.is_float ? t.fv : NULL,
 					     t.n_kept);
@@ -3581,7 +3581,8 @@ static int ta_ox_sources(struct ta_ox *ox)
 		ox->v[idx].is_const = true;
 		ox->v[idx].dtype = t.dtype;
 		ox->v[idx].shape = t.shape;
-		if (t.n_kept) {
+		/* an empty tensor's values are known too: there are none */
+		if (t.n_kept || !ta_ox_elems(&t.shape)) {
 			ret = ta_ox_keep(&ox->v[idx], t.is_float ? NULL : t.iv,
 					 t.is_float ? t.fv : NULL, t.n_kept);
 			if (ret)
