@@ -1247,8 +1247,9 @@ static int ta_ox_node_read(struct ta_ox *ox, u32 i)
 	ox->node_ref_start[i] = start;
 	ox->node_n_in[i] = nd->n_in;
 	ox->node_n_out[i] = nd->n_out;
-	nd->in = ox->node_refs + start;
-	nd->out = nd->in + nd->n_in;
+	/* no node has named a value yet: node_refs is not allocated */
+	nd->in = ox->node_refs ? ox->node_refs + start : NULL;
+	nd->out = nd->in ? nd->in + nd->n_in : NULL;
 	return 0;
 }
 
