@@ -334,7 +334,7 @@ run_module_tests() {
 	phase "module: ioctl, netlink, library e2e"
 	run_e2e "ta_e2e" "$TA/ta_e2e" "$bytes"
 	run_e2e "ta_e2e_netlink" "$TA/ta_e2e_netlink"
-	[ "$mode" = test ] && sh "$TA/tests/ynl-tests.sh"
+	[ "$mode" = test ] && run_e2e "ynl-tests.sh" sh "$TA/tests/ynl-tests.sh"
 	run_e2e "ta_e2e_lib" "$TA/ta_e2e_lib" "$TA/traces/resnet50.csv" "$TA/traces/S_1.csv"
 	phase "module: runtime e2e"
 	# Issue #12: in-place ops, fixed plans (each refusal case by case),

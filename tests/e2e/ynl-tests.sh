@@ -6,25 +6,30 @@
 # virtio-9p (ta_boot with TA_HOSTROOT=1); the payload has the tools under
 # /ta/ynl and the spec in /ta/ynl/Documentation/netlink/specs/ (where
 # cli.py finds genetlink-legacy.yaml, the schema it validates the spec against).
-# One line per test:  e2e: ok - NAME  /  e2e: not ok - NAME: WHY
+# One line per test:  e2e: ok - NAME  /  e2e: not ok - NAME: WHY; the exit
+# status is 1 when any test failed (run_e2e in vm-tests.sh reports it).
 TA=/ta
 H=/host
+failures=0
 
 ok() { echo "e2e: ok - ynl: $1"; }
-not_ok() { echo "e2e: not ok - ynl: $1: $2"; }
+not_ok() {
+	echo "e2e: not ok - ynl: $1: $2"
+	failures=$((failures + 1))
+}
 
 # 6.14 moved cli.py into pyynl/ (older trees: tools/net/ynl/cli.py).
 cli=tools/net/ynl/pyynl/cli.py
 [ -f $TA/ynl/$cli ] || cli=tools/net/ynl/cli.py
 if [ ! -f $TA/ynl/$cli ]; then
 	not_ok "tools in the payload" "no $TA/ynl/$cli"
-	exit 0
+	exit 1
 fi
 echo "# ynl: $cli of the payload's YNL tools"
 mkdir -p $H
 if ! mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=loose,ro hostroot $H; then
 	not_ok "host root over virtio-9p" "mount failed (boot with TA_HOSTROOT=1)"
-	exit 0
+	exit 1
 fi
 mount -t proc proc $H/proc
 mount -t devtmpfs dev $H/dev
@@ -77,5 +82,6 @@ exec 3>&-
 wait
 rm -f /tmp/ynl.fifo /tmp/ynl.id
 
-umount $H/mnt $H/tmp $H/dev $H/proc
-umount $H
+umount $H/mnt $H/tmp $H/dev $H/proc && umount $H ||
+	not_ok "the host root and its mounts unmounted" "umount failed"
+[ "$failures" = 0 ]
