@@ -3032,7 +3032,8 @@ static int ta_ox_nms(struct ta_ox *ox)
 	if (m && ta_ox_ints(m, &iv, &n) && n == 1 && iv[0] >= 0 &&
 	    iv[0] < per_class)
 		per_class = iv[0];
-	s.d[0] = boxes->shape.d[0] * scores->shape.d[1];	/* < 2^72? */
+	/* batches x classes <= the scores' elements, < 2^36 */
+	s.d[0] = boxes->shape.d[0] * scores->shape.d[1];
 	if (s.d[0] && per_class > (s64)TA_OX_MAX_ELEMS / s.d[0])
 		return ta_ox_node_fail(ox, -EINVAL, "too many boxes");
 	s.d[0] *= per_class;
