@@ -333,9 +333,16 @@ void ta_plan_obj_destroy_all(struct ta_device *ta);
 void ta_plan_tables_init(struct ta_device *ta);
 void ta_plan_tables_destroy(struct ta_device *ta);
 
-/* ta_netlink.c */
+/* ta_netlink.c: the generic netlink family */
 int ta_netlink_init(struct ta_device *ta);
 void ta_netlink_exit(struct ta_device *ta);
+
+/* ta_nl_owner.c: the netlink sockets that own plans */
+struct sock;
+int ta_nl_owner_attach(struct sock *sk, u32 portid, struct ta_owner *caller);
+int ta_nl_owners_init(struct ta_device *ta);
+void ta_nl_owners_stop(void);
+void ta_nl_owners_destroy(struct ta_device *ta);
 
 /* ta_dmabuf.c */
 struct dma_buf;
@@ -354,9 +361,8 @@ struct dma_buf *ta_dmabuf_create_tensor_by_id(struct ta_device *ta,
 /* ta_test_hooks.c: only in the test build (TA_KUNIT=1) */
 #ifdef TA_TEST_HOOKS
 void ta_test_hooks_register(struct ta_device *ta);
-/* ta_netlink.c, for tests/kunit/ta_netlink_kunit.c */
+/* ta_nl_owner.c, for tests/kunit/ta_netlink_kunit.c */
 struct net;
-struct sock;
 int ta_nl_test_owner(struct ta_device *ta, struct sock *sk, u32 portid,
 		     struct ta_owner *owner);
 void ta_nl_test_release(struct ta_device *ta, struct net *net, u32 portid);
