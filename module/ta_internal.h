@@ -391,14 +391,8 @@ extern u64 ta_max_user_bytes;
 extern unsigned int ta_dev_mode;
 extern unsigned int ta_dev_gid;
 
-/* ta_arena.c */
+/* ta_arena.c: the arena, its pool and what it holds */
 int ta_arena_init(struct ta_device *ta, u64 size);
-
-/* ta_of.c: the arena from a device-tree node's memory-region */
-u64 ta_of_arena_bytes(u64 region_bytes, bool reusable);
-int ta_of_region_check(struct device *dev, struct device_node *region,
-		       const struct reserved_mem *rmem, u64 *bytes);
-int ta_of_arena_init(struct ta_device *ta);
 size_t ta_arena_in_use(struct ta_device *ta);
 size_t ta_arena_largest_free(struct ta_device *ta);
 void ta_arena_fill_info(struct ta_device *ta, struct ta_info *info,
@@ -408,6 +402,12 @@ int ta_arena_check_region(struct ta_device *ta);
 int ta_arena_range_table(struct ta_device *ta, u64 offset, size_t size,
 			 struct sg_table *sgt);
 int ta_arena_check_reach(struct ta_device *ta);
+
+/* ta_of.c: the arena from a device-tree node's memory-region */
+u64 ta_of_arena_bytes(u64 region_bytes, bool reusable);
+int ta_of_region_check(struct device *dev, struct device_node *region,
+		       const struct reserved_mem *rmem, u64 *bytes);
+int ta_of_arena_init(struct ta_device *ta);
 
 /* ta_ioctl.c */
 long ta_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
