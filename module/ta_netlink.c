@@ -1093,9 +1093,26 @@ int tensorarena_nl_tensor_export_doit(struct sk_buff *skb,
 }
 
 /*
- * The events group announces every user's plans, so joining it needs
- * CAP_SYS_ADMIN. (The generated ta_nl_gen.c has a group table too, but
- * ynl-gen-c.py renders no group flags: this one is used.)
+ * The family and its group are kept here, not generated. ynl-gen-c.py (of
+ * 7.2, tools/net/ynl/pyynl/ynl_gen_c.py) emits a struct genl_family only
+ * for a spec of protocol genetlink (kernel_can_gen_family_struct()), and
+ * that one could not be this family:
+ *  - the plain genetlink schema has no kernel-policy, so its ops are split
+ *    ops (struct genl_split_ops, genl_family.split_ops), which 6.1 does not
+ *    have (6.2 added them); nor c-family-name, c-version-name or a group's
+ *    c-define-name, which give the uAPI its TA_NL_* names;
+ *  - the generated family has .netnsok = true, where this one exists in
+ *    the initial network namespace only (ta_nl_check_access());
+ *  - it has no pre_doit (ynl-gen-c.py renders pre/post only per split op),
+ *    where this family checks access before every command;
+ *  - its group table has no flags, where the events group announces every
+ *    user's plans, so joining it needs CAP_SYS_ADMIN.
+ * (A generated family could have sock_priv, which 6.1 lacks and 6.12 has;
+ * the owner records do not need it: ta_nl_owner.c.) So the spec is
+ * genetlink-legacy with per-op policies, as mptcp_pm.yaml is for a family
+ * kept by hand. The group's index, its name and the ops table with the
+ * policies are the generated ones; ta_nl_gen.c's own group table, which
+ * ynl-gen-c.py renders for every protocol, stays unused (module/Makefile).
  */
 static const struct genl_multicast_group ta_nl_mcgrps[] = {
 	[TENSORARENA_NLGRP_EVENTS] = {
@@ -1109,7 +1126,7 @@ static const struct genl_multicast_group ta_nl_mcgrps[] = {
  * (ta_nl_gen.c); the handlers are the tensorarena_nl_*_doit/_dumpit
  * functions of this file. parallel_ops: planning may take the whole budget
  * and must not hold genl_mutex. netnsok false and pre_doit: the policy of
- * ta_nl_check_access().
+ * ta_nl_check_access(). Why it is not generated: above.
  */
 static struct genl_family ta_nl_family __ro_after_init = {
 	.name = TA_NL_FAMILY_NAME,
