@@ -333,9 +333,16 @@ void ta_plan_obj_destroy_all(struct ta_device *ta);
 void ta_plan_tables_init(struct ta_device *ta);
 void ta_plan_tables_destroy(struct ta_device *ta);
 
-/* ta_netlink.c */
+/* ta_netlink.c: the generic netlink family */
 int ta_netlink_init(struct ta_device *ta);
 void ta_netlink_exit(struct ta_device *ta);
+
+/* ta_nl_owner.c: the netlink sockets that own plans */
+struct sock;
+int ta_nl_owner_attach(struct sock *sk, u32 portid, struct ta_owner *caller);
+int ta_nl_owners_init(struct ta_device *ta);
+void ta_nl_owners_stop(void);
+void ta_nl_owners_destroy(struct ta_device *ta);
 
 /* ta_dmabuf.c */
 struct dma_buf;
@@ -354,9 +361,8 @@ struct dma_buf *ta_dmabuf_create_tensor_by_id(struct ta_device *ta,
 /* ta_test_hooks.c: only in the test build (TA_KUNIT=1) */
 #ifdef TA_TEST_HOOKS
 void ta_test_hooks_register(struct ta_device *ta);
-/* ta_netlink.c, for tests/kunit/ta_netlink_kunit.c */
+/* ta_nl_owner.c, for tests/kunit/ta_netlink_kunit.c */
 struct net;
-struct sock;
 int ta_nl_test_owner(struct ta_device *ta, struct sock *sk, u32 portid,
 		     struct ta_owner *owner);
 void ta_nl_test_release(struct ta_device *ta, struct net *net, u32 portid);
@@ -385,14 +391,8 @@ extern u64 ta_max_user_bytes;
 extern unsigned int ta_dev_mode;
 extern unsigned int ta_dev_gid;
 
-/* ta_arena.c */
+/* ta_arena.c: the arena, its pool and what it holds */
 int ta_arena_init(struct ta_device *ta, u64 size);
-
-/* ta_of.c: the arena from a device-tree node's memory-region */
-u64 ta_of_arena_bytes(u64 region_bytes, bool reusable);
-int ta_of_region_check(struct device *dev, struct device_node *region,
-		       const struct reserved_mem *rmem, u64 *bytes);
-int ta_of_arena_init(struct ta_device *ta);
 size_t ta_arena_in_use(struct ta_device *ta);
 size_t ta_arena_largest_free(struct ta_device *ta);
 void ta_arena_fill_info(struct ta_device *ta, struct ta_info *info,
@@ -402,6 +402,12 @@ int ta_arena_check_region(struct ta_device *ta);
 int ta_arena_range_table(struct ta_device *ta, u64 offset, size_t size,
 			 struct sg_table *sgt);
 int ta_arena_check_reach(struct ta_device *ta);
+
+/* ta_of.c: the arena from a device-tree node's memory-region */
+u64 ta_of_arena_bytes(u64 region_bytes, bool reusable);
+int ta_of_region_check(struct device *dev, struct device_node *region,
+		       const struct reserved_mem *rmem, u64 *bytes);
+int ta_of_arena_init(struct ta_device *ta);
 
 /* ta_ioctl.c */
 long ta_ioctl(struct file *file, unsigned int cmd, unsigned long arg);

@@ -17,28 +17,17 @@
  * and the sending task could use /dev/tensorarena (ta_nl_check_access()):
  * -EPERM otherwise.
  *
- * Ownership: a plan created over netlink belongs to the sending socket.
- * Each socket that created a plan gets a &struct ta_nl_owner, found by the
- * socket itself (its &struct sock, referenced by the record), never by its
- * port ID: netlink_release() frees the port ID before NETLINK_URELEASE is
- * delivered, so another socket may bind the same port ID and create plans
- * before the released socket's notifier runs. The record's address is the
- * plans' owner key, so it can never equal another live owner's key (a
- * &struct file for the ioctl transport). The URELEASE notifier gives only
- * (netns, port ID): it frees the records of that port ID whose socket is
- * dead (SOCK_DEAD, set by netlink_release() before the notifier runs), and
- * destroys their plans; a live socket's record with the same port ID is
- * left alone.
+ * Ownership: a plan created over netlink belongs to the sending socket
+ * (ta_nl_owner.c: the records, and the plans' release when the socket
+ * closes or the family goes).
  *
  * Locking: the ops run in parallel (parallel_ops; planning may take the
- * whole budget and must not hold genl_mutex); the core has its own locking
- * and ta_nl_owners_lock guards the owner list.
+ * whole budget and must not hold genl_mutex); the core has its own locking,
+ * and so has ta_nl_owner.c.
  */
 #include <linux/dma-buf.h>
 #include <linux/fcntl.h>
 #include <linux/file.h>
-#include <linux/list.h>
-#include <linux/mutex.h>
 #include <linux/netlink.h>
 #include <linux/notifier.h>
 #include <linux/sched.h>
@@ -52,25 +41,6 @@
 #include "ta_internal.h"
 #include "ta_nl_gen.h"
 
-/**
- * struct ta_nl_owner - a netlink socket that owns plans
- * @node: in ta_nl_owners
- * @sk: the socket, referenced (sock_hold()) while the record exists, so
- *	its address cannot be reused by another socket meanwhile
- * @net: the socket's network namespace
- * @portid: the socket's port ID when it created its first plan
- * @n_plans: its plans in the table (&ta_owner.n_plans)
- */
-struct ta_nl_owner {
-	struct list_head node;
-	struct sock *sk;
-	possible_net_t net;
-	u32 portid;
-	unsigned int n_plans;
-};
-
-static LIST_HEAD(ta_nl_owners);
-static DEFINE_MUTEX(ta_nl_owners_lock);
 static struct ta_device *ta_nl_dev;
 static bool ta_nl_registered;
 
@@ -135,104 +105,6 @@ static struct ta_owner ta_nl_caller(const struct sk_buff *skb)
 		.admin = netlink_capable(skb, CAP_SYS_ADMIN),
 	};
 }
-
-/*
- * The owner of the plans of @sk (the sending socket, bound to @portid),
- * made on its first create. The sender is alive: the request runs in its
- * sendmsg(), which holds the socket's file.
- */
-static struct ta_nl_owner *ta_nl_owner_get(struct sock *sk, u32 portid)
-{
-	struct ta_nl_owner *owner;
-
-	mutex_lock(&ta_nl_owners_lock);
-	list_for_each_entry(owner, &ta_nl_owners, node)
-		if (owner->sk == sk)
-			goto out;
-	owner = kzalloc_obj(*owner, GFP_KERNEL_ACCOUNT);
-	if (owner) {
-		sock_hold(sk);
-		owner->sk = sk;
-		write_pnet(&owner->net, sock_net(sk));
-		owner->portid = portid;
-		list_add(&owner->node, &ta_nl_owners);
-	}
-out:
-	mutex_unlock(&ta_nl_owners_lock);
-	return owner;
-}
-
-static void ta_nl_owner_free(struct ta_nl_owner *owner)
-{
-	sock_put(owner->sk);
-	kfree(owner);
-}
-
-/*
- * NETLINK_URELEASE: a socket of @n->portid was released. Its records are
- * the ones of that port ID whose socket is dead; a socket that bound the
- * same port ID since is alive, and keeps its record and its plans.
- */
-static int ta_nl_release(struct notifier_block *nb, unsigned long event,
-			 void *ptr)
-{
-	struct netlink_notify *n = ptr;
-	struct ta_nl_owner *owner, *next;
-	LIST_HEAD(released);
-
-	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC)
-		return NOTIFY_DONE;
-	mutex_lock(&ta_nl_owners_lock);
-	list_for_each_entry_safe(owner, next, &ta_nl_owners, node)
-		if (owner->portid == n->portid &&
-		    net_eq(read_pnet(&owner->net), n->net) &&
-		    sock_flag(owner->sk, SOCK_DEAD))
-			list_move(&owner->node, &released);
-	mutex_unlock(&ta_nl_owners_lock);
-	list_for_each_entry_safe(owner, next, &released, node) {
-		ta_plan_obj_release_owner(ta_nl_dev, (unsigned long)owner,
-					  &owner->n_plans);
-		ta_nl_owner_free(owner);
-	}
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block ta_nl_notifier = {
-	.notifier_call = ta_nl_release,
-};
-
-#ifdef TA_TEST_HOOKS
-/* The owner record a create from @sk (bound to @portid) gets, as @owner. */
-int ta_nl_test_owner(struct ta_device *ta, struct sock *sk, u32 portid,
-		     struct ta_owner *owner)
-{
-	struct ta_nl_owner *nl_owner;
-
-	ta_nl_dev = ta;
-	nl_owner = ta_nl_owner_get(sk, portid);
-	if (!nl_owner)
-		return -ENOMEM;
-	*owner = (struct ta_owner){
-		.uid = current_euid(),
-		.key = (unsigned long)nl_owner,
-		.n_plans = &nl_owner->n_plans,
-	};
-	return 0;
-}
-
-/* NETLINK_URELEASE of the generic netlink socket (@net, @portid). */
-void ta_nl_test_release(struct ta_device *ta, struct net *net, u32 portid)
-{
-	struct netlink_notify n = {
-		.net = net,
-		.protocol = NETLINK_GENERIC,
-		.portid = portid,
-	};
-
-	ta_nl_dev = ta;
-	ta_nl_release(&ta_nl_notifier, NETLINK_URELEASE, &n);
-}
-#endif
 
 /* The arena's figures; its DMA addresses too when @addresses (an admin). */
 static int ta_nl_put_info(struct sk_buff *skb, struct ta_device *ta,
@@ -653,7 +525,6 @@ int tensorarena_nl_plan_create_doit(struct sk_buff *skb,
 					       0),
 	};
 	struct ta_plan_summary sum;
-	struct ta_nl_owner *owner;
 	struct ta_owner caller;
 	int err;
 
@@ -671,14 +542,13 @@ int tensorarena_nl_plan_create_doit(struct sk_buff *skb,
 				READ_ONCE(ta_netlink_max_plan_ms));
 	if (err)
 		return err;
-	owner = ta_nl_owner_get(NETLINK_CB(skb).sk, info->snd_portid);
-	if (!owner) {
-		NL_SET_ERR_MSG(info->extack, "out of memory");
-		return -ENOMEM;
-	}
 	caller = ta_nl_caller(skb);
-	caller.key = (unsigned long)owner;
-	caller.n_plans = &owner->n_plans;
+	err = ta_nl_owner_attach(NETLINK_CB(skb).sk, info->snd_portid,
+				 &caller);
+	if (err) {
+		NL_SET_ERR_MSG(info->extack, "out of memory");
+		return err;
+	}
 
 	/* One of the uid's create slots, before anything is copied. */
 	err = ta_create_begin(ta_nl_dev, caller.uid);
@@ -1223,9 +1093,26 @@ int tensorarena_nl_tensor_export_doit(struct sk_buff *skb,
 }
 
 /*
- * The events group announces every user's plans, so joining it needs
- * CAP_SYS_ADMIN. (The generated ta_nl_gen.c has a group table too, but
- * ynl-gen-c.py renders no group flags: this one is used.)
+ * The family and its group are kept here, not generated. ynl-gen-c.py (of
+ * 7.2, tools/net/ynl/pyynl/ynl_gen_c.py) emits a struct genl_family only
+ * for a spec of protocol genetlink (kernel_can_gen_family_struct()), and
+ * that one could not be this family:
+ *  - the plain genetlink schema has no kernel-policy, so its ops are split
+ *    ops (struct genl_split_ops, genl_family.split_ops), which 6.1 does not
+ *    have (6.2 added them); nor c-family-name, c-version-name or a group's
+ *    c-define-name, which give the uAPI its TA_NL_* names;
+ *  - the generated family has .netnsok = true, where this one exists in
+ *    the initial network namespace only (ta_nl_check_access());
+ *  - it has no pre_doit (ynl-gen-c.py renders pre/post only per split op),
+ *    where this family checks access before every command;
+ *  - its group table has no flags, where the events group announces every
+ *    user's plans, so joining it needs CAP_SYS_ADMIN.
+ * (A generated family could have sock_priv, which 6.1 lacks and 6.12 has;
+ * the owner records do not need it: ta_nl_owner.c.) So the spec is
+ * genetlink-legacy with per-op policies, as mptcp_pm.yaml is for a family
+ * kept by hand. The group's index, its name and the ops table with the
+ * policies are the generated ones; ta_nl_gen.c's own group table, which
+ * ynl-gen-c.py renders for every protocol, stays unused (module/Makefile).
  */
 static const struct genl_multicast_group ta_nl_mcgrps[] = {
 	[TENSORARENA_NLGRP_EVENTS] = {
@@ -1239,7 +1126,7 @@ static const struct genl_multicast_group ta_nl_mcgrps[] = {
  * (ta_nl_gen.c); the handlers are the tensorarena_nl_*_doit/_dumpit
  * functions of this file. parallel_ops: planning may take the whole budget
  * and must not hold genl_mutex. netnsok false and pre_doit: the policy of
- * ta_nl_check_access().
+ * ta_nl_check_access(). Why it is not generated: above.
  */
 static struct genl_family ta_nl_family __ro_after_init = {
 	.name = TA_NL_FAMILY_NAME,
@@ -1367,12 +1254,12 @@ int ta_netlink_init(struct ta_device *ta)
 	int err;
 
 	ta_nl_dev = ta;
-	err = netlink_register_notifier(&ta_nl_notifier);
+	err = ta_nl_owners_init(ta);
 	if (err)
 		return err;
 	err = genl_register_family(&ta_nl_family);
 	if (err)
-		goto unregister_notifier;
+		goto stop_owners;
 	WRITE_ONCE(ta_nl_registered, true);
 	err = blocking_notifier_chain_register(&ta->events,
 					       &ta_nl_core_notifier);
@@ -1383,8 +1270,8 @@ int ta_netlink_init(struct ta_device *ta)
 unregister_family:
 	WRITE_ONCE(ta_nl_registered, false);
 	genl_unregister_family(&ta_nl_family);
-unregister_notifier:
-	netlink_unregister_notifier(&ta_nl_notifier);
+stop_owners:
+	ta_nl_owners_stop();
 	return err;
 }
 
@@ -1393,29 +1280,17 @@ unregister_notifier:
  * @ta: the device given to ta_netlink_init()
  *
  * Netlink sockets hold no module reference, so a socket may still own
- * plans here (at rmmod, or in the insmod unwind after a create landed).
- * Each such plan points at its owner record (&ta_owner.n_plans), so the
- * plans are destroyed before the record is freed, as the socket's own
- * release would. No op is in flight and none can start: the family is
- * unregistered (genl_unregister_family() waits for running ops), and so is
- * the release notifier.
+ * plans here (at rmmod, or in the insmod unwind after a create landed):
+ * ta_nl_owners_destroy() destroys them, then their owner records, as the
+ * socket's own release would. By then no op is in flight and none can
+ * start: the family is unregistered (genl_unregister_family() waits for
+ * running ops), and so is the release notifier (ta_nl_owners_stop()).
  */
 void ta_netlink_exit(struct ta_device *ta)
 {
-	struct ta_nl_owner *owner, *next;
-	LIST_HEAD(owners);
-
 	blocking_notifier_chain_unregister(&ta->events, &ta_nl_core_notifier);
 	WRITE_ONCE(ta_nl_registered, false);
-	netlink_unregister_notifier(&ta_nl_notifier);
+	ta_nl_owners_stop();
 	genl_unregister_family(&ta_nl_family);
-	mutex_lock(&ta_nl_owners_lock);
-	list_splice_init(&ta_nl_owners, &owners);
-	mutex_unlock(&ta_nl_owners_lock);
-	list_for_each_entry_safe(owner, next, &owners, node) {
-		list_del(&owner->node);
-		ta_plan_obj_release_owner(ta, (unsigned long)owner,
-					  &owner->n_plans);
-		ta_nl_owner_free(owner);
-	}
+	ta_nl_owners_destroy(ta);
 }
