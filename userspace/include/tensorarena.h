@@ -28,6 +28,11 @@
 extern "C" {
 #endif
 
+/* What this header declares is the library's API: the one part of it with
+ * default visibility (the library builds with -fvisibility=hidden).
+ */
+#pragma GCC visibility push(default)
+
 struct ta_graph_builder;
 struct ta_client;
 struct ta_plan;
@@ -250,6 +255,8 @@ void ta_events_close(struct ta_events *ev);
 
 const char *ta_strategy_str(uint32_t strategy);
 int ta_strategy_parse(const char *name);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }
