@@ -33,10 +33,10 @@ tap() { # tap STATUS DESCRIPTION
 
 # 1. One version.
 version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TA_ROOT/dkms.conf")
-lib_version=$(sed -n 's/^VERSION *:= *//p' "$TA_ROOT/userspace/Makefile")
+lib_version=$(cat "$TA_ROOT/VERSION")
 deb_version=$(cd "$TA_ROOT" && dpkg-parsechangelog -S Version)
 [ -n "$version" ] && [ "$version" = "$lib_version" ] && [ "$version" = "$deb_version" ]
-tap $? "one version: dkms.conf $version, userspace/Makefile $lib_version, debian/changelog $deb_version"
+tap $? "one version: dkms.conf $version, VERSION $lib_version, debian/changelog $deb_version"
 
 # 2. The packages and lintian.
 start=$SECONDS

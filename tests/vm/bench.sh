@@ -16,11 +16,11 @@ cp "$ko" "$out/payload/tensorarena.ko"
 gcc -O2 -static -I"$TA_ROOT/uapi" -I"$TA_ROOT/module/planner" \
 	-I"$TA_ROOT/userspace/include" -I"$TA_ROOT/userspace/lib" \
 	-o "$out/payload/ta_e2e_lib" "$TA_ROOT/tests/e2e/ta_e2e_lib.c" \
-	"$TA_ROOT/userspace/libtensorarena.a" $TA_STATIC_LIBS
+	"$TA_ROOT/userspace/libtensorarena-internal.a" $TA_STATIC_LIBS
 gcc -O2 -static -I"$TA_ROOT/uapi" -I"$TA_ROOT/module/planner" \
 	-I"$TA_ROOT/userspace/include" -I"$TA_ROOT/userspace/lib" \
 	-o "$out/payload/ta_e2e_worst" "$TA_ROOT/tests/e2e/ta_e2e_worst.c" \
-	"$TA_ROOT/userspace/libtensorarena.a" $TA_STATIC_LIBS
+	"$TA_ROOT/userspace/libtensorarena-internal.a" $TA_STATIC_LIBS
 cp "$TA_SHARED/bench/traces/real/S_1.csv" "$out/payload/traces/"
 cp "$TA_ROOT/tests/e2e/vm-tests.sh" "$out/payload/tests/"
 ta_initramfs "$out/bench.cpio.gz" "$out/payload"

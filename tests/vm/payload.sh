@@ -56,15 +56,16 @@ else
 	cp "$ko" "$payload/ta_npu_sim.ko"
 fi
 
-# libtensorarena and tactl, static, for this architecture.
+# libtensorarena (all its objects: the e2e programs call internals too) and
+# tactl, static, for this architecture.
 us=$build/userspace
 if [ "$arch" = x86_64 ]; then
 	us=$TA_ROOT/userspace
-	make -s -C "$TA_ROOT/userspace" "$us/libtensorarena.a" "$us/bin/tactl.static" >>"$steps" 2>&1 ||
+	make -s -C "$TA_ROOT/userspace" "$us/libtensorarena-internal.a" "$us/bin/tactl.static" >>"$steps" 2>&1 ||
 		ta_die "userspace build failed"
 else
 	PKG_CONFIG_LIBDIR=$pkgcfg make -s -C "$TA_ROOT/userspace" OUT="$us" CC="$cc" \
-		"$us/libtensorarena.a" "$us/bin/tactl.static" >>"$steps" 2>&1 ||
+		"$us/libtensorarena-internal.a" "$us/bin/tactl.static" >>"$steps" 2>&1 ||
 		ta_die "userspace cross build failed"
 fi
 cp "$us/bin/tactl.static" "$payload/tactl"
@@ -82,10 +83,10 @@ prog() {
 # shellcheck disable=SC2086
 {
 	prog ta_e2e
-	prog ta_e2e_lib "$us/libtensorarena.a" $nl_static -lm
-	prog ta_e2e_runtime "$us/libtensorarena.a" $nl_static -lm
-	prog ta_e2e_worst "$us/libtensorarena.a" $nl_static -lm
-	prog ta_e2e_npu "$TA_ROOT/tests/e2e/ta_e2e_drm.c" "$us/libtensorarena.a" $nl_static -lm
+	prog ta_e2e_lib "$us/libtensorarena-internal.a" $nl_static -lm
+	prog ta_e2e_runtime "$us/libtensorarena-internal.a" $nl_static -lm
+	prog ta_e2e_worst "$us/libtensorarena-internal.a" $nl_static -lm
+	prog ta_e2e_npu "$TA_ROOT/tests/e2e/ta_e2e_drm.c" "$us/libtensorarena-internal.a" $nl_static -lm
 	prog ta_e2e_camera "$TA_ROOT/tests/e2e/ta_e2e_drm.c"
 	# Issue #9 evidence 3 and 4: exhaustion by an unprivileged user, and
 	# the random-operation stress (TA_STRESS_ARGS="--seed N ..." replays).

@@ -28,6 +28,11 @@
 extern "C" {
 #endif
 
+/* What this header declares is the library's API: the one part of it with
+ * default visibility (the library builds with -fvisibility=hidden).
+ */
+#pragma GCC visibility push(default)
+
 struct ta_graph_builder;
 struct ta_client;
 struct ta_plan;
@@ -125,12 +130,20 @@ const char *ta_client_last_error(const struct ta_client *c);
  * @flags: TA_CREATE_DRY_RUN or 0
  * @budget_ns: planning time for searching strategies, 0: default
  * @budget_steps: search-step limit, 0: none
+ * @reserved: must be zero (-EINVAL otherwise): room for options to come,
+ *	      which will mean "as before" when zero, so a program that
+ *	      zero-initialises the struct keeps working unchanged
+ *
+ * Programs built before @reserved existed (the 24-byte struct of
+ * TENSORARENA_0.1) keep calling ta_plan_submit@TENSORARENA_0.1 and
+ * ta_plan_offline@TENSORARENA_0.1, which read only those 24 bytes.
  */
 struct ta_plan_options {
 	uint32_t strategy;
 	uint32_t flags;
 	uint64_t budget_ns;
 	uint64_t budget_steps;
+	uint64_t reserved[4];
 };
 
 /* Plan @g in the kernel; *out holds the plan and its placements. */
@@ -250,6 +263,8 @@ void ta_events_close(struct ta_events *ev);
 
 const char *ta_strategy_str(uint32_t strategy);
 int ta_strategy_parse(const char *name);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -385,11 +385,43 @@ static int ta_plan_submit_args(struct ta_client *c,
 	return err;
 }
 
+/*
+ * ta_plan_submit() and ta_plan_offline() take the current struct
+ * ta_plan_options. In the shared library they are defined under these
+ * names and bound to name@@TENSORARENA_0.5 (see the end of this file),
+ * beside name@TENSORARENA_0.1 for programs built with the 24-byte struct.
+ */
+#ifdef TA_SHARED
+#define ta_plan_submit ta_plan_submit_v05
+#define ta_plan_offline ta_plan_offline_v05
+int ta_plan_submit(struct ta_client *c, const struct ta_graph_builder *g,
+		   const struct ta_plan_options *opts, struct ta_plan **out)
+	__attribute__((visibility("default")));
+int ta_plan_offline(const struct ta_graph_builder *g,
+		    const struct ta_plan_options *opts, struct ta_plan **out)
+	__attribute__((visibility("default")));
+#endif
+
+/* Options a caller may pass to ta_plan_submit() and ta_plan_offline(). */
+static bool ta_plan_options_valid(const struct ta_plan_options *opts)
+{
+	size_t i;
+
+	if (!opts)
+		return true;
+	if (opts->strategy == TA_STRATEGY_FIXED)
+		return false;	/* ta_plan_submit_fixed() gives the offsets */
+	for (i = 0; i < sizeof(opts->reserved) / sizeof(opts->reserved[0]); i++)
+		if (opts->reserved[i])
+			return false;
+	return true;
+}
+
 int ta_plan_submit(struct ta_client *c, const struct ta_graph_builder *g,
 		   const struct ta_plan_options *opts, struct ta_plan **out)
 {
-	if (opts && opts->strategy == TA_STRATEGY_FIXED)
-		return -EINVAL;	/* ta_plan_submit_fixed() gives the offsets */
+	if (!ta_plan_options_valid(opts))
+		return -EINVAL;
 	return ta_plan_submit_args(c, g, opts, NULL, 0, out);
 }
 
@@ -491,10 +523,71 @@ out:
 int ta_plan_offline(const struct ta_graph_builder *g,
 		    const struct ta_plan_options *opts, struct ta_plan **out)
 {
-	if (opts && opts->strategy == TA_STRATEGY_FIXED)
-		return -EINVAL;	/* ta_plan_submit_fixed() gives the offsets */
+	if (!ta_plan_options_valid(opts))
+		return -EINVAL;
 	return ta_plan_offline_run(g, opts, NULL, 0, out);
 }
+
+#ifdef TA_SHARED
+/* The current struct: the default version of both names. */
+__asm__(".symver ta_plan_submit_v05, ta_plan_submit@@TENSORARENA_0.5");
+__asm__(".symver ta_plan_offline_v05, ta_plan_offline@@TENSORARENA_0.5");
+
+/*
+ * TENSORARENA_0.1's struct ta_plan_options, before it had room to grow:
+ * what programs linked against that version pass (24 bytes). Only the
+ * shared library carries these; a static link always gets the current
+ * struct.
+ */
+struct ta_plan_options_v01 {
+	uint32_t strategy;
+	uint32_t flags;
+	uint64_t budget_ns;
+	uint64_t budget_steps;
+};
+
+static const struct ta_plan_options *
+ta_plan_options_from_v01(const struct ta_plan_options_v01 *old,
+			 struct ta_plan_options *o)
+{
+	if (!old)
+		return NULL;
+	memset(o, 0, sizeof(*o));
+	o->strategy = old->strategy;
+	o->flags = old->flags;
+	o->budget_ns = old->budget_ns;
+	o->budget_steps = old->budget_steps;
+	return o;
+}
+
+__asm__(".symver ta_plan_submit_v01, ta_plan_submit@TENSORARENA_0.1");
+__attribute__((visibility("default")))
+int ta_plan_submit_v01(struct ta_client *c, const struct ta_graph_builder *g,
+		       const struct ta_plan_options_v01 *opts,
+		       struct ta_plan **out);
+int ta_plan_submit_v01(struct ta_client *c, const struct ta_graph_builder *g,
+		       const struct ta_plan_options_v01 *opts,
+		       struct ta_plan **out)
+{
+	struct ta_plan_options o;
+
+	return ta_plan_submit(c, g, ta_plan_options_from_v01(opts, &o), out);
+}
+
+__asm__(".symver ta_plan_offline_v01, ta_plan_offline@TENSORARENA_0.1");
+__attribute__((visibility("default")))
+int ta_plan_offline_v01(const struct ta_graph_builder *g,
+			const struct ta_plan_options_v01 *opts,
+			struct ta_plan **out);
+int ta_plan_offline_v01(const struct ta_graph_builder *g,
+			const struct ta_plan_options_v01 *opts,
+			struct ta_plan **out)
+{
+	struct ta_plan_options o;
+
+	return ta_plan_offline(g, ta_plan_options_from_v01(opts, &o), out);
+}
+#endif
 
 int ta_plan_submit_fixed(struct ta_client *c, const struct ta_graph_builder *g,
 			 const uint64_t *offsets, uint64_t height,
