@@ -114,8 +114,8 @@ netlink-gen:
 	$(TOP)/tests/netlink-gen.sh
 
 # The version of the module's DKMS source, of the library and of the
-# packages: dkms.conf's (tests/package-test.sh checks that the others agree).
-TA_VERSION = $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(TOP)/dkms.conf)
+# packages: VERSION (tests/lib-install-test.sh checks that the others agree).
+TA_VERSION = $(shell cat $(TOP)/VERSION)
 
 deb:
 	$(TOP)/tests/package-build.sh $(TOP)/build/deb

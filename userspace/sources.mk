@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR MIT
 # Every userspace source, listed once: included by userspace/Makefile,
 # tests/unit/Makefile and tests/fuzz/Makefile, which set TOP to the
-# repository root first. Paths are relative to TOP. tests/lib-symbols.sh
+# repository root first. Paths are relative to TOP. tests/lib-install-test.sh
 # checks that every .c of these directories is listed here, and that the
 # planner list is module/Makefile's planner objects.
 
