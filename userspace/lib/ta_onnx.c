@@ -54,6 +54,7 @@
 #include <strings.h>
 
 #include "ta_files.h"
+#include "ta_reader.h"
 
 #define TA_OX_ALIGN		64
 #define TA_OX_MAX_FILE		(1ULL << 31)	/* protobuf's own limit */

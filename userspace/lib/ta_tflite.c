@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "ta_files.h"
+#include "ta_reader.h"
 #include "ta_tflite_fb.h"
 
 #define TA_TFL_ALIGN		64
