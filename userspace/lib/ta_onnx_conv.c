@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * ta_onnx_conv.c - the ONNX reader (ta_onnx.c): shape inference: convolutions, pools, matrix products, resize.
+ * ta_onnx_conv.c - the ONNX reader (ta_onnx.c): shape inference:
+ * convolutions, pools, matrix products, resize.
  */
 #include "ta_onnx_internal.h"
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * ta_onnx_infer.c - the ONNX reader (ta_onnx.c): shape inference: common helpers, elementwise and broadcasting ops.
+ * ta_onnx_infer.c - the ONNX reader (ta_onnx.c): shape inference: common
+ * helpers, elementwise and broadcasting ops.
  */
 #include "ta_onnx_internal.h"
 

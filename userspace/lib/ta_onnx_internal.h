@@ -187,7 +187,7 @@ struct ta_ox_attr {
 	const u8 *at;
 };
 
-/* ta_onnx_wire.c (messages and the protobuf wire format) */
+/* ta_onnx_wire.c: messages and the protobuf wire format */
 int __attribute__((format(printf, 3, 4)))
 ta_ox_fail(struct ta_ox *ox, int ret, const char *fmt, ...);
 int ta_ox_bad(struct ta_ox *ox, const u8 *at, const char *msg,
@@ -210,7 +210,7 @@ int ta_pb_fixed_count(struct ta_ox *ox, const struct ta_pb *m,
 		      const struct ta_pbf *f, u32 size, u64 *n);
 bool ta_span_is(const struct ta_ox_span *s, const char *str);
 
-/* ta_onnx_msg.c (data types, values and the message readers) */
+/* ta_onnx_msg.c: data types, values and the message readers */
 u32 ta_ox_type_bits(u32 t, const char **name);
 bool ta_ox_is_int(u32 t);
 u64 ta_ox_elems(const struct ta_ox_shape *s);
@@ -240,7 +240,10 @@ int ta_ox_attr_ints(struct ta_ox *ox, const char *name, s64 *v,
 int ta_ox_attr_str(struct ta_ox *ox, const char *name,
 		   const char *def, char *buf, size_t max);
 
-/* ta_onnx_infer.c (shape inference: common helpers, elementwise and broadcasting ops) */
+/*
+ * ta_onnx_infer.c: shape inference: common helpers, elementwise and
+ * broadcasting ops
+ */
 int __attribute__((format(printf, 2, 3)))
 ta_ox_cannot(struct ta_ox *ox, const char *fmt, ...);
 struct ta_ox_value *ta_ox_in(struct ta_ox *ox, u32 k);
@@ -268,7 +271,10 @@ int ta_ox_broadcast(struct ta_ox *ox, const struct ta_ox_shape *a,
 		    struct ta_ox_shape *out);
 int ta_ox_binary(struct ta_ox *ox);
 
-/* ta_onnx_conv.c (shape inference: convolutions, pools, matrix products, resize) */
+/*
+ * ta_onnx_conv.c: shape inference: convolutions, pools, matrix products,
+ * resize
+ */
 int ta_ox_conv(struct ta_ox *ox);
 int ta_ox_pool(struct ta_ox *ox);
 int ta_ox_global_pool(struct ta_ox *ox);
@@ -276,7 +282,7 @@ int ta_ox_gemm(struct ta_ox *ox);
 int ta_ox_matmul(struct ta_ox *ox);
 int ta_ox_resize(struct ta_ox *ox);
 
-/* ta_onnx_shape.c (shape inference: ops that rearrange shapes) */
+/* ta_onnx_shape.c: shape inference: ops that rearrange shapes */
 int ta_ox_concat(struct ta_ox *ox);
 int ta_ox_reshape(struct ta_ox *ox);
 int ta_ox_flatten(struct ta_ox *ox);
@@ -294,7 +300,7 @@ int ta_ox_expand(struct ta_ox *ox);
 int ta_ox_split(struct ta_ox *ox);
 int ta_ox_tile(struct ta_ox *ox);
 
-/* ta_onnx_reduce.c (shape inference: reductions and data-dependent ops) */
+/* ta_onnx_reduce.c: shape inference: reductions and data-dependent ops */
 int ta_ox_reduce(struct ta_ox *ox);
 int ta_ox_argmax(struct ta_ox *ox);
 int ta_ox_nonzero(struct ta_ox *ox);

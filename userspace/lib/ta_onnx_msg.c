@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * ta_onnx_msg.c - the ONNX reader (ta_onnx.c): data types, values and the message readers.
+ * ta_onnx_msg.c - the ONNX reader (ta_onnx.c): data types, values and the
+ * message readers.
  */
 #include "ta_onnx_internal.h"
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * ta_onnx_reduce.c - the ONNX reader (ta_onnx.c): shape inference: reductions and data-dependent ops.
+ * ta_onnx_reduce.c - the ONNX reader (ta_onnx.c): shape inference:
+ * reductions and data-dependent ops.
  */
 #include "ta_onnx_internal.h"
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * ta_onnx_shape.c - the ONNX reader (ta_onnx.c): shape inference: ops that rearrange shapes.
+ * ta_onnx_shape.c - the ONNX reader (ta_onnx.c): shape inference: ops that
+ * rearrange shapes.
  */
 #include "ta_onnx_internal.h"
 

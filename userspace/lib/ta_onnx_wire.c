@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * ta_onnx_wire.c - the ONNX reader (ta_onnx.c): messages and the protobuf wire format.
+ * ta_onnx_wire.c - the ONNX reader (ta_onnx.c): messages and the protobuf
+ * wire format.
  */
 #include "ta_onnx_internal.h"
 
