@@ -32,8 +32,19 @@ TA_PLANNER_SRCS := \
 TA_READER_SRCS := \
 	userspace/lib/ta_env_user.c \
 	userspace/lib/ta_graphfile.c \
+	userspace/lib/ta_input.c \
 	userspace/lib/ta_onnx.c \
+	userspace/lib/ta_onnx_conv.c \
+	userspace/lib/ta_onnx_infer.c \
+	userspace/lib/ta_onnx_msg.c \
+	userspace/lib/ta_onnx_reduce.c \
+	userspace/lib/ta_onnx_shape.c \
+	userspace/lib/ta_onnx_wire.c \
+	userspace/lib/ta_reader.c \
 	userspace/lib/ta_tflite.c \
+	userspace/lib/ta_tflite_fb.c \
+	userspace/lib/ta_tflite_inline.c \
+	userspace/lib/ta_tflite_sg.c \
 	userspace/lib/ta_tflite_write.c \
 	userspace/lib/ta_trace.c
 

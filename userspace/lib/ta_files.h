@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "ta_planner.h"
+#include "ta_reader.h"
 
 /**
  * struct ta_input - a problem read from a file, in either form
@@ -243,17 +244,5 @@ struct ta_svg_info {
 
 int ta_plan_write_svg(const char *path, const struct ta_input *in,
 		      const u64 *offsets, const struct ta_svg_info *info);
-
-/* Helpers shared by the readers. */
-char *ta_slurp(const char *path, size_t *len);
-int ta_parse_u64(const char *s, u64 *v);
-char *ta_next_line(char **p);
-/*
- * "PATH:LINE: what" for the text readers; with @line 0 (a binary file such
- * as a TFLite model, which names a byte offset in the message where it
- * knows one, or the file as a whole) "PATH: what".
- */
-void ta_err(char *err, size_t errlen, const char *path, unsigned long line,
-	    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 #endif /* TA_FILES_H */

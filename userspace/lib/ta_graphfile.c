@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "ta_files.h"
+#include "ta_reader.h"
 
 struct ta_gf {
 	const char *path;

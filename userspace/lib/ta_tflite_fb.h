@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * ta_tflite_fb.h - internal to the TFLite importer (ta_tflite.c) and its
+ * ta_tflite_fb.h - internal to the TFLite importer (ta_tflite*.c) and its
  * OfflineMemoryAllocation writer (ta_tflite_write.c): the checked
- * FlatBuffer reads and the TFLite schema numbers both use. Every read is
- * checked against the file size before it happens; a failed check is
- * -EINVAL with "corrupt TFLite file at byte N: what" in the message.
+ * FlatBuffer reads (ta_tflite_fb.c) and the TFLite schema numbers both
+ * use. Every read is checked against the file size before it happens; a
+ * failed check is -EINVAL with "corrupt TFLite file at byte N: what" in
+ * the message.
  */
 #ifndef TA_TFLITE_FB_H
 #define TA_TFLITE_FB_H

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "ta_files.h"
+#include "ta_reader.h"
 #include "ta_tflite_fb.h"
 
 #define TA_TFLW_MAX_FILE	BIT_ULL(31)

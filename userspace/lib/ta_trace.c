@@ -15,12 +15,12 @@
  * lines starting with '#' are skipped, so an id may not start with '#'.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ta_files.h"
+#include "ta_reader.h"
 
 enum { COL_ID, COL_LOWER, COL_UPPER, COL_SIZE, COL_ALIGN, COL_OFFSET,
 	COL_ALIAS, COL_COUNT };
@@ -28,106 +28,6 @@ enum { COL_ID, COL_LOWER, COL_UPPER, COL_SIZE, COL_ALIGN, COL_OFFSET,
 static const char *const ta_col_names[COL_COUNT] = {
 	"id", "lower", "upper", "size", "alignment", "offset", "alias",
 };
-
-void ta_err(char *err, size_t errlen, const char *path, unsigned long line,
-	    const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (!err || !errlen)
-		return;
-	/* line 0: a binary file, or the file as a whole: no line to name */
-	if (line)
-		n = snprintf(err, errlen, "%s:%lu: ", path, line);
-	else
-		n = snprintf(err, errlen, "%s: ", path);
-	if (n < 0 || (size_t)n >= errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err + n, errlen - n, fmt, ap);
-	va_end(ap);
-}
-
-/* Read a whole file, NUL-terminated. */
-char *ta_slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, n = 0, got;
-	char *buf, *nb;
-
-	if (!f)
-		return NULL;
-	buf = malloc(cap);
-	while (buf) {
-		got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (n < cap - 1)
-			break;
-		cap *= 2;
-		nb = realloc(buf, cap);
-		if (!nb) {
-			free(buf);
-			errno = ENOMEM;
-		}
-		buf = nb;
-	}
-	if (buf && ferror(f)) {
-		free(buf);
-		buf = NULL;
-		errno = EIO;
-	}
-	fclose(f);
-	if (!buf)
-		return NULL;
-	buf[n] = 0;
-	if (len)
-		*len = n;
-	return buf;
-}
-
-/* Parse a decimal u64; the whole string must be digits. */
-int ta_parse_u64(const char *s, u64 *v)
-{
-	u64 x = 0;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	for (; *s >= '0' && *s <= '9'; s++) {
-		if (x > (U64_MAX - (u64)(*s - '0')) / 10)
-			return -ERANGE;
-		x = x * 10 + (u64)(*s - '0');
-	}
-	while (*s == ' ' || *s == '\t')
-		s++;
-	if (*s)
-		return -EINVAL;
-	*v = x;
-	return 0;
-}
-
-/* Cut the next line out of *p: NUL-terminate it, drop a trailing CR. */
-char *ta_next_line(char **p)
-{
-	char *s = *p, *e;
-	size_t l;
-
-	if (!*s)
-		return NULL;
-	e = strchr(s, '\n');
-	if (e) {
-		*e = 0;
-		*p = e + 1;
-	} else {
-		*p = s + strlen(s);
-	}
-	l = strlen(s);
-	if (l && s[l - 1] == '\r')
-		s[l - 1] = 0;
-	return s;
-}
 
 static int ta_split(char *line, char **f, int max)
 {
@@ -403,83 +303,6 @@ fail:
 	in->prob.n_buffers = k;		/* so that the ids read are freed */
 	ta_input_free(in);
 	return ret;
-}
-
-/**
- * ta_input_free() - free what a reader allocated
- * @in: the input; zeroed afterwards
- */
-void ta_input_free(struct ta_input *in)
-{
-	u32 i;
-
-	if (in->ids)
-		for (i = 0; i < (in->is_graph ? in->graph.n_tensors :
-				 in->prob.n_buffers); i++)
-			free(in->ids[i]);
-	free(in->ids);
-	free(in->bufs);
-	free(in->tensors);
-	free(in->ops);
-	free(in->refs);
-	free(in->in_offsets);
-	if (in->op_names)
-		for (i = 0; i < in->graph.n_ops; i++)
-			free(in->op_names[i]);
-	free(in->op_names);
-	if (in->notes)
-		for (i = 0; i < in->graph.n_tensors; i++)
-			free(in->notes[i]);
-	free(in->notes);
-	free(in->fixed_offsets);
-	free(in->alias);
-	memset(in, 0, sizeof(*in));
-}
-
-const u64 *ta_input_fixed_offsets(const struct ta_input *in)
-{
-	if (in->fixed_offsets)
-		return in->fixed_offsets;
-	return in->has_offset ? in->in_offsets : NULL;
-}
-
-/**
- * ta_input_read() - read a trace CSV, a graph file, a TFLite or ONNX model
- * @path: the file; a graph file's first line is "tensorarena-graph 1", a
- *	  TFLite model has "TFL3" at bytes 4..7 or a name ending in ".tflite"
- *	  (so that a broken one gets the TFLite reader's message); an ONNX
- *	  model (a protobuf, which has no magic number) is known by its name
- *	  ending in ".onnx"
- * @in: out; free with ta_input_free()
- * @err: out, a message on a format error
- * @errlen: bytes at @err
- *
- * Return: as ta_trace_read(), ta_graph_read(), ta_tflite_read() or
- * ta_onnx_read().
- */
-int ta_input_read(const char *path, struct ta_input *in, char *err,
-		  size_t errlen)
-{
-	char head[32] = "";
-	FILE *f = fopen(path, "rb");
-	size_t got;
-
-	if (!f) {
-		memset(in, 0, sizeof(*in));
-		ta_err(err, errlen, path, 0, "%s", strerror(errno));
-		return -errno;
-	}
-	got = fread(head, 1, sizeof(head) - 1, f);
-	head[got] = 0;
-	fclose(f);
-	if ((got >= 8 && !memcmp(head + 4, "TFL3", 4)) ||
-	    ta_is_tflite_name(path))
-		return ta_tflite_read(path, in, NULL, err, errlen);
-	if (ta_is_onnx_name(path))
-		return ta_onnx_read(path, in, NULL, err, errlen);
-	if (!strncmp(head, "tensorarena-graph", 17))
-		return ta_graph_read(path, in, err, errlen);
-	return ta_trace_read(path, in, err, errlen);
 }
 
 /*

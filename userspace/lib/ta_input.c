@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * ta_input.c - which reader reads a file (ta_input_read()): a trace CSV
+ * (ta_trace.c), a graph file (ta_graphfile.c), a TFLite (ta_tflite.c) or
+ * ONNX (ta_onnx.c) model; and the offsets an input fixes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ta_files.h"
+#include "ta_reader.h"
+
+const u64 *ta_input_fixed_offsets(const struct ta_input *in)
+{
+	if (in->fixed_offsets)
+		return in->fixed_offsets;
+	return in->has_offset ? in->in_offsets : NULL;
+}
+
+/**
+ * ta_input_read() - read a trace CSV, a graph file, a TFLite or ONNX model
+ * @path: the file; a graph file's first line is "tensorarena-graph 1", a
+ *	  TFLite model has "TFL3" at bytes 4..7 or a name ending in ".tflite"
+ *	  (so that a broken one gets the TFLite reader's message); an ONNX
+ *	  model (a protobuf, which has no magic number) is known by its name
+ *	  ending in ".onnx"
+ * @in: out; free with ta_input_free()
+ * @err: out, a message on a format error
+ * @errlen: bytes at @err
+ *
+ * Return: as ta_trace_read(), ta_graph_read(), ta_tflite_read() or
+ * ta_onnx_read().
+ */
+int ta_input_read(const char *path, struct ta_input *in, char *err,
+		  size_t errlen)
+{
+	char head[32] = "";
+	FILE *f = fopen(path, "rb");
+	size_t got;
+
+	if (!f) {
+		memset(in, 0, sizeof(*in));
+		ta_err(err, errlen, path, 0, "%s", strerror(errno));
+		return -errno;
+	}
+	got = fread(head, 1, sizeof(head) - 1, f);
+	head[got] = 0;
+	fclose(f);
+	if ((got >= 8 && !memcmp(head + 4, "TFL3", 4)) ||
+	    ta_is_tflite_name(path))
+		return ta_tflite_read(path, in, NULL, err, errlen);
+	if (ta_is_onnx_name(path))
+		return ta_onnx_read(path, in, NULL, err, errlen);
+	if (!strncmp(head, "tensorarena-graph", 17))
+		return ta_graph_read(path, in, err, errlen);
+	return ta_trace_read(path, in, err, errlen);
+}

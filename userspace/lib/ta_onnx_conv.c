@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * ta_onnx_conv.c - the ONNX reader (ta_onnx.c): shape inference:
+ * convolutions, pools, matrix products, resize.
+ */
+#include "ta_onnx_internal.h"
+
+/* Kernel, strides, dilations, pads of a conv or pool over @nsp dims. */
+struct ta_ox_window {
+	s64 k[TA_OX_MAX_RANK], s[TA_OX_MAX_RANK], dl[TA_OX_MAX_RANK];
+	s64 pads[2 * TA_OX_MAX_RANK];
+	char auto_pad[24];
+	s64 ceil_mode;
+};
+
+static int ta_ox_window_attrs(struct ta_ox *ox, u32 nsp,
+			      struct ta_ox_window *w, bool need_kernel)
+{
+	s32 n;
+	u32 i;
+	int ret;
+
+	ret = ta_ox_attr_ints(ox, "kernel_shape", w->k, TA_OX_MAX_RANK, &n);
+	if (ret)
+		return ret;
+	if (n < 0 && need_kernel)
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "no kernel_shape attribute");
+	if (n >= 0 && (u32)n != nsp)
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "kernel_shape has %d values for %u spatial dimensions",
+				       n, nsp);
+	ret = ta_ox_attr_ints(ox, "strides", w->s, TA_OX_MAX_RANK, &n);
+	if (!ret && n < 0)
+		for (i = 0; i < nsp; i++)
+			w->s[i] = 1;
+	if (!ret && n >= 0 && (u32)n != nsp)
+		return ta_ox_node_fail(ox, -EINVAL, "strides has %d values, want %u",
+				       n, nsp);
+	if (!ret)
+		ret = ta_ox_attr_ints(ox, "dilations", w->dl, TA_OX_MAX_RANK,
+				      &n);
+	if (!ret && n < 0)
+		for (i = 0; i < nsp; i++)
+			w->dl[i] = 1;
+	if (!ret && n >= 0 && (u32)n != nsp)
+		return ta_ox_node_fail(ox, -EINVAL, "dilations has %d values, want %u",
+				       n, nsp);
+	if (!ret)
+		ret = ta_ox_attr_ints(ox, "pads", w->pads, 2 * TA_OX_MAX_RANK,
+				      &n);
+	if (!ret && n < 0)
+		memset(w->pads, 0, sizeof(w->pads));
+	if (!ret && n >= 0 && (u32)n != 2 * nsp)
+		return ta_ox_node_fail(ox, -EINVAL, "pads has %d values, want %u",
+				       n, 2 * nsp);
+	if (!ret)
+		ret = ta_ox_attr_str(ox, "auto_pad", "NOTSET", w->auto_pad,
+				     sizeof(w->auto_pad));
+	if (!ret)
+		ret = ta_ox_attr_int(ox, "ceil_mode", 0, &w->ceil_mode);
+	if (ret)
+		return ret;
+	for (i = 0; i < nsp; i++) {
+		if (w->s[i] < 1 || w->s[i] > (1LL << 32) ||
+		    w->dl[i] < 1 || w->dl[i] > (1LL << 31) ||
+		    w->pads[i] < 0 || w->pads[i] > (1LL << 32) ||
+		    w->pads[i + nsp] < 0 || w->pads[i + nsp] > (1LL << 32))
+			return ta_ox_node_fail(ox, -EINVAL,
+					       "stride, dilation or pad out of range");
+	}
+	if (strcmp(w->auto_pad, "NOTSET") && strcmp(w->auto_pad, "VALID") &&
+	    strcmp(w->auto_pad, "SAME_UPPER") &&
+	    strcmp(w->auto_pad, "SAME_LOWER"))
+		return ta_ox_node_fail(ox, -EINVAL, "unknown auto_pad '%s'",
+				       w->auto_pad);
+	return 0;
+}
+
+/* Output size of one spatial dimension. */
+static int ta_ox_window_out(struct ta_ox *ox, const struct ta_ox_window *w,
+			    u32 i, u32 nsp, s64 in, s64 *out)
+{
+	s64 ek, span;
+
+	if (w->k[i] < 1 || w->k[i] > (1LL << 31))
+		return ta_ox_node_fail(ox, -EINVAL, "kernel size %lld out of range",
+				       (long long)w->k[i]);
+	ek = (w->k[i] - 1) * w->dl[i] + 1;
+	if (!strcmp(w->auto_pad, "SAME_UPPER") ||
+	    !strcmp(w->auto_pad, "SAME_LOWER")) {
+		*out = (in + w->s[i] - 1) / w->s[i];
+		/*
+		 * ONNX's inference (1.12) applies ceil_mode to the pads SAME
+		 * gives, which can give one more: plan the larger.
+		 */
+		span = (*out - 1) * w->s[i] + ek - in;
+		span = in + (span > 0 ? span : 0) - ek;
+		if (w->ceil_mode && span >= 0 &&
+		    (span + w->s[i] - 1) / w->s[i] + 1 > *out)
+			*out = (span + w->s[i] - 1) / w->s[i] + 1;
+		return 0;
+	}
+	span = in - ek;
+	if (strcmp(w->auto_pad, "VALID"))
+		span += w->pads[i] + w->pads[i + nsp];
+	if (span < 0)
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "spatial dimension %u: the window (%lld) is larger than the padded input",
+				       i, (long long)ek);
+	if (w->ceil_mode) {
+		/*
+		 * Runtimes differ on a last window that would start in the
+		 * end padding: newer ones drop it, older ones (and the
+		 * operator's formula) keep it. Plan the larger: keep it.
+		 */
+		*out = (span + w->s[i] - 1) / w->s[i] + 1;
+	} else {
+		*out = span / w->s[i] + 1;
+	}
+	return 0;
+}
+
+int ta_ox_conv(struct ta_ox *ox)
+{
+	struct ta_ox_value *x, *w, *b;
+	struct ta_ox_window win;
+	struct ta_ox_shape s;
+	s64 group;
+	u32 nsp, i;
+	int ret = ta_ox_one_output(ox) ?:
+		  ta_ox_need_rank(ox, 0, &x, 3, TA_OX_MAX_RANK);
+
+	if (ret)
+		return ret;
+	nsp = x->shape.rank - 2;
+	ret = ta_ox_need_rank(ox, 1, &w, x->shape.rank, x->shape.rank) ?:
+	      ta_ox_attr_int(ox, "group", 1, &group) ?:
+	      ta_ox_window_attrs(ox, nsp, &win, false);
+	if (ret)
+		return ret;
+	for (i = 0; i < nsp; i++) {
+		struct ta_ox_attr a;
+
+		ret = ta_ox_attr(ox, "kernel_shape", &a);
+		if (ret < 0)
+			return ret;
+		if (ret && win.k[i] != w->shape.d[2 + i])
+			return ta_ox_node_fail(ox, -EINVAL,
+					       "kernel_shape does not match the weights' shape");
+		win.k[i] = w->shape.d[2 + i];
+	}
+	if (group < 1 || group > (1LL << 24) || w->shape.d[0] % group ||
+	    x->shape.d[1] != w->shape.d[1] * group)
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "%lld input channels, weights [%lld,%lld,...] and group %lld do not agree",
+				       (long long)x->shape.d[1],
+				       (long long)w->shape.d[0],
+				       (long long)w->shape.d[1], (long long)group);
+	b = ta_ox_in(ox, 2);
+	if (b && (b->shape.rank != 1 || b->shape.d[0] != w->shape.d[0]))
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "the bias is not a vector of %lld",
+				       (long long)w->shape.d[0]);
+	s.rank = x->shape.rank;
+	s.d[0] = x->shape.d[0];
+	s.d[1] = w->shape.d[0];
+	for (i = 0; i < nsp; i++) {
+		ret = ta_ox_window_out(ox, &win, i, nsp, x->shape.d[2 + i],
+				       &s.d[2 + i]);
+		if (ret)
+			return ret;
+	}
+	return ta_ox_set(ox, 0, x->dtype, &s);
+}
+
+int ta_ox_pool(struct ta_ox *ox)
+{
+	struct ta_ox_value *x;
+	struct ta_ox_window win;
+	struct ta_ox_shape s;
+	u32 nsp, i;
+	int ret = ta_ox_need_rank(ox, 0, &x, 3, TA_OX_MAX_RANK);
+
+	if (ret)
+		return ret;
+	if (ox->nd.n_out > 2 ||
+	    (ox->nd.n_out == 2 && strcmp(ox->nd.op_str, "MaxPool")))
+		return ta_ox_node_fail(ox, -EINVAL, "too many outputs");
+	nsp = x->shape.rank - 2;
+	ret = ta_ox_window_attrs(ox, nsp, &win, true);
+	if (ret)
+		return ret;
+	s = x->shape;
+	for (i = 0; i < nsp; i++) {
+		ret = ta_ox_window_out(ox, &win, i, nsp, x->shape.d[2 + i],
+				       &s.d[2 + i]);
+		if (ret)
+			return ret;
+	}
+	return ta_ox_set(ox, 0, x->dtype, &s) ?:
+	       ta_ox_set(ox, 1, TA_OX_INT64, &s);
+}
+
+int ta_ox_global_pool(struct ta_ox *ox)
+{
+	struct ta_ox_value *x;
+	struct ta_ox_shape s;
+	u32 i;
+	int ret = ta_ox_one_output(ox) ?:
+		  ta_ox_need_rank(ox, 0, &x, 3, TA_OX_MAX_RANK);
+
+	if (ret)
+		return ret;
+	s = x->shape;
+	for (i = 2; i < s.rank; i++)
+		s.d[i] = 1;
+	return ta_ox_set(ox, 0, x->dtype, &s);
+}
+
+int ta_ox_gemm(struct ta_ox *ox)
+{
+	struct ta_ox_value *a, *b, *c;
+	struct ta_ox_shape s = { .rank = 2 }, bc;
+	s64 ta, tb, k1, k2;
+	int ret = ta_ox_one_output(ox) ?: ta_ox_need_rank(ox, 0, &a, 2, 2) ?:
+		  ta_ox_need_rank(ox, 1, &b, 2, 2) ?:
+		  ta_ox_attr_int(ox, "transA", 0, &ta) ?:
+		  ta_ox_attr_int(ox, "transB", 0, &tb);
+
+	if (ret)
+		return ret;
+	s.d[0] = a->shape.d[ta ? 1 : 0];
+	k1 = a->shape.d[ta ? 0 : 1];
+	k2 = b->shape.d[tb ? 1 : 0];
+	s.d[1] = b->shape.d[tb ? 0 : 1];
+	if (k1 != k2)
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "A's inner dimension %lld differs from B's %lld",
+				       (long long)k1, (long long)k2);
+	c = ta_ox_in(ox, 2);
+	if (c) {
+		ret = ta_ox_broadcast(ox, &s, &c->shape, &bc);
+		if (ret)
+			return ret;
+		if (bc.rank != 2 || bc.d[0] != s.d[0] || bc.d[1] != s.d[1])
+			return ta_ox_node_fail(ox, -EINVAL,
+					       "C does not broadcast to [M, N]");
+	}
+	return ta_ox_set(ox, 0, a->dtype, &s);
+}
+
+int ta_ox_matmul(struct ta_ox *ox)
+{
+	struct ta_ox_value *a, *b;
+	struct ta_ox_shape sa, sb, ba, bb, s;
+	bool a1, b1;
+	u32 i;
+	int ret = ta_ox_one_output(ox) ?:
+		  ta_ox_need_rank(ox, 0, &a, 1, TA_OX_MAX_RANK) ?:
+		  ta_ox_need_rank(ox, 1, &b, 1, TA_OX_MAX_RANK);
+
+	if (ret)
+		return ret;
+	sa = a->shape;
+	sb = b->shape;
+	a1 = sa.rank == 1;
+	b1 = sb.rank == 1;
+	if (a1) {
+		sa.rank = 2;
+		sa.d[1] = sa.d[0];
+		sa.d[0] = 1;
+	}
+	if (b1) {
+		sb.rank = 2;
+		sb.d[1] = 1;
+	}
+	if (sa.d[sa.rank - 1] != sb.d[sb.rank - 2])
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "inner dimensions %lld and %lld differ",
+				       (long long)sa.d[sa.rank - 1],
+				       (long long)sb.d[sb.rank - 2]);
+	ba.rank = sa.rank - 2;
+	bb.rank = sb.rank - 2;
+	memcpy(ba.d, sa.d, sizeof(s64) * ba.rank);
+	memcpy(bb.d, sb.d, sizeof(s64) * bb.rank);
+	ret = ta_ox_broadcast(ox, &ba, &bb, &s);
+	if (ret)
+		return ret;
+	i = s.rank;
+	if (!a1)
+		s.d[i++] = sa.d[sa.rank - 2];
+	if (!b1)
+		s.d[i++] = sb.d[sb.rank - 1];
+	if (i > TA_OX_MAX_RANK)
+		return ta_ox_node_fail(ox, -EINVAL, "rank too large");
+	s.rank = i;
+	return ta_ox_set(ox, 0, a->dtype, &s);
+}
+
+/* Resize (opset 10+) and Upsample: sizes, or floor(dim * scale). */
+int ta_ox_resize(struct ta_ox *ox)
+{
+	struct ta_ox_value *x, *sc, *sz;
+	struct ta_ox_shape s;
+	struct ta_ox_attr a;
+	double scales[TA_OX_MAX_RANK];
+	const s64 *iv;
+	char policy[24];
+	u32 i, n;
+	bool upsample = !strcmp(ox->nd.op_str, "Upsample");
+	int ret = ta_ox_one_output(ox) ?: ta_ox_need(ox, 0, &x);
+
+	if (ret)
+		return ret;
+	s = x->shape;
+	if (!upsample && ox->opset >= 18) {
+		ret = ta_ox_attr(ox, "axes", &a);
+		if (ret)
+			return ret < 0 ? ret :
+			       ta_ox_cannot(ox, "the axes attribute");
+		ret = ta_ox_attr_str(ox, "keep_aspect_ratio_policy",
+				     "stretch", policy, sizeof(policy));
+		if (ret)
+			return ret;
+		if (strcmp(policy, "stretch"))
+			return ta_ox_cannot(ox, "keep_aspect_ratio_policy %s",
+					    policy);
+	}
+	if (upsample && ox->opset < 9) {
+		ret = ta_ox_attr(ox, "scales", &a);
+		if (ret <= 0)
+			return ret ?: ta_ox_node_fail(ox, -EINVAL, "no scales");
+		if (a.n_floats != s.rank)
+			return ta_ox_node_fail(ox, -EINVAL,
+					       "%llu scales for rank %u",
+					       (unsigned long long)a.n_floats,
+					       s.rank);
+		for (i = 0; i < s.rank; i++)
+			scales[i] = a.floats[i];
+		goto scale;
+	}
+	sc = ta_ox_in(ox, upsample || ox->opset < 11 ? 1 : 2);
+	sz = upsample || ox->opset < 11 ? NULL : ta_ox_in(ox, 3);
+	if (sc && !ta_ox_elems(&sc->shape))
+		sc = NULL;
+	if (sz && !ta_ox_elems(&sz->shape))
+		sz = NULL;
+	if (sz) {
+		if (!ta_ox_ints(sz, &iv, &n))
+			return ta_ox_cannot(ox, "its sizes input is computed at run time");
+		if (n != s.rank)
+			return ta_ox_node_fail(ox, -EINVAL, "%u sizes for rank %u",
+					       n, s.rank);
+		memcpy(s.d, iv, sizeof(*iv) * n);
+		return ta_ox_set(ox, 0, x->dtype, &s);
+	}
+	if (!sc)
+		return ta_ox_node_fail(ox, -EINVAL, "neither scales nor sizes");
+	if (!sc->fv)
+		return ta_ox_cannot(ox, "its scales input is computed at run time");
+	if (sc->n_kept != s.rank)
+		return ta_ox_node_fail(ox, -EINVAL, "%u scales for rank %u",
+				       sc->n_kept, s.rank);
+	for (i = 0; i < s.rank; i++)
+		scales[i] = sc->fv[i];
+scale:
+	for (i = 0; i < s.rank; i++) {
+		/*
+		 * ONNX Runtime and ONNX's own inference multiply in float:
+		 * 10 * 0.7f is 7 there and 6.99... in double. Plan the larger.
+		 */
+		float f = (float)s.d[i] * (float)scales[i];
+		double d = floor((double)s.d[i] * scales[i]);
+
+		if (f == f && floor((double)f) > d)
+			d = floor((double)f);
+
+		if (!(d >= 0 && d <= (double)TA_OX_MAX_ELEMS))
+			return ta_ox_node_fail(ox, -EINVAL,
+					       "scale %g out of range", scales[i]);
+		s.d[i] = (s64)d;
+	}
+	return ta_ox_set(ox, 0, x->dtype, &s);
+}

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * ta_onnx_reduce.c - the ONNX reader (ta_onnx.c): shape inference:
+ * reductions and data-dependent ops.
+ */
+#include "ta_onnx_internal.h"
+
+/* 1 for a dimension of 0: an output must be able to hold one element. */
+static s64 ta_ox_at_least_1(s64 d)
+{
+	return d > 0 ? d : 1;
+}
+
+int ta_ox_reduce(struct ta_ox *ox)
+{
+	struct ta_ox_value *x;
+	struct ta_ox_shape s = { 0 };
+	s64 axes[TA_OX_MAX_KEPT], keep, noop;
+	u32 i, ax = 0, mask = 0;
+	s32 n;
+	bool sum = !strcmp(ox->nd.op_str, "ReduceSum");
+	int ret = ta_ox_one_output(ox) ?: ta_ox_need(ox, 0, &x) ?:
+		  ta_ox_attr_int(ox, "keepdims", 1, &keep) ?:
+		  ta_ox_attr_int(ox, "noop_with_empty_axes", 0, &noop) ?:
+		  ta_ox_axes_arg(ox, "axes", 1, sum ? 13 : 18, axes, &n);
+
+	if (ret)
+		return ret;
+	if (n <= 0 && noop)
+		return ta_ox_same(ox);
+	for (i = 0; n > 0 && i < (u32)n; i++) {
+		ret = ta_ox_axis(ox, axes[i], x->shape.rank, false, &ax);
+		if (ret)
+			return ret;
+		mask |= 1U << ax;
+	}
+	if (n <= 0)
+		mask = ~0U;
+	for (i = 0; i < x->shape.rank; i++) {
+		if (!(mask & (1U << i)))
+			s.d[s.rank++] = x->shape.d[i];
+		else if (keep)
+			s.d[s.rank++] = 1;
+	}
+	/*
+	 * Over an empty axis ONNX Runtime reduces that axis alone, and
+	 * writes the others whole: [0,1,9] over axes -1 and 0 gives [1,1,9].
+	 * Plan the larger: the input with each empty dimension made 1.
+	 */
+	for (i = 0; i < x->shape.rank; i++)
+		if ((mask & (1U << i)) && !x->shape.d[i])
+			break;
+	if (i < x->shape.rank) {
+		s = x->shape;
+		for (i = 0; i < s.rank; i++)
+			s.d[i] = ta_ox_at_least_1(s.d[i]);
+	}
+	return ta_ox_set(ox, 0, x->dtype, &s);
+}
+
+int ta_ox_argmax(struct ta_ox *ox)
+{
+	struct ta_ox_value *x;
+	struct ta_ox_shape s = { 0 };
+	s64 axis, keep;
+	u32 ax = 0, i;
+	int ret = ta_ox_one_output(ox) ?: ta_ox_need(ox, 0, &x) ?:
+		  ta_ox_attr_int(ox, "axis", 0, &axis) ?:
+		  ta_ox_attr_int(ox, "keepdims", 1, &keep);
+
+	if (!ret)
+		ret = ta_ox_axis(ox, axis, x->shape.rank, false, &ax);
+	if (ret)
+		return ret;
+	for (i = 0; i < x->shape.rank; i++) {
+		if (i != ax)
+			s.d[s.rank++] = x->shape.d[i];
+		else if (keep)
+			s.d[s.rank++] = 1;
+	}
+	return ta_ox_set(ox, 0, TA_OX_INT64, &s);
+}
+
+/*
+ * ---- ops whose output shape depends on the data ----
+ *
+ * Their outputs are planned at the largest the op can produce for inputs
+ * of the shapes given (TA_OX_BOUND in the table): a shape a model records
+ * for them is what one run produced, and may only be smaller. An op whose
+ * largest output is not known from shapes alone is refused, never planned
+ * from a recorded shape.
+ */
+
+/* The optional attribute axis, normalized: 1 when present, 0, or -errno. */
+static int ta_ox_opt_axis(struct ta_ox *ox, u32 r, u32 *ax)
+{
+	struct ta_ox_attr a;
+	s64 axis;
+	int ret = ta_ox_attr(ox, "axis", &a);
+
+	if (ret <= 0)
+		return ret;
+	return ta_ox_attr_int(ox, "axis", 0, &axis) ?:
+	       ta_ox_axis(ox, axis, r, false, ax) ?: 1;
+}
+
+/* NonZero: [rank, n] indices of the n non-zero elements, n <= numel. */
+int ta_ox_nonzero(struct ta_ox *ox)
+{
+	struct ta_ox_value *x;
+	struct ta_ox_shape s = { .rank = 2 };
+	int ret = ta_ox_one_output(ox) ?: ta_ox_need(ox, 0, &x);
+
+	if (ret)
+		return ret;
+	/* a scalar is read as one element of rank 1 */
+	s.d[0] = ta_ox_at_least_1((s64)x->shape.rank);
+	s.d[1] = (s64)ta_ox_elems(&x->shape);
+	return ta_ox_set(ox, 0, TA_OX_INT64, &s);
+}
+
+/*
+ * Unique: Y (the distinct values, or slices along axis), indices,
+ * inverse_indices and counts, each at most as long as the input (or its
+ * axis).
+ */
+int ta_ox_unique(struct ta_ox *ox)
+{
+	struct ta_ox_value *x;
+	struct ta_ox_shape y, v = { .rank = 1 };
+	u32 ax = 0, k;
+	int ret = ta_ox_need(ox, 0, &x);
+
+	if (ret)
+		return ret;
+	if (ox->nd.n_out > 4)
+		return ta_ox_node_fail(ox, -EINVAL, "%u outputs, want 1 to 4",
+				       ox->nd.n_out);
+	ret = ta_ox_opt_axis(ox, x->shape.rank, &ax);
+	if (ret < 0)
+		return ret;
+	if (ret) {
+		y = x->shape;
+		v.d[0] = x->shape.d[ax];
+	} else {
+		y.rank = 1;
+		y.d[0] = (s64)ta_ox_elems(&x->shape);
+		v.d[0] = y.d[0];
+	}
+	ret = ta_ox_set(ox, 0, x->dtype, &y);
+	for (k = 1; k < ox->nd.n_out && !ret; k++)
+		ret = ta_ox_set(ox, k, TA_OX_INT64, &v);
+	return ret;
+}
+
+/* Compress: the slices (or elements) its condition selects, at most all. */
+int ta_ox_compress(struct ta_ox *ox)
+{
+	struct ta_ox_value *x, *c;
+	struct ta_ox_shape s;
+	s64 len;
+	u32 ax = 0;
+	int ret = ta_ox_one_output(ox) ?: ta_ox_need(ox, 0, &x) ?:
+		  ta_ox_need_rank(ox, 1, &c, 1, 1);
+
+	if (ret)
+		return ret;
+	len = c->shape.d[0];
+	ret = ta_ox_opt_axis(ox, x->shape.rank, &ax);
+	if (ret < 0)
+		return ret;
+	if (ret) {
+		s = x->shape;
+		if (len < s.d[ax])
+			s.d[ax] = len;
+	} else {
+		s.rank = 1;
+		s.d[0] = (s64)ta_ox_elems(&x->shape);
+		if (len < s.d[0])
+			s.d[0] = len;
+	}
+	return ta_ox_set(ox, 0, x->dtype, &s);
+}
+
+/*
+ * NonMaxSuppression: [n, 3] selected indices, n at most batches x classes
+ * x min(max_output_boxes_per_class, boxes). The bound takes every box when
+ * the maximum is not a constant, or is absent (the operator's 0, no box:
+ * planning the boxes costs little and holds any reading).
+ */
+int ta_ox_nms(struct ta_ox *ox)
+{
+	struct ta_ox_value *boxes, *scores, *m = NULL;
+	struct ta_ox_shape s = { .rank = 2, .d = { 0, 3 } };
+	s64 per_class;
+	const s64 *iv;
+	u32 n;
+	int ret = ta_ox_one_output(ox) ?:
+		  ta_ox_need_rank(ox, 0, &boxes, 3, 3) ?:
+		  ta_ox_need_rank(ox, 1, &scores, 3, 3);
+
+	if (ret)
+		return ret;
+	if (boxes->shape.d[2] != 4 || scores->shape.d[0] != boxes->shape.d[0] ||
+	    scores->shape.d[2] != boxes->shape.d[1])
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "boxes [%lld,%lld,%lld] and scores [%lld,%lld,%lld] do not agree",
+				       (long long)boxes->shape.d[0],
+				       (long long)boxes->shape.d[1],
+				       (long long)boxes->shape.d[2],
+				       (long long)scores->shape.d[0],
+				       (long long)scores->shape.d[1],
+				       (long long)scores->shape.d[2]);
+	per_class = boxes->shape.d[1];
+	m = ta_ox_in(ox, 2);
+	if (m && ta_ox_ints(m, &iv, &n) && n == 1 && iv[0] >= 0 &&
+	    iv[0] < per_class)
+		per_class = iv[0];
+	/* batches x classes <= the scores' elements, < 2^36 */
+	s.d[0] = boxes->shape.d[0] * scores->shape.d[1];
+	if (s.d[0] && per_class > (s64)TA_OX_MAX_ELEMS / s.d[0])
+		return ta_ox_node_fail(ox, -EINVAL, "too many boxes");
+	s.d[0] *= per_class;
+	return ta_ox_set(ox, 0, TA_OX_INT64, &s);
+}
+
+/*
+ * TopK: values and indices, the input's shape with k along the axis; a k
+ * computed at run time is bounded by the dimension (a larger k fails).
+ */
+int ta_ox_topk(struct ta_ox *ox)
+{
+	struct ta_ox_value *x;
+	struct ta_ox_shape s;
+	s64 axis, k = -1;
+	const s64 *iv;
+	u32 ax = 0, n;
+	int ret = ta_ox_need(ox, 0, &x) ?:
+		  ta_ox_attr_int(ox, "axis", -1, &axis);
+
+	if (!ret)
+		ret = ta_ox_axis(ox, axis, x->shape.rank, false, &ax);
+	if (ret)
+		return ret;
+	if (ox->nd.n_out > 2)
+		return ta_ox_node_fail(ox, -EINVAL, "%u outputs, want 1 or 2",
+				       ox->nd.n_out);
+	if (ox->opset < 10) {
+		ret = ta_ox_attr_int(ox, "k", -1, &k);
+		if (ret)
+			return ret;
+	} else if (ta_ox_in(ox, 1) && ta_ox_ints(ta_ox_in(ox, 1), &iv, &n) &&
+		   n == 1) {
+		k = iv[0];
+	} else if (!ta_ox_in(ox, 1)) {
+		return ta_ox_node_fail(ox, -EINVAL, "input 1 (K) is missing");
+	}
+	s = x->shape;
+	if (k > s.d[ax])
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "k %lld is larger than dimension %u (%lld)",
+				       (long long)k, ax, (long long)s.d[ax]);
+	if (k >= 0)
+		s.d[ax] = k;
+	return ta_ox_set(ox, 0, x->dtype, &s) ?:
+	       ta_ox_set(ox, 1, TA_OX_INT64, &s);
+}
+
+/* One scalar input's value as a double (an int or a float kept). */
+static bool ta_ox_scalar(struct ta_ox *ox, u32 k, double *v, bool *is_int,
+			 s64 *iv)
+{
+	struct ta_ox_value *x = ta_ox_in(ox, k);
+
+	if (!x || ta_ox_elems(&x->shape) != 1 || x->n_kept != 1)
+		return false;
+	*is_int = !!x->iv;
+	if (x->iv) {
+		*iv = x->iv[0];
+		*v = (double)x->iv[0];
+		return true;
+	}
+	if (!x->fv)
+		return false;
+	*v = x->fv[0];
+	return true;
+}
+
+/*
+ * Range: max(ceil((limit - start) / delta), 0) elements, known only when
+ * all three inputs are constants; otherwise nothing bounds it, and it is
+ * refused. Floats are computed in float and in double: the larger.
+ */
+int ta_ox_range(struct ta_ox *ox)
+{
+	struct ta_ox_value *st;
+	struct ta_ox_shape s = { .rank = 1 };
+	double v[3], n;
+	bool is_int[3];
+	s64 iv[3];
+	u32 k;
+	int ret = ta_ox_one_output(ox) ?: ta_ox_need(ox, 0, &st);
+
+	if (ret)
+		return ret;
+	for (k = 0; k < 3; k++)
+		if (!ta_ox_scalar(ox, k, &v[k], &is_int[k], &iv[k]))
+			return ta_ox_node_fail(ox, -EINVAL,
+					       "input %u is computed at run time: the length of Range's output is known only when start, limit and delta are constants, and nothing bounds it otherwise",
+					       k);
+	if (!v[2])
+		return ta_ox_node_fail(ox, -EINVAL, "delta is 0");
+	if (is_int[0] && is_int[1] && is_int[2]) {
+		s64 span, d = iv[2];
+
+		if (__builtin_sub_overflow(iv[1], iv[0], &span))
+			return ta_ox_node_fail(ox, -EINVAL, "range too large");
+		/* ceil(span / d), 0 when negative */
+		if (!span || (span > 0 && d < 0) || (span < 0 && d > 0))
+			n = 0;
+		else
+			n = (double)(span / d + (span % d != 0));
+	} else {
+		float f = ceilf(((float)v[1] - (float)v[0]) / (float)v[2]);
+
+		n = ceil((v[1] - v[0]) / v[2]);
+		if (f == f && f > n)
+			n = f;
+		if (!(n > 0))
+			n = 0;
+	}
+	if (!(n <= (double)TA_OX_MAX_ELEMS))
+		return ta_ox_node_fail(ox, -EINVAL, "range too large");
+	s.d[0] = (s64)n;
+	return ta_ox_set(ox, 0, st->dtype, &s);
+}
+
+/*
+ * If, Loop and Scan run subgraphs this importer does not plan: a plan of
+ * the outer graph alone would leave the subgraphs' tensors out of the
+ * arena. Refused, even with their outputs' shapes recorded.
+ */
+int ta_ox_control_flow(struct ta_ox *ox)
+{
+	return ta_ox_node_fail(ox, -EINVAL,
+			       "control flow: its subgraphs are not planned (the ONNX importer plans one graph; the TFLite importer plans control-flow subgraphs), and a plan without them would leave their tensors outside the arena");
+}
+
+/* Sequences and optionals hold no tensor of a size a plan could give. */
+int ta_ox_sequence(struct ta_ox *ox)
+{
+	return ta_ox_node_fail(ox, -EINVAL,
+			       "a sequence or optional value: its size is known only at run time");
+}

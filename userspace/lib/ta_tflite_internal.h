@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * ta_tflite_internal.h - what the files of the TFLite reader share (see
+ * ta_tflite.c): its limits, the builtin operators and options it treats
+ * specially, the model as read (struct ta_tfl), and the functions one file
+ * calls in another. The FlatBuffer reads are in ta_tflite_fb.h.
+ */
+#ifndef TA_TFLITE_INTERNAL_H
+#define TA_TFLITE_INTERNAL_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ta_files.h"
+#include "ta_reader.h"
+#include "ta_tflite_fb.h"
+
+#define TA_TFL_ALIGN		64
+#define TA_TFL_MAX_FILE		BIT_ULL(31)	/* FlatBuffers' own limit */
+#define TA_TFL_MAX_DIMS		16
+/* Elements of one tensor: 2^36 x 16 bytes = 1 TiB; sums stay below 2^61. */
+#define TA_TFL_MAX_ELEMS	BIT_ULL(36)
+/* Op references; tables may share vectors, so bound them explicitly. */
+#define TA_TFL_MAX_REFS		BIT(24)
+/*
+ * Control flow: subgraphs in a model, subgraphs nested in one call chain,
+ * inlined copies and their tensors (a subgraph calling another twice, and
+ * so on, doubles at each level: bound the total, not only the depth).
+ */
+#define TA_TFL_MAX_SUBGRAPHS	BIT(16)
+#define TA_TFL_MAX_DEPTH	16
+#define TA_TFL_MAX_COPIES	BIT(16)
+#define TA_TFL_MAX_COPY_TENSORS	BIT(22)
+
+/* BuiltinOperator values this reader treats specially. */
+enum {
+	TA_TFL_RESHAPE = 22, TA_TFL_CALL = 31, TA_TFL_CUSTOM = 32,
+	TA_TFL_SQUEEZE = 43, TA_TFL_EXPAND_DIMS = 70, TA_TFL_IF = 118,
+	TA_TFL_WHILE = 119, TA_TFL_CALL_ONCE = 129, TA_TFL_BITCAST = 159,
+	TA_TFL_STABLEHLO_CUSTOM_CALL = 173, TA_TFL_STABLEHLO_REDUCE = 174,
+	TA_TFL_STABLEHLO_SCATTER = 190, TA_TFL_STABLEHLO_REDUCE_WINDOW = 198,
+	TA_TFL_STABLEHLO_SORT = 199, TA_TFL_STABLEHLO_WHILE = 200,
+};
+
+/* BuiltinOptions union members (0 is NONE). */
+enum {
+	TA_TFL_IF_OPTIONS = 92, TA_TFL_WHILE_OPTIONS = 93,
+	TA_TFL_CALL_ONCE_OPTIONS = 103,
+};
+
+
+/* ---- the model: each subgraph read once ---- */
+
+struct ta_tfl_tensor {
+	u64 size;
+	u32 flags;
+	char *note;
+};
+
+/* How an op calls subgraphs. */
+enum ta_tfl_call {
+	TA_TFL_CALLS_NONE,
+	TA_TFL_CALLS_IF,	/* then, else: one of them runs */
+	TA_TFL_CALLS_WHILE,	/* cond, body: in a loop */
+	TA_TFL_CALLS_ONCE,	/* init, once per interpreter */
+};
+
+/*
+ * struct ta_tfl_op - an operator as read
+ * @first_ref: in its subgraph's refs: its inputs (without -1), then outputs
+ * @code: BuiltinOperator (CUSTOM for a custom op)
+ * @name: what tactl shows: the builtin's name or the custom code
+ * @call: &enum ta_tfl_call
+ * @callee: the subgraphs it calls (@n_callees of them)
+ * @view: a view of its first input (RESHAPE...) of the same byte size
+ */
+struct ta_tfl_op {
+	u32 first_ref;
+	u32 n_inputs;
+	u32 n_outputs;
+	u32 code;
+	char *name;
+	u32 call;
+	u32 n_callees;
+	u32 callee[2];
+	bool view;
+};
+
+/* A growing array of tensor references. */
+struct ta_tfl_refs {
+	u32 *v;
+	u32 n, cap;
+};
+
+/*
+ * struct ta_tfl_sg - a subgraph, read when first reached
+ * @on_chain: its ops are being inlined now (a call to it is recursion)
+ * @n_copies: how often it is in the graph
+ * @refs: the ops' references, TFLite tensor indices of this subgraph
+ */
+struct ta_tfl_sg {
+	bool parsed;
+	bool on_chain;
+	u32 n_tensors;
+	u32 n_ops;
+	u32 n_inputs;
+	u32 n_outputs;
+	u32 n_copies;
+	struct ta_tfl_tensor *t;
+	struct ta_tfl_op *ops;
+	struct ta_tfl_refs refs;
+	u32 *inputs;
+	u32 *outputs;
+};
+
+/*
+ * struct ta_tfl_copy - one subgraph's ops and tensors in the graph: copy 0
+ * is subgraph 0, each call adds one of the called subgraph
+ * @base: key of its tensor 0 (its tensor i has key @base + i)
+ * @ordinal: 1 for the first copy of its subgraph, 2 for the second...
+ */
+struct ta_tfl_copy {
+	u32 sg;
+	u32 base;
+	u32 ordinal;
+};
+
+/*
+ * struct ta_tfl_key - per tensor of every copy
+ * @seen: de-duplication stamp while ops are built; then its graph index
+ * @carried: a WHILE's loop state: written by the WHILE's begin op, so an
+ *	     op of the loop that writes it is recorded as reading it
+ * @written: an op emitted so far writes it
+ */
+struct ta_tfl_key {
+	u32 seen;
+	bool carried;
+	bool written;
+};
+
+struct ta_tfl {
+	struct ta_fb fb;
+	struct ta_fbv opcodes, buffers, subgraphs, metadata;
+	struct ta_tflite_info *info;
+	u32 n_subgraphs;
+	struct ta_tfl_sg *sg;
+	u32 parsed_refs;
+	/* the graph as it is built */
+	struct ta_tfl_copy *copies;
+	u32 n_copies, cap_copies;
+	struct ta_tfl_key *keys;
+	u32 n_keys, cap_keys;
+	u32 stamp;
+	struct ta_graph_op *ops;
+	char **op_names;
+	u32 n_ops, cap_ops;
+	struct ta_tfl_refs refs;
+	/* the subgraphs being inlined, outermost first */
+	u32 chain[TA_TFL_MAX_DEPTH];
+	u32 depth;
+	/* OfflineMemoryAllocation: its data, when the model has one */
+	bool has_offline;
+	struct ta_fbv offline;
+	/* per subgraph, the entry of its tensor 0: tensors before it */
+	u64 *sg_base;
+};
+
+/* Make room for @need elements of @size bytes at *@p (zeroed). */
+
+/* ta_tflite_sg.c (the schema's enums, the subgraphs) */
+int ta_tfl_grow(void **p, u32 *cap, u32 need, size_t size);
+int ta_tfl_ref(struct ta_tfl_refs *r, u32 t);
+int ta_tfl_parse_subgraph(struct ta_tfl *m, u32 s);
+
+/* ta_tflite_inline.c (inlining) */
+int ta_tfl_new_copy(struct ta_tfl *m, u32 s, u32 *copy);
+int ta_tfl_emit_copy(struct ta_tfl *m, u32 copy);
+
+#endif /* TA_TFLITE_INTERNAL_H */
