@@ -213,7 +213,7 @@ static void ta_auto_copy(u64 *dst, const u64 *src, u32 n)
  */
 static int ta_auto_iterate(const struct ta_problem *p, struct ta_fit *fit,
 			   u32 *order, u32 *tmpo, u64 *cur, u64 *offsets,
-			   u64 *best, u64 lb, struct ta_search_limits *lim)
+			   u64 *best, u64 lb, struct ta_work *lim)
 {
 	u32 n = p->n_buffers, i, k, round;
 	u64 h, ref = *best;
@@ -224,7 +224,7 @@ static int ta_auto_iterate(const struct ta_problem *p, struct ta_fit *fit,
 		u64 thr = lb;
 
 		/* a pass checks the limits only every few hundred buffers */
-		ret = ta_search_limit_hit(lim);
+		ret = ta_work_limit_hit(lim);
 		if (ret)
 			return ret < 0 ? ret : 0;
 
@@ -296,7 +296,7 @@ static int ta_auto_rival(const struct ta_problem *p, u32 which,
 int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 		 u64 *offsets, struct ta_result *res, struct ta_work *w)
 {
-	struct ta_search_limits lim = { 0 };
+	struct ta_work lim;
 	struct ta_auto_key *keys = NULL;
 	struct ta_fit *fit = NULL;
 	u32 *order = NULL, *tmpo = NULL;
@@ -306,10 +306,10 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 	int ret;
 
 	t0 = ta_env_now_ns();
-	lim.deadline_ns = t0 + (budget && budget->time_ns ? budget->time_ns :
-				TA_AUTO_DEFAULT_NS + TA_AUTO_NS_PER_BUFFER * n);
-	lim.max_steps = budget ? budget->steps : 0;
-	lim.work = w;
+	lim = ta_work_sub(w, t0 + (budget && budget->time_ns ? budget->time_ns :
+				   TA_AUTO_DEFAULT_NS +
+				   TA_AUTO_NS_PER_BUFFER * n),
+			  budget ? budget->steps : 0);
 
 	ret = ta_plan_greedy_size(p, budget, offsets, res, w);
 	if (ret)
@@ -384,7 +384,7 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 		/* an exhaustive stack proves the height auto holds now */
 		proven = rres.optimal && rres.height <= best;
 	}
-	ret = lim.timed_out ? 1 : ta_search_limit_hit(&lim);
+	ret = lim.timed_out ? 1 : ta_work_limit_hit(&lim);
 	if (ret < 0)
 		goto out;
 	if (ret)

@@ -23,7 +23,6 @@
  */
 #include "ta_fit.h"
 #include "ta_plan_helpers.h"
-#include "ta_search.h"
 
 #define TA_FIT_CHECK_EVERY	256
 
@@ -403,7 +402,7 @@ int ta_fit_lowest(struct ta_fit *f, u32 b, u32 mode, u64 *off)
 }
 
 int ta_fit_run(struct ta_fit *f, const u32 *order, u32 mode, u64 stop_above,
-	       u64 *offsets, u64 *height, struct ta_search_limits *lim)
+	       u64 *offsets, u64 *height, struct ta_work *lim)
 {
 	u64 h = 0;
 	u32 i;
@@ -415,7 +414,7 @@ int ta_fit_run(struct ta_fit *f, const u32 *order, u32 mode, u64 stop_above,
 		u64 o;
 
 		if (!(i & (TA_FIT_CHECK_EVERY - 1)) && i) {
-			ret = ta_search_limit_hit(lim);
+			ret = ta_work_limit_hit(lim);
 			if (ret < 0)
 				return ret;
 			if (ret)

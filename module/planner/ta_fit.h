@@ -24,7 +24,6 @@
 #define TA_FIT_RUNS	BIT(0)	/* keep the run index (no unplacing then) */
 
 struct ta_fit;
-struct ta_search_limits;
 struct ta_span;
 
 /**
@@ -113,13 +112,14 @@ void ta_fit_unplace_last(struct ta_fit *f, u32 b);
  *		this; U64_MAX to always finish
  * @offsets: out, the plan
  * @height: out, its height
- * @lim: effort limits, checked every few hundred placements
+ * @lim: the work budget and its soft limits, checked every few hundred
+ *	 placements
  *
  * Return: 0; -EAGAIN when abandoned (over @stop_above or out of time, see
  * @lim->timed_out, also set on the hard deadline); -EOVERFLOW; -EINTR.
  */
 int ta_fit_run(struct ta_fit *f, const u32 *order, u32 mode, u64 stop_above,
-	       u64 *offsets, u64 *height, struct ta_search_limits *lim);
+	       u64 *offsets, u64 *height, struct ta_work *lim);
 
 /**
  * ta_fit_bytes() - memory the engine holds

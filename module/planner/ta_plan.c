@@ -61,35 +61,6 @@ int ta_strategy_from_name(const char *name)
 	return -EINVAL;
 }
 
-void ta_work_init(struct ta_work *w, u64 limit_ns)
-{
-	u64 now = limit_ns ? ta_env_now_ns() : 0;
-
-	w->units = 0;
-	w->err = 0;
-	w->deadline_ns = 0;
-	if (limit_ns)
-		w->deadline_ns = now + limit_ns < now ? U64_MAX :
-				 now + limit_ns;
-}
-
-int ta_work_check(struct ta_work *w)
-{
-	int ret;
-
-	if (!w)
-		return ta_env_yield();
-	w->units = 0;
-	if (w->err)
-		return w->err;
-	ret = ta_env_yield();
-	if (ret)
-		w->err = -EINTR;
-	else if (w->deadline_ns && ta_env_now_ns() >= w->deadline_ns)
-		w->err = -ETIMEDOUT;
-	return w->err;
-}
-
 static int ta_cmp_u64(const void *a, const void *b)
 {
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;

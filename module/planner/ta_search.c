@@ -71,56 +71,6 @@ u64 ta_search_granule(const struct ta_problem *p)
 	return acc & (~acc + 1);
 }
 
-int ta_search_limit_hit(struct ta_search_limits *lim)
-{
-	int ret = ta_work_check(lim->work);
-
-	if (ret == -EINTR)
-		return -EINTR;
-	if (ret)
-		lim->timed_out = true;	/* the hard deadline */
-	else if (lim->max_steps && lim->steps >= lim->max_steps)
-		lim->timed_out = true;
-	else if (lim->deadline_ns && ta_env_now_ns() >= lim->deadline_ns)
-		lim->timed_out = true;
-	return lim->timed_out ? 1 : 0;
-}
-
-/**
- * ta_search_limits_share() - limits for a share of what @lim has left
- * @lim: the caller's limits
- * @share: the callee gets 1/@share of the time and of the steps left
- *
- * Return: a copy of @lim with its deadline and step limit brought in;
- * ta_search_limits_spent() counts what it spent back in @lim.
- */
-struct ta_search_limits ta_search_limits_share(const struct ta_search_limits *lim,
-					       u32 share)
-{
-	struct ta_search_limits part = *lim;
-	u64 now = ta_env_now_ns();
-
-	if (lim->deadline_ns > now)
-		part.deadline_ns = now + (lim->deadline_ns - now) / share;
-	if (lim->max_steps > lim->steps)
-		part.max_steps = lim->steps +
-				 (lim->max_steps - lim->steps) / share;
-	return part;
-}
-
-/**
- * ta_search_limits_spent() - count in @lim what @part spent
- * @lim: the caller's limits
- * @part: from ta_search_limits_share(@lim), after the callee ran
- */
-void ta_search_limits_spent(struct ta_search_limits *lim,
-			    const struct ta_search_limits *part)
-{
-	lim->steps = part->steps;
-	if (part->bytes > lim->bytes)
-		lim->bytes = part->bytes;
-}
-
 /*
  * The @j-th probe height in [@lo, @hi]: at the fraction of the way given by
  * the bit-reversed @j (the van der Corput sequence: 1/2, 1/4, 3/4, 1/8...),
@@ -140,7 +90,7 @@ static u64 ta_search_probe(u64 lo, u64 hi, u32 j)
  * ta_search_whole() - ta_search_skyline() on @p as one problem
  * @p: the problem (validated)
  * @lower_bound: a height no plan goes below, as far as the caller cares
- * @lim: effort limits
+ * @lim: the work budget and its soft limits
  * @offsets: in, a valid plan; out, the best plan found
  * @height: in, its height; out, the best height found
  * @proven: out, true when no plan is lower than @height, or @height is at
@@ -151,7 +101,7 @@ static u64 ta_search_probe(u64 lo, u64 hi, u32 j)
  * Return: as ta_search_skyline().
  */
 int ta_search_whole(const struct ta_problem *p, u64 lower_bound,
-		    struct ta_search_limits *lim, u64 *offsets, u64 *height,
+		    struct ta_work *lim, u64 *offsets, u64 *height,
 		    bool *proven, u64 reserved)
 {
 	struct ta_search_state *sp;
@@ -330,7 +280,7 @@ int ta_search_whole(const struct ta_problem *p, u64 lower_bound,
 			}
 		}
 		/* runs check the limits as they go; this bounds a round */
-		ret = ta_search_limit_hit(lim);
+		ret = ta_work_limit_hit(lim);
 		if (ret < 0)
 			goto out;
 		if (ret)
@@ -393,7 +343,7 @@ int ta_search_one(const struct ta_search_job *job)
 }
 
 int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
-		      struct ta_search_limits *lim, u64 *offsets, u64 *height,
+		      struct ta_work *lim, u64 *offsets, u64 *height,
 		      bool *proven)
 {
 	struct ta_search_job job = {

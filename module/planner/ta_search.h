@@ -3,8 +3,7 @@
  * ta_search.h - planner-internal search machinery shared by the `stack` and
  * `auto` strategies.
  *
- * The effort limits every search shares (the fit engine's passes too, see
- * ta_fit.h), and the search (ta_search.c and its parts ta_search_state.c,
+ * The search (ta_search.c and its parts ta_search_state.c,
  * ta_search_ordered.c, ta_search_skyline.c), a branch and bound over
  * canonical placements (every buffer rests on the floor or on a buffer
  * below it), built bottom-up, with section-based pruning; it improves an
@@ -27,30 +26,10 @@
 #define TA_SEARCH_MAX_BYTES	(8ULL << 20)
 
 /**
- * struct ta_search_limits - effort limits shared by the engines
- * @deadline_ns: ta_env_now_ns() value at which to stop; 0 for none
- * @max_steps: step limit; 0 for none
- * @steps: steps spent so far (engines add to it)
- * @timed_out: set when an engine stopped on @deadline_ns, @max_steps or
- *	       the hard deadline of @work
- * @work: the planning call's work counter (yield, signals, hard deadline),
- *	  or NULL for plain ta_env_yield()
- * @bytes: out, the memory the search took (0 when it did not run)
- */
-struct ta_search_limits {
-	u64 deadline_ns;
-	u64 max_steps;
-	u64 steps;
-	bool timed_out;
-	struct ta_work *work;
-	u64 bytes;
-};
-
-/**
  * ta_search_skyline() - improve a plan by branch and bound
  * @p: the problem (validated)
  * @lower_bound: its lower bound
- * @lim: effort limits
+ * @lim: the work budget and its soft limits (ta_work.h)
  * @offsets: in, a valid plan; out, the best plan found
  * @height: in, its height; out, the best height found
  * @proven: out, true when @height is proven optimal
@@ -60,7 +39,7 @@ struct ta_search_limits {
  * @height unchanged then).
  */
 int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
-		      struct ta_search_limits *lim, u64 *offsets, u64 *height,
+		      struct ta_work *lim, u64 *offsets, u64 *height,
 		      bool *proven);
 
 /**
@@ -72,17 +51,6 @@ int ta_search_skyline(const struct ta_problem *p, u64 lower_bound,
  * Return: the granule, %TA_PLAN_MAX_SIZE when every size is 0.
  */
 u64 ta_search_granule(const struct ta_problem *p);
-
-/**
- * ta_search_limit_hit() - check @lim's deadline and steps, and yield
- * @lim: the limits
- *
- * Call every few thousand steps. The hard deadline of @lim->work counts as
- * a limit reached (the caller keeps its best plan).
- *
- * Return: 0 to go on, 1 when a limit is reached, -EINTR to stop at once.
- */
-int ta_search_limit_hit(struct ta_search_limits *lim);
 
 /**
  * ta_search_index() - index of the first element >= @v in a sorted array

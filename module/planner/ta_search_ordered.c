@@ -345,7 +345,7 @@ static u32 ta_ordered_next(struct ta_search_state *s,
  * -EINTR.
  */
 int ta_ordered_run(struct ta_search_state *s, u64 node_limit,
-		   struct ta_search_limits *lim, u64 *offsets)
+		   struct ta_work *lim, u64 *offsets)
 {
 	u64 nodes = 0, top;
 	u32 depth = 1, t, w;

@@ -183,7 +183,7 @@ static int ta_search_part(const struct ta_search_job *job, u64 goal,
 	const struct ta_problem *p = job->p;
 	struct ta_problem sp = { .n_buffers = pk->end - pk->first,
 				 .buffers = sub };
-	struct ta_search_limits share = ta_search_limits_share(job->lim,
+	struct ta_work share = ta_work_share(job->lim,
 								turns);
 	u64 target, h = pk->height - pk->base;
 	bool proven = false;
@@ -205,7 +205,7 @@ static int ta_search_part(const struct ta_search_job *job, u64 goal,
 	target &= ~(ta_search_granule(&sp) - 1);
 	part.lower_bound = target;
 	ret = ta_search_one(&part);
-	ta_search_limits_spent(job->lim, &share);
+	ta_work_spent(job->lim, &share);
 	if (ret)
 		return ret;
 	for (i = 0; i < sp.n_buffers; i++)
@@ -295,7 +295,7 @@ static int ta_search_turns(const struct ta_search_job *job, u64 *plan,
 			if (parts[i].proven && parts[i].height > *goal)
 				*goal = parts[i].height;
 		}
-		ret = ta_search_limit_hit(job->lim);
+		ret = ta_work_limit_hit(job->lim);
 		if (ret < 0)
 			return ret;
 		if (ret)

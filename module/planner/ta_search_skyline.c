@@ -151,7 +151,7 @@ static bool ta_skyline_try(struct ta_search_state *s,
  * -EINTR.
  */
 int ta_skyline_run(struct ta_search_state *s, u64 node_limit,
-		   struct ta_search_limits *lim, u64 *offsets)
+		   struct ta_work *lim, u64 *offsets)
 {
 	u64 nodes = 0;
 	u32 depth = 1;

@@ -315,7 +315,7 @@ static u64 *ta_slab_dead_slot(struct ta_slab *sl, u32 e, u64 *key)
  * @limit nodes, -EINTR.
  */
 static int ta_slab_find(struct ta_slab *sl, u64 limit,
-			struct ta_search_limits *lim)
+			struct ta_work *lim)
 {
 	u64 nodes = 0;
 	u32 j = 0;
@@ -330,7 +330,7 @@ static int ta_slab_find(struct ta_slab *sl, u64 limit,
 		/* a node here is a few instructions: a step every 16 */
 		if (!(nodes & 15) &&
 		    !(++lim->steps & (TA_SEARCH_CHECK_EVERY - 1))) {
-			ret = ta_search_limit_hit(lim);
+			ret = ta_work_limit_hit(lim);
 			if (ret)
 				return ret < 0 ? ret : 0;
 		}
@@ -404,7 +404,7 @@ static int ta_slab_side(const struct ta_search_job *job, const u32 *idx,
 			u64 reserved)
 {
 	struct ta_problem sp = { .n_buffers = m, .buffers = sub };
-	struct ta_search_limits part = ta_search_limits_share(job->lim, share);
+	struct ta_work part = ta_work_share(job->lim, share);
 	bool proven;
 	struct ta_search_job side = {
 		.p = &sp, .lower_bound = lower_bound, .lim = &part,
@@ -422,7 +422,7 @@ static int ta_slab_side(const struct ta_search_job *job, const u32 *idx,
 			*h = sub_off[i] + sub[i].size;
 	}
 	ret = ta_search_split(&side);
-	ta_search_limits_spent(job->lim, &part);
+	ta_work_spent(job->lim, &part);
 	return ret;
 }
 
@@ -528,7 +528,7 @@ static u32 ta_slab_next_seed(const struct ta_slab *sl, u64 size, u32 idx)
  * (in *@found), 0 none, -EINTR.
  */
 static int ta_slab_find_strip(struct ta_slab *fwd, struct ta_slab *mir,
-			      struct ta_search_limits *lim,
+			      struct ta_work *lim,
 			      struct ta_slab **found)
 {
 	u64 size = U64_MAX;
@@ -580,7 +580,7 @@ static int ta_slab_find_strip(struct ta_slab *fwd, struct ta_slab *mir,
 int ta_search_strips(const struct ta_search_job *job)
 {
 	const struct ta_problem *p = job->p;
-	struct ta_search_limits *lim = job->lim;
+	struct ta_work *lim = job->lim;
 	u64 reserved = job->reserved;
 	struct ta_slab *fwd, *mir, *sl = NULL;
 	struct ta_problem rp, rm;
@@ -716,7 +716,7 @@ free_arrays:
 static int ta_slab_cut(const struct ta_search_job *job)
 {
 	const struct ta_problem *p = job->p;
-	struct ta_search_limits *lim = job->lim;
+	struct ta_work *lim = job->lim;
 	u64 reserved = job->reserved;
 	struct ta_slab sl = { 0 };
 	struct ta_buffer *sub = NULL;

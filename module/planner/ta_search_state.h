@@ -195,13 +195,13 @@ static inline u64 ta_search_floor_sig(u32 t, u64 v)
 }
 
 int ta_search_whole(const struct ta_problem *p, u64 lower_bound,
-		    struct ta_search_limits *lim, u64 *offsets, u64 *height,
+		    struct ta_work *lim, u64 *offsets, u64 *height,
 		    bool *proven, u64 reserved);
 /**
  * struct ta_search_job - one problem for the search, and what it gives back
  * @p: the problem (validated)
  * @lower_bound: a height no plan goes below, as far as the caller cares
- * @lim: effort limits
+ * @lim: the work budget and its soft limits
  * @offsets: in, a valid plan; out, the best plan found
  * @height: in, its height; out, the best height found
  * @proven: out, true when @height is proven optimal (as for
@@ -215,7 +215,7 @@ int ta_search_whole(const struct ta_problem *p, u64 lower_bound,
 struct ta_search_job {
 	const struct ta_problem *p;
 	u64 lower_bound;
-	struct ta_search_limits *lim;
+	struct ta_work *lim;
 	u64 *offsets;
 	u64 *height;
 	bool *proven;
@@ -229,10 +229,6 @@ int ta_search_one(const struct ta_search_job *job);
 int ta_search_slab(const struct ta_search_job *job);
 int ta_search_strips(const struct ta_search_job *job);
 
-struct ta_search_limits ta_search_limits_share(const struct ta_search_limits *lim,
-					       u32 share);
-void ta_search_limits_spent(struct ta_search_limits *lim,
-			    const struct ta_search_limits *part);
 /**
  * ta_search_mem_fits() - whether @more bytes on top of @taken stay within
  * %TA_SEARCH_MAX_BYTES
@@ -288,9 +284,9 @@ void ta_search_memo_store(struct ta_search_state *s,
 			  const struct ta_skyline_frame *f);
 
 int ta_ordered_run(struct ta_search_state *s, u64 node_limit,
-		   struct ta_search_limits *lim, u64 *offsets);
+		   struct ta_work *lim, u64 *offsets);
 int ta_skyline_run(struct ta_search_state *s, u64 node_limit,
-		   struct ta_search_limits *lim, u64 *offsets);
+		   struct ta_work *lim, u64 *offsets);
 
 /**
  * ta_search_node() - the bookkeeping of one node, shared by both engines
@@ -301,13 +297,13 @@ int ta_skyline_run(struct ta_search_state *s, u64 node_limit,
  * Return: 1 to go on; otherwise what the engine returns (0 when it stops
  * at a limit, -errno).
  */
-static inline int ta_search_node(struct ta_search_limits *lim, u64 *nodes,
+static inline int ta_search_node(struct ta_work *lim, u64 *nodes,
 				 u64 node_limit)
 {
 	int ret;
 
 	if (!(++lim->steps & (TA_SEARCH_CHECK_EVERY - 1))) {
-		ret = ta_search_limit_hit(lim);
+		ret = ta_work_limit_hit(lim);
 		if (ret)
 			return ret < 0 ? ret : 0;
 	}

@@ -165,7 +165,7 @@ static int ta_stack_greedy(const struct ta_problem *p, u64 *offsets,
 			   struct ta_result *res, struct ta_work *w)
 {
 	const struct ta_buffer *buf = p->buffers;
-	struct ta_search_limits lim = { 0 };
+	u64 steps = 0;
 	u32 n = p->n_buffers, win[TA_STACK_WINDOW], wn = 0, next = 0, i, j;
 	u64 woff[TA_STACK_WINDOW], height = 0;
 	bool known[TA_STACK_WINDOW];
@@ -196,7 +196,7 @@ static int ta_stack_greedy(const struct ta_problem *p, u64 *offsets,
 		}
 		if (!wn)
 			break;
-		lim.steps++;
+		steps++;
 		/* ta_fit_lowest() counts the queries' work and checks it */
 		ret = ta_work_add(w, TA_STACK_WINDOW);
 		if (ret)
@@ -260,7 +260,7 @@ static int ta_stack_greedy(const struct ta_problem *p, u64 *offsets,
 		known[bi] = known[wn];
 	}
 	res->height = height;
-	res->steps = lim.steps;
+	res->steps = steps;
 out:
 	ta_fit_destroy(fit);
 	ta_env_free(keys);

@@ -6,7 +6,7 @@
  * res->lower_bound and starts the clock; then it calls one of these. A
  * strategy fills every offset and res->height, may set res->steps and
  * res->optimal, and returns 0 or a negative errno. It counts its work in
- * the &ta_work it is given and stops on -EINTR; on -ETIMEDOUT (the hard
+ * the &ta_work it is given (ta_work.h) and stops on -EINTR; on -ETIMEDOUT (the hard
  * deadline, &ta_budget.limit_ns) an anytime strategy returns the best
  * complete plan it has, a constructive one returns -ETIMEDOUT. ta_plan() fills
  * res->time_ns afterwards and, in debug builds, validates the plan.
@@ -15,56 +15,7 @@
 #define TA_STRATEGY_H
 
 #include "ta_planner.h"
-
-/* Units of inner-loop work between two ta_work_check()s. */
-#define TA_WORK_CHUNK	4096U
-
-/**
- * struct ta_work - work done by one planning call, for yielding and the
- * hard deadline
- * @units: work since the last check: one unit is about one inner-loop
- *	   iteration (a reference, a neighbour, a gap, a block)
- * @deadline_ns: ta_env_now_ns() value at which the whole call must stop
- *		 (the caller's &ta_budget.limit_ns); 0 for none
- * @err: 0, or the first -EINTR / -ETIMEDOUT seen; sticky, so that every
- *	 later check reports it again
- */
-struct ta_work {
-	u64 units;
-	u64 deadline_ns;
-	int err;
-};
-
-/**
- * ta_work_init() - start counting work
- * @w: the counter
- * @limit_ns: wall-clock cap from now, 0 for none
- */
-void ta_work_init(struct ta_work *w, u64 limit_ns);
-
-/**
- * ta_work_check() - yield, then check for a signal and the deadline
- * @w: the counter, or NULL (then only ta_env_yield())
- *
- * Return: 0 to go on, -EINTR when ta_env_yield() asked to stop,
- * -ETIMEDOUT once the deadline has passed.
- */
-int ta_work_check(struct ta_work *w);
-
-/**
- * ta_work_add() - count @units of work; check every %TA_WORK_CHUNK units
- * @w: the counter
- * @units: work just done
- *
- * Return: as ta_work_check(), 0 between checks.
- */
-static inline int ta_work_add(struct ta_work *w, u64 units)
-{
-	w->units += units;
-	if (w->units < TA_WORK_CHUNK)
-		return w->err;
-	return ta_work_check(w);
-}
+#include "ta_work.h"
 
 /* stack enumerates every order, exactly, up to this many buffers. */
 #define TA_STACK_EXHAUSTIVE	8

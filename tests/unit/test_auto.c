@@ -403,7 +403,7 @@ static int t_search_memory(void)
 	 * allocator's headers.
 	 */
 	{
-		struct ta_search_limits lim = { .max_steps = 400000 };
+		struct ta_work lim = { .max_steps = 400000 };
 		struct ta_result res;
 		unsigned long long before;
 		bool proven;
@@ -548,7 +548,7 @@ static int t_peel(void)
 	for (seed = 1; seed <= 8; seed++) {
 		u32 n = cuts_in_sequence(seed, widths, 2, 30, 40, b);
 		struct ta_problem p = { .buffers = b, .n_buffers = n + 1 };
-		struct ta_search_limits lim = { .max_steps = 2000000 };
+		struct ta_work lim = { .max_steps = 2000000 };
 		struct ta_result res;
 		bool proven;
 		u64 h;
@@ -614,7 +614,7 @@ static int strips_enomem(struct ta_problem *p, u64 *off)
 	int ret;
 
 	for (nth = 1;; nth++) {
-		struct ta_search_limits lim = { .max_steps = 2000000 };
+		struct ta_work lim = { .max_steps = 2000000 };
 		struct ta_search_job job = {
 			.p = p, .lower_bound = 65536, .lim = &lim,
 			.offsets = off, .height = &h, .proven = &proven,
@@ -665,7 +665,7 @@ static int layers_at_optimum(u32 (*gen)(u64 seed, struct ta_buffer *b),
 		goto out;
 	for (seed = 1; seed <= 8; seed++) {
 		struct ta_problem p = { .buffers = b, .n_buffers = gen(seed, b) };
-		struct ta_search_limits lim = { .max_steps = 2000000 };
+		struct ta_work lim = { .max_steps = 2000000 };
 		struct ta_result res;
 		bool proven;
 		u64 h;
