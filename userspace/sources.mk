@@ -25,7 +25,8 @@ TA_PLANNER_SRCS := \
 	module/planner/ta_search_skyline.c \
 	module/planner/ta_search_slab.c \
 	module/planner/ta_search_state.c \
-	module/planner/ta_stack.c
+	module/planner/ta_stack.c \
+	module/planner/ta_work.c
 
 # The file readers and writers (graph files, traces, TFLite, ONNX) and the
 # environment they run in: what the unit tests and fuzzers exercise.
