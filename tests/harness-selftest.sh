@@ -38,6 +38,13 @@ expect "UBSAN report fails" 1 "${good}[ 2.0] UBSAN: shift-out-of-bounds in x.c:3
 expect "lockdep report fails" 1 "${good}[ 2.0] WARNING: possible circular locking dependency detected\n"
 expect "soft lockup fails" 1 "${good}[ 30.0] watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [ta_e2e:99]\n"
 expect "RCU stall fails" 1 "${good}[ 30.0] rcu: INFO: rcu_sched self-detected stall on CPU\n"
+# tests/e2e/ta_harness.h programs: a plan, then a line per test.
+e2e_prog='e2e: 1..2\ne2e: ok - c1\ne2e: ok 1 - t1\ne2e: ok - c2\ne2e: ok 2 - t2\n'
+expect "e2e program with its plan passes" 0 "${good}${e2e_prog}"
+expect "e2e program short of its plan fails (crash half-way)" 1 "${good}e2e: 1..3\ne2e: ok - c1\ne2e: ok 1 - t1\n"
+expect "e2e program short of its plan fails before the next plan" 1 "${good}e2e: 1..2\ne2e: ok - c1\ne2e: ok 1 - t1\n${e2e_prog}"
+expect "e2e test result not ok fails though its checks passed" 1 "${good}e2e: 1..1\ne2e: not ok 1 - t1: made no check\n"
+expect "e2e test result without a plan fails" 1 "${good}e2e: ok 1 - t1\n"
 expect "hung task fails" 1 "${good}[ 60.0] INFO: task insmod:77 blocked for more than 30 seconds.\n"
 expect "kmemleak report fails" 1 "${good}unreferenced object 0xffff888003 (size 64):\n"
 expect "failed KUnit case fails" 1 '    # Subtest: s\n    1..1\n    not ok 1 - a\nTA-VM: end\n'

@@ -12,7 +12,11 @@ Sources:
                         WARNING, BUG, DMA-API) -- any report fails the run
                         even when every test passed; so does a VM that did
                         not reach its end, or whose /init did not know
-                        its mode ("TA-VM: unknown mode").
+                        its mode ("TA-VM: unknown mode"). An e2e program
+                        on tests/e2e/ta_harness.h prints "e2e: 1..N" and
+                        then "e2e: ok|not ok I - TEST" per test: fewer
+                        than N (a crash half-way), a "not ok", or a test
+                        line without a plan fails.
   --min NAME=N          source NAME (a --tap or --console) passed at least N
                         results, or it fails. Every --console needs one: a
                         VM that ran a tenth of its tests must not pass.
@@ -53,6 +57,9 @@ CASE_RE = re.compile(r"^(    )(not ok|ok) (\d+) (?:- )?(.*?)(\s+# SKIP.*)?$")
 PLAN_RE = re.compile(r"^    1\.\.(\d+)$")
 SUITE_RE = re.compile(r"^    # Subtest: (.*)$")
 E2E_RE = re.compile(r"e2e: (not ok|ok) - (.*)$")
+# tests/e2e/ta_harness.h: a program's plan, then one result line per test.
+E2E_PLAN_RE = re.compile(r"e2e: 1\.\.(\d+)$")
+E2E_TEST_RE = re.compile(r"e2e: (not ok|ok) (\d+) - (.*)$")
 TAP_RE = re.compile(r"^(not ok|ok)\b(?: \d+)?(?: -)? ?(.*?)(\s+# SKIP.*)?$")
 TAP_PLAN_RE = re.compile(r"^1\.\.(\d+)\b")
 # A suite's own verdict, at the top level of the module's KTAP.
@@ -151,6 +158,13 @@ def parse_console(name, path, tally, expected_suites=None):
     unknown_mode = []
     # suite -> (cases planned, cases reported), for the expected suites
     suites = {}
+    # The e2e program running: [plan, tests reported, its plan's line].
+    e2e_plan = None
+
+    def close_e2e_plan():
+        if e2e_plan is not None and e2e_plan[1] < e2e_plan[0]:
+            tally.add("fail", f"{name}: e2e plan of line {e2e_plan[2]}: only "
+                      f"{e2e_plan[1]} of {e2e_plan[0]} tests reported (crash?)")
 
     def close_suite():
         if suite is None:
@@ -160,7 +174,7 @@ def parse_console(name, path, tally, expected_suites=None):
             tally.add("fail", f"{name}: kunit {suite}: only {counted} of "
                       f"{planned} cases reported (crash?)")
 
-    for line in lines:
+    for lineno, line in enumerate(lines, 1):
         m = SUITE_RE.match(line)
         if m:
             close_suite()
@@ -182,6 +196,21 @@ def parse_console(name, path, tally, expected_suites=None):
             if m.group(1) != "ok":
                 tally.add("fail", f"{name}: kunit suite {m.group(2)}: not ok")
             continue
+        m = E2E_PLAN_RE.search(line)
+        if m:
+            close_e2e_plan()
+            e2e_plan = [int(m.group(1)), 0, lineno]
+            continue
+        m = E2E_TEST_RE.search(line)
+        if m:
+            # The checks are what passes; a test's own line only fails.
+            if e2e_plan is None:
+                tally.add("fail", f"{name}: e2e test without a plan: {m.group(3)}")
+            else:
+                e2e_plan[1] += 1
+            if m.group(1) != "ok":
+                tally.add("fail", f"{name}: e2e test {m.group(3)}")
+            continue
         m = E2E_RE.search(line)
         if m:
             tally.add("ok" if m.group(1) == "ok" else "fail",
@@ -194,6 +223,7 @@ def parse_console(name, path, tally, expected_suites=None):
         if REPORT_RE.search(line) and not BENIGN_RE.search(line):
             reports.append(line)
     close_suite()
+    close_e2e_plan()
     for want in expected_suites or []:
         if want not in suites:
             tally.add("fail", f"{name}: kunit suite {want} did not run")
