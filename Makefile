@@ -82,6 +82,11 @@ check:
 	@$(TOP)/tests/deps.sh --kernel
 	$(TOP)/tests/run-all.sh
 
+# The test VM alone (the debug kernel, KUnit and the e2e tests): about 8
+# minutes warm, for a change that needs the VM before a full make check.
+vm-test: deps
+	$(TOP)/tests/vm/test-vm.sh
+
 demo: deps
 	$(TOP)/tests/vm/demo.sh $(or $(ARCH),x86_64)
 
@@ -138,4 +143,4 @@ clean:
 	$(MAKE) -C $(TOP)/tests/fuzz clean
 	rm -rf $(TOP)/build
 
-.PHONY: all module test-kernel userspace deps check demo bench lint fuzz netlink-gen deb dkms-install clean
+.PHONY: all module test-kernel userspace deps check vm-test demo bench lint fuzz netlink-gen deb dkms-install clean

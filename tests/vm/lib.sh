@@ -406,25 +406,58 @@ ta_initramfs() {
 # runs: stall reports are suppressed until init starts, and count after.
 TA_BOOT_ARGS="rcupdate.rcu_cpu_stall_suppress_at_boot=1"
 
+# ta_qemu LOG LIMIT MODE QEMU [ARGS...]: run QEMU with its serial console
+# in LOG for at most LIMIT seconds. Under TCG a boot can stall before /init
+# runs (seen once in a make check: the debug kernel silent after "vgaarb:
+# loaded", 10 s into its boot, until the lane's timeout). A boot whose
+# /init has not printed "TA-VM: begin" within TA_BOOT_WATCHDOG seconds
+# (300; the slowest boot seen reaches /init 22 s in) is killed and started
+# again, once; the stalled console is kept as LOG.stalled. A second stall
+# leaves LOG without the VM's results, which fails the run.
+ta_qemu() {
+	local log=$1 limit=$2 mode=$3 attempt rc pid waited
+	shift 3
+	for attempt in 1 2; do
+		rm -f "$log"
+		timeout --foreground -k 10 "$limit" "$@" -serial "file:$log" \
+			</dev/null >"$log.qemu" 2>&1 &
+		pid=$!
+		waited=0
+		while kill -0 "$pid" 2>/dev/null && ! grep -qs 'TA-VM: begin' "$log" &&
+			[ "$waited" -lt "${TA_BOOT_WATCHDOG:-300}" ]; do
+			sleep 2
+			waited=$((waited + 2))
+		done
+		if kill -0 "$pid" 2>/dev/null && ! grep -qs 'TA-VM: begin' "$log" && [ "$attempt" = 1 ]; then
+			kill "$pid"
+			wait "$pid" 2>/dev/null
+			mv "$log" "$log.stalled" 2>/dev/null
+			ta_log "VM ($mode) stalled: no /init after ${waited}s (console kept as $log.stalled); booting it again"
+			continue
+		fi
+		rc=0
+		wait "$pid" || rc=$?
+		[ "$rc" = 124 ] && ta_log "VM ($mode) timed out after ${limit}s"
+		return 0
+	done
+}
+
 # ta_boot KERNEL INITRAMFS LOG MODE [TIMEOUT]: boot under TCG; the VM runs
 # tests/vm/init in MODE and powers itself off. The console goes to LOG.
 # With TA_HOSTROOT=1 the host's / is shared read-only over virtio-9p (tag
 # "hostroot"): the VM's tests may chroot into it for the host's userland.
 ta_boot() {
-	local kernel=$1 initrd=$2 log=$3 mode=$4 limit=${5:-900} rc=0 share=() irq=
+	local kernel=$1 initrd=$2 log=$3 mode=$4 limit=${5:-900} share=() irq=
 	# The test kernel has no PCI_MSI and its ACPI finds no routing for the
 	# virtio-9p device's INTx: route it from the MP table (acpi=noirq).
 	if [ "${TA_HOSTROOT:-0}" = 1 ]; then
 		share=(-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on)
 		irq=" acpi=noirq"
 	fi
-	timeout --foreground -k 10 "$limit" qemu-system-x86_64 -accel tcg \
+	ta_qemu "$log" "$limit" "$mode" qemu-system-x86_64 -accel tcg \
 		-m 1G -smp 2 -kernel "$kernel" -initrd "$initrd" "${share[@]}" \
 		-append "console=ttyS0 loglevel=7 panic=-1 ta_mode=$mode$irq $TA_BOOT_ARGS" \
-		-display none -monitor none -serial "file:$log" -no-reboot \
-		</dev/null >"$log.qemu" 2>&1 || rc=$?
-	[ "$rc" = 124 ] && ta_log "VM ($mode) timed out after ${limit}s"
-	return 0
+		-display none -monitor none -no-reboot
 }
 
 # The arm64 board: qemu-system-aarch64 -M virt -cpu max (TCG), 2 CPUs,
@@ -451,18 +484,15 @@ ta_board_dtb() {
 # ta_boot_arm64 IMAGE INITRAMFS DTB LOG MODE [TIMEOUT]: boot the arm64 board
 # under TCG with DTB; the VM runs tests/vm/init in MODE and powers off.
 ta_boot_arm64() {
-	local kernel=$1 initrd=$2 dtb=$3 log=$4 mode=$5 limit=${6:-900} rc=0 args=
+	local kernel=$1 initrd=$2 dtb=$3 log=$4 mode=$5 limit=${6:-900} args=
 	# pageless: the kernel told of 3 GiB of RAM (to 4 GiB), the region
 	# above it outside its memory map (qemu writes the memory node itself,
 	# so the device tree cannot say it).
 	[ "$mode" = board-pageless ] && args=mem=3G
-	timeout --foreground -k 10 "$limit" qemu-system-aarch64 -accel tcg \
+	ta_qemu "$log" "$limit" "$mode" qemu-system-aarch64 -accel tcg \
 		"${TA_ARM64_MACHINE[@]}" -kernel "$kernel" -initrd "$initrd" -dtb "$dtb" \
 		-append "console=ttyAMA0 loglevel=7 panic=-1 ta_mode=$mode $args $TA_BOOT_ARGS" \
-		-display none -monitor none -serial "file:$log" -no-reboot \
-		</dev/null >"$log.qemu" 2>&1 || rc=$?
-	[ "$rc" = 124 ] && ta_log "VM ($mode) timed out after ${limit}s"
-	return 0
+		-display none -monitor none -no-reboot
 }
 
 # ta_arm64_busybox: Debian's busybox-static for arm64, downloaded once into
