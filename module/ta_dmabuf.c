@@ -409,6 +409,15 @@ static struct dma_buf *ta_dmabuf_create_range(struct ta_plan_obj *plan,
 	info.size = size;
 	info.flags = O_RDWR;
 	info.priv = buf;
+	/*
+	 * Every buffer of the whole slice shares the plan's reservation
+	 * object, so a job that takes the plan by ID (a buffer made for it)
+	 * and one through a buffer userspace exported see each other's
+	 * fences. A tensor's buffer keeps its own: a job names it beside the
+	 * plan's, and one reservation object named twice cannot be locked.
+	 */
+	if (tensor == TA_DMABUF_WHOLE_PLAN)
+		info.resv = &plan->resv;
 	dmabuf = dma_buf_export(&info);
 	if (IS_ERR(dmabuf))
 		goto free_buf;

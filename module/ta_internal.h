@@ -8,6 +8,7 @@
 #include <linux/atomic.h>
 #include <linux/cdev.h>
 #include <linux/device.h>
+#include <linux/dma-resv.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -199,14 +200,18 @@ struct ta_user {
  * @dmem_pool: the creator's dmem cgroup pool charged with @slice_size, or
  *	       NULL (no dmem controller, or no slice)
  * @destroyed: kernel users to tell when the plan is destroyed
+ * @resv: the reservation object of every dma-buf of the whole slice (each
+ *	  PLAN_EXPORT and ta_kapi_plan_dmabuf() one): the fences of jobs on
+ *	  the plan, whichever buffer or ID they came by, in one place; it
+ *	  locks itself (&dma_resv.lock)
  * @exportable: bitmap of the tensors with %TA_TENSOR_EXPORTABLE (their
  *		placements are whole pages at page-aligned offsets), or NULL
  *		when the plan has none
  * @n_tensors: entries in @placements
  * @placements: offset (from the slice) and size of each tensor
  *
- * Everything but @ref and @reap_node is written before the plan is
- * published and never after.
+ * Everything but @ref, @reap_node and @resv's fences is written before
+ * the plan is published and never after.
  */
 struct ta_plan_obj {
 	struct kref ref;
@@ -227,6 +232,7 @@ struct ta_plan_obj {
 	dma_addr_t slice_dma;
 	struct dmem_cgroup_pool_state *dmem_pool;
 	struct blocking_notifier_head destroyed;
+	struct dma_resv resv;
 	unsigned long *exportable;
 	u32 n_tensors;
 	struct ta_placement placements[];

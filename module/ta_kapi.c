@@ -116,7 +116,12 @@ EXPORT_SYMBOL_GPL(ta_kapi_tensor_from_dmabuf);
  * For a driver given a plan ID that needs the slice mapped for its own
  * device (behind an IOMMU, or for its own sg_table): attach the buffer and
  * map the attachment as for one userspace exported. The buffer holds its
- * own reference to the plan.
+ * own reference to the plan. Every buffer of a plan's whole slice, this
+ * one and those userspace exported, shares the plan's reservation object
+ * (ta_kapi_plan_resv()): a job's fence added through one is seen through
+ * all, so jobs by ID and by buffer are ordered alike. One job must
+ * therefore name a plan's slice once: two such buffers in one
+ * drm_gem_lock_reservations() call fail with -EALREADY.
  *
  * Return: the dma-buf, to be released with dma_buf_put(); ERR_PTR(-EINVAL)
  * for a plan without memory (height 0), ERR_PTR(-ENOMEM).
@@ -126,6 +131,24 @@ struct dma_buf *ta_kapi_plan_dmabuf(struct ta_plan_obj *plan)
 	return ta_dmabuf_create(plan);
 }
 EXPORT_SYMBOL_GPL(ta_kapi_plan_dmabuf);
+
+/**
+ * ta_kapi_plan_resv() - the reservation object of a plan's slice
+ * @plan: a plan the caller holds a reference to
+ *
+ * For a driver that takes a plan by ID and reaches the slice without a
+ * dma-buf (ta_kapi_plan_dma_base(), no IOMMU): the implicit fences of
+ * every dma-buf of the whole slice live here, so such a driver waits for
+ * them and adds its job's fence here, under dma_resv_lock(), as it would
+ * through an imported buffer. It lives as long as the plan.
+ *
+ * Return: the plan's reservation object.
+ */
+struct dma_resv *ta_kapi_plan_resv(struct ta_plan_obj *plan)
+{
+	return &plan->resv;
+}
+EXPORT_SYMBOL_GPL(ta_kapi_plan_resv);
 
 /**
  * ta_kapi_plan_ref() - take another reference to a plan already held

@@ -233,6 +233,7 @@ static void ta_plan_obj_release(struct kref *ref)
 	ta_dmem_uncharge(plan->dmem_pool, plan->slice_size);
 	ta_user_release(plan->ta, plan->user, plan->slice_size);
 	kvfree(plan->exportable);
+	dma_resv_fini(&plan->resv);
 	kvfree(plan);
 }
 
@@ -496,9 +497,14 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 
 	plan = kvzalloc(struct_size(plan, placements, req->n_tensors),
 			TA_GFP_USER);
+	if (!plan) {
+		err = -ENOMEM;
+		goto free_derived;
+	}
+	dma_resv_init(&plan->resv);
 	offsets = kvcalloc(max_t(u32, req->n_tensors, 1), sizeof(*offsets),
 			   TA_GFP_USER);
-	if (!plan || !offsets) {
+	if (!offsets) {
 		err = -ENOMEM;
 		goto free_plan;
 	}
@@ -596,11 +602,11 @@ free_slice:
 		gen_pool_free(ta->pool, plan->slice_vaddr, plan->slice_size);
 free_plan:
 	kvfree(offsets);
-	if (plan) {
-		ta_dmem_uncharge(plan->dmem_pool, plan->slice_size);
-		kvfree(plan->exportable);
-	}
+	ta_dmem_uncharge(plan->dmem_pool, plan->slice_size);
+	kvfree(plan->exportable);
+	dma_resv_fini(&plan->resv);
 	kvfree(plan);
+free_derived:
 	kvfree(derived);
 unreserve_user:
 	ta_user_release(ta, user, charged);

@@ -32,6 +32,7 @@ struct ta_plan_obj *ta_kapi_plan_get(u32 id, struct file *file);
 struct ta_plan_obj *ta_kapi_plan_from_dmabuf(struct dma_buf *dmabuf);
 struct ta_plan_obj *ta_kapi_tensor_from_dmabuf(struct dma_buf *dmabuf, u32 *index);
 struct dma_buf *ta_kapi_plan_dmabuf(struct ta_plan_obj *plan);
+struct dma_resv *ta_kapi_plan_resv(struct ta_plan_obj *plan);
 void ta_kapi_plan_ref(struct ta_plan_obj *plan);
 void ta_kapi_plan_put(struct ta_plan_obj *plan);
 struct device *ta_kapi_plan_device(const struct ta_plan_obj *plan);

@@ -1190,15 +1190,18 @@ static void test_lifetime(int ta, int npu, struct model *m)
 }
 
 /*
- * The job's fence (--sync). An unsignalled vgem fence imported into the
- * plan's dma-buf holds the job back: poll() and a sync_file of the dma-buf
- * show it busy, and the NPU has not touched the plan; once vgem signals,
- * both see the job done and the results are bit for bit. Then, with nothing
- * in the way, a reader that waits with poll() right after submit sees only
- * finished results.
+ * The job's fence (--sync), for a job that names the plan by its GEM handle
+ * and for one that names it by ID (the driver makes its own dma-buf of the
+ * plan: issue 25, both share the plan's reservation object). An unsignalled
+ * vgem fence imported into the plan's exported dma-buf holds the job back:
+ * poll() and a sync_file of the dma-buf show it busy, and the NPU has not
+ * touched the plan; once vgem signals, both see the job done and the
+ * results are bit for bit. Then, with nothing in the way, a reader that
+ * waits with poll() right after submit sees only finished results.
  */
-static void test_sync(int ta, int npu, struct model *m)
+static void test_sync(int ta, int npu, struct model *m, bool by_id)
 {
+	const char *how = by_id ? "npu sync by ID" : "npu sync";
 	struct drm_ta_npu_submit job;
 	int vgem = -1, sync = -1;
 	uint8_t *before = NULL;
@@ -1209,52 +1212,56 @@ static void test_sync(int ta, int npu, struct model *m)
 
 	ret = plan_create(ta, m, TA_STRATEGY_AUTO, &p);
 	if (ret) {
-		report(false, "npu sync: plan: %s", strerror(-ret));
+		report(false, "%s: plan: %s", how, strerror(-ret));
 		goto out;
 	}
 	plan_write_initial(m, &p);
 	ret = vgem_hold(p.dmabuf, &vgem, &fence);
 	report(!ret,
-	       "npu sync: an unsignalled vgem fence imported into the plan's dma-buf (IMPORT_SYNC_FILE)%s%s",
-	       ret ? ": " : "", ret ? strerror(-ret) : "");
+	       "%s: an unsignalled vgem fence imported into the plan's dma-buf (IMPORT_SYNC_FILE)%s%s",
+	       how, ret ? ": " : "", ret ? strerror(-ret) : "");
 	before = malloc(p.create.height);
 	if (ret || !before)
 		goto out;
 	memcpy(before, p.map, p.create.height);
 
-	job_init(&job, m, &p, false);
+	job_init(&job, m, &p, by_id);
 	job.flags &= ~TA_NPU_SUBMIT_WAIT;
 	ret = ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? errno : 0;
-	report(!ret, "npu sync: the job is queued behind the foreign fence (seqno %llu)%s%s",
-	       (unsigned long long)job.seqno, ret ? ": " : "",
+	report(!ret, "%s: the job is queued behind the foreign fence (seqno %llu)%s%s",
+	       how, (unsigned long long)job.seqno, ret ? ": " : "",
 	       ret ? strerror(ret) : "");
 	usleep(300 * 1000);
 	report(poll_fd(p.dmabuf, POLLIN, 200) == 0,
-	       "npu sync: poll() on the plan's dma-buf: busy while the job waits");
+	       "%s: poll() on the plan's dma-buf: busy while the job waits", how);
 	sync = dmabuf_export_sync_file(p.dmabuf, false);
 	report(sync >= 0 && sync_file_status(sync) == 0,
-	       "npu sync: EXPORT_SYNC_FILE of the plan's dma-buf: a sync_file not yet signalled");
+	       "%s: EXPORT_SYNC_FILE of the plan's dma-buf: a sync_file not yet signalled",
+	       how);
 	report(!memcmp(before, p.map, p.create.height),
-	       "npu sync: the NPU has not touched the plan while the foreign fence holds it");
-	report(!vgem_fence_signal(vgem, fence), "npu sync: vgem signals its fence");
+	       "%s: the NPU has not touched the plan while the foreign fence holds it",
+	       how);
+	report(!vgem_fence_signal(vgem, fence), "%s: vgem signals its fence", how);
 	report(sync >= 0 && poll_fd(sync, POLLIN, 120 * 1000) == 1 &&
 	       sync_file_status(sync) == 1,
-	       "npu sync: the sync_file signals once the job is done");
+	       "%s: the sync_file signals once the job is done", how);
 	report(poll_fd(p.dmabuf, POLLIN, 120 * 1000) == 1,
-	       "npu sync: poll() on the plan's dma-buf returns once the job is done");
+	       "%s: poll() on the plan's dma-buf returns once the job is done",
+	       how);
 	bad = compare_live(m, &p, m->final, m->n_ops);
-	report(bad < 0, "npu sync: what the waiting reader sees is bit for bit the reference");
+	report(bad < 0, "%s: what the waiting reader sees is bit for bit the reference",
+	       how);
 
 	/* Nothing in the way: poll() right after submit, then read. */
 	memset(p.map, 0, p.create.height);
 	plan_write_initial(m, &p);
-	job_init(&job, m, &p, false);
+	job_init(&job, m, &p, by_id);
 	job.flags &= ~TA_NPU_SUBMIT_WAIT;
 	ret = ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? errno : 0;
 	report(!ret && poll_fd(p.dmabuf, POLLIN, 120 * 1000) == 1,
-	       "npu sync: a reader polls the plan's dma-buf right after submit");
+	       "%s: a reader polls the plan's dma-buf right after submit", how);
 	bad = compare_live(m, &p, m->final, m->n_ops);
-	report(bad < 0, "npu sync: and sees only finished results: bit for bit");
+	report(bad < 0, "%s: and sees only finished results: bit for bit", how);
 
 out:
 	free(before);
@@ -1539,7 +1546,8 @@ int main(int argc, char **argv)
 		if (o.stress && i == first)
 			test_stress(ta, &m);
 		if (o.sync && i == first) {
-			test_sync(ta, npu, &m);
+			test_sync(ta, npu, &m, false);
+			test_sync(ta, npu, &m, true);
 			test_queue_bound(ta, &m);
 		}
 		if (o.long_job) {

@@ -648,7 +648,7 @@ static void ta_kapi_dmabuf_test(struct kunit *test)
 	struct ta_kapi_fixture *f = test->priv;
 	struct ta_owner owner = { .uid = current_euid(), .key = 1 };
 	struct ta_plan_obj *plan, *back;
-	struct dma_buf *dmabuf;
+	struct dma_buf *dmabuf, *again;
 	size_t held;
 
 	plan = ta_kapi_plan_get(f->id, f->file);
@@ -656,6 +656,15 @@ static void ta_kapi_dmabuf_test(struct kunit *test)
 	dmabuf = ta_kapi_plan_dmabuf(plan);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(dmabuf));
 	KUNIT_EXPECT_EQ(test, dmabuf->size, ta_kapi_plan_size(plan));
+	/*
+	 * Every buffer of the slice shares the plan's reservation object
+	 * (issue 25: a job by ID sees the fences of one userspace exported).
+	 */
+	again = ta_kapi_plan_dmabuf(plan);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(again));
+	KUNIT_EXPECT_PTR_EQ(test, dmabuf->resv, ta_kapi_plan_resv(plan));
+	KUNIT_EXPECT_PTR_EQ(test, again->resv, dmabuf->resv);
+	dma_buf_put(again);
 	back = ta_kapi_plan_from_dmabuf(dmabuf);
 	KUNIT_EXPECT_PTR_EQ(test, back, plan);
 	if (!IS_ERR(back))
@@ -780,6 +789,9 @@ static void ta_kapi_tensor_export_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_kapi_tensor_from_dmabuf(whole, &index)),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, index, 99U);
+	/* A tensor's buffer keeps a reservation object of its own. */
+	KUNIT_EXPECT_PTR_EQ(test, whole->resv, ta_kapi_plan_resv(plan));
+	KUNIT_EXPECT_PTR_NE(test, dmabuf->resv, whole->resv);
 	dma_buf_put(whole);
 
 	/* An importer sees one contiguous entry: the tensor's pages. */
