@@ -367,6 +367,7 @@ struct dma_buf *ta_dmabuf_create_tensor_by_id(struct ta_device *ta,
 /* ta_test_hooks.c: only in the test build (TA_KUNIT=1) */
 #ifdef TA_TEST_HOOKS
 void ta_test_hooks_register(struct ta_device *ta);
+int ta_test_hooks_fail_load(void);
 /* ta_nl_owner.c, for tests/kunit/ta_netlink_kunit.c */
 struct net;
 int ta_nl_test_owner(struct ta_device *ta, struct sock *sk, u32 portid,
@@ -374,6 +375,7 @@ int ta_nl_test_owner(struct ta_device *ta, struct sock *sk, u32 portid,
 void ta_nl_test_release(struct ta_device *ta, struct net *net, u32 portid);
 #else
 static inline void ta_test_hooks_register(struct ta_device *ta) { }
+static inline int ta_test_hooks_fail_load(void) { return 0; }
 #endif
 
 /* ta_mmap.c */

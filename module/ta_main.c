@@ -248,6 +248,10 @@ static int __init ta_init(void)
 	err = ta_netlink_init(ta_default_device);
 	if (err)
 		goto unregister_param_device;
+	/* The test build fails here on purpose with test_fail_load_ms. */
+	err = ta_test_hooks_fail_load();
+	if (err)
+		goto unregister_netlink;
 	err = ta_chardev_register(ta_default_device);
 	if (err) {
 		pr_err("%s: cannot register /dev/%s: %d\n", TA_DRIVER_NAME,

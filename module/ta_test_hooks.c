@@ -6,13 +6,25 @@
  * <debugfs>/tensorarena/<device>/test_move_tensor: write "PLAN TENSOR ONTO"
  * and tensor TENSOR of plan PLAN is moved to the offset of tensor ONTO: a
  * deliberately wrong plan, for the end-to-end test that must catch it.
+ *
+ * test_fail_load_ms=N (module parameter): the load fails on purpose N ms
+ * after the netlink family is up, as if /dev/tensorarena could not be
+ * registered, so that a test can plan over netlink meanwhile and the
+ * unwind meets a plan a socket owns (issue 25).
  */
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/fs.h>
 #include <linux/kernel.h>
+#include <linux/moduleparam.h>
 #include <linux/uaccess.h>
 
 #include "ta_internal.h"
+
+static unsigned int test_fail_load_ms;
+module_param(test_fail_load_ms, uint, 0400);
+MODULE_PARM_DESC(test_fail_load_ms,
+		 "test build only: fail the load this many ms after netlink is up (0: never)");
 
 static int ta_test_move_tensor(struct ta_device *ta, u32 plan_id, u32 tensor,
 			       u32 onto)
@@ -78,4 +90,23 @@ void ta_test_hooks_register(struct ta_device *ta)
 {
 	debugfs_create_file("test_move_tensor", 0200, ta->debugfs, ta,
 			    &ta_test_move_tensor_fops);
+}
+
+/**
+ * ta_test_hooks_fail_load() - fail the load on purpose, netlink up
+ *
+ * With test_fail_load_ms set, wait that long (a test plans over netlink
+ * meanwhile), then fail as a /dev/tensorarena that cannot be registered
+ * would, so that ta_init() unwinds with the family's plans alive.
+ *
+ * Return: 0, or -ECANCELED when test_fail_load_ms is set.
+ */
+int ta_test_hooks_fail_load(void)
+{
+	if (!test_fail_load_ms)
+		return 0;
+	pr_info("tensorarena: test hook: the load fails in %u ms, its netlink family registered\n",
+		test_fail_load_ms);
+	msleep(test_fail_load_ms);
+	return -ECANCELED;
 }

@@ -141,6 +141,7 @@ wait_for_line() {
 }
 
 run_kunit() {
+	run_unwind_netlink_tests
 	# The KUnit build runs its suites when loaded; KTAP goes to the console.
 	check "kunit: module with suites loads" \
 		insmod "$TA/tensorarena-kunit.ko" arena_size=16M group=$TA_GROUP
@@ -457,6 +458,49 @@ run_unload_netlink_tests() {
 	check "unload, a netlink socket owning a plan: its next request fails (${after:-none}), the client exits ($rc)" \
 		[ "$rc" = 0 -a -n "$after" -a "$after" != 0 ]
 	rm -f /tmp/nlhold.fifo /tmp/nlhold.out
+}
+
+# run_unwind_netlink_tests: issue 25, row 1, the insmod unwind. The test
+# build fails its own load on purpose 5 s after its netlink family is up
+# (test_fail_load_ms); meanwhile a client plans over netlink and keeps the
+# socket (no descriptor of /dev/tensorarena, which is not there yet). The
+# unwind must destroy that plan before the socket's record (KASAN saw a
+# use-after-free in this order at unload), leave nothing behind, and the
+# client's next request on the socket must fail.
+run_unwind_netlink_tests() {
+	rm -f /tmp/unwind.fifo /tmp/unwind.out /tmp/unwind.insmod
+	mkfifo /tmp/unwind.fifo
+	insmod "$TA/tensorarena-kunit.ko" arena_size=16M group=$TA_GROUP \
+		test_fail_load_ms=5000 >/tmp/unwind.insmod 2>&1 &
+	loader=$!
+	i=0
+	while ! dmesg | grep -q 'test hook: the load fails in' && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	"$TA/ta_e2e_netlink" --hold-netlink </tmp/unwind.fifo >/tmp/unwind.out &
+	holder=$!
+	exec 4>/tmp/unwind.fifo
+	i=0
+	while [ ! -s /tmp/unwind.out ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	id=$(head -1 /tmp/unwind.out)
+	loading=no
+	kill -0 $loader 2>/dev/null && loading=yes
+	check "insmod unwind, a netlink client planning meanwhile: its plan (${id:-none}) made while the load is under way ($loading)" \
+		[ -n "$id" -a "$loading" = yes ]
+	wait $loader
+	rc=$?
+	check "insmod unwind, a netlink client planning meanwhile: the load fails as the hook says ($rc: $(head -c 160 /tmp/unwind.insmod | tr "\n" " "))" \
+		sh -c "[ $rc != 0 ] && grep -q 'Operation canceled' /tmp/unwind.insmod"
+	check "insmod unwind, a netlink client planning meanwhile: nothing left after the unwind" \
+		sh -c '[ ! -e /sys/module/tensorarena ] && [ ! -e /dev/tensorarena ] && [ ! -e /sys/kernel/debug/tensorarena ]'
+	exec 4>&-
+	wait $holder
+	rc=$?
+	after=$(sed -n 's/^after: //p' /tmp/unwind.out)
+	check "insmod unwind, a netlink client planning meanwhile: its next request fails (${after:-none}), the client exits ($rc)" \
+		[ "$rc" = 0 -a -n "$after" -a "$after" != 0 ]
+	rm -f /tmp/unwind.fifo /tmp/unwind.out /tmp/unwind.insmod
 }
 
 # Issue #9, evidence 1 (tests/e2e/ta_e2e_fault.c): insmod with its 1st,

@@ -5,7 +5,8 @@
 # with KASAN, lockdep, UBSAN and kmemleak, and the verdict of
 # tests/results.py over its console (the KUnit suites of tests/kunit/suites
 # must all run). make check runs the same boot in its test lane; this is
-# that lane without lint and the in-tree build (about 8 minutes warm).
+# that lane without lint and the in-tree build (about 8 minutes warm; the
+# same --min figure as run-all.sh gives the test VM, TA_VM_TEST_MIN).
 # usage: tests/vm/test-vm.sh [OUT]   (OUT: build/test-vm)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -22,4 +23,4 @@ ta_initramfs "$out/test.cpio.gz" "$out/payload"
 ta_log "test-vm: booting the test kernel (7.2, TCG)"
 TA_HOSTROOT=1 ta_boot "$kdir/arch/x86/boot/bzImage" "$out/test.cpio.gz" "$out/console.log" test 2100
 python3 "$TA_ROOT/tests/results.py" --console "test-vm=$out/console.log" \
-	--suites "test-vm=$TA_ROOT/tests/kunit/suites"
+	--suites "test-vm=$TA_ROOT/tests/kunit/suites" --min test-vm="${TA_VM_TEST_MIN:-882}"
