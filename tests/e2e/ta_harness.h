@@ -136,7 +136,8 @@ ta_check(bool ok, const char *fmt, ...)
 	{								\
 		ta_register(&ta_desc_##f##_##tn);			\
 	}								\
-	static void ta_body_##f##_##tn(struct ta_fixture_##f *self)
+	static void ta_body_##f##_##tn(struct ta_fixture_##f *self \
+				       __attribute__((unused)))
 
 static inline bool ta_selected(struct ta_test *t, int nsel, char **sel)
 {
