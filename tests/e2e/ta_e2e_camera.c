@@ -12,8 +12,13 @@
  *  - the NPU's output is the keyed mix of its input (ta_npu_mix.h): the
  *    userspace reference computes it from the captured frame, bit for bit.
  *
- * usage: ta_e2e_camera
- * Prints "e2e: ok - camera: ..." / "e2e: not ok - camera: ..." lines.
+ * One test: each step needs the one before it. The "camera" fixture opens
+ * the device, the reference NPU and vivid's capture node and sets vivid's
+ * format, and closes them after.
+ *
+ * usage: ta_e2e_camera [-l] [-t TEST]...
+ * Prints "e2e: ok - camera: ..." / "e2e: not ok - camera: ..." lines, a
+ * plan and a line per test (ta_harness.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -35,7 +40,7 @@
 #include "ta_npu_mix.h"
 #include "ta_npu_sim.h"
 #include "ta_e2e_drm.h"
-#include "ta_e2e_report.h"
+#include "ta_harness.h"
 
 #define JOB_KEY		0xca3e7a0ULL
 #define OUT_SIZE	4096
@@ -179,7 +184,49 @@ static int capture_mmap(int cam, uint8_t *frame, size_t size)
 	return err;
 }
 
-int main(void)
+/* The device, the reference NPU, vivid's node set to its steady frame. */
+FIXTURE(camera) {
+	int ta, npu, cam;
+	struct v4l2_format fmt;
+};
+
+FIXTURE_SETUP(camera)
+{
+	size_t size;
+	int err;
+
+	self->ta = open("/dev/" TA_DEVICE_NAME, O_RDWR | O_CLOEXEC);
+	self->npu = drm_open_driver(TA_NPU_DRIVER_NAME, false);
+	self->cam = open_vivid();
+	CHECK(self->ta >= 0 && self->npu >= 0 && self->cam >= 0,
+	      "camera: open /dev/tensorarena, the reference NPU and vivid's capture node");
+	if (self->ta < 0 || self->npu < 0 || self->cam < 0)
+		SKIP("a device is missing");
+	err = camera_setup(self->cam, &self->fmt);
+	size = self->fmt.fmt.pix.sizeimage;
+	CHECK(!err && size > 0,
+	      "camera: vivid set to YUYV %ux%u (%zu bytes a frame), 75%% colour bars, no on-screen text%s%s",
+	      self->fmt.fmt.pix.width, self->fmt.fmt.pix.height, size,
+	      err ? ": " : "", err ? strerror(-err) : "");
+	if (err || !size)
+		SKIP("vivid could not be set up");
+}
+
+FIXTURE_TEARDOWN(camera)
+{
+	if (self->cam >= 0)
+		close(self->cam);
+	if (self->npu >= 0)
+		close(self->npu);
+	if (self->ta >= 0)
+		close(self->ta);
+}
+
+/*
+ * vivid captures into the tensor's dma-buf, the NPU reads the tensor, and
+ * again behind a foreign fence.
+ */
+TEST_F(camera, capture_into_tensor_npu_reads)
 {
 	struct ta_tensor tensors[2] = { { 0 } };
 	struct ta_op op = { .first_ref = 0, .n_inputs = 1, .n_outputs = 1 };
@@ -202,23 +249,17 @@ int main(void)
 	uint64_t h;
 	off_t end;
 
-	ta = open("/dev/" TA_DEVICE_NAME, O_RDWR | O_CLOEXEC);
-	npu = drm_open_driver(TA_NPU_DRIVER_NAME, false);
-	cam = open_vivid();
-	report(ta >= 0 && npu >= 0 && cam >= 0,
-	       "camera: open /dev/tensorarena, the reference NPU and vivid's capture node");
-	if (ta < 0 || npu < 0 || cam < 0)
-		return 1;
-	err = camera_setup(cam, &fmt);
+	ta = self->ta;
+	npu = self->npu;
+	cam = self->cam;
+	fmt = self->fmt;
 	size = fmt.fmt.pix.sizeimage;
-	report(!err && size > 0,
-	       "camera: vivid set to YUYV %ux%u (%zu bytes a frame), 75%% colour bars, no on-screen text%s%s",
-	       fmt.fmt.pix.width, fmt.fmt.pix.height, size, err ? ": " : "",
-	       err ? strerror(-err) : "");
 	frame = malloc(size);
 	again = malloc(size);
-	if (err || !frame || !again)
-		return 1;
+	if (!frame || !again) {
+		CHECK(false, "camera: %zu bytes for two frames", 2 * size);
+		goto out_free;
+	}
 
 	/* A graph: the frame (exportable input) -> one op -> an output. */
 	tensors[0].size = size;
@@ -240,14 +281,14 @@ int main(void)
 	get.placement_size = sizeof(place[0]);
 	if (!err)
 		err = xioctl(ta, TA_IOCTL_PLAN_GET, &get);
-	report(!err, "camera: a plan whose input tensor is exportable (height %llu)%s%s",
-	       (unsigned long long)create.height, err ? ": " : "",
-	       err ? strerror(-err) : "");
+	CHECK(!err, "camera: a plan whose input tensor is exportable (height %llu)%s%s",
+	      (unsigned long long)create.height, err ? ": " : "",
+	      err ? strerror(-err) : "");
 	if (err)
-		return 1;
-	report(place[0].offset % page == 0,
-	       "camera: the exportable tensor starts on a page (offset %llu)",
-	       (unsigned long long)place[0].offset);
+		goto out_free;
+	CHECK(place[0].offset % page == 0,
+	      "camera: the exportable tensor starts on a page (offset %llu)",
+	      (unsigned long long)place[0].offset);
 
 	map_len = (create.height + page - 1) / page * page;
 	map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_SHARED, ta,
@@ -262,16 +303,16 @@ int main(void)
 		err = xioctl(ta, TA_IOCTL_PLAN_EXPORT, &pexp);
 	if (!err)
 		err = xioctl(ta, TA_IOCTL_TENSOR_EXPORT, &texp);
-	report(!err, "camera: the plan mapped, its dma-buf and the tensor's dma-buf exported%s%s",
-	       err ? ": " : "", err ? strerror(-err) : "");
+	CHECK(!err, "camera: the plan mapped, its dma-buf and the tensor's dma-buf exported%s%s",
+	      err ? ": " : "", err ? strerror(-err) : "");
 	if (err)
-		return 1;
+		goto out_free;
 	end = lseek(texp.fd, 0, SEEK_END);
-	report(end >= 0 && (uint64_t)end == texp.size &&
-	       texp.size == (size + page - 1) / page * page &&
-	       texp.offset == place[0].offset,
-	       "camera: the tensor's dma-buf is its whole pages (%lld bytes) at its offset",
-	       (long long)end);
+	CHECK(end >= 0 && (uint64_t)end == texp.size &&
+	      texp.size == (size + page - 1) / page * page &&
+	      texp.offset == place[0].offset,
+	      "camera: the tensor's dma-buf is its whole pages (%lld bytes) at its offset",
+	      (long long)end);
 
 	/* The camera writes into the tensor: DMABUF capture. */
 	memset(map + place[0].offset, FILLER, size);
@@ -290,23 +331,23 @@ int main(void)
 	if (!err)
 		err = capture_one(cam, V4L2_MEMORY_DMABUF, &index, &used);
 	reqbufs(cam, V4L2_MEMORY_DMABUF, 0);
-	report(!err && used == size,
-	       "camera: vivid captured a frame into the tensor's dma-buf (V4L2_MEMORY_DMABUF, %u bytes)%s%s",
-	       used, err ? ": " : "", err ? strerror(-err) : "");
+	CHECK(!err && used == size,
+	      "camera: vivid captured a frame into the tensor's dma-buf (V4L2_MEMORY_DMABUF, %u bytes)%s%s",
+	      used, err ? ": " : "", err ? strerror(-err) : "");
 	memcpy(frame, map + place[0].offset, size);
 	{
 		size_t i, filler = 0;
 
 		for (i = 0; i < size; i++)
 			filler += frame[i] == FILLER;
-		report(filler < size / 2,
-		       "camera: the frame replaced the tensor's filler (%zu of %zu bytes still 0x%x)",
-		       filler, size, FILLER);
+		CHECK(filler < size / 2,
+		      "camera: the frame replaced the tensor's filler (%zu of %zu bytes still 0x%x)",
+		      filler, size, FILLER);
 	}
 	err = capture_mmap(cam, again, size);
-	report(!err && !memcmp(frame, again, size),
-	       "camera: the same frame captured again into vivid's own buffer is byte for byte what the tensor holds%s%s",
-	       err ? ": " : "", err ? strerror(-err) : "");
+	CHECK(!err && !memcmp(frame, again, size),
+	      "camera: the same frame captured again into vivid's own buffer is byte for byte what the tensor holds%s%s",
+	      err ? ": " : "", err ? strerror(-err) : "");
 
 	/* The NPU reads the tensor: one op, synchronised with its buffer. */
 	err = drm_prime_import(npu, pexp.fd, &plan_handle);
@@ -327,15 +368,15 @@ int main(void)
 	job.n_bos = 1;
 	if (!err)
 		err = xioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job);
-	report(!err && job.bytes_read == size && job.bytes_written == OUT_SIZE,
-	       "camera: the NPU ran on the plan, naming the tensor's buffer as its input (read %llu bytes)%s%s",
-	       (unsigned long long)job.bytes_read, err ? ": " : "",
-	       err ? strerror(-err) : "");
+	CHECK(!err && job.bytes_read == size && job.bytes_written == OUT_SIZE,
+	      "camera: the NPU ran on the plan, naming the tensor's buffer as its input (read %llu bytes)%s%s",
+	      (unsigned long long)job.bytes_read, err ? ": " : "",
+	      err ? strerror(-err) : "");
 	h = ta_npu_digest_begin(JOB_KEY, 0);
 	h = ta_npu_digest_input(h, frame, size);
 	ta_npu_fill_output(h, 0, want, OUT_SIZE);
-	report(!err && !memcmp(want, map + place[1].offset, OUT_SIZE),
-	       "camera: the NPU's output is the reference's on the captured frame: it read the bytes the camera wrote");
+	CHECK(!err && !memcmp(want, map + place[1].offset, OUT_SIZE),
+	      "camera: the NPU's output is the reference's on the captured frame: it read the bytes the camera wrote");
 
 	/*
 	 * Again, held back by a foreign (vgem) fence on the plan's buffer: the
@@ -348,19 +389,19 @@ int main(void)
 	job.flags = 0;
 	if (!err)
 		err = xioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job);
-	report(!err, "camera: a job queued behind a vgem fence on the plan's buffer%s%s",
-	       err ? ": " : "", err ? strerror(-err) : "");
+	CHECK(!err, "camera: a job queued behind a vgem fence on the plan's buffer%s%s",
+	      err ? ": " : "", err ? strerror(-err) : "");
 	sync = err ? -1 : dmabuf_export_sync_file(texp.fd, true);
-	report(!err && poll_fd(texp.fd, POLLIN, 0) == 1 && sync >= 0 &&
-	       sync_file_status(sync) == 0 && poll_fd(texp.fd, POLLOUT, 0) == 0,
-	       "camera: meanwhile the input tensor's buffer is ready for readers, not for writers (the job's fence there has read usage)");
-	report(vgem >= 0 && !vgem_fence_signal(vgem, fence) && sync >= 0 &&
-	       poll_fd(sync, POLLIN, 120 * 1000) == 1 &&
-	       sync_file_status(sync) == 1,
-	       "camera: once vgem signals, the writer's sync_file signals with the job");
-	report(poll_fd(pexp.fd, POLLIN, 120 * 1000) == 1 &&
-	       !memcmp(want, map + place[1].offset, OUT_SIZE),
-	       "camera: and the output is there again, bit for bit");
+	CHECK(!err && poll_fd(texp.fd, POLLIN, 0) == 1 && sync >= 0 &&
+	      sync_file_status(sync) == 0 && poll_fd(texp.fd, POLLOUT, 0) == 0,
+	      "camera: meanwhile the input tensor's buffer is ready for readers, not for writers (the job's fence there has read usage)");
+	CHECK(vgem >= 0 && !vgem_fence_signal(vgem, fence) && sync >= 0 &&
+	      poll_fd(sync, POLLIN, 120 * 1000) == 1 &&
+	      sync_file_status(sync) == 1,
+	      "camera: once vgem signals, the writer's sync_file signals with the job");
+	CHECK(poll_fd(pexp.fd, POLLIN, 120 * 1000) == 1 &&
+	      !memcmp(want, map + place[1].offset, OUT_SIZE),
+	      "camera: and the output is there again, bit for bit");
 	if (sync >= 0)
 		close(sync);
 	if (vgem >= 0)
@@ -376,13 +417,15 @@ int main(void)
 	{
 		struct ta_plan_destroy d = { .plan_id = create.plan_id };
 
-		report(!xioctl(ta, TA_IOCTL_PLAN_DESTROY, &d),
-		       "camera: the plan is destroyed");
+		CHECK(!xioctl(ta, TA_IOCTL_PLAN_DESTROY, &d),
+		      "camera: the plan is destroyed");
 	}
+out_free:
 	free(frame);
 	free(again);
-	close(cam);
-	close(npu);
-	close(ta);
-	return failures ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	return ta_harness_main(argc - 1, argv + 1) ? 1 : 0;
 }

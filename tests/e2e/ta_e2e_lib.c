@@ -5,7 +5,11 @@
  * transport, compared with the offline plan of the same input, mapped and
  * exercised. With --bench, prints plans per second and mmap bandwidth.
  *
- * usage: ta_e2e_lib [--bench] [TRACE.csv...]
+ * A fixture per transport ("ioctl", "netlink") opens a client for each
+ * test and closes it after; the tests are the model, the export and the
+ * traces over each, or with --bench only the benchmarks ("bench").
+ *
+ * usage: ta_e2e_lib [--bench] [TRACE.csv...] [-l] [-t TEST]...
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,7 +24,8 @@
 
 #include "tensorarena.h"
 #include "ta_files.h"
-#include "ta_e2e_report.h"
+#include "ta_harness.h"
+#include "ta_e2e_client.h"
 
 /*
  * A MobileNet-v2-like graph of about 100 tensors: an input, then blocks of
@@ -159,7 +164,8 @@ static void test_model(struct ta_client *c, const char *tname)
 		bool same;
 
 		err = ta_plan_submit(c, m.g, &o, &kp);
-		report(!err, "%s model %s: submit (%u tensors)", tname, sname, m.n);
+		CHECK(!err, "%s model %s: submit (%u tensors)", tname, sname,
+		      m.n);
 		if (err)
 			continue;
 		err = ta_plan_offline(m.g, &o, &op);
@@ -170,16 +176,18 @@ static void test_model(struct ta_client *c, const char *tname)
 				(s == TA_STRATEGY_AUTO && ta_plan_optimal(kp) &&
 				 ta_plan_optimal(op) &&
 				 ta_plan_height(kp) == ta_plan_height(op)));
-		report(same, "%s model %s: kernel plan identical to offline (height %llu, lower bound %llu)",
-		       tname, sname, (unsigned long long)ta_plan_height(kp),
-		       (unsigned long long)ta_plan_lower_bound(kp));
+		CHECK(same,
+		      "%s model %s: kernel plan identical to offline (height %llu, lower bound %llu)",
+		      tname, sname, (unsigned long long)ta_plan_height(kp),
+		      (unsigned long long)ta_plan_lower_bound(kp));
 		ta_client_list(c, count_plan, &listed);
-		report(listed == 1, "%s model %s: listed", tname, sname);
+		CHECK(listed == 1, "%s model %s: listed", tname, sname);
 		err = ta_plan_map(kp);
-		report(!err && model_walk(&m, kp),
-		       "%s model %s: no live tensor overwritten through the library mapping",
-		       tname, sname);
-		report(!ta_plan_destroy(kp), "%s model %s: destroy", tname, sname);
+		CHECK(!err && model_walk(&m, kp),
+		      "%s model %s: no live tensor overwritten through the library mapping",
+		      tname, sname);
+		CHECK(!ta_plan_destroy(kp), "%s model %s: destroy", tname,
+		      sname);
 		ta_plan_free(kp);
 		ta_plan_free(op);
 	}
@@ -214,44 +222,44 @@ static void test_export(struct ta_client *c, const char *tname)
 	err = ta_plan_submit(c, g, &o, &p);
 	if (!err)
 		err = ta_plan_map(p);
-	report(!err, "%s export: a mapped plan", tname);
+	CHECK(!err, "%s export: a mapped plan", tname);
 	if (err)
 		goto out;
 	slice = (ta_plan_height(p) + page - 1) & ~(page - 1);
 	memset(ta_plan_tensor(p, mid), 0x5a, ta_plan_size(p, mid));
 
 	fd = ta_plan_export_dmabuf(p, TA_EXPORT_CLOEXEC);
-	report(fd >= 0 && (fcntl(fd, F_GETFD) & FD_CLOEXEC),
-	       "%s export: a descriptor with FD_CLOEXEC (got %d)", tname, fd);
+	CHECK(fd >= 0 && (fcntl(fd, F_GETFD) & FD_CLOEXEC),
+	      "%s export: a descriptor with FD_CLOEXEC (got %d)", tname, fd);
 	if (fd < 0)
 		goto out;
-	report(lseek(fd, 0, SEEK_END) == (off_t)slice,
-	       "%s export: the dma-buf is the plan's slice (%llu bytes)", tname,
-	       (unsigned long long)slice);
+	CHECK(lseek(fd, 0, SEEK_END) == (off_t)slice,
+	      "%s export: the dma-buf is the plan's slice (%llu bytes)", tname,
+	      (unsigned long long)slice);
 	buf = mmap(NULL, slice, PROT_READ, MAP_SHARED, fd, 0);
-	report(buf != MAP_FAILED &&
-	       !memcmp(buf + ta_plan_offset(p, mid), ta_plan_tensor(p, mid),
-		       ta_plan_size(p, mid)) &&
-	       buf[ta_plan_offset(p, mid)] == 0x5a,
-	       "%s export: its mapping shows the tensor written through ta_plan_tensor()",
-	       tname);
+	CHECK(buf != MAP_FAILED &&
+	      !memcmp(buf + ta_plan_offset(p, mid), ta_plan_tensor(p, mid),
+	      ta_plan_size(p, mid)) &&
+	      buf[ta_plan_offset(p, mid)] == 0x5a,
+	      "%s export: its mapping shows the tensor written through ta_plan_tensor()",
+	      tname);
 	if (buf != MAP_FAILED)
 		munmap(buf, slice);
 
 	err = ta_plan_export_dmabuf(p, 0x2);
-	report(err == -EINVAL, "%s export: unknown flag -> -EINVAL (got %d)",
-	       tname, err);
+	CHECK(err == -EINVAL, "%s export: unknown flag -> -EINVAL (got %d)",
+	      tname, err);
 	if (err >= 0)
 		close(err);
 	/* A failed setup is a failure of its own, never the errno expected. */
 	err = ta_plan_open(c, ta_plan_id(p), &again);
-	report(!err && again, "%s export: the plan opened again by its ID (%d)",
-	       tname, err);
+	CHECK(!err && again, "%s export: the plan opened again by its ID (%d)",
+	      tname, err);
 	if (!err && again) {
 		err = ta_plan_export_dmabuf(again, 0);
-		report(err >= 0 && !(fcntl(err, F_GETFD) & FD_CLOEXEC),
-		       "%s export: without flags, no FD_CLOEXEC (got %d)", tname,
-		       err);
+		CHECK(err >= 0 && !(fcntl(err, F_GETFD) & FD_CLOEXEC),
+		      "%s export: without flags, no FD_CLOEXEC (got %d)", tname,
+		      err);
 		if (err >= 0)
 			close(err);
 	}
@@ -259,33 +267,35 @@ static void test_export(struct ta_client *c, const char *tname)
 	ta_plan_destroy(p);
 	ta_plan_free(p);	/* unmaps */
 	p = NULL;
-	report(bytes_in_use(c) == use0 + slice,
-	       "%s export: the descriptor keeps the memory after ta_plan_destroy()",
-	       tname);
+	CHECK(bytes_in_use(c) == use0 + slice,
+	      "%s export: the descriptor keeps the memory after ta_plan_destroy()",
+	      tname);
 	if (again) {
 		err = ta_plan_export_dmabuf(again, 0);
-		report(err == -ENOENT,
-		       "%s export: of a destroyed plan -> -ENOENT (got %d)",
-		       tname, err);
+		CHECK(err == -ENOENT,
+		      "%s export: of a destroyed plan -> -ENOENT (got %d)",
+		      tname, err);
 		if (err >= 0)
 			close(err);
 	} else {
-		report(false, "%s export: of a destroyed plan: no handle to try it with",
-		       tname);
+		CHECK(false,
+		      "%s export: of a destroyed plan: no handle to try it with",
+		      tname);
 	}
 	close(fd);
-	report(bytes_in_use(c) == use0,
-	       "%s export: closing the descriptor returns the memory", tname);
+	CHECK(bytes_in_use(c) == use0,
+	      "%s export: closing the descriptor returns the memory", tname);
 
 	err = ta_plan_offline(g, &o, &off);
 	if (err) {
-		report(false, "%s export: of an offline plan: planning it offline failed (%d)",
-		       tname, err);
+		CHECK(false,
+		      "%s export: of an offline plan: planning it offline failed (%d)",
+		      tname, err);
 	} else {
 		err = ta_plan_export_dmabuf(off, 0);
-		report(err == -EINVAL,
-		       "%s export: of an offline plan -> -EINVAL (got %d)",
-		       tname, err);
+		CHECK(err == -EINVAL,
+		      "%s export: of an offline plan -> -EINVAL (got %d)",
+		      tname, err);
 		if (err >= 0)
 			close(err);
 	}
@@ -323,7 +333,7 @@ static void test_trace(struct ta_client *c, const char *tname, const char *path)
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	unsigned int i;
 
-	report(g != NULL, "%s trace %s: read", tname, base);
+	CHECK(g != NULL, "%s trace %s: read", tname, base);
 	if (!g)
 		return;
 	for (i = 0; i < 2; i++) {
@@ -337,10 +347,10 @@ static void test_trace(struct ta_client *c, const char *tname, const char *path)
 		err = ta_plan_submit(c, g, &o, &kp);
 		if (!err)
 			err = ta_plan_offline(g, &o, &op);
-		report(!err && ta_plan_height(kp) == ta_plan_height(op),
-		       "%s trace %s %s: kernel height %llu == offline",
-		       tname, base, ta_strategy_str(strategies[i]),
-		       err ? 0ULL : (unsigned long long)ta_plan_height(kp));
+		CHECK(!err && ta_plan_height(kp) == ta_plan_height(op),
+		      "%s trace %s %s: kernel height %llu == offline", tname,
+		      base, ta_strategy_str(strategies[i]),
+		      err ? 0ULL : (unsigned long long)ta_plan_height(kp));
 		ta_plan_free(kp);
 		ta_plan_free(op);
 	}
@@ -425,52 +435,81 @@ static void bench_mmap(struct ta_client *c)
 	ta_graph_free(g);
 }
 
-int main(int argc, char **argv)
+/* The traces the program was given. */
+static char **traces;
+static int n_traces;
+
+static void test_traces(struct ta_client *c, const char *tname)
 {
-	static const enum ta_transport transports[] = {
-		TA_TRANSPORT_IOCTL, TA_TRANSPORT_NETLINK,
-	};
-	static const char *const tnames[] = { "ioctl", "netlink" };
-	bool bench = argc > 1 && !strcmp(argv[1], "--bench");
-	unsigned int t;
 	int i;
 
-	for (t = 0; t < 2; t++) {
-		struct ta_client *c;
-		int err = ta_client_open(transports[t], &c);
+	for (i = 0; i < n_traces; i++)
+		test_trace(c, tname, traces[i]);
+}
 
-		report(!err, "%s: client opens", tnames[t]);
-		if (err)
-			continue;
-		if (bench) {
-			struct model m;
+static void bench(struct ta_client *c, const char *tname, bool mmap_too)
+{
+	struct model m;
+	int i;
 
-			model_build(&m);
-			bench_plans(c, tnames[t], m.g, "model (101 tensors)",
-				    TA_STRATEGY_GREEDY_SIZE, 200);
-			bench_plans(c, tnames[t], m.g, "model (101 tensors)",
-				    TA_STRATEGY_AUTO, 20);
-			ta_graph_free(m.g);
-			for (i = 2; i < argc; i++) {
-				struct ta_graph_builder *g = trace_graph(argv[i]);
+	model_build(&m);
+	bench_plans(c, tname, m.g, "model (101 tensors)",
+		    TA_STRATEGY_GREEDY_SIZE, 200);
+	bench_plans(c, tname, m.g, "model (101 tensors)", TA_STRATEGY_AUTO, 20);
+	ta_graph_free(m.g);
+	for (i = 0; i < n_traces; i++) {
+		struct ta_graph_builder *g = trace_graph(traces[i]);
 
-				if (g)
-					bench_plans(c, tnames[t], g,
-						    strrchr(argv[i], '/') ?
-						    strrchr(argv[i], '/') + 1 :
-						    argv[i],
-						    TA_STRATEGY_GREEDY_SIZE, 5);
-				ta_graph_free(g);
-			}
-			if (t == 0)
-				bench_mmap(c);
-		} else {
-			test_model(c, tnames[t]);
-			test_export(c, tnames[t]);
-			for (i = 1; i < argc; i++)
-				test_trace(c, tnames[t], argv[i]);
-		}
-		ta_client_close(c);
+		if (g)
+			bench_plans(c, tname, g,
+				    strrchr(traces[i], '/') ?
+				    strrchr(traces[i], '/') + 1 : traces[i],
+				    TA_STRATEGY_GREEDY_SIZE, 5);
+		ta_graph_free(g);
 	}
-	return failures ? 1 : 0;
+	if (mmap_too)
+		bench_mmap(c);
+}
+
+TEST_F(ioctl, model) { test_model(self->c, "ioctl"); }
+TEST_F(ioctl, export) { test_export(self->c, "ioctl"); }
+TEST_F(ioctl, traces) { test_traces(self->c, "ioctl"); }
+TEST_F(netlink, model) { test_model(self->c, "netlink"); }
+TEST_F(netlink, export) { test_export(self->c, "netlink"); }
+TEST_F(netlink, traces) { test_traces(self->c, "netlink"); }
+/* --bench: the figures, and the client's open as their one check. */
+TEST_F(ioctl, bench) { bench(self->c, "ioctl", true); }
+TEST_F(netlink, bench) { bench(self->c, "netlink", false); }
+
+int main(int argc, char **argv)
+{
+	bool bench_mode = argc > 1 && !strcmp(argv[1], "--bench");
+	int a = 1 + bench_mode, n = 0, n_tests = 0, rc;
+	struct ta_test *t;
+	char **args;
+
+	for (t = ta_tests; t; t = t->next)
+		n_tests++;
+	args = calloc(2 * n_tests + argc + 1, sizeof(*args));
+	if (!args)
+		return 1;
+	traces = argv + a;
+	while (a < argc && argv[a][0] != '-')
+		a++;
+	n_traces = argv + a - traces;
+	/*
+	 * Without -t, the tests of the mode: the benchmarks with --bench,
+	 * every other test without.
+	 */
+	if (a == argc || strcmp(argv[a], "-t"))
+		for (t = ta_tests; t; t = t->next)
+			if (!!strstr(t->name, ".bench") == bench_mode) {
+				args[n++] = "-t";
+				args[n++] = (char *)t->name;
+			}
+	while (a < argc)
+		args[n++] = argv[a++];
+	rc = ta_harness_main(n, args);
+	free(args);
+	return rc ? 1 : 0;
 }

@@ -6,7 +6,10 @@
  * the kernel's message, nothing changed), events through the library, and
  * graphs loaded from files.
  *
- * usage: ta_e2e_runtime [MODEL-OR-GRAPH...]
+ * The "ioctl" and "netlink" fixtures (ta_e2e_client.h) open a client for
+ * each test, "abi" a descriptor of /dev/tensorarena.
+ *
+ * usage: ta_e2e_runtime [MODEL-OR-GRAPH...] [-l] [-t TEST]...
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,7 +23,8 @@
 
 #include "tensorarena.h"
 #include "ta_files.h"
-#include "ta_e2e_report.h"
+#include "ta_harness.h"
+#include "ta_e2e_client.h"
 
 /* x(in, 10) -> a(100, align 8) -view-> b(100, align 16) -> y(out, 10) */
 static struct ta_graph_builder *view_graph(bool inplace)
@@ -84,18 +88,18 @@ static void test_inplace(struct ta_client *c, const char *tname)
 	int err;
 
 	err = ta_plan_submit(c, g, NULL, &p);
-	report(!err && ta_plan_offset(p, 1) == ta_plan_offset(p, 2) &&
-	       ta_plan_lower_bound(p) == 110 && ta_plan_height(p) <= 126,
-	       "%s inplace: the module shares a view's bytes with its input (offsets %llu %llu, height %llu, lower bound %llu)",
-	       tname, p ? (unsigned long long)ta_plan_offset(p, 1) : 0,
-	       p ? (unsigned long long)ta_plan_offset(p, 2) : 0,
-	       p ? (unsigned long long)ta_plan_height(p) : 0,
-	       p ? (unsigned long long)ta_plan_lower_bound(p) : 0);
+	CHECK(!err && ta_plan_offset(p, 1) == ta_plan_offset(p, 2) &&
+	      ta_plan_lower_bound(p) == 110 && ta_plan_height(p) <= 126,
+	      "%s inplace: the module shares a view's bytes with its input (offsets %llu %llu, height %llu, lower bound %llu)",
+	      tname, p ? (unsigned long long)ta_plan_offset(p, 1) : 0,
+	      p ? (unsigned long long)ta_plan_offset(p, 2) : 0,
+	      p ? (unsigned long long)ta_plan_height(p) : 0,
+	      p ? (unsigned long long)ta_plan_lower_bound(p) : 0);
 	err = ta_plan_submit(c, plain, NULL, &q);
-	report(!err && ta_plan_offset(q, 1) != ta_plan_offset(q, 2) &&
-	       ta_plan_lower_bound(q) == 204, /* 200 live, aligned 8 and 16 */
-	       "%s inplace: without the flag no sharing (lower bound %llu)",
-	       tname, q ? (unsigned long long)ta_plan_lower_bound(q) : 0);
+	CHECK(!err && ta_plan_offset(q, 1) != ta_plan_offset(q, 2) &&
+	      ta_plan_lower_bound(q) == 204, /* 200 live, aligned 8 and 16 */
+	      "%s inplace: without the flag no sharing (lower bound %llu)",
+	      tname, q ? (unsigned long long)ta_plan_lower_bound(q) : 0);
 	if (p)
 		ta_plan_destroy(p);
 	if (q)
@@ -127,10 +131,10 @@ static void fixed_refused(struct ta_client *c, const char *tname,
 		words = strstr(msg, says) != NULL;
 	else
 		words = strstr(msg, "kernel log") != NULL;
-	report(err == -EINVAL && !p && words &&
-	       after.in_use == before.in_use && after.plans == before.plans,
-	       "%s fixed: %s: -EINVAL, nothing changed (%d: %s)", tname, what,
-	       err, msg[0] ? msg : "no message, ioctl");
+	CHECK(err == -EINVAL && !p && words &&
+	      after.in_use == before.in_use && after.plans == before.plans,
+	      "%s fixed: %s: -EINVAL, nothing changed (%d: %s)", tname, what,
+	      err, msg[0] ? msg : "no message, ioctl");
 	ta_plan_free(p);
 }
 
@@ -143,22 +147,22 @@ static void test_fixed(struct ta_client *c, const char *tname)
 	int err;
 
 	err = ta_plan_submit_fixed(c, g, off, 0, 0, &p);
-	report(!err && ta_plan_height(p) == 138 &&
-	       ta_plan_strategy(p) == TA_STRATEGY_FIXED &&
-	       ta_plan_offset(p, 0) == 0 && ta_plan_offset(p, 1) == 16 &&
-	       ta_plan_offset(p, 2) == 16 && ta_plan_offset(p, 3) == 128,
-	       "%s fixed: served as given (height %llu)", tname,
-	       p ? (unsigned long long)ta_plan_height(p) : 0);
+	CHECK(!err && ta_plan_height(p) == 138 &&
+	      ta_plan_strategy(p) == TA_STRATEGY_FIXED &&
+	      ta_plan_offset(p, 0) == 0 && ta_plan_offset(p, 1) == 16 &&
+	      ta_plan_offset(p, 2) == 16 && ta_plan_offset(p, 3) == 128,
+	      "%s fixed: served as given (height %llu)", tname,
+	      p ? (unsigned long long)ta_plan_height(p) : 0);
 	err = p ? ta_plan_map(p) : -1;
 	if (!err) {
 		unsigned char *b = ta_plan_tensor(p, 2);
 
 		memset(ta_plan_tensor(p, 1), 0x5a, 100);
-		report(b[0] == 0x5a && b[99] == 0x5a,
-		       "%s fixed: the view's bytes are its input's, through mmap",
-		       tname);
+		CHECK(b[0] == 0x5a && b[99] == 0x5a,
+		      "%s fixed: the view's bytes are its input's, through mmap",
+		      tname);
 	} else {
-		report(false, "%s fixed: map", tname);
+		CHECK(false, "%s fixed: map", tname);
 	}
 	if (p)
 		ta_plan_destroy(p);
@@ -166,9 +170,9 @@ static void test_fixed(struct ta_client *c, const char *tname)
 	p = NULL;
 
 	err = ta_plan_submit_fixed(c, g, off, 4096, 0, &p);
-	report(!err && ta_plan_height(p) == 4096,
-	       "%s fixed: the caller's height is the plan's (%llu)", tname,
-	       p ? (unsigned long long)ta_plan_height(p) : 0);
+	CHECK(!err && ta_plan_height(p) == 4096,
+	      "%s fixed: the caller's height is the plan's (%llu)", tname,
+	      p ? (unsigned long long)ta_plan_height(p) : 0);
 	if (p)
 		ta_plan_destroy(p);
 	ta_plan_free(p);
@@ -196,9 +200,9 @@ static void test_fixed(struct ta_client *c, const char *tname)
 	for (i = 0; !err && i < 4; i++)
 		if (ta_plan_offset(p, i) != ta_plan_offset(o, i))
 			err = -ESTALE;
-	report(!err && ta_plan_offset(p, 0) == 200 && ta_plan_offset(p, 2) == 0,
-	       "%s fixed: unfixed tensors placed around the fixed ones, as offline (height %llu)",
-	       tname, p ? (unsigned long long)ta_plan_height(p) : 0);
+	CHECK(!err && ta_plan_offset(p, 0) == 200 && ta_plan_offset(p, 2) == 0,
+	      "%s fixed: unfixed tensors placed around the fixed ones, as offline (height %llu)",
+	      tname, p ? (unsigned long long)ta_plan_height(p) : 0);
 	if (p)
 		ta_plan_destroy(p);
 	ta_plan_free(p);
@@ -207,7 +211,25 @@ static void test_fixed(struct ta_client *c, const char *tname)
 }
 
 /* The ioctl's own checks of the new fields, with the raw ABI. */
-static void test_fixed_abi(void)
+FIXTURE(abi) {
+	int fd;
+};
+
+FIXTURE_SETUP(abi)
+{
+	self->fd = open("/dev/tensorarena", O_RDWR | O_CLOEXEC);
+	CHECK(self->fd >= 0, "abi: /dev/tensorarena opens");
+	if (self->fd < 0)
+		SKIP("no /dev/tensorarena");
+}
+
+FIXTURE_TEARDOWN(abi)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+TEST_F(abi, fixed)
 {
 	struct ta_tensor t[2] = {
 		{ .size = 64, .align = 1, .flags = TA_TENSOR_INPUT },
@@ -217,11 +239,8 @@ static void test_fixed_abi(void)
 	uint32_t refs[2] = { 0, 1 };
 	uint64_t off[2] = { 0, 64 };
 	struct ta_plan_create a;
-	int fd = open("/dev/tensorarena", O_RDWR | O_CLOEXEC), ret;
+	int fd = self->fd, ret;
 
-	report(fd >= 0, "abi: /dev/tensorarena opens");
-	if (fd < 0)
-		return;
 #define CREATE_INIT() do {						\
 		memset(&a, 0, sizeof(a));				\
 		a.tensors = (uintptr_t)t;				\
@@ -237,46 +256,51 @@ static void test_fixed_abi(void)
 	CREATE_INIT();
 	a.strategy = TA_STRATEGY_FIXED;
 	ret = ioctl(fd, TA_IOCTL_PLAN_CREATE, &a);
-	report(ret < 0 && errno == EINVAL, "abi: strategy fixed without offsets: EINVAL");
+	CHECK(ret < 0 && errno == EINVAL,
+	      "abi: strategy fixed without offsets: EINVAL");
 	CREATE_INIT();
 	a.offsets = (uintptr_t)off;
 	ret = ioctl(fd, TA_IOCTL_PLAN_CREATE, &a);
-	report(ret < 0 && errno == EINVAL, "abi: offsets with strategy auto: EINVAL");
+	CHECK(ret < 0 && errno == EINVAL,
+	      "abi: offsets with strategy auto: EINVAL");
 	CREATE_INIT();
 	a.fixed_height = 4096;
 	ret = ioctl(fd, TA_IOCTL_PLAN_CREATE, &a);
-	report(ret < 0 && errno == EINVAL, "abi: fixed_height with strategy auto: EINVAL");
+	CHECK(ret < 0 && errno == EINVAL,
+	      "abi: fixed_height with strategy auto: EINVAL");
 	CREATE_INIT();
 	a.strategy = TA_STRATEGY_FIXED;
 	a.offsets = 8;	/* unmapped */
 	ret = ioctl(fd, TA_IOCTL_PLAN_CREATE, &a);
-	report(ret < 0 && errno == EFAULT, "abi: offsets at a bad address: EFAULT");
+	CHECK(ret < 0 && errno == EFAULT,
+	      "abi: offsets at a bad address: EFAULT");
 	CREATE_INIT();
 	a.strategy = TA_STRATEGY_FIXED;
 	a.offsets = (uintptr_t)off;
 	ret = ioctl(fd, TA_IOCTL_PLAN_CREATE, &a);
-	report(!ret && a.height == 128 && a.lower_bound == 128 && a.optimal,
-	       "abi: a fixed dry run (height %llu)", (unsigned long long)a.height);
+	CHECK(!ret && a.height == 128 && a.lower_bound == 128 && a.optimal,
+	      "abi: a fixed dry run (height %llu)",
+	      (unsigned long long)a.height);
 	CREATE_INIT();
 	a.strategy = TA_STRATEGY_FIXED + 1;
 	ret = ioctl(fd, TA_IOCTL_PLAN_CREATE, &a);
-	report(ret < 0 && errno == EINVAL, "abi: strategy beyond fixed: EINVAL");
+	CHECK(ret < 0 && errno == EINVAL, "abi: strategy beyond fixed: EINVAL");
 	CREATE_INIT();
 	op.flags = 0x2;
 	ret = ioctl(fd, TA_IOCTL_PLAN_CREATE, &a);
-	report(ret < 0 && errno == EINVAL, "abi: unknown op flag: EINVAL");
+	CHECK(ret < 0 && errno == EINVAL, "abi: unknown op flag: EINVAL");
 	op.flags = TA_OP_INPLACE;
 	CREATE_INIT();
 	ret = ioctl(fd, TA_IOCTL_PLAN_CREATE, &a);
-	report(!ret, "abi: TA_OP_INPLACE accepted (an output may not alias: height %llu)",
-	       (unsigned long long)a.height);
+	CHECK(!ret,
+	      "abi: TA_OP_INPLACE accepted (an output may not alias: height %llu)",
+	      (unsigned long long)a.height);
 	op.flags = 0;
 	CREATE_INIT();
 	a.reserved = 1;
 	ret = ioctl(fd, TA_IOCTL_PLAN_CREATE, &a);
-	report(ret < 0 && errno == EINVAL, "abi: reserved still checked: EINVAL");
+	CHECK(ret < 0 && errno == EINVAL, "abi: reserved still checked: EINVAL");
 #undef CREATE_INIT
-	close(fd);
 }
 
 static void test_events(struct ta_client *c)
@@ -289,23 +313,23 @@ static void test_events(struct ta_client *c)
 	int err;
 
 	err = ta_events_open(&ev);
-	report(!err && ta_events_fd(ev) >= 0, "events: subscribed (%d)", err);
+	CHECK(!err && ta_events_fd(ev) >= 0, "events: subscribed (%d)", err);
 	if (err)
 		goto out;
-	report(ta_events_next(ev, &e, 0) == 0, "events: none yet");
+	CHECK(ta_events_next(ev, &e, 0) == 0, "events: none yet");
 	err = ta_plan_submit(c, g, NULL, &p);
 	if (!err)
 		id = ta_plan_id(p);
 	err = ta_events_next(ev, &e, 5000);
-	report(err == 1 && e.type == TA_EVENT_PLAN_CREATED && e.plan_id == id &&
-	       e.n_tensors == 4 && e.height == ta_plan_height(p),
-	       "events: plan %u created (tensors %u, height %llu)", id,
-	       e.n_tensors, (unsigned long long)e.height);
+	CHECK(err == 1 && e.type == TA_EVENT_PLAN_CREATED && e.plan_id == id &&
+	      e.n_tensors == 4 && e.height == ta_plan_height(p),
+	      "events: plan %u created (tensors %u, height %llu)", id,
+	      e.n_tensors, (unsigned long long)e.height);
 	if (p)
 		ta_plan_destroy(p);
 	err = ta_events_next(ev, &e, 5000);
-	report(err == 1 && e.type == TA_EVENT_PLAN_DESTROYED &&
-	       e.plan_id == id, "events: plan %u destroyed", id);
+	CHECK(err == 1 && e.type == TA_EVENT_PLAN_DESTROYED &&
+	      e.plan_id == id, "events: plan %u destroyed", id);
 out:
 	ta_events_close(ev);
 	ta_plan_free(p);
@@ -328,13 +352,12 @@ static void test_load(struct ta_client *c, const char *path)
 		ret = ta_graph_tensor_count(g) == in.prob.n_buffers ? 0 : -ESTALE;
 		ta_input_free(&in);
 	}
-	report(!ret, "load %s: %u tensors, as tactl reads it %s", path,
-	       g ? ta_graph_tensor_count(g) : 0, err);
+	CHECK(!ret, "load %s: %u tensors, as tactl reads it %s", path,
+	      g ? ta_graph_tensor_count(g) : 0, err);
 	if (!ret)
 		ret = ta_plan_submit(c, g, &dry, &p);
-	report(!ret, "load %s: planned in the module, a dry run (height %llu)",
-	       path,
-	       p ? (unsigned long long)ta_plan_height(p) : 0);
+	CHECK(!ret, "load %s: planned in the module, a dry run (height %llu)",
+	      path, p ? (unsigned long long)ta_plan_height(p) : 0);
 	if (p)
 		ta_plan_destroy(p);
 	ta_plan_free(p);
@@ -344,47 +367,54 @@ static void test_load(struct ta_client *c, const char *path)
 	 */
 	ret = ta_graph_load(path, &nc, &h, err, sizeof(err));
 	if (strlen(path) > 4 && !strcmp(path + strlen(path) - 4, ".csv"))
-		report(ret && !h, "load %s: without constants: refused, a trace has none (%s)",
-		       path, err);
+		CHECK(ret && !h,
+		      "load %s: without constants: refused, a trace has none (%s)",
+		      path, err);
 	else
-		report(!ret && g && ta_graph_tensor_count(h) < ta_graph_tensor_count(g),
-		       "load %s: without constants, %u tensors of %u %s", path,
-		       h ? ta_graph_tensor_count(h) : 0,
-		       g ? ta_graph_tensor_count(g) : 0, err);
+		CHECK(!ret && g && ta_graph_tensor_count(h) < ta_graph_tensor_count(g),
+		      "load %s: without constants, %u tensors of %u %s", path,
+		      h ? ta_graph_tensor_count(h) : 0,
+		      g ? ta_graph_tensor_count(g) : 0, err);
 	ta_graph_free(h);
 	ta_graph_free(g);
 }
 
-int main(int argc, char **argv)
+/* The models and graphs the program was given. */
+static char **files;
+static int n_files;
+
+TEST_F(ioctl, inplace) { test_inplace(self->c, "ioctl"); }
+TEST_F(ioctl, fixed) { test_fixed(self->c, "ioctl"); }
+TEST_F(ioctl, events) { test_events(self->c); }
+
+TEST_F(ioctl, load)
 {
-	static const enum ta_transport transports[] = {
-		TA_TRANSPORT_IOCTL, TA_TRANSPORT_NETLINK,
-	};
-	static const char *const tnames[] = { "ioctl", "netlink" };
-	struct ta_graph_builder *g = NULL;
-	char err[128];
-	unsigned int t;
 	int i;
 
-	for (t = 0; t < 2; t++) {
-		struct ta_client *c;
-		int ret = ta_client_open(transports[t], &c);
+	for (i = 0; i < n_files; i++)
+		test_load(self->c, files[i]);
+}
 
-		report(!ret, "%s: client opens", tnames[t]);
-		if (ret)
-			continue;
-		test_inplace(c, tnames[t]);
-		test_fixed(c, tnames[t]);
-		if (t == 0) {
-			test_events(c);
-			for (i = 1; i < argc; i++)
-				test_load(c, argv[i]);
-		}
-		ta_client_close(c);
-	}
-	test_fixed_abi();
-	report(ta_graph_load("/nonexistent.tflite", NULL, &g, err,
-			     sizeof(err)) == -ENOENT && !g && err[0],
-	       "load: a missing file: -ENOENT (%s)", err);
-	return failures ? 1 : 0;
+TEST_F(netlink, inplace) { test_inplace(self->c, "netlink"); }
+TEST_F(netlink, fixed) { test_fixed(self->c, "netlink"); }
+
+TEST(load_missing)
+{
+	struct ta_graph_builder *g = NULL;
+	char err[128];
+
+	CHECK(ta_graph_load("/nonexistent.tflite", NULL, &g, err,
+			    sizeof(err)) == -ENOENT && !g && err[0],
+	      "load: a missing file: -ENOENT (%s)", err);
+}
+
+int main(int argc, char **argv)
+{
+	int a = 1;
+
+	files = argv + a;
+	while (a < argc && argv[a][0] != '-')
+		a++;
+	n_files = argv + a - files;
+	return ta_harness_main(argc - a, argv + a) ? 1 : 0;
 }

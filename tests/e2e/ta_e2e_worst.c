@@ -10,10 +10,14 @@
  *	    tests/e2e/ta_e2e_worst.c userspace/libtensorarena.a
  *
  * usage: ta_e2e_worst [--div N] [--max-s S] [--shape NAME] [--skip-timing]
- *			[--skip-signals] [--offline]
+ *			[--skip-signals] [--offline] [-l] [-t TEST]...
  *
  * --offline plans in this process instead (no module: a check of this
- * program on a host); the SIGINT test is then skipped.
+ * program on a host); the SIGINT and in-flight tests are then left out.
+ * The tests (ta_harness.h, -l lists them): worst.timing (1), worst.sigkill
+ * (2), worst.sigint (3), worst.inflight; --skip-timing leaves out the
+ * first, --skip-signals the others. The "worst" fixture opens an ioctl
+ * client for each test (none offline).
  *
  * 1. Timing: every shape x strategy as a dry run (the heights exceed any
  *    arena), one line "bench: worst SHAPE STRATEGY MS RESULT" each; a check
@@ -44,7 +48,7 @@
 #include "tensorarena.h"
 #include "ta_worst.h"
 #include "ta_e2e_param.h"
-#include "ta_e2e_report.h"
+#include "ta_harness.h"
 
 /* The module's default max_budget_ms. */
 #define MAX_BUDGET_NS	10000000000ULL
@@ -158,14 +162,14 @@ static void timing(struct ta_client *c, int shape)
 
 	ret = ta_worst_make(shape, opt_div, &w);
 	if (ret) {
-		report(false, "worst %s: generate: %s", ta_worst_name(shape),
-		       strerror(-ret));
+		CHECK(false, "worst %s: generate: %s", ta_worst_name(shape),
+		      strerror(-ret));
 		return;
 	}
 	if (!w.expect) {
 		g = build(&w);
 		if (!g) {
-			report(false, "worst %s: graph builder failed", w.name);
+			CHECK(false, "worst %s: graph builder failed", w.name);
 			ta_worst_free(&w);
 			return;
 		}
@@ -219,10 +223,11 @@ static void timing(struct ta_client *c, int shape)
 	n_planned += planned;
 	n_cut += cut;
 	if (ok)
-		report(true, "worst %s: every strategy in %.1f s at most (%u planned, %u cut at the time limit)",
-		       w.name, worst, planned, cut);
+		CHECK(true,
+		      "worst %s: every strategy in %.1f s at most (%u planned, %u cut at the time limit)",
+		      w.name, worst, planned, cut);
 	else
-		report(false, "worst %s: %s", w.name, why);
+		CHECK(false, "worst %s: %s", w.name, why);
 	ta_graph_free(g);
 	ta_worst_free(&w);
 }
@@ -261,7 +266,7 @@ static void sigkill_test(const struct ta_graph_builder *g)
 
 	pid = fork();
 	if (pid < 0) {
-		report(false, "worst sigkill: fork: %s", strerror(errno));
+		CHECK(false, "worst sigkill: fork: %s", strerror(errno));
 		return;
 	}
 	if (!pid) {
@@ -276,17 +281,18 @@ static void sigkill_test(const struct ta_graph_builder *g)
 	t0 = now_s();
 	kill(pid, SIGKILL);
 	if (waitpid(pid, &status, 0) != pid) {
-		report(false, "worst sigkill: waitpid: %s", strerror(errno));
+		CHECK(false, "worst sigkill: waitpid: %s", strerror(errno));
 		return;
 	}
 	dt = now_s() - t0;
 	printf("bench: worst sigkill-reap-ms %.0f\n", dt * 1e3);
 	if (WIFEXITED(status))
-		report(false, "worst sigkill: the child finished (status %d) before the kill: shape too fast",
-		       WEXITSTATUS(status));
+		CHECK(false,
+		      "worst sigkill: the child finished (status %d) before the kill: shape too fast",
+		      WEXITSTATUS(status));
 	else
-		report(dt < 20, "worst sigkill: reaped %.0f ms after SIGKILL",
-		       dt * 1e3);
+		CHECK(dt < 20, "worst sigkill: reaped %.0f ms after SIGKILL",
+		      dt * 1e3);
 }
 
 static volatile sig_atomic_t got_sigint;
@@ -309,13 +315,13 @@ static void sigint_test(struct ta_client *c, const struct ta_graph_builder *g)
 	sa.sa_handler = on_sigint;	/* no SA_RESTART */
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGINT, &sa, &old) || ta_client_info(c, &a)) {
-		report(false, "worst sigint: setup: %s", strerror(errno));
+		CHECK(false, "worst sigint: setup: %s", strerror(errno));
 		return;
 	}
 	got_sigint = 0;
 	pid = fork();
 	if (pid < 0) {
-		report(false, "worst sigint: fork: %s", strerror(errno));
+		CHECK(false, "worst sigint: fork: %s", strerror(errno));
 		sigaction(SIGINT, &old, NULL);
 		return;
 	}
@@ -332,21 +338,23 @@ static void sigint_test(struct ta_client *c, const struct ta_graph_builder *g)
 	sigaction(SIGINT, &old, NULL);
 	printf("bench: worst sigint-return-ms %.0f\n", dt * 1e3);
 	if (ta_client_info(c, &b)) {
-		report(false, "worst sigint: info after: %s", strerror(errno));
+		CHECK(false, "worst sigint: info after: %s", strerror(errno));
 		return;
 	}
 	if (ret != -EINTR || !got_sigint)
-		report(false, "worst sigint: create returned %s after %.0f ms, handler %s",
-		       ret ? strerror(-ret) : "a plan", dt * 1e3,
-		       got_sigint ? "ran" : "did not run");
+		CHECK(false,
+		      "worst sigint: create returned %s after %.0f ms, handler %s",
+		      ret ? strerror(-ret) : "a plan", dt * 1e3,
+		      got_sigint ? "ran" : "did not run");
 	else if (a.n_plans != b.n_plans || a.bytes_in_use != b.bytes_in_use)
-		report(false, "worst sigint: plans %u -> %u, bytes in use %llu -> %llu",
-		       a.n_plans, b.n_plans,
-		       (unsigned long long)a.bytes_in_use,
-		       (unsigned long long)b.bytes_in_use);
+		CHECK(false,
+		      "worst sigint: plans %u -> %u, bytes in use %llu -> %llu",
+		      a.n_plans, b.n_plans, (unsigned long long)a.bytes_in_use,
+		      (unsigned long long)b.bytes_in_use);
 	else
-		report(true, "worst sigint: EINTR %.0f ms after the signal, arena unchanged",
-		       (dt - 0.3) * 1e3);
+		CHECK(true,
+		      "worst sigint: EINTR %.0f ms after the signal, arena unchanged",
+		      (dt - 0.3) * 1e3);
 }
 
 /* A dry-run create of a two-tensor graph on a new client; -errno. */
@@ -394,8 +402,9 @@ static void inflight_test(const struct ta_graph_builder *slow)
 
 	if (creates < 1 || plan_ms < 1 || ta_e2e_param_write("max_user_creates", 1) ||
 	    ta_e2e_param_write("max_plan_ms", 10000)) {
-		report(false, "worst in flight: max_user_creates %lld, max_plan_ms %lld: set up",
-		       creates, plan_ms);
+		CHECK(false,
+		      "worst in flight: max_user_creates %lld, max_plan_ms %lld: set up",
+		      creates, plan_ms);
 		return;
 	}
 	fflush(stdout);
@@ -410,14 +419,14 @@ static void inflight_test(const struct ta_graph_builder *slow)
 	}
 	usleep(500000);
 	ret = small_submit(TA_TRANSPORT_IOCTL);
-	report(ret == -EBUSY,
-	       "worst in flight: the same uid's second create while one plans, max_user_creates 1: EBUSY (got %s)",
-	       strerror(-ret));
+	CHECK(ret == -EBUSY,
+	      "worst in flight: the same uid's second create while one plans, max_user_creates 1: EBUSY (got %s)",
+	      strerror(-ret));
 	cases++;
 	ret = small_submit(TA_TRANSPORT_NETLINK);
-	report(ret == -EBUSY,
-	       "worst in flight: ... and over netlink: EBUSY (got %s)",
-	       strerror(-ret));
+	CHECK(ret == -EBUSY,
+	      "worst in flight: ... and over netlink: EBUSY (got %s)",
+	      strerror(-ret));
 	cases++;
 	kid = fork();
 	if (!kid) {
@@ -427,35 +436,117 @@ static void inflight_test(const struct ta_graph_builder *slow)
 	}
 	if (kid > 0 && waitpid(kid, &status, 0) == kid && WIFEXITED(status))
 		other = WEXITSTATUS(status);
-	report(other == 0,
-	       "worst in flight: uid 1000 is served meanwhile (exit %d)", other);
+	CHECK(other == 0,
+	      "worst in flight: uid 1000 is served meanwhile (exit %d)", other);
 	cases++;
 	status = -1;
 	ret = pid > 0 && waitpid(pid, &status, WNOHANG) == 0;
-	report(ret, "worst in flight: the slow create was still planning throughout");
+	CHECK(ret,
+	      "worst in flight: the slow create was still planning throughout");
 	cases++;
 	if (pid > 0) {
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
 	}
 	ret = small_submit(TA_TRANSPORT_IOCTL);
-	report(!ret, "worst in flight: once it ends, the uid's slot is back (%s)",
-	       strerror(-ret));
+	CHECK(!ret,
+	      "worst in flight: once it ends, the uid's slot is back (%s)",
+	      strerror(-ret));
 	cases++;
 	ta_e2e_param_write("max_plan_ms", plan_ms);
 	ta_e2e_param_write("max_user_creates", creates);
-	report(cases == INFLIGHT_CASES, "worst in flight: %d of %d cases ran",
-	       cases, INFLIGHT_CASES);
+	CHECK(cases == INFLIGHT_CASES, "worst in flight: %d of %d cases ran",
+	      cases, INFLIGHT_CASES);
+}
+
+FIXTURE(worst) {
+	struct ta_client *c;
+};
+
+FIXTURE_SETUP(worst)
+{
+	int ret = opt_offline ? 0 : ta_client_open(TA_TRANSPORT_IOCTL, &self->c);
+
+	if (ret) {
+		self->c = NULL;
+		CHECK(false, "worst: open /dev/tensorarena: %s", strerror(-ret));
+		SKIP("no ioctl client");
+	}
+}
+
+FIXTURE_TEARDOWN(worst)
+{
+	if (self->c)
+		ta_client_close(self->c);
+}
+
+/* The slow shape the signal tests submit, or NULL after a failed check. */
+static struct ta_graph_builder *slow_shape(void)
+{
+	struct ta_graph_builder *slow;
+	struct ta_worst w;
+	int ret;
+
+	ret = ta_worst_make(find_shape(SLOW_SHAPE), opt_div, &w);
+	slow = ret ? NULL : build(&w);
+	if (!slow)
+		CHECK(false, "worst: cannot build the slow shape");
+	if (!ret)
+		ta_worst_free(&w);
+	return slow;
+}
+
+static const char *opt_only;
+
+TEST_F(worst, timing)
+{
+	int i;
+
+	for (i = 0; i < ta_worst_count(); i++)
+		if (!opt_only || !strcmp(opt_only, ta_worst_name(i)))
+			timing(self->c, i);
+	/*
+	 * A create cut at the time limit is a correct outcome, but a run in
+	 * which every create was cut (or refused) planned nothing.
+	 */
+	CHECK(n_planned > 0,
+	      "worst: %u creates planned, %u cut at the time limit, %u refused as they must be",
+	      n_planned, n_cut, n_refused);
+}
+
+TEST_F(worst, sigkill)
+{
+	struct ta_graph_builder *slow = slow_shape();
+
+	if (slow)
+		sigkill_test(slow);
+	ta_graph_free(slow);
+}
+
+TEST_F(worst, sigint)
+{
+	struct ta_graph_builder *slow = slow_shape();
+
+	if (slow)
+		sigint_test(self->c, slow);
+	ta_graph_free(slow);
+}
+
+TEST_F(worst, inflight)
+{
+	struct ta_graph_builder *slow = slow_shape();
+
+	if (slow)
+		inflight_test(slow);
+	ta_graph_free(slow);
 }
 
 int main(int argc, char **argv)
 {
-	const char *only = NULL;
-	struct ta_graph_builder *slow;
-	struct ta_client *c;
-	struct ta_worst w;
 	bool skip_timing = false, skip_signals = false;
-	int i, ret;
+	int i, n = 0, n_tests = 0, rc;
+	struct ta_test *t;
+	char **args;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--div") && i + 1 < argc)
@@ -463,55 +554,43 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--max-s") && i + 1 < argc)
 			opt_max_s = strtod(argv[++i], NULL);
 		else if (!strcmp(argv[i], "--shape") && i + 1 < argc)
-			only = argv[++i];
+			opt_only = argv[++i];
 		else if (!strcmp(argv[i], "--skip-timing"))
 			skip_timing = true;
 		else if (!strcmp(argv[i], "--skip-signals"))
 			skip_signals = true;
 		else if (!strcmp(argv[i], "--offline"))
 			opt_offline = true;
+		else if (!strcmp(argv[i], "-l") || !strcmp(argv[i], "-t") ||
+			 !strcmp(argv[i], "--"))
+			break;
 		else {
-			fprintf(stderr, "usage: %s [--div N] [--max-s S] [--shape NAME] [--skip-timing] [--skip-signals]\n",
+			fprintf(stderr, "usage: %s [--div N] [--max-s S] [--shape NAME] [--skip-timing] [--skip-signals] [--offline] [-l] [-t TEST]...\n",
 				argv[0]);
 			return 2;
 		}
 	}
-	c = NULL;
-	ret = opt_offline ? 0 : ta_client_open(TA_TRANSPORT_IOCTL, &c);
-	if (ret) {
-		report(false, "worst: open /dev/tensorarena: %s", strerror(-ret));
+	for (t = ta_tests; t; t = t->next)
+		n_tests++;
+	args = calloc(2 * n_tests + argc + 1, sizeof(*args));
+	if (!args)
 		return 1;
-	}
-	for (i = 0; !skip_timing && i < ta_worst_count(); i++)
-		if (!only || !strcmp(only, ta_worst_name(i)))
-			timing(c, i);
-	/*
-	 * A create cut at the time limit is a correct outcome, but a run in
-	 * which every create was cut (or refused) planned nothing.
-	 */
-	if (!skip_timing)
-		report(n_planned > 0,
-		       "worst: %u creates planned, %u cut at the time limit, %u refused as they must be",
-		       n_planned, n_cut, n_refused);
+	/* Without -t, the tests the options leave in. */
+	if (i == argc || strcmp(argv[i], "-t"))
+		for (t = ta_tests; t; t = t->next) {
+			bool is_timing = !strcmp(t->name, "worst.timing");
+			bool needs_module = !strcmp(t->name, "worst.sigint") ||
+					    !strcmp(t->name, "worst.inflight");
 
-	if (skip_signals)
-		goto close;
-	ret = ta_worst_make(find_shape(SLOW_SHAPE), opt_div, &w);
-	slow = ret ? NULL : build(&w);
-	if (!slow) {
-		report(false, "worst: cannot build the slow shape");
-	} else {
-		sigkill_test(slow);
-		if (!opt_offline) {
-			sigint_test(c, slow);
-			inflight_test(slow);
+			if (is_timing ? skip_timing :
+			    skip_signals || (needs_module && opt_offline))
+				continue;
+			args[n++] = "-t";
+			args[n++] = (char *)t->name;
 		}
-		ta_graph_free(slow);
-	}
-	if (!ret)
-		ta_worst_free(&w);
-close:
-	if (c)
-		ta_client_close(c);
-	return failures ? 1 : 0;
+	while (i < argc)
+		args[n++] = argv[i++];
+	rc = ta_harness_main(n, args);
+	free(args);
+	return rc ? 1 : 0;
 }

@@ -22,6 +22,8 @@
  *
  * A program parses its own options first (stopping at "--" or at -l/-t)
  * and hands the rest to ta_harness_main(). A test that made no check fails.
+ * A program may be several files: tests run in link order, then in
+ * definition order within a file.
  */
 #ifndef TA_HARNESS_H
 #define TA_HARNESS_H
@@ -45,9 +47,16 @@ struct ta_test {
 	jmp_buf skip_jmp;
 };
 
-static struct ta_test *ta_tests, **ta_tests_tail = &ta_tests;
-static struct ta_test *ta_current;
-static bool ta_skip_allowed;
+/*
+ * The registry, the running test and the skip permission: weak, so that a
+ * program of several files (each including this header, one of them calling
+ * ta_harness_main()) has one of each.
+ */
+#define TA_SHARED __attribute__((weak))
+TA_SHARED struct ta_test *ta_tests;
+TA_SHARED struct ta_test **ta_tests_tail = &ta_tests;
+TA_SHARED struct ta_test *ta_current;
+TA_SHARED bool ta_skip_allowed;
 
 /* The program allows skips (e.g. a feature absent on this kernel). */
 static inline void ta_allow_skip(bool allowed)
@@ -61,7 +70,7 @@ static inline void ta_register(struct ta_test *t)
 	ta_tests_tail = &t->next;
 }
 
-static void __attribute__((format(printf, 2, 3)))
+static void __attribute__((format(printf, 2, 3), unused))
 ta_check(bool ok, const char *fmt, ...)
 {
 	va_list ap;
@@ -127,9 +136,10 @@ ta_check(bool ok, const char *fmt, ...)
 	{								\
 		ta_register(&ta_desc_##f##_##tn);			\
 	}								\
-	static void ta_body_##f##_##tn(struct ta_fixture_##f *self)
+	static void ta_body_##f##_##tn(struct ta_fixture_##f *self \
+				       __attribute__((unused)))
 
-static bool ta_selected(struct ta_test *t, int nsel, char **sel)
+static inline bool ta_selected(struct ta_test *t, int nsel, char **sel)
 {
 	int i;
 
@@ -142,7 +152,7 @@ static bool ta_selected(struct ta_test *t, int nsel, char **sel)
 }
 
 /* setjmp here, not in ta_harness_main(): its locals stay unclobbered. */
-static void ta_run_one(struct ta_test *t)
+static __attribute__((unused)) void ta_run_one(struct ta_test *t)
 {
 	ta_current = t;
 	if (!setjmp(t->skip_jmp))
@@ -150,7 +160,7 @@ static void ta_run_one(struct ta_test *t)
 	ta_current = NULL;
 }
 
-static int ta_harness_main(int argc, char **argv)
+static __attribute__((unused)) int ta_harness_main(int argc, char **argv)
 {
 	char **sel = calloc(argc + 1, sizeof(*sel));
 	int nsel = 0, n = 0, i = 0, failures = 0, a;

@@ -82,7 +82,7 @@ prog() {
 }
 # shellcheck disable=SC2086
 {
-	prog ta_e2e
+	prog ta_e2e "$TA_ROOT"/tests/e2e/ta_e2e_{plan,owner,export,limits}.c
 	prog ta_e2e_lib "$us/libtensorarena-internal.a" $nl_static -lm
 	prog ta_e2e_runtime "$us/libtensorarena-internal.a" $nl_static -lm
 	prog ta_e2e_worst "$us/libtensorarena-internal.a" $nl_static -lm
