@@ -22,6 +22,10 @@
  *
  * A program parses its own options first (stopping at "--" or at -l/-t)
  * and hands the rest to ta_harness_main(). A test that made no check fails.
+ *
+ * A program may be several files, each including this header: the test
+ * list and the running test are shared (weak definitions, one copy at
+ * link time), tests run in link order, then definition order.
  */
 #ifndef TA_HARNESS_H
 #define TA_HARNESS_H
@@ -45,9 +49,11 @@ struct ta_test {
 	jmp_buf skip_jmp;
 };
 
-static struct ta_test *ta_tests, **ta_tests_tail = &ta_tests;
-static struct ta_test *ta_current;
-static bool ta_skip_allowed;
+#define TA_HARNESS_SHARED __attribute__((weak))
+struct ta_test *ta_tests TA_HARNESS_SHARED;
+struct ta_test **ta_tests_tail TA_HARNESS_SHARED = &ta_tests;
+struct ta_test *ta_current TA_HARNESS_SHARED;
+bool ta_skip_allowed TA_HARNESS_SHARED;
 
 /* The program allows skips (e.g. a feature absent on this kernel). */
 static inline void ta_allow_skip(bool allowed)
@@ -61,7 +67,7 @@ static inline void ta_register(struct ta_test *t)
 	ta_tests_tail = &t->next;
 }
 
-static void __attribute__((format(printf, 2, 3)))
+static void __attribute__((format(printf, 2, 3), unused))
 ta_check(bool ok, const char *fmt, ...)
 {
 	va_list ap;
@@ -129,7 +135,8 @@ ta_check(bool ok, const char *fmt, ...)
 	}								\
 	static void ta_body_##f##_##tn(struct ta_fixture_##f *self)
 
-static bool ta_selected(struct ta_test *t, int nsel, char **sel)
+static bool __attribute__((unused))
+ta_selected(struct ta_test *t, int nsel, char **sel)
 {
 	int i;
 
@@ -142,7 +149,7 @@ static bool ta_selected(struct ta_test *t, int nsel, char **sel)
 }
 
 /* setjmp here, not in ta_harness_main(): its locals stay unclobbered. */
-static void ta_run_one(struct ta_test *t)
+static void __attribute__((unused)) ta_run_one(struct ta_test *t)
 {
 	ta_current = t;
 	if (!setjmp(t->skip_jmp))
@@ -150,7 +157,8 @@ static void ta_run_one(struct ta_test *t)
 	ta_current = NULL;
 }
 
-static int ta_harness_main(int argc, char **argv)
+static int __attribute__((unused))
+ta_harness_main(int argc, char **argv)
 {
 	char **sel = calloc(argc + 1, sizeof(*sel));
 	int nsel = 0, n = 0, i = 0, failures = 0, a;
