@@ -35,7 +35,6 @@ struct ta_placement ioc_place[MAX_PLACEMENTS];
 
 /* ---- replies -------------------------------------------------------- */
 
-
 static uint64_t get64(struct nlattr *a)
 {
 	return a ? nla_get_u64(a) : 0;
@@ -237,7 +236,7 @@ struct nlattr *nest(struct nl_msg *m, int type)
 }
 
 void put_tensor(struct nl_msg *m, uint64_t size, uint64_t align,
-		       uint32_t flags)
+		uint32_t flags)
 {
 	struct nlattr *n = nest(m, TA_NL_A_PLAN_TENSOR);
 
@@ -261,7 +260,7 @@ void put_op(struct nl_msg *m, int in, int out)
 }
 
 void put_buffer(struct nl_msg *m, uint64_t size, uint32_t start,
-		       uint32_t end)
+		uint32_t end)
 {
 	struct nlattr *n = nest(m, TA_NL_A_PLAN_BUFFER);
 
