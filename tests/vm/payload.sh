@@ -94,8 +94,11 @@ prog() {
 	prog ta_e2e_stress -pthread
 	# Issue #24: the arena in the dmem cgroup controller (6.14 and later).
 	prog ta_e2e_dmem
-	prog ta_e2e_netlink $nl_static
-	prog ta_e2e_fault "$TA_ROOT/tests/e2e/ta_e2e_drm.c" $nl_static
+	# ta_e2e_netlink: its client, then its tests by area (run in this order).
+	prog ta_e2e_netlink "$TA_ROOT"/tests/e2e/ta_e2e_nl_{client,bad,plans,export,access}.c $nl_static
+	# ta_e2e_fault: injection, state, then its tests (calls, insmod).
+	prog ta_e2e_fault "$TA_ROOT"/tests/e2e/ta_e2e_fault_{inject,state,calls,insmod}.c \
+		"$TA_ROOT/tests/e2e/ta_e2e_drm.c" $nl_static
 }
 echo "${TA_STRESS_ARGS:-}" >"$payload/stress-args"
 

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ta_e2e_nl_plans.c - ta_e2e_netlink's plans across the transports and
+ * their owners: a plan made over netlink reads the same through the ioctl
+ * and back (a large one only through the dump), a socket's close destroys
+ * its plans, and the events group tells of creates, destroys and pressure.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+#include "ta_e2e_nl_fixture.h"
+
+/* netlink -> ioctl, and a destroy over netlink the ioctl sees. */
+TEST_F(nl, parity)
+{
+	const char *name = "nl: parity: plan made over netlink reads the same through the ioctl";
+	struct nl_sock *sk = self->sk;
+	struct ta_plan_get g;
+	struct nl_msg *m;
+	uint32_t id;
+	int err;
+
+	m = create_msg(0, TA_STRATEGY_GREEDY_SIZE);
+	put_chain(m, 40, 4096);
+	if (xfer(sk, m) || !R.plan_id) {
+		printf("# create: %d %s\n", R.err, R.extack);
+		CHECK(false, "%s", name);
+		return;
+	}
+	id = R.plan_id;
+	if (xfer(sk, id_msg(TA_NL_CMD_PLAN_GET, 0, id)) || R.n_placed != 40) {
+		printf("# netlink get: %d %s, %u placements\n", R.err,
+		       R.extack, R.n_placed);
+		CHECK(false, "%s", name);
+	} else if (ioctl_get(self->dev, id, &g)) {
+		printf("# ioctl get: %s\n", strerror(errno));
+		CHECK(false, "%s", name);
+	} else if (g.n_placements != 40 || g.height != R.height ||
+		   g.strategy != R.strategy || !same_placements(40)) {
+		printf("# ioctl: %u placements, height %llu vs %llu\n",
+		       g.n_placements, (unsigned long long)g.height,
+		       (unsigned long long)R.height);
+		CHECK(false, "%s", name);
+	} else {
+		CHECK(true, "%s", name);
+	}
+	err = xfer(sk, id_msg(TA_NL_CMD_PLAN_DESTROY, 0, id));
+	if (err || ioctl_get(self->dev, id, &g) != -ENOENT)
+		printf("# destroy %d, ioctl get still works\n", err);
+	CHECK(!err && ioctl_get(self->dev, id, &g) == -ENOENT,
+	      "nl: plan-destroy over netlink: the ioctl no longer sees it");
+}
+
+/* ioctl -> netlink, large: the do refuses, the dump delivers. */
+TEST_F(nl, parity_large)
+{
+	const char *name = "nl: parity: 3000-tensor ioctl plan, netlink dump with plan-id";
+	struct nl_sock *sk = self->sk;
+	struct ta_plan_get g;
+	uint32_t id, n = 3000;
+	int good;
+
+	id = ioctl_create_lifetimes(self->dev, n, 0);
+	if (!id) {
+		printf("# ioctl create: %s\n", strerror(errno));
+		CHECK(false, "%s", name);
+		return;
+	}
+	ioctl_get(self->dev, id, &g);
+	xfer(sk, id_msg(TA_NL_CMD_PLAN_GET, NLM_F_DUMP, id));
+	good = !R.err && R.n_placed == n && same_placements(n) && R.n_msgs >= 2;
+	if (!good)
+		printf("# err %d %s, %u placements in %d messages\n", R.err,
+		       R.extack, R.n_placed, R.n_msgs);
+	CHECK(good, "%s", name);
+	xfer(sk, id_msg(TA_NL_CMD_PLAN_GET, 0, id));
+	good = R.err == -EMSGSIZE && strstr(R.extack, "dump plan-get");
+	if (!good)
+		printf("# err %d '%s'\n", R.err, R.extack);
+	CHECK(good, "nl: plan-get do of a 3000-tensor plan -> EMSGSIZE with advice");
+	xfer(sk, msg_new(TA_NL_CMD_PLAN_GET, NLM_F_DUMP));
+	good = !R.err && R.n_ids >= 1 && R.ids[R.n_ids - 1] == id;
+	if (!good)
+		printf("# err %d, %u listed\n", R.err, R.n_ids);
+	CHECK(good, "nl: plan dump lists the ioctl plan");
+	ioctl_destroy(self->dev, id);
+}
+
+static int seq_ok(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	return NL_OK;
+}
+
+/*
+ * A socket's close destroys its plans; a listener of the events group
+ * hears of the create and the destroy, and of the pressure of a plan
+ * taller than the arena (ENOSPC), with the height it asked for.
+ */
+TEST_F(nl, owner_events)
+{
+	struct nl_sock *a = nl_open(), *ev = nl_open();
+	int grp = genl_ctrl_resolve_grp(a, TA_NL_FAMILY_NAME,
+					TA_NL_MCGRP_EVENTS);
+	uint64_t use0, use1;
+	uint32_t plans0, plans1, id, created = 0, destroyed = 0;
+	int i, pressure = 0, good;
+	struct ta_plan_get g;
+	struct nl_cb *cb;
+	struct nl_msg *m;
+
+	info(a, &use0, &plans0);
+	if (grp < 0 || nl_socket_add_membership(ev, grp) < 0) {
+		printf("# cannot join the events group (%d)\n", grp);
+		CHECK(false, "nl: events: created and destroyed delivered");
+		grp = -1;
+	}
+	m = create_msg(0, TA_STRATEGY_AUTO);
+	put_chain(m, 10, 8192);
+	if (xfer(a, m) || !R.plan_id) {
+		printf("# create: %d %s\n", R.err, R.extack);
+		CHECK(false, "nl: socket close destroys its plans");
+		nl_socket_free(a);
+		nl_socket_free(ev);
+		return;
+	}
+	id = R.plan_id;
+	nl_socket_free(a);	/* closing the socket destroys the plan */
+	a = nl_open();
+	info(a, &use1, &plans1);
+	good = ioctl_get(self->dev, id, &g) == -ENOENT && use1 == use0 &&
+	       plans1 == plans0;
+	if (!good)
+		printf("# plan %u still there (use %llu -> %llu)\n", id,
+		       (unsigned long long)use0, (unsigned long long)use1);
+	CHECK(good, "nl: socket close destroys its plans");
+
+	/* a plan taller than the arena: ENOSPC and a pressure event */
+	m = create_msg(TA_CREATE_LIFETIMES, 0);
+	put_buffer(m, 1ULL << 40, 0, 1);
+	xfer(a, m);
+
+	if (grp >= 0) {
+		cb = nl_cb_alloc(NL_CB_DEFAULT);
+		nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, nl_valid_cb, &R);
+		nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, seq_ok, NULL);
+		nl_socket_set_nonblocking(ev);
+		for (i = 0; i < 3; i++) {
+			memset(&R, 0, sizeof(R));
+			if (nl_recvmsgs(ev, cb) < 0 && !R.n_msgs)
+				break;
+			if (R.cmd == TA_NL_CMD_PLAN_CREATED_NTF && R.plan_id == id)
+				created = 1;
+			if (R.cmd == TA_NL_CMD_PLAN_DESTROYED_NTF && R.plan_id == id)
+				destroyed = 1;
+			if (R.cmd == TA_NL_CMD_PRESSURE_NTF &&
+			    R.requested == 1ULL << 40)
+				pressure = 1;
+		}
+		nl_cb_put(cb);
+		if (!created || !destroyed)
+			printf("# created %d destroyed %d\n", created, destroyed);
+		CHECK(created && destroyed,
+		      "nl: events: created and destroyed delivered");
+		if (!pressure)
+			printf("# no pressure event\n");
+		CHECK(pressure,
+		      "nl: events: pressure on ENOSPC carries the requested height");
+	}
+	nl_socket_free(a);
+	nl_socket_free(ev);
+}
