@@ -22,6 +22,10 @@
  *
  * A program parses its own options first (stopping at "--" or at -l/-t)
  * and hands the rest to ta_harness_main(). A test that made no check fails.
+ *
+ * A program may define its tests in several files, each including this
+ * header: the harness's state and functions are weak definitions (TA_SHARED),
+ * which the linker makes one.
  */
 #ifndef TA_HARNESS_H
 #define TA_HARNESS_H
@@ -45,23 +49,27 @@ struct ta_test {
 	jmp_buf skip_jmp;
 };
 
-static struct ta_test *ta_tests, **ta_tests_tail = &ta_tests;
-static struct ta_test *ta_current;
-static bool ta_skip_allowed;
+/* One definition for all the files of a program. */
+#define TA_SHARED __attribute__((weak))
+
+TA_SHARED struct ta_test *ta_tests;
+TA_SHARED struct ta_test **ta_tests_tail = &ta_tests;
+TA_SHARED struct ta_test *ta_current;
+TA_SHARED bool ta_skip_allowed;
 
 /* The program allows skips (e.g. a feature absent on this kernel). */
-static inline void ta_allow_skip(bool allowed)
+TA_SHARED void ta_allow_skip(bool allowed)
 {
 	ta_skip_allowed = allowed;
 }
 
-static inline void ta_register(struct ta_test *t)
+TA_SHARED void ta_register(struct ta_test *t)
 {
 	*ta_tests_tail = t;
 	ta_tests_tail = &t->next;
 }
 
-static void __attribute__((format(printf, 2, 3)))
+TA_SHARED void __attribute__((format(printf, 2, 3)))
 ta_check(bool ok, const char *fmt, ...)
 {
 	va_list ap;
@@ -129,7 +137,7 @@ ta_check(bool ok, const char *fmt, ...)
 	}								\
 	static void ta_body_##f##_##tn(struct ta_fixture_##f *self)
 
-static bool ta_selected(struct ta_test *t, int nsel, char **sel)
+TA_SHARED bool ta_selected(struct ta_test *t, int nsel, char **sel)
 {
 	int i;
 
@@ -142,7 +150,7 @@ static bool ta_selected(struct ta_test *t, int nsel, char **sel)
 }
 
 /* setjmp here, not in ta_harness_main(): its locals stay unclobbered. */
-static void ta_run_one(struct ta_test *t)
+TA_SHARED void ta_run_one(struct ta_test *t)
 {
 	ta_current = t;
 	if (!setjmp(t->skip_jmp))
@@ -150,7 +158,7 @@ static void ta_run_one(struct ta_test *t)
 	ta_current = NULL;
 }
 
-static int ta_harness_main(int argc, char **argv)
+TA_SHARED int ta_harness_main(int argc, char **argv)
 {
 	char **sel = calloc(argc + 1, sizeof(*sel));
 	int nsel = 0, n = 0, i = 0, failures = 0, a;
