@@ -98,7 +98,7 @@ static uint64_t test_plan(int ta, int npu, struct model *m, uint32_t strategy,
 	ret = plan_create(ta, m, strategy, &p);
 	if (ret) {
 		CHECK(false, "npu %s %s: plan: %s", m->name, sn,
-		       strerror(-ret));
+		      strerror(-ret));
 		plan_destroy(ta, &p);
 		return 0;
 	}
@@ -106,24 +106,24 @@ static uint64_t test_plan(int ta, int npu, struct model *m, uint32_t strategy,
 	*lb = p.create.lower_bound;
 	ret = run_whole(npu, m, &p, false, &bad, &secs);
 	CHECK(!ret && bad < 0,
-	       "npu %s %s: bit for bit with the reference (height %llu, %u tensors, %u ops, %.2f s)%s",
-	       m->name, sn, (unsigned long long)height, m->n_tensors,
-	       m->n_ops, secs, ret ? ": run failed" :
-	       bad < 0 ? "" : ": a tensor differs");
+	      "npu %s %s: bit for bit with the reference (height %llu, %u tensors, %u ops, %.2f s)%s",
+	      m->name, sn, (unsigned long long)height, m->n_tensors,
+	      m->n_ops, secs, ret ? ": run failed" :
+	      bad < 0 ? "" : ": a tensor differs");
 	if (bad >= 0)
 		printf("# first difference: tensor %lld\n", (long long)bad);
 	if (o->steps) {
 		ret = run_steps(npu, m, &p, &bad, &step);
 		CHECK(!ret && bad < 0,
-		       "npu %s %s op by op: every live tensor matches after each of %u ops%s",
-		       m->name, sn, m->n_ops, ret ? ": run failed" :
-		       bad < 0 ? "" : ": mismatch");
+		      "npu %s %s op by op: every live tensor matches after each of %u ops%s",
+		      m->name, sn, m->n_ops, ret ? ": run failed" :
+		      bad < 0 ? "" : ": mismatch");
 	}
 	if (o->plan_id && strategy == TA_STRATEGY_AUTO) {
 		ret = run_whole(npu, m, &p, true, &bad, &secs);
 		CHECK(!ret && bad < 0,
-		       "npu %s %s by plan ID (kernel API): bit for bit%s",
-		       m->name, sn, ret ? ": run failed" : "");
+		      "npu %s %s by plan ID (kernel API): bit for bit%s",
+		      m->name, sn, ret ? ": run failed" : "");
 	}
 	plan_destroy(ta, &p);
 	return height;
@@ -153,13 +153,13 @@ static void test_corrupt_plan(int ta, int npu, struct model *m,
 		ret = run_whole(npu, m, &p, false, &bad, &secs);
 	if (ret)
 		CHECK(false, "npu %s %s: corrupted plan: %s", m->name, sn,
-		       strerror(-ret));
+		      strerror(-ret));
 	else
 		CHECK(bad >= 0,
-		       "npu %s %s: tensor %u moved onto live %s %u: the comparison fails (first at tensor %lld)",
-		       m->name, sn, a,
-		       is_initial(m, b) ? "input/constant" : "activation", b,
-		       (long long)bad);
+		      "npu %s %s: tensor %u moved onto live %s %u: the comparison fails (first at tensor %lld)",
+		      m->name, sn, a,
+		      is_initial(m, b) ? "input/constant" : "activation", b,
+		      (long long)bad);
 	plan_destroy(ta, &p);
 	if (!o->steps)
 		return;
@@ -173,11 +173,11 @@ static void test_corrupt_plan(int ta, int npu, struct model *m,
 		ret = run_steps(npu, m, &p, &bad, &step);
 	if (ret)
 		CHECK(false, "npu %s %s op by op: corrupted plan: %s", m->name,
-		       sn, strerror(-ret));
+		      sn, strerror(-ret));
 	else
 		CHECK(bad >= 0 && step == k,
-		       "npu %s %s op by op: output %u of op %u moved onto its input %u is caught at op %u (tensor %lld)",
-		       m->name, sn, a, k, b, step, (long long)bad);
+		      "npu %s %s op by op: output %u of op %u moved onto its input %u is caught at op %u (tensor %lld)",
+		      m->name, sn, a, k, b, step, (long long)bad);
 	plan_destroy(ta, &p);
 }
 

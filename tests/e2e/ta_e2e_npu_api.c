@@ -48,16 +48,16 @@ static void test_unreachable(int ta, int npu, struct model *m)
 	}
 	ret = -drm_prime_import(npu, p.dmabuf, &handle);
 	CHECK(ret == ERANGE,
-	       "npu unreachable: PRIME import by a device whose DMA mask stops below the arena fails at attach -> %s (got %s)",
-	       strerror(ERANGE), strerror(ret));
+	      "npu unreachable: PRIME import by a device whose DMA mask stops below the arena fails at attach -> %s (got %s)",
+	      strerror(ERANGE), strerror(ret));
 	if (!ret)
 		drm_gem_close_handle(npu, handle);
 	job_init(&job, m, &p, true);
 	errno = 0;
 	ret = ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? errno : 0;
 	CHECK(ret == ERANGE,
-	       "npu unreachable: a job naming the plan by ID fails the same way -> %s (got %s)",
-	       strerror(ERANGE), strerror(ret));
+	      "npu unreachable: a job naming the plan by ID fails the same way -> %s (got %s)",
+	      strerror(ERANGE), strerror(ret));
 	plan_destroy(ta, &p);
 }
 
@@ -91,21 +91,21 @@ static int kapi_access_child(const char *node, const struct model *m,
 	npu_in = open(node, O_RDWR | O_CLOEXEC);
 	ret = npu_in < 0 ? errno : run_whole(npu_in, m, &mine, true, &bad, &secs);
 	CHECK(!ret && bad < 0,
-	       "npu kernel API: uid %d in the device's group runs its own plan by ID through its own render file, bit for bit (%s)",
-	       KAPI_USER, strerror(ret < 0 ? -ret : ret));
+	      "npu kernel API: uid %d in the device's group runs its own plan by ID through its own render file, bit for bit (%s)",
+	      KAPI_USER, strerror(ret < 0 ? -ret : ret));
 	cases++;
 	ret = submit_by_id(npu_in, m, root_plan);
 	CHECK(ret == ENOENT,
-	       "npu kernel API: uid %d runs root's plan by ID -> ENOENT (got %s)",
-	       KAPI_USER, strerror(ret));
+	      "npu kernel API: uid %d runs root's plan by ID -> ENOENT (got %s)",
+	      KAPI_USER, strerror(ret));
 	cases++;
 
 	/* A render file not open for writing: as a read-only descriptor. */
 	npu_ro = open(node, O_RDONLY | O_CLOEXEC);
 	ret = npu_ro < 0 ? -1 : submit_by_id(npu_ro, m, mine.create.plan_id);
 	CHECK(ret == EBADF,
-	       "npu kernel API: its own plan by ID through a read-only render file -> EBADF (got %s)",
-	       strerror(ret));
+	      "npu kernel API: its own plan by ID through a read-only render file -> EBADF (got %s)",
+	      strerror(ret));
 	cases++;
 
 	/* The same uid outside the group: as open() of the device would. */
@@ -114,8 +114,8 @@ static int kapi_access_child(const char *node, const struct model *m,
 	npu_out = open(node, O_RDWR | O_CLOEXEC);
 	ret = npu_out < 0 ? -1 : submit_by_id(npu_out, m, mine.create.plan_id);
 	CHECK(ret == EACCES,
-	       "npu kernel API: the same uid outside the device's group runs its plan by ID -> EACCES (got %s)",
-	       strerror(ret));
+	      "npu kernel API: the same uid outside the device's group runs its plan by ID -> EACCES (got %s)",
+	      strerror(ret));
 	cases++;
 	/* A dma-buf is a capability: whoever holds it may run the plan. */
 	mine.npu = npu_out;
@@ -123,8 +123,8 @@ static int kapi_access_child(const char *node, const struct model *m,
 						      &mine.handle);
 	ret = ret ? ret : run_whole(npu_out, m, &mine, false, &bad, &secs);
 	CHECK(!ret && bad < 0,
-	       "npu kernel API: ... but runs it through the plan's dma-buf, bit for bit (%s)",
-	       strerror(-ret));
+	      "npu kernel API: ... but runs it through the plan's dma-buf, bit for bit (%s)",
+	      strerror(-ret));
 	cases++;
 
 	/* Root acting on files others opened gains nothing (the deputy). */
@@ -132,17 +132,17 @@ static int kapi_access_child(const char *node, const struct model *m,
 		return 100;
 	ret = submit_by_id(npu_out, m, mine.create.plan_id);
 	CHECK(ret == EACCES,
-	       "npu kernel API: root submitting through a render file opened outside the group -> EACCES (got %s)",
-	       strerror(ret));
+	      "npu kernel API: root submitting through a render file opened outside the group -> EACCES (got %s)",
+	      strerror(ret));
 	cases++;
 	ret = submit_by_id(npu_in, m, root_plan);
 	CHECK(ret == ENOENT,
-	       "npu kernel API: root submitting its own plan through uid %d's render file -> ENOENT (got %s)",
-	       KAPI_USER, strerror(ret));
+	      "npu kernel API: root submitting its own plan through uid %d's render file -> ENOENT (got %s)",
+	      KAPI_USER, strerror(ret));
 	cases++;
 
 	CHECK(cases == KAPI_CASES, "npu kernel API: %d of %d cases ran",
-	       cases, KAPI_CASES);
+	      cases, KAPI_CASES);
 	plan_destroy(ta, &mine);
 	close(npu_out);
 	close(npu_ro);
@@ -174,7 +174,7 @@ static void test_kapi_access(int npu, const struct model *m,
 	node[len > 0 ? len : 0] = 0;
 	if (len <= 0 || group <= 0 || stat(node, &st)) {
 		CHECK(false, "npu kernel API: the render node and the device's group (group %lld)",
-		       group);
+		      group);
 		return;
 	}
 	chmod(node, 0666);
@@ -186,7 +186,7 @@ static void test_kapi_access(int npu, const struct model *m,
 		ret = WEXITSTATUS(status);
 	chmod(node, st.st_mode & 07777);
 	CHECK(ret == 0, "npu kernel API: uid %d's checks (%s, group %lld) passed (exit %d)",
-	       KAPI_USER, node, group, ret);
+	      KAPI_USER, node, group, ret);
 }
 
 
@@ -218,7 +218,7 @@ static void test_bad_input(int ta, int npu, struct model *m, bool dma_heap)
 		errno = 0;						\
 		ret = ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? errno : 0;	\
 		CHECK(ret == (want), "npu bad input: %s -> %s (got %s)", \
-		       what, strerror(want), strerror(ret));		\
+		      what, strerror(want), strerror(ret));            \
 	} while (0)
 
 	BAD("unknown flag", EINVAL, job.flags |= 0x80);
@@ -265,10 +265,10 @@ static void test_bad_input(int ta, int npu, struct model *m, bool dma_heap)
 	    job.n_bos = 1; job.bos = (uintptr_t)bos);
 	ret = -drm_prime_import(npu, 1000, &handle);
 	CHECK(ret == EBADF, "npu bad input: PRIME import of an fd not open -> %s (got %s)",
-	       strerror(EBADF), strerror(ret));
+	      strerror(EBADF), strerror(ret));
 	ret = -drm_prime_import(npu, ta, &handle);
 	CHECK(ret == EINVAL, "npu bad input: PRIME import of an fd not a dma-buf -> %s (got %s)",
-	       strerror(EINVAL), strerror(ret));
+	      strerror(EINVAL), strerror(ret));
 	if (dma_heap) {
 		struct dma_heap_allocation_data alloc = {
 			.len = 65536, .fd_flags = O_RDWR | O_CLOEXEC,
@@ -289,8 +289,8 @@ static void test_bad_input(int ta, int npu, struct model *m, bool dma_heap)
 				drm_gem_close_handle(npu, handle);
 			}
 			CHECK(ret == EINVAL,
-			       "npu bad input: another exporter's dma-buf is no plan -> %s (got %s)",
-			       strerror(EINVAL), strerror(ret));
+			      "npu bad input: another exporter's dma-buf is no plan -> %s (got %s)",
+			      strerror(EINVAL), strerror(ret));
 			close(alloc.fd);
 		}
 		if (heap >= 0)
@@ -300,17 +300,17 @@ static void test_bad_input(int ta, int npu, struct model *m, bool dma_heap)
 	ret = ioctl(npu, DRM_IOWR(DRM_COMMAND_BASE + 1, struct drm_ta_npu_submit),
 		    &job) ? errno : 0;
 	CHECK(ret == EINVAL,
-	       "npu bad input: unknown driver ioctl -> EINVAL, as the DRM core answers (got %s)",
-	       strerror(ret));
+	      "npu bad input: unknown driver ioctl -> EINVAL, as the DRM core answers (got %s)",
+	      strerror(ret));
 #undef BAD
 
 	test_kapi_access(npu, m, p.create.plan_id);
 
 	CHECK(bytes_in_use(ta) == use,
-	       "npu bad input: arena use unchanged by the bad jobs");
+	      "npu bad input: arena use unchanged by the bad jobs");
 	ret = run_whole(npu, m, &p, false, &bad, &secs);
 	CHECK(!ret && bad < 0,
-	       "npu bad input: the plan still runs bit for bit afterwards");
+	      "npu bad input: the plan still runs bit for bit afterwards");
 	plan_destroy(ta, &p);
 }
 
@@ -336,21 +336,21 @@ static void test_lifetime(int ta, int npu, struct model *m)
 	}
 	d.plan_id = p.create.plan_id;
 	CHECK(ioctl(ta, TA_IOCTL_PLAN_DESTROY, &d) == 0,
-	       "npu lifetime: the owner destroys the plan while its dma-buf is held");
+	      "npu lifetime: the owner destroys the plan while its dma-buf is held");
 	job_init(&job, m, &p, true);
 	errno = 0;
 	ret = ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? errno : 0;
 	CHECK(ret == ENOENT, "npu lifetime: its ID is gone for the NPU -> ENOENT (got %s)",
-	       strerror(ret));
+	      strerror(ret));
 	CHECK(bytes_in_use(ta) >= p.create.height,
-	       "npu lifetime: its memory stays while the dma-buf and mapping live");
+	      "npu lifetime: its memory stays while the dma-buf and mapping live");
 	ret = run_whole(npu, m, &p, false, &bad, &secs);
 	CHECK(!ret && bad < 0,
-	       "npu lifetime: a job on the held dma-buf still runs bit for bit");
+	      "npu lifetime: a job on the held dma-buf still runs bit for bit");
 	p.create.plan_id = 0;	/* already destroyed */
 	plan_destroy(ta, &p);
 	CHECK(bytes_in_use(ta) == 0,
-	       "npu lifetime: the memory returns with the last holder");
+	      "npu lifetime: the memory returns with the last holder");
 }
 
 /* --unreachable: every model given. */

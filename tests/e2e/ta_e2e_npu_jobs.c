@@ -63,13 +63,13 @@ static void test_long_job(int ta, int npu, struct model *m)
 		ret = ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? -errno : 0;
 		secs = now_s() - t0;
 		CHECK(ret == -ETIMEDOUT,
-		       "npu %s: a job of one op reading a %llu-byte tensor %u times is stopped by the watchdog (%s after %.0f s, %llu bytes read)",
-		       m->name, (unsigned long long)m->tensors[big].size,
-		       n_refs - 1, ret ? strerror(-ret) : "finished", secs,
-		       (unsigned long long)job.bytes_read);
+		      "npu %s: a job of one op reading a %llu-byte tensor %u times is stopped by the watchdog (%s after %.0f s, %llu bytes read)",
+		      m->name, (unsigned long long)m->tensors[big].size,
+		      n_refs - 1, ret ? strerror(-ret) : "finished", secs,
+		      (unsigned long long)job.bytes_read);
 	} else {
 		CHECK(false, "npu %s: the long job's plan: %s", m->name,
-		       strerror(-ret));
+		      strerror(-ret));
 	}
 	if (refs)
 		plan_destroy(ta, &p);
@@ -131,7 +131,7 @@ static void test_exported_inputs(int ta, int npu, struct model *m)
 		}
 	if (!x || !n_in) {
 		CHECK(false, "npu %s, inputs exported: %s", m->name,
-		       x ? "the model has no graph input" : "out of memory");
+		      x ? "the model has no graph input" : "out of memory");
 		free(x);
 		return;
 	}
@@ -186,9 +186,9 @@ static void test_exported_inputs(int ta, int npu, struct model *m)
 		for (k = 0; !ret && !why && k < n_in; k++)
 			why = exported_intact(m, &x[k]);
 		CHECK(!ret && !why,
-		       "npu %s %s, inputs exported: after the run each of its %u inputs' pages holds the input alone%s%s",
-		       m->name, sn, n_in, ret || why ? ": " : "",
-		       ret ? strerror(-ret) : why ? why : "");
+		      "npu %s %s, inputs exported: after the run each of its %u inputs' pages holds the input alone%s%s",
+		      m->name, sn, n_in, ret || why ? ": " : "",
+		      ret ? strerror(-ret) : why ? why : "");
 		ran += !ret;
 		for (k = 0; k < n_in; k++) {
 			if (x[k].map)
@@ -201,7 +201,7 @@ static void test_exported_inputs(int ta, int npu, struct model *m)
 		plan_destroy(ta, &p);
 	}
 	CHECK(ran == sizeof(strategies) / sizeof(strategies[0]),
-	       "npu %s, inputs exported: every strategy ran (%u)", m->name, ran);
+	      "npu %s, inputs exported: every strategy ran (%u)", m->name, ran);
 	for (k = 0; k < n_in; k++)
 		m->tensors[x[k].t].flags &= ~TA_TENSOR_EXPORTABLE;
 	free(x);
@@ -234,8 +234,8 @@ static void test_sync(int ta, int npu, struct model *m)
 	plan_write_initial(m, &p);
 	ret = vgem_hold(p.dmabuf, &vgem, &fence);
 	CHECK(!ret,
-	       "npu sync: an unsignalled vgem fence imported into the plan's dma-buf (IMPORT_SYNC_FILE)%s%s",
-	       ret ? ": " : "", ret ? strerror(-ret) : "");
+	      "npu sync: an unsignalled vgem fence imported into the plan's dma-buf (IMPORT_SYNC_FILE)%s%s",
+	      ret ? ": " : "", ret ? strerror(-ret) : "");
 	before = malloc(p.create.height);
 	if (ret || !before)
 		goto out;
@@ -245,22 +245,22 @@ static void test_sync(int ta, int npu, struct model *m)
 	job.flags &= ~TA_NPU_SUBMIT_WAIT;
 	ret = ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? errno : 0;
 	CHECK(!ret, "npu sync: the job is queued behind the foreign fence (seqno %llu)%s%s",
-	       (unsigned long long)job.seqno, ret ? ": " : "",
-	       ret ? strerror(ret) : "");
+	      (unsigned long long)job.seqno, ret ? ": " : "",
+	      ret ? strerror(ret) : "");
 	usleep(300 * 1000);
 	CHECK(poll_fd(p.dmabuf, POLLIN, 200) == 0,
-	       "npu sync: poll() on the plan's dma-buf: busy while the job waits");
+	      "npu sync: poll() on the plan's dma-buf: busy while the job waits");
 	sync = dmabuf_export_sync_file(p.dmabuf, false);
 	CHECK(sync >= 0 && sync_file_status(sync) == 0,
-	       "npu sync: EXPORT_SYNC_FILE of the plan's dma-buf: a sync_file not yet signalled");
+	      "npu sync: EXPORT_SYNC_FILE of the plan's dma-buf: a sync_file not yet signalled");
 	CHECK(!memcmp(before, p.map, p.create.height),
-	       "npu sync: the NPU has not touched the plan while the foreign fence holds it");
+	      "npu sync: the NPU has not touched the plan while the foreign fence holds it");
 	CHECK(!vgem_fence_signal(vgem, fence), "npu sync: vgem signals its fence");
 	CHECK(sync >= 0 && poll_fd(sync, POLLIN, 120 * 1000) == 1 &&
-	       sync_file_status(sync) == 1,
-	       "npu sync: the sync_file signals once the job is done");
+	      sync_file_status(sync) == 1,
+	      "npu sync: the sync_file signals once the job is done");
 	CHECK(poll_fd(p.dmabuf, POLLIN, 120 * 1000) == 1,
-	       "npu sync: poll() on the plan's dma-buf returns once the job is done");
+	      "npu sync: poll() on the plan's dma-buf returns once the job is done");
 	bad = compare_live(m, &p, m->final, m->n_ops);
 	CHECK(bad < 0, "npu sync: what the waiting reader sees is bit for bit the reference");
 
@@ -271,7 +271,7 @@ static void test_sync(int ta, int npu, struct model *m)
 	job.flags &= ~TA_NPU_SUBMIT_WAIT;
 	ret = ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? errno : 0;
 	CHECK(!ret && poll_fd(p.dmabuf, POLLIN, 120 * 1000) == 1,
-	       "npu sync: a reader polls the plan's dma-buf right after submit");
+	      "npu sync: a reader polls the plan's dma-buf right after submit");
 	bad = compare_live(m, &p, m->final, m->n_ops);
 	CHECK(bad < 0, "npu sync: and sees only finished results: bit for bit");
 
@@ -340,7 +340,7 @@ static int queue_bound_child(int ta, struct model *m)
 	if (!ret)
 		ret = vgem_hold(p.dmabuf, &vgem, &fence);
 	CHECK(!ret, "npu queue: two files of the NPU, a plan of %s held by a foreign fence%s%s",
-	       m->name, ret ? ": " : "", ret ? strerror(-ret) : "");
+	      m->name, ret ? ": " : "", ret ? strerror(-ret) : "");
 	if (ret)
 		goto out;
 	for (k = 0; k < QUEUE_REFS; k++)
@@ -359,37 +359,37 @@ static int queue_bound_child(int ta, struct model *m)
 		queued++;
 	cur1 = cg_read(CG_NPU, "memory.current");
 	CHECK(queued == QUEUE_PER_FILE,
-	       "npu queue: one file queues %d jobs behind the fence (queued %d)",
-	       QUEUE_PER_FILE, queued);
+	      "npu queue: one file queues %d jobs behind the fence (queued %d)",
+	      QUEUE_PER_FILE, queued);
 	/* the per-CPU charge stock may hide up to slack either way */
 	slack = cg_stock_slack();
 	CHECK(cur0 >= 0 && cur1 - cur0 >= want - slack,
-	       "npu queue: the queued jobs are charged to the submitter's cgroup: memory.current +%lld KiB for %d jobs of %lld KiB of references (stock slack %lld KiB)",
-	       (cur1 - cur0) / 1024, queued, want / QUEUE_PER_FILE / 1024,
-	       slack / 1024);
+	      "npu queue: the queued jobs are charged to the submitter's cgroup: memory.current +%lld KiB for %d jobs of %lld KiB of references (stock slack %lld KiB)",
+	      (cur1 - cur0) / 1024, queued, want / QUEUE_PER_FILE / 1024,
+	      slack / 1024);
 	ret = ioctl(a, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? errno : 0;
 	CHECK(ret == EBUSY, "npu queue: the file's job %d -> EBUSY (got %s)",
-	       QUEUE_PER_FILE + 1, ret ? strerror(ret) : "queued");
+	      QUEUE_PER_FILE + 1, ret ? strerror(ret) : "queued");
 	queued += !ret;
 	job.plan_handle = handle_b;
 	ret = ioctl(b, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? errno : 0;
 	CHECK(!ret, "npu queue: another file still queues its job (%s)",
-	       ret ? strerror(ret) : "queued");
+	      ret ? strerror(ret) : "queued");
 	queued += !ret;
 	close(a);	/* its jobs keep what they need of it */
 	a = -1;
 	CHECK(!vgem_fence_signal(vgem, fence), "npu queue: vgem signals its fence");
 	CHECK(poll_fd(p.dmabuf, POLLIN, 120 * 1000) == 1,
-	       "npu queue: all %d jobs end, the first file closed meanwhile",
-	       queued);
+	      "npu queue: all %d jobs end, the first file closed meanwhile",
+	      queued);
 	cur2 = cg_wait_below(CG_NPU, cur1 - want + slack, 10 * 1000);
 	CHECK(cur2 >= 0 && cur1 - cur2 >= want - slack,
-	       "npu queue: the jobs' charge goes when they end: memory.current -%lld KiB (%lld KiB charged, stock slack %lld KiB)",
-	       (cur1 - cur2) / 1024, want / 1024, slack / 1024);
+	      "npu queue: the jobs' charge goes when they end: memory.current -%lld KiB (%lld KiB charged, stock slack %lld KiB)",
+	      (cur1 - cur2) / 1024, want / 1024, slack / 1024);
 	job.flags |= TA_NPU_SUBMIT_WAIT;
 	ret = ioctl(b, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? errno : 0;
 	CHECK(!ret, "npu queue: with its jobs done, the file runs another (%s)",
-	       ret ? strerror(ret) : "done");
+	      ret ? strerror(ret) : "done");
 	/*
 	 * By plan ID each job maps the plan for itself: eight mappings of
 	 * the same bytes at once, which DMA-API debugging takes for a leak
@@ -406,8 +406,8 @@ static int queue_bound_child(int ta, struct model *m)
 			break;
 	}
 	CHECK(queued == QUEUE_PER_FILE,
-	       "npu queue: %d jobs by plan ID at once, each with its own mapping of the plan, all done (%d; %s)",
-	       QUEUE_PER_FILE, queued, ret ? strerror(ret) : "ok");
+	      "npu queue: %d jobs by plan ID at once, each with its own mapping of the plan, all done (%d; %s)",
+	      QUEUE_PER_FILE, queued, ret ? strerror(ret) : "ok");
 out:
 	if (vgem >= 0)
 		close(vgem);
@@ -437,7 +437,7 @@ static void test_queue_bound(int ta, struct model *m)
 		ret = WEXITSTATUS(status);
 	rmdir(CG_NPU);
 	CHECK(ret == 0, "npu queue: the bound and the charge, in a child (exit %d)",
-	       ret);
+	      ret);
 }
 
 #define STRESS_WORKERS	4
@@ -491,8 +491,8 @@ static void test_stress(int ta, struct model *m)
 			bad++;
 	}
 	CHECK(!bad,
-	       "npu stress: %d processes x %d plans of %s made, run and destroyed at once, all bit for bit (%d workers failed)",
-	       STRESS_WORKERS, STRESS_JOBS, m->name, bad);
+	      "npu stress: %d processes x %d plans of %s made, run and destroyed at once, all bit for bit (%d workers failed)",
+	      STRESS_WORKERS, STRESS_JOBS, m->name, bad);
 	CHECK(bytes_in_use(ta) == 0, "npu stress: every plan's memory returned");
 }
 
