@@ -233,7 +233,7 @@ TEST_F(npu, corrupt)
 	test_models(self->ta, self->npu, true);
 }
 
-/* Last: every model given was read, and the arena is empty again. */
+/* Every model given was read, and no test left memory in the arena. */
 TEST_F(npu, end)
 {
 	int i;
