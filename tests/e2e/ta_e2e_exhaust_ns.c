@@ -338,3 +338,17 @@ TEST_F(exhaust, netns)
 	(void)self;
 	test_netns();
 }
+
+/*
+ * Last (this file is linked last): whatever the tests did, nothing stays
+ * in the arena.
+ */
+TEST_F(exhaust, left_behind)
+{
+	struct ta_info i = info();
+
+	(void)self;
+	CHECK(i.n_plans == 0 && i.bytes_in_use == 0,
+	      "exhaust: nothing left behind (plans %u, bytes %llu)", i.n_plans,
+	      (unsigned long long)i.bytes_in_use);
+}

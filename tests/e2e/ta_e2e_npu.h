@@ -6,10 +6,12 @@
  * and models (ta_e2e_npu.c), and the fixture of every test: its own arena
  * descriptor and its own descriptor of the NPU's DRM node.
  *
- * The tests, by area: ta_e2e_npu.c the models on every strategy (and the
- * corrupted plans), ta_e2e_npu_api.c the NPU's refusals, the plan's
- * lifetime and the kernel API's access rule, ta_e2e_npu_jobs.c fences,
- * the queue bound, concurrent processes, the watchdog and exported inputs.
+ * The tests, by area, in the order they run (link order): ta_e2e_npu.c
+ * the descriptors, ta_e2e_npu_api.c the NPU's refusals, the plan's
+ * lifetime and the kernel API's access rule, ta_e2e_npu_jobs.c fences, the
+ * queue bound, concurrent processes, the watchdog and exported inputs,
+ * ta_e2e_npu_models.c the models on every strategy (or corrupted plans)
+ * and the end: every model read, the arena empty.
  */
 #ifndef TA_E2E_NPU_H
 #define TA_E2E_NPU_H
@@ -80,6 +82,9 @@ static const char *const strategy_names[] = {
 extern struct options opts;
 extern struct model *models;
 extern int n_models;
+/* The number of models given; those that did not load (their paths). */
+extern int n_given, n_not_loaded;
+extern char **not_loaded;
 
 /* The first model given that loaded: the one the single tests use. */
 static inline struct model *first_model(void)
