@@ -28,9 +28,10 @@
  * usage: ta_e2e_stress [--seed N] [--ops N] [--procs N] [--threads N]
  *                      [--seconds N] [--no-inject] [--] [-l] [-t NAME]...
  *
- * Three tests: run (the run and its verdicts), then, each on descriptors of
- * its own, arena_empty and netlink_empty (nothing is left once everything
- * is closed). Prints the harness's plan and lines (tests/e2e/ta_harness.h).
+ * Three tests, each with a descriptor of its own: stress.run (the run and
+ * its verdicts), then stress.arena_empty and stress.netlink_empty (nothing
+ * is left once everything is closed). Prints the harness's plan and lines
+ * (tests/e2e/ta_harness.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -69,8 +70,33 @@ static long long sysfs_bytes_in_use(void)
 	return n > 0 ? atoll(b) : -1;
 }
 
+/*
+ * Each test's own descriptor of the device: in the run, the open file every
+ * worker process inherits (slot 0 of its table), closed once they are done;
+ * afterwards, a fresh one the checks read the arena through.
+ */
+FIXTURE(stress) {
+	int fd;
+};
+
+FIXTURE_SETUP(stress)
+{
+	self->fd = open("/dev/" TA_DEVICE_NAME, O_RDWR | O_CLOEXEC);
+	if (self->fd >= 0)
+		return;
+	CHECK(false, "stress: /dev/tensorarena: %s", strerror(errno));
+	/* The test ends here, failed. */
+	longjmp(ta_current->skip_jmp, 1);
+}
+
+FIXTURE_TEARDOWN(stress)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
 /* The seeded run: workers, then what they did, against what they may. */
-TEST(run)
+TEST_F(stress, run)
 {
 	pid_t pids[MAX_PROCS];
 	struct ta_info info = { 0 };
@@ -84,11 +110,9 @@ TEST(run)
 	printf("e2e: stress seed=%llu procs=%u threads=%u ops=%lu seconds=%u inject=%s\n",
 	       seed, n_procs, n_threads, max_ops, seconds,
 	       inject ? "fail-nth" : "off");
-	fd = open("/dev/" TA_DEVICE_NAME, O_RDWR | O_CLOEXEC);
-	if (fd < 0 || ioctl(fd, TA_IOCTL_INFO, &info)) {
+	fd = self->fd;
+	if (ioctl(fd, TA_IOCTL_INFO, &info)) {
 		CHECK(false, "stress: /dev/tensorarena: %s", strerror(errno));
-		if (fd >= 0)
-			close(fd);
 		return;
 	}
 	arena_size = info.arena_size;
@@ -98,7 +122,6 @@ TEST(run)
 		close(nl);
 	if (i <= 0) {
 		CHECK(false, "stress: netlink family: %s", strerror(-i));
-		close(fd);
 		return;
 	}
 	nl_family = (uint16_t)i;
@@ -115,7 +138,6 @@ TEST(run)
 	if (sh == MAP_FAILED) {
 		CHECK(false, "stress: the shared counters: %s", strerror(errno));
 		sh = NULL;
-		close(fd);
 		return;
 	}
 	sh->deadline = t0 + seconds;
@@ -148,7 +170,8 @@ TEST(run)
 	if (inject)
 		fi_set(false);
 	waited = now_s() - t0;
-	close(fd);
+	close(fd);	/* the workers' shared file: its plans die with it */
+	self->fd = -1;
 
 	for (k = 0; k < N_OPS; k++) {
 		/* did work: neither failed nor found nothing to act on */
@@ -216,16 +239,12 @@ TEST(run)
 }
 
 /* Everything is closed: the arena must be whole again. */
-TEST(arena_empty)
+TEST_F(stress, arena_empty)
 {
 	struct ta_info info = { 0 };
 	struct ta_plan_get g = { 0 };
-	int fd = open("/dev/" TA_DEVICE_NAME, O_RDWR | O_CLOEXEC), i, get_err;
+	int fd = self->fd, i, get_err;
 
-	if (fd < 0) {
-		CHECK(false, "stress: /dev/tensorarena: %s", strerror(errno));
-		return;
-	}
 	for (i = 0; i < 100; i++) {
 		memset(&info, 0, sizeof(info));
 		if (ioctl(fd, TA_IOCTL_INFO, &info) ||
@@ -248,15 +267,15 @@ TEST(arena_empty)
 	CHECK(get_err == ENOENT,
 	      "stress: no orphaned plan: the plan list is empty (first: %s, id %u)",
 	      get_err ? strerror(get_err) : "a plan", g.plan_id);
-	close(fd);
 }
 
 /* ... and so must the netlink family's view of it. */
-TEST(netlink_empty)
+TEST_F(stress, netlink_empty)
 {
 	struct rawnl_result nr = { 0 };
 	int nl, i;
 
+	(void)self;
 	nl = rawnl_open();
 	i = nl < 0 ? nl : rawnl_resolve(nl, TA_NL_FAMILY_NAME);
 	if (i <= 0) {
