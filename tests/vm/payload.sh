@@ -86,12 +86,13 @@ prog() {
 	prog ta_e2e_lib "$us/libtensorarena-internal.a" $nl_static -lm
 	prog ta_e2e_runtime "$us/libtensorarena-internal.a" $nl_static -lm
 	prog ta_e2e_worst "$us/libtensorarena-internal.a" $nl_static -lm
-	prog ta_e2e_npu "$TA_ROOT/tests/e2e/ta_e2e_drm.c" "$us/libtensorarena-internal.a" $nl_static -lm
+	prog ta_e2e_npu "$TA_ROOT"/tests/e2e/ta_e2e_npu_{run,api,jobs,models}.c "$TA_ROOT/tests/e2e/ta_e2e_drm.c" \
+		"$us/libtensorarena-internal.a" $nl_static -lm
 	prog ta_e2e_camera "$TA_ROOT/tests/e2e/ta_e2e_drm.c"
 	# Issue #9 evidence 3 and 4: exhaustion by an unprivileged user, and
 	# the random-operation stress (TA_STRESS_ARGS="--seed N ..." replays).
-	prog ta_e2e_exhaust "$TA_ROOT/tests/e2e/ta_e2e_drm.c"
-	prog ta_e2e_stress -pthread
+	prog ta_e2e_exhaust "$TA_ROOT"/tests/e2e/ta_e2e_exhaust_{mem,ns}.c "$TA_ROOT/tests/e2e/ta_e2e_drm.c"
+	prog ta_e2e_stress "$TA_ROOT"/tests/e2e/ta_e2e_stress_{ops,proc}.c -pthread
 	# Issue #24: the arena in the dmem cgroup controller (6.14 and later).
 	prog ta_e2e_dmem
 	# ta_e2e_netlink: its client, then its tests by area (run in this order).
