@@ -385,8 +385,8 @@ static int ta_cmp_offset_rank(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-static void ta_conflict_set(struct ta_conflict *c, u32 kind, u32 a, u32 b,
-			    u32 step)
+void ta_conflict_set(struct ta_conflict *c, u32 kind, u32 a, u32 b,
+		     u32 step)
 {
 	c->kind = kind;
 	c->a = a;
@@ -564,9 +564,9 @@ static int ta_problem_roots(const struct ta_problem *p, u32 **root,
  * The plan check of a validated problem, over the buffers ta_checked()
  * selects; @root as ta_problem_roots() gives it.
  */
-static int ta_check_plan(const struct ta_problem *p, const u64 *offsets,
-			 const u64 *only, const u32 *root, u64 height,
-			 struct ta_conflict *conflict, struct ta_work *w)
+int ta_check_plan(const struct ta_problem *p, const u64 *offsets,
+		  const u64 *only, const u32 *root, u64 height,
+		  struct ta_conflict *conflict, struct ta_work *w)
 {
 	struct ta_offset_rank *tmp = NULL;
 	u32 *rank = NULL, *by_rank = NULL;
@@ -690,8 +690,8 @@ static const ta_strategy_fn ta_strategies[TA_STRATEGY_COUNT] = {
 };
 
 /* Zero-size buffers sit at 0; the height is recomputed, never trusted. */
-static int ta_plan_finish(const struct ta_problem *p, u64 *offsets,
-			  struct ta_result *res)
+int ta_plan_finish(const struct ta_problem *p, u64 *offsets,
+		   struct ta_result *res)
 {
 	u64 top = 0;
 	u32 i;
@@ -832,8 +832,8 @@ free_merged:
 }
 
 /* The lower bound of a graph with aliases: that of its merged graph. */
-static int ta_alias_lower_bound(const struct ta_problem *p, const u32 *root,
-				u64 *lb, struct ta_work *w)
+int ta_alias_lower_bound(const struct ta_problem *p, const u32 *root,
+			 u64 *lb, struct ta_work *w)
 {
 	struct ta_merged mg;
 	int ret;
@@ -844,54 +844,6 @@ static int ta_alias_lower_bound(const struct ta_problem *p, const u32 *root,
 	ret = ta_sweep_lower_bound(mg.bufs, mg.g.n_tensors, lb, w);
 	ta_merged_free(&mg);
 	return ret;
-}
-
-/*
- * TA_STRATEGY_FIXED: the caller's offsets (@p->fixed) must be aligned,
- * within the height and free of live overlaps (aliases may share at one
- * offset); the unfixed buffers are placed greedily around them and must
- * fit under &ta_problem.fixed_height when one is given.
- */
-static int ta_plan_fixed(const struct ta_problem *p, u64 *offsets,
-			 struct ta_result *res, const u32 *root,
-			 struct ta_work *w)
-{
-	u64 limit = p->fixed_height ? p->fixed_height : TA_PLAN_MAX_HEIGHT;
-	u32 i, high = 0;
-	int ret;
-
-	if (root)
-		ret = ta_alias_lower_bound(p, root, &res->lower_bound, w);
-	else
-		ret = ta_sweep_lower_bound(p->buffers, p->n_buffers,
-					   &res->lower_bound, w);
-	if (ret || !p->n_buffers)
-		return ret;
-	ret = ta_check_plan(p, p->fixed, p->fixed, root, limit, &res->conflict,
-			    w);
-	if (ret)
-		return ret;
-	ret = ta_greedy_place(p->buffers, p->n_buffers, p->fixed, offsets,
-			      &res->height, w);
-	if (ret)
-		return ret;
-	res->steps = p->n_buffers;
-	ret = ta_plan_finish(p, offsets, res);
-	if (ret || !p->fixed_height)
-		return ret;
-	if (res->height > p->fixed_height) {
-		/* an unfixed buffer did not fit: name the highest */
-		for (i = 0; i < p->n_buffers; i++)
-			if (offsets[i] + p->buffers[i].size >
-			    offsets[high] + p->buffers[high].size)
-				high = i;
-		ta_conflict_set(&res->conflict, TA_CONFLICT_HEIGHT, high, high,
-				0);
-		return -EINVAL;
-	}
-	res->height = p->fixed_height;
-	res->optimal = res->height == res->lower_bound;
-	return 0;
 }
 
 /**

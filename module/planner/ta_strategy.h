@@ -38,6 +38,15 @@ int ta_plan_greedy_size(const struct ta_problem *p,
 			const struct ta_budget *budget, u64 *offsets,
 			struct ta_result *res, struct ta_work *w);
 
+/*
+ * %TA_STRATEGY_FIXED (ta_fixed.c): @p->fixed set, @root the alias classes
+ * of @p or NULL; unlike the others, it fills res->lower_bound and finishes
+ * the plan itself, and sets res->conflict when the fixed offsets break a
+ * rule.
+ */
+int ta_plan_fixed(const struct ta_problem *p, u64 *offsets,
+		  struct ta_result *res, const u32 *root, struct ta_work *w);
+
 /* ta_graph_lifetimes() counting its work in @w (ta_graph.c). */
 int ta_graph_lifetimes_work(const struct ta_graph *g, struct ta_buffer *out,
 			    struct ta_work *w);
