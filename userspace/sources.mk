@@ -11,6 +11,7 @@ TA_PLANNER_SRCS := \
 	module/planner/ta_alias.c \
 	module/planner/ta_auto.c \
 	module/planner/ta_bits.c \
+	module/planner/ta_bound.c \
 	module/planner/ta_fit.c \
 	module/planner/ta_fixed.c \
 	module/planner/ta_freelist.c \
@@ -27,6 +28,7 @@ TA_PLANNER_SRCS := \
 	module/planner/ta_search_slab.c \
 	module/planner/ta_search_state.c \
 	module/planner/ta_stack.c \
+	module/planner/ta_validate.c \
 	module/planner/ta_work.c
 
 # The file readers and writers (graph files, traces, TFLite, ONNX) and the

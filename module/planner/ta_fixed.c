@@ -8,7 +8,9 @@
  * itself and finishes the plan (ta_plan_finish()), since the height it
  * reports may be the caller's &ta_problem.fixed_height.
  */
+#include "ta_bound.h"
 #include "ta_plan_helpers.h"
+#include "ta_validate.h"
 
 /*
  * TA_STRATEGY_FIXED: the caller's offsets (@p->fixed) must be aligned,

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * ta_plan.c - the planner's entry point: validate a problem, compute its
- * lower bound, run a strategy, check what it returns.
- *
- * Also the plan validator, which runs in O(n log n): buffers are ranked by
- * offset, then a sweep over time keeps the ranks of the live buffers in a
- * ta_bits set; since live buffers must be disjoint in address, a buffer
- * that starts only needs checking against its live neighbours in address
- * order (the previous and the next rank).
+ * ta_plan.c - the planner's entry points: ta_plan() validates a problem,
+ * computes its lower bound (ta_bound.c), runs a strategy and checks what it
+ * returns (ta_validate.c); ta_plan_check(), ta_plan_validate() and
+ * ta_problem_lower_bound() check a problem the same way first. Also the
+ * strategies' names.
  */
+#include "ta_alias.h"
+#include "ta_bound.h"
 #include "ta_plan_helpers.h"
+#include "ta_validate.h"
 
 static const char *const ta_strategy_names[TA_STRATEGY_FIXED + 1] = {
 	[TA_STRATEGY_AUTO] = "auto",
@@ -59,13 +59,6 @@ int ta_strategy_from_name(const char *name)
 		if (ta_streq(name, ta_strategy_names[s]))
 			return s;
 	return -EINVAL;
-}
-
-static int ta_cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /*
@@ -173,358 +166,6 @@ static int ta_check_problem(const struct ta_problem *p, struct ta_work *w)
 	return ret;
 }
 
-/* Sweep events: step << 32 | kind << 31 | buffer, kind 0 = end, 1 = start. */
-
-static u64 *ta_sweep_events(const struct ta_buffer *bufs, u32 n)
-{
-	u64 *ev = ta_env_alloc_array((size_t)n * 2, sizeof(*ev));
-	u32 i;
-
-	if (!ev)
-		return NULL;
-	for (i = 0; i < n; i++) {
-		ev[2 * i] = (u64)bufs[i].start << 32 | 1ULL << 31 | i;
-		ev[2 * i + 1] = (u64)bufs[i].end << 32 | i;
-	}
-	ta_env_sort(ev, (size_t)n * 2, sizeof(*ev), ta_cmp_u64);
-	return ev;
-}
-
-/* log2 of TA_PLAN_MAX_ALIGN */
-#define TA_ALIGN_LOG2_MAX	32
-
-/*
- * The live set of the sweep: the non-empty buffers live at the current
- * step (@idx, with @pos the place of each in it), their sum @sum, how many
- * there are of each alignment (@n_align, by log2) and @rounded_sum[k], the
- * sum of their sizes each rounded up to 2^k, for k up to @max_align_log2
- * (the problem's largest alignment: no live set's smallest is above it).
- */
-struct ta_live_set {
-	u32 *idx;
-	u32 *pos;
-	u32 n;
-	u64 sum;
-	u32 n_align[TA_ALIGN_LOG2_MAX + 1];
-	u32 max_align_log2;
-	u64 rounded_sum[TA_ALIGN_LOG2_MAX + 1];
-};
-
-/* @size rounded up to 2^@k */
-static u64 ta_round_up_pow2(u64 size, u32 k)
-{
-	return (size + BIT_ULL(k) - 1) & ~(BIT_ULL(k) - 1);
-}
-
-/*
- * A lower bound of the live set. Every live buffer's offset is a multiple
- * of the smallest live alignment 2^a, so a buffer below another one takes
- * its size rounded up to 2^a before the next can start: whichever buffer T
- * is highest in a plan starts at or above R - roundup(size(T), 2^a), R the
- * sum of the rounded sizes, rounded up to T's own alignment. The bound is
- * the least of these over T; with a = 0 it is the plain sum. Only worked
- * out when it can beat @best (it exceeds R by less than the largest
- * alignment live); otherwise the sum is given.
- */
-static int ta_live_bound(const struct ta_live_set *ls,
-			 const struct ta_buffer *bufs, u64 best, u64 *out,
-			 struct ta_work *w)
-{
-	u64 lb = U64_MAX, top, rounded, below;
-	u32 k, a = 0, a_max = ls->max_align_log2;
-	int ret;
-
-	*out = ls->sum;
-	if (!ls->n || ls->n_align[0])
-		return 0;
-	while (!ls->n_align[a])
-		a++;
-	while (!ls->n_align[a_max])
-		a_max--;
-	rounded = ls->rounded_sum[a];
-	if (rounded + (BIT_ULL(a_max) - 1) <= best)
-		return 0;
-	ret = ta_work_add(w, ls->n);
-	if (ret)
-		return ret;
-	for (k = 0; k < ls->n; k++) {
-		const struct ta_buffer *b = &bufs[ls->idx[k]];
-
-		below = rounded - ta_round_up_pow2(b->size, a);
-		/* below + ((size - below) mod align) + size: align | top */
-		top = below + ((0 - below) & (b->align - 1)) + b->size;
-		if (top < lb)
-			lb = top;
-	}
-	*out = lb > ls->sum ? lb : ls->sum;
-	return 0;
-}
-
-static void ta_live_add(struct ta_live_set *ls, const struct ta_buffer *bufs,
-			u32 i)
-{
-	u32 k;
-
-	ls->pos[i] = ls->n;
-	ls->idx[ls->n++] = i;
-	ls->sum += bufs[i].size;
-	ls->n_align[__builtin_ctzll(bufs[i].align)]++;
-	for (k = 0; k <= ls->max_align_log2; k++)
-		ls->rounded_sum[k] += ta_round_up_pow2(bufs[i].size, k);
-}
-
-static void ta_live_del(struct ta_live_set *ls, const struct ta_buffer *bufs,
-			u32 i)
-{
-	u32 last = ls->idx[--ls->n], k;
-
-	ls->idx[ls->pos[i]] = last;
-	ls->pos[last] = ls->pos[i];
-	ls->sum -= bufs[i].size;
-	ls->n_align[__builtin_ctzll(bufs[i].align)]--;
-	for (k = 0; k <= ls->max_align_log2; k++)
-		ls->rounded_sum[k] -= ta_round_up_pow2(bufs[i].size, k);
-}
-
-/**
- * ta_sweep_lower_bound() - a lower bound of every plan's height
- * @bufs: buffers, already validated
- * @n: how many
- * @lb: out
- * @w: work counter
- *
- * At every step, the non-empty buffers live there are disjoint in any
- * plan, and every offset is a multiple of the smallest live alignment A,
- * so each buffer below the highest one takes its size rounded up to A: the
- * highest, T, starts at or above R(T), the sum of the others' sizes so
- * rounded, rounded up to its own alignment. The height is at least min
- * over the live T of roundup(R(T), align(T)) + size(T), which is the plain
- * sum S when a live buffer has alignment 1 (and exact when all share one
- * alignment). The bound is the largest of these over the steps (it covers
- * each buffer alone, too). The minimum is only worked out at steps where
- * it could beat the best so far, so the cost is at most the sum over steps
- * of the buffers live there, and O(n log n) when most buffers are
- * byte-aligned.
- *
- * Return: 0, -ENOMEM, -EOVERFLOW when the bound reaches 2^63, or what
- * ta_work_check() returns.
- */
-int ta_sweep_lower_bound(const struct ta_buffer *bufs, u32 n, u64 *lb,
-			 struct ta_work *w)
-{
-	struct ta_live_set ls = { 0 };
-	u64 best = 0, here;
-	u64 *ev;
-	u32 k, i;
-	int ret = 0;
-
-	*lb = 0;
-	if (!n)
-		return 0;
-	ev = ta_sweep_events(bufs, n);
-	ls.idx = ta_env_alloc_array(n, sizeof(*ls.idx));
-	ls.pos = ta_env_alloc_array(n, sizeof(*ls.pos));
-	if (!ev || !ls.idx || !ls.pos) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		u32 log2 = (u32)__builtin_ctzll(bufs[i].align);
-
-		if (bufs[i].size && log2 > ls.max_align_log2)
-			ls.max_align_log2 = log2;
-	}
-	w->units += 8 * (u64)n;		/* the sort: check at the first event */
-	for (k = 0; k < 2 * n; k++) {
-		i = ev[k] & 0x7fffffffU;
-		ret = ta_work_add(w, 1);
-		if (ret)
-			break;
-		/* sizes and their sum stay below 2^63: no wrap */
-		if (bufs[i].size && (ev[k] & (1ULL << 31)))
-			ta_live_add(&ls, bufs, i);
-		else if (bufs[i].size)
-			ta_live_del(&ls, bufs, i);
-		if (ls.sum > TA_PLAN_MAX_HEIGHT) {
-			ret = -EOVERFLOW;
-			break;
-		}
-		/* the live set of a step: after its last event */
-		if (k + 1 < 2 * n && ev[k + 1] >> 32 == ev[k] >> 32)
-			continue;
-		ret = ta_live_bound(&ls, bufs, best, &here, w);
-		if (ret)
-			break;
-		if (here > TA_PLAN_MAX_HEIGHT) {
-			ret = -EOVERFLOW;
-			break;
-		}
-		if (here > best)
-			best = here;
-	}
-out:
-	ta_env_free(ls.pos);
-	ta_env_free(ls.idx);
-	ta_env_free(ev);
-	if (!ret)
-		*lb = best;
-	return ret;
-}
-
-struct ta_offset_rank {
-	u64 offset;
-	u32 index;
-};
-
-static int ta_cmp_offset_rank(const void *a, const void *b)
-{
-	const struct ta_offset_rank *x = a, *y = b;
-
-	if (x->offset != y->offset)
-		return x->offset < y->offset ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
-void ta_conflict_set(struct ta_conflict *c, u32 kind, u32 a, u32 b,
-		     u32 step)
-{
-	c->kind = kind;
-	c->a = a;
-	c->b = b;
-	c->step = step;
-}
-
-/*
- * Whether buffer @i takes part in a check: it has bytes and, when @only is
- * set, a fixed offset there.
- */
-static bool ta_checked(const struct ta_problem *p, const u64 *only, u32 i)
-{
-	return p->buffers[i].size && (!only || only[i] != TA_OFFSET_UNFIXED);
-}
-
-/*
- * Alignment and height of every buffer (with @only, of the fixed ones);
- * *@top gets max(offset + size) of those with bytes.
- */
-static int ta_check_offsets(const struct ta_problem *p, const u64 *offsets,
-			    const u64 *only, u64 height, u64 *top,
-			    struct ta_conflict *c, struct ta_work *w)
-{
-	u32 i;
-	int ret;
-
-	*top = 0;
-	for (i = 0; i < p->n_buffers; i++) {
-		const struct ta_buffer *b = &p->buffers[i];
-
-		ret = ta_work_add(w, 1);
-		if (ret)
-			return ret;
-		/*
-		 * The validator checks zero-size buffers too; a fixed plan's
-		 * are put at 0 whatever it says (ta_plan_finish()).
-		 */
-		if (only && (only[i] == TA_OFFSET_UNFIXED || !b->size))
-			continue;
-		if (offsets[i] & (b->align - 1)) {
-			ta_conflict_set(c, TA_CONFLICT_ALIGN, i, i, 0);
-			return -EINVAL;
-		}
-		if (offsets[i] > TA_PLAN_MAX_HEIGHT ||
-		    b->size > TA_PLAN_MAX_HEIGHT - offsets[i] ||
-		    offsets[i] + b->size > height) {
-			ta_conflict_set(c, TA_CONFLICT_HEIGHT, i, i, 0);
-			return -EINVAL;
-		}
-		if (b->size && offsets[i] + b->size > *top)
-			*top = offsets[i] + b->size;
-	}
-	return 0;
-}
-
-/* Ranks in address order of the non-empty buffers; by_rank is the inverse. */
-static u32 ta_rank_by_offset(const struct ta_problem *p, const u64 *offsets,
-			     const u64 *only, struct ta_offset_rank *tmp,
-			     u32 *rank, u32 *by_rank)
-{
-	u32 i, m = 0;
-
-	for (i = 0; i < p->n_buffers; i++) {
-		if (!ta_checked(p, only, i))
-			continue;
-		tmp[m].offset = offsets[i];
-		tmp[m].index = i;
-		m++;
-	}
-	ta_env_sort(tmp, m, sizeof(*tmp), ta_cmp_offset_rank);
-	for (i = 0; i < m; i++) {
-		rank[tmp[i].index] = i;
-		by_rank[i] = tmp[i].index;
-	}
-	return m;
-}
-
-/*
- * Two live buffers may share bytes only when they are one alias class
- * (@root, NULL when none) at the same offset; such a pair has one span, so
- * checking address neighbours still finds every overlap.
- */
-static bool ta_may_share(const u32 *root, const u64 *offsets, u32 i, u32 j)
-{
-	return root && root[i] == root[j] && offsets[i] == offsets[j];
-}
-
-static int ta_check_overlaps(const struct ta_problem *p, const u64 *offsets,
-			     const u64 *only, const u32 *root, const u64 *ev,
-			     const u32 *rank,
-			     const u32 *by_rank, struct ta_bits *live,
-			     struct ta_conflict *c, struct ta_work *w)
-{
-	u32 i, j, k, n = p->n_buffers;
-	int ret;
-
-	for (k = 0; k < 2 * n; k++) {
-		u64 lo, hi;
-		s64 nb;
-
-		i = ev[k] & 0x7fffffffU;
-		lo = offsets[i];
-		hi = lo + p->buffers[i].size;
-
-		/* a few ta_bits queries of at most eight words each */
-		ret = ta_work_add(w, 4);
-		if (ret)
-			return ret;
-		if (!ta_checked(p, only, i))
-			continue;
-		if (!(ev[k] & (1ULL << 31))) {
-			ta_bits_clear(live, rank[i]);
-			continue;
-		}
-		nb = ta_bits_prev(live, rank[i]);
-		if (nb >= 0) {
-			j = by_rank[nb];
-			if (offsets[j] + p->buffers[j].size > lo &&
-			    !ta_may_share(root, offsets, i, j))
-				goto conflict;
-		}
-		nb = ta_bits_next(live, rank[i]);
-		if (nb >= 0) {
-			j = by_rank[nb];
-			if (offsets[j] < hi && !ta_may_share(root, offsets, i, j))
-				goto conflict;
-		}
-		ta_bits_set(live, rank[i]);
-	}
-	return 0;
-conflict:
-	/* both are live at the step where @i starts */
-	ta_conflict_set(c, TA_CONFLICT_OVERLAP, i < j ? i : j, i < j ? j : i,
-			(u32)(ev[k] >> 32));
-	return -EINVAL;
-}
-
 /*
  * The alias classes of a problem (a graph's in-place ops, or a trace's
  * &ta_problem.alias), or NULL when there are none; *@joined (may be NULL)
@@ -558,50 +199,6 @@ static int ta_problem_roots(const struct ta_problem *p, u32 **root,
 		*root = NULL;
 	}
 	return 0;
-}
-
-/*
- * The plan check of a validated problem, over the buffers ta_checked()
- * selects; @root as ta_problem_roots() gives it.
- */
-int ta_check_plan(const struct ta_problem *p, const u64 *offsets,
-		  const u64 *only, const u32 *root, u64 height,
-		  struct ta_conflict *conflict, struct ta_work *w)
-{
-	struct ta_offset_rank *tmp = NULL;
-	u32 *rank = NULL, *by_rank = NULL;
-	u64 *ev = NULL, *bits = NULL;
-	struct ta_bits live;
-	u32 n = p->n_buffers;
-	u64 top;
-	int ret;
-
-	ret = ta_check_offsets(p, offsets, only, height, &top, conflict, w);
-	if (ret)
-		return ret;
-	ret = -ENOMEM;
-	tmp = ta_env_alloc_array(n, sizeof(*tmp));
-	rank = ta_env_alloc_array(n, sizeof(*rank));
-	by_rank = ta_env_alloc_array(n, sizeof(*by_rank));
-	bits = ta_env_alloc_array(ta_bits_words(n), sizeof(*bits));
-	if (!tmp || !rank || !by_rank || !bits)
-		goto out;
-	ta_rank_by_offset(p, offsets, only, tmp, rank, by_rank);
-	ta_env_free(tmp);
-	tmp = NULL;
-	ev = ta_sweep_events(p->buffers, n);
-	if (!ev)
-		goto out;
-	ta_bits_init(&live, n, bits);
-	ret = ta_check_overlaps(p, offsets, only, root, ev, rank, by_rank,
-				&live, conflict, w);
-out:
-	ta_env_free(ev);
-	ta_env_free(bits);
-	ta_env_free(by_rank);
-	ta_env_free(rank);
-	ta_env_free(tmp);
-	return ret;
 }
 
 /**
@@ -689,32 +286,6 @@ static const ta_strategy_fn ta_strategies[TA_STRATEGY_COUNT] = {
 	[TA_STRATEGY_GREEDY_SIZE] = ta_plan_greedy_size,
 };
 
-/* Zero-size buffers sit at 0; the height is recomputed, never trusted. */
-int ta_plan_finish(const struct ta_problem *p, u64 *offsets,
-		   struct ta_result *res)
-{
-	u64 top = 0;
-	u32 i;
-
-	for (i = 0; i < p->n_buffers; i++) {
-		u64 size = p->buffers[i].size;
-
-		if (!size) {
-			offsets[i] = 0;
-			continue;
-		}
-		if (offsets[i] > TA_PLAN_MAX_HEIGHT ||
-		    offsets[i] + size > TA_PLAN_MAX_HEIGHT)
-			return -EOVERFLOW;
-		if (offsets[i] + size > top)
-			top = offsets[i] + size;
-	}
-	res->height = top;
-	if (top == res->lower_bound)
-		res->optimal = true;
-	return 0;
-}
-
 /* Lower bound, strategy, height: a validated problem without aliases. */
 static int ta_plan_run(const struct ta_problem *p, enum ta_strategy strategy,
 		       const struct ta_budget *budget, u64 *offsets,
@@ -732,63 +303,6 @@ static int ta_plan_run(const struct ta_problem *p, enum ta_strategy strategy,
 			return ret;
 	}
 	return ta_plan_finish(p, offsets, res);
-}
-
-/*
- * struct ta_merged - a problem with aliases, each alias class one buffer
- * @g: graph form: the merged graph as ta_alias_merge() makes it; trace
- *     form: only @g.n_tensors is set, the number of classes
- * @bufs: the merged buffers (graph form: the merged graph's lifetimes)
- * @cls: per buffer of the original problem, its class's buffer in @bufs
- * @graph: @g for graph form, NULL for trace form
- */
-struct ta_merged {
-	struct ta_graph g;
-	struct ta_buffer *bufs;
-	u32 *cls;
-	const struct ta_graph *graph;
-};
-
-static void ta_merged_free(struct ta_merged *mg)
-{
-	ta_env_free(mg->bufs);
-	if (mg->graph)
-		ta_alias_free(&mg->g);
-	ta_env_free(mg->cls);
-}
-
-/* Merge @p's alias classes (@root) and derive the merged lifetimes. */
-static int ta_merged_build(const struct ta_problem *p, const u32 *root,
-			   struct ta_merged *mg, struct ta_work *w)
-{
-	int ret;
-
-	memset(mg, 0, sizeof(*mg));
-	mg->cls = ta_env_alloc_array(p->n_buffers, sizeof(*mg->cls));
-	if (!mg->cls)
-		return -ENOMEM;
-	if (!p->graph) {
-		mg->bufs = ta_env_alloc_array(p->n_buffers, sizeof(*mg->bufs));
-		if (!mg->bufs) {
-			ta_merged_free(mg);
-			return -ENOMEM;
-		}
-		mg->g.n_tensors = ta_alias_trace_merge(p->buffers, p->n_buffers,
-						       root, mg->bufs, mg->cls);
-		return 0;
-	}
-	mg->graph = &mg->g;
-	ret = ta_alias_merge(p->graph, p->buffers, root, &mg->g, mg->cls);
-	if (ret) {
-		ta_env_free(mg->cls);
-		return ret;
-	}
-	mg->bufs = ta_env_alloc_array(mg->g.n_tensors, sizeof(*mg->bufs));
-	ret = mg->bufs ? ta_graph_lifetimes_work(&mg->g, mg->bufs, w) :
-			 -ENOMEM;
-	if (ret)
-		ta_merged_free(mg);
-	return ret;
 }
 
 /*
@@ -827,21 +341,6 @@ static int ta_plan_aliased(const struct ta_problem *p,
 	}
 	ta_env_free(moff);
 free_merged:
-	ta_merged_free(&mg);
-	return ret;
-}
-
-/* The lower bound of a graph with aliases: that of its merged graph. */
-int ta_alias_lower_bound(const struct ta_problem *p, const u32 *root,
-			 u64 *lb, struct ta_work *w)
-{
-	struct ta_merged mg;
-	int ret;
-
-	ret = ta_merged_build(p, root, &mg, w);
-	if (ret)
-		return ret;
-	ret = ta_sweep_lower_bound(mg.bufs, mg.g.n_tensors, lb, w);
 	ta_merged_free(&mg);
 	return ret;
 }

@@ -118,18 +118,5 @@ s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
 
 int ta_greedy_place(const struct ta_buffer *bufs, u32 n, const u64 *fixed,
 		    u64 *offsets, u64 *height, struct ta_work *w);
-int ta_sweep_lower_bound(const struct ta_buffer *bufs, u32 n, u64 *lb,
-			 struct ta_work *w);
-
-/* ta_plan.c's pieces the fixed strategy (ta_fixed.c) shares. */
-void ta_conflict_set(struct ta_conflict *c, u32 kind, u32 a, u32 b,
-		     u32 step);
-int ta_check_plan(const struct ta_problem *p, const u64 *offsets,
-		  const u64 *only, const u32 *root, u64 height,
-		  struct ta_conflict *conflict, struct ta_work *w);
-int ta_plan_finish(const struct ta_problem *p, u64 *offsets,
-		   struct ta_result *res);
-int ta_alias_lower_bound(const struct ta_problem *p, const u32 *root,
-			 u64 *lb, struct ta_work *w);
 
 #endif /* TA_PLAN_HELPERS_H */

@@ -51,9 +51,4 @@ int ta_plan_fixed(const struct ta_problem *p, u64 *offsets,
 int ta_graph_lifetimes_work(const struct ta_graph *g, struct ta_buffer *out,
 			    struct ta_work *w);
 
-/* In-place ops (ta_alias.c). */
-int ta_alias_merge(const struct ta_graph *g, const struct ta_buffer *bufs,
-		   const u32 *root, struct ta_graph *m, u32 *cls);
-void ta_alias_free(struct ta_graph *m);
-
 #endif /* TA_STRATEGY_H */
