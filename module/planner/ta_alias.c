@@ -14,6 +14,7 @@
  * members get the class's offset.
  */
 #include "ta_alias.h"
+#include "ta_graph.h"
 #include "ta_plan_helpers.h"
 
 #define TA_ALIAS_NOT_INPUT	(TA_TENSOR_OUTPUT | TA_TENSOR_CONSTANT | \

@@ -10,6 +10,7 @@
  */
 #include "ta_bound.h"
 #include "ta_plan_helpers.h"
+#include "ta_strategy.h"
 #include "ta_validate.h"
 
 /*

@@ -8,7 +8,9 @@
  */
 #include "ta_alias.h"
 #include "ta_bound.h"
+#include "ta_graph.h"
 #include "ta_plan_helpers.h"
+#include "ta_strategy.h"
 #include "ta_validate.h"
 
 static const char *const ta_strategy_names[TA_STRATEGY_FIXED + 1] = {

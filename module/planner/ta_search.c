@@ -32,6 +32,14 @@
  * part (ta_search_parts.c); the skyline engine remembers the states it
  * saw fail (ta_search_memo.c).
  *
+ * The one circle of calls in the planner, and a bounded recursion: the
+ * search of a problem (ta_search_split()) searches its independent parts
+ * (ta_search_parts()), each with ta_search_one(), which may cut a slab off
+ * the bottom (ta_search_slab()) and search the slab's sides with
+ * ta_search_split() again, one slab less deep: at most
+ * %TA_SEARCH_SLAB_DEPTH slabs nest, and every piece is smaller than the
+ * problem it came from. tests/planner-includes.sh allows this circle.
+ *
  * Memory, all taken up front, at most %TA_SEARCH_MAX_BYTES and limited to
  * %TA_SEARCH_MAX_BUFFERS buffers: per buffer about 150 bytes plus its
  * sections in the per-section lists (4 bytes each), per section about 60

@@ -249,7 +249,7 @@ static int ta_search_size_trails(struct ta_search_state *s)
 int ta_search_state_init(struct ta_search_state *s,
 			 const struct ta_problem *p)
 {
-	u32 n = 0, i, t, nt, ns, tl;
+	u32 n = 0, i, t, nt, ns, tl, entries;
 	u32 *times;
 	int ret;
 
@@ -346,9 +346,12 @@ int ta_search_state_init(struct ta_search_state *s,
 		ta_search_alloc(s, n + 1, sizeof(*s->unplaced_list));
 	s->unplaced_pos =
 		ta_search_alloc(s, n + 1, sizeof(*s->unplaced_pos));
-	ret = ta_search_memo_init(s);
-	if (ret)
-		return ret;
+	entries = ta_search_memo_entries(s);
+	s->buffer_sig = ta_search_alloc(s, n + 1, sizeof(*s->buffer_sig));
+	s->memo = ta_search_alloc(s, entries, sizeof(*s->memo));
+	if (!s->buffer_sig || !s->memo)
+		return s->over ? -E2BIG : -ENOMEM;
+	ta_search_memo_init(s, entries);
 	ret = ta_search_size_trails(s);
 	if (ret)
 		return ret;

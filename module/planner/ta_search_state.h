@@ -277,7 +277,8 @@ bool ta_search_boundary(struct ta_search_state *s, u32 b);
 bool ta_search_tight(struct ta_search_state *s, u32 lo, u32 hi);
 void ta_search_solution(struct ta_search_state *s, u64 *offsets);
 
-int ta_search_memo_init(struct ta_search_state *s);
+u32 ta_search_memo_entries(const struct ta_search_state *s);
+void ta_search_memo_init(struct ta_search_state *s, u32 entries);
 bool ta_search_memo_dead(struct ta_search_state *s,
 			 const struct ta_skyline_frame *f);
 void ta_search_memo_store(struct ta_search_state *s,

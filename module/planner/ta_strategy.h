@@ -47,8 +47,11 @@ int ta_plan_greedy_size(const struct ta_problem *p,
 int ta_plan_fixed(const struct ta_problem *p, u64 *offsets,
 		  struct ta_result *res, const u32 *root, struct ta_work *w);
 
-/* ta_graph_lifetimes() counting its work in @w (ta_graph.c). */
-int ta_graph_lifetimes_work(const struct ta_graph *g, struct ta_buffer *out,
-			    struct ta_work *w);
+/*
+ * greedy-size's placement (ta_greedy_size.c), also pingpong's and the fixed
+ * strategy's: @fixed (or NULL) holds offsets already given.
+ */
+int ta_greedy_place(const struct ta_buffer *bufs, u32 n, const u64 *fixed,
+		    u64 *offsets, u64 *height, struct ta_work *w);
 
 #endif /* TA_STRATEGY_H */

@@ -10,6 +10,7 @@
  * checking against its live neighbours in address order (the previous and
  * the next rank). Also ta_plan_finish(), the height of a finished plan.
  */
+#include "ta_bits.h"
 #include "ta_bound.h"
 #include "ta_plan_helpers.h"
 #include "ta_validate.h"
