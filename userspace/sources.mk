@@ -22,8 +22,11 @@ TA_PLANNER_SRCS := \
 	module/planner/ta_runs.c \
 	module/planner/ta_search.c \
 	module/planner/ta_search_memo.c \
+	module/planner/ta_search_order.c \
 	module/planner/ta_search_ordered.c \
 	module/planner/ta_search_parts.c \
+	module/planner/ta_search_propagate.c \
+	module/planner/ta_search_prune.c \
 	module/planner/ta_search_skyline.c \
 	module/planner/ta_search_slab.c \
 	module/planner/ta_search_state.c \
