@@ -21,11 +21,10 @@
  * as many nodes, halfway between the best plan and the last probe height
  * that yielded none (the lowest height not ruled out at first): where the
  * lower bound is far below the optimum, a height just above it is where a
- * plan can be found (challenging/D: 1,046,528 in 0.1 s when asked for,
- * none in 3 s at its bound, 986,112). Every plan found lowers the
- * cap; a run that completes under its limit rules out every height up to
- * its cap (a proof of optimality once that meets the best plan, when no
- * alignment exceeds the size granule).
+ * plan can be found (Documentation/planner.md gives an example). Every
+ * plan found lowers the cap; a run that completes under its limit rules
+ * out every height up to its cap (a proof of optimality once that meets
+ * the best plan, when no alignment exceeds the size granule).
  *
  * Rounds alternate between the problem and its mirror in time (see
  * ta_search_whole()); a problem in independent parts is searched part by

@@ -265,9 +265,8 @@ static bool ta_search_tiles_span(struct ta_search_state *s, u32 lo, u32 hi)
  * @hi: past the last one
  *
  * ta_search_boundary() at both ends, then ta_search_tiles() on every
- * level that meets them or their neighbours. (Subset sums over every
- * section of the change lifted more offsets but cost five times the
- * node rate at 300 buffers, and found fewer optima in 1 s.)
+ * level that meets them or their neighbours (not subset sums over every
+ * section of the change: Documentation/planner.md says why).
  *
  * Return: false when the state cannot be completed under the cap.
  */
