@@ -213,6 +213,8 @@ tap_run onnx-oracle "$TA_ROOT/tests/onnx-oracle/oracle.sh"
 tap_run harness "$TA_ROOT/tests/harness-selftest.sh"
 tap_run library "$TA_ROOT/tests/lib-install-test.sh"
 tap_run man "$TA_ROOT/tests/man-check.sh"
+# the planner's includes and calls: no circle but the allowed one
+tap_run planner-includes "$TA_ROOT/tests/planner-includes.sh"
 tap_run netlink-spec /usr/bin/python3 "$TA_ROOT/tests/netlink-spec-check.py" "$TA_ROOT" "$(ta_ynl_tools 7.2)"
 tap_run netlink-spec-6.12 /usr/bin/python3 "$TA_ROOT/tests/netlink-spec-check.py" "$TA_ROOT" "$(ta_ynl_tools 6.12)"
 tap_run netlink-gen "$TA_ROOT/tests/netlink-gen.sh" --check
@@ -220,7 +222,8 @@ tap_run netlink-gen "$TA_ROOT/tests/netlink-gen.sh" --check
 # results, and oracle.sh's own two checks fail when fewer models ran
 minima+=(--min onnx-oracle=1429)
 minima+=(--min host-build=2 --min unit=90 --min fuzz=4 --min harness=19 --min library=13
-	--min man=114 --min netlink-spec=13 --min netlink-spec-6.12=13 --min netlink-gen=5)
+	--min man=114 --min planner-includes=5 --min netlink-spec=13 --min netlink-spec-6.12=13
+	--min netlink-gen=5)
 
 # The stock lane, once the test payload is there: Debian's stock kernels
 # 6.1, 6.12 (their headers) and 7.2 (a tree prepared from its source), each

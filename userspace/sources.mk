@@ -11,7 +11,9 @@ TA_PLANNER_SRCS := \
 	module/planner/ta_alias.c \
 	module/planner/ta_auto.c \
 	module/planner/ta_bits.c \
+	module/planner/ta_bound.c \
 	module/planner/ta_fit.c \
+	module/planner/ta_fixed.c \
 	module/planner/ta_freelist.c \
 	module/planner/ta_graph.c \
 	module/planner/ta_greedy_size.c \
@@ -20,12 +22,16 @@ TA_PLANNER_SRCS := \
 	module/planner/ta_runs.c \
 	module/planner/ta_search.c \
 	module/planner/ta_search_memo.c \
+	module/planner/ta_search_order.c \
 	module/planner/ta_search_ordered.c \
 	module/planner/ta_search_parts.c \
+	module/planner/ta_search_propagate.c \
+	module/planner/ta_search_prune.c \
 	module/planner/ta_search_skyline.c \
 	module/planner/ta_search_slab.c \
 	module/planner/ta_search_state.c \
 	module/planner/ta_stack.c \
+	module/planner/ta_validate.c \
 	module/planner/ta_work.c
 
 # The file readers and writers (graph files, traces, TFLite, ONNX) and the

@@ -13,6 +13,8 @@
  * aliased pair is the same bytes at the step where both are live). The
  * members get the class's offset.
  */
+#include "ta_alias.h"
+#include "ta_graph.h"
 #include "ta_plan_helpers.h"
 
 #define TA_ALIAS_NOT_INPUT	(TA_TENSOR_OUTPUT | TA_TENSOR_CONSTANT | \
@@ -187,4 +189,46 @@ void ta_alias_free(struct ta_graph *m)
 	ta_env_free((void *)m->refs);
 	ta_env_free((void *)m->ops);
 	ta_env_free((void *)m->tensors);
+}
+
+void ta_merged_free(struct ta_merged *mg)
+{
+	ta_env_free(mg->bufs);
+	if (mg->graph)
+		ta_alias_free(&mg->g);
+	ta_env_free(mg->cls);
+}
+
+/* Merge @p's alias classes (@root) and derive the merged lifetimes. */
+int ta_merged_build(const struct ta_problem *p, const u32 *root,
+		    struct ta_merged *mg, struct ta_work *w)
+{
+	int ret;
+
+	memset(mg, 0, sizeof(*mg));
+	mg->cls = ta_env_alloc_array(p->n_buffers, sizeof(*mg->cls));
+	if (!mg->cls)
+		return -ENOMEM;
+	if (!p->graph) {
+		mg->bufs = ta_env_alloc_array(p->n_buffers, sizeof(*mg->bufs));
+		if (!mg->bufs) {
+			ta_merged_free(mg);
+			return -ENOMEM;
+		}
+		mg->g.n_tensors = ta_alias_trace_merge(p->buffers, p->n_buffers,
+						       root, mg->bufs, mg->cls);
+		return 0;
+	}
+	mg->graph = &mg->g;
+	ret = ta_alias_merge(p->graph, p->buffers, root, &mg->g, mg->cls);
+	if (ret) {
+		ta_env_free(mg->cls);
+		return ret;
+	}
+	mg->bufs = ta_env_alloc_array(mg->g.n_tensors, sizeof(*mg->bufs));
+	ret = mg->bufs ? ta_graph_lifetimes_work(&mg->g, mg->bufs, w) :
+			 -ENOMEM;
+	if (ret)
+		ta_merged_free(mg);
+	return ret;
 }

@@ -8,7 +8,7 @@
  * words. The validator and the strategies use it to keep "which ranks are
  * live" sorted without a balanced tree.
  */
-#include "ta_plan_helpers.h"
+#include "ta_bits.h"
 
 static inline u32 ta_ctz64(u64 x)
 {

@@ -23,6 +23,7 @@
  */
 #include "ta_fit.h"
 #include "ta_plan_helpers.h"
+#include "ta_runs.h"
 
 #define TA_FIT_CHECK_EVERY	256
 

@@ -14,7 +14,8 @@
 #ifndef TA_FIT_H
 #define TA_FIT_H
 
-#include "ta_strategy.h"
+#include "ta_planner.h"
+#include "ta_work.h"
 
 /* Fit modes. */
 #define TA_FIT_FIRST	0	/* lowest gap that fits */

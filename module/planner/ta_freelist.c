@@ -26,7 +26,9 @@
  * are never adjacent, so there are at most 2n + 1 blocks; nodes are taken
  * from one array allocated up front. About 60 bytes per buffer.
  */
+#include "ta_bits.h"
 #include "ta_plan_helpers.h"
+#include "ta_strategy.h"
 
 #define TA_FL_NIL	U32_MAX
 #define TA_FL_CLASSES	64

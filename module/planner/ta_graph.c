@@ -19,6 +19,7 @@
  * constants and persistent tensors exist from the start), graph inputs and
  * constants never written by an op, op flags known (%TA_OP_FLAGS_ALL).
  */
+#include "ta_graph.h"
 #include "ta_plan_helpers.h"
 
 #define TA_NO_STEP	U32_MAX

@@ -15,6 +15,7 @@
  */
 #include "ta_fit.h"
 #include "ta_plan_helpers.h"
+#include "ta_strategy.h"
 
 struct ta_greedy_key {
 	u64 size;

@@ -37,6 +37,7 @@
  * buffer, then 36 plus greedy-size's on the items (at most one per buffer).
  */
 #include "ta_plan_helpers.h"
+#include "ta_strategy.h"
 
 #define TA_PP_NIL	U32_MAX
 

@@ -29,6 +29,7 @@
  * (see ta_fit.c); answers are the same either way.
  */
 #include "ta_plan_helpers.h"
+#include "ta_runs.h"
 
 #define TA_RUNS_SMALL		4	/* subtrees this many levels deep */
 #define TA_RUNS_POOL_PER_BUF	9	/* pool spans per buffer */

@@ -21,16 +21,23 @@
  * as many nodes, halfway between the best plan and the last probe height
  * that yielded none (the lowest height not ruled out at first): where the
  * lower bound is far below the optimum, a height just above it is where a
- * plan can be found (challenging/D: 1,046,528 in 0.1 s when asked for,
- * none in 3 s at its bound, 986,112). Every plan found lowers the
- * cap; a run that completes under its limit rules out every height up to
- * its cap (a proof of optimality once that meets the best plan, when no
- * alignment exceeds the size granule).
+ * plan can be found (Documentation/planner.md gives an example). Every
+ * plan found lowers the cap; a run that completes under its limit rules
+ * out every height up to its cap (a proof of optimality once that meets
+ * the best plan, when no alignment exceeds the size granule).
  *
  * Rounds alternate between the problem and its mirror in time (see
  * ta_search_whole()); a problem in independent parts is searched part by
  * part (ta_search_parts.c); the skyline engine remembers the states it
  * saw fail (ta_search_memo.c).
+ *
+ * The one circle of calls in the planner, and a bounded recursion: the
+ * search of a problem (ta_search_split()) searches its independent parts
+ * (ta_search_parts()), each with ta_search_one(), which may cut a slab off
+ * the bottom (ta_search_slab()) and search the slab's sides with
+ * ta_search_split() again, one slab less deep: at most
+ * %TA_SEARCH_SLAB_DEPTH slabs nest, and every piece is smaller than the
+ * problem it came from. tests/planner-includes.sh allows this circle.
  *
  * Memory, all taken up front, at most %TA_SEARCH_MAX_BYTES and limited to
  * %TA_SEARCH_MAX_BUFFERS buffers: per buffer about 150 bytes plus its

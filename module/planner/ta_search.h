@@ -12,7 +12,8 @@
 #ifndef TA_SEARCH_H
 #define TA_SEARCH_H
 
-#include "ta_strategy.h"
+#include "ta_planner.h"
+#include "ta_work.h"
 
 #define TA_SEARCH_NONE		U32_MAX
 

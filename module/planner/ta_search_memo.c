@@ -27,26 +27,35 @@
 #include "ta_search_state.h"
 
 /**
- * ta_search_memo_init() - the buffers' signatures and an empty memo
+ * ta_search_memo_entries() - how many entries the memo of @s takes
  * @s: the state, its buffers and sections set up
  *
  * Two entries per buffer and section, a power of two between 1,024 and
- * %TA_SEARCH_MEMO_MAX; counted in @s->bytes.
+ * %TA_SEARCH_MEMO_MAX. ta_search_state_init() takes them (counted in
+ * @s->bytes) with the buffers' signatures, then calls
+ * ta_search_memo_init().
  *
- * Return: 0, -ENOMEM, or -E2BIG past %TA_SEARCH_MAX_BYTES.
+ * Return: the number of entries.
  */
-int ta_search_memo_init(struct ta_search_state *s)
+u32 ta_search_memo_entries(const struct ta_search_state *s)
 {
 	u64 want = 2 * ((u64)s->n_buffers + s->n_sections);
-	u32 entries = 1024, i;
+	u32 entries = 1024;
 
 	while (entries < want && entries < TA_SEARCH_MEMO_MAX)
 		entries <<= 1;
-	s->buffer_sig = ta_search_alloc(s, s->n_buffers + 1,
-					sizeof(*s->buffer_sig));
-	s->memo = ta_search_alloc(s, entries, sizeof(*s->memo));
-	if (!s->buffer_sig || !s->memo)
-		return s->over ? -E2BIG : -ENOMEM;
+	return entries;
+}
+
+/**
+ * ta_search_memo_init() - the buffers' signatures and an empty memo
+ * @s: the state, @s->buffer_sig and @s->memo taken, zeroed
+ * @entries: the memo's entries, as ta_search_memo_entries() gives them
+ */
+void ta_search_memo_init(struct ta_search_state *s, u32 entries)
+{
+	u32 i;
+
 	s->memo_mask = entries - 1;
 	for (i = 0; i < s->n_buffers; i++) {
 		u64 x = ta_search_mix(((u64)s->sec_first[i] << 32) |
@@ -55,7 +64,6 @@ int ta_search_memo_init(struct ta_search_state *s)
 		x = ta_search_mix(x ^ s->size[i]);
 		s->buffer_sig[i] = ta_search_mix(x ^ s->align[i]);
 	}
-	return 0;
 }
 
 /* The signature of where frame @f decides, with the floors. */

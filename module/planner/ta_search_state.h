@@ -3,8 +3,11 @@
  * ta_search_state.h - private to the search (ta_search*.c, not the fit
  * engine): the state its two engines share, their frames, and the shared
  * inference. See ta_search_state.c for the model (sections, floors, lowest
- * offsets), ta_search_ordered.c and ta_search_skyline.c for the engines,
- * ta_search.c for the schedule that runs them.
+ * offsets) and its memory, ta_search_order.c for the candidate orders,
+ * ta_search_propagate.c for the propagation and its undo,
+ * ta_search_prune.c for the pruning, ta_search_ordered.c and
+ * ta_search_skyline.c for the engines, ta_search.c for the schedule that
+ * runs them.
  */
 #ifndef TA_SEARCH_STATE_H
 #define TA_SEARCH_STATE_H
@@ -265,6 +268,7 @@ void ta_search_mark_placed(struct ta_search_state *s, u32 u);
 void ta_search_mark_unplaced(struct ta_search_state *s, u32 u);
 void ta_search_reset(struct ta_search_state *s);
 bool ta_search_propagate(struct ta_search_state *s, u32 lo, u32 hi, u64 val);
+bool ta_search_lift_floors(struct ta_search_state *s, u32 nchg);
 void ta_search_undo_floors(struct ta_search_state *s, u32 mark);
 void ta_search_undo_min_offsets(struct ta_search_state *s, u32 mark);
 bool ta_search_fits(struct ta_search_state *s);
@@ -277,7 +281,8 @@ bool ta_search_boundary(struct ta_search_state *s, u32 b);
 bool ta_search_tight(struct ta_search_state *s, u32 lo, u32 hi);
 void ta_search_solution(struct ta_search_state *s, u64 *offsets);
 
-int ta_search_memo_init(struct ta_search_state *s);
+u32 ta_search_memo_entries(const struct ta_search_state *s);
+void ta_search_memo_init(struct ta_search_state *s, u32 entries);
 bool ta_search_memo_dead(struct ta_search_state *s,
 			 const struct ta_skyline_frame *f);
 void ta_search_memo_store(struct ta_search_state *s,

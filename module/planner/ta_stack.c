@@ -24,6 +24,7 @@
 #include "ta_fit.h"
 #include "ta_plan_helpers.h"
 #include "ta_search.h"
+#include "ta_strategy.h"
 
 #define TA_STACK_WINDOW		8
 

@@ -38,13 +38,20 @@ int ta_plan_greedy_size(const struct ta_problem *p,
 			const struct ta_budget *budget, u64 *offsets,
 			struct ta_result *res, struct ta_work *w);
 
-/* ta_graph_lifetimes() counting its work in @w (ta_graph.c). */
-int ta_graph_lifetimes_work(const struct ta_graph *g, struct ta_buffer *out,
-			    struct ta_work *w);
+/*
+ * %TA_STRATEGY_FIXED (ta_fixed.c): @p->fixed set, @root the alias classes
+ * of @p or NULL; unlike the others, it fills res->lower_bound and finishes
+ * the plan itself, and sets res->conflict when the fixed offsets break a
+ * rule.
+ */
+int ta_plan_fixed(const struct ta_problem *p, u64 *offsets,
+		  struct ta_result *res, const u32 *root, struct ta_work *w);
 
-/* In-place ops (ta_alias.c). */
-int ta_alias_merge(const struct ta_graph *g, const struct ta_buffer *bufs,
-		   const u32 *root, struct ta_graph *m, u32 *cls);
-void ta_alias_free(struct ta_graph *m);
+/*
+ * greedy-size's placement (ta_greedy_size.c), also pingpong's and the fixed
+ * strategy's: @fixed (or NULL) holds offsets already given.
+ */
+int ta_greedy_place(const struct ta_buffer *bufs, u32 n, const u64 *fixed,
+		    u64 *offsets, u64 *height, struct ta_work *w);
 
 #endif /* TA_STRATEGY_H */

@@ -12,6 +12,7 @@
 
 #include "ta_test.h"
 #include "ta_plan_helpers.h"
+#include "ta_runs.h"
 
 #define NS TA_STRATEGY_COUNT
 

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * ta_runs.h - placed buffers as runs of occupied addresses over a segment
+ * tree of time (ta_runs.c), the fit engine's index for buffers with many
+ * neighbours.
+ */
+#ifndef TA_RUNS_H
+#define TA_RUNS_H
+
+#include "ta_plan_helpers.h"
+
+/*
+ * struct ta_runs - placed buffers as runs of occupied addresses over a
+ * segment tree of time (ta_runs.c); fields are private to ta_runs.c but
+ * for @work, the spans ta_runs_insert() moved since the caller last read
+ * and reset it (the caller counts it as work done).
+ */
+#define TA_RUNS_MAX_LISTS	256
+struct ta_runs {
+	u32 *pts;
+	u32 m, leaf_depth, nlists, sub_base;
+	struct ta_span *pool;
+	u32 pool_cap, bump;
+	u32 *loff, *lnum;
+	u8 *lcls;
+	struct ta_span *sa, *sb;
+	u32 scap;
+	struct ta_span *cpool;
+	u32 *coff, *cnum;
+	u32 cdepth, ccap, cbump;
+	u32 n_canon, n_anc, n_lists;
+	u32 canon[64];
+	u32 anc[64];
+	const struct ta_span *lp[TA_RUNS_MAX_LISTS];
+	u32 ln[TA_RUNS_MAX_LISTS];
+	u64 work;
+	bool ok;
+};
+
+#ifdef TA_PLAN_DEBUG
+extern u32 ta_runs_debug_pool;
+#endif
+int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
+		 struct ta_span *sa, struct ta_span *sb, u32 scap);
+void ta_runs_free(struct ta_runs *r);
+void ta_runs_reset(struct ta_runs *r);
+size_t ta_runs_bytes(const struct ta_runs *r);
+int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi);
+s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
+		  const struct ta_span **out, u64 *work);
+
+#endif /* TA_RUNS_H */
