@@ -9,7 +9,7 @@
  * that starts only needs checking against its live neighbours in address
  * order (the previous and the next rank).
  */
-#include "ta_plan_helpers.h"
+#include "ta_contain.h"
 
 static const char *const ta_strategy_names[TA_STRATEGY_FIXED + 1] = {
 	[TA_STRATEGY_AUTO] = "auto",
@@ -579,6 +579,9 @@ static int ta_check_plan(const struct ta_problem *p, const u64 *offsets,
 	ret = ta_check_offsets(p, offsets, only, height, &top, conflict, w);
 	if (ret)
 		return ret;
+	/* a fixed plan's tensors may nest (ta_contain.c) */
+	if (ta_contain_applies(p, root))
+		return ta_contain_check(p, offsets, only, NULL, conflict, w);
 	ret = -ENOMEM;
 	tmp = ta_env_alloc_array(n, sizeof(*tmp));
 	rank = ta_env_alloc_array(n, sizeof(*rank));
@@ -617,8 +620,11 @@ out:
  * @height and at or below %TA_PLAN_MAX_HEIGHT (no plan is taller), and two
  * buffers whose lifetimes overlap must not share a byte, unless they are
  * one alias class (a graph's in-place ops, see ta_graph_aliases(), or a
- * trace's &ta_problem.alias) at the same offset. O(n log n) time, O(n)
- * memory.
+ * trace's &ta_problem.alias) at the same offset, or, in a problem with
+ * &ta_problem.fixed and no alias classes, one is contained in the other:
+ * both at their fixed offsets, neither exportable, its bytes and lifetime
+ * within the other's (ta_contain.c). O(n log n) time (plus the nesting's
+ * walks), O(n) memory.
  *
  * Return: 0 when valid; -EINVAL otherwise (also for a malformed problem);
  * -ENOMEM; -EINTR when ta_env_yield() asked to stop.
@@ -863,16 +869,18 @@ static int ta_plan_fixed(const struct ta_problem *p, u64 *offsets,
 	if (root)
 		ret = ta_alias_lower_bound(p, root, &res->lower_bound, w);
 	else
-		ret = ta_sweep_lower_bound(p->buffers, p->n_buffers,
-					   &res->lower_bound, w);
+		ret = ta_contain_lower_bound(p, &res->lower_bound, w);
 	if (ret || !p->n_buffers)
 		return ret;
 	ret = ta_check_plan(p, p->fixed, p->fixed, root, limit, &res->conflict,
 			    w);
 	if (ret)
 		return ret;
-	ret = ta_greedy_place(p->buffers, p->n_buffers, p->fixed, offsets,
-			      &res->height, w);
+	if (ta_contain_applies(p, root))
+		ret = ta_contain_place(p, offsets, &res->height, w);
+	else
+		ret = ta_greedy_place(p->buffers, p->n_buffers, p->fixed,
+				      offsets, &res->height, w);
 	if (ret)
 		return ret;
 	res->steps = p->n_buffers;
@@ -1016,8 +1024,7 @@ int ta_problem_lower_bound(const struct ta_problem *p, u64 *lower_bound)
 	if (root)
 		ret = ta_alias_lower_bound(p, root, lower_bound, &w);
 	else
-		ret = ta_sweep_lower_bound(p->buffers, p->n_buffers,
-					   lower_bound, &w);
+		ret = ta_contain_lower_bound(p, lower_bound, &w);
 	ta_env_free(root);
 	return ret;
 }

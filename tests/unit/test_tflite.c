@@ -887,7 +887,7 @@ const struct ta_test ta_tflite_tests[] = {
 	{ "tflite: OfflineMemoryAllocation writes refused", t_offline_write_refused },
 	{ "tflite: Vela's layout over 3 subgraphs served by the fixed strategy",
 	  t_offline_vela },
-	{ "tflite: Vela's tensors inside its scratch: read, fixed refuses",
+	{ "tflite: Vela's tensors inside its scratch: served at their offsets",
 	  t_offline_vela_inside },
 	{ "tflite: OfflineMemoryAllocation of several subgraphs written",
 	  t_offline_write_subgraphs },
