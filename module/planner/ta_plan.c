@@ -999,7 +999,9 @@ int ta_plan(const struct ta_problem *p, enum ta_strategy strategy,
  * The alignment-aware bound of ta_sweep_lower_bound(). For a graph whose
  * in-place ops alias tensors, an alias class counts once, with the largest
  * alignment of its members (see ta_graph_aliases()): the bound ta_plan()
- * reports, and a plan at it is optimal.
+ * reports, and a plan at it is optimal. With &ta_problem.fixed (and no
+ * alias classes), the fixed tensors contained in others are left out: they
+ * take no byte of their own (ta_contain_lower_bound()).
  *
  * Return: 0; -EINVAL or -E2BIG for a bad problem (as ta_plan()); -ENOMEM;
  * -EOVERFLOW when the bound would not fit in 63 bits; -EINTR when
