@@ -9,6 +9,7 @@
  * reports may be the caller's &ta_problem.fixed_height.
  */
 #include "ta_bound.h"
+#include "ta_contain.h"
 #include "ta_plan_helpers.h"
 #include "ta_strategy.h"
 #include "ta_validate.h"
@@ -16,7 +17,8 @@
 /*
  * TA_STRATEGY_FIXED: the caller's offsets (@p->fixed) must be aligned,
  * within the height and free of live overlaps (aliases may share at one
- * offset); the unfixed buffers are placed greedily around them and must
+ * offset; without aliases, a fixed tensor may lie within another:
+ * ta_contain.c); the unfixed buffers are placed greedily around them and must
  * fit under &ta_problem.fixed_height when one is given.
  */
 int ta_plan_fixed(const struct ta_problem *p, u64 *offsets,
@@ -29,16 +31,18 @@ int ta_plan_fixed(const struct ta_problem *p, u64 *offsets,
 	if (root)
 		ret = ta_alias_lower_bound(p, root, &res->lower_bound, w);
 	else
-		ret = ta_sweep_lower_bound(p->buffers, p->n_buffers,
-					   &res->lower_bound, w);
+		ret = ta_contain_lower_bound(p, &res->lower_bound, w);
 	if (ret || !p->n_buffers)
 		return ret;
 	ret = ta_check_plan(p, p->fixed, p->fixed, root, limit, &res->conflict,
 			    w);
 	if (ret)
 		return ret;
-	ret = ta_greedy_place(p->buffers, p->n_buffers, p->fixed, offsets,
-			      &res->height, w);
+	if (ta_contain_applies(p, root))
+		ret = ta_contain_place(p, offsets, &res->height, w);
+	else
+		ret = ta_greedy_place(p->buffers, p->n_buffers, p->fixed,
+				      offsets, &res->height, w);
 	if (ret)
 		return ret;
 	res->steps = p->n_buffers;

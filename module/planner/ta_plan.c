@@ -8,6 +8,7 @@
  */
 #include "ta_alias.h"
 #include "ta_bound.h"
+#include "ta_contain.h"
 #include "ta_graph.h"
 #include "ta_plan_helpers.h"
 #include "ta_strategy.h"
@@ -216,8 +217,11 @@ static int ta_problem_roots(const struct ta_problem *p, u32 **root,
  * @height and at or below %TA_PLAN_MAX_HEIGHT (no plan is taller), and two
  * buffers whose lifetimes overlap must not share a byte, unless they are
  * one alias class (a graph's in-place ops, see ta_graph_aliases(), or a
- * trace's &ta_problem.alias) at the same offset. O(n log n) time, O(n)
- * memory.
+ * trace's &ta_problem.alias) at the same offset, or, in a problem with
+ * &ta_problem.fixed and no alias classes, one is contained in the other:
+ * both at their fixed offsets, neither exportable, its bytes and lifetime
+ * within the other's (ta_contain.c). O(n log n) time (plus the nesting's
+ * walks), O(n) memory.
  *
  * Return: 0 when valid; -EINVAL otherwise (also for a malformed problem);
  * -ENOMEM; -EINTR when ta_env_yield() asked to stop.
@@ -444,7 +448,9 @@ int ta_plan(const struct ta_problem *p, enum ta_strategy strategy,
  * The alignment-aware bound of ta_sweep_lower_bound(). For a graph whose
  * in-place ops alias tensors, an alias class counts once, with the largest
  * alignment of its members (see ta_graph_aliases()): the bound ta_plan()
- * reports, and a plan at it is optimal.
+ * reports, and a plan at it is optimal. With &ta_problem.fixed (and no
+ * alias classes), the fixed tensors contained in others are left out: they
+ * take no byte of their own (ta_contain_lower_bound()).
  *
  * Return: 0; -EINVAL or -E2BIG for a bad problem (as ta_plan()); -ENOMEM;
  * -EOVERFLOW when the bound would not fit in 63 bits; -EINTR when
@@ -469,8 +475,7 @@ int ta_problem_lower_bound(const struct ta_problem *p, u64 *lower_bound)
 	if (root)
 		ret = ta_alias_lower_bound(p, root, lower_bound, &w);
 	else
-		ret = ta_sweep_lower_bound(p->buffers, p->n_buffers,
-					   lower_bound, &w);
+		ret = ta_contain_lower_bound(p, lower_bound, &w);
 	ta_env_free(root);
 	return ret;
 }

@@ -186,7 +186,10 @@ enum ta_strategy {
  *	   for trace form; strategies that need connections (pingpong) use it,
  *	   and its %TA_OP_INPLACE ops let pairs of buffers share memory
  * @fixed: %TA_STRATEGY_FIXED only (NULL otherwise): per buffer, its offset
- *	   or %TA_OFFSET_UNFIXED to have it placed around the others
+ *	   or %TA_OFFSET_UNFIXED to have it placed around the others. A
+ *	   fixed buffer whose bytes and lifetime lie within another fixed
+ *	   one's is contained in it and may share its bytes (neither
+ *	   exportable, no alias classes; see ta_plan_check())
  * @fixed_height: %TA_STRATEGY_FIXED only: the height the offsets were
  *		  planned for (every buffer must end within it; it becomes
  *		  the plan's height), or 0 for max(offset + size)

@@ -15,6 +15,7 @@
 #define TA_STRATEGY_H
 
 #include "ta_planner.h"
+#include "ta_greedy.h"
 #include "ta_work.h"
 
 /* stack enumerates every order, exactly, up to this many buffers. */
@@ -46,12 +47,5 @@ int ta_plan_greedy_size(const struct ta_problem *p,
  */
 int ta_plan_fixed(const struct ta_problem *p, u64 *offsets,
 		  struct ta_result *res, const u32 *root, struct ta_work *w);
-
-/*
- * greedy-size's placement (ta_greedy_size.c), also pingpong's and the fixed
- * strategy's: @fixed (or NULL) holds offsets already given.
- */
-int ta_greedy_place(const struct ta_buffer *bufs, u32 n, const u64 *fixed,
-		    u64 *offsets, u64 *height, struct ta_work *w);
 
 #endif /* TA_STRATEGY_H */

@@ -12,6 +12,7 @@
  */
 #include "ta_bits.h"
 #include "ta_bound.h"
+#include "ta_contain.h"
 #include "ta_plan_helpers.h"
 #include "ta_validate.h"
 
@@ -188,6 +189,9 @@ int ta_check_plan(const struct ta_problem *p, const u64 *offsets,
 	ret = ta_check_offsets(p, offsets, only, height, &top, conflict, w);
 	if (ret)
 		return ret;
+	/* a fixed plan's tensors may nest (ta_contain.c) */
+	if (ta_contain_applies(p, root))
+		return ta_contain_check(p, offsets, only, NULL, conflict, w);
 	ret = -ENOMEM;
 	tmp = ta_env_alloc_array(n, sizeof(*tmp));
 	rank = ta_env_alloc_array(n, sizeof(*rank));

@@ -279,6 +279,30 @@ run_tactl_tests() {
 	check "tactl watch: sees the plan destroyed" grep -q '^destroyed' /tmp/watch.out
 }
 
+# Vela's layout served by the module's fixed strategy (issue 26): tflite-
+# micro's person_detect_vela has its output, input and scratch_fast at
+# offset 0 inside the scratch tensor (OfflineMemoryAllocation), which the
+# module serves at exactly those offsets, in TFLite Micro's 74,464 bytes;
+# an exportable input inside the scratch is refused.
+run_tactl_vela_tests() {
+	model=$TA/models/compiled/person_detect_vela.tflite
+	out=$("$TA/tactl" plan "$model" --strategy fixed --no-constants -o /tmp/vela.csv 2>&1)
+	echo "$out"
+	check "tactl plan --strategy fixed of Vela's layout in the module" \
+		contains "$out" "plan id:"
+	check "tactl plan --strategy fixed of Vela's layout: TFLite Micro's 74,464 bytes" \
+		contains "$out" "height: *74464$"
+	check "tactl plan --strategy fixed of Vela's layout: the lower bound of the scratch" \
+		contains "$out" "lower bound: *74464$"
+	check "tactl plan --strategy fixed of Vela's layout: the metadata's offsets" \
+		[ "$(cut -d, -f1,6 /tmp/vela.csv | tr '\n' ' ')" = "id,offset 0,0 3,0 4,0 5,0 " ]
+	out=$("$TA/tactl" plan "$model" --strategy fixed 2>&1)
+	check "tactl plan --strategy fixed of Vela's layout, the constants around it" \
+		contains "$out" "height: *343144$"
+	fails_with "tactl plan --strategy fixed: an exportable tensor inside the scratch refused" 1 \
+		"share bytes" "$TA/tactl" plan "$model" --strategy fixed --no-constants --exportable 5
+}
+
 # tactl plan --exportable and tactl export (issue 11): person_detect's input
 # (TFLite tensor 88, 9216 bytes; index 31 without the constants) planned
 # exportable and exported as its own dma-buf of whole pages.
@@ -368,6 +392,7 @@ run_module_tests() {
 		contains "$tactl_out" "DMA address *0x"
 	phase "module: tactl"
 	run_tactl_tests
+	run_tactl_vela_tests
 	run_tactl_export_tests
 	phase "module: reference NPU"
 	# inception_v1_light's weights (ConstantOfShape outputs, constants)

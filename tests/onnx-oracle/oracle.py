@@ -69,8 +69,7 @@ MODEL_REFUSAL = re.compile(r"(tensor '([^']*)': element type \w+ \(\d+\) has no 
                            r"|graph input '([^']*)' has no tensor type and shape"
                            r"|no opset_import for the default ONNX domain"
                            # the reader's limit of 8 dimensions (onnx.md)
-                           r"|corrupt ONNX file at byte \d+ \(in TensorShapeProto\): more than 8 dimensions"
-                           r"|corrupt ONNX file at byte \d+ \(in TensorProto\): more than 8 dimensions)")
+                           r"|'[^']*': \d+ dimensions, more than 8)")
 
 
 def nbytes(size, dims):

@@ -638,6 +638,43 @@ static int t_value_info(void)
 		     NULL);
 }
 
+/*
+ * More than 8 dimensions (the importer's TA_OX_MAX_RANK): a graph input,
+ * a value_info and an initializer refused with the tensor's name and its
+ * count. Before, a value's shape was "corrupt ONNX file at byte N (in
+ * TensorShapeProto): more than 8 dimensions", naming nothing.
+ */
+static int t_too_many_dims(void)
+{
+	static const s64 nine[] = { 1, 1, 1, 1, 1, 1, 1, 1, 2 };
+	static const s64 x[] = { 1, 4 };
+	struct pbw g = { 0 }, m;
+
+	input(&g, "big_in", nine, 9);
+	node(&g, "Relu", "r", "big_in", "y", NULL);
+	output(&g, "y");
+	m = model(&g, 13);
+	if (fails(&m, -EINVAL, "value 'big_in': 9 dimensions, more than 8",
+		  NULL))
+		return 1;
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x, 2);
+	node(&g, "Relu", "r", "x", "y", NULL);
+	vinfo(&g, 13, "y", ONNX_FLOAT, nine, 9);
+	output(&g, "y");
+	m = model(&g, 13);
+	if (fails(&m, -EINVAL, "value 'y': 9 dimensions, more than 8", NULL))
+		return 1;
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x, 2);
+	init(&g, "w9", ONNX_FLOAT, nine, 9, NULL);
+	node(&g, "Add", "a", "x,w9", "y", NULL);
+	output(&g, "y");
+	m = model(&g, 13);
+	return fails(&m, -EINVAL, "initializer 'w9': 9 dimensions, more than 8",
+		     NULL);
+}
+
 static int t_unknown_op(void)
 {
 	static const s64 x[] = { 1, 4 }, y[] = { 2, 3 };
@@ -871,6 +908,62 @@ static int t_pool_ceil_slice_end(void)
  * A reduction over an empty axis writes the other axes whole; a SAME pool
  * with ceil_mode may have one more window (ONNX's inference).
  */
+/*
+ * A pool's window larger than its padded input: ONNX Runtime 1.23 (and
+ * onnx.shape_inference) still give span / stride + 1 elements, the
+ * division truncated towards zero: 3 in, window 5, begin pad 1, stride 2
+ * writes [1,1,1,1], stride 1 writes [1,1,0,0]; no pad, stride 1 is
+ * negative and refused by both. A Conv so is refused by ONNX Runtime
+ * ("Invalid input shape"), and here, saying so. Before, every one of them
+ * was refused as "larger than the padded input".
+ */
+static int t_pool_window_over(void)
+{
+	static const s64 x[] = { 1, 1, 3, 3 }, wd[] = { 1, 1, 5, 5 };
+	struct pbw g = { 0 }, m;
+	struct ta_input in;
+
+	input(&g, "x", x, 4);
+	node(&g, "MaxPool", "p1", "x", "y1", "kernel_shape=[5,5]",
+	     "strides=[2,2]", "pads=[1,1,0,0]", NULL);
+	node(&g, "AveragePool", "p2", "x", "y2", "kernel_shape=[5,5]",
+	     "strides=[3,3]", NULL);
+	node(&g, "MaxPool", "p3", "x", "y3", "kernel_shape=[5,5]",
+	     "pads=[1,1,0,0]", NULL);
+	node(&g, "MaxPool", "p4", "x", "y4", "kernel_shape=[5,5]",
+	     "strides=[3,3]", "ceil_mode=1", NULL);
+	output(&g, "y1");
+	output(&g, "y2");
+	output(&g, "y3");
+	output(&g, "y4");
+	m = model(&g, 13);
+	if (parsed(&m, &in) || has(&in, "y1", 4, "FLOAT [1,1,1,1]") ||
+	    has(&in, "y2", 4, "FLOAT [1,1,1,1]") ||
+	    has(&in, "y3", 0, "FLOAT [1,1,0,0]") ||
+	    has(&in, "y4", 4, "FLOAT [1,1,1,1]"))
+		return 1;
+	ta_input_free(&in);
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x, 4);
+	node(&g, "MaxPool", "p", "x", "y", "kernel_shape=[5,5]", NULL);
+	output(&g, "y");
+	m = model(&g, 13);
+	if (fails(&m, -EINVAL, "node 0 (p, MaxPool)",
+		  "the window (5) is larger than the padded input (3) by more than the stride (1): the output size would be negative, and ONNX Runtime refuses it too",
+		  NULL))
+		return 1;
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x, 4);
+	init(&g, "w", ONNX_FLOAT, wd, 4, NULL);
+	node(&g, "Conv", "c", "x,w", "y", "strides=[2,2]", "pads=[1,1,0,0]",
+	     NULL);
+	output(&g, "y");
+	m = model(&g, 13);
+	return fails(&m, -EINVAL, "node 0 (c, Conv)",
+		     "the window (5) is larger than the padded input (4), which ONNX Runtime refuses too",
+		     NULL);
+}
+
 static int t_empty_reduce_same_ceil(void)
 {
 	static const s64 x[] = { 0, 1, 9 }, p[] = { 1, 1, 3 };
@@ -1536,6 +1629,10 @@ const struct ta_test ta_onnx_tests[] = {
 	{ "onnx: Gemm transB; bad inner dimension", t_gemm },
 	{ "onnx: Slice/Transpose/Softmax/Split/Squeeze/Dropout", t_misc_ops },
 	{ "onnx: value_info agrees or is an error", t_value_info },
+	{ "onnx: a pool's window over its padded input: ONNX Runtime's size",
+	  t_pool_window_over },
+	{ "onnx: more than 8 dimensions refused, the tensor named",
+	  t_too_many_dims },
 	{ "onnx: unknown op names op and node, points to infer_shapes",
 	  t_unknown_op },
 	{ "onnx: broadcasting with a lower-rank first operand (ONNX Runtime's sizes)",

@@ -324,6 +324,9 @@ static unsigned long long json_height(const char *out)
 	return h ? strtoull(h + 9, NULL, 10) : 0;
 }
 
+static int round_trip_with(const char *model, const char *flag,
+			   int *aliased);
+
 /*
  * One model, with (@inplace) or without in-place ops: plan it, then read
  * the plan CSV back three ways. *@aliased counts the CSVs whose rows
@@ -331,7 +334,13 @@ static unsigned long long json_height(const char *out)
  */
 static int round_trip(const char *model, bool inplace, int *aliased)
 {
-	const char *flag = inplace ? "" : "--no-inplace";
+	return round_trip_with(model, inplace ? "" : "--no-inplace", aliased);
+}
+
+/* round_trip(), the model planned with @flag (e.g. its fixed offsets) */
+static int round_trip_with(const char *model, const char *flag, int *aliased)
+{
+	bool fixed = strstr(flag, "fixed");
 	char out[4096], err[4096], a[1 << 16], b[1 << 16];
 	unsigned long long height;
 
@@ -366,32 +375,34 @@ static int round_trip(const char *model, bool inplace, int *aliased)
 	read_file(tmp_path("q.csv"), b, sizeof(b));
 	TA_CHECK(!strcmp(a, b), "%s %s: the fixed plan's CSV differs", model,
 		 flag);
-	/* and planned afresh from the CSV: no taller than from the model */
+	/*
+	 * and planned afresh from the CSV: no taller than from the model (a
+	 * fixed plan's nested tensors are planned apart then: taller)
+	 */
 	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
 		       "plan p.csv --offline --budget-ms 100 --json") == 0,
 		 "%s %s: %s", model, flag, err);
-	TA_CHECK(json_height(out) && json_height(out) <= height,
+	TA_CHECK(json_height(out) && (fixed || json_height(out) <= height),
 		 "%s %s: replanned %s, from the model %llu", model, flag, out,
 		 height);
 	return 0;
 }
 
 /*
- * Every shared model (TFLite and ONNX), with and without in-place ops:
- * plan -> CSV -> draw, plan -> CSV -> fixed (the same CSV again), and
- * plan -> CSV -> auto. With in-place ops, the CSVs of the models whose
- * reshapes share memory carry an alias column.
+ * Every model of @dir (TFLite and ONNX), with and without in-place ops
+ * and, for those compiled for an NPU (@compiled: Vela's, with
+ * OfflineMemoryAllocation), with their own offsets (--strategy fixed,
+ * tensors inside the scratch); *@models counts them.
  */
-static int t_csv_round_trip(void)
+static int round_trip_dir(const char *dir, bool compiled, int *models,
+			  int *aliased, int *plain)
 {
-	const char *dir = ta_test_shared_dir();
-	int models = 0, aliased = 0, plain = 0;
 	char path[1400];
 	struct dirent *e;
 	DIR *d = opendir(dir);
+	int junk = 0;
 
 	TA_CHECK(d, "%s: %s", dir, strerror(errno));
-	TA_CHECK(!tmp_dir(), "tmp");
 	while ((e = readdir(d))) {
 		size_t l = strlen(e->d_name);
 
@@ -399,17 +410,44 @@ static int t_csv_round_trip(void)
 		      (l > 5 && !strcmp(e->d_name + l - 5, ".onnx"))))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (round_trip(path, true, &aliased) ||
-		    round_trip(path, false, &plain)) {
+		if (round_trip(path, true, aliased) ||
+		    round_trip(path, false, plain) ||
+		    (compiled &&
+		     (round_trip_with(path, "--strategy fixed", &junk) ||
+		      round_trip_with(path, "--strategy fixed --no-constants",
+				      &junk)))) {
 			closedir(d);
 			return 1;
 		}
-		models++;
+		(*models)++;
 	}
 	closedir(d);
+	return 0;
+}
+
+/*
+ * Every shared model (TFLite and ONNX) and those of its compiled/, with
+ * and without in-place ops: plan -> CSV -> draw, plan -> CSV -> fixed (the
+ * same CSV again), and plan -> CSV -> auto; compiled/'s also from their
+ * own offsets (Vela's, nested). With in-place ops, the CSVs of the models
+ * whose reshapes share memory carry an alias column.
+ */
+static int t_csv_round_trip(void)
+{
+	const char *dir = ta_test_shared_dir();
+	int models = 0, aliased = 0, plain = 0, in_compiled = 0;
+	char compiled[1200];
+
+	TA_CHECK(!tmp_dir(), "tmp");
+	snprintf(compiled, sizeof(compiled), "%s/compiled", dir);
+	if (round_trip_dir(dir, false, &models, &aliased, &plain) ||
+	    round_trip_dir(compiled, true, &in_compiled, &aliased, &plain))
+		return 1;
 	tmp_clean();
-	printf("# %d models, %d with rows sharing memory\n", models, aliased);
-	TA_CHECK(models >= 13, "%d models in %s", models, dir);
+	printf("# %d models, %d in compiled/, %d with rows sharing memory\n",
+	       models, in_compiled, aliased);
+	TA_CHECK(models >= 13 && in_compiled >= 1, "%d models in %s, %d in %s",
+		 models, dir, in_compiled, compiled);
 	TA_CHECK(aliased >= 3 && !plain, "%d aliased with in-place ops, %d without",
 		 aliased, plain);
 	return 0;
@@ -681,7 +719,7 @@ const struct ta_test ta_tactl_tests[] = {
 	  t_bad_output },
 	{ "tactl plan -o: lifetimes [lower, upper), upper exclusive",
 	  t_csv_lifetimes },
-	{ "tactl plan -o -> draw, -> fixed, -> auto: every shared model, in place or not",
+	{ "tactl plan -o -> draw, -> fixed, -> auto: every shared model and compiled/'s",
 	  t_csv_round_trip },
 	{ "tactl: every subcommand answers -h/--help on stdout, status 0",
 	  t_help },

@@ -326,6 +326,9 @@ static int t_tiny_corrupt(void)
 	POKE(m.t0_shape + 7, 0x7f);			/* 2^30 x 2^30 */
 	b[m.t0_shape + 11] = 0x7f;
 	TA_CHECK(!expect_einval(b, n, "tensor too large"), "huge");
+	POKE(m.t0_shape, 17);		/* 17 dims: named, with the count */
+	TA_CHECK(!expect_einval(b, n, "tensor 0: 17 dimensions, more than 16"),
+		 "17 dims");
 	POKE(m.t0_vtable_off + 3, 0x40);		/* vtable before the file */
 	TA_CHECK(!expect_einval(b, n, "vtable outside the file"), "vtable");
 	POKE(m.opcode_idx, 2);
@@ -887,7 +890,7 @@ const struct ta_test ta_tflite_tests[] = {
 	{ "tflite: OfflineMemoryAllocation writes refused", t_offline_write_refused },
 	{ "tflite: Vela's layout over 3 subgraphs served by the fixed strategy",
 	  t_offline_vela },
-	{ "tflite: Vela's tensors inside its scratch: read, fixed refuses",
+	{ "tflite: Vela's tensors inside its scratch: served at their offsets",
 	  t_offline_vela_inside },
 	{ "tflite: OfflineMemoryAllocation of several subgraphs written",
 	  t_offline_write_subgraphs },

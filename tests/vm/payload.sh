@@ -103,9 +103,12 @@ prog() {
 }
 echo "${TA_STRESS_ARGS:-}" >"$payload/stress-args"
 
-mkdir -p "$payload/traces" "$payload/models"
+mkdir -p "$payload/traces" "$payload/models/compiled"
 cp "$TA_SHARED"/models/*.tflite "$TA_SHARED"/models/*.onnx "$payload/models/" ||
 	ta_die "no models in $TA_SHARED"
+# models compiled for an NPU (Vela's): served by the fixed strategy
+cp "$TA_SHARED"/models/compiled/*.tflite "$payload/models/compiled/" ||
+	ta_die "no models in $TA_SHARED/models/compiled"
 cp "$TA_SHARED/bench/traces/real/resnet50.csv" "$TA_SHARED/bench/traces/real/S_1.csv" \
 	"$TA_SHARED/bench/traces/synthetic/cnn_1.cap4374.csv" \
 	"$payload/traces/" || ta_die "no bench traces in $TA_SHARED"

@@ -138,8 +138,11 @@ struct ta_lifetime {
  *	     planned around the others (greedy by size). The kernel checks
  *	     that no two tensors live at the same step share a byte (an
  *	     in-place pair, see %TA_OP_INPLACE, may share when at the same
- *	     offset), and fails with -EINVAL and a message naming the two
- *	     tensors otherwise. Must be 0 with any other strategy.
+ *	     offset; a tensor whose bytes and lifetime lie within another
+ *	     fixed one's may share with it, unless either is
+ *	     %TA_TENSOR_EXPORTABLE), and fails with -EINVAL and a message
+ *	     naming the two tensors otherwise. Must be 0 with any other
+ *	     strategy.
  * @fixed_height: In. With %TA_STRATEGY_FIXED: the arena height the
  *		  offsets were planned for, or 0 for max(offset + size).
  *		  Every tensor must end within it (-EINVAL otherwise); the

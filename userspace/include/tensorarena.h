@@ -157,7 +157,9 @@ int ta_plan_offline(const struct ta_graph_builder *g,
  * TA_OFFSET_UNFIXED to have it placed around the others; @height is the
  * arena height it was made for, or 0 for max(offset + size). The kernel
  * (or, with @c NULL, this process) checks that no two tensors live at one
- * step share a byte (an in-place pair may, at one offset) and fails with
+ * step share a byte (an in-place pair may, at one offset; a tensor whose
+ * bytes and lifetime lie within another fixed one's may share with it,
+ * unless either is exportable) and fails with
  * -EINVAL otherwise; over netlink, ta_client_last_error() then names the
  * two tensors (on kernels from 6.2; before, the kernel log does). @flags:
  * TA_CREATE_DRY_RUN or 0 (0 only when offline).

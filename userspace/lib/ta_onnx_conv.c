@@ -77,9 +77,13 @@ static int ta_ox_window_attrs(struct ta_ox *ox, u32 nsp,
 	return 0;
 }
 
-/* Output size of one spatial dimension. */
+/*
+ * Output size of one spatial dimension. @pool: a pooling op, which ONNX
+ * Runtime also runs when the window is larger than the padded input (see
+ * below); a Conv it refuses then.
+ */
 static int ta_ox_window_out(struct ta_ox *ox, const struct ta_ox_window *w,
-			    u32 i, u32 nsp, s64 in, s64 *out)
+			    u32 i, u32 nsp, s64 in, s64 *out, bool pool)
 {
 	s64 ek, span;
 
@@ -104,10 +108,24 @@ static int ta_ox_window_out(struct ta_ox *ox, const struct ta_ox_window *w,
 	span = in - ek;
 	if (strcmp(w->auto_pad, "VALID"))
 		span += w->pads[i] + w->pads[i + nsp];
-	if (span < 0)
+	if (span < 0 && !pool)
 		return ta_ox_node_fail(ox, -EINVAL,
-				       "spatial dimension %u: the window (%lld) is larger than the padded input",
-				       i, (long long)ek);
+				       "spatial dimension %u: the window (%lld) is larger than the padded input (%lld), which ONNX Runtime refuses too (\"Invalid input shape\")",
+				       i, (long long)ek, (long long)(span + ek));
+	/*
+	 * A pool's window larger than the padded input: ONNX Runtime (1.23)
+	 * still computes span / stride + 1 (ceil mode: its ceiling), the
+	 * division truncated towards zero, and writes that many elements
+	 * when it is not negative: 3 in, window 5, pad 1, stride 2 gives 1.
+	 * C's division truncates so too, and the ceil mode's formula below
+	 * is never less than ONNX Runtime's: plan that. Negative: refused.
+	 */
+	if (span < 0 && (w->ceil_mode ? (span + w->s[i] - 1) / w->s[i] :
+			 span / w->s[i]) + 1 < 0)
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "spatial dimension %u: the window (%lld) is larger than the padded input (%lld) by more than the stride (%lld): the output size would be negative, and ONNX Runtime refuses it too",
+				       i, (long long)ek, (long long)(span + ek),
+				       (long long)w->s[i]);
 	if (w->ceil_mode) {
 		/*
 		 * Runtimes differ on a last window that would start in the
@@ -167,7 +185,7 @@ int ta_ox_conv(struct ta_ox *ox)
 	s.d[1] = w->shape.d[0];
 	for (i = 0; i < nsp; i++) {
 		ret = ta_ox_window_out(ox, &win, i, nsp, x->shape.d[2 + i],
-				       &s.d[2 + i]);
+				       &s.d[2 + i], false);
 		if (ret)
 			return ret;
 	}
@@ -194,7 +212,7 @@ int ta_ox_pool(struct ta_ox *ox)
 	s = x->shape;
 	for (i = 0; i < nsp; i++) {
 		ret = ta_ox_window_out(ox, &win, i, nsp, x->shape.d[2 + i],
-				       &s.d[2 + i]);
+				       &s.d[2 + i], true);
 		if (ret)
 			return ret;
 	}

@@ -172,6 +172,7 @@ struct ta_ox_vinfo {
 	bool has_shape;
 	struct ta_ox_shape shape;
 	u32 sym;		/* bit i: dim i is symbolic or absent */
+	u64 n_dims;		/* dims in the file: more than rank if over */
 };
 
 /* An AttributeProto as read. */

@@ -452,13 +452,13 @@ static int ta_ox_tshape(struct ta_ox *ox, const struct ta_ox_span *s,
 	vi->has_shape = true;
 	vi->shape.rank = 0;
 	vi->sym = 0;
+	vi->n_dims = 0;
 	while ((ret = ta_pb_next(ox, &m, &f)) > 0) {
 		if (f.num != 1)
 			continue;
 		ret = ta_pb_want(ox, &m, &f, TA_PB_LEN);
-		if (!ret && vi->shape.rank >= TA_OX_MAX_RANK)
-			ret = ta_ox_bad(ox, f.at, m.msg, "more than 8 dimensions");
-		if (!ret)
+		/* past the limit, only counted: ta_ox_vinfo() names it */
+		if (!ret && vi->n_dims++ < TA_OX_MAX_RANK)
 			ret = ta_ox_dim(ox, &f.s, vi, vi->shape.rank++);
 		if (ret)
 			return ret;
@@ -523,6 +523,14 @@ int ta_ox_vinfo(struct ta_ox *ox, const struct ta_ox_span *s,
 		}
 		if (ret)
 			return ret;
+	}
+	if (!ret && vi->n_dims > TA_OX_MAX_RANK) {
+		char nm[80];
+
+		return ta_ox_fail(ox, -EINVAL,
+				  "value '%s': %llu dimensions, more than %u (the most this importer plans)",
+				  ta_ox_print(&vi->name, nm, sizeof(nm)),
+				  (unsigned long long)vi->n_dims, TA_OX_MAX_RANK);
 	}
 	return ret;
 }

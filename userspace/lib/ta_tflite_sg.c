@@ -185,8 +185,13 @@ static int ta_tfl_tensor(struct ta_tfl *m, u32 s, const struct ta_fbv *tensors,
 		ret = ta_fb_scalar(fb, &t, TA_T_VARIABLE, 1, 0, &var);
 	if (ret)
 		return ret;
-	if (shape.len > TA_TFL_MAX_DIMS)
-		return ta_fb_bad(fb, t.pos, "tensor of more than 16 dimensions");
+	if (shape.len > TA_TFL_MAX_DIMS) {
+		ta_err(fb->err, fb->errlen, fb->path, 0,
+		       "%s: %llu dimensions, more than %u (the most this reader plans)",
+		       who, (unsigned long long)shape.len,
+		       (u32)TA_TFL_MAX_DIMS);
+		return -EINVAL;
+	}
 	dims[dl++] = '[';
 	for (k = 0; k < shape.len; k++) {
 		s32 d = (s32)ta_fb_u32(fb, shape.data + 4 * k);

@@ -24,6 +24,7 @@ int tactl_cmd_draw(int argc, char **argv)
 {
 	struct ta_svg_info info = { .strategy = "from file" };
 	const char *file = NULL, *svg = NULL;
+	struct ta_problem prob;
 	struct ta_input in;
 	char err[512] = "";
 	u64 height = 0, lb = 0;
@@ -61,9 +62,12 @@ int tactl_cmd_draw(int argc, char **argv)
 	for (i = 0; i < in.prob.n_buffers; i++)
 		if (in.in_offsets[i] + in.bufs[i].size > height)
 			height = in.in_offsets[i] + in.bufs[i].size;
-	ret = ta_plan_validate(&in.prob, in.in_offsets, height);
+	/* the CSV's offsets are fixed ones: tensors may nest (planner.md) */
+	prob = in.prob;
+	prob.fixed = in.in_offsets;
+	ret = ta_plan_validate(&prob, in.in_offsets, height);
 	if (!ret)
-		ret = ta_problem_lower_bound(&in.prob, &lb);
+		ret = ta_problem_lower_bound(&prob, &lb);
 	if (ret) {
 		fprintf(stderr, "tactl draw: %s: not a valid plan (%s)\n", file,
 			strerror(-ret));

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * ta_greedy.h - greedy-size's placement (ta_greedy_size.c), which pingpong,
+ * the fixed strategy and contained tensors (ta_contain.c) place with too.
+ * A header of its own so that those see this function and not every
+ * strategy (tests/planner-includes.sh).
+ */
+#ifndef TA_GREEDY_H
+#define TA_GREEDY_H
+
+#include "ta_planner.h"
+#include "ta_work.h"
+
+/*
+ * Place @n buffers in greedy-size's order, after those @fixed gives: @fixed
+ * (or NULL) holds offsets already given (%TA_OFFSET_UNFIXED for none).
+ * Writes @offsets and the height.
+ */
+int ta_greedy_place(const struct ta_buffer *bufs, u32 n, const u64 *fixed,
+		    u64 *offsets, u64 *height, struct ta_work *w);
+
+#endif /* TA_GREEDY_H */
