@@ -26,6 +26,9 @@
 #                             cap per run) and after (limit 2 s), then the
 #                             transports in a VM of Debian's stock kernel
 #   make lint                 checkpatch --strict, W=1, sparse on the module
+#   make kunit                the KUnit suites through the kernel's kunit.py
+#                             (module/ as drivers/misc/tensorarena of a clean
+#                             7.2 source, --arch=x86_64, cached; TAP out)
 #   make fuzz                 every libFuzzer target for FUZZ_SECONDS (300) each,
 #                             exploring; its crashes join tests/fuzz/corpus/;
 #                             then the ONNX oracle on ONNX_ORACLE_MODELS (20000)
@@ -87,6 +90,9 @@ check:
 vm-test: deps
 	$(TOP)/tests/vm/test-vm.sh
 
+kunit: deps
+	$(TOP)/tests/kunit-py.sh
+
 demo: deps
 	$(TOP)/tests/vm/demo.sh $(or $(ARCH),x86_64)
 
@@ -143,4 +149,4 @@ clean:
 	$(MAKE) -C $(TOP)/tests/fuzz clean
 	rm -rf $(TOP)/build
 
-.PHONY: all module test-kernel userspace deps check vm-test demo bench lint fuzz netlink-gen deb dkms-install clean
+.PHONY: all module test-kernel userspace deps check vm-test kunit demo bench lint fuzz netlink-gen deb dkms-install clean

@@ -364,11 +364,11 @@ struct dma_buf *ta_dmabuf_create_tensor_by_id(struct ta_device *ta,
 					      u32 plan_id, u32 index,
 					      u64 *offset, u64 *size);
 
-/* ta_test_hooks.c: only in the test build (TA_KUNIT=1) */
+/* ta_test_hooks.c: only with CONFIG_TENSORARENA_KUNIT_TEST (TA_KUNIT=1) */
 #ifdef TA_TEST_HOOKS
 void ta_test_hooks_register(struct ta_device *ta);
 int ta_test_hooks_fail_load(void);
-/* ta_nl_owner.c, for tests/kunit/ta_netlink_kunit.c */
+/* ta_nl_owner.c, for tests/ta_netlink_kunit.c */
 struct net;
 int ta_nl_test_owner(struct ta_device *ta, struct sock *sk, u32 portid,
 		     struct ta_owner *owner);

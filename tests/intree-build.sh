@@ -8,6 +8,7 @@
 # an overlay (a copy where overlayfs is not available), so the cache does
 # not change. Also: module/Makefile lists every source, and the ioctl number
 # row of Documentation/uapi.md fits the 7.2 tree's ioctl-number.rst.
+# (tests/kunit-py.sh lays out a clean 7.2 source the same way for kunit.py.)
 # usage: intree-build.sh [--tap] [7.2_TEST_KERNEL_TREE]. TAP out.
 set -uo pipefail
 . "$(dirname "$0")/vm/lib.sh"
@@ -32,6 +33,17 @@ sources=$(cd "$TA_ROOT/module" && ls ./*.c planner/*.c | sed 's|^\./||' |
 	grep -vx ta_test_hooks.c | sort)
 diff <(echo "$sources") <(echo "$listed") >&2
 tap $? "module/Makefile lists every source of module/ and module/planner/"
+# With CONFIG_TENSORARENA_KUNIT_TEST (TA_KUNIT=1 out of tree): the test
+# hooks and every suite of module/tests/ too.
+listed=$(make -s -f - CONFIG_TENSORARENA_KUNIT_TEST=y <<MK print
+include $TA_ROOT/module/Makefile
+print: ; @echo \$(tensorarena-y)
+MK
+)
+listed=$(tr ' ' '\n' <<<"$listed" | sed 's/\.o$/.c/' | sort)
+sources=$(cd "$TA_ROOT/module" && ls ./*.c planner/*.c tests/*.c | sed 's|^\./||' | sort)
+diff <(echo "$sources") <(echo "$listed") >&2
+tap $? "with CONFIG_TENSORARENA_KUNIT_TEST, module/Makefile lists the test hooks and every suite of module/tests/"
 
 tmp=$(mktemp -d "$TA_CACHE/intree.XXXXXX")
 linux=$tmp/linux

@@ -26,7 +26,7 @@ kmake=("$@")
 tag=$(basename "$(dirname "$kdir")")-$(basename "$kdir")
 cd "$TA_ROOT"
 files=$(ls module/*.[ch] module/include/*.h module/planner/*.[ch] uapi/linux/*.h \
-	tests/kunit/*.c tests/npu-sim/*.[ch] 2>/dev/null | grep -v '\.mod\.c$')
+	module/tests/*.c tests/npu-sim/*.[ch] 2>/dev/null | grep -v '\.mod\.c$')
 log=$TA_ROOT/build/lint-$tag.log
 mkdir -p "$TA_ROOT/build"
 : >"$log"

@@ -312,9 +312,8 @@ ta_build_module() {
 	local kdir=$1 out=$2
 	shift 2
 	rm -rf "$out"
-	mkdir -p "$out/tests"
+	mkdir -p "$out"
 	cp -a "$TA_ROOT/Kbuild" "$TA_ROOT/module" "$TA_ROOT/uapi" "$out/"
-	cp -a "$TA_ROOT/tests/kunit" "$out/tests/"
 	ta_kbuild module "$kdir" "$out" "$@"
 	echo "$out/tensorarena.ko"
 }

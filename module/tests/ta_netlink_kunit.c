@@ -20,7 +20,7 @@
 #include <net/net_namespace.h>
 #include <net/sock.h>
 
-#include "ta_internal.h"
+#include "../ta_internal.h"
 
 /* A port ID no user socket of the test VM picks (autobind uses the pid). */
 #define TA_NL_TEST_PORTID	0x7a5e0001

@@ -11,7 +11,7 @@
  */
 #include <kunit/test.h>
 
-#include "../../module/planner/ta_planner.h"
+#include "../planner/ta_planner.h"
 
 #define TA_KT_NS	TA_STRATEGY_COUNT
 #define TA_KT_MAX	64

@@ -22,7 +22,7 @@
 #include <linux/platform_device.h>
 #include <linux/sizes.h>
 
-#include "ta_internal.h"
+#include "../ta_internal.h"
 
 #ifdef CONFIG_OF
 
