@@ -400,7 +400,7 @@ bool ta_plan_obj_tensor_exportable(const struct ta_plan_obj *plan, u32 index)
 
 /**
  * ta_conflict_describe() - say what is wrong with a fixed plan
- * @c: the conflict ta_plan() reported
+ * @c: the conflict ta_plan_solve() reported
  * @buf: room for the sentence
  * @len: its size
  *
@@ -514,7 +514,7 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 		goto free_plan;
 	problem.fixed = req->fixed;
 	problem.fixed_height = req->fixed_height;
-	err = ta_plan(&problem, req->strategy, &budget,
+	err = ta_plan_solve(&problem, req->strategy, &budget,
 		      offsets, &res);
 	if (err) {
 		out->conflict = res.conflict;

@@ -5,7 +5,7 @@
  * An op marked %TA_OP_INPLACE is a view of its first input (RESHAPE,
  * SQUEEZE, ...): when that input dies at the op, its first output can take
  * over the input's bytes. Such tensors form alias classes (a chain of
- * reshapes is one class). ta_plan() plans a graph with classes as a graph
+ * reshapes is one class). ta_plan_solve() plans a graph with classes as a graph
  * whose class members are one tensor: every reference to a member becomes a
  * reference to the class, and the in-place op no longer writes the class
  * it reads. Every strategy then plans the classes like any tensor, and the
@@ -104,7 +104,7 @@ u32 ta_alias_trace_merge(const struct ta_buffer *bufs, u32 n, const u32 *root,
 }
 
 /**
- * ta_alias_merge() - the graph ta_plan() plans when tensors alias
+ * ta_alias_merge() - the graph ta_plan_solve() plans when tensors alias
  * @g: the validated graph
  * @bufs: its lifetimes
  * @root: ta_graph_aliases() of it

@@ -3,7 +3,7 @@
  * ta_bound.c - the lower bound: a height no plan can go below.
  *
  * A sweep over time (ta_sweep_events()) keeps the live set and its sums;
- * ta_sweep_lower_bound() documents the bound. ta_plan() reports it in
+ * ta_sweep_lower_bound() documents the bound. ta_plan_solve() reports it in
  * res->lower_bound and a plan at it is optimal; a problem with aliases is
  * bounded through its merged problem (ta_alias_lower_bound()).
  */

@@ -174,7 +174,7 @@ static int ta_contain_start(const struct ta_problem *p, const u64 *offsets,
 /**
  * ta_contain_check() - the overlap check of a fixed plan whose tensors nest
  * @p: a validated problem with &ta_problem.fixed and no alias classes
- * @offsets: the plan (the fixed offsets, or a plan ta_plan() returned)
+ * @offsets: the plan (the fixed offsets, or a plan ta_plan_solve() returned)
  * @only: NULL to check every tensor with bytes, or @p->fixed to check
  *	  only the fixed ones
  * @parent: NULL, or out, per tensor: its least container, or

@@ -29,7 +29,7 @@ struct ta_span;
 
 /**
  * ta_fit_create() - build the fit engine for a set of buffers
- * @b: the buffers (validated; sizes and alignments as ta_plan() checks)
+ * @b: the buffers (validated; sizes and alignments as ta_plan_solve() checks)
  * @n: how many
  * @flags: 0 or %TA_FIT_RUNS
  * @w: work counter every query adds to, or NULL for one of its own

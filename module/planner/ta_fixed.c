@@ -3,7 +3,7 @@
  * ta_fixed.c - the fixed strategy: the caller fixes some offsets, the rest
  * are placed greedily around them.
  *
- * ta_plan() calls it for %TA_STRATEGY_FIXED after validating the problem;
+ * ta_plan_solve() calls it for %TA_STRATEGY_FIXED after validating the problem;
  * unlike the other strategies (ta_strategy.h) it computes the lower bound
  * itself and finishes the plan (ta_plan_finish()), since the height it
  * reports may be the caller's &ta_problem.fixed_height.

@@ -311,7 +311,7 @@ static int ta_fl_run(struct ta_fl *fl, const struct ta_buffer *bufs, u32 n,
 
 /**
  * ta_plan_freelist() - the freelist strategy
- * @p: the problem, validated by ta_plan()
+ * @p: the problem, validated by ta_plan_solve()
  * @budget: unused, the free list does not search
  * @offsets: out
  * @res: out, height and steps (one per buffer)

@@ -155,7 +155,7 @@ int ta_graph_lifetimes_work(const struct ta_graph *g, struct ta_buffer *out,
  * consecutive: ops[0].first_ref is 0, each op's range starts where the
  * previous one's ends, and the last one ends at @g->n_refs; so the work is
  * linear in the graph's size. It calls ta_env_yield() every few thousand
- * units of work and has no deadline of its own (ta_plan() applies
+ * units of work and has no deadline of its own (ta_plan_solve() applies
  * &ta_budget.limit_ns when it checks a graph).
  *
  * Return: 0, -EINVAL for a malformed graph, -E2BIG beyond the limits,

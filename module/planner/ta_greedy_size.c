@@ -137,7 +137,7 @@ free_order:
 
 /**
  * ta_plan_greedy_size() - the greedy-size strategy
- * @p: the problem, validated by ta_plan()
+ * @p: the problem, validated by ta_plan_solve()
  * @budget: unused, greedy-size does not search
  * @offsets: out
  * @res: out, height and steps (one per buffer)

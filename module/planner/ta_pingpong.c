@@ -347,7 +347,7 @@ out:
 
 /**
  * ta_plan_pingpong() - the pingpong strategy
- * @p: the problem, validated by ta_plan()
+ * @p: the problem, validated by ta_plan_solve()
  * @budget: unused, pingpong does not search
  * @offsets: out
  * @res: out, height and steps (one per buffer)
@@ -366,7 +366,7 @@ int ta_plan_pingpong(const struct ta_problem *p,
 
 /**
  * ta_pingpong_regions() - pingpong's region plan alone, for auto
- * @p: the problem, validated by ta_plan()
+ * @p: the problem, validated by ta_plan_solve()
  * @offsets: out
  * @res: out, height (U64_MAX when no branch of two formed: the plan would
  *	 be greedy-size's) and steps

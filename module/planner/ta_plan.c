@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
- * ta_plan.c - the planner's entry points: ta_plan() validates a problem,
+ * ta_plan.c - the planner's entry points: ta_plan_solve() validates a problem,
  * computes its lower bound (ta_bound.c), runs a strategy and checks what it
  * returns (ta_validate.c); ta_plan_check(), ta_plan_validate() and
  * ta_problem_lower_bound() check a problem the same way first. Also the
@@ -67,7 +67,7 @@ int ta_strategy_from_name(const char *name)
 /*
  * A trace's alias classes (&ta_problem.alias): one root each, one size,
  * and no step missing between a class's first start and its last end, so
- * that the class is one memory over one span, as ta_plan() plans it and
+ * that the class is one memory over one span, as ta_plan_solve() plans it and
  * the validator sees it. The members sorted by class, then start
  * (class << 44 | start << 20 | index: 20, 24 and 20 bits), each must start
  * by the time the ones before it end.
@@ -352,7 +352,7 @@ free_merged:
 }
 
 /**
- * ta_plan() - plan a problem with one strategy
+ * ta_plan_solve() - plan a problem with one strategy
  * @p: the problem (validated here: sizes, alignments, lifetimes, limits;
  *     for graph form, the buffers must be ta_graph_lifetimes() of the graph)
  * @strategy: which strategy
@@ -369,7 +369,7 @@ free_merged:
  * set with it and only with it) and fails with -EINVAL and res->conflict
  * set when those offsets break a rule. Built with TA_PLAN_DEBUG, every
  * plan is checked with ta_plan_check() and a plan that fails (a planner
- * bug) makes ta_plan() return -EINVAL.
+ * bug) makes ta_plan_solve() return -EINVAL.
  *
  * Return: 0; -EINVAL for a malformed problem or unknown strategy; -E2BIG
  * beyond the limits; -EOVERFLOW when the lower bound or the strategy's
@@ -382,7 +382,7 @@ free_merged:
  * units; @budget->limit_ns, when set, bounds the whole call, validation
  * included, checked at the same points.
  */
-int ta_plan(const struct ta_problem *p, enum ta_strategy strategy,
+int ta_plan_solve(const struct ta_problem *p, enum ta_strategy strategy,
 	    const struct ta_budget *budget, u64 *offsets,
 	    struct ta_result *res)
 {
@@ -447,12 +447,12 @@ int ta_plan(const struct ta_problem *p, enum ta_strategy strategy,
  *
  * The alignment-aware bound of ta_sweep_lower_bound(). For a graph whose
  * in-place ops alias tensors, an alias class counts once, with the largest
- * alignment of its members (see ta_graph_aliases()): the bound ta_plan()
+ * alignment of its members (see ta_graph_aliases()): the bound ta_plan_solve()
  * reports, and a plan at it is optimal. With &ta_problem.fixed (and no
  * alias classes), the fixed tensors contained in others are left out: they
  * take no byte of their own (ta_contain_lower_bound()).
  *
- * Return: 0; -EINVAL or -E2BIG for a bad problem (as ta_plan()); -ENOMEM;
+ * Return: 0; -EINVAL or -E2BIG for a bad problem (as ta_plan_solve()); -ENOMEM;
  * -EOVERFLOW when the bound would not fit in 63 bits; -EINTR when
  * ta_env_yield() asked to stop.
  */

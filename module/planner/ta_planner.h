@@ -20,7 +20,7 @@
  */
 #include <linux/tensorarena.h>
 
-/* Limits; exceeding one makes ta_plan() fail with -E2BIG, never hang. */
+/* Limits; exceeding one makes ta_plan_solve() fail with -E2BIG, never hang. */
 #define TA_PLAN_MAX_BUFFERS	0x100000U
 #define TA_PLAN_MAX_STEPS	0x1000000U
 #define TA_PLAN_MAX_ALIGN	BIT_ULL(32)
@@ -152,7 +152,7 @@ u32 ta_graph_aliases(const struct ta_graph *g, const struct ta_buffer *bufs,
  *	    alignment; the classes in the order of their roots
  * @cls: out, per buffer, its class's index in @merged
  *
- * How ta_plan() plans a trace with aliases, and what a caller hands a
+ * How ta_plan_solve() plans a trace with aliases, and what a caller hands a
  * planner that takes no aliases (the module's lifetime form). O(n).
  *
  * Return: the number of classes.
@@ -216,7 +216,7 @@ struct ta_problem {
  * @time_ns: wall-clock budget of the searches (auto's portfolio and bounded
  *	     search); when it runs out they return their best plan
  * @steps: search-step limit (reproducible, unlike time)
- * @limit_ns: hard wall-clock cap on the whole ta_plan() call (validation,
+ * @limit_ns: hard wall-clock cap on the whole ta_plan_solve() call (validation,
  *	      lifetimes, lower bound and strategy), 0 for none. Checked
  *	      every few thousand units of work: anytime strategies (auto,
  *	      stack's exhaustive enumeration) then return the best complete
@@ -270,7 +270,7 @@ struct ta_conflict {
  *		  and the branch and bound's state, each bounded (see
  *		  Documentation/planner.md); 0 for the other strategies
  * @n_aliased: tensors that share an in-place op's input memory
- * @conflict: %TA_STRATEGY_FIXED: when ta_plan() fails with -EINVAL because
+ * @conflict: %TA_STRATEGY_FIXED: when ta_plan_solve() fails with -EINVAL because
  *	      of the caller's offsets, what is wrong
  */
 struct ta_result {
@@ -285,7 +285,7 @@ struct ta_result {
 };
 
 /**
- * ta_plan() - plan a problem with one strategy
+ * ta_plan_solve() - plan a problem with one strategy
  * @p: the problem (validated here: sizes, alignments, lifetimes, limits)
  * @strategy: which strategy
  * @budget: effort limits, or NULL for the defaults
@@ -298,7 +298,7 @@ struct ta_result {
  * the kernel); -ETIMEDOUT when @budget->limit_ns ran out before the
  * strategy had a complete plan.
  */
-int ta_plan(const struct ta_problem *p, enum ta_strategy strategy,
+int ta_plan_solve(const struct ta_problem *p, enum ta_strategy strategy,
 	    const struct ta_budget *budget, u64 *offsets,
 	    struct ta_result *res);
 

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * ta_strategy.h - internal interface between ta_plan() and the strategies.
+ * ta_strategy.h - internal interface between ta_plan_solve() and the strategies.
  *
- * ta_plan() validates the problem, computes the lower bound into
+ * ta_plan_solve() validates the problem, computes the lower bound into
  * res->lower_bound and starts the clock; then it calls one of these. A
  * strategy fills every offset and res->height, may set res->steps and
  * res->optimal, and returns 0 or a negative errno. It counts its work in
  * the &ta_work it is given (ta_work.h) and stops on -EINTR; on -ETIMEDOUT (the hard
  * deadline, &ta_budget.limit_ns) an anytime strategy returns the best
- * complete plan it has, a constructive one returns -ETIMEDOUT. ta_plan() fills
+ * complete plan it has, a constructive one returns -ETIMEDOUT. ta_plan_solve() fills
  * res->time_ns afterwards and, in debug builds, validates the plan.
  */
 #ifndef TA_STRATEGY_H

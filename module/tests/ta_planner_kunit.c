@@ -48,7 +48,7 @@ static struct ta_problem ta_kt_trace(const struct ta_buffer *b, u32 n)
 static void ta_kt_plan_ok(struct kunit *test, const struct ta_problem *p,
 			  int s, u64 *off, struct ta_result *res)
 {
-	int ret = ta_plan(p, s, &ta_kt_budget, off, res);
+	int ret = ta_plan_solve(p, s, &ta_kt_budget, off, res);
 
 	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "strategy %s", ta_strategy_name(s));
 	KUNIT_EXPECT_EQ_MSG(test, ta_plan_validate(p, off, res->height), 0,
@@ -148,30 +148,30 @@ static void ta_kt_bad_input(struct kunit *test)
 	b[0] = (struct ta_buffer){ .size = 8, .align = 1, .start = 0, .end = 2 };
 	b[1] = (struct ta_buffer){ .size = 8, .align = 1, .start = 1, .end = 3 };
 	p = ta_kt_trace(b, 2);
-	KUNIT_EXPECT_EQ(test, ta_plan(&p, TA_STRATEGY_GREEDY_SIZE, NULL, off,
+	KUNIT_EXPECT_EQ(test, ta_plan_solve(&p, TA_STRATEGY_GREEDY_SIZE, NULL, off,
 				      &res), 0);
 	b[1].align = 3;
-	KUNIT_EXPECT_EQ(test, ta_plan(&p, TA_STRATEGY_FREELIST, NULL, off, &res),
+	KUNIT_EXPECT_EQ(test, ta_plan_solve(&p, TA_STRATEGY_FREELIST, NULL, off, &res),
 			-EINVAL);
 	b[1].align = TA_PLAN_MAX_ALIGN << 1;
-	KUNIT_EXPECT_EQ(test, ta_plan(&p, TA_STRATEGY_FREELIST, NULL, off, &res),
+	KUNIT_EXPECT_EQ(test, ta_plan_solve(&p, TA_STRATEGY_FREELIST, NULL, off, &res),
 			-E2BIG);
 	b[1].align = 1;
 	b[1].start = 3;
-	KUNIT_EXPECT_EQ(test, ta_plan(&p, TA_STRATEGY_PINGPONG, NULL, off, &res),
+	KUNIT_EXPECT_EQ(test, ta_plan_solve(&p, TA_STRATEGY_PINGPONG, NULL, off, &res),
 			-EINVAL);
 	b[1].start = 1;
 	b[1].size = TA_PLAN_MAX_SIZE;
-	KUNIT_EXPECT_EQ(test, ta_plan(&p, TA_STRATEGY_AUTO, NULL, off, &res),
+	KUNIT_EXPECT_EQ(test, ta_plan_solve(&p, TA_STRATEGY_AUTO, NULL, off, &res),
 			-E2BIG);
 	b[1].size = 1ULL << 62;
 	b[0].size = 1ULL << 62;
-	KUNIT_EXPECT_EQ(test, ta_plan(&p, TA_STRATEGY_STACK, NULL, off, &res),
+	KUNIT_EXPECT_EQ(test, ta_plan_solve(&p, TA_STRATEGY_STACK, NULL, off, &res),
 			-EOVERFLOW);
 	b[0].size = 8;
-	KUNIT_EXPECT_EQ(test, ta_plan(&p, TA_KT_NS, NULL, off, &res), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ta_plan_solve(&p, TA_KT_NS, NULL, off, &res), -EINVAL);
 	p.n_buffers = TA_PLAN_MAX_BUFFERS + 1;
-	KUNIT_EXPECT_EQ(test, ta_plan(&p, TA_STRATEGY_AUTO, NULL, off, &res),
+	KUNIT_EXPECT_EQ(test, ta_plan_solve(&p, TA_STRATEGY_AUTO, NULL, off, &res),
 			-E2BIG);
 }
 
@@ -186,7 +186,7 @@ static void ta_kt_zero_and_single(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, off);
 	for (s = 0; s < TA_KT_NS; s++) {
-		KUNIT_EXPECT_EQ(test, ta_plan(&p, s, NULL, NULL, &res), 0);
+		KUNIT_EXPECT_EQ(test, ta_plan_solve(&p, s, NULL, NULL, &res), 0);
 		KUNIT_EXPECT_EQ(test, res.height, 0ULL);
 		KUNIT_EXPECT_TRUE(test, res.optimal);
 	}
@@ -555,29 +555,29 @@ static void ta_kt_fixed(struct kunit *test)
 	struct ta_problem p = ta_kt_trace(b, 3);
 	struct ta_result res;
 
-	KUNIT_EXPECT_EQ(test, ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res),
+	KUNIT_EXPECT_EQ(test, ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res),
 			-EINVAL);
 	p.fixed = fixed;
-	KUNIT_EXPECT_EQ(test, ta_plan(&p, TA_STRATEGY_AUTO, NULL, off, &res),
+	KUNIT_EXPECT_EQ(test, ta_plan_solve(&p, TA_STRATEGY_AUTO, NULL, off, &res),
 			-EINVAL);
-	KUNIT_ASSERT_EQ(test, ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res),
+	KUNIT_ASSERT_EQ(test, ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res),
 			0);
 	KUNIT_EXPECT_EQ(test, off[1], 64ULL);
 	KUNIT_EXPECT_EQ(test, res.height, 80ULL);
 	fixed[2] = 64;	/* b[1] and b[2] are live at step 2 */
-	KUNIT_EXPECT_EQ(test, ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res),
+	KUNIT_EXPECT_EQ(test, ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, res.conflict.kind, (u32)TA_CONFLICT_OVERLAP);
 	KUNIT_EXPECT_EQ(test, res.conflict.a, 1U);
 	KUNIT_EXPECT_EQ(test, res.conflict.b, 2U);
 	KUNIT_EXPECT_EQ(test, res.conflict.step, 2U);
 	fixed[2] = 8;	/* not a multiple of 32 */
-	KUNIT_EXPECT_EQ(test, ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res),
+	KUNIT_EXPECT_EQ(test, ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, res.conflict.kind, (u32)TA_CONFLICT_ALIGN);
 	KUNIT_EXPECT_EQ(test, res.conflict.a, 2U);
 	fixed[2] = TA_OFFSET_UNFIXED;
-	KUNIT_ASSERT_EQ(test, ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res),
+	KUNIT_ASSERT_EQ(test, ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res),
 			0);
 	KUNIT_EXPECT_EQ(test, ta_plan_validate(&p, off, res.height), 0);
 }

@@ -118,7 +118,7 @@ static inline void fuzz_check_graph_input(struct ta_input *in,
 	n = in->prob.n_buffers;
 	offsets = calloc(n ? n : 1, sizeof(*offsets));
 	FUZZ_CHECK(offsets, "out of memory");
-	ret = ta_plan(&in->prob, TA_STRATEGY_FREELIST, NULL, offsets, &res);
+	ret = ta_plan_solve(&in->prob, TA_STRATEGY_FREELIST, NULL, offsets, &res);
 	FUZZ_CHECK(ret == 0 || ret == -EOVERFLOW, "freelist: %d", ret);
 	if (!ret)
 		FUZZ_CHECK(!ta_plan_validate(&in->prob, offsets, res.height),

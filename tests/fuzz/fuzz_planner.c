@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * fuzz_planner.c - libFuzzer target for the planner core: graph validation
- * and lifetimes (ta_graph_lifetimes()) and every strategy of ta_plan(), with
+ * and lifetimes (ta_graph_lifetimes()) and every strategy of ta_plan_solve(), with
  * ta_plan_validate() as the oracle.
  *
  * The input is decoded (fuzz_decode.h) into either a small graph (tensors
@@ -9,7 +9,7 @@
  * arbitrary sometimes) or a small trace (buffers with size/align/start/end).
  * Then, for each strategy:
  *
- *  - ta_plan() returns 0 or a documented errno (-EINVAL, -E2BIG,
+ *  - ta_plan_solve() returns 0 or a documented errno (-EINVAL, -E2BIG,
  *    -EOVERFLOW, -ENOMEM); -EINVAL only when the problem is malformed
  *    (ta_graph_lifetimes() or ta_problem_lower_bound() said so), -EOVERFLOW
  *    only when the buffers stacked end to end with their alignment slack
@@ -566,7 +566,7 @@ static void fuzz_fixed(const struct ta_problem *p, const u64 *off)
 			top = off[j] + p->buffers[j].size;
 	}
 	q.fixed = off;
-	ret = ta_plan(&q, TA_STRATEGY_FIXED, NULL, got, &res);
+	ret = ta_plan_solve(&q, TA_STRATEGY_FIXED, NULL, got, &res);
 	FUZZ_CHECK(ret == 0 || ret == -EINVAL || ret == -EOVERFLOW,
 		   "fixed: errno %d", ret);
 	for (j = 0; j < p->n_buffers; j++)
@@ -664,7 +664,7 @@ static void fuzz_plan_all(struct fuzz_in *f, const struct ta_problem *p,
 		u64 t0 = ta_env_now_ns();
 
 		memset(offsets, 0xa5, sizeof(offsets));
-		ret = ta_plan(p, (enum ta_strategy)s, &budget, offsets, &res);
+		ret = ta_plan_solve(p, (enum ta_strategy)s, &budget, offsets, &res);
 		if (fuzz_stats.on) {
 			fuzz_stats.ns[s] += ta_env_now_ns() - t0;
 			fuzz_stats.planned[s] += !ret;
@@ -710,7 +710,7 @@ static void fuzz_plan_all(struct fuzz_in *f, const struct ta_problem *p,
 			struct ta_result res2;
 
 			memset(again, 0x5a, sizeof(again));
-			ret = ta_plan(p, (enum ta_strategy)s, &budget, again,
+			ret = ta_plan_solve(p, (enum ta_strategy)s, &budget, again,
 				      &res2);
 			FUZZ_CHECK(!ret && res2.height == res.height &&
 				   !memcmp(again, offsets,
@@ -776,7 +776,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		fuzz_stats.graphs_bad += !!ret;
 		fuzz_stats.consecutive += fp.consecutive;
 		/*
-		 * A rejected graph still goes to ta_plan(): it must say
+		 * A rejected graph still goes to ta_plan_solve(): it must say
 		 * -EINVAL (or -E2BIG) too, whatever the buffers hold.
 		 */
 		fp.prob.n_buffers = fp.graph.n_tensors;

@@ -59,7 +59,7 @@ static void fuzz_fixed(struct ta_input *in, const struct ta_tflite_info *info)
 	off = calloc(in->graph.n_tensors + 1, sizeof(*off));
 	FUZZ_CHECK(off, "out of memory");
 	p.fixed = in->fixed_offsets;
-	ret = ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res);
+	ret = ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res);
 	FUZZ_CHECK(!ret || ret == -EINVAL || ret == -EOVERFLOW,
 		   "fixed strategy: %d", ret);
 	if (!ret)

@@ -82,7 +82,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	n = in.prob.n_buffers;
 	offsets = calloc(n ? n : 1, sizeof(*offsets));
 	FUZZ_CHECK(offsets, "out of memory");
-	ret = ta_plan(&in.prob, TA_STRATEGY_FREELIST, NULL, offsets, &res);
+	ret = ta_plan_solve(&in.prob, TA_STRATEGY_FREELIST, NULL, offsets, &res);
 	FUZZ_CHECK(ret == 0 || ret == -EINVAL || ret == -E2BIG ||
 		   ret == -EOVERFLOW, "freelist: %d", ret);
 	if (!ret) {

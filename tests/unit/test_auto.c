@@ -45,7 +45,7 @@ static int dominance_check(const char *name, const struct ta_problem *p)
 		if (s == TA_STRATEGY_STACK &&
 		    p->n_buffers > TA_STACK_MAX_GREEDY)
 			continue;
-		ret = ta_plan(p, s, &budget, off, &res);
+		ret = ta_plan_solve(p, s, &budget, off, &res);
 		if (!ret)
 			ret = ta_plan_validate(p, off, res.height);
 		if (ret)
@@ -56,7 +56,7 @@ static int dominance_check(const char *name, const struct ta_problem *p)
 			rival = s;
 		}
 	}
-	ret = ta_plan(p, TA_STRATEGY_AUTO, &budget, off, &res);
+	ret = ta_plan_solve(p, TA_STRATEGY_AUTO, &budget, off, &res);
 	if (!ret)
 		ret = ta_plan_validate(p, off, res.height);
 	free(off);
@@ -244,7 +244,7 @@ static int honest_check(const char *what, struct ta_buffer *b, u32 n,
 	u64 off[128];
 	int ret;
 
-	ret = ta_plan(&p, TA_STRATEGY_AUTO, &budget, off, &res);
+	ret = ta_plan_solve(&p, TA_STRATEGY_AUTO, &budget, off, &res);
 	TA_CHECK(!ret, "%s: %d", what, ret);
 	TA_CHECK(!ta_plan_validate(&p, off, res.height), "%s: invalid", what);
 	TA_CHECK(res.lower_bound == opt, "%s: bound %llu", what,
@@ -326,7 +326,7 @@ static int search_memory(struct ta_problem *p, u64 steps, u64 *off,
 	struct ta_result res;
 	int ret;
 
-	ret = ta_plan(p, TA_STRATEGY_AUTO, &budget, off, &res);
+	ret = ta_plan_solve(p, TA_STRATEGY_AUTO, &budget, off, &res);
 	TA_CHECK(!ret, "n=%u: %d", p->n_buffers, ret);
 	TA_CHECK(!ta_plan_validate(p, off, res.height), "n=%u: invalid",
 		 p->n_buffers);
@@ -409,7 +409,7 @@ static int t_search_memory(void)
 		bool proven;
 		u64 h;
 
-		if (ta_plan(&p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res))
+		if (ta_plan_solve(&p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res))
 			goto out;
 		h = res.height;
 		before = ta_env_test_live_bytes;
@@ -459,7 +459,7 @@ static int t_challenging(void)
 		TA_CHECK(!ta_trace_read(path, &in, err, sizeof(err)), "%s",
 			 err);
 		off = calloc(in.prob.n_buffers, sizeof(*off));
-		ret = off ? ta_plan(&in.prob, TA_STRATEGY_AUTO, &budget, off,
+		ret = off ? ta_plan_solve(&in.prob, TA_STRATEGY_AUTO, &budget, off,
 				    &res) : -ENOMEM;
 		if (!ret)
 			printf("# %s: %llu after %llu steps\n", names[k],
@@ -516,7 +516,7 @@ static int t_parts(void)
 					    .steps = 2000000 };
 		struct ta_result res;
 
-		TA_CHECK(!ta_plan(&p, TA_STRATEGY_AUTO, &budget, off, &res),
+		TA_CHECK(!ta_plan_solve(&p, TA_STRATEGY_AUTO, &budget, off, &res),
 			 "seed %u", seed);
 		TA_CHECK(!ta_plan_validate(&p, off, res.height), "seed %u",
 			 seed);
@@ -560,7 +560,7 @@ static int t_peel(void)
 
 		b[n] = (struct ta_buffer){ .size = 16384, .align = 1,
 					   .start = 0, .end = 80 };
-		TA_CHECK(!ta_plan(&p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res),
+		TA_CHECK(!ta_plan_solve(&p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res),
 			 "greedy");
 		h = res.height;
 		ret = ta_search_parts(&job);
@@ -621,7 +621,7 @@ static int strips_enomem(struct ta_problem *p, u64 *off)
 			.slabs = 1,
 		};
 
-		TA_CHECK(!ta_plan(p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res),
+		TA_CHECK(!ta_plan_solve(p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res),
 			 "greedy");
 		h = res.height;
 		ta_env_test_allocs = 0;
@@ -676,7 +676,7 @@ static int layers_at_optimum(u32 (*gen)(u64 seed, struct ta_buffer *b),
 		};
 		int err;
 
-		if (ta_plan(&p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res)) {
+		if (ta_plan_solve(&p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res)) {
 			printf("# seed %llu: greedy failed\n",
 			       (unsigned long long)seed);
 			goto out;
@@ -728,7 +728,7 @@ static int enomem_sweep(const char *what, struct ta_problem *p, u64 *off,
 	for (nth = 1;; nth++) {
 		ta_env_test_allocs = 0;
 		ta_env_test_alloc_fail_nth = nth;
-		ret = ta_plan(p, TA_STRATEGY_AUTO, &budget, off, &res);
+		ret = ta_plan_solve(p, TA_STRATEGY_AUTO, &budget, off, &res);
 		ta_env_test_alloc_fail_nth = 0;
 		if (ta_env_test_allocs < nth)
 			break;	/* past the last allocation */

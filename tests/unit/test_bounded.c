@@ -45,7 +45,7 @@ static void sg_init(struct sg *s)
 	s->g.refs = sg_r;
 }
 
-/* Lifetimes, then ta_plan() on the derived buffers with the graph. */
+/* Lifetimes, then ta_plan_solve() on the derived buffers with the graph. */
 static int sg_check(struct sg *s)
 {
 	struct ta_problem p = { .n_buffers = 7, .buffers = s->b, .graph = &s->g };
@@ -55,7 +55,7 @@ static int sg_check(struct sg *s)
 
 	if (ret)
 		return ret;
-	return ta_plan(&p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res);
+	return ta_plan_solve(&p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res);
 }
 
 static int t_strict_ranges(void)
@@ -100,7 +100,7 @@ static int t_strict_ranges(void)
 	s.g.n_ops = 0;			/* references but no op */
 	TA_CHECK(ta_graph_lifetimes(&s.g, s.b) == -EINVAL, "no ops");
 
-	/* ta_plan() checks the graph again: overlapping ranges in p->graph */
+	/* ta_plan_solve() checks the graph again: overlapping ranges in p->graph */
 	{
 		struct ta_problem p = { 0 };
 		struct ta_result res;
@@ -113,8 +113,8 @@ static int t_strict_ranges(void)
 		p.buffers = s.b;
 		p.graph = &s.g;
 		for (int st = 0; st < TA_STRATEGY_COUNT; st++)
-			TA_CHECK(ta_plan(&p, st, NULL, off, &res) == -EINVAL,
-				 "ta_plan %s", ta_strategy_name(st));
+			TA_CHECK(ta_plan_solve(&p, st, NULL, off, &res) == -EINVAL,
+				 "ta_plan_solve %s", ta_strategy_name(st));
 	}
 	return 0;
 }
@@ -208,7 +208,7 @@ static int t_deadline(void)
 				};
 				struct ta_result res;
 				double t0 = now_ms(), ms;
-				int ret = ta_plan(&x.p, s, &bud, x.off, &res);
+				int ret = ta_plan_solve(&x.p, s, &bud, x.off, &res);
 
 				ms = now_ms() - t0;
 				TA_CHECK(ret == 0 || ret == -ETIMEDOUT,
@@ -256,7 +256,7 @@ static int t_deadline_anytime(void)
 	}
 	/* 8! orders: well past one work chunk, so the deadline is seen */
 	for (int s = 0; s < TA_STRATEGY_COUNT; s++) {
-		ret = ta_plan(&p, s, &bud, off, &res);
+		ret = ta_plan_solve(&p, s, &bud, off, &res);
 		TA_CHECK(ret == 0 || ret == -ETIMEDOUT, "%s: %d",
 			 ta_strategy_name(s), ret);
 		if (s == TA_STRATEGY_STACK || s == TA_STRATEGY_AUTO)
@@ -266,7 +266,7 @@ static int t_deadline_anytime(void)
 			TA_CHECK(!ta_plan_validate(&p, off, res.height),
 				 "%s: invalid", ta_strategy_name(s));
 	}
-	ret = ta_plan(&p, TA_STRATEGY_STACK, NULL, off, &res);
+	ret = ta_plan_solve(&p, TA_STRATEGY_STACK, NULL, off, &res);
 	TA_CHECK(!ret && res.optimal, "without a limit stack proves optimal");
 	return 0;
 }
@@ -282,7 +282,7 @@ static int run_fail_after(struct bp *x, int s, unsigned long n,
 
 	ta_env_test_yields = 0;
 	ta_env_test_fail_after = n;
-	ret = ta_plan(&x->p, s, &bud, x->off, &res);
+	ret = ta_plan_solve(&x->p, s, &bud, x->off, &res);
 	*yields = ta_env_test_yields;
 	ta_env_test_fail_after = 0;
 	return ret;

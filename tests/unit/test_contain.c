@@ -3,7 +3,7 @@
  * test_contain.c - fixed plans whose tensors nest (module/planner/
  * ta_contain.c): a tensor inside another live over it is accepted, every
  * other overlap refused, exportable tensors never nest, the lower bound
- * leaves the contained out. Built with -DTA_PLAN_DEBUG, so ta_plan()
+ * leaves the contained out. Built with -DTA_PLAN_DEBUG, so ta_plan_solve()
  * checks its own plan again.
  */
 #include <errno.h>
@@ -42,7 +42,7 @@ static int t_contain_accepted(void)
 	struct ta_conflict c;
 	u32 i;
 
-	TA_CHECK(!ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res),
+	TA_CHECK(!ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res),
 		 "fixed: conflict %u (%u, %u)", res.conflict.kind,
 		 res.conflict.a, res.conflict.b);
 	for (i = 0; i < 4; i++)
@@ -87,7 +87,7 @@ static int t_contain_siblings(void)
 	struct ta_problem p = fixed_trace(b, 3, fix);
 	struct ta_result res;
 
-	TA_CHECK(ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res) == -EINVAL &&
+	TA_CHECK(ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res) == -EINVAL &&
 		 res.conflict.kind == TA_CONFLICT_OVERLAP &&
 		 res.conflict.a == 1 && res.conflict.b == 2 &&
 		 res.conflict.step == 2, "siblings: %u (%u, %u) at %u",
@@ -96,19 +96,19 @@ static int t_contain_siblings(void)
 	/* the same bytes, one after the other: apart in time, accepted */
 	b[2].start = 3;
 	b[2].end = 5;
-	TA_CHECK(!ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res) &&
+	TA_CHECK(!ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res) &&
 		 res.height == 1000 && res.lower_bound == 1000,
 		 "one after the other: %u", res.conflict.kind);
 	/* reaching out of the container */
 	fix[2] = 950;
-	TA_CHECK(ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res) == -EINVAL &&
+	TA_CHECK(ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res) == -EINVAL &&
 		 res.conflict.a == 0 && res.conflict.b == 2,
 		 "out of it: %u (%u, %u)", res.conflict.kind, res.conflict.a,
 		 res.conflict.b);
 	/* outliving the container */
 	fix[2] = 150;
 	b[2].end = 7;
-	TA_CHECK(ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res) == -EINVAL &&
+	TA_CHECK(ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res) == -EINVAL &&
 		 res.conflict.a == 0 && res.conflict.b == 2,
 		 "outlives it: %u (%u, %u)", res.conflict.kind, res.conflict.a,
 		 res.conflict.b);
@@ -124,12 +124,12 @@ static int t_contain_siblings(void)
 		u64 f4[4] = { 0, 100, 200, 150 }, o4[4];
 		struct ta_problem q = fixed_trace(c, 4, f4);
 
-		TA_CHECK(ta_plan(&q, TA_STRATEGY_FIXED, NULL, o4, &res) ==
+		TA_CHECK(ta_plan_solve(&q, TA_STRATEGY_FIXED, NULL, o4, &res) ==
 			 -EINVAL && res.conflict.kind == TA_CONFLICT_OVERLAP &&
 			 res.conflict.b == 3, "across siblings: %u (%u, %u)",
 			 res.conflict.kind, res.conflict.a, res.conflict.b);
 		f4[3] = 120;
-		TA_CHECK(!ta_plan(&q, TA_STRATEGY_FIXED, NULL, o4, &res) &&
+		TA_CHECK(!ta_plan_solve(&q, TA_STRATEGY_FIXED, NULL, o4, &res) &&
 			 res.height == 1000, "grandchild: %u",
 			 res.conflict.kind);
 	}
@@ -163,7 +163,7 @@ static int t_contain_exportable(void)
 
 	/* input and output inside the scratch: accepted */
 	TA_CHECK(!ta_graph_lifetimes(&g, b), "lifetimes");
-	TA_CHECK(!ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res) &&
+	TA_CHECK(!ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res) &&
 		 res.height == 4 * page && res.lower_bound == 4 * page,
 		 "nested: %u (%u, %u)", res.conflict.kind, res.conflict.a,
 		 res.conflict.b);
@@ -171,7 +171,7 @@ static int t_contain_exportable(void)
 	for (k = 1; k >= 0; k--) {
 		t[k].flags |= TA_TENSOR_EXPORTABLE;
 		TA_CHECK(!ta_graph_lifetimes(&g, b), "lifetimes");
-		TA_CHECK(ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res) ==
+		TA_CHECK(ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res) ==
 			 -EINVAL && res.conflict.kind == TA_CONFLICT_OVERLAP &&
 			 res.conflict.a == 0 && res.conflict.b == 1,
 			 "exportable %d: %u (%u, %u)", k, res.conflict.kind,
@@ -182,7 +182,7 @@ static int t_contain_exportable(void)
 	t[1].flags |= TA_TENSOR_EXPORTABLE;
 	fix[1] = 4 * page;
 	TA_CHECK(!ta_graph_lifetimes(&g, b), "lifetimes");
-	TA_CHECK(!ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res) &&
+	TA_CHECK(!ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res) &&
 		 res.height == 5 * page, "apart: %u", res.conflict.kind);
 	return 0;
 }
@@ -296,7 +296,7 @@ static int t_contain_random(void)
 			 seed, ret, want);
 		TA_CHECK(want || c.kind == TA_CONFLICT_OVERLAP,
 			 "seed %d: conflict %u", seed, c.kind);
-		ret = ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res);
+		ret = ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res);
 		TA_CHECK((ret == 0) == want, "seed %d: fixed %d, rule %d", seed,
 			 ret, want);
 		if (!want) {
@@ -320,7 +320,7 @@ static int t_contain_random(void)
 			 (unsigned long long)res.lower_bound);
 		/* one slot unfixed: placed apart from every other tensor */
 		fix[0] = TA_OFFSET_UNFIXED;
-		ret = ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res);
+		ret = ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res);
 		TA_CHECK(!ret, "seed %d: unfixed: %d", seed, ret);
 		TA_CHECK(ref_valid(b, off, n), "seed %d", seed);
 		for (i = 1; i < n && b[0].size; i++)

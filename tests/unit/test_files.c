@@ -97,7 +97,7 @@ static int t_graph_file(void)
 	TA_CHECK(in.bufs[2].size == 2048, "a");
 	TA_CHECK(in.bufs[1].start == 0 && in.bufs[1].end == 2, "w");
 	TA_CHECK(in.bufs[3].start == 1 && in.bufs[3].end == 2, "y");
-	TA_CHECK(!ta_plan(&in.prob, TA_STRATEGY_PINGPONG, NULL, off, &res),
+	TA_CHECK(!ta_plan_solve(&in.prob, TA_STRATEGY_PINGPONG, NULL, off, &res),
 		 "plan");
 	ta_input_free(&in);
 

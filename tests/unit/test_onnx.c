@@ -1397,7 +1397,7 @@ static int plan_check(const char *name, const struct ta_problem *p, u64 lb,
 		 (unsigned long long)got, (unsigned long long)lb,
 		 (unsigned long long)height);
 	for (s = 0; s < TA_STRATEGY_COUNT; s++) {
-		ret = ta_plan(p, s, &budget, off, &res);
+		ret = ta_plan_solve(p, s, &budget, off, &res);
 		if (!ret)
 			ret = ta_plan_validate(p, off, res.height);
 		if (!ret && s == TA_STRATEGY_AUTO && res.height != height) {
@@ -1520,7 +1520,7 @@ static int damaged_ok(const u8 *b, size_t len, int *fails)
 	{
 		u64 *off = calloc(in.prob.n_buffers + 1, sizeof(*off));
 		struct ta_result res;
-		int r = off ? ta_plan(&in.prob, TA_STRATEGY_FREELIST, NULL, off,
+		int r = off ? ta_plan_solve(&in.prob, TA_STRATEGY_FREELIST, NULL, off,
 				      &res) : -ENOMEM;
 
 		if (!r)

@@ -2,7 +2,7 @@
 /*
  * test_planner.c - host unit tests of the planner core (module/planner/).
  *
- * Built with -DTA_PLAN_DEBUG, so ta_plan() itself validates every plan;
+ * Built with -DTA_PLAN_DEBUG, so ta_plan_solve() itself validates every plan;
  * the tests validate again and check exact offsets where a strategy
  * defines them.
  */
@@ -25,13 +25,13 @@ static struct ta_problem trace(struct ta_buffer *b, u32 n)
 	return p;
 }
 
-/* Plan, then check validity and the figures; returns ta_plan's result. */
+/* Plan, then check validity and the figures; returns ta_plan_solve()'s result. */
 static int plan_ok(const struct ta_problem *p, int s, u64 *off,
 		   struct ta_result *res)
 {
 	u64 lb, top = 0;
 	u32 i;
-	int ret = ta_plan(p, s, NULL, off, res);
+	int ret = ta_plan_solve(p, s, NULL, off, res);
 
 	if (ret)
 		return ret;
@@ -171,7 +171,7 @@ static int expect_err(struct ta_buffer *b, u32 n, int want)
 	int s;
 
 	for (s = 0; s < NS; s++) {
-		int ret = ta_plan(&p, s, NULL, off, &res);
+		int ret = ta_plan_solve(&p, s, NULL, off, &res);
 
 		if (ret != want) {
 			printf("# %s: got %d want %d\n", ta_strategy_name(s), ret,
@@ -216,21 +216,21 @@ static int t_bad_input(void)
 	TA_CHECK(expect_err(b, 2, -E2BIG) == 0, "size 2^63");
 	b[1].size = 8;
 
-	TA_CHECK(ta_plan(NULL, TA_STRATEGY_AUTO, NULL, off, &res) == -EINVAL,
+	TA_CHECK(ta_plan_solve(NULL, TA_STRATEGY_AUTO, NULL, off, &res) == -EINVAL,
 		 "NULL problem");
-	TA_CHECK(ta_plan(&p, TA_STRATEGY_COUNT, NULL, off, &res) == -EINVAL,
+	TA_CHECK(ta_plan_solve(&p, TA_STRATEGY_COUNT, NULL, off, &res) == -EINVAL,
 		 "unknown strategy");
-	TA_CHECK(ta_plan(&p, -1, NULL, off, &res) == -EINVAL, "negative");
-	TA_CHECK(ta_plan(&p, TA_STRATEGY_AUTO, NULL, NULL, &res) == -EINVAL,
+	TA_CHECK(ta_plan_solve(&p, -1, NULL, off, &res) == -EINVAL, "negative");
+	TA_CHECK(ta_plan_solve(&p, TA_STRATEGY_AUTO, NULL, NULL, &res) == -EINVAL,
 		 "NULL offsets");
-	TA_CHECK(ta_plan(&p, TA_STRATEGY_AUTO, NULL, off, NULL) == -EINVAL,
+	TA_CHECK(ta_plan_solve(&p, TA_STRATEGY_AUTO, NULL, off, NULL) == -EINVAL,
 		 "NULL result");
 	p.buffers = NULL;
-	TA_CHECK(ta_plan(&p, TA_STRATEGY_AUTO, NULL, off, &res) == -EINVAL,
+	TA_CHECK(ta_plan_solve(&p, TA_STRATEGY_AUTO, NULL, off, &res) == -EINVAL,
 		 "NULL buffers");
 	p.buffers = b;
 	p.n_buffers = TA_PLAN_MAX_BUFFERS + 1;
-	TA_CHECK(ta_plan(&p, TA_STRATEGY_AUTO, NULL, off, &res) == -E2BIG,
+	TA_CHECK(ta_plan_solve(&p, TA_STRATEGY_AUTO, NULL, off, &res) == -E2BIG,
 		 "too many buffers");
 	return 0;
 }
@@ -293,7 +293,7 @@ static int t_zero_tensors(void)
 	int s;
 
 	for (s = 0; s < NS; s++) {
-		TA_CHECK(!ta_plan(&p, s, NULL, NULL, &res), "%d", s);
+		TA_CHECK(!ta_plan_solve(&p, s, NULL, NULL, &res), "%d", s);
 		TA_CHECK(res.height == 0 && res.lower_bound == 0 && res.optimal,
 			 "%d", s);
 	}
@@ -709,11 +709,11 @@ static int t_graph_lifetimes(void)
 		u64 off[8];
 
 		gb.b[b].end = 4;
-		TA_CHECK(ta_plan(&gb.p, TA_STRATEGY_GREEDY_SIZE, NULL, off,
+		TA_CHECK(ta_plan_solve(&gb.p, TA_STRATEGY_GREEDY_SIZE, NULL, off,
 				 &res) == -EINVAL, "mismatch");
 		gb.b[b].end = 3;
 		gb.p.n_buffers--;
-		TA_CHECK(ta_plan(&gb.p, TA_STRATEGY_GREEDY_SIZE, NULL, off,
+		TA_CHECK(ta_plan_solve(&gb.p, TA_STRATEGY_GREEDY_SIZE, NULL, off,
 				 &res) == -EINVAL, "count");
 	}
 	return 0;
@@ -761,7 +761,7 @@ static int t_graph_exportable(void)
 		struct ta_result res;
 		u64 off[3];
 
-		TA_CHECK(!ta_plan(&gb.p, s, NULL, off, &res), "plan %u", s);
+		TA_CHECK(!ta_plan_solve(&gb.p, s, NULL, off, &res), "plan %u", s);
 		TA_CHECK(off[x] % page == 0 && off[y] % (2 * page) == 0,
 			 "%s: offsets %llu %llu", ta_strategy_name(s),
 			 (unsigned long long)off[x], (unsigned long long)off[y]);
@@ -802,7 +802,7 @@ static int t_graph_exportable_alone(void)
 		struct ta_result res;
 		u64 off[4];
 
-		TA_CHECK(!ta_plan(&gb.p, s, NULL, off, &res), "plan %u", s);
+		TA_CHECK(!ta_plan_solve(&gb.p, s, NULL, off, &res), "plan %u", s);
 		for (i = 1; i < 4; i++)
 			TA_CHECK(off[i] + page <= off[0] || off[0] + page <= off[i],
 				 "%s: t%u at %llu on t0's page at %llu",
@@ -962,11 +962,11 @@ static int t_validator_top(void)
 		 c.kind == TA_CONFLICT_HEIGHT && c.a == 0,
 		 "kind %u buffer %u", c.kind, c.a);
 	p.fixed = off;
-	TA_CHECK(ta_plan(&p, TA_STRATEGY_FIXED, NULL, got, &res) == -EINVAL &&
+	TA_CHECK(ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, got, &res) == -EINVAL &&
 		 res.conflict.kind == TA_CONFLICT_HEIGHT && res.conflict.a == 0,
 		 "fixed: kind %u buffer %u", res.conflict.kind, res.conflict.a);
 	off[0] = (1ULL << 62) - 1;
-	TA_CHECK(!ta_plan(&p, TA_STRATEGY_FIXED, NULL, got, &res) &&
+	TA_CHECK(!ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, got, &res) &&
 		 res.height == top, "fixed: height %llu",
 		 (unsigned long long)res.height);
 	return 0;
@@ -1039,7 +1039,7 @@ static int t_random_traces(void)
 		for (s = 0; s < NS; s++) {
 			struct ta_problem p = trace(b, n);
 			struct ta_budget bud = { .time_ns = 20000000ULL };
-			int ret = ta_plan(&p, s, &bud, off, &res);
+			int ret = ta_plan_solve(&p, s, &bud, off, &res);
 
 			TA_CHECK(!ret, "seed %d %s: %d", seed,
 				 ta_strategy_name(s), ret);
@@ -1350,7 +1350,7 @@ static int t_brute_force_parts(void)
 			n += m;
 		}
 		p = trace(b, n);
-		TA_CHECK(!ta_plan(&p, TA_STRATEGY_AUTO, &budget, off, &res),
+		TA_CHECK(!ta_plan_solve(&p, TA_STRATEGY_AUTO, &budget, off, &res),
 			 "seed %d", seed);
 		TA_CHECK(!ta_plan_validate(&p, off, res.height), "seed %d",
 			 seed);

@@ -86,7 +86,7 @@ static int t_alias_every_strategy(void)
 	TA_CHECK(ta_graph_aliases(&x.g, x.b, root) == 1, "one joins");
 	TA_CHECK(root[2] == 1 && root[1] == 1 && root[0] == 0, "b joins a");
 	for (s = 0; s < TA_STRATEGY_COUNT; s++) {
-		TA_CHECK(!ta_plan(&x.p, s, NULL, off, &res), "%d", s);
+		TA_CHECK(!ta_plan_solve(&x.p, s, NULL, off, &res), "%d", s);
 		TA_CHECK(res.lower_bound == 110, "%d: lb %llu", s,
 			 (unsigned long long)res.lower_bound);
 		TA_CHECK(res.n_aliased == 1, "%d", s);
@@ -102,7 +102,7 @@ static int t_alias_every_strategy(void)
 	 * top of b starts at 104, b (16-aligned) on top of a at 112: 204
 	 */
 	TA_CHECK(!rt_view(&x, 0, 100, 0), "graph");
-	TA_CHECK(!ta_plan(&x.p, TA_STRATEGY_AUTO, NULL, off, &res), "plan");
+	TA_CHECK(!ta_plan_solve(&x.p, TA_STRATEGY_AUTO, NULL, off, &res), "plan");
 	TA_CHECK(res.lower_bound == 204 && res.n_aliased == 0 &&
 		 res.height == 204 && res.optimal && off[1] != off[2], "%llu",
 		 (unsigned long long)res.height);
@@ -157,7 +157,7 @@ static int t_alias_rules(void)
 	TA_CHECK(!rt_finish(&x), "graph");
 	TA_CHECK(ta_graph_aliases(&x.g, x.b, root) == 2, "chain");
 	TA_CHECK(root[t_b] == t_a && root[t_c] == t_a, "one class");
-	TA_CHECK(!ta_plan(&x.p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res), "p");
+	TA_CHECK(!ta_plan_solve(&x.p, TA_STRATEGY_GREEDY_SIZE, NULL, off, &res), "p");
 	TA_CHECK(res.n_aliased == 2 && res.lower_bound == 74 &&
 		 res.height == 74 && res.optimal, "%llu",
 		 (unsigned long long)res.height);
@@ -179,7 +179,7 @@ static int t_alias_rules(void)
 	TA_CHECK(ta_graph_aliases(&x.g, x.b, root) == 1 && root[t_b] == t_a,
 		 "b joins a");
 	for (int s = 0; s < TA_STRATEGY_COUNT; s++) {
-		TA_CHECK(!ta_plan(&x.p, s, NULL, off, &res), "%d", s);
+		TA_CHECK(!ta_plan_solve(&x.p, s, NULL, off, &res), "%d", s);
 		TA_CHECK(off[t_a] == off[t_b] && off[t_b] % 64 == 0, "%d", s);
 	}
 
@@ -234,7 +234,7 @@ static int t_alias_trace(void)
 	TA_CHECK(!ta_problem_lower_bound(&p, &lb) && lb == 96, "bound %llu",
 		 (unsigned long long)lb);
 	for (s = 0; s < TA_STRATEGY_COUNT; s++) {
-		TA_CHECK(!ta_plan(&p, s, NULL, off, &res), "%s",
+		TA_CHECK(!ta_plan_solve(&p, s, NULL, off, &res), "%s",
 			 ta_strategy_name(s));
 		TA_CHECK(off[0] == off[1] && !(off[0] % 64) &&
 			 res.n_aliased == 1 && res.lower_bound == 96 &&
@@ -245,7 +245,7 @@ static int t_alias_trace(void)
 	}
 	TA_CHECK(planned == TA_STRATEGY_COUNT, "%d strategies", planned);
 	p.fixed = fixed;
-	TA_CHECK(!ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res) &&
+	TA_CHECK(!ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res) &&
 		 res.height == 128 && !memcmp(off, fixed, sizeof(off)), "fixed");
 	p.fixed = NULL;
 	TA_CHECK(!ta_plan_check(&p, fixed, 128, &c), "shared");
@@ -257,7 +257,7 @@ static int t_alias_trace(void)
 	TA_CHECK(ta_plan_check(&p, fixed, 160, &c) == -EINVAL &&
 		 c.kind == TA_CONFLICT_OVERLAP, "apart, overlapping");
 	alias[2] = 1;		/* 1 is no root */
-	TA_CHECK(ta_plan(&p, TA_STRATEGY_AUTO, NULL, off, &res) == -EINVAL,
+	TA_CHECK(ta_plan_solve(&p, TA_STRATEGY_AUTO, NULL, off, &res) == -EINVAL,
 		 "no root");
 	alias[2] = 0;		/* 32 bytes in a class of 64 */
 	TA_CHECK(ta_problem_lower_bound(&p, &lb) == -EINVAL, "two sizes");
@@ -266,13 +266,13 @@ static int t_alias_trace(void)
 	alias[2] = 2;
 	alias[0] = 1;		/* a root may come after its members */
 	alias[1] = 1;
-	TA_CHECK(!ta_plan(&p, TA_STRATEGY_AUTO, NULL, off, &res) &&
+	TA_CHECK(!ta_plan_solve(&p, TA_STRATEGY_AUTO, NULL, off, &res) &&
 		 off[0] == off[1] && res.n_aliased == 1, "root last");
 	b[1].start = 2;		/* a at [0, 2), b at [2, 3): one span */
-	TA_CHECK(!ta_plan(&p, TA_STRATEGY_AUTO, NULL, off, &res), "touching");
+	TA_CHECK(!ta_plan_solve(&p, TA_STRATEGY_AUTO, NULL, off, &res), "touching");
 	b[1].start = 3;		/* step 2 uncovered: not one memory */
 	b[1].end = 4;
-	TA_CHECK(ta_plan(&p, TA_STRATEGY_AUTO, NULL, off, &res) == -EINVAL &&
+	TA_CHECK(ta_plan_solve(&p, TA_STRATEGY_AUTO, NULL, off, &res) == -EINVAL &&
 		 ta_problem_lower_bound(&p, &lb) == -EINVAL, "a gap");
 	return 0;
 }
@@ -285,21 +285,21 @@ static int t_fixed(void)
 
 	TA_CHECK(!rt_view(&x, TA_OP_INPLACE, 100, 0), "graph");
 	/* the fixed strategy needs offsets, and only it takes them */
-	TA_CHECK(ta_plan(&x.p, TA_STRATEGY_FIXED, NULL, off, &res) == -EINVAL,
+	TA_CHECK(ta_plan_solve(&x.p, TA_STRATEGY_FIXED, NULL, off, &res) == -EINVAL,
 		 "no offsets");
 	x.p.fixed = fixed;
-	TA_CHECK(ta_plan(&x.p, TA_STRATEGY_AUTO, NULL, off, &res) == -EINVAL,
+	TA_CHECK(ta_plan_solve(&x.p, TA_STRATEGY_AUTO, NULL, off, &res) == -EINVAL,
 		 "offsets with auto");
-	TA_CHECK(!ta_plan(&x.p, TA_STRATEGY_FIXED, NULL, off, &res), "valid");
+	TA_CHECK(!ta_plan_solve(&x.p, TA_STRATEGY_FIXED, NULL, off, &res), "valid");
 	TA_CHECK(!memcmp(off, fixed, sizeof(off)), "as given");
 	TA_CHECK(res.height == 138 && res.lower_bound == 110 && !res.optimal,
 		 "%llu", (unsigned long long)res.height);
 	/* the height the caller planned for */
 	x.p.fixed_height = 4096;
-	TA_CHECK(!ta_plan(&x.p, TA_STRATEGY_FIXED, NULL, off, &res), "height");
+	TA_CHECK(!ta_plan_solve(&x.p, TA_STRATEGY_FIXED, NULL, off, &res), "height");
 	TA_CHECK(res.height == 4096, "%llu", (unsigned long long)res.height);
 	x.p.fixed_height = 137;
-	TA_CHECK(ta_plan(&x.p, TA_STRATEGY_FIXED, NULL, off, &res) == -EINVAL,
+	TA_CHECK(ta_plan_solve(&x.p, TA_STRATEGY_FIXED, NULL, off, &res) == -EINVAL,
 		 "above the height");
 	TA_CHECK(res.conflict.kind == TA_CONFLICT_HEIGHT && res.conflict.a == 3,
 		 "%u %u", res.conflict.kind, res.conflict.a);
@@ -307,14 +307,14 @@ static int t_fixed(void)
 	/* misaligned: b wants 16 */
 	fixed[2] = 24;
 	fixed[1] = 24;
-	TA_CHECK(ta_plan(&x.p, TA_STRATEGY_FIXED, NULL, off, &res) == -EINVAL,
+	TA_CHECK(ta_plan_solve(&x.p, TA_STRATEGY_FIXED, NULL, off, &res) == -EINVAL,
 		 "misaligned");
 	TA_CHECK(res.conflict.kind == TA_CONFLICT_ALIGN && res.conflict.a == 2,
 		 "%u %u", res.conflict.kind, res.conflict.a);
 	/* x and a live together at step 0, overlapping */
 	fixed[1] = 0;
 	fixed[2] = 0;
-	TA_CHECK(ta_plan(&x.p, TA_STRATEGY_FIXED, NULL, off, &res) == -EINVAL,
+	TA_CHECK(ta_plan_solve(&x.p, TA_STRATEGY_FIXED, NULL, off, &res) == -EINVAL,
 		 "overlap");
 	TA_CHECK(res.conflict.kind == TA_CONFLICT_OVERLAP &&
 		 res.conflict.a == 0 && res.conflict.b == 1 &&
@@ -325,7 +325,7 @@ static int t_fixed(void)
 	fixed[1] = TA_OFFSET_UNFIXED;
 	fixed[2] = 0;
 	fixed[3] = TA_OFFSET_UNFIXED;
-	TA_CHECK(!ta_plan(&x.p, TA_STRATEGY_FIXED, NULL, off, &res), "around");
+	TA_CHECK(!ta_plan_solve(&x.p, TA_STRATEGY_FIXED, NULL, off, &res), "around");
 	TA_CHECK(off[0] == 200 && off[2] == 0, "fixed kept");
 	TA_CHECK(!ta_plan_validate(&x.p, off, res.height), "valid");
 	TA_CHECK(off[1] >= 100, "a is not shared: %llu",
@@ -343,12 +343,12 @@ static int t_fixed_trace(void)
 	struct ta_problem p = { .n_buffers = 3, .buffers = b, .fixed = fixed };
 	struct ta_result res;
 
-	TA_CHECK(!ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res), "plan");
+	TA_CHECK(!ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res), "plan");
 	TA_CHECK(off[0] == 0 && off[1] == 0 && off[2] == 64, "offsets");
 	TA_CHECK(res.height == 96 && res.lower_bound == 96 && res.optimal,
 		 "%llu", (unsigned long long)res.height);
 	fixed[2] = 32;
-	TA_CHECK(ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res) == -EINVAL,
+	TA_CHECK(ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res) == -EINVAL,
 		 "overlap");
 	TA_CHECK(res.conflict.kind == TA_CONFLICT_OVERLAP &&
 		 res.conflict.a == 0 && res.conflict.b == 2 &&
@@ -356,10 +356,10 @@ static int t_fixed_trace(void)
 		 res.conflict.a, res.conflict.b, res.conflict.step);
 	fixed[2] = 1ULL << 62;
 	p.fixed_height = 0;
-	TA_CHECK(ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res) == -EINVAL ||
+	TA_CHECK(ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res) == -EINVAL ||
 		 res.height == (1ULL << 62) + 32, "huge offset");
 	fixed[2] = TA_PLAN_MAX_SIZE;
-	TA_CHECK(ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res) == -EINVAL,
+	TA_CHECK(ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res) == -EINVAL,
 		 "offset beyond 2^63");
 	return 0;
 }
@@ -384,7 +384,7 @@ static int t_graph_file_inplace(void)
 	TA_CHECK(f && fputs(text, f) >= 0 && !fclose(f), "write");
 	TA_CHECK(!ta_input_read(path, &in, err, sizeof(err)), "%s", err);
 	TA_CHECK(in.ops[1].flags == TA_OP_INPLACE && !in.ops[0].flags, "flags");
-	TA_CHECK(!ta_plan(&in.prob, TA_STRATEGY_AUTO, NULL, off, &res), "plan");
+	TA_CHECK(!ta_plan_solve(&in.prob, TA_STRATEGY_AUTO, NULL, off, &res), "plan");
 	TA_CHECK(res.height == 110 && res.n_aliased == 1, "%llu",
 		 (unsigned long long)res.height);
 	TA_CHECK(!ta_graph_write(path, &in), "write back");

@@ -482,7 +482,7 @@ static int plan_all(const char *name, const struct ta_problem *p)
 	TA_CHECK(off, "oom");
 	TA_CHECK(!ta_problem_lower_bound(p, &lb), "lb");
 	for (s = 0; s < TA_STRATEGY_COUNT; s++) {
-		ret = ta_plan(p, s, &budget, off, &res);
+		ret = ta_plan_solve(p, s, &budget, off, &res);
 		if (ret)
 			free(off);
 		TA_CHECK(!ret, "%s: %s: %d", name, ta_strategy_name(s), ret);
@@ -666,7 +666,7 @@ static int damaged_ok(const u8 *b, size_t len, int *fails)
 	{
 		u64 *off = calloc(in.prob.n_buffers + 1, sizeof(*off));
 		struct ta_result res;
-		int r = off ? ta_plan(&in.prob, TA_STRATEGY_FREELIST, NULL, off,
+		int r = off ? ta_plan_solve(&in.prob, TA_STRATEGY_FREELIST, NULL, off,
 				      &res) : -ENOMEM;
 
 		if (!r)

@@ -52,7 +52,7 @@ static int plan_every(const char *name, const struct ta_problem *p)
 
 	TA_CHECK(off, "oom");
 	for (s = 0; s < TA_STRATEGY_COUNT && !ret; s++) {
-		ret = ta_plan(p, s, &budget, off, &res);
+		ret = ta_plan_solve(p, s, &budget, off, &res);
 		if (!ret)
 			ret = ta_plan_validate(p, off, res.height);
 		if (ret)
@@ -319,7 +319,7 @@ int t_offline_read(void)
 	/* the planner's fixed strategy takes them as they are */
 	p = in.prob;
 	p.fixed = in.fixed_offsets;
-	TA_CHECK(!ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res), "fixed");
+	TA_CHECK(!ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res), "fixed");
 	TA_CHECK(off[0] == 0 && off[2] == 64 && off[3] == 0 &&
 		 !ta_plan_validate(&in.prob, off, res.height), "fixed plan");
 	ta_input_free(&in);
@@ -535,7 +535,7 @@ static int write_and_read(const char *path, const u8 *data, size_t len,
 	int ret, fails = 0;
 
 	TA_CHECK(off, "oom");
-	ret = ta_plan(&in->prob, strategy, &budget, off, &res);
+	ret = ta_plan_solve(&in->prob, strategy, &budget, off, &res);
 	if (!ret)
 		ret = ta_tflite_offline_image(data, len, path, off, in, &image,
 					      &out_len, err, sizeof(err));
@@ -833,7 +833,7 @@ static int serve_fixed(const char *name, struct ta_input *in, u64 *off,
 	u32 g;
 
 	p.fixed = in->fixed_offsets;
-	TA_CHECK(!ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, res), "%s: fixed",
+	TA_CHECK(!ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, res), "%s: fixed",
 		 name);
 	TA_CHECK(!ta_plan_validate(&in->prob, off, res->height), "%s: valid",
 		 name);
@@ -965,7 +965,7 @@ int t_offline_vela_inside(void)
 		/* with the constants: placed around the scratch */
 		p = in.prob;
 		p.fixed = in.fixed_offsets;
-		TA_CHECK(!ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res),
+		TA_CHECK(!ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res),
 			 "%s: fixed: conflict %u (%u, %u)", files[f],
 			 res.conflict.kind, res.conflict.a, res.conflict.b);
 		TA_CHECK(!ta_plan_validate(&p, off, res.height), "valid");
@@ -985,7 +985,7 @@ int t_offline_vela_inside(void)
 		TA_CHECK(!ta_input_drop_constants(&in), "drop");
 		p = in.prob;
 		p.fixed = in.fixed_offsets;
-		TA_CHECK(!ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res),
+		TA_CHECK(!ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res),
 			 "%s: fixed: conflict %u (%u, %u)", files[f],
 			 res.conflict.kind, res.conflict.a, res.conflict.b);
 		for (g = 0; g < in.graph.n_tensors; g++)
@@ -998,7 +998,7 @@ int t_offline_vela_inside(void)
 			 files[f], (unsigned long long)res.height,
 			 (unsigned long long)res.lower_bound,
 			 (unsigned long long)top);
-		TA_CHECK(!ta_plan(&in.prob, TA_STRATEGY_AUTO, NULL, off, &au),
+		TA_CHECK(!ta_plan_solve(&in.prob, TA_STRATEGY_AUTO, NULL, off, &au),
 			 "auto");
 		printf("# %s: offline plan %llu bytes, served by fixed at its offsets (lower bound %llu); auto, tensors apart, %llu\n",
 		       files[f], (unsigned long long)top,
@@ -1009,7 +1009,7 @@ int t_offline_vela_inside(void)
 		TA_CHECK(k >= 0, "input");
 		in.tensors[k].flags |= TA_TENSOR_EXPORTABLE;
 		TA_CHECK(!ta_graph_lifetimes(&in.graph, in.bufs), "lifetimes");
-		TA_CHECK(ta_plan(&p, TA_STRATEGY_FIXED, NULL, off, &res) ==
+		TA_CHECK(ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res) ==
 			 -EINVAL && res.conflict.kind == TA_CONFLICT_OVERLAP &&
 			 (res.conflict.a == (u32)k || res.conflict.b == (u32)k),
 			 "%s: exportable input: %u (%u, %u)", files[f],
@@ -1089,7 +1089,7 @@ int t_offline_write_subgraphs(void)
 		u64 *o = calloc(in.graph.n_tensors, sizeof(*o));
 
 		TA_CHECK(o, "oom");
-		ret = ta_plan(&in.prob, TA_STRATEGY_GREEDY_SIZE, &budget, o,
+		ret = ta_plan_solve(&in.prob, TA_STRATEGY_GREEDY_SIZE, &budget, o,
 			      &res);
 		if (!ret)
 			ret = ta_tflite_offline_image(data, len, path, o, &in,

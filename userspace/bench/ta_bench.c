@@ -221,7 +221,7 @@ int main(int argc, char **argv)
 		for (s = 0; s < n_strat; s++) {
 			int st = strategies[s];
 			struct ta_result res;
-			int ret = ta_plan(&in.prob, st, &budget, off, &res);
+			int ret = ta_plan_solve(&in.prob, st, &budget, off, &res);
 			struct stat_acc *a = &acc[st];
 			double ms = res.time_ns / 1e6;
 

@@ -7,7 +7,7 @@
  *			 [--shape NAME] [--strategy NAME]
  *
  * Each (shape, strategy) runs in a child process that derives the
- * lifetimes and calls ta_plan(), as the module does for a graph; the child
+ * lifetimes and calls ta_plan_solve(), as the module does for a graph; the child
  * is killed after --cap-s seconds (default 30), so code without a deadline
  * (the planner before issue #9: see worst-before.sh) can be measured too.
  * --budget-ms is &ta_budget.time_ns (default 1000), --limit-ms its limit_ns
@@ -79,7 +79,7 @@ static void ta_bw_child(const struct ta_worst *w, int s,
 			p.n_buffers = n;
 			p.buffers = b;
 			p.graph = &w->graph;
-			o.ret = ta_plan(&p, s, budget, off, &res);
+			o.ret = ta_plan_solve(&p, s, budget, off, &res);
 		}
 		if (!o.ret) {
 			o.height = res.height;

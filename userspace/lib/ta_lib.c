@@ -496,7 +496,7 @@ static int ta_plan_offline_run(const struct ta_graph_builder *g,
 			goto out;
 		prob.graph = &graph;
 	}
-	err = ta_plan(&prob, opts->strategy, &budget, offsets, &res);
+	err = ta_plan_solve(&prob, opts->strategy, &budget, offsets, &res);
 	if (err)
 		goto out;
 	for (i = 0; i < n; i++) {

@@ -152,7 +152,7 @@ static int ta_trace_alias_spans(const struct ta_input *in, u32 n, char *err,
 	if (!key)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		/* beyond the planner's limits: ta_plan() says -E2BIG */
+		/* beyond the planner's limits: ta_plan_solve() says -E2BIG */
 		if (in->bufs[i].start >= TA_PLAN_MAX_STEPS) {
 			free(key);
 			return 0;
@@ -306,7 +306,7 @@ fail:
 }
 
 /*
- * The input's alias classes as ta_plan() plans them (a graph's in-place
+ * The input's alias classes as ta_plan_solve() plans them (a graph's in-place
  * ops, a trace's alias column): *@root gets a copy, or NULL when no row
  * shares another's memory.
  */

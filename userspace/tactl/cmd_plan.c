@@ -151,7 +151,7 @@ static struct ta_graph_builder *plan_builder(const struct ta_input *in)
 
 /*
  * struct plan_classes - a trace's alias classes as the module gets them
- * @bufs: one buffer per class, as ta_plan() plans a class
+ * @bufs: one buffer per class, as ta_plan_solve() plans a class
  *	  (ta_alias_trace_merge())
  * @fixed: %TA_STRATEGY_FIXED: per class, its rows' one offset
  * @cls: per row of the file, its class
@@ -206,7 +206,7 @@ static int plan_classes_make(const char *file, const struct ta_input *in,
 	return 0;
 }
 
-/* Plan in the module; fill @offsets and @res like ta_plan() would. */
+/* Plan in the module; fill @offsets and @res like ta_plan_solve() would. */
 static int plan_in_module(const char *file, const struct ta_input *in,
 			  int strategy, const struct ta_budget *bp,
 			  const struct plan_submit *sub, u64 *offsets,
@@ -451,7 +451,7 @@ int tactl_cmd_plan(int argc, char **argv)
 		return 1;
 	}
 	if (sub.offline) {
-		ret = ta_plan(&in.prob, strategy, bp, offsets, &res);
+		ret = ta_plan_solve(&in.prob, strategy, bp, offsets, &res);
 		if (ret == -EINVAL && res.conflict.kind)
 			plan_conflict(file, &in, &res.conflict);
 		else if (ret)
