@@ -515,7 +515,7 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 	problem.fixed = req->fixed;
 	problem.fixed_height = req->fixed_height;
 	err = ta_plan_solve(&problem, req->strategy, &budget,
-		      offsets, &res);
+			    offsets, &res);
 	if (err) {
 		out->conflict = res.conflict;
 		ta_conflict_log(ta, &res.conflict);

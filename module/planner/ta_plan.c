@@ -383,8 +383,8 @@ free_merged:
  * included, checked at the same points.
  */
 int ta_plan_solve(const struct ta_problem *p, enum ta_strategy strategy,
-	    const struct ta_budget *budget, u64 *offsets,
-	    struct ta_result *res)
+		  const struct ta_budget *budget, u64 *offsets,
+		  struct ta_result *res)
 {
 	u64 t0 = ta_env_now_ns();
 	u32 *root, joined = 0;

@@ -299,8 +299,8 @@ struct ta_result {
  * strategy had a complete plan.
  */
 int ta_plan_solve(const struct ta_problem *p, enum ta_strategy strategy,
-	    const struct ta_budget *budget, u64 *offsets,
-	    struct ta_result *res);
+		  const struct ta_budget *budget, u64 *offsets,
+		  struct ta_result *res);
 
 /**
  * ta_plan_validate() - check a plan: no live overlap, alignment, height

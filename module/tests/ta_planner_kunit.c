@@ -149,7 +149,7 @@ static void ta_kt_bad_input(struct kunit *test)
 	b[1] = (struct ta_buffer){ .size = 8, .align = 1, .start = 1, .end = 3 };
 	p = ta_kt_trace(b, 2);
 	KUNIT_EXPECT_EQ(test, ta_plan_solve(&p, TA_STRATEGY_GREEDY_SIZE, NULL, off,
-				      &res), 0);
+					    &res), 0);
 	b[1].align = 3;
 	KUNIT_EXPECT_EQ(test, ta_plan_solve(&p, TA_STRATEGY_FREELIST, NULL, off, &res),
 			-EINVAL);

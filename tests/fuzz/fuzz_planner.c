@@ -711,7 +711,7 @@ static void fuzz_plan_all(struct fuzz_in *f, const struct ta_problem *p,
 
 			memset(again, 0x5a, sizeof(again));
 			ret = ta_plan_solve(p, (enum ta_strategy)s, &budget, again,
-				      &res2);
+					    &res2);
 			FUZZ_CHECK(!ret && res2.height == res.height &&
 				   !memcmp(again, offsets,
 					   sizeof(*offsets) * p->n_buffers),

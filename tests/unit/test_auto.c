@@ -460,7 +460,7 @@ static int t_challenging(void)
 			 err);
 		off = calloc(in.prob.n_buffers, sizeof(*off));
 		ret = off ? ta_plan_solve(&in.prob, TA_STRATEGY_AUTO, &budget, off,
-				    &res) : -ENOMEM;
+					  &res) : -ENOMEM;
 		if (!ret)
 			printf("# %s: %llu after %llu steps\n", names[k],
 			       (unsigned long long)res.height,

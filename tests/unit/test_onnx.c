@@ -1521,7 +1521,7 @@ static int damaged_ok(const u8 *b, size_t len, int *fails)
 		u64 *off = calloc(in.prob.n_buffers + 1, sizeof(*off));
 		struct ta_result res;
 		int r = off ? ta_plan_solve(&in.prob, TA_STRATEGY_FREELIST, NULL, off,
-				      &res) : -ENOMEM;
+					    &res) : -ENOMEM;
 
 		if (!r)
 			r = ta_plan_validate(&in.prob, off, res.height);

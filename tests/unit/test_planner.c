@@ -710,11 +710,11 @@ static int t_graph_lifetimes(void)
 
 		gb.b[b].end = 4;
 		TA_CHECK(ta_plan_solve(&gb.p, TA_STRATEGY_GREEDY_SIZE, NULL, off,
-				 &res) == -EINVAL, "mismatch");
+				       &res) == -EINVAL, "mismatch");
 		gb.b[b].end = 3;
 		gb.p.n_buffers--;
 		TA_CHECK(ta_plan_solve(&gb.p, TA_STRATEGY_GREEDY_SIZE, NULL, off,
-				 &res) == -EINVAL, "count");
+				       &res) == -EINVAL, "count");
 	}
 	return 0;
 }

@@ -1090,7 +1090,7 @@ int t_offline_write_subgraphs(void)
 
 		TA_CHECK(o, "oom");
 		ret = ta_plan_solve(&in.prob, TA_STRATEGY_GREEDY_SIZE, &budget, o,
-			      &res);
+				    &res);
 		if (!ret)
 			ret = ta_tflite_offline_image(data, len, path, o, &in,
 						      &image, &out_len, err,
