@@ -23,4 +23,4 @@ ta_initramfs "$out/test.cpio.gz" "$out/payload"
 ta_log "test-vm: booting the test kernel (7.2, TCG)"
 TA_HOSTROOT=1 ta_boot "$kdir/arch/x86/boot/bzImage" "$out/test.cpio.gz" "$out/console.log" test 2100
 python3 "$TA_ROOT/tests/results.py" --console "test-vm=$out/console.log" \
-	--suites "test-vm=$TA_ROOT/tests/kunit/suites" --min test-vm="${TA_VM_TEST_MIN:-882}"
+	--suites "test-vm=$TA_ROOT/tests/kunit/suites" --min test-vm="${TA_VM_TEST_MIN:-945}"
