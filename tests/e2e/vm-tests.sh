@@ -455,14 +455,11 @@ run_reload_tests() {
 	fi
 }
 
-# run_unload_netlink_tests SIZE_ARG: issue 25, row 1. rmmod while a netlink
-# socket alone owns a plan (its client holds no descriptor of
-# /dev/tensorarena, which would pin the module): the unload destroys the
-# plan, then the socket's record (KASAN saw a use-after-free here, the
-# record freed first); the client's next request on that socket fails.
-run_unload_netlink_tests() {
-	out=$(load "$1")
-	check "unload, a netlink socket owning a plan: load" [ -z "$out" ]
+# nl_hold_start: a netlink client that plans and keeps its socket
+# (ta_e2e_netlink --hold-netlink, no descriptor of /dev/tensorarena) in the
+# background, its stdin a FIFO held open on fd 4; waits up to 30 s for its
+# plan. Sets $holder (its PID) and $id (its plan's ID, empty if none).
+nl_hold_start() {
 	rm -f /tmp/nlhold.fifo /tmp/nlhold.out
 	mkfifo /tmp/nlhold.fifo
 	"$TA/ta_e2e_netlink" --hold-netlink </tmp/nlhold.fifo >/tmp/nlhold.out &
@@ -471,18 +468,36 @@ run_unload_netlink_tests() {
 	i=0
 	while [ ! -s /tmp/nlhold.out ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 	id=$(head -1 /tmp/nlhold.out)
+}
+
+# nl_hold_end: the client goes on (its FIFO closed), sends one more request
+# on its socket and exits. Sets $rc (its exit status) and $after (that
+# request's result: 0 or -errno, empty if it said nothing).
+nl_hold_end() {
+	exec 4>&-
+	wait $holder
+	rc=$?
+	after=$(sed -n 's/^after: //p' /tmp/nlhold.out)
+	rm -f /tmp/nlhold.fifo /tmp/nlhold.out
+}
+
+# run_unload_netlink_tests SIZE_ARG: issue 25, row 1. rmmod while a netlink
+# socket alone owns a plan (its client holds no descriptor of
+# /dev/tensorarena, which would pin the module): the unload destroys the
+# plan, then the socket's record (KASAN saw a use-after-free here, the
+# record freed first); the client's next request on that socket fails.
+run_unload_netlink_tests() {
+	out=$(load "$1")
+	check "unload, a netlink socket owning a plan: load" [ -z "$out" ]
+	nl_hold_start
 	used=$(cat "$(dev_sysfs)/bytes_in_use")
 	check "unload, a netlink socket owning a plan: the plan ($id) takes arena bytes ($used)" \
 		[ -n "$id" -a "$used" != 0 ]
 	check "unload, a netlink socket owning a plan: rmmod succeeds, nothing left" \
 		sh -c "rmmod tensorarena && [ ! -e /sys/module/tensorarena ]"
-	exec 4>&-
-	wait $holder
-	rc=$?
-	after=$(sed -n 's/^after: //p' /tmp/nlhold.out)
+	nl_hold_end
 	check "unload, a netlink socket owning a plan: its next request fails (${after:-none}), the client exits ($rc)" \
 		[ "$rc" = 0 -a -n "$after" -a "$after" != 0 ]
-	rm -f /tmp/nlhold.fifo /tmp/nlhold.out
 }
 
 # run_unwind_netlink_tests: issue 25, row 1, the insmod unwind. The test
@@ -495,8 +510,7 @@ run_unload_netlink_tests() {
 # init_module() once more when finit_module() fails: the hook's line shows
 # twice in the log, the second load unwinding with no plan.)
 run_unwind_netlink_tests() {
-	rm -f /tmp/unwind.fifo /tmp/unwind.out /tmp/unwind.insmod
-	mkfifo /tmp/unwind.fifo
+	rm -f /tmp/unwind.insmod
 	insmod "$TA/tensorarena-kunit.ko" arena_size=16M group=$TA_GROUP \
 		test_fail_load_ms=5000 >/tmp/unwind.insmod 2>&1 &
 	loader=$!
@@ -505,12 +519,7 @@ run_unwind_netlink_tests() {
 		sleep 0.1
 		i=$((i + 1))
 	done
-	"$TA/ta_e2e_netlink" --hold-netlink </tmp/unwind.fifo >/tmp/unwind.out &
-	holder=$!
-	exec 4>/tmp/unwind.fifo
-	i=0
-	while [ ! -s /tmp/unwind.out ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
-	id=$(head -1 /tmp/unwind.out)
+	nl_hold_start
 	loading=no
 	kill -0 $loader 2>/dev/null && loading=yes
 	check "insmod unwind, a netlink client planning meanwhile: its plan (${id:-none}) made while the load is under way ($loading)" \
@@ -521,13 +530,10 @@ run_unwind_netlink_tests() {
 		sh -c "[ $rc != 0 ] && grep -q 'Operation canceled' /tmp/unwind.insmod"
 	check "insmod unwind, a netlink client planning meanwhile: nothing left after the unwind" \
 		sh -c '[ ! -e /sys/module/tensorarena ] && [ ! -e /dev/tensorarena ] && [ ! -e /sys/kernel/debug/tensorarena ]'
-	exec 4>&-
-	wait $holder
-	rc=$?
-	after=$(sed -n 's/^after: //p' /tmp/unwind.out)
+	nl_hold_end
 	check "insmod unwind, a netlink client planning meanwhile: its next request fails (${after:-none}), the client exits ($rc)" \
 		[ "$rc" = 0 -a -n "$after" -a "$after" != 0 ]
-	rm -f /tmp/unwind.fifo /tmp/unwind.out /tmp/unwind.insmod
+	rm -f /tmp/unwind.insmod
 }
 
 # Issue #9, evidence 1 (tests/e2e/ta_e2e_fault.c): insmod with its 1st,
