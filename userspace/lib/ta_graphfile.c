@@ -72,23 +72,6 @@ static s64 ta_gf_find(const struct ta_gf *gf, const char *name)
 	return -1;
 }
 
-static int ta_gf_grow(void **p, u32 *cap, u32 need, size_t size)
-{
-	u32 c = *cap ? *cap : 64;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	np = realloc(*p, (size_t)c * size);
-	if (!np)
-		return -ENOMEM;
-	*p = np;
-	*cap = c;
-	return 0;
-}
-
 static int ta_gf_size(const char *s, u64 *v)
 {
 	char tmp[32];
@@ -143,7 +126,7 @@ static int ta_gf_tensor(struct ta_gf *gf, char **tok, int n)
 		return ta_gf_fail(gf, -EINVAL, "bad tensor name", tok[1]);
 	if (t >= TA_PLAN_MAX_BUFFERS)
 		return ta_gf_fail(gf, -E2BIG, "too many tensors", NULL);
-	if (ta_gf_grow((void **)&in->tensors, &gf->cap_t, t + 1,
+	if (ta_grow((void **)&in->tensors, &gf->cap_t, t + 1,
 		       sizeof(*in->tensors)))
 		return -ENOMEM;
 	/* ids share the tensors' capacity */
@@ -217,8 +200,8 @@ static int ta_gf_op(struct ta_gf *gf, char **tok, int n, u32 flags)
 		return ta_gf_fail(gf, -E2BIG, "too many ops", NULL);
 	if ((u64)r + (u64)n > U32_MAX)
 		return ta_gf_fail(gf, -E2BIG, "too many references", NULL);
-	if (ta_gf_grow((void **)&in->ops, &gf->cap_o, o + 1, sizeof(*in->ops)) ||
-	    ta_gf_grow((void **)&in->refs, &gf->cap_r, r + n, sizeof(*in->refs)))
+	if (ta_grow((void **)&in->ops, &gf->cap_o, o + 1, sizeof(*in->ops)) ||
+	    ta_grow((void **)&in->refs, &gf->cap_r, r + n, sizeof(*in->refs)))
 		return -ENOMEM;
 	op = &in->ops[o];
 	op->first_ref = r;

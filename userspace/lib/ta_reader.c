@@ -144,3 +144,22 @@ void ta_input_free(struct ta_input *in)
 	free(in->alias);
 	memset(in, 0, sizeof(*in));
 }
+
+int ta_grow(void **p, u32 *cap, u32 need, size_t size)
+{
+	u64 c = *cap ? *cap : 64;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	np = realloc(*p, (size_t)c * size);
+	if (!np)
+		return -ENOMEM;
+	memset((char *)np + (size_t)*cap * size, 0,
+	       (size_t)(c - *cap) * size);
+	*p = np;
+	*cap = (u32)c;
+	return 0;
+}

@@ -15,6 +15,11 @@ char *ta_slurp(const char *path, size_t *len);
 int ta_parse_u64(const char *s, u64 *v);
 char *ta_next_line(char **p);
 /*
+ * Make room for @need elements of @size bytes at *@p, whose capacity *@cap
+ * doubles (from 64); the new elements are zeroed. 0 or -ENOMEM (*@p kept).
+ */
+int ta_grow(void **p, u32 *cap, u32 need, size_t size);
+/*
  * "PATH:LINE: what" for the text readers; with @line 0 (a binary file such
  * as a TFLite model, which names a byte offset in the message where it
  * knows one, or the file as a whole) "PATH: what".

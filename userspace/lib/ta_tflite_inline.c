@@ -33,10 +33,10 @@ int ta_tfl_new_copy(struct ta_tfl *m, u32 s, u32 *copy)
 	if (sg->n_tensors > TA_TFL_MAX_COPY_TENSORS - m->n_keys)
 		return ta_tfl_too_big(m, "tensors",
 				      (u32)TA_TFL_MAX_COPY_TENSORS);
-	ret = ta_tfl_grow((void **)&m->copies, &m->cap_copies,
+	ret = ta_grow((void **)&m->copies, &m->cap_copies,
 			  m->n_copies + 1, sizeof(*m->copies));
 	if (!ret)
-		ret = ta_tfl_grow((void **)&m->keys, &m->cap_keys,
+		ret = ta_grow((void **)&m->keys, &m->cap_keys,
 				  m->n_keys + sg->n_tensors, sizeof(*m->keys));
 	if (ret)
 		return ret;

@@ -169,10 +169,7 @@ struct ta_tfl {
 	u64 *sg_base;
 };
 
-/* Make room for @need elements of @size bytes at *@p (zeroed). */
-
 /* ta_tflite_sg.c (the schema's enums, the subgraphs) */
-int ta_tfl_grow(void **p, u32 *cap, u32 need, size_t size);
 int ta_tfl_ref(struct ta_tfl_refs *r, u32 t);
 int ta_tfl_parse_subgraph(struct ta_tfl *m, u32 s);
 

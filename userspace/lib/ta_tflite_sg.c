@@ -122,32 +122,13 @@ static char *ta_tfl_token(const struct ta_fb *fb, u64 pos, u64 len,
 	return s;
 }
 
-int ta_tfl_grow(void **p, u32 *cap, u32 need, size_t size)
-{
-	u64 c = *cap ? *cap : 64;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	np = realloc(*p, (size_t)c * size);
-	if (!np)
-		return -ENOMEM;
-	memset((char *)np + (size_t)*cap * size, 0,
-	       (size_t)(c - *cap) * size);
-	*p = np;
-	*cap = (u32)c;
-	return 0;
-}
-
 int ta_tfl_ref(struct ta_tfl_refs *r, u32 t)
 {
 	int ret;
 
 	if (r->n >= TA_TFL_MAX_REFS)
 		return -E2BIG;
-	ret = ta_tfl_grow((void **)&r->v, &r->cap, r->n + 1, sizeof(*r->v));
+	ret = ta_grow((void **)&r->v, &r->cap, r->n + 1, sizeof(*r->v));
 	if (ret)
 		return ret;
 	r->v[r->n++] = t;
@@ -514,7 +495,7 @@ int ta_tfl_parse_subgraph(struct ta_tfl *m, u32 s)
 	sg->t = calloc(tensors.len ? tensors.len : 1, sizeof(*sg->t));
 	sg->ops = calloc(ops.len ? ops.len : 1, sizeof(*sg->ops));
 	/* never NULL, also without refs: ops point into it */
-	ret = ta_tfl_grow((void **)&sg->refs.v, &sg->refs.cap, 1,
+	ret = ta_grow((void **)&sg->refs.v, &sg->refs.cap, 1,
 			  sizeof(*sg->refs.v));
 	if (!sg->t || !sg->ops || ret)
 		return -ENOMEM;
