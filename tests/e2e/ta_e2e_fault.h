@@ -70,6 +70,12 @@ extern char core_sites[512];
 
 /* kmemleak's reports ("unreferenced object" lines) after a scan, or -1. */
 int kmemleak_count(bool print);
+/*
+ * The check after a sweep (@sweep names it): kmemleak, which reports only
+ * objects older than 5 s, finds nothing new since @before reports. Prints
+ * what it found; returns whether the check passed.
+ */
+bool kmemleak_nothing_new(int before, const char *sweep);
 
 /* ---- the state a failed call must leave unchanged (ta_e2e_fault_state.c) */
 

@@ -384,3 +384,17 @@ int kmemleak_count(bool print)
 	close(fd);
 	return count;
 }
+
+bool kmemleak_nothing_new(int before, const char *sweep)
+{
+	int after;
+
+	sleep(6);
+	after = kmemleak_count(false);
+	if (after > before)
+		kmemleak_count(true);
+	CHECK(after <= before,
+	      "fault: kmemleak finds nothing new after %s (%d before, %d after)",
+	      sweep, before, after);
+	return after <= before;
+}
