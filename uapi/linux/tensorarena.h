@@ -317,6 +317,235 @@ struct ta_info {
 	__u64 reserved;
 };
 
+/*
+ * Groups: several graphs (members) planned together into one slice
+ * (Documentation/uapi.md, "Groups"). Members of one lane run one after
+ * another, in member order, and share bytes; members of different lanes may
+ * run at the same time and share none. Every member is a plan with an ID of
+ * its own (PLAN_GET, PLAN_EXPORT, TENSOR_EXPORT, mmap and the kernel API
+ * take it, its offsets are from the group's slice); the group is a plan too,
+ * with no tensors, whose ID maps and exports the whole slice and whose
+ * PLAN_DESTROY destroys every member. PLAN_DESTROY of a member removes it.
+ */
+#define TA_GROUP_MAX_MEMBERS	64
+#define TA_GROUP_MAX_LANES	8
+#define TA_GROUP_MAX_LINKS	256
+#define TA_GROUP_MAX_SHARED	256
+
+/**
+ * struct ta_group_member - one member graph of a group
+ * @flags: In. %TA_CREATE_LIFETIMES for lifetime form; other bits zero.
+ * @lane: In. Below %TA_GROUP_MAX_LANES. Members of one lane run one after
+ *	  another in the order of the array (a member added later runs after
+ *	  the lane's others) and share bytes: a member's tensors that are not
+ *	  constant, persistent, exportable, linked or shared are dead once it
+ *	  has run. Jobs on members of one lane are ordered by one reservation
+ *	  object; members of different lanes never share a byte and their
+ *	  jobs are not ordered against each other.
+ * @tensors: In. As &ta_plan_create.tensors.
+ * @n_tensors: In. As &ta_plan_create.n_tensors.
+ * @tensor_size: In. As &ta_plan_create.tensor_size.
+ * @ops: In. As &ta_plan_create.ops.
+ * @n_ops: In. As &ta_plan_create.n_ops.
+ * @op_size: In. As &ta_plan_create.op_size.
+ * @refs: In. As &ta_plan_create.refs.
+ * @n_refs: In. As &ta_plan_create.n_refs.
+ * @plan_id: Out. The member's plan ID (0 for a dry run). Must be 0 in.
+ * @reserved: Must be zero.
+ */
+struct ta_group_member {
+	__u32 flags;
+	__u32 lane;
+	__u64 tensors;
+	__u32 n_tensors;
+	__u32 tensor_size;
+	__u64 ops;
+	__u32 n_ops;
+	__u32 op_size;
+	__u64 refs;
+	__u32 n_refs;
+	__u32 plan_id;
+	__u64 reserved[2];
+};
+
+/**
+ * struct ta_group_link - one tensor handed from a member to a later one
+ * @from_member: In. Index of the member that writes it.
+ * @from_tensor: In. Its tensor there: not constant, persistent or
+ *		 exportable.
+ * @to_member: In. Index of the member that reads it: later in the same
+ *	       lane (the tensor then lives from its producer to its last
+ *	       reader in @to_member), or in another lane (it then lives for
+ *	       the whole run of the group).
+ * @to_tensor: In. Its tensor there: a graph input (%TA_TENSOR_INPUT, no op
+ *	       writes it), not constant, persistent or exportable, read by no
+ *	       other link.
+ *
+ * The two are one tensor at one offset, of the larger of their sizes and
+ * alignments: the reader reads what the writer wrote, with no copy.
+ */
+struct ta_group_link {
+	__u32 from_member;
+	__u32 from_tensor;
+	__u32 to_member;
+	__u32 to_tensor;
+};
+
+/**
+ * struct ta_group_shared - a tensor that is one persistent tensor of the group
+ * @member: In. Index of a member.
+ * @tensor: In. Its tensor: not linked.
+ * @key: In. Tensors with the same key, in any members, are one tensor at
+ *	 one offset, of the largest of their sizes and alignments, live for
+ *	 the whole run of the group (an RNN or KV state, weights two entry
+ *	 points both use).
+ * @pad: Must be zero.
+ */
+struct ta_group_shared {
+	__u32 member;
+	__u32 tensor;
+	__u32 key;
+	__u32 pad;
+};
+
+/* &ta_group_create.flags */
+#define TA_GROUP_DRY_RUN	0x1	/* plan only: no arena memory, no IDs */
+
+/**
+ * struct ta_group_create - plan a group; argument of %TA_IOCTL_GROUP_CREATE
+ * @flags: In. %TA_GROUP_* bits; others must be zero.
+ * @strategy: In. %TA_STRATEGY_*, not %TA_STRATEGY_FIXED or
+ *	      %TA_STRATEGY_PINGPONG (which plan one graph).
+ * @budget_ns: In. As &ta_plan_create.budget_ns, for the whole group.
+ * @budget_steps: In. As &ta_plan_create.budget_steps.
+ * @default_align: In. As &ta_plan_create.default_align, for every member.
+ * @capacity: In. Bytes of slice to hold, at least the group's height, so
+ *	      that members added later fit without a re-plan; 0 for the
+ *	      height (-ENOSPC when the height is more than a non-zero
+ *	      @capacity).
+ * @members: In. User pointer to @n_members elements of @member_size bytes
+ *	     (&struct ta_group_member); the kernel writes each one's
+ *	     &ta_group_member.plan_id back.
+ * @n_members: In. 1 to %TA_GROUP_MAX_MEMBERS.
+ * @member_size: In. sizeof(struct ta_group_member) as userspace knows it.
+ * @links: In. User pointer to @n_links &struct ta_group_link.
+ * @n_links: In. 0 to %TA_GROUP_MAX_LINKS.
+ * @link_size: In. sizeof(struct ta_group_link) as userspace knows it.
+ * @shared: In. User pointer to @n_shared &struct ta_group_shared.
+ * @n_shared: In. 0 to %TA_GROUP_MAX_SHARED.
+ * @shared_size: In. sizeof(struct ta_group_shared) as userspace knows it.
+ * @group_id: Out. The group's plan ID (0 for a dry run).
+ * @optimal: Out. 1 when the plan is proven optimal.
+ * @height: Out. Bytes the group needs.
+ * @lower_bound: Out. No plan of the group can be lower.
+ * @plan_time_ns: Out. Time the planner took.
+ * @mmap_offset: Out. mmap() offset of the group's slice.
+ * @slice_size: Out. Bytes of arena the group holds (@capacity or
+ *		@height, rounded up to a page).
+ * @reserved: Must be zero.
+ */
+struct ta_group_create {
+	__u32 flags;
+	__u32 strategy;
+	__u64 budget_ns;
+	__u64 budget_steps;
+	__u64 default_align;
+	__u64 capacity;
+	__u64 members;
+	__u32 n_members;
+	__u32 member_size;
+	__u64 links;
+	__u32 n_links;
+	__u32 link_size;
+	__u64 shared;
+	__u32 n_shared;
+	__u32 shared_size;
+	__u32 group_id;
+	__u32 optimal;
+	__u64 height;
+	__u64 lower_bound;
+	__u64 plan_time_ns;
+	__u64 mmap_offset;
+	__u64 slice_size;
+	__u64 reserved[4];
+};
+
+/* &ta_group_add.flags */
+#define TA_GROUP_ADD_REPLAN	0x1	/* may move every tensor of the group */
+
+/**
+ * struct ta_group_add - add a member to a group; argument of
+ * %TA_IOCTL_GROUP_ADD
+ * @group_id: In. The group's plan ID.
+ * @flags: In. %TA_GROUP_ADD_* bits; others must be zero. Without
+ *	   %TA_GROUP_ADD_REPLAN no tensor of the group moves: the member is
+ *	   placed in the slice around what may be live beside it, or the
+ *	   call fails with -ENOSPC. With it the whole group is planned anew
+ *	   (the slice may grow), which fails with -EBUSY while any member is
+ *	   mapped, exported or has jobs in flight.
+ * @strategy: In. As &ta_group_create.strategy, for the new member.
+ * @member: In/Out. User pointer to one &struct ta_group_member of
+ *	    @member_size bytes; its &ta_group_member.plan_id is written
+ *	    back. It runs after every member of its lane.
+ * @member_size: In. sizeof(struct ta_group_member) as userspace knows it.
+ * @n_links: In. Links into (or out of) the new member, 0 to
+ *	     %TA_GROUP_MAX_LINKS; member index @n_members of the group (as
+ *	     &ta_group_get.n_members counts them) is the new member.
+ * @links: In. User pointer to @n_links &struct ta_group_link.
+ * @link_size: In. sizeof(struct ta_group_link) as userspace knows it.
+ * @n_shared: In. The new member's shared tensors.
+ * @shared: In. User pointer to @n_shared &struct ta_group_shared; a key
+ *	    the group has already is the existing tensor.
+ * @shared_size: In. sizeof(struct ta_group_shared) as userspace knows it.
+ * @budget_ns: In. As &ta_plan_create.budget_ns.
+ * @height: Out. The group's height after the call.
+ * @reserved: Must be zero.
+ */
+struct ta_group_add {
+	__u32 group_id;
+	__u32 flags;
+	__u32 strategy;
+	__u32 member_size;
+	__u64 member;
+	__u32 n_links;
+	__u32 link_size;
+	__u64 links;
+	__u32 n_shared;
+	__u32 shared_size;
+	__u64 shared;
+	__u64 budget_ns;
+	__u64 height;
+	__u64 reserved[2];
+};
+
+/**
+ * struct ta_group_get - read a group; argument of %TA_IOCTL_GROUP_GET
+ * @group_id: In. The group's plan ID.
+ * @flags: In. Must be zero.
+ * @members: In. User pointer to room for @n_members __u32 member plan IDs,
+ *	     in member order, or 0 to ask for the count only.
+ * @n_members: In/Out. In: room at @members; out: the group's member count
+ *	       (-ENOSPC with the count when the room is too small).
+ * @n_lanes: Out. Highest lane used plus one.
+ * @height: Out. Bytes the group needs.
+ * @lower_bound: Out. As &ta_group_create.lower_bound.
+ * @slice_size: Out. Bytes of arena it holds.
+ * @mmap_offset: Out. mmap() offset of its slice.
+ * @reserved: Must be zero.
+ */
+struct ta_group_get {
+	__u32 group_id;
+	__u32 flags;
+	__u64 members;
+	__u32 n_members;
+	__u32 n_lanes;
+	__u64 height;
+	__u64 lower_bound;
+	__u64 slice_size;
+	__u64 mmap_offset;
+	__u64 reserved[2];
+};
+
 #define TA_IOCTL_BASE		0xA7
 #define TA_IOCTL_INFO		_IOWR(TA_IOCTL_BASE, 0x00, struct ta_info)
 #define TA_IOCTL_PLAN_CREATE	_IOWR(TA_IOCTL_BASE, 0x01, struct ta_plan_create)
@@ -324,6 +553,9 @@ struct ta_info {
 #define TA_IOCTL_PLAN_DESTROY	_IOW(TA_IOCTL_BASE, 0x03, struct ta_plan_destroy)
 #define TA_IOCTL_PLAN_EXPORT	_IOWR(TA_IOCTL_BASE, 0x04, struct ta_plan_export)
 #define TA_IOCTL_TENSOR_EXPORT _IOWR(TA_IOCTL_BASE, 0x05, struct ta_tensor_export)
+#define TA_IOCTL_GROUP_CREATE	_IOWR(TA_IOCTL_BASE, 0x06, struct ta_group_create)
+#define TA_IOCTL_GROUP_ADD	_IOWR(TA_IOCTL_BASE, 0x07, struct ta_group_add)
+#define TA_IOCTL_GROUP_GET	_IOWR(TA_IOCTL_BASE, 0x08, struct ta_group_get)
 
 /*
  * Generic netlink family "tensorarena" (Documentation/netlink.md, spec in
