@@ -285,9 +285,12 @@ static int ta_group_plan_lanes(struct ta_group_ctx *x, u32 strategy,
 	return 0;
 }
 
-/* Every tensor at its root's offset; the height; the final check. */
+/*
+ * Every tensor at its root's offset; the height; the final check, within
+ * *@limit (NULL: the height).
+ */
 static int ta_group_finish(struct ta_group_ctx *x, u64 *offsets,
-			   u64 limit, struct ta_group_result *res)
+			   const u64 *limit, struct ta_group_result *res)
 {
 	u64 top = 0;
 	u32 i;
@@ -300,7 +303,7 @@ static int ta_group_finish(struct ta_group_ctx *x, u64 *offsets,
 			top = offsets[i] + b->size;
 	}
 	res->height = top;
-	return ta_group_check(x->gp, offsets, limit ? limit : top,
+	return ta_group_check(x->gp, offsets, limit ? *limit : top,
 			      &res->conflict);
 }
 
@@ -356,7 +359,7 @@ int ta_group_solve(const struct ta_group_problem *gp, u32 strategy,
 	if (!ret)
 		ret = ta_group_bound(&x, &res->lower_bound);
 	if (!ret)
-		ret = ta_group_finish(&x, offsets, 0, res);
+		ret = ta_group_finish(&x, offsets, NULL, res);
 	if (ret)
 		goto free;
 	for (l = 0; l < TA_GROUP_MAX_LANES; l++)
@@ -589,7 +592,7 @@ int ta_group_extend(const struct ta_group_problem *gp, u32 n_old,
 	if (!ret)
 		ret = ta_group_bound(&x, &res->lower_bound);
 	if (!ret) {
-		ret = ta_group_finish(&x, offsets, capacity, res);
+		ret = ta_group_finish(&x, offsets, &capacity, res);
 		if (ret == -EINVAL)
 			ret = -ENOSPC;
 	}
