@@ -237,12 +237,54 @@ static void ta_group_share(const struct ta_budget *budget, u32 share,
 	}
 }
 
-/* Each lane planned with @strategy, stacked from *@top. */
+/* Lane @a goes below lane @b: larger alignment, then no padding after. */
+static bool ta_group_lane_below(u32 a, u32 b, const u64 *align,
+				const u64 *height)
+{
+	bool a_whole = !(height[a] & (align[a] - 1));
+	bool b_whole = !(height[b] & (align[b] - 1));
+
+	if (align[a] != align[b])
+		return align[a] > align[b];
+	if (a_whole != b_whole)
+		return a_whole;
+	return a < b;
+}
+
+/*
+ * The planned lanes (@align non-zero) in stacking order: largest
+ * alignment first, then those whose height leaves no padding above them,
+ * so that the lanes' bases need the least. Return: how many, in @order.
+ */
+static u32 ta_group_lane_order(const u64 *align, const u64 *height,
+			       u32 *order)
+{
+	u32 j, l, lanes = 0;
+
+	for (l = 0; l < TA_GROUP_MAX_LANES; l++) {
+		if (!align[l])
+			continue;
+		for (j = lanes; j && ta_group_lane_below(l, order[j - 1], align,
+							 height); j--)
+			order[j] = order[j - 1];
+		order[j] = l;
+		lanes++;
+	}
+	return lanes;
+}
+
+/*
+ * Each lane planned with @strategy from 0 (offsets relative to its base,
+ * its height and largest alignment in @height and @align), then the lanes
+ * stacked from *@top.
+ */
 static int ta_group_plan_lanes(struct ta_group_ctx *x, u32 strategy,
 			       const struct ta_budget *budget, u64 t0,
 			       u64 *offsets, u64 *top, bool *optimal)
 {
-	u32 l, k, m, lanes = 0;
+	u64 align[TA_GROUP_MAX_LANES], height[TA_GROUP_MAX_LANES];
+	u64 base[TA_GROUP_MAX_LANES] = { 0 };
+	u32 order[TA_GROUP_MAX_LANES], i, k, l, m, lanes = 0;
 	struct ta_budget share;
 	int ret;
 
@@ -252,9 +294,10 @@ static int ta_group_plan_lanes(struct ta_group_ctx *x, u32 strategy,
 	for (l = 0; l < TA_GROUP_MAX_LANES; l++) {
 		struct ta_problem p = { 0 };
 		struct ta_result r;
-		u64 base, align = 1;
 		bool late;
 
+		align[l] = 0;
+		height[l] = 0;
 		m = ta_group_lane_trace(x, l, false, false);
 		if (!m)
 			continue;
@@ -269,18 +312,29 @@ static int ta_group_plan_lanes(struct ta_group_ctx *x, u32 strategy,
 				    x->to, &r);
 		if (ret)
 			return ret;
-		for (k = 0; k < m; k++)
-			if (x->tb[k].align > align)
-				align = x->tb[k].align;
-		base = ta_align_up(*top, align);
-		if (base > TA_PLAN_MAX_HEIGHT ||
-		    r.height > TA_PLAN_MAX_HEIGHT - base)
-			return -EOVERFLOW;
-		for (k = 0; k < m; k++)
-			offsets[x->idx[k]] = x->tb[k].size ? base + x->to[k] : 0;
-		if (r.height)
-			*top = base + r.height;
+		for (k = 0; k < m; k++) {
+			offsets[x->idx[k]] = x->tb[k].size ? x->to[k] : 0;
+			if (x->tb[k].align > align[l])
+				align[l] = x->tb[k].align;
+		}
+		height[l] = r.height;
 		*optimal = *optimal && r.optimal;
+	}
+	lanes = ta_group_lane_order(align, height, order);
+	for (i = 0; i < lanes; i++) {
+		l = order[i];
+		base[l] = ta_align_up(*top, align[l]);
+		if (base[l] > TA_PLAN_MAX_HEIGHT ||
+		    height[l] > TA_PLAN_MAX_HEIGHT - base[l])
+			return -EOVERFLOW;
+		if (height[l])
+			*top = base[l] + height[l];
+	}
+	for (i = 0; i < x->n; i++) {
+		const struct ta_group_buffer *b = &x->gb[i];
+
+		if (ta_group_in_lane(b, i, b->lane) && b->size)
+			offsets[i] += base[b->lane];
 	}
 	return 0;
 }
