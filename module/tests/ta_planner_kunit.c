@@ -8,7 +8,8 @@
  * concats, sizes near 2^63, zero tensors, bad input, the validator,
  * seeded random traces and graphs (a plain LCG) that every strategy must
  * plan validly, and groups (ta_group.h): lanes, a link, the refusals,
- * extend, each plan passing ta_group_check(). Arrays come from kunit_kcalloc() to keep frames small.
+ * extend, each plan passing ta_group_check(). Arrays come from
+ * kunit_kcalloc() to keep frames small.
  */
 #include <kunit/test.h>
 
