@@ -18,6 +18,9 @@ TA_PLANNER_SRCS := \
 	module/planner/ta_freelist.c \
 	module/planner/ta_graph.c \
 	module/planner/ta_greedy_size.c \
+	module/planner/ta_group.c \
+	module/planner/ta_group_check.c \
+	module/planner/ta_group_layout.c \
 	module/planner/ta_pingpong.c \
 	module/planner/ta_plan.c \
 	module/planner/ta_runs.c \
@@ -81,4 +84,5 @@ TA_TACTL_SRCS := \
 
 TA_BENCH_SRCS := \
 	userspace/bench/ta_bench.c \
+	userspace/bench/ta_bench_group.c \
 	userspace/bench/ta_bench_worst.c

@@ -5,12 +5,15 @@
  *
  * Hand-made problems with exact offsets (ping-pong on a chain, free-list
  * reuse and merging, greedy-size gaps), graphs with skips, branches and
- * concats, sizes near 2^63, zero tensors, bad input, the validator, and
+ * concats, sizes near 2^63, zero tensors, bad input, the validator,
  * seeded random traces and graphs (a plain LCG) that every strategy must
- * plan validly. Arrays come from kunit_kcalloc() to keep frames small.
+ * plan validly, and groups (ta_group.h): lanes, a link, the refusals,
+ * extend, each plan passing ta_group_check(). Arrays come from
+ * kunit_kcalloc() to keep frames small.
  */
 #include <kunit/test.h>
 
+#include "../planner/ta_group.h"
 #include "../planner/ta_planner.h"
 
 #define TA_KT_NS	TA_STRATEGY_COUNT
@@ -582,6 +585,229 @@ static void ta_kt_fixed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ta_plan_validate(&p, off, res.height), 0);
 }
 
+/* Groups (ta_group.h): one member, a chain of up to eight tensors. */
+struct ta_kt_member {
+	struct ta_graph_tensor t[8];
+	struct ta_graph_op o[8];
+	u32 r[16];
+	struct ta_graph g;
+	struct ta_buffer b[8];
+};
+
+/* x -> ... -> y of @sizes; with @konst, a constant op 0 also reads */
+static struct ta_group_member_problem
+ta_kt_member(struct kunit *test, struct ta_kt_member *m, const u64 *sizes,
+	     u32 n, u64 konst, u32 lane)
+{
+	struct ta_group_member_problem mp = { .lane = lane };
+	u32 i, nr = 0;
+
+	for (i = 0; i < n; i++) {
+		m->t[i].size = sizes[i];
+		m->t[i].align = 16;
+	}
+	m->t[0].flags = TA_TENSOR_INPUT;
+	m->t[n - 1].flags = TA_TENSOR_OUTPUT;
+	if (konst) {
+		m->t[n].size = konst;
+		m->t[n].align = 16;
+		m->t[n].flags = TA_TENSOR_CONSTANT;
+	}
+	for (i = 0; i + 1 < n; i++) {
+		m->o[i].first_ref = nr;
+		m->o[i].n_inputs = 1 + (konst && !i);
+		m->o[i].n_outputs = 1;
+		m->r[nr++] = i;
+		if (konst && !i)
+			m->r[nr++] = n;
+		m->r[nr++] = i + 1;
+	}
+	m->g.n_tensors = n + !!konst;
+	m->g.n_ops = n - 1;
+	m->g.n_refs = nr;
+	m->g.tensors = m->t;
+	m->g.ops = m->o;
+	m->g.refs = m->r;
+	KUNIT_ASSERT_EQ(test, ta_graph_lifetimes(&m->g, m->b), 0);
+	mp.problem.n_buffers = m->g.n_tensors;
+	mp.problem.buffers = m->b;
+	mp.problem.graph = &m->g;
+	return mp;
+}
+
+static const u64 ta_kt_gsz[3][4] = {
+	{ 112, 304, 208, 48 }, { 48, 400, 400, 16 }, { 16, 32, 704, 64 },
+};
+
+/*
+ * Three members in one lane need the largest of them; in three lanes,
+ * the sum; a link is one offset; every plan passes ta_group_check().
+ */
+static void ta_kt_group_solve(struct kunit *test)
+{
+	struct ta_kt_member *m = kunit_kcalloc(test, 3, sizeof(*m), GFP_KERNEL);
+	struct ta_group_member_problem mp[3];
+	struct ta_group_link link = { 0, 3, 1, 0 };
+	struct ta_group_problem gp = { .n_members = 3, .members = mp };
+	struct ta_group_result res;
+	struct ta_conflict c;
+	u64 *off = kunit_kcalloc(test, 16, sizeof(*off), GFP_KERNEL);
+	u32 i, s;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_ASSERT_NOT_NULL(test, off);
+	for (s = 0; s < TA_STRATEGY_COUNT; s++) {
+		for (i = 0; i < 3; i++)
+			mp[i] = ta_kt_member(test, &m[i], ta_kt_gsz[i], 4, 0, 0);
+		if (s == TA_STRATEGY_PINGPONG) {
+			KUNIT_EXPECT_EQ(test, ta_group_solve(&gp, s, NULL, off,
+							     &res), -EINVAL);
+			continue;
+		}
+		KUNIT_ASSERT_EQ(test, ta_group_solve(&gp, s, &ta_kt_budget,
+						     off, &res), 0);
+		KUNIT_EXPECT_EQ(test, ta_group_check(&gp, off, res.height, &c),
+				0);
+		KUNIT_EXPECT_GE(test, res.height, res.lower_bound);
+		/* 400 + 400 live at once in the second member */
+		KUNIT_EXPECT_EQ(test, res.lower_bound, 800ULL);
+		if (s == TA_STRATEGY_AUTO)
+			KUNIT_EXPECT_EQ(test, res.height, 800ULL);
+		for (i = 0; i < 3; i++)
+			mp[i].lane = i;
+		KUNIT_ASSERT_EQ(test, ta_group_solve(&gp, s, &ta_kt_budget,
+						     off, &res), 0);
+		KUNIT_EXPECT_EQ(test, ta_group_check(&gp, off, res.height, &c),
+				0);
+		/* the sum of the members' peaks */
+		KUNIT_EXPECT_EQ(test, res.lower_bound, 512ULL + 800 + 768);
+		if (s == TA_STRATEGY_AUTO)
+			KUNIT_EXPECT_EQ(test, res.height, 512ULL + 800 + 768);
+	}
+	for (i = 0; i < 3; i++)
+		mp[i].lane = 0;
+	gp.n_links = 1;
+	gp.links = &link;
+	KUNIT_ASSERT_EQ(test, ta_group_solve(&gp, TA_STRATEGY_AUTO,
+					     &ta_kt_budget, off, &res), 0);
+	KUNIT_EXPECT_EQ(test, off[3], off[4]);
+	KUNIT_EXPECT_EQ(test, ta_group_check(&gp, off, res.height, &c), 0);
+	off[5] = off[4];	/* b's op 0 writes over the link it reads */
+	KUNIT_EXPECT_EQ(test, ta_group_check(&gp, off, res.height + 1024, &c),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, c.kind, (u32)TA_CONFLICT_OVERLAP);
+	KUNIT_EXPECT_EQ(test, ta_group_solve(&gp, TA_STRATEGY_FIXED, NULL,
+					     off, &res), -EINVAL);
+}
+
+/* Bad groups: each refused by layout, solve and check alike. */
+static void ta_kt_group_refusals(struct kunit *test)
+{
+	struct ta_kt_member *m = kunit_kcalloc(test, 2, sizeof(*m), GFP_KERNEL);
+	struct ta_group_buffer *gb = kunit_kcalloc(test, 16, sizeof(*gb),
+						   GFP_KERNEL);
+	u64 *off = kunit_kcalloc(test, 16, sizeof(*off), GFP_KERNEL);
+	static const struct {
+		struct ta_group_link link;
+		struct ta_group_shared shared;
+		u32 lane, n_shared;
+		int err;
+	} cases[] = {
+		{ { 0, 3, 1, 0 }, { 0 }, 0, 0, 0 },
+		{ { 0, 3, 1, 0 }, { 0 }, TA_GROUP_MAX_LANES, 0, -EINVAL },
+		{ { 2, 3, 1, 0 }, { 0 }, 0, 0, -EINVAL },
+		{ { 0, 3, 1, 9 }, { 0 }, 0, 0, -EINVAL },
+		{ { 1, 3, 0, 0 }, { 0 }, 0, 0, -EINVAL },
+		{ { 0, 3, 0, 0 }, { 0 }, 0, 0, -EINVAL },
+		{ { 0, 3, 1, 1 }, { 0 }, 0, 0, -EINVAL },
+		{ { 0, 4, 1, 0 }, { 0 }, 0, 0, -EINVAL },
+		{ { 0, 3, 1, 0 }, { 1, 0, 5, 0 }, 0, 1, -EINVAL },
+		{ { 0, 3, 1, 0 }, { 0, 1, 5, 1 }, 0, 1, -EINVAL },
+		{ { 0, 3, 1, 0 }, { 0, 1, 5, 0 }, 0, 1, 0 },
+	};
+	struct ta_group_member_problem mp[2];
+	struct ta_group_problem gp = { .n_members = 2, .members = mp,
+				       .n_links = 1 };
+	struct ta_group_result res;
+	struct ta_conflict c;
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_ASSERT_NOT_NULL(test, gb);
+	KUNIT_ASSERT_NOT_NULL(test, off);
+	/* member 0 has a constant, tensor 4 */
+	mp[0] = ta_kt_member(test, &m[0], ta_kt_gsz[0], 4, 32, 0);
+	mp[1] = ta_kt_member(test, &m[1], ta_kt_gsz[1], 4, 0, 0);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		int want = cases[i].err;
+
+		gp.links = &cases[i].link;
+		gp.shared = &cases[i].shared;
+		gp.n_shared = cases[i].n_shared;
+		mp[1].lane = cases[i].lane;
+		KUNIT_EXPECT_EQ_MSG(test, ta_group_layout(&gp, gb), want,
+				    "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, ta_group_solve(&gp, TA_STRATEGY_AUTO,
+							 &ta_kt_budget, off,
+							 &res), want,
+				    "case %u", i);
+		if (want)
+			KUNIT_EXPECT_EQ_MSG(test, ta_group_check(&gp, off, 0,
+								 &c),
+					    want, "case %u", i);
+		else
+			KUNIT_EXPECT_EQ_MSG(test, ta_group_check(&gp, off,
+								 res.height,
+								 &c),
+					    0, "case %u", i);
+	}
+	gp.n_members = TA_GROUP_MAX_MEMBERS + 1;
+	KUNIT_EXPECT_EQ(test, ta_group_layout(&gp, gb), -E2BIG);
+	gp.n_members = 2;
+	gp.n_links = TA_GROUP_MAX_LINKS + 1;
+	KUNIT_EXPECT_EQ(test, ta_group_layout(&gp, gb), -E2BIG);
+}
+
+/* Extend: a member that fits moves nothing; one that does not, -ENOSPC. */
+static void ta_kt_group_extend(struct kunit *test)
+{
+	struct ta_kt_member *m = kunit_kcalloc(test, 3, sizeof(*m), GFP_KERNEL);
+	u64 *off = kunit_kcalloc(test, 16, sizeof(*off), GFP_KERNEL);
+	u64 *noff = kunit_kcalloc(test, 16, sizeof(*noff), GFP_KERNEL);
+	static const u64 small[] = { 64, 80, 96, 16 };
+	struct ta_group_member_problem mp[3];
+	struct ta_group_problem gp = { .n_members = 2, .members = mp };
+	struct ta_group_result res, ext;
+	struct ta_conflict c;
+	u64 cap;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	KUNIT_ASSERT_NOT_NULL(test, off);
+	KUNIT_ASSERT_NOT_NULL(test, noff);
+	mp[0] = ta_kt_member(test, &m[0], ta_kt_gsz[0], 4, 0, 0);
+	mp[1] = ta_kt_member(test, &m[1], ta_kt_gsz[1], 4, 0, 0);
+	mp[2] = ta_kt_member(test, &m[2], small, 4, 0, 0);
+	KUNIT_ASSERT_EQ(test, ta_group_solve(&gp, TA_STRATEGY_AUTO,
+					     &ta_kt_budget, off, &res), 0);
+	cap = res.height;
+	gp.n_members = 3;
+	KUNIT_ASSERT_EQ(test, ta_group_extend(&gp, 2, off, cap,
+					      TA_STRATEGY_AUTO, &ta_kt_budget,
+					      noff, &ext), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(off, noff, 8 * sizeof(*off)), 0);
+	KUNIT_EXPECT_EQ(test, ta_group_check(&gp, noff, cap, &c), 0);
+	KUNIT_EXPECT_LE(test, ext.height, cap);
+	mp[2].lane = 1;
+	KUNIT_EXPECT_EQ(test, ta_group_extend(&gp, 2, off, cap,
+					      TA_STRATEGY_AUTO, &ta_kt_budget,
+					      noff, &ext), -ENOSPC);
+	KUNIT_ASSERT_EQ(test, ta_group_extend(&gp, 2, off, cap + 176,
+					      TA_STRATEGY_AUTO, &ta_kt_budget,
+					      noff, &ext), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(off, noff, 8 * sizeof(*off)), 0);
+	KUNIT_EXPECT_EQ(test, ta_group_check(&gp, noff, cap + 176, &c), 0);
+}
+
 static struct kunit_case ta_planner_kunit_cases[] = {
 	KUNIT_CASE(ta_kt_names),
 	KUNIT_CASE(ta_kt_bad_input),
@@ -598,6 +824,9 @@ static struct kunit_case ta_planner_kunit_cases[] = {
 	KUNIT_CASE(ta_kt_fixed),
 	KUNIT_CASE(ta_kt_random_traces),
 	KUNIT_CASE(ta_kt_random_graphs),
+	KUNIT_CASE(ta_kt_group_solve),
+	KUNIT_CASE(ta_kt_group_refusals),
+	KUNIT_CASE(ta_kt_group_extend),
 	{}
 };
 
