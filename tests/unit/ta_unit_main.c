@@ -12,6 +12,8 @@
 
 static const struct ta_test *const ta_tables[] = {
 	ta_planner_tests,
+	ta_planner_graph_tests,
+	ta_planner_check_tests,
 	ta_contain_tests,
 	ta_auto_tests,
 	ta_files_tests,
