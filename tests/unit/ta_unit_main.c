@@ -18,6 +18,8 @@ static const struct ta_test *const ta_tables[] = {
 	ta_auto_tests,
 	ta_files_tests,
 	ta_tflite_tests,
+	ta_onnx_infer_tests,
+	ta_onnx_ort_tests,
 	ta_onnx_tests,
 	ta_bounded_tests,
 	ta_runtime_tests,
