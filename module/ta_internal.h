@@ -115,9 +115,10 @@ struct ta_device {
  * @admin: CAP_SYS_ADMIN in the initial user namespace, both for the opener
  *	   of the file or socket and for the task that sends the request
  *	   (a capability of a child user namespace never counts)
- * @key: what the plans are tied to: the &struct file for ioctl, the
- *	 netlink transport's &struct ta_nl_owner of the sending socket; both
- *	 are addresses of live kernel objects, so keys never collide. The
+ * @key: what the plans are tied to: the &struct file's address for
+ *	 ioctl; for netlink, the odd number the sending socket's &struct
+ *	 ta_nl_owner took from a counter, never an address and never reused,
+ *	 so keys never collide. The
  *	 plans are destroyed when it goes away. 0 for a caller that creates
  *	 nothing (lookups, the kernel API).
  * @n_plans: plans in the table that belong to @key, in the object @key

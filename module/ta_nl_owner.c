@@ -7,9 +7,11 @@
  * itself (its &struct sock, referenced by the record), never by its port
  * ID: netlink_release() frees the port ID before NETLINK_URELEASE is
  * delivered, so another socket may bind the same port ID and create plans
- * before the released socket's notifier runs. The record's address is the
- * plans' owner key, so it can never equal another live owner's key (a
- * &struct file for the ioctl transport). The URELEASE notifier gives only
+ * before the released socket's notifier runs. Each record takes a key of
+ * its own, the plans' owner key: an odd number from a counter, so it is
+ * never the key of another record, even one that had the same address
+ * before it was freed, and never a &struct file (the ioctl transport's
+ * keys, aligned addresses). The URELEASE notifier gives only
  * (netns, port ID): it frees the records of that port ID whose socket is
  * dead (SOCK_DEAD, set by netlink_release() before the notifier runs), and
  * destroys their plans; a live socket's record with the same port ID is
@@ -41,6 +43,8 @@
  *	its address cannot be reused by another socket meanwhile
  * @net: the socket's network namespace
  * @portid: the socket's port ID when it created its first plan
+ * @ta: the device whose table holds its plans
+ * @key: its plans' owner key (&ta_owner.key), odd and its own
  * @n_plans: its plans in the table (&ta_owner.n_plans)
  */
 struct ta_nl_owner {
@@ -48,20 +52,25 @@ struct ta_nl_owner {
 	struct sock *sk;
 	possible_net_t net;
 	u32 portid;
+	struct ta_device *ta;
+	unsigned long key;
 	unsigned int n_plans;
 };
 
 static LIST_HEAD(ta_nl_owners);
 static DEFINE_MUTEX(ta_nl_owners_lock);
+/* The keys given so far, under ta_nl_owners_lock. */
+static unsigned long ta_nl_owners_keys;
 /* The device whose plans the records own (the family's). */
 static struct ta_device *ta_nl_owners_dev;
 
 /*
  * The record of @sk (the sending socket, bound to @portid), made on its
- * first create. The sender is alive: the request runs in its sendmsg(),
- * which holds the socket's file.
+ * first create of a plan in @ta. The sender is alive: the request runs in
+ * its sendmsg(), which holds the socket's file.
  */
-static struct ta_nl_owner *ta_nl_owner_get(struct sock *sk, u32 portid)
+static struct ta_nl_owner *ta_nl_owner_get(struct ta_device *ta,
+					   struct sock *sk, u32 portid)
 {
 	struct ta_nl_owner *owner;
 
@@ -75,6 +84,9 @@ static struct ta_nl_owner *ta_nl_owner_get(struct sock *sk, u32 portid)
 		owner->sk = sk;
 		write_pnet(&owner->net, sock_net(sk));
 		owner->portid = portid;
+		owner->ta = ta;
+		/* Odd: never an aligned address, a &struct file's key. */
+		owner->key = ++ta_nl_owners_keys << 1 | 1;
 		list_add(&owner->node, &ta_nl_owners);
 	}
 out:
@@ -99,11 +111,12 @@ static void ta_nl_owner_free(struct ta_nl_owner *owner)
  */
 int ta_nl_owner_attach(struct sock *sk, u32 portid, struct ta_owner *caller)
 {
-	struct ta_nl_owner *owner = ta_nl_owner_get(sk, portid);
+	struct ta_nl_owner *owner = ta_nl_owner_get(ta_nl_owners_dev, sk,
+						    portid);
 
 	if (!owner)
 		return -ENOMEM;
-	caller->key = (unsigned long)owner;
+	caller->key = owner->key;
 	caller->n_plans = &owner->n_plans;
 	return 0;
 }
@@ -130,7 +143,7 @@ static int ta_nl_release(struct notifier_block *nb, unsigned long event,
 			list_move(&owner->node, &released);
 	mutex_unlock(&ta_nl_owners_lock);
 	list_for_each_entry_safe(owner, next, &released, node) {
-		ta_plan_obj_release_owner(ta_nl_owners_dev, (unsigned long)owner,
+		ta_plan_obj_release_owner(owner->ta, owner->key,
 					  &owner->n_plans);
 		ta_nl_owner_free(owner);
 	}
@@ -169,7 +182,8 @@ void ta_nl_owners_stop(void)
 
 /**
  * ta_nl_owners_destroy() - destroy the records left and their plans
- * @ta: the device given to ta_nl_owners_init()
+ * @ta: the device given to ta_nl_owners_init(); each record's plans are
+ *	destroyed in the device it recorded, which is @ta for the family's
  *
  * Called once the family and the release notifier are unregistered, so no
  * op is in flight and none can start, and no release can run. Each plan
@@ -186,23 +200,39 @@ void ta_nl_owners_destroy(struct ta_device *ta)
 	mutex_unlock(&ta_nl_owners_lock);
 	list_for_each_entry_safe(owner, next, &owners, node) {
 		list_del(&owner->node);
-		ta_plan_obj_release_owner(ta, (unsigned long)owner,
+		ta_plan_obj_release_owner(owner->ta, owner->key,
 					  &owner->n_plans);
 		ta_nl_owner_free(owner);
 	}
 }
 
 #ifdef TA_TEST_HOOKS
-/* The owner record a create from @sk (bound to @portid) gets, as @owner. */
+/*
+ * The owner record a create from @sk (bound to @portid) of a plan in @ta
+ * gets, as @owner. The record remembers @ta: the driver's own notifier,
+ * when it runs the release (built in, it is registered), destroys the
+ * plans in @ta, not in the family's device.
+ */
 int ta_nl_test_owner(struct ta_device *ta, struct sock *sk, u32 portid,
 		     struct ta_owner *owner)
 {
-	ta_nl_owners_dev = ta;
-	*owner = (struct ta_owner){ .uid = current_euid() };
-	return ta_nl_owner_attach(sk, portid, owner);
+	struct ta_nl_owner *rec = ta_nl_owner_get(ta, sk, portid);
+
+	if (!rec)
+		return -ENOMEM;
+	*owner = (struct ta_owner){
+		.uid = current_euid(),
+		.key = rec->key,
+		.n_plans = &rec->n_plans,
+	};
+	return 0;
 }
 
-/* NETLINK_URELEASE of the generic netlink socket (@net, @portid). */
+/*
+ * NETLINK_URELEASE of the generic netlink socket (@net, @portid); each
+ * released record's plans are destroyed in its own device (@ta for the
+ * records ta_nl_test_owner() made).
+ */
 void ta_nl_test_release(struct ta_device *ta, struct net *net, u32 portid)
 {
 	struct netlink_notify n = {
@@ -211,7 +241,6 @@ void ta_nl_test_release(struct ta_device *ta, struct net *net, u32 portid)
 		.portid = portid,
 	};
 
-	ta_nl_owners_dev = ta;
 	ta_nl_release(&ta_nl_notifier, NETLINK_URELEASE, &n);
 }
 #endif

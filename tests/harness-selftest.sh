@@ -45,6 +45,13 @@ expect "e2e program short of its plan fails (crash half-way)" 1 "${good}e2e: 1..
 expect "e2e program short of its plan fails before the next plan" 1 "${good}e2e: 1..2\ne2e: ok - c1\ne2e: ok 1 - t1\n${e2e_prog}"
 expect "e2e test result not ok fails though its checks passed" 1 "${good}e2e: 1..1\ne2e: not ok 1 - t1: made no check\n"
 expect "e2e test result without a plan fails" 1 "${good}e2e: ok 1 - t1\n"
+# vm-tests.sh's run_e2e: every program it runs prints a plan, and all of it.
+run_ok='e2e: run - p\ne2e: 1..2\ne2e: ok - c1\ne2e: ok 1 - t1\ne2e: ok 2 - t2\ne2e: ok - p: exit 0\n'
+expect "e2e program run by run_e2e with its whole plan passes" 0 "${good}${run_ok}"
+expect "e2e program run by run_e2e with no plan fails" 1 "${good}e2e: run - p\ne2e: ok - c1\ne2e: ok - p: exit 0\n"
+expect "e2e program run by run_e2e with no plan fails before the next program" 1 "${good}e2e: run - p\ne2e: ok - c1\ne2e: ok - p: exit 0\n${run_ok}"
+expect "e2e program run by run_e2e short of its plan fails at its exit line" 1 "${good}e2e: run - p\ne2e: 1..2\ne2e: ok - c1\ne2e: ok 1 - t1\ne2e: ok - p: exit 0\n"
+expect "e2e program run by run_e2e that never exits, no plan, fails" 1 "${good}e2e: run - p\ne2e: ok - c1\n"
 expect "hung task fails" 1 "${good}[ 60.0] INFO: task insmod:77 blocked for more than 30 seconds.\n"
 expect "kmemleak report fails" 1 "${good}unreferenced object 0xffff888003 (size 64):\n"
 expect "failed KUnit case fails" 1 '    # Subtest: s\n    1..1\n    not ok 1 - a\nTA-VM: end\n'

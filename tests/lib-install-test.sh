@@ -172,8 +172,14 @@ for man in "$root"/Documentation/man/*.[1-9]; do
 	grep -q "^\.TH .* \"tensorarena $version\" " "$man" || drift="$drift ${man#"$root"/}"
 done
 grep -qx "Version: $version" "$PKG_CONFIG_PATH/tensorarena.pc" || drift="$drift tensorarena.pc"
+# Documentation/packaging.md spells the packages' names, the DKMS source
+# directory and the version in prose: each (_X.Y.Z_, tensorarena-X.Y.Z,
+# tensorarena/X.Y.Z, version `X.Y.Z`) is VERSION's.
+docver=$(grep -oE '(_|tensorarena[-/]|version `)[0-9]+\.[0-9]+\.[0-9]+' \
+	"$root/Documentation/packaging.md" | grep -oE '[0-9]+\.[0-9]+\.[0-9]+$' | sort -u)
+[ "$docver" = "$version" ] || drift="$drift Documentation/packaging.md(${docver//$'\n'/ })"
 [ -z "$drift" ]
-tap $? "version: $version (VERSION) in dkms.conf, debian/changelog, the man pages and the .pc file${drift:+; differs in:$drift}"
+tap $? "version: $version (VERSION) in dkms.conf, debian/changelog, the man pages, the .pc file and Documentation/packaging.md${drift:+; differs in:$drift}"
 
 # Every source is listed once, in userspace/sources.mk; its planner list
 # is module/Makefile's.

@@ -16,7 +16,10 @@ Sources:
                         on tests/e2e/ta_harness.h prints "e2e: 1..N" and
                         then "e2e: ok|not ok I - TEST" per test: fewer
                         than N (a crash half-way), a "not ok", or a test
-                        line without a plan fails.
+                        line without a plan fails. vm-tests.sh's run_e2e
+                        announces each program ("e2e: run - NAME") before
+                        its "e2e: ok|not ok - NAME: exit N" line: a
+                        program that printed no plan in between fails.
   --min NAME=N          source NAME (a --tap or --console) passed at least N
                         results, or it fails. Every --console needs one: a
                         VM that ran a tenth of its tests must not pass.
@@ -60,6 +63,9 @@ E2E_RE = re.compile(r"e2e: (not ok|ok) - (.*)$")
 # tests/e2e/ta_harness.h: a program's plan, then one result line per test.
 E2E_PLAN_RE = re.compile(r"e2e: 1\.\.(\d+)$")
 E2E_TEST_RE = re.compile(r"e2e: (not ok|ok) (\d+) - (.*)$")
+# vm-tests.sh's run_e2e: the program NAME starts; its exit line, the check
+# "e2e: ok|not ok - NAME: exit N", ends it.
+E2E_RUN_RE = re.compile(r"e2e: run - (.*)$")
 TAP_RE = re.compile(r"^(not ok|ok)\b(?: \d+)?(?: -)? ?(.*?)(\s+# SKIP.*)?$")
 TAP_PLAN_RE = re.compile(r"^1\.\.(\d+)\b")
 # A suite's own verdict, at the top level of the module's KTAP.
@@ -160,11 +166,23 @@ def parse_console(name, path, tally, expected_suites=None):
     suites = {}
     # The e2e program running: [plan, tests reported, its plan's line].
     e2e_plan = None
+    # The program run_e2e announced: [name, its line, plans it printed].
+    e2e_prog = None
 
     def close_e2e_plan():
         if e2e_plan is not None and e2e_plan[1] < e2e_plan[0]:
             tally.add("fail", f"{name}: e2e plan of line {e2e_plan[2]}: only "
                       f"{e2e_plan[1]} of {e2e_plan[0]} tests reported (crash?)")
+
+    def close_e2e_prog():
+        nonlocal e2e_plan
+        if e2e_prog is None:
+            return
+        close_e2e_plan()
+        e2e_plan = None
+        if not e2e_prog[2]:
+            tally.add("fail", f"{name}: e2e program {e2e_prog[0]} (line "
+                      f"{e2e_prog[1]}) printed no TAP plan (\"e2e: 1..N\")")
 
     def close_suite():
         if suite is None:
@@ -196,10 +214,17 @@ def parse_console(name, path, tally, expected_suites=None):
             if m.group(1) != "ok":
                 tally.add("fail", f"{name}: kunit suite {m.group(2)}: not ok")
             continue
+        m = E2E_RUN_RE.search(line)
+        if m:
+            close_e2e_prog()
+            e2e_prog = [m.group(1).strip(), lineno, 0]
+            continue
         m = E2E_PLAN_RE.search(line)
         if m:
             close_e2e_plan()
             e2e_plan = [int(m.group(1)), 0, lineno]
+            if e2e_prog is not None:
+                e2e_prog[2] += 1
             continue
         m = E2E_TEST_RE.search(line)
         if m:
@@ -215,6 +240,10 @@ def parse_console(name, path, tally, expected_suites=None):
         if m:
             tally.add("ok" if m.group(1) == "ok" else "fail",
                       f"{name}: e2e {m.group(2)}")
+            if e2e_prog is not None and \
+                    m.group(2).startswith(e2e_prog[0] + ": exit "):
+                close_e2e_prog()
+                e2e_prog = None
             continue
         if "TA-VM: end" in line:
             ended = True
@@ -223,6 +252,7 @@ def parse_console(name, path, tally, expected_suites=None):
         if REPORT_RE.search(line) and not BENIGN_RE.search(line):
             reports.append(line)
     close_suite()
+    close_e2e_prog()
     close_e2e_plan()
     for want in expected_suites or []:
         if want not in suites:

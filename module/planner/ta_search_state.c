@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * ta_search_state.c - the state the search engines share: taking and
- * freeing its memory. The candidate orders are in ta_search_order.c, the
+ * freeing its memory, four zeroed blocks carved into its arrays, one per
+ * stage of ta_search_state_init() (each stage's sizes depend on the one
+ * before). The candidate orders are in ta_search_order.c, the
  * propagation and its undo trails in ta_search_propagate.c, the pruning of
  * tight sections in ta_search_prune.c.
  *
@@ -15,6 +17,10 @@
  * the engines search depth first without recursion.
  */
 #include "ta_search_state.h"
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#endif
 
 static int ta_search_cmp_u32(const void *a, const void *b)
 {
@@ -54,47 +60,10 @@ u32 ta_search_moments(const struct ta_problem *p, u32 *times)
  */
 void ta_search_state_free(struct ta_search_state *s)
 {
-	ta_env_free(s->problem_index);
-	ta_env_free(s->sec_first);
-	ta_env_free(s->sec_end);
-	ta_env_free(s->size);
-	ta_env_free(s->align);
-	ta_env_free(s->offset);
-	ta_env_free(s->placed);
-	ta_env_free(s->sky_cand);
-	ta_env_free(s->sky_cand_first);
-	ta_env_free(s->floor);
-	ta_env_free(s->unplaced_bytes);
-	ta_env_free(s->live_bytes);
-	ta_env_free(s->min_offset);
-	ta_env_free(s->live);
-	ta_env_free(s->live_first);
-	ta_env_free(s->live_unplaced);
-	ta_env_free(s->buffer_stamp);
-	ta_env_free(s->section_stamp);
-	ta_env_free(s->tile_stamp);
-	ta_env_free(s->sum_bits);
-	ta_env_free(s->changed);
-	ta_env_free(s->rank);
-	ta_env_free(s->identical_before);
-	ta_env_free(s->ordered_frames);
-	ta_env_free(s->crossing);
-	ta_env_free(s->crossing_initial);
-	ta_env_free(s->cut_at_depth);
-	ta_env_free(s->pool);
-	ta_env_free(s->by_rank);
-	ta_env_free(s->unplaced_list);
-	ta_env_free(s->unplaced_pos);
-	ta_env_free(s->floor_trail_section);
-	ta_env_free(s->floor_trail_value);
-	ta_env_free(s->min_trail_buffer);
-	ta_env_free(s->min_trail_value);
-	ta_env_free(s->rank_trail_buffer);
-	ta_env_free(s->rank_trail_value);
-	ta_env_free(s->items);
-	ta_env_free(s->sky_frames);
-	ta_env_free(s->buffer_sig);
-	ta_env_free(s->memo);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(s->mem); i++)
+		ta_env_free(s->mem[i]);
 }
 
 /**
@@ -122,31 +91,61 @@ int ta_search_state_rebuild(struct ta_search_state *s,
 	return ta_search_state_init(s, p);
 }
 
-/**
- * ta_search_alloc() - ta_env_alloc_array() that counts in @s->bytes
- * @s: the state
- * @n: element count
- * @size: bytes per element
- *
- * Refuses (NULL, and @s->over set) what would take @s->bytes past
- * %TA_SEARCH_MAX_BYTES: the search's memory is bounded before it is taken.
- *
- * Return: the zeroed array, or NULL.
- */
-void *ta_search_alloc(struct ta_search_state *s, size_t n, size_t size)
-{
-	void *p;
+/* One array of a block: where its pointer goes, its length, its element. */
+struct ta_search_array {
+	void **p;
+	u32 n;
+	u32 size;
+};
 
-	if (size && n > (size_t)-1 / size)
-		return NULL;
-	if (!ta_search_mem_fits(s->bytes, (u64)n * size)) {
-		s->over = true;
-		return NULL;
+/*
+ * Each array starts at a multiple of this in its block: no element needs
+ * more (u64 at most), and the block itself is aligned at least so.
+ */
+#define TA_SEARCH_ARRAY_ALIGN	sizeof(u64)
+
+/*
+ * ta_search_take() - one zeroed block for the @count arrays @a, into
+ * @s->mem[@stage]
+ *
+ * The arrays' bytes (not the padding between them) count in @s->bytes;
+ * what would take @s->bytes past %TA_SEARCH_MAX_BYTES is refused (@s->over
+ * set): the search's memory is bounded before it is taken.
+ *
+ * Return: 0, -E2BIG past the limit, or -ENOMEM.
+ */
+static int ta_search_take(struct ta_search_state *s, unsigned int stage,
+			  const struct ta_search_array *a, unsigned int count)
+{
+	size_t at = 0, i;
+	u64 bytes = 0;
+	char *block;
+
+	for (i = 0; i < count; i++) {
+		if ((u64)a[i].n * a[i].size > (size_t)-1)
+			return -ENOMEM;
+		bytes += (u64)a[i].n * a[i].size;
+		if (!ta_search_mem_fits(s->bytes, bytes)) {
+			s->over = true;
+			return -E2BIG;
+		}
+		at = (at + TA_SEARCH_ARRAY_ALIGN - 1) &
+		     ~(TA_SEARCH_ARRAY_ALIGN - 1);
+		at += (size_t)a[i].n * a[i].size;
 	}
-	p = ta_env_alloc_array(n, size);
-	if (p)
-		s->bytes += (u64)n * size;
-	return p;
+	block = ta_env_alloc_array(at ? at : 1, 1);
+	if (!block)
+		return -ENOMEM;
+	s->mem[stage] = block;
+	s->bytes += bytes;
+	at = 0;
+	for (i = 0; i < count; i++) {
+		at = (at + TA_SEARCH_ARRAY_ALIGN - 1) &
+		     ~(TA_SEARCH_ARRAY_ALIGN - 1);
+		*a[i].p = block + at;
+		at += (size_t)a[i].n * a[i].size;
+	}
+	return 0;
 }
 
 /* @v less an eighth, for ta_search_size_trails() */
@@ -231,7 +230,7 @@ static int ta_search_size_trails(struct ta_search_state *s)
 int ta_search_state_init(struct ta_search_state *s,
 			 const struct ta_problem *p)
 {
-	u32 n = 0, i, t, nt, ns, tl, entries;
+	u32 n = 0, i, t, nt, ns, entries;
 	u32 *times;
 	int ret;
 
@@ -243,21 +242,28 @@ int ta_search_state_init(struct ta_search_state *s,
 	if (!ta_search_mem_fits(s->bytes, (2 * (u64)n + 1) * sizeof(*times)))
 		return -E2BIG;
 	times = ta_env_alloc_array(2 * (size_t)n + 1, sizeof(*times));
-	s->problem_index =
-		ta_search_alloc(s, n + 1, sizeof(*s->problem_index));
-	s->sec_first = ta_search_alloc(s, n + 1, sizeof(*s->sec_first));
-	s->sec_end = ta_search_alloc(s, n + 1, sizeof(*s->sec_end));
-	s->size = ta_search_alloc(s, n + 1, sizeof(*s->size));
-	s->align = ta_search_alloc(s, n + 1, sizeof(*s->align));
-	s->offset = ta_search_alloc(s, n + 1, sizeof(*s->offset));
-	s->placed = ta_search_alloc(s, n + 1, sizeof(*s->placed));
-	s->sky_cand = ta_search_alloc(s, n + 1, sizeof(*s->sky_cand));
-	s->items = ta_search_alloc(s, n + 1, sizeof(*s->items));
-	if (!times || !s->problem_index || !s->sec_first || !s->sec_end ||
-	    !s->size || !s->align || !s->offset || !s->placed || !s->sky_cand ||
-	    !s->items) {
+	if (!times)
+		return -ENOMEM;
+	{
+		const struct ta_search_array buffers[] = {
+			{ (void **)&s->problem_index, n + 1,
+			  sizeof(*s->problem_index) },
+			{ (void **)&s->sec_first, n + 1,
+			  sizeof(*s->sec_first) },
+			{ (void **)&s->sec_end, n + 1, sizeof(*s->sec_end) },
+			{ (void **)&s->size, n + 1, sizeof(*s->size) },
+			{ (void **)&s->align, n + 1, sizeof(*s->align) },
+			{ (void **)&s->offset, n + 1, sizeof(*s->offset) },
+			{ (void **)&s->placed, n + 1, sizeof(*s->placed) },
+			{ (void **)&s->sky_cand, n + 1, sizeof(*s->sky_cand) },
+			{ (void **)&s->items, n + 1, sizeof(*s->items) },
+		};
+
+		ret = ta_search_take(s, 0, buffers, ARRAY_SIZE(buffers));
+	}
+	if (ret) {
 		ta_env_free(times);
-		return s->over ? -E2BIG : -ENOMEM;
+		return ret;
 	}
 	nt = 0;
 	for (i = 0; i < p->n_buffers; i++)
@@ -275,21 +281,26 @@ int ta_search_state_init(struct ta_search_state *s,
 		s->align[i] = b->align ? b->align : 1;
 	}
 	ta_env_free(times);
-	s->sky_cand_first =
-		ta_search_alloc(s, ns + 2, sizeof(*s->sky_cand_first));
-	s->floor = ta_search_alloc(s, ns + 1, sizeof(*s->floor));
-	s->unplaced_bytes =
-		ta_search_alloc(s, ns + 1, sizeof(*s->unplaced_bytes));
-	s->live_bytes = ta_search_alloc(s, ns + 1, sizeof(*s->live_bytes));
 	s->max_depth = n + 4 * ns + 64;
-	s->sky_frames =
-		ta_search_alloc(s, s->max_depth, sizeof(*s->sky_frames));
-	if (!s->sky_cand_first || !s->floor || !s->unplaced_bytes ||
-	    !s->live_bytes || !s->sky_frames)
-		return s->over ? -E2BIG : -ENOMEM;
-	s->live_first = ta_search_alloc(s, ns + 2, sizeof(*s->live_first));
-	if (!s->live_first)
-		return s->over ? -E2BIG : -ENOMEM;
+	{
+		const struct ta_search_array sections[] = {
+			{ (void **)&s->sky_cand_first, ns + 2,
+			  sizeof(*s->sky_cand_first) },
+			{ (void **)&s->floor, ns + 1, sizeof(*s->floor) },
+			{ (void **)&s->unplaced_bytes, ns + 1,
+			  sizeof(*s->unplaced_bytes) },
+			{ (void **)&s->live_bytes, ns + 1,
+			  sizeof(*s->live_bytes) },
+			{ (void **)&s->sky_frames, s->max_depth,
+			  sizeof(*s->sky_frames) },
+			{ (void **)&s->live_first, ns + 2,
+			  sizeof(*s->live_first) },
+		};
+
+		ret = ta_search_take(s, 1, sections, ARRAY_SIZE(sections));
+	}
+	if (ret)
+		return ret;
 	for (i = 0; i < n; i++)
 		for (t = s->sec_first[i]; t < s->sec_end[i]; t++) {
 			s->live_bytes[t] += s->size[i];
@@ -301,68 +312,74 @@ int ta_search_state_init(struct ta_search_state *s,
 	if (s->bytes + ((u64)s->live_first[ns] + 1) * sizeof(*s->live) >
 	    TA_SEARCH_MAX_BYTES / 2)
 		return -E2BIG;
-	s->live = ta_search_alloc(s, s->live_first[ns] + 1, sizeof(*s->live));
-	s->section_stamp =
-		ta_search_alloc(s, ns + 1, sizeof(*s->section_stamp));
-	s->tile_stamp = ta_search_alloc(s, ns + 1, sizeof(*s->tile_stamp));
-	s->sum_bits = ta_search_alloc(s, 2 * TA_SEARCH_SUM_WORDS,
-				      sizeof(*s->sum_bits));
-	s->live_unplaced =
-		ta_search_alloc(s, ns + 1, sizeof(*s->live_unplaced));
-	s->min_offset = ta_search_alloc(s, n + 1, sizeof(*s->min_offset));
-	s->buffer_stamp =
-		ta_search_alloc(s, n + 1, sizeof(*s->buffer_stamp));
-	s->changed = ta_search_alloc(s, n + 1, sizeof(*s->changed));
-	s->rank = ta_search_alloc(s, n + 1, sizeof(*s->rank));
-	s->identical_before =
-		ta_search_alloc(s, n + 1, sizeof(*s->identical_before));
-	s->ordered_frames =
-		ta_search_alloc(s, n + 1, sizeof(*s->ordered_frames));
-	s->crossing = ta_search_alloc(s, ns + 1, sizeof(*s->crossing));
-	s->crossing_initial =
-		ta_search_alloc(s, ns + 1, sizeof(*s->crossing_initial));
-	s->cut_at_depth =
-		ta_search_alloc(s, ns + 1, sizeof(*s->cut_at_depth));
-	s->by_rank = ta_search_alloc(s, n + 1, sizeof(*s->by_rank));
-	s->unplaced_list =
-		ta_search_alloc(s, n + 1, sizeof(*s->unplaced_list));
-	s->unplaced_pos =
-		ta_search_alloc(s, n + 1, sizeof(*s->unplaced_pos));
 	entries = ta_search_memo_entries(s);
-	s->buffer_sig = ta_search_alloc(s, n + 1, sizeof(*s->buffer_sig));
-	s->memo = ta_search_alloc(s, entries, sizeof(*s->memo));
-	if (!s->buffer_sig || !s->memo)
-		return s->over ? -E2BIG : -ENOMEM;
+	{
+		const struct ta_search_array rest[] = {
+			{ (void **)&s->live, s->live_first[ns] + 1,
+			  sizeof(*s->live) },
+			{ (void **)&s->section_stamp, ns + 1,
+			  sizeof(*s->section_stamp) },
+			{ (void **)&s->tile_stamp, ns + 1,
+			  sizeof(*s->tile_stamp) },
+			{ (void **)&s->sum_bits, 2 * TA_SEARCH_SUM_WORDS,
+			  sizeof(*s->sum_bits) },
+			{ (void **)&s->live_unplaced, ns + 1,
+			  sizeof(*s->live_unplaced) },
+			{ (void **)&s->min_offset, n + 1,
+			  sizeof(*s->min_offset) },
+			{ (void **)&s->buffer_stamp, n + 1,
+			  sizeof(*s->buffer_stamp) },
+			{ (void **)&s->changed, n + 1, sizeof(*s->changed) },
+			{ (void **)&s->rank, n + 1, sizeof(*s->rank) },
+			{ (void **)&s->identical_before, n + 1,
+			  sizeof(*s->identical_before) },
+			{ (void **)&s->ordered_frames, n + 1,
+			  sizeof(*s->ordered_frames) },
+			{ (void **)&s->crossing, ns + 1, sizeof(*s->crossing) },
+			{ (void **)&s->crossing_initial, ns + 1,
+			  sizeof(*s->crossing_initial) },
+			{ (void **)&s->cut_at_depth, ns + 1,
+			  sizeof(*s->cut_at_depth) },
+			{ (void **)&s->by_rank, n + 1, sizeof(*s->by_rank) },
+			{ (void **)&s->unplaced_list, n + 1,
+			  sizeof(*s->unplaced_list) },
+			{ (void **)&s->unplaced_pos, n + 1,
+			  sizeof(*s->unplaced_pos) },
+			{ (void **)&s->buffer_sig, n + 1,
+			  sizeof(*s->buffer_sig) },
+			{ (void **)&s->memo, entries, sizeof(*s->memo) },
+		};
+
+		ret = ta_search_take(s, 2, rest, ARRAY_SIZE(rest));
+	}
+	if (ret)
+		return ret;
 	ta_search_memo_init(s, entries);
+	/* the trails and the pool take what is left, and fit by their sizes */
 	ret = ta_search_size_trails(s);
 	if (ret)
 		return ret;
-	s->pool = ta_search_alloc(s, s->pool_size, sizeof(*s->pool));
-	tl = s->floor_trail_size;
-	s->floor_trail_section =
-		ta_search_alloc(s, tl, sizeof(*s->floor_trail_section));
-	s->floor_trail_value =
-		ta_search_alloc(s, tl, sizeof(*s->floor_trail_value));
-	tl = s->min_trail_size;
-	s->min_trail_buffer =
-		ta_search_alloc(s, tl, sizeof(*s->min_trail_buffer));
-	s->min_trail_value =
-		ta_search_alloc(s, tl, sizeof(*s->min_trail_value));
-	tl = s->rank_trail_size;
-	s->rank_trail_buffer =
-		ta_search_alloc(s, tl, sizeof(*s->rank_trail_buffer));
-	s->rank_trail_value =
-		ta_search_alloc(s, tl, sizeof(*s->rank_trail_value));
-	if (!s->live || !s->section_stamp || !s->tile_stamp || !s->sum_bits ||
-	    !s->live_unplaced ||
-	    !s->min_offset || !s->buffer_stamp || !s->changed || !s->rank ||
-	    !s->identical_before || !s->ordered_frames || !s->crossing ||
-	    !s->crossing_initial || !s->cut_at_depth || !s->pool ||
-	    !s->by_rank || !s->unplaced_list || !s->unplaced_pos ||
-	    !s->floor_trail_section || !s->floor_trail_value ||
-	    !s->min_trail_buffer || !s->min_trail_value ||
-	    !s->rank_trail_buffer || !s->rank_trail_value)
-		return s->over ? -E2BIG : -ENOMEM;
+	{
+		const struct ta_search_array trails[] = {
+			{ (void **)&s->pool, s->pool_size, sizeof(*s->pool) },
+			{ (void **)&s->floor_trail_section, s->floor_trail_size,
+			  sizeof(*s->floor_trail_section) },
+			{ (void **)&s->floor_trail_value, s->floor_trail_size,
+			  sizeof(*s->floor_trail_value) },
+			{ (void **)&s->min_trail_buffer, s->min_trail_size,
+			  sizeof(*s->min_trail_buffer) },
+			{ (void **)&s->min_trail_value, s->min_trail_size,
+			  sizeof(*s->min_trail_value) },
+			{ (void **)&s->rank_trail_buffer, s->rank_trail_size,
+			  sizeof(*s->rank_trail_buffer) },
+			{ (void **)&s->rank_trail_value, s->rank_trail_size,
+			  sizeof(*s->rank_trail_value) },
+		};
+
+		ret = ta_search_take(s, 3, trails, ARRAY_SIZE(trails));
+	}
+	if (ret)
+		return ret;
 	for (i = 0; i < n; i++) {
 		for (t = s->sec_first[i]; t < s->sec_end[i]; t++)
 			s->live[s->live_first[t + 1] - 1 -

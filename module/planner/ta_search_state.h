@@ -107,6 +107,12 @@ struct ta_search_state {
 	u64 granule;		/* largest power of two dividing every size */
 	u64 lower_bound_granular; /* lower bound rounded up to the granule */
 	const struct ta_problem *problem;
+	/*
+	 * The memory the arrays below are carved from: one block per stage
+	 * of ta_search_state_init() (the buffers; the sections; the live
+	 * lists and the rest; the trails and the pool).
+	 */
+	void *mem[4];
 
 	/* the buffers */
 	u32 *problem_index;	/* search buffer -> problem buffer */
@@ -251,7 +257,6 @@ static inline bool ta_search_mem_fits(u64 taken, u64 more)
 	       more <= TA_SEARCH_MAX_BYTES - taken;
 }
 
-void *ta_search_alloc(struct ta_search_state *s, size_t n, size_t size);
 u32 ta_search_moments(const struct ta_problem *p, u32 *times);
 int ta_search_state_init(struct ta_search_state *s,
 			 const struct ta_problem *p);

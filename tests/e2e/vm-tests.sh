@@ -19,10 +19,13 @@ check() { # check NAME COMMAND...
 # result of its own: a program that crashed, stopped half-way or failed
 # to start (no binary) fails the run even when every line it printed was
 # "ok". NAME must not depend on the arguments (results.py --same compares
-# the names across kernels).
+# the names across kernels). "e2e: run - NAME" announces the program:
+# results.py fails one that prints no TAP plan ("e2e: 1..N") before its
+# exit line, or fewer results than it planned.
 run_e2e() {
 	e2e_name=$1
 	shift
+	echo "e2e: run - $e2e_name"
 	"$@"
 	e2e_rc=$?
 	if [ "$e2e_rc" = 0 ]; then
@@ -559,16 +562,17 @@ run_fault_sweep() {
 	loglevel=$(cut -f1 /proc/sys/kernel/printk)
 	lines=$(dmesg | wc -l)
 	# The name: insmod sweep or call sweep (not the figures).
+	case "$1" in --tail | --insmod | --stride) kind=insmod ;; *) kind=calls ;; esac
+	echo "e2e: run - fault: ta_e2e_fault, $kind sweep"
 	"$TA/ta_e2e_fault" "$@"
 	rc=$?
 	echo "$loglevel" >/proc/sys/kernel/printk
 	# 1: failures it reported; more: it died. Either fails the run.
 	[ $rc -gt 1 ] && dmesg | tail -n +$((lines + 1))
-	case "$1" in --tail | --insmod | --stride) kind=insmod ;; *) kind=calls ;; esac
 	if [ $rc = 0 ]; then
 		ok "fault: ta_e2e_fault, $kind sweep: exit 0"
 	else
-		not_ok "fault: ta_e2e_fault, $kind sweep ($*)" "exited with status $rc"
+		not_ok "fault: ta_e2e_fault, $kind sweep" "exit $rc ($*)"
 	fi
 }
 

@@ -32,8 +32,12 @@ struct ta_test {
 
 /* Each test file exports a NULL-terminated table. */
 extern const struct ta_test ta_planner_tests[];
+extern const struct ta_test ta_planner_graph_tests[];
+extern const struct ta_test ta_planner_check_tests[];
 extern const struct ta_test ta_files_tests[];
 extern const struct ta_test ta_tflite_tests[];
+extern const struct ta_test ta_onnx_infer_tests[];
+extern const struct ta_test ta_onnx_ort_tests[];
 extern const struct ta_test ta_onnx_tests[];
 extern const struct ta_test ta_bounded_tests[];
 extern const struct ta_test ta_runtime_tests[];

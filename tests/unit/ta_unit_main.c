@@ -12,11 +12,15 @@
 
 static const struct ta_test *const ta_tables[] = {
 	ta_planner_tests,
+	ta_planner_graph_tests,
+	ta_planner_check_tests,
 	ta_contain_tests,
 	ta_group_tests,
 	ta_auto_tests,
 	ta_files_tests,
 	ta_tflite_tests,
+	ta_onnx_infer_tests,
+	ta_onnx_ort_tests,
 	ta_onnx_tests,
 	ta_bounded_tests,
 	ta_runtime_tests,

@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * test_onnx_infer.c - host unit tests of the ONNX importer's shape
+ * inference (ta_onnx.c) on tiny ModelProtos built with onnx_build.h, and
+ * of the shapes a model records (value_info) against those inferred.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ta_files.h"
+#include "ta_test.h"
+#include "onnx_build.h"
+
+/* ---- shape inference ---- */
+
+static int t_add_broadcast(void)
+{
+	static const s64 a[] = { 2, 3, 4 }, b[] = { 3, 1 }, c[] = { 5 };
+	struct pbw g = { 0 }, m;
+	struct ta_input in;
+	char err[512] = "";
+	int ret;
+
+	input(&g, "a", a, 3);
+	input(&g, "b", b, 2);
+	node(&g, "Add", "add", "a,b", "c", NULL);
+	node(&g, "Relu", "", "c", "d", NULL);
+	output(&g, "d");
+	m = model(&g, 13);
+	ret = parse(&m, &in, NULL, err, sizeof(err));
+	free(m.b);
+	TA_CHECK(!ret, "%s", err);
+	if (has(&in, "c", 96, "FLOAT [2,3,4]") || has(&in, "b", 12, "FLOAT [3,1]"))
+		return 1;
+	TA_CHECK(in.tensors[tensor(&in, "a")].flags == TA_TENSOR_INPUT &&
+		 in.tensors[tensor(&in, "d")].flags == TA_TENSOR_OUTPUT &&
+		 in.tensors[0].align == 64, "flags, align");
+	TA_CHECK(in.graph.n_ops == 2 && !strcmp(in.op_names[0], "Add"), "ops");
+	ta_input_free(&in);
+
+	memset(&g, 0, sizeof(g));
+	input(&g, "a", a, 3);
+	input(&g, "c", c, 1);
+	node(&g, "Mul", "mul", "a,c", "d", NULL);
+	output(&g, "d");
+	m = model(&g, 13);
+	return fails(&m, -EINVAL, "node 0 (mul, Mul)",
+		     "shapes [2,3,4] and [5] do not broadcast", NULL);
+}
+
+static int t_reshape(void)
+{
+	static const s64 x[] = { 2, 3, 4 }, two[] = { 2 }, s1[] = { 0, -1 };
+	static const s64 s2[] = { -1, -1 }, s3[] = { 5, -1 };
+	struct pbw g = { 0 }, m;
+	struct ta_input in;
+	char err[512] = "";
+	int ret;
+
+	input(&g, "x", x, 3);
+	init(&g, "s", ONNX_INT64, two, 1, s1);
+	node(&g, "Reshape", "r", "x,s", "y", NULL);
+	node(&g, "Relu", "", "y", "z", NULL);
+	output(&g, "z");
+	m = model(&g, 13);
+	ret = parse(&m, &in, NULL, err, sizeof(err));
+	free(m.b);
+	TA_CHECK(!ret, "%s", err);
+	if (has(&in, "y", 96, "FLOAT [2,12]") ||
+	    has(&in, "s", 16, "INT64 [2] initializer"))
+		return 1;
+	TA_CHECK(in.ops[0].flags == TA_OP_INPLACE && !in.ops[1].flags,
+		 "Reshape in place, Relu not");
+	TA_CHECK(in.tensors[tensor(&in, "s")].flags == TA_TENSOR_CONSTANT,
+		 "shape is constant");
+	ta_input_free(&in);
+
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x, 3);
+	init(&g, "s", ONNX_INT64, two, 1, s2);
+	node(&g, "Reshape", "r", "x,s", "y", NULL);
+	output(&g, "y");
+	m = model(&g, 13);
+	if (fails(&m, -EINVAL, "node 0 (r, Reshape)", "more than one -1",
+		  NULL))
+		return 1;
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x, 3);
+	init(&g, "s", ONNX_INT64, two, 1, s3);
+	node(&g, "Reshape", "r", "x,s", "y", NULL);
+	output(&g, "y");
+	m = model(&g, 13);
+	return fails(&m, -EINVAL, "cannot reshape [2,3,4] to [5,-1]", NULL);
+}
+
+/* Shape -> Gather -> Unsqueeze -> Concat -> Reshape: values folded. */
+static int t_shape_chain(void)
+{
+	static const s64 x[] = { SYM, 3, 4, 5 }, one[] = { 1 }, zero[] = { 0 };
+	static const s64 m1[] = { -1 };
+	struct pbw g = { 0 }, m;
+	struct ta_onnx_info info;
+	struct ta_input in;
+	char err[512] = "";
+	int ret;
+
+	input(&g, "x", x, 4);
+	init(&g, "i0", ONNX_INT64, NULL, 0, zero);
+	init(&g, "ax", ONNX_INT64, one, 1, zero);
+	init(&g, "m1", ONNX_INT64, one, 1, m1);
+	node(&g, "Shape", "", "x", "sh", NULL);
+	node(&g, "Gather", "", "sh,i0", "n", NULL);
+	node(&g, "Unsqueeze", "", "n,ax", "n1", NULL);
+	node(&g, "Concat", "", "n1,m1", "target", "axis=0", NULL);
+	node(&g, "Reshape", "flat", "x,target", "y", NULL);
+	node(&g, "Flatten", "", "y", "z", "axis=1", NULL);
+	output(&g, "z");
+	m = model(&g, 13);
+	ret = parse(&m, &in, &info, err, sizeof(err));
+	free(m.b);
+	TA_CHECK(!ret, "%s", err);
+	if (has(&in, "y", 240, "FLOAT [1,60]") || has(&in, "z", 240, "FLOAT [1,60]") ||
+	    has(&in, "x", 240, "FLOAT [1,3,4,5]") || has(&in, "sh", 32, "INT64 [4]"))
+		return 1;
+	TA_CHECK(info.n_symbolic == 1 && info.n_folded == 0 &&
+		 info.n_inplace == 3, "symbolic %u folded %u inplace %u",
+		 info.n_symbolic, info.n_folded, info.n_inplace);
+	ta_input_free(&in);
+	return 0;
+}
+
+static int t_concat(void)
+{
+	static const s64 a[] = { 1, 2, 4, 4 }, b[] = { 1, 3, 4, 4 };
+	static const s64 c[] = { 1, 3, 5, 4 };
+	struct pbw g = { 0 }, m;
+	struct ta_input in;
+	char err[512] = "";
+	int ret;
+
+	input(&g, "a", a, 4);
+	input(&g, "b", b, 4);
+	node(&g, "Concat", "cat", "a,b,a", "y", "axis=-3", NULL);
+	output(&g, "y");
+	m = model(&g, 13);
+	ret = parse(&m, &in, NULL, err, sizeof(err));
+	free(m.b);
+	TA_CHECK(!ret, "%s", err);
+	if (has(&in, "y", 7 * 16 * 4, "FLOAT [1,7,4,4]"))
+		return 1;
+	ta_input_free(&in);
+
+	memset(&g, 0, sizeof(g));
+	input(&g, "a", a, 4);
+	input(&g, "c", c, 4);
+	node(&g, "Concat", "cat", "a,c", "y", "axis=1", NULL);
+	output(&g, "y");
+	m = model(&g, 13);
+	return fails(&m, -EINVAL, "node 0 (cat, Concat)",
+		     "input 1's dimension 2 is 5, input 0's 4", NULL);
+}
+
+static int t_conv(void)
+{
+	static const s64 x[] = { 1, 4, 10, 10 }, w[] = { 6, 2, 3, 3 };
+	static const s64 b[] = { 6 }, w1[] = { 6, 3, 3, 3 };
+	struct pbw g = { 0 }, m;
+	struct ta_input in;
+	char err[512] = "";
+	int ret;
+
+	input(&g, "x", x, 4);
+	init(&g, "w", ONNX_FLOAT, w, 4, NULL);
+	init(&g, "b", ONNX_FLOAT, b, 1, NULL);
+	/* (10 + 1 + 1 - 3) / 2 + 1 = 5 */
+	node(&g, "Conv", "c1", "x,w,b", "y1", "group=2", "pads=[1,1,1,1]",
+	     "strides=[2,2]", NULL);
+	/* ceil(10 / 3) = 4 */
+	node(&g, "Conv", "c2", "x,w", "y2", "group=2", "auto_pad:SAME_UPPER",
+	     "strides=[3,3]", NULL);
+	/* 10 - ((3 - 1) * 2 + 1) + 1 = 6; 10 + 2 - 3 + 1 = 10 */
+	node(&g, "Conv", "c3", "x,w", "y3", "group=2", "dilations=[2,1]",
+	     "pads=[0,1,0,1]", "kernel_shape=[3,3]", NULL);
+	/* max pool, ceil mode: (10 - 3 + 1) / 2 + 1 = 5 */
+	node(&g, "MaxPool", "p", "x", "y4", "kernel_shape=[3,3]",
+	     "strides=[2,2]", "ceil_mode=1", NULL);
+	node(&g, "GlobalAveragePool", "gp", "y1", "y5", NULL);
+	output(&g, "y2");
+	output(&g, "y3");
+	output(&g, "y4");
+	output(&g, "y5");
+	m = model(&g, 13);
+	ret = parse(&m, &in, NULL, err, sizeof(err));
+	free(m.b);
+	TA_CHECK(!ret, "%s", err);
+	if (has(&in, "y1", 6 * 25 * 4, "FLOAT [1,6,5,5]") ||
+	    has(&in, "y2", 6 * 16 * 4, "FLOAT [1,6,4,4]") ||
+	    has(&in, "y3", 6 * 60 * 4, "FLOAT [1,6,6,10]") ||
+	    has(&in, "y4", 4 * 25 * 4, "FLOAT [1,4,5,5]") ||
+	    has(&in, "y5", 6 * 4, "FLOAT [1,6,1,1]"))
+		return 1;
+	ta_input_free(&in);
+
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x, 4);
+	init(&g, "w", ONNX_FLOAT, w1, 4, NULL);
+	node(&g, "Conv", "c", "x,w", "y", "group=2", NULL);
+	output(&g, "y");
+	m = model(&g, 13);
+	return fails(&m, -EINVAL, "node 0 (c, Conv)", "group 2 do not agree",
+		     NULL);
+}
+
+static int t_gemm(void)
+{
+	static const s64 a[] = { 2, 5 }, b[] = { 7, 5 }, c[] = { 7 };
+	struct pbw g = { 0 }, m;
+	struct ta_input in;
+	char err[512] = "";
+	int ret;
+
+	input(&g, "a", a, 2);
+	init(&g, "b", ONNX_FLOAT, b, 2, NULL);
+	init(&g, "c", ONNX_FLOAT, c, 1, NULL);
+	node(&g, "Gemm", "fc", "a,b,c", "y", "transB=1", NULL);
+	node(&g, "Gemm", "bad", "a,b,c", "z", NULL);
+	output(&g, "y");
+	output(&g, "z");
+	m = model(&g, 13);
+	ret = parse(&m, &in, NULL, err, sizeof(err));
+	TA_CHECK(ret == -EINVAL && strstr(err, "node 1 (bad, Gemm)") &&
+		 strstr(err, "inner dimension 5 differs from B's 7"), "%s", err);
+	free(m.b);
+
+	memset(&g, 0, sizeof(g));
+	input(&g, "a", a, 2);
+	init(&g, "b", ONNX_FLOAT, b, 2, NULL);
+	init(&g, "c", ONNX_FLOAT, c, 1, NULL);
+	node(&g, "Gemm", "fc", "a,b,c", "y", "transB=1", NULL);
+	output(&g, "y");
+	m = model(&g, 13);
+	ret = parse(&m, &in, NULL, err, sizeof(err));
+	free(m.b);
+	TA_CHECK(!ret, "%s", err);
+	if (has(&in, "y", 56, "FLOAT [2,7]"))
+		return 1;
+	ta_input_free(&in);
+	return 0;
+}
+
+/* Slice with inputs (opset 13), Transpose, Softmax, Split, Squeeze. */
+static int t_misc_ops(void)
+{
+	static const s64 x[] = { 1, 4420, 4 }, one[] = { 1 }, two[] = { 2 };
+	static const s64 st[] = { 2 }, en[] = { 1LL << 62 }, ax[] = { -1 };
+	static const s64 sp[] = { 3, 1 }, sq[] = { 0 };
+	struct pbw g = { 0 }, m;
+	struct ta_input in;
+	char err[512] = "";
+	int ret;
+
+	input(&g, "x", x, 3);
+	init(&g, "st", ONNX_INT64, one, 1, st);
+	init(&g, "en", ONNX_INT64, one, 1, en);
+	init(&g, "ax", ONNX_INT64, one, 1, ax);
+	init(&g, "sp", ONNX_INT64, two, 1, sp);
+	init(&g, "sq", ONNX_INT64, one, 1, sq);
+	node(&g, "Slice", "s", "x,st,en,ax", "y", NULL);
+	node(&g, "Transpose", "t", "y", "yt", "perm=[2,0,1]", NULL);
+	node(&g, "Softmax", "", "yt", "p", "axis=-1", NULL);
+	node(&g, "Split", "", "x,sp", "a,b", "axis=2", NULL);
+	node(&g, "Squeeze", "", "b,sq", "bs", NULL);
+	node(&g, "Dropout", "", "bs", "bd", NULL);
+	output(&g, "p");
+	output(&g, "a");
+	output(&g, "bd");
+	m = model(&g, 13);
+	ret = parse(&m, &in, NULL, err, sizeof(err));
+	free(m.b);
+	TA_CHECK(!ret, "%s", err);
+	if (has(&in, "y", 4420 * 2 * 4, "FLOAT [1,4420,2]") ||
+	    has(&in, "p", 4420 * 2 * 4, "FLOAT [2,1,4420]") ||
+	    has(&in, "a", 4420 * 3 * 4, "FLOAT [1,4420,3]") ||
+	    has(&in, "bs", 4420 * 4, "FLOAT [4420,1]") ||
+	    has(&in, "bd", 4420 * 4, "FLOAT [4420,1]"))
+		return 1;
+	TA_CHECK(in.ops[4].flags == TA_OP_INPLACE &&
+		 in.ops[5].flags == TA_OP_INPLACE && !in.ops[3].flags,
+		 "Squeeze and Dropout in place");
+	ta_input_free(&in);
+	return 0;
+}
+
+/* ---- recorded shapes ---- */
+
+static int t_value_info(void)
+{
+	static const s64 x[] = { 1, 4 }, good[] = { 1, 4 }, bad[] = { 1, 5 };
+	static const s64 sym[] = { SYM, 4 };
+	struct pbw g = { 0 }, m;
+	struct ta_input in;
+	char err[512] = "";
+	int ret, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		memset(&g, 0, sizeof(g));
+		input(&g, "x", x, 2);
+		node(&g, "Relu", "r", "x", "y", NULL);
+		node(&g, "Sigmoid", "s", "y", "z", NULL);
+		vinfo(&g, 13, "y", ONNX_FLOAT, good, 2);
+		/* a symbolic dimension is not compared */
+		vinfo(&g, 12, "z", ONNX_FLOAT, pass ? sym : good, 2);
+		m = model(&g, 13);
+		ret = parse(&m, &in, NULL, err, sizeof(err));
+		free(m.b);
+		TA_CHECK(!ret, "%s", err);
+		ta_input_free(&in);
+	}
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x, 2);
+	node(&g, "Relu", "r", "x", "y", NULL);
+	vinfo(&g, 13, "y", ONNX_FLOAT, bad, 2);
+	output(&g, "y");
+	m = model(&g, 13);
+	if (fails(&m, -EINVAL, "node 0 (r, Relu)",
+		  "output 'y': inferred FLOAT [1,4], but the model records FLOAT [1,5]",
+		  NULL))
+		return 1;
+	/* a graph output's recorded type is checked too */
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x, 2);
+	node(&g, "Relu", "r", "x", "y", NULL);
+	vinfo(&g, 12, "y", ONNX_INT64, good, 2);
+	m = model(&g, 13);
+	return fails(&m, -EINVAL, "inferred FLOAT [1,4], but the model records INT64 [1,4]",
+		     NULL);
+}
+
+/*
+ * A pool's window larger than its padded input: ONNX Runtime 1.23 (and
+ * onnx.shape_inference) still give span / stride + 1 elements, the
+ * division truncated towards zero: 3 in, window 5, begin pad 1, stride 2
+ * writes [1,1,1,1], stride 1 writes [1,1,0,0]; no pad, stride 1 is
+ * negative and refused by both. A Conv so is refused by ONNX Runtime
+ * ("Invalid input shape"), and here, saying so. Before, every one of them
+ * was refused as "larger than the padded input".
+ */
+static int t_pool_window_over(void)
+{
+	static const s64 x[] = { 1, 1, 3, 3 }, wd[] = { 1, 1, 5, 5 };
+	struct pbw g = { 0 }, m;
+	struct ta_input in;
+
+	input(&g, "x", x, 4);
+	node(&g, "MaxPool", "p1", "x", "y1", "kernel_shape=[5,5]",
+	     "strides=[2,2]", "pads=[1,1,0,0]", NULL);
+	node(&g, "AveragePool", "p2", "x", "y2", "kernel_shape=[5,5]",
+	     "strides=[3,3]", NULL);
+	node(&g, "MaxPool", "p3", "x", "y3", "kernel_shape=[5,5]",
+	     "pads=[1,1,0,0]", NULL);
+	node(&g, "MaxPool", "p4", "x", "y4", "kernel_shape=[5,5]",
+	     "strides=[3,3]", "ceil_mode=1", NULL);
+	output(&g, "y1");
+	output(&g, "y2");
+	output(&g, "y3");
+	output(&g, "y4");
+	m = model(&g, 13);
+	if (parsed(&m, &in) || has(&in, "y1", 4, "FLOAT [1,1,1,1]") ||
+	    has(&in, "y2", 4, "FLOAT [1,1,1,1]") ||
+	    has(&in, "y3", 0, "FLOAT [1,1,0,0]") ||
+	    has(&in, "y4", 4, "FLOAT [1,1,1,1]"))
+		return 1;
+	ta_input_free(&in);
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x, 4);
+	node(&g, "MaxPool", "p", "x", "y", "kernel_shape=[5,5]", NULL);
+	output(&g, "y");
+	m = model(&g, 13);
+	if (fails(&m, -EINVAL, "node 0 (p, MaxPool)",
+		  "the window (5) is larger than the padded input (3) by more than the stride (1): the output size would be negative, and ONNX Runtime refuses it too",
+		  NULL))
+		return 1;
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x, 4);
+	init(&g, "w", ONNX_FLOAT, wd, 4, NULL);
+	node(&g, "Conv", "c", "x,w", "y", "strides=[2,2]", "pads=[1,1,0,0]",
+	     NULL);
+	output(&g, "y");
+	m = model(&g, 13);
+	return fails(&m, -EINVAL, "node 0 (c, Conv)",
+		     "the window (5) is larger than the padded input (4), which ONNX Runtime refuses too",
+		     NULL);
+}
+
+/*
+ * More than 8 dimensions (the importer's TA_OX_MAX_RANK): a graph input,
+ * a value_info and an initializer refused with the tensor's name and its
+ * count. Before, a value's shape was "corrupt ONNX file at byte N (in
+ * TensorShapeProto): more than 8 dimensions", naming nothing.
+ */
+static int t_too_many_dims(void)
+{
+	static const s64 nine[] = { 1, 1, 1, 1, 1, 1, 1, 1, 2 };
+	static const s64 x[] = { 1, 4 };
+	struct pbw g = { 0 }, m;
+
+	input(&g, "big_in", nine, 9);
+	node(&g, "Relu", "r", "big_in", "y", NULL);
+	output(&g, "y");
+	m = model(&g, 13);
+	if (fails(&m, -EINVAL, "value 'big_in': 9 dimensions, more than 8",
+		  NULL))
+		return 1;
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x, 2);
+	node(&g, "Relu", "r", "x", "y", NULL);
+	vinfo(&g, 13, "y", ONNX_FLOAT, nine, 9);
+	output(&g, "y");
+	m = model(&g, 13);
+	if (fails(&m, -EINVAL, "value 'y': 9 dimensions, more than 8", NULL))
+		return 1;
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x, 2);
+	init(&g, "w9", ONNX_FLOAT, nine, 9, NULL);
+	node(&g, "Add", "a", "x,w9", "y", NULL);
+	output(&g, "y");
+	m = model(&g, 13);
+	return fails(&m, -EINVAL, "initializer 'w9': 9 dimensions, more than 8",
+		     NULL);
+}
+
+static int t_unknown_op(void)
+{
+	static const s64 x[] = { 1, 4 }, y[] = { 2, 3 };
+	struct pbw g = { 0 }, m;
+	struct ta_onnx_info info;
+	struct ta_input in;
+	char err[512] = "";
+	int ret;
+
+	input(&g, "x", x, 2);
+	node(&g, "Relu", "", "x", "r", NULL);
+	node(&g, "FancyOp", "fancy", "r", "y", NULL);
+	output(&g, "y");
+	m = model(&g, 13);
+	if (fails(&m, -EINVAL, "node 1 (fancy, FancyOp)",
+		  "an op type this importer does not know",
+		  "onnx.shape_inference.infer_shapes", "value_info", NULL))
+		return 1;
+	/* unnamed node, another domain */
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x, 2);
+	{
+		struct pbw nd = { 0 };
+
+		pb_str(&nd, 1, "x");
+		pb_str(&nd, 2, "y");
+		pb_str(&nd, 4, "Relu");
+		pb_str(&nd, 7, "com.example");
+		pb_msg(&g, 1, &nd);
+	}
+	output(&g, "y");
+	m = model(&g, 13);
+	if (fails(&m, -EINVAL, "node 0 (Relu): ", "domain 'com.example'",
+		  "infer_shapes", NULL))
+		return 1;
+	/* with the shape recorded, the op is accepted */
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x, 2);
+	node(&g, "FancyOp", "fancy", "x", "y", NULL);
+	vinfo(&g, 12, "y", ONNX_INT64, y, 2);
+	m = model(&g, 13);
+	ret = parse(&m, &in, &info, err, sizeof(err));
+	free(m.b);
+	TA_CHECK(!ret && info.n_recorded == 1, "%s", err);
+	if (has(&in, "y", 48, "INT64 [2,3]"))
+		return 1;
+	ta_input_free(&in);
+	return 0;
+}
+
+const struct ta_test ta_onnx_infer_tests[] = {
+	{ "onnx: Add broadcasts, a bad broadcast named", t_add_broadcast },
+	{ "onnx: Reshape with 0 and -1; bad shapes", t_reshape },
+	{ "onnx: Shape/Gather/Unsqueeze/Concat into Reshape, symbolic batch",
+	  t_shape_chain },
+	{ "onnx: Concat; mismatched dims", t_concat },
+	{ "onnx: Conv pads/strides/group/dilations/auto_pad, pools",
+	  t_conv },
+	{ "onnx: Gemm transB; bad inner dimension", t_gemm },
+	{ "onnx: Slice/Transpose/Softmax/Split/Squeeze/Dropout", t_misc_ops },
+	{ "onnx: value_info agrees or is an error", t_value_info },
+	{ "onnx: a pool's window over its padded input: ONNX Runtime's size",
+	  t_pool_window_over },
+	{ "onnx: more than 8 dimensions refused, the tensor named",
+	  t_too_many_dims },
+	{ "onnx: unknown op names op and node, points to infer_shapes",
+	  t_unknown_op },
+	{ NULL, NULL },
+};
