@@ -27,6 +27,7 @@ struct device_node;
 struct dmem_cgroup_pool_state;
 struct dmem_cgroup_region;
 struct gen_pool;
+struct ta_group;
 struct platform_driver;
 struct reserved_mem;
 
@@ -203,7 +204,14 @@ struct ta_user {
  * @resv: the reservation object of every dma-buf of the whole slice (each
  *	  PLAN_EXPORT and ta_kapi_plan_dmabuf() one): the fences of jobs on
  *	  the plan, whichever buffer or ID they came by, in one place; it
- *	  locks itself (&dma_resv.lock)
+ *	  locks itself (&dma_resv.lock). @own_resv for a plain plan or a
+ *	  group, the lane's (&ta_group.lanes) for a group's member, so jobs
+ *	  of one lane's members are ordered by their implicit fences
+ * @own_resv: the plan's own reservation object
+ * @group_plan: for a group's member, the group's plan, referenced (it owns
+ *		the slice the member's fields point at); NULL otherwise
+ * @group: for a group's plan, the group (ta_group_obj.c); NULL otherwise
+ * @lane: for a group's member, its lane
  * @exportable: bitmap of the tensors with %TA_TENSOR_EXPORTABLE (their
  *		placements are whole pages at page-aligned offsets), or NULL
  *		when the plan has none
@@ -232,7 +240,11 @@ struct ta_plan_obj {
 	dma_addr_t slice_dma;
 	struct dmem_cgroup_pool_state *dmem_pool;
 	struct blocking_notifier_head destroyed;
-	struct dma_resv resv;
+	struct dma_resv *resv;
+	struct dma_resv own_resv;
+	struct ta_plan_obj *group_plan;
+	struct ta_group *group;
+	u32 lane;
 	unsigned long *exportable;
 	u32 n_tensors;
 	struct ta_placement placements[];

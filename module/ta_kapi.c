@@ -146,7 +146,7 @@ EXPORT_SYMBOL_GPL(ta_kapi_plan_dmabuf);
  */
 struct dma_resv *ta_kapi_plan_resv(struct ta_plan_obj *plan)
 {
-	return &plan->resv;
+	return plan->resv;
 }
 EXPORT_SYMBOL_GPL(ta_kapi_plan_resv);
 

@@ -233,7 +233,7 @@ static void ta_plan_obj_release(struct kref *ref)
 	ta_dmem_uncharge(plan->dmem_pool, plan->slice_size);
 	ta_user_release(plan->ta, plan->user, plan->slice_size);
 	kvfree(plan->exportable);
-	dma_resv_fini(&plan->resv);
+	dma_resv_fini(&plan->own_resv);
 	kvfree(plan);
 }
 
@@ -501,7 +501,8 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 		err = -ENOMEM;
 		goto free_derived;
 	}
-	dma_resv_init(&plan->resv);
+	dma_resv_init(&plan->own_resv);
+	plan->resv = &plan->own_resv;
 	offsets = kvcalloc(max_t(u32, req->n_tensors, 1), sizeof(*offsets),
 			   TA_GFP_USER);
 	if (!offsets) {
@@ -604,7 +605,7 @@ free_plan:
 	kvfree(offsets);
 	ta_dmem_uncharge(plan->dmem_pool, plan->slice_size);
 	kvfree(plan->exportable);
-	dma_resv_fini(&plan->resv);
+	dma_resv_fini(&plan->own_resv);
 	kvfree(plan);
 free_derived:
 	kvfree(derived);
