@@ -442,6 +442,8 @@ long ta_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
  *	    be visible before (a descriptor); may be NULL
  * @undo: when the result cannot be copied back to userspace, undoes what
  *	  @handler did (so a failed call changes nothing); may be NULL
+ * @copy_on_enospc: when @handler fails with -ENOSPC, the argument is
+ *		    copied back all the same (a count to retry with)
  */
 struct ta_ioctl_desc {
 	unsigned int cmd;
@@ -453,11 +455,46 @@ struct ta_ioctl_desc {
 		       void *arg);
 	void (*undo)(struct ta_device *ta, const struct ta_owner *caller,
 		     void *arg);
+	bool copy_on_enospc;
 };
 
 const struct ta_ioctl_desc *ta_ioctl_lookup(unsigned int cmd);
 int ta_ioctl_info(struct ta_device *ta, const struct ta_owner *caller,
 		  void *arg);
+void *ta_copy_elems(u64 uptr, u32 n, u32 usize, size_t ksize,
+		    size_t min_size);
+int ta_copy_graph(const struct ta_plan_create *args,
+		  struct ta_plan_request *req);
+int ta_copy_lifetimes(const struct ta_plan_create *args,
+		      struct ta_plan_request *req);
+
+/* Whether an ioctl argument's reserved words are not all zero. */
+#define ta_reserved_nonzero(s) memchr_inv(&(s)->reserved, 0, sizeof((s)->reserved))
+
+/* ta_ioctl_group.c: GROUP_CREATE, GROUP_ADD, GROUP_GET */
+#define TA_IOCTL_GROUP_DESCS	3
+extern const struct ta_ioctl_desc ta_ioctl_group_descs[TA_IOCTL_GROUP_DESCS];
+
+/* ta_plan_obj.c: for groups (ta_group_obj.c) */
+struct ta_user *ta_user_reserve(struct ta_device *ta, kuid_t uid);
+int ta_user_charge_bytes(struct ta_device *ta, struct ta_user *user, u64 bytes);
+void ta_user_release(struct ta_device *ta, struct ta_user *user, u64 bytes);
+void ta_plan_obj_erased(struct ta_plan_obj *plan);
+void ta_plan_obj_notify(struct ta_device *ta, enum ta_event_type type,
+			const struct ta_plan_obj *plan, u64 requested);
+void ta_plan_obj_unpublish(struct ta_device *ta, struct ta_plan_obj *plan);
+int ta_request_problem(const struct ta_plan_request *req,
+		       struct ta_graph *graph, struct ta_problem *problem,
+		       struct ta_buffer **derived);
+int ta_plan_obj_mark_exportable(struct ta_plan_obj *plan,
+				const struct ta_plan_request *req);
+
+/* ta_group_obj.c: what the plan objects call */
+int ta_group_obj_destroy(struct ta_device *ta, struct ta_plan_obj *plan);
+void ta_group_obj_forget(struct ta_plan_obj *member);
+void ta_group_obj_free(struct ta_group *group);
+u32 ta_group_obj_member_count(struct ta_plan_obj *gplan);
+struct ta_plan_obj *ta_group_obj_member(struct ta_plan_obj *gplan, u32 index);
 
 /* ta_plan_obj.c: request checks shared by ioctl and netlink */
 int ta_request_check(struct ta_plan_request *req, u64 budget_ns,
