@@ -436,41 +436,54 @@ unlock:
 	return 0;
 }
 
-/* Give back the slice of a group's plan that was never published. */
-static void ta_group_slice_free(struct ta_plan_obj *gplan)
+/**
+ * struct ta_group_slice - a slice of the arena and its charges
+ * @vaddr: kernel address
+ * @dma: DMA address
+ * @size: bytes
+ * @pool: the dmem cgroup pool charged with @size, or NULL
+ */
+struct ta_group_slice {
+	unsigned long vaddr;
+	dma_addr_t dma;
+	size_t size;
+	struct dmem_cgroup_pool_state *pool;
+};
+
+/* Give back a slice ta_group_slice_alloc() made: arena and dmem. */
+static void ta_group_slice_free(struct ta_device *ta,
+				struct ta_group_slice *slice)
 {
-	if (gplan->slice_vaddr)
-		gen_pool_free(gplan->ta->pool, gplan->slice_vaddr,
-			      gplan->slice_size);
-	ta_dmem_uncharge(gplan->dmem_pool, gplan->slice_size);
-	gplan->slice_vaddr = 0;
-	gplan->dmem_pool = NULL;
+	if (slice->vaddr)
+		gen_pool_free(ta->pool, slice->vaddr, slice->size);
+	ta_dmem_uncharge(slice->pool, slice->size);
+	memset(slice, 0, sizeof(*slice));
 }
 
-/* Hold @size bytes of arena for @gplan, charged to its account. */
-static int ta_group_slice_alloc(struct ta_plan_obj *gplan, size_t size,
-				u64 height)
+/* @size bytes of arena, charged to the dmem cgroup, zeroed. */
+static int ta_group_slice_alloc(struct ta_device *ta, size_t size,
+				u64 height, struct ta_group_slice *slice)
 {
-	struct ta_device *ta = gplan->ta;
 	int err;
 
+	memset(slice, 0, sizeof(*slice));
 	if (height > ta->size || size > ta->size) {
 		ta_plan_obj_notify(ta, TA_EVENT_PRESSURE, NULL, height);
 		return -ENOSPC;
 	}
-	gplan->slice_size = size;
-	err = ta_dmem_charge(ta, size, &gplan->dmem_pool);
+	err = ta_dmem_charge(ta, size, &slice->pool);
 	if (err)
 		return err;
-	gplan->slice_vaddr = gen_pool_alloc(ta->pool, size);
-	if (!gplan->slice_vaddr) {
+	slice->size = size;
+	slice->vaddr = gen_pool_alloc(ta->pool, size);
+	if (!slice->vaddr) {
 		ta_plan_obj_notify(ta, TA_EVENT_PRESSURE, NULL, height);
-		ta_group_slice_free(gplan);
+		ta_group_slice_free(ta, slice);
 		return -ENOSPC;
 	}
-	gplan->slice_dma = gen_pool_virt_to_phys(ta->pool, gplan->slice_vaddr);
+	slice->dma = gen_pool_virt_to_phys(ta->pool, slice->vaddr);
 	/* A new owner never sees what a previous one wrote. */
-	memset((void *)gplan->slice_vaddr, 0, size);
+	memset((void *)slice->vaddr, 0, size);
 	return 0;
 }
 
@@ -499,6 +512,7 @@ int ta_group_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 	struct ta_budget budget = req->budget;
 	bool dry = req->flags & TA_GROUP_DRY_RUN;
 	struct ta_group_result res = {};
+	struct ta_group_slice slice = {};
 	struct ta_plan_obj *gplan = NULL;
 	struct ta_group_problem gp;
 	struct ta_user *user = NULL;
@@ -586,11 +600,15 @@ int ta_group_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 			goto free_gplan;
 		}
 		charged = size;
-		err = ta_group_slice_alloc(gplan, size, res.height);
+		err = ta_group_slice_alloc(ta, size, res.height, &slice);
 		if (err) {
 			out->msg = "group: the arena has no room for the slice";
 			goto free_gplan;
 		}
+		gplan->slice_vaddr = slice.vaddr;
+		gplan->slice_dma = slice.dma;
+		gplan->slice_size = slice.size;
+		gplan->dmem_pool = slice.pool;
 	}
 	gplan->group = group;
 	plans[0] = gplan;
@@ -654,7 +672,7 @@ free_plans:
 			ta_group_plan_discard(plans[i]);
 	}
 	gplan->group = NULL;
-	ta_group_slice_free(gplan);
+	ta_group_slice_free(ta, &slice);
 free_gplan:
 	ta_group_plan_discard(gplan);
 free_problem:
@@ -853,6 +871,127 @@ int ta_group_obj_info(struct ta_device *ta, const struct ta_owner *caller,
 	return 0;
 }
 
+static void ta_group_slice_swap(struct ta_plan_obj *plan,
+				struct ta_group_slice *s)
+{
+	swap(plan->slice_vaddr, s->vaddr);
+	swap(plan->slice_dma, s->dma);
+	swap(plan->slice_size, s->size);
+}
+
+/*
+ * Under @group->lock and the table's lock: nobody but the table and this
+ * call holds the group's plan or any member's (no mapping, dma-buf,
+ * lookup or kernel user; no member destroyed but still held), and no lane
+ * has a fence not yet signalled.
+ */
+static bool ta_group_idle_locked(struct ta_group *group,
+				 struct ta_plan_obj *gplan)
+{
+	unsigned int live = 0;
+	u32 i;
+
+	for (i = 0; i < group->n_members; i++) {
+		struct ta_plan_obj *m = group->slots[i].plan;
+
+		if (!m)
+			continue;
+		if (kref_read(&m->ref) != 1)
+			return false;
+		live++;
+	}
+	/* The table's, each live member's, our lookup's, the new member's. */
+	if (kref_read(&gplan->ref) != live + 3)
+		return false;
+	for (i = 0; i < TA_GROUP_MAX_LANES; i++)
+		if (!dma_resv_test_signaled(&group->lanes[i],
+					    DMA_RESV_USAGE_BOOKKEEP))
+			return false;
+	return dma_resv_test_signaled(&gplan->own_resv,
+				      DMA_RESV_USAGE_BOOKKEEP);
+}
+
+/*
+ * Under @group->lock: if the group is idle, move it to @slice with
+ * @offsets (every old member's placements too) and publish @member, at
+ * once under the table's lock; @slice then holds the old slice.
+ */
+static int ta_group_replan_publish(struct ta_device *ta,
+				   struct ta_plan_obj *gplan,
+				   const struct ta_owner *owner,
+				   struct ta_plan_obj *member,
+				   struct ta_group_slice *slice,
+				   const u64 *offsets)
+{
+	struct ta_group *group = gplan->group;
+	u32 i, t, base = 0;
+	int err;
+
+	xa_lock(&ta->plans);
+	if (xa_load(&ta->plans, gplan->id) != gplan) {
+		err = -ENOENT;
+		goto unlock;
+	}
+	if (!ta_group_idle_locked(group, gplan)) {
+		err = -EBUSY;
+		goto unlock;
+	}
+	err = ta_group_owner_reserve_locked(owner, 1);
+	if (err)
+		goto unlock;
+	ta_group_slice_swap(gplan, slice);
+	swap(gplan->dmem_pool, slice->pool);
+	for (i = 0; i < group->n_members; i++) {
+		struct ta_group_slot *slot = &group->slots[i];
+		struct ta_plan_obj *m = slot->plan;
+
+		if (m) {
+			m->slice_vaddr = gplan->slice_vaddr;
+			m->slice_dma = gplan->slice_dma;
+			m->slice_size = gplan->slice_size;
+			for (t = 0; t < slot->req.n_tensors; t++)
+				m->placements[t].offset = offsets[base + t];
+		}
+		base += slot->req.n_tensors;
+	}
+	member->slice_vaddr = gplan->slice_vaddr;
+	member->slice_dma = gplan->slice_dma;
+	member->slice_size = gplan->slice_size;
+	__xa_store(&ta->plans, member->id, member, GFP_NOWAIT);
+unlock:
+	xa_unlock(&ta->plans);
+	if (err)
+		return err;
+	atomic_inc(&ta->n_plans);
+	ta_plan_obj_notify(ta, TA_EVENT_PLAN_CREATED, member, 0);
+	return 0;
+}
+
+/* A new slice of @size bytes, charged to @gplan's account. */
+static int ta_group_slice_new(struct ta_plan_obj *gplan, size_t size,
+			      u64 height, struct ta_group_slice *slice)
+{
+	int err;
+
+	err = ta_user_charge_bytes(gplan->ta, gplan->user, size);
+	if (err)
+		return err;
+	err = ta_group_slice_alloc(gplan->ta, size, height, slice);
+	if (err)
+		ta_user_uncharge_bytes(gplan->ta, gplan->user, size);
+	return err;
+}
+
+/* Give back a slice ta_group_slice_new() made (or one swapped out). */
+static void ta_group_slice_put(struct ta_plan_obj *gplan,
+			       struct ta_group_slice *slice)
+{
+	size_t size = slice->size;
+
+	ta_group_slice_free(gplan->ta, slice);
+	ta_user_uncharge_bytes(gplan->ta, gplan->user, size);
+}
+
 /**
  * ta_group_obj_add() - add a member to a group
  * @ta: the device
@@ -884,6 +1023,8 @@ int ta_group_obj_add(struct ta_device *ta, const struct ta_owner *owner,
 	struct ta_group_result res = {};
 	struct ta_plan_obj *gplan, *member;
 	struct ta_owner gowner;
+	bool replan = req->flags & TA_GROUP_ADD_REPLAN;
+	struct ta_group_slice slice = {};
 	struct ta_group_problem gp;
 	struct ta_group_slot *slot;
 	struct ta_group *group;
@@ -921,11 +1062,6 @@ int ta_group_obj_add(struct ta_device *ta, const struct ta_owner *owner,
 		out->msg = "group add: more than TA_GROUP_MAX_SHARED shared tensors";
 		goto unlock;
 	}
-	if (req->flags & TA_GROUP_ADD_REPLAN) {
-		out->msg = "group add: re-planning a live group is not supported yet";
-		err = -EOPNOTSUPP;
-		goto unlock;
-	}
 	user = ta_user_reserve(ta, gplan->uid);
 	if (IS_ERR(user)) {
 		err = PTR_ERR(user);
@@ -951,8 +1087,13 @@ int ta_group_obj_add(struct ta_device *ta, const struct ta_owner *owner,
 	offsets = kvcalloc(max_t(u32, total, 1), sizeof(u64), TA_GFP_USER);
 	if (!offsets)
 		goto free_problem;
-	err = ta_group_extend(&gp, n, group->offsets, gplan->slice_size,
-			      req->strategy, &budget, offsets, &res);
+	if (replan)
+		err = ta_group_solve(&gp, req->strategy, &budget, offsets,
+				     &res);
+	else
+		err = ta_group_extend(&gp, n, group->offsets,
+				      gplan->slice_size, req->strategy,
+				      &budget, offsets, &res);
 	if (err) {
 		out->msg = err == -ENOSPC ?
 			"group add: the member does not fit in the slice around what stays" :
@@ -969,17 +1110,33 @@ int ta_group_obj_add(struct ta_device *ta, const struct ta_owner *owner,
 	err = ta_group_reserve_id(ta, &member->id);
 	if (err)
 		goto free_member;
+	if (replan) {
+		err = ta_group_slice_new(gplan, max_t(size_t, gplan->slice_size,
+						      PAGE_ALIGN(res.height)),
+					 res.height, &slice);
+		if (err) {
+			out->msg = "group add: no room for the re-planned slice";
+			goto erase_id;
+		}
+	}
 	member->group_plan = gplan;
 	ta_plan_obj_get(member);
 	ta_plan_obj_get(gplan);
-	err = ta_group_publish(ta, gplan, &gowner, 1, &member, 1);
+	if (replan)
+		err = ta_group_replan_publish(ta, gplan, &gowner, member,
+					      &slice, offsets);
+	else
+		err = ta_group_publish(ta, gplan, &gowner, 1, &member, 1);
+	if (replan)
+		/* The old slice on success, the unused new one on failure. */
+		ta_group_slice_put(gplan, &slice);
 	if (err) {
 		out->msg = err == -ENOENT ? "group: no such group" :
-					    "group add: max_file_plans";
+			   err == -EBUSY ? "group add: re-plan of a group in use (mapped, exported, jobs)" :
+			   "group add: max_file_plans";
 		ta_plan_obj_put(gplan);
 		member->group_plan = NULL;
-		xa_erase(&ta->plans, member->id);
-		goto free_member;
+		goto erase_id;
 	}
 	slot->id = member->id;
 	slot->plan = member;
@@ -990,6 +1147,10 @@ int ta_group_obj_add(struct ta_device *ta, const struct ta_owner *owner,
 	group->offsets = offsets;
 	group->n_offsets = total;
 	WRITE_ONCE(gplan->height, res.height);
+	if (replan) {
+		gplan->lower_bound = res.lower_bound;
+		gplan->optimal = res.optimal;
+	}
 	out->group_id = gplan->id;
 	out->member_ids[0] = member->id;
 	out->height = res.height;
@@ -1004,6 +1165,8 @@ int ta_group_obj_add(struct ta_device *ta, const struct ta_owner *owner,
 	ta_plan_obj_put(gplan);
 	return 0;
 
+erase_id:
+	xa_erase(&ta->plans, member->id);
 free_member:
 	ta_group_plan_discard(member);
 free_problem:

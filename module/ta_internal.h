@@ -479,6 +479,8 @@ extern const struct ta_ioctl_desc ta_ioctl_group_descs[TA_IOCTL_GROUP_DESCS];
 struct ta_user *ta_user_reserve(struct ta_device *ta, kuid_t uid);
 int ta_user_charge_bytes(struct ta_device *ta, struct ta_user *user, u64 bytes);
 void ta_user_release(struct ta_device *ta, struct ta_user *user, u64 bytes);
+void ta_user_uncharge_bytes(struct ta_device *ta, struct ta_user *user,
+			    u64 bytes);
 void ta_plan_obj_erased(struct ta_plan_obj *plan);
 void ta_plan_obj_notify(struct ta_device *ta, enum ta_event_type type,
 			const struct ta_plan_obj *plan, u64 requested);

@@ -182,6 +182,20 @@ int ta_user_charge_bytes(struct ta_device *ta, struct ta_user *user, u64 bytes)
 }
 
 /**
+ * ta_user_uncharge_bytes() - give back @bytes ta_user_charge_bytes() charged
+ * @ta: the device
+ * @user: the account, which still holds a plan
+ * @bytes: the bytes
+ */
+void ta_user_uncharge_bytes(struct ta_device *ta, struct ta_user *user,
+			    u64 bytes)
+{
+	mutex_lock(&ta->users_lock);
+	user->bytes -= bytes;
+	mutex_unlock(&ta->users_lock);
+}
+
+/**
  * ta_user_release() - give back one plan of @bytes
  * @ta: the device
  * @user: the account; freed when it holds nothing

@@ -324,6 +324,69 @@ TEST(growth)
 	close(fd);
 }
 
+TEST(replan)
+{
+	struct ta_group_member gm[1], add_m;
+	struct ta_group_create gc;
+	struct ta_group_add ga;
+	struct ta_group_get gg = { 0 };
+	struct member m[1], big;
+	struct ta_placement pl[NT];
+	struct ta_info before;
+	__u32 ids[2] = { 0 };
+	void *map;
+	int fd = devopen(), err;
+
+	member_init(&m[0], PAGE, 0);
+	gm_init(&gm[0], &m[0], 0);
+	gc_init(&gc, gm, 1, NULL, 0);
+	err = xioctl(fd, TA_IOCTL_GROUP_CREATE, &gc);
+	CHECK(!err, "group: GROUP_CREATE to re-plan (%d)", err);
+	if (err)
+		return;
+	member_init(&big, 8 * PAGE, 0);
+	gm_init(&add_m, &big, 0);
+	memset(&ga, 0, sizeof(ga));
+	ga.group_id = gc.group_id;
+	ga.strategy = TA_STRATEGY_AUTO;
+	ga.member = (uintptr_t)&add_m;
+	ga.member_size = sizeof(add_m);
+	ga.link_size = sizeof(struct ta_group_link);
+	ga.shared_size = sizeof(struct ta_group_shared);
+	before = info();
+	err = xioctl(fd, TA_IOCTL_GROUP_ADD, &ga);
+	CHECK(err == -ENOSPC, "group: a member larger than the slice, no REPLAN: ENOSPC (%d)",
+	      err);
+	map = mmap(NULL, gc.slice_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   gc.mmap_offset);
+	CHECK(map != MAP_FAILED, "group: map the group");
+	ga.flags = TA_GROUP_ADD_REPLAN;
+	err = xioctl(fd, TA_IOCTL_GROUP_ADD, &ga);
+	CHECK(err == -EBUSY && !add_m.plan_id && same_info(info(), before),
+	      "group: REPLAN while the group is mapped: EBUSY, nothing changed (%d)",
+	      err);
+	if (map != MAP_FAILED)
+		munmap(map, gc.slice_size);
+	err = xioctl(fd, TA_IOCTL_GROUP_ADD, &ga);
+	CHECK(!err && add_m.plan_id && ga.height > gc.slice_size,
+	      "group: REPLAN once unmapped: the group grows to %llu (%d)",
+	      (unsigned long long)ga.height, err);
+	gg.group_id = gc.group_id;
+	gg.members = (uintptr_t)ids;
+	gg.n_members = 2;
+	CHECK(!xioctl(fd, TA_IOCTL_GROUP_GET, &gg) && gg.n_members == 2 &&
+	      ids[0] == gm[0].plan_id && ids[1] == add_m.plan_id &&
+	      gg.slice_size >= gg.height && gg.height == ga.height,
+	      "group: same member IDs, a slice of the new height");
+	CHECK(info().bytes_in_use == before.bytes_in_use - gc.slice_size +
+	      gg.slice_size, "group: INFO: the old slice given back, the new one held");
+	CHECK(!placements(fd, gm[0].plan_id, pl, NT) &&
+	      pl[2].offset + pl[2].size <= gg.height,
+	      "group: member 0's placements within the new height");
+	CHECK(!destroy(fd, gc.group_id), "group: destroy the re-planned group");
+	close(fd);
+}
+
 TEST(destroy)
 {
 	struct ta_info before = info(), held;
