@@ -1131,9 +1131,11 @@ int ta_group_obj_add(struct ta_device *ta, const struct ta_owner *owner,
 		/* The old slice on success, the unused new one on failure. */
 		ta_group_slice_put(gplan, &slice);
 	if (err) {
-		out->msg = err == -ENOENT ? "group: no such group" :
-			   err == -EBUSY ? "group add: re-plan of a group in use (mapped, exported, jobs)" :
-			   "group add: max_file_plans";
+		if (err == -EBUSY)
+			out->msg = "group add: re-plan of a group in use (mapped, exported, jobs)";
+		else
+			out->msg = err == -ENOENT ? "group: no such group" :
+				   "group add: max_file_plans";
 		ta_plan_obj_put(gplan);
 		member->group_plan = NULL;
 		goto erase_id;
