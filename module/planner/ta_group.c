@@ -285,9 +285,12 @@ static int ta_group_plan_lanes(struct ta_group_ctx *x, u32 strategy,
 	return 0;
 }
 
-/* Every tensor at its root's offset; the height; the final check. */
+/*
+ * Every tensor at its root's offset; the height; the final check, within
+ * *@limit (NULL: the height).
+ */
 static int ta_group_finish(struct ta_group_ctx *x, u64 *offsets,
-			   u64 limit, struct ta_group_result *res)
+			   const u64 *limit, struct ta_group_result *res)
 {
 	u64 top = 0;
 	u32 i;
@@ -300,7 +303,7 @@ static int ta_group_finish(struct ta_group_ctx *x, u64 *offsets,
 			top = offsets[i] + b->size;
 	}
 	res->height = top;
-	return ta_group_check(x->gp, offsets, limit ? limit : top,
+	return ta_group_check(x->gp, offsets, limit ? *limit : top,
 			      &res->conflict);
 }
 
@@ -356,7 +359,7 @@ int ta_group_solve(const struct ta_group_problem *gp, u32 strategy,
 	if (!ret)
 		ret = ta_group_bound(&x, &res->lower_bound);
 	if (!ret)
-		ret = ta_group_finish(&x, offsets, 0, res);
+		ret = ta_group_finish(&x, offsets, NULL, res);
 	if (ret)
 		goto free;
 	for (l = 0; l < TA_GROUP_MAX_LANES; l++)
@@ -369,33 +372,237 @@ free:
 	return ret;
 }
 
+static int ta_cmp_span(const void *a, const void *b)
+{
+	const struct ta_span *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->hi < y->hi ? -1 : x->hi > y->hi;
+}
+
+/*
+ * The bytes of the placed roots with bytes that a new root of lane @l
+ * (every root for %TA_GROUP_MAX_LANES: a new always-live one) may not
+ * share whatever the time: the always-live ones and those of the other
+ * lanes, as merged spans in x->spans. Return: how many.
+ */
+static u32 ta_group_spans(struct ta_group_ctx *x, const u64 *offsets,
+			  const u8 *placed, u32 l)
+{
+	u32 i, m = 0, k = 0;
+
+	for (i = 0; i < x->n; i++) {
+		const struct ta_group_buffer *b = &x->gb[i];
+
+		if (b->root != i || !placed[i] || !b->size ||
+		    (l < TA_GROUP_MAX_LANES && !b->always && b->lane == l))
+			continue;
+		x->spans[m].lo = offsets[i];
+		x->spans[m++].hi = offsets[i] + b->size;
+	}
+	ta_env_sort(x->spans, m, sizeof(*x->spans), ta_cmp_span);
+	for (i = 0; i < m; i++) {
+		if (k && x->spans[i].lo <= x->spans[k - 1].hi) {
+			if (x->spans[i].hi > x->spans[k - 1].hi)
+				x->spans[k - 1].hi = x->spans[i].hi;
+			continue;
+		}
+		x->spans[k++] = x->spans[i];
+	}
+	return k;
+}
+
+/* Append a buffer to the fixed trace in x->tb, x->fix, x->idx. */
+static void ta_group_push(struct ta_group_ctx *x, u32 *m, u64 size,
+			  u64 align, u32 start, u32 end, u64 fix, u32 index)
+{
+	x->tb[*m].size = size;
+	x->tb[*m].align = align;
+	x->tb[*m].start = start;
+	x->tb[*m].end = end;
+	x->fix[*m] = fix;
+	x->idx[(*m)++] = index;
+}
+
+/*
+ * Place the unplaced roots of lane @l (%TA_GROUP_MAX_LANES: the
+ * always-live ones) with %TA_STRATEGY_FIXED around the placed ones.
+ */
+static int ta_group_place_new(struct ta_group_ctx *x, u32 l, u64 *offsets,
+			      u8 *placed, u64 capacity,
+			      const struct ta_budget *budget)
+{
+	bool always = l == TA_GROUP_MAX_LANES;
+	u32 len = always || !x->lane_len[l] ? 1 : x->lane_len[l];
+	struct ta_problem p = { 0 };
+	u32 i, k, m = 0, n_new = 0, n_spans;
+	struct ta_result r;
+	int ret;
+
+	for (i = 0; i < x->n; i++) {
+		const struct ta_group_buffer *b = &x->gb[i];
+
+		if (b->root != i || placed[i] ||
+		    (always ? !b->always : !ta_group_in_lane(b, i, l)))
+			continue;
+		if (!b->size) {
+			offsets[i] = 0;
+			placed[i] = 1;
+			continue;
+		}
+		n_new++;
+	}
+	if (!n_new)
+		return 0;
+	n_spans = ta_group_spans(x, offsets, placed, l);
+	for (k = 0; k < n_spans; k++)
+		ta_group_push(x, &m, x->spans[k].hi - x->spans[k].lo, 1, 0,
+			      len, x->spans[k].lo, U32_MAX);
+	for (i = 0; i < x->n; i++) {
+		const struct ta_group_buffer *b = &x->gb[i];
+
+		if (always || !ta_group_in_lane(b, i, l) || !b->size)
+			continue;
+		/* this lane's roots, fixed or not, with their lifetimes */
+		ta_group_push(x, &m, b->size, b->align, b->start, b->end,
+			      placed[i] ? offsets[i] : TA_OFFSET_UNFIXED, i);
+	}
+	for (i = 0; always && i < x->n; i++) {
+		const struct ta_group_buffer *b = &x->gb[i];
+
+		if (b->root == i && b->always && !placed[i] && b->size)
+			ta_group_push(x, &m, b->size, b->align, 0, 1,
+				      TA_OFFSET_UNFIXED, i);
+	}
+	p.n_buffers = m;
+	p.buffers = x->tb;
+	p.fixed = x->fix;
+	p.fixed_height = capacity;
+	ret = ta_plan_solve(&p, TA_STRATEGY_FIXED, budget, x->to, &r);
+	if (ret)
+		return ret == -EINVAL ? -ENOSPC : ret;
+	for (k = 0; k < m; k++) {
+		if (x->idx[k] == U32_MAX || placed[x->idx[k]])
+			continue;
+		offsets[x->idx[k]] = x->to[k];
+		placed[x->idx[k]] = 1;
+	}
+	return 0;
+}
+
+/*
+ * The old tensors (of the first @n_old members): one offset per class,
+ * each aligned to its own alignment and within @capacity with its own
+ * size (a class a new link or key made larger is ta_group_place_new()'s
+ * and the final check's to refuse, with -ENOSPC).
+ */
+static int ta_group_check_old(struct ta_group_ctx *x, u32 n_old,
+			      const u64 *old_offsets, u64 capacity,
+			      u64 *offsets, u8 *placed)
+{
+	u32 m, t, i = 0;
+
+	for (m = 0; m < n_old; m++) {
+		const struct ta_problem *p = &x->gp->members[m].problem;
+
+		for (t = 0; t < p->n_buffers; t++, i++) {
+			const struct ta_buffer *b = &p->buffers[t];
+			u64 off = old_offsets[i];
+
+			if (off != old_offsets[x->gb[i].root] ||
+			    (off & (b->align - 1)) || off > capacity ||
+			    b->size > capacity - off)
+				return -EINVAL;
+			offsets[i] = off;
+			placed[i] = x->gb[i].root == i;
+		}
+	}
+	return 0;
+}
+
 /**
  * ta_group_extend() - place new members in a planned group, moving nothing
  * @gp: the group with its new members last
  * @n_old: members of @gp already planned (the first @n_old)
- * @old_offsets: their tensors' offsets
- * @capacity: bytes of the slice
- * @strategy: how to place the new members' tensors
- * @budget: budget
- * @offsets: out, ta_group_tensor_count() offsets
- * @res: out
+ * @old_offsets: their tensors' offsets (group-wide indices, which the
+ *		 first @n_old members keep)
+ * @capacity: bytes of the slice: every tensor must end within it
+ * @strategy: %TA_STRATEGY_* as for ta_group_solve(), which plans the group
+ *	      when @n_old is 0; the new tensors are otherwise placed around
+ *	      the old ones by %TA_STRATEGY_FIXED's greedy placement
+ * @budget: budget, or NULL
+ * @offsets: out, ta_group_tensor_count() offsets: @old_offsets unchanged,
+ *	     then the new members'
+ * @res: out; @res->height is the group's new height (the highest end of
+ *	 a tensor, at most @capacity), @res->lower_bound the group's
  *
- * Not yet implemented.
+ * The new always-live roots are placed first, around the bytes of every
+ * old root; then each lane's new roots around its old roots (over their
+ * lifetimes) and the bytes of every always-live root and every root of
+ * another lane. A new link or shared key that joins an old tensor to a
+ * new one keeps the old offset (the class's root is the old tensor); if
+ * the class's larger size, alignment or longer life then meets another
+ * old tensor the call fails with -ENOSPC. The result passes
+ * ta_group_check() with @capacity.
  *
- * Return: -EOPNOTSUPP.
+ * Return: 0; -ENOSPC when the new members do not fit within @capacity
+ * around what may be live beside them; -EINVAL for a bad @strategy,
+ * @n_old above @gp->n_members or old offsets that are misaligned, above
+ * @capacity or not one per class; errors of ta_group_layout().
  */
 int ta_group_extend(const struct ta_group_problem *gp, u32 n_old,
 		    const u64 *old_offsets, u64 capacity, u32 strategy,
 		    const struct ta_budget *budget, u64 *offsets,
 		    struct ta_group_result *res)
 {
-	(void)gp;
-	(void)n_old;
-	(void)old_offsets;
-	(void)capacity;
-	(void)strategy;
-	(void)budget;
-	(void)offsets;
-	(void)res;
-	return -EOPNOTSUPP;
+	u64 t0 = ta_env_now_ns(), top = 0;
+	struct ta_group_ctx x;
+	u32 i, n_old_tensors;
+	u8 *placed = NULL;
+	int ret;
+
+	if (!res)
+		return -EINVAL;
+	ta_group_result_init(res);
+	if (!ta_group_strategy_ok(strategy) || !gp || n_old > gp->n_members)
+		return -EINVAL;
+	if (capacity > TA_PLAN_MAX_HEIGHT)
+		capacity = TA_PLAN_MAX_HEIGHT;
+	if (!n_old) {
+		ret = ta_group_solve(gp, strategy, budget, offsets, res);
+		return !ret && res->height > capacity ? -ENOSPC : ret;
+	}
+	ret = ta_group_ctx_init(&x, gp);
+	if (ret)
+		return ret;
+	n_old_tensors = ta_group_index(gp, n_old, 0);
+	ret = -EINVAL;
+	if (x.n && (!offsets || (n_old_tensors && !old_offsets)))
+		goto free;
+	ret = -ENOMEM;
+	placed = ta_env_alloc_array(x.n ? x.n : 1, sizeof(*placed));
+	if (!placed)
+		goto free;
+	ret = ta_group_check_old(&x, n_old, old_offsets, capacity,
+				 offsets, placed);
+	for (i = 0; !ret && i <= TA_GROUP_MAX_LANES; i++)
+		ret = ta_group_place_new(&x, i ? i - 1 : TA_GROUP_MAX_LANES,
+					 offsets, placed, capacity, budget);
+	if (!ret)
+		ret = ta_group_bound(&x, &res->lower_bound);
+	if (!ret) {
+		ret = ta_group_finish(&x, offsets, &capacity, res);
+		if (ret == -EINVAL)
+			ret = -ENOSPC;
+	}
+	if (ret)
+		goto free;
+	top = res->height;
+	res->optimal = top == res->lower_bound;
+	res->time_ns = ta_env_now_ns() - t0;
+free:
+	ta_env_free(placed);
+	ta_group_ctx_free(&x);
+	return ret;
 }
