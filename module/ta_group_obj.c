@@ -436,6 +436,38 @@ unlock:
 	return 0;
 }
 
+/*
+ * Under @group->lock: the tensor indices of an add's links and shared
+ * entries that name the group's members (the transport checks the new
+ * member's).
+ */
+static int ta_group_old_refs_check(const struct ta_group *group,
+				   const struct ta_group_request *req,
+				   const char **msg)
+{
+	u32 n = group->n_members, i;
+
+	*msg = "group add: a link or shared entry names a tensor its member does not have";
+	for (i = 0; i < req->n_links; i++) {
+		const struct ta_group_link *l = &req->links[i];
+
+		if ((l->from_member < n &&
+		     l->from_tensor >= group->slots[l->from_member].req.n_tensors) ||
+		    (l->to_member < n &&
+		     l->to_tensor >= group->slots[l->to_member].req.n_tensors))
+			return -EINVAL;
+	}
+	for (i = 0; i < req->n_shared; i++) {
+		const struct ta_group_shared *sh = &req->shared[i];
+
+		if (sh->member < n &&
+		    sh->tensor >= group->slots[sh->member].req.n_tensors)
+			return -EINVAL;
+	}
+	*msg = NULL;
+	return 0;
+}
+
 /**
  * struct ta_group_slice - a slice of the arena and its charges
  * @vaddr: kernel address
@@ -1062,6 +1094,9 @@ int ta_group_obj_add(struct ta_device *ta, const struct ta_owner *owner,
 		out->msg = "group add: more than TA_GROUP_MAX_SHARED shared tensors";
 		goto unlock;
 	}
+	err = ta_group_old_refs_check(group, req, &out->msg);
+	if (err)
+		goto unlock;
 	user = ta_user_reserve(ta, gplan->uid);
 	if (IS_ERR(user)) {
 		err = PTR_ERR(user);

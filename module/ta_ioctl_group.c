@@ -206,8 +206,8 @@ static int ta_ioctl_group_create(struct ta_device *ta,
 	struct ta_group_summary *sum;
 	int err;
 
-	if ((args->flags & ~TA_GROUP_DRY_RUN) || args->group_id ||
-	    ta_reserved_nonzero(args) || !ta_group_strategy_ok(args->strategy))
+	if ((args->flags & ~TA_GROUP_DRY_RUN) || ta_reserved_nonzero(args) ||
+	    !ta_group_strategy_ok(args->strategy))
 		return -EINVAL;
 	if (!args->n_members)
 		return -EINVAL;
@@ -290,8 +290,8 @@ static int ta_ioctl_group_add(struct ta_device *ta,
 	struct ta_group_info *info;
 	int err;
 
-	if ((args->flags & ~TA_GROUP_ADD_REPLAN) || args->height ||
-	    ta_reserved_nonzero(args) || !ta_group_strategy_ok(args->strategy))
+	if ((args->flags & ~TA_GROUP_ADD_REPLAN) || ta_reserved_nonzero(args) ||
+	    !ta_group_strategy_ok(args->strategy))
 		return -EINVAL;
 	if (args->n_links > TA_GROUP_MAX_LINKS ||
 	    args->n_shared > TA_GROUP_MAX_SHARED)
@@ -348,7 +348,7 @@ static int ta_ioctl_group_get(struct ta_device *ta,
 	u32 room = args->n_members;
 	int err;
 
-	if (args->flags || args->n_lanes || ta_reserved_nonzero(args))
+	if (args->flags || ta_reserved_nonzero(args))
 		return -EINVAL;
 	info = kzalloc_obj(*info, GFP_KERNEL);
 	if (!info)

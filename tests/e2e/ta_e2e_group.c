@@ -206,7 +206,8 @@ TEST(pipeline)
 	      gg.mmap_offset == p.gc.mmap_offset,
 	      "group: GROUP_GET gives the members in order and the figures");
 	gg.n_members = 1;
-	CHECK(xioctl(fd, TA_IOCTL_GROUP_GET, &gg) == -ENOSPC && gg.n_members == 3,
+	err = xioctl(fd, TA_IOCTL_GROUP_GET, &gg);
+	CHECK(err == -ENOSPC && gg.n_members == 3,
 	      "group: GROUP_GET with room for 1 of 3: ENOSPC and the count");
 
 	g = mmap(NULL, p.gc.slice_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
@@ -446,7 +447,8 @@ SPOIL(member_size, p->gc.member_size = 8)
 SPOIL(member_size_big, p->gc.member_size = 4096)
 SPOIL(link_size, p->gc.link_size = 4)
 SPOIL(reserved, p->gc.reserved[3] = 1)
-SPOIL(group_id, p->gc.group_id = 7)
+static struct ta_group_shared bad_shared = { .member = 0, .tensor = 1, .key = 1, .pad = 1 };
+SPOIL(shared_pad, p->gc.shared = (uintptr_t)&bad_shared; p->gc.n_shared = 1)
 SPOIL(align, p->gc.default_align = 3)
 SPOIL(budget, p->gc.budget_ns = ~0ULL)
 SPOIL(capacity_small, p->gc.capacity = 1)
@@ -480,7 +482,7 @@ static const struct bad_create bad_creates[] = {
 	{ "member_size over 256", -E2BIG, spoil_member_size_big },
 	{ "link_size below the first ABI's", -EINVAL, spoil_link_size },
 	{ "reserved non-zero", -EINVAL, spoil_reserved },
-	{ "group_id non-zero in", -EINVAL, spoil_group_id },
+	{ "shared pad non-zero", -EINVAL, spoil_shared_pad },
 	{ "default_align not a power of two", -EINVAL, spoil_align },
 	{ "budget over max_budget_ms", -EINVAL, spoil_budget },
 	{ "capacity below the height", -ENOSPC, spoil_capacity_small },
@@ -535,6 +537,7 @@ TEST(bad_add_get)
 {
 	struct ta_group_member gm[1], add_m;
 	struct ta_group_link l = { 0, 2, 1, 0 };
+	struct ta_group_shared sh = { .member = 5, .tensor = 0, .key = 1 };
 	struct ta_group_create gc;
 	struct ta_group_add ga, good;
 	struct ta_group_get gg;
@@ -592,10 +595,11 @@ TEST(bad_add_get)
 		case 12: ga.n_links = TA_GROUP_MAX_LINKS + 1; want = -E2BIG; what = "links over TA_GROUP_MAX_LINKS"; break;
 		case 13: ga.n_shared = TA_GROUP_MAX_SHARED + 1; want = -E2BIG; what = "shared over TA_GROUP_MAX_SHARED"; break;
 		case 14: add_m.n_tensors = 1u << 30; want = -E2BIG; what = "member tensors over max_tensors"; break;
-		case 15: ga.height = 1; what = "height non-zero in"; break;
+		case 15: ga.n_shared = 1; ga.shared = (uintptr_t)&sh; what = "shared entry of a member the group does not have"; break;
 		}
 		err = xioctl(fd, TA_IOCTL_GROUP_ADD, &ga);
-		CHECK(err == want && !add_m.plan_id && same_info(info(), before),
+		CHECK(err == want && add_m.plan_id == (i == 8 ? 3 : 0) &&
+		      same_info(info(), before),
 		      "group: GROUP_ADD, %s: %s (got %d), nothing changed", what,
 		      strerror(-want), err);
 		ran++;
