@@ -20,6 +20,27 @@ const struct nla_policy tensorarena_buffer_nl_policy[TA_NL_A_BUFFER_END + 1] = {
 	[TA_NL_A_BUFFER_END] = { .type = NLA_U32, },
 };
 
+const struct nla_policy tensorarena_group_link_nl_policy[TA_NL_A_LINK_TO_TENSOR + 1] = {
+	[TA_NL_A_LINK_FROM_MEMBER] = { .type = NLA_U32, },
+	[TA_NL_A_LINK_FROM_TENSOR] = { .type = NLA_U32, },
+	[TA_NL_A_LINK_TO_MEMBER] = { .type = NLA_U32, },
+	[TA_NL_A_LINK_TO_TENSOR] = { .type = NLA_U32, },
+};
+
+const struct nla_policy tensorarena_group_member_nl_policy[TA_NL_A_MEMBER_BUFFER + 1] = {
+	[TA_NL_A_MEMBER_LANE] = NLA_POLICY_MAX(NLA_U32, 7),
+	[TA_NL_A_MEMBER_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x1),
+	[TA_NL_A_MEMBER_TENSOR] = NLA_POLICY_NESTED(tensorarena_tensor_nl_policy),
+	[TA_NL_A_MEMBER_OP] = NLA_POLICY_NESTED(tensorarena_op_nl_policy),
+	[TA_NL_A_MEMBER_BUFFER] = NLA_POLICY_NESTED(tensorarena_buffer_nl_policy),
+};
+
+const struct nla_policy tensorarena_group_shared_nl_policy[TA_NL_A_SHARED_KEY + 1] = {
+	[TA_NL_A_SHARED_MEMBER] = { .type = NLA_U32, },
+	[TA_NL_A_SHARED_TENSOR] = { .type = NLA_U32, },
+	[TA_NL_A_SHARED_KEY] = { .type = NLA_U32, },
+};
+
 const struct nla_policy tensorarena_op_nl_policy[TA_NL_A_OP_FLAGS + 1] = {
 	[TA_NL_A_OP_INPUT] = { .type = NLA_U32, },
 	[TA_NL_A_OP_OUTPUT] = { .type = NLA_U32, },
@@ -74,8 +95,37 @@ const struct nla_policy tensorarena_tensor_export_nl_policy[TA_NL_A_TENSOR_EXPOR
 	[TA_NL_A_TENSOR_EXPORT_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x1),
 };
 
+/* TA_NL_CMD_GROUP_CREATE - do */
+const struct nla_policy tensorarena_group_create_nl_policy[TA_NL_A_GROUP_SHARED + 1] = {
+	[TA_NL_A_GROUP_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x1),
+	[TA_NL_A_GROUP_STRATEGY] = NLA_POLICY_MAX(NLA_U32, 5),
+	[TA_NL_A_GROUP_BUDGET_NS] = { .type = NLA_U64, },
+	[TA_NL_A_GROUP_BUDGET_STEPS] = { .type = NLA_U64, },
+	[TA_NL_A_GROUP_DEFAULT_ALIGN] = { .type = NLA_U64, },
+	[TA_NL_A_GROUP_CAPACITY] = { .type = NLA_U64, },
+	[TA_NL_A_GROUP_MEMBER] = NLA_POLICY_NESTED(tensorarena_group_member_nl_policy),
+	[TA_NL_A_GROUP_LINK] = NLA_POLICY_NESTED(tensorarena_group_link_nl_policy),
+	[TA_NL_A_GROUP_SHARED] = NLA_POLICY_NESTED(tensorarena_group_shared_nl_policy),
+};
+
+/* TA_NL_CMD_GROUP_ADD - do */
+const struct nla_policy tensorarena_group_add_nl_policy[TA_NL_A_GROUP_SHARED + 1] = {
+	[TA_NL_A_GROUP_GROUP_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[TA_NL_A_GROUP_ADD_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x1),
+	[TA_NL_A_GROUP_STRATEGY] = NLA_POLICY_MAX(NLA_U32, 5),
+	[TA_NL_A_GROUP_BUDGET_NS] = { .type = NLA_U64, },
+	[TA_NL_A_GROUP_MEMBER] = NLA_POLICY_NESTED(tensorarena_group_member_nl_policy),
+	[TA_NL_A_GROUP_LINK] = NLA_POLICY_NESTED(tensorarena_group_link_nl_policy),
+	[TA_NL_A_GROUP_SHARED] = NLA_POLICY_NESTED(tensorarena_group_shared_nl_policy),
+};
+
+/* TA_NL_CMD_GROUP_GET - do */
+const struct nla_policy tensorarena_group_get_nl_policy[TA_NL_A_GROUP_GROUP_ID + 1] = {
+	[TA_NL_A_GROUP_GROUP_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
 /* Ops table for tensorarena */
-const struct genl_ops tensorarena_nl_ops[6] = {
+const struct genl_ops tensorarena_nl_ops[9] = {
 	{
 		.cmd		= TA_NL_CMD_INFO,
 		.doit		= tensorarena_nl_info_doit,
@@ -112,6 +162,24 @@ const struct genl_ops tensorarena_nl_ops[6] = {
 		.doit		= tensorarena_nl_tensor_export_doit,
 		.policy		= tensorarena_tensor_export_nl_policy,
 		.maxattr	= TA_NL_A_TENSOR_EXPORT_FLAGS,
+	},
+	{
+		.cmd		= TA_NL_CMD_GROUP_CREATE,
+		.doit		= tensorarena_nl_group_create_doit,
+		.policy		= tensorarena_group_create_nl_policy,
+		.maxattr	= TA_NL_A_GROUP_SHARED,
+	},
+	{
+		.cmd		= TA_NL_CMD_GROUP_ADD,
+		.doit		= tensorarena_nl_group_add_doit,
+		.policy		= tensorarena_group_add_nl_policy,
+		.maxattr	= TA_NL_A_GROUP_SHARED,
+	},
+	{
+		.cmd		= TA_NL_CMD_GROUP_GET,
+		.doit		= tensorarena_nl_group_get_doit,
+		.policy		= tensorarena_group_get_nl_policy,
+		.maxattr	= TA_NL_A_GROUP_GROUP_ID,
 	},
 };
 

@@ -15,6 +15,9 @@
 
 /* Common nested types */
 extern const struct nla_policy tensorarena_buffer_nl_policy[TA_NL_A_BUFFER_END + 1];
+extern const struct nla_policy tensorarena_group_link_nl_policy[TA_NL_A_LINK_TO_TENSOR + 1];
+extern const struct nla_policy tensorarena_group_member_nl_policy[TA_NL_A_MEMBER_BUFFER + 1];
+extern const struct nla_policy tensorarena_group_shared_nl_policy[TA_NL_A_SHARED_KEY + 1];
 extern const struct nla_policy tensorarena_op_nl_policy[TA_NL_A_OP_FLAGS + 1];
 extern const struct nla_policy tensorarena_tensor_nl_policy[TA_NL_A_TENSOR_FLAGS + 1];
 
@@ -30,8 +33,14 @@ extern const struct nla_policy tensorarena_plan_export_nl_policy[TA_NL_A_PLAN_EX
 
 extern const struct nla_policy tensorarena_tensor_export_nl_policy[TA_NL_A_TENSOR_EXPORT_FLAGS + 1];
 
+extern const struct nla_policy tensorarena_group_create_nl_policy[TA_NL_A_GROUP_SHARED + 1];
+
+extern const struct nla_policy tensorarena_group_add_nl_policy[TA_NL_A_GROUP_SHARED + 1];
+
+extern const struct nla_policy tensorarena_group_get_nl_policy[TA_NL_A_GROUP_GROUP_ID + 1];
+
 /* Ops table for tensorarena */
-extern const struct genl_ops tensorarena_nl_ops[6];
+extern const struct genl_ops tensorarena_nl_ops[9];
 
 int tensorarena_nl_info_doit(struct sk_buff *skb, struct genl_info *info);
 int tensorarena_nl_plan_create_doit(struct sk_buff *skb,
@@ -45,6 +54,10 @@ int tensorarena_nl_plan_export_doit(struct sk_buff *skb,
 				    struct genl_info *info);
 int tensorarena_nl_tensor_export_doit(struct sk_buff *skb,
 				      struct genl_info *info);
+int tensorarena_nl_group_create_doit(struct sk_buff *skb,
+				     struct genl_info *info);
+int tensorarena_nl_group_add_doit(struct sk_buff *skb, struct genl_info *info);
+int tensorarena_nl_group_get_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	TENSORARENA_NLGRP_EVENTS,

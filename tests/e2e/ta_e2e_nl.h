@@ -39,6 +39,10 @@ struct reply {
 	/* placements, by index */
 	uint32_t n_placed;
 	struct ta_placement place[MAX_PLACEMENTS];
+	/* group-create/add/get replies */
+	uint32_t group_id, n_members, n_lanes, n_member_ids;
+	uint32_t member_ids[TA_GROUP_MAX_MEMBERS];
+	uint64_t slice_size;
 	/* plan IDs of a listing */
 	uint32_t ids[64];
 	uint32_t n_ids;

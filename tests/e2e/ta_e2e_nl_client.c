@@ -78,6 +78,27 @@ int nl_valid_cb(struct nl_msg *msg, void *arg)
 		r->export_offset = get64(tx[TA_NL_A_TENSOR_EXPORT_OFFSET]);
 		return NL_OK;
 	}
+	if (g->cmd == TA_NL_CMD_GROUP_CREATE || g->cmd == TA_NL_CMD_GROUP_ADD ||
+	    g->cmd == TA_NL_CMD_GROUP_GET) {
+		struct nlattr *tg[TA_NL_A_GROUP_MAX + 1];
+
+		genlmsg_parse(nlmsg_hdr(msg), 0, tg, TA_NL_A_GROUP_MAX, NULL);
+		r->group_id = get32(tg[TA_NL_A_GROUP_GROUP_ID]);
+		r->n_members = get32(tg[TA_NL_A_GROUP_N_MEMBERS]);
+		r->n_lanes = get32(tg[TA_NL_A_GROUP_N_LANES]);
+		r->height = get64(tg[TA_NL_A_GROUP_HEIGHT]);
+		r->lower_bound = get64(tg[TA_NL_A_GROUP_LOWER_BOUND]);
+		r->slice_size = get64(tg[TA_NL_A_GROUP_SLICE_SIZE]);
+		r->mmap_offset = get64(tg[TA_NL_A_GROUP_MMAP_OFFSET]);
+		r->optimal = tg[TA_NL_A_GROUP_OPTIMAL] ?
+			nla_get_u8(tg[TA_NL_A_GROUP_OPTIMAL]) : -1;
+		r->n_member_ids = 0;
+		nlmsg_for_each_attr(a, nlmsg_hdr(msg), GENL_HDRLEN, rem)
+			if (nla_type(a) == TA_NL_A_GROUP_MEMBER_PLAN_ID &&
+			    r->n_member_ids < TA_GROUP_MAX_MEMBERS)
+				r->member_ids[r->n_member_ids++] = nla_get_u32(a);
+		return NL_OK;
+	}
 	genlmsg_parse(nlmsg_hdr(msg), 0, tb, TA_NL_A_PLAN_MAX, NULL);
 	r->plan_id = get32(tb[TA_NL_A_PLAN_PLAN_ID]);
 	r->n_tensors = get32(tb[TA_NL_A_PLAN_N_TENSORS]);

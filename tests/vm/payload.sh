@@ -98,7 +98,7 @@ prog() {
 	# Issue #28: groups through the ioctls.
 	prog ta_e2e_group
 	# ta_e2e_netlink: its client, then its tests by area (run in this order).
-	prog ta_e2e_netlink "$TA_ROOT"/tests/e2e/ta_e2e_nl_{client,bad,plans,export,access}.c $nl_static
+	prog ta_e2e_netlink "$TA_ROOT"/tests/e2e/ta_e2e_nl_{client,bad,plans,export,access,group}.c $nl_static
 	# ta_e2e_fault: injection, state, then its tests (calls, insmod).
 	prog ta_e2e_fault "$TA_ROOT"/tests/e2e/ta_e2e_fault_{inject,state,calls,insmod}.c \
 		"$TA_ROOT/tests/e2e/ta_e2e_drm.c" $nl_static
