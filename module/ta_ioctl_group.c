@@ -16,6 +16,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "include/ta_compat.h"
 #include "ta_group_obj.h"
 
 /* The core's message for a refused request, once per few seconds. */
