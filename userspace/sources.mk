@@ -65,6 +65,7 @@ TA_LIB_SRCS := \
 	userspace/lib/ta_events.c \
 	userspace/lib/ta_ioctl_transport.c \
 	userspace/lib/ta_lib.c \
+	userspace/lib/ta_lib_group.c \
 	userspace/lib/ta_load.c \
 	userspace/lib/ta_netlink.c \
 	userspace/lib/ta_svg.c \
