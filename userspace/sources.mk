@@ -78,6 +78,7 @@ TA_TACTL_SRCS := \
 	userspace/tactl/cmd_import.c \
 	userspace/tactl/cmd_info.c \
 	userspace/tactl/cmd_plan.c \
+	userspace/tactl/cmd_plan_group.c \
 	userspace/tactl/cmd_plans.c \
 	userspace/tactl/cmd_watch.c \
 	userspace/tactl/main.c \
