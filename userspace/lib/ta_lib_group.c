@@ -333,9 +333,9 @@ int ta_group_offline(const struct ta_group_builder *gb,
 		}
 	}
 	grp->n_links = gb->n_links;
-	memcpy(grp->links, gb->links, gb->n_links * sizeof(gb->links[0]));
+	memcpy(grp->links, gb->links, sizeof(grp->links));
 	grp->n_shared = gb->n_shared;
-	memcpy(grp->shared, gb->shared, gb->n_shared * sizeof(gb->shared[0]));
+	memcpy(grp->shared, gb->shared, sizeof(grp->shared));
 	grp->capacity = opts->capacity;
 	budget.time_ns = opts->budget_ns;
 	budget.steps = opts->budget_steps;
@@ -574,9 +574,12 @@ static int ta_group_add_here(struct ta_group *grp,
 	if (!grp->graphs[n_old])
 		return -ENOMEM;
 	grp->lanes[n_old] = o->lane;
-	memcpy(grp->links + n_links, o->links, o->n_links * sizeof(*o->links));
-	memcpy(grp->shared + n_shared, o->shared,
-	       o->n_shared * sizeof(*o->shared));
+	if (o->n_links)
+		memcpy(grp->links + n_links, o->links,
+		       o->n_links * sizeof(*o->links));
+	if (o->n_shared)
+		memcpy(grp->shared + n_shared, o->shared,
+		       o->n_shared * sizeof(*o->shared));
 	grp->n_links += o->n_links;
 	grp->n_shared += o->n_shared;
 	grp->n_members++;
