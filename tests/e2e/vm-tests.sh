@@ -306,6 +306,31 @@ run_tactl_vela_tests() {
 		"share bytes" "$TA/tactl" plan "$model" --strategy fixed --no-constants --exportable 5
 }
 
+# tactl plan A B C (issue 28): the pipeline planned as one group in the
+# module (GROUP_CREATE through libtensorarena), over both transports (the
+# netlink client sends group calls through the device for now), and a
+# dry run; the figures are the offline ones (README.md).
+run_tactl_group_tests() {
+	m=$TA/models
+	set -- "$m/person_detect_mobilenetv1_i8.tflite" \
+		"$m/movenet_lightning_i8.tflite" "$m/mobilenet_v2_1.0_224_u8.tflite"
+	for tr in --ioctl --netlink; do
+		out=$("$TA/tactl" plan "$@" --no-constants --link 0:87=1:0 "$tr" 2>&1)
+		echo "$out"
+		check "tactl plan A B C $tr: a group in the module" \
+			contains "$out" "group id:"
+		check "tactl plan A B C $tr: the group is the largest member, 1,505,280" \
+			contains "$out" "height: *1505280$"
+		check "tactl plan A B C $tr: the sum of the separate plans, 2,666,496" \
+			contains "$out" "sum alone: *2666496 "
+	done
+	out=$("$TA/tactl" plan "$@" --no-constants --lanes 0,1,0 --dry-run 2>&1)
+	check "tactl plan A B C --dry-run: two lanes, 2,611,200 bytes, no memory" \
+		contains "$out" "height: *2611200$"
+	fails_with "tactl plan A B: a link to no such tensor refused" 2 \
+		"has no tensor" "$TA/tactl" plan "$1" "$2" --link 0:nope=1:0
+}
+
 # tactl plan --exportable and tactl export (issue 11): person_detect's input
 # (TFLite tensor 88, 9216 bytes; index 31 without the constants) planned
 # exportable and exported as its own dma-buf of whole pages.
@@ -398,6 +423,7 @@ run_module_tests() {
 	phase "module: tactl"
 	run_tactl_tests
 	run_tactl_vela_tests
+	run_tactl_group_tests
 	run_tactl_export_tests
 	phase "module: reference NPU"
 	# inception_v1_light's weights (ConstantOfShape outputs, constants)

@@ -42,6 +42,7 @@ extern const struct ta_test ta_onnx_tests[];
 extern const struct ta_test ta_bounded_tests[];
 extern const struct ta_test ta_runtime_tests[];
 extern const struct ta_test ta_tactl_tests[];
+extern const struct ta_test ta_lib_group_tests[];
 extern const struct ta_test ta_auto_tests[];
 extern const struct ta_test ta_contain_tests[];
 extern const struct ta_test ta_group_tests[];

@@ -25,6 +25,7 @@ static const struct ta_test *const ta_tables[] = {
 	ta_bounded_tests,
 	ta_runtime_tests,
 	ta_tactl_tests,
+	ta_lib_group_tests,
 };
 
 int main(int argc, char **argv)

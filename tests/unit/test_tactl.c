@@ -677,15 +677,6 @@ static int t_bad_numbers(void)
 }
 
 /*
- * libtensorarena's ta_strategy_str() (ta_lib.c, which this build does not
- * link): the planner's name, NULL for a number without one, as there.
- */
-const char *ta_strategy_str(uint32_t strategy)
-{
-	return ta_strategy_name(strategy);
-}
-
-/*
  * tactl list and show print a plan's strategy through tactl_strategy_str():
  * a number without a name (a newer module's) is "strategy N", not a NULL
  * handed to printf("%s").
@@ -704,6 +695,97 @@ static int t_strategy_str(void)
 		 !strcmp(buf, "strategy 7"), "%s", buf);
 	TA_CHECK(!strcmp(tactl_strategy_str(UINT32_MAX, buf, sizeof(buf)),
 			 "strategy 4294967295"), "%s", buf);
+	return 0;
+}
+
+/* The offset column of a group CSV's row of member @m, id @id; ~0 if none. */
+static unsigned long long csv_offset(const char *csv, unsigned int m,
+				     const char *id)
+{
+	unsigned long long size, off;
+	unsigned int mm, lo, hi;
+	char name[64];
+	const char *p;
+
+	for (p = csv; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (sscanf(p, "%u,%63[^,],%u,%u,%llu,%llu", &mm, name, &lo, &hi,
+			   &size, &off) == 6 && mm == m && !strcmp(name, id))
+			return off;
+	return ~0ULL;
+}
+
+/*
+ * tactl plan A B: a group (cmd_plan_group.c). One lane shares bytes (the
+ * larger member), --lane puts a member beside the others, --link by name
+ * is one offset in -o's member column, --svg draws it; bad group flags
+ * are usage errors with a message.
+ */
+static int t_plan_group(void)
+{
+	static const char ga[] = "tensorarena-graph 1\n"
+				 "tensor image 1000 input\n"
+				 "tensor feat 3000\n"
+				 "tensor box 100 output\n"
+				 "op conv image -> feat\n"
+				 "op head feat -> box\n";
+	static const char gb[] = "tensorarena-graph 1\n"
+				 "tensor crop 100 input\n"
+				 "tensor h 2000\n"
+				 "tensor y 10 output\n"
+				 "op a crop -> h\n"
+				 "op b h -> y\n";
+	static const struct {
+		const char *args, *msg;
+	} bad[] = {
+		{ "a.graph --lane 1 --offline", "give two files or more" },
+		{ "a.graph b.graph --lane 8 --offline", "bad --lane '8'" },
+		{ "a.graph b.graph --lanes 0,x --offline", "bad --lanes '0,x'" },
+		{ "a.graph b.graph --lanes 0,1,1 --offline", "--lanes gives 3 lanes for 2 files" },
+		{ "a.graph b.graph --link 0:nope=1:crop --offline", "member 0 (a.graph) has no tensor 'nope'" },
+		{ "a.graph b.graph --link 0:box=2:crop --offline", "no member 2" },
+		{ "a.graph b.graph --link 0:box --offline", "is not M:TENSOR=M:TENSOR" },
+		{ "a.graph b.graph --shared x=0:box --offline", "is not KEY=M:TENSOR" },
+		{ "a.graph b.graph --strategy fixed --offline", "--strategy fixed" },
+		{ "a.graph b.graph --strategy pingpong --offline", "not fixed or pingpong" },
+		{ "a.graph b.graph --capacity 100 --offline", "more than --capacity 100" },
+	};
+	char out[8192], err[4096], csv[4096];
+	size_t i;
+	int st;
+
+	TA_CHECK(!tmp_dir(), "tmp");
+	TA_CHECK(!write_file(tmp_path("a.graph"), ga, strlen(ga)), "write");
+	TA_CHECK(!write_file(tmp_path("b.graph"), gb, strlen(gb)), "write");
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan a.graph b.graph --offline") == 0, "%s", err);
+	TA_CHECK(strstr(out, "group:       2 members, 1 lane, 0 links, 0 shared\n") &&
+		 strstr(out, "height:      4000\n") &&
+		 strstr(out, "sum alone:   6100 ") &&
+		 strstr(out, "largest:     4000\n"), "%s", out);
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan a.graph --lane 1 b.graph --offline --json") == 0,
+		 "%s", err);
+	TA_CHECK(strstr(out, "\"height\":6100,") &&
+		 strstr(out, "\"lane\":1,"), "%s", out);
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan a.graph b.graph --link 0:box=1:crop --offline -o g.csv --svg g.svg") == 0,
+		 "%s", err);
+	read_file(tmp_path("g.csv"), csv, sizeof(csv));
+	TA_CHECK(!strncmp(csv, "member,id,lower,upper,size,offset\n", 34), "%s", csv);
+	TA_CHECK(csv_offset(csv, 0, "box") != ~0ULL &&
+		 csv_offset(csv, 0, "box") == csv_offset(csv, 1, "crop"),
+		 "%s", csv);
+	read_file(tmp_path("g.svg"), csv, sizeof(csv));
+	TA_CHECK(strstr(csv, "<svg") && strstr(csv, "member 1, lane 0: b.graph"),
+		 "svg");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		st = tactl(out, sizeof(out), err, sizeof(err), "plan %s",
+			   bad[i].args);
+		TA_CHECK(st == 2 || (st == 1 && strstr(bad[i].args, "capacity")),
+			 "%s: status %d", bad[i].args, st);
+		TA_CHECK(strstr(err, bad[i].msg), "%s: %s", bad[i].args, err);
+	}
+	tmp_clean();
 	return 0;
 }
 
@@ -727,6 +809,8 @@ const struct ta_test ta_tactl_tests[] = {
 	  t_help_options },
 	{ "tactl: a bad number argument is a usage error naming it",
 	  t_bad_numbers },
+	{ "tactl plan A B: a group, lanes, a link by name, -o and --svg, bad flags",
+	  t_plan_group },
 	{ "tactl list, show: an unknown strategy number is \"strategy N\"",
 	  t_strategy_str },
 	{ NULL, NULL },

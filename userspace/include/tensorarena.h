@@ -263,6 +263,263 @@ int ta_events_fd(const struct ta_events *ev);
 int ta_events_next(struct ta_events *ev, struct ta_event *e, int timeout_ms);
 void ta_events_close(struct ta_events *ev);
 
+/* Groups (TENSORARENA_0.6): several graphs planned into one slice. */
+struct ta_group_builder;
+struct ta_group;
+
+/**
+ * ta_graph_tensor_find() - a loaded graph's tensor by name
+ * @g: a graph from ta_graph_load()
+ * @name: a tensor's name as the file gives it (a graph file's or ONNX
+ *	  model's name, a TFLite model's tensor index, a trace's id)
+ *
+ * Return: the tensor's index; -ENOENT when no tensor has that name (or
+ * @g was built by hand, without names); -EINVAL for a NULL @name.
+ */
+int ta_graph_tensor_find(const struct ta_graph_builder *g, const char *name);
+
+/**
+ * ta_graph_tensor_name() - a loaded graph's name of a tensor
+ * @g: the graph
+ * @tensor: its index
+ *
+ * Return: the name, owned by @g; NULL for a graph built by hand or an
+ * index out of range.
+ */
+const char *ta_graph_tensor_name(const struct ta_graph_builder *g,
+				 uint32_t tensor);
+
+/**
+ * ta_group_new() - an empty group description
+ *
+ * Members, links and shared tensors are added to it, then it is planned
+ * with ta_group_submit() or ta_group_offline(), which copy what they need:
+ * the builder and its graphs may be freed afterwards.
+ *
+ * Return: the builder, or NULL when out of memory.
+ */
+struct ta_group_builder *ta_group_new(void);
+
+/**
+ * ta_group_builder_free() - free a group description
+ * @gb: the builder, or NULL
+ */
+void ta_group_builder_free(struct ta_group_builder *gb);
+
+/**
+ * ta_group_add_member() - add a graph as the group's next member
+ * @gb: the group
+ * @g: the graph (either form); it must live until @gb is planned
+ * @lane: below %TA_GROUP_MAX_LANES. Members of one lane run one after
+ *	  another in the order they were added and share bytes; members of
+ *	  different lanes may run at once and share none
+ *
+ * Return: the member's index (>= 0); -EINVAL for a bad lane or a NULL
+ * graph; -E2BIG past %TA_GROUP_MAX_MEMBERS; -ENOMEM.
+ */
+int ta_group_add_member(struct ta_group_builder *gb,
+			const struct ta_graph_builder *g, uint32_t lane);
+
+/**
+ * ta_group_link() - hand a tensor of a member to a later one, with no copy
+ * @gb: the group
+ * @from_member: the member that writes it
+ * @from_tensor: its tensor there
+ * @to_member: the member that reads it
+ * @to_tensor: its tensor there (a graph input)
+ *
+ * The two become one tensor at one offset (&struct ta_group_link gives the
+ * rules, which the planner checks).
+ *
+ * Return: 0; -EINVAL for a member or tensor out of range; -E2BIG past
+ * %TA_GROUP_MAX_LINKS; -ENOMEM.
+ */
+int ta_group_link(struct ta_group_builder *gb, uint32_t from_member,
+		  uint32_t from_tensor, uint32_t to_member, uint32_t to_tensor);
+
+/**
+ * ta_group_link_name() - ta_group_link() with tensors named
+ * @gb: the group
+ * @from_member: the member that writes it
+ * @from: its tensor's name (ta_graph_tensor_find()) or, when no tensor
+ *	  has that name, its decimal index
+ * @to_member: the member that reads it
+ * @to: its tensor's name or index there
+ *
+ * Return: as ta_group_link(); -ENOENT when a name is neither.
+ */
+int ta_group_link_name(struct ta_group_builder *gb, uint32_t from_member,
+		       const char *from, uint32_t to_member, const char *to);
+
+/**
+ * ta_group_share() - make a tensor one persistent tensor of the group
+ * @gb: the group
+ * @member: the member
+ * @tensor: its tensor
+ * @key: tensors given the same key, in any members, are one tensor at one
+ *	 offset for the whole run of the group (&struct ta_group_shared)
+ *
+ * Return: 0; -EINVAL for a member or tensor out of range; -E2BIG past
+ * %TA_GROUP_MAX_SHARED; -ENOMEM.
+ */
+int ta_group_share(struct ta_group_builder *gb, uint32_t member,
+		   uint32_t tensor, uint32_t key);
+
+/**
+ * struct ta_group_options - how to plan a group (NULL means all zero)
+ * @strategy: %TA_STRATEGY_* (0: auto; not FIXED or PINGPONG)
+ * @flags: %TA_GROUP_DRY_RUN or 0 (0 only offline)
+ * @budget_ns: planning time for the whole group, 0: the default
+ * @budget_steps: search-step limit, 0: none
+ * @capacity: bytes of slice to hold, at least the group's height, so that
+ *	      members added later fit without a re-plan; 0: the height
+ * @reserved: must be zero (-EINVAL otherwise): room for options to come,
+ *	      which will mean "as before" when zero
+ */
+struct ta_group_options {
+	uint32_t strategy;
+	uint32_t flags;
+	uint64_t budget_ns;
+	uint64_t budget_steps;
+	uint64_t capacity;
+	uint64_t reserved[4];
+};
+
+/**
+ * ta_group_submit() - plan a group in the kernel
+ * @c: the client
+ * @gb: the group
+ * @opts: options, or NULL
+ * @out: the group; its members are plans of their own
+ *	 (ta_group_member()), whose offsets are from the group's slice
+ *
+ * Return: 0, or the kernel's errno (-EINVAL for a bad member, lane, link
+ * or shared entry, -ENOSPC when the arena or @opts->capacity is short).
+ */
+int ta_group_submit(struct ta_client *c, const struct ta_group_builder *gb,
+		    const struct ta_group_options *opts, struct ta_group **out);
+
+/**
+ * ta_group_offline() - plan a group in this process, with the same planner
+ * @gb: the group
+ * @opts: options, or NULL
+ * @out: the group
+ *
+ * Return: 0; -EINVAL for a bad member, lane, link or shared entry or bad
+ * options; -E2BIG; -ENOMEM.
+ */
+int ta_group_offline(const struct ta_group_builder *gb,
+		     const struct ta_group_options *opts,
+		     struct ta_group **out);
+
+/* The group's figures: its plan ID (0 offline or for a dry run), members,
+ * the bytes it needs, its lower bound, planning time, whether proven
+ * optimal, the bytes of slice it holds (its capacity or height), and one
+ * member's lane.
+ */
+uint32_t ta_group_id(const struct ta_group *grp);
+uint32_t ta_group_member_count(const struct ta_group *grp);
+uint64_t ta_group_height(const struct ta_group *grp);
+uint64_t ta_group_lower_bound(const struct ta_group *grp);
+uint64_t ta_group_time_ns(const struct ta_group *grp);
+int ta_group_optimal(const struct ta_group *grp);
+uint64_t ta_group_slice_size(const struct ta_group *grp);
+uint32_t ta_group_member_lane(const struct ta_group *grp, uint32_t member);
+
+/**
+ * ta_group_member() - a member, as a plan
+ * @grp: the group
+ * @member: its index
+ *
+ * ta_plan_id(), ta_plan_offset() (from the group's slice), ta_plan_size(),
+ * ta_plan_tensor() (after ta_group_map()), ta_plan_export_dmabuf() and
+ * ta_plan_export_tensor() take it; ta_plan_height() is the end of its
+ * highest tensor. The group owns it: never ta_plan_free() it.
+ *
+ * Return: the member; NULL out of range or for a dry run.
+ */
+struct ta_plan *ta_group_member(const struct ta_group *grp, uint32_t member);
+
+/**
+ * ta_group_map() - map the group's slice (kernel groups only)
+ * @grp: the group
+ *
+ * Then ta_plan_tensor() of every member gives its tensors' addresses. The
+ * mapping keeps the memory alive even after ta_group_destroy().
+ *
+ * Return: 0; -EINVAL for an offline or dry-run group; -errno of mmap().
+ */
+int ta_group_map(struct ta_group *grp);
+
+/**
+ * ta_group_export_dmabuf() - export the group's whole slice as a dma-buf
+ * @grp: the group
+ * @flags: %TA_EXPORT_CLOEXEC or 0
+ *
+ * As ta_plan_export_dmabuf() of a plan; a member's own is
+ * ta_plan_export_dmabuf(ta_group_member(grp, m), flags).
+ *
+ * Return: a new descriptor, or -errno (-EINVAL offline).
+ */
+int ta_group_export_dmabuf(struct ta_group *grp, uint32_t flags);
+
+/**
+ * struct ta_group_add_options - how ta_group_add() adds a member
+ * @flags: %TA_GROUP_ADD_REPLAN to plan the whole group anew (the slice may
+ *	   grow; the kernel refuses with -EBUSY while a member is in use), 0
+ *	   to place the member around every tensor already there
+ * @lane: the new member's lane: it runs after the lane's other members
+ * @strategy: how to place it (0: auto)
+ * @n_links: entries of @links
+ * @links: links into or out of it; member index ta_group_member_count()
+ *	   (before the call) is the new member
+ * @n_shared: entries of @shared
+ * @shared: its shared tensors; a key the group has already is that tensor
+ * @budget_ns: planning time, 0: the default
+ * @reserved: must be zero
+ */
+struct ta_group_add_options {
+	uint32_t flags;
+	uint32_t lane;
+	uint32_t strategy;
+	uint32_t n_links;
+	const struct ta_group_link *links;
+	uint32_t n_shared;
+	uint32_t pad;
+	const struct ta_group_shared *shared;
+	uint64_t budget_ns;
+	uint64_t reserved[4];
+};
+
+/**
+ * ta_group_add() - add a member to a planned group
+ * @grp: the group (kernel or offline)
+ * @g: the new member's graph (copied: it may be freed afterwards)
+ * @opts: options, or NULL (lane 0, no links, no re-plan)
+ *
+ * Without %TA_GROUP_ADD_REPLAN no tensor of the group moves.
+ *
+ * Return: the new member's index; -ENOSPC when it does not fit in the
+ * slice around what may be live beside it; -EBUSY (kernel, re-plan) while
+ * the group is in use; -EINVAL; -E2BIG; -ENOMEM.
+ */
+int ta_group_add(struct ta_group *grp, const struct ta_graph_builder *g,
+		 const struct ta_group_add_options *opts);
+
+/**
+ * ta_group_destroy() - destroy a kernel group and every member
+ * @grp: the group; the handle stays readable
+ *
+ * Return: 0; -EINVAL for an offline or dry-run group; the kernel's errno.
+ */
+int ta_group_destroy(struct ta_group *grp);
+
+/**
+ * ta_group_free() - unmap and free the handle and its members' handles
+ * @grp: the group, or NULL (the kernel group lives on)
+ */
+void ta_group_free(struct ta_group *grp);
+
 const char *ta_strategy_str(uint32_t strategy);
 int ta_strategy_parse(const char *name);
 

@@ -9,7 +9,10 @@
 #ifndef TA_CLIENT_H
 #define TA_CLIENT_H
 
+#include <stdbool.h>
+
 #include "tensorarena.h"
+#include "ta_planner.h"
 
 struct ta_transport_ops {
 	int (*info)(struct ta_client *c, struct ta_info *info);
@@ -22,7 +25,37 @@ struct ta_transport_ops {
 	int (*export_dmabuf)(struct ta_client *c, struct ta_plan_export *args);
 	/* As TA_IOCTL_TENSOR_EXPORT: Out: args->fd (in this process), size, offset. */
 	int (*export_tensor)(struct ta_client *c, struct ta_tensor_export *args);
+	/* As TA_IOCTL_GROUP_CREATE, _ADD and _GET. */
+	int (*group_create)(struct ta_client *c, struct ta_group_create *args);
+	int (*group_add)(struct ta_client *c, struct ta_group_add *args);
+	int (*group_get)(struct ta_client *c, struct ta_group_get *args);
 	void (*close)(struct ta_client *c);
+};
+
+/* What a builder holds (ta_lib.c); ta_group_lib.c reads it too. */
+struct ta_graph_builder {
+	bool lifetime_form;
+	uint64_t default_align;		/* for align 0; 0: 1 */
+	uint32_t n_tensors, n_ops, n_refs;
+	uint32_t cap_tensors, cap_ops, cap_refs;
+	struct ta_tensor *tensors;	/* graph form */
+	struct ta_lifetime *lifetimes;	/* lifetime form */
+	struct ta_op *ops;
+	uint32_t *refs;
+	uint64_t *model_offsets;	/* ta_graph_load(): the model's, or NULL */
+	char **names;			/* ta_graph_load(): per tensor, or NULL */
+};
+
+struct ta_plan {
+	struct ta_client *client;	/* NULL for offline plans */
+	uint32_t id;
+	uint32_t strategy;
+	uint32_t n_tensors;
+	bool optimal;
+	uint64_t height, lower_bound, time_ns, mmap_offset;
+	struct ta_placement *placements;
+	void *map;
+	size_t map_len;			/* 0: a group's mapping, not its own */
 };
 
 struct ta_client {
@@ -34,6 +67,12 @@ struct ta_client {
 
 extern const struct ta_transport_ops ta_ioctl_ops;
 extern const struct ta_transport_ops ta_netlink_ops;
+/* The ioctl transport's group calls (the netlink transport's too, until
+ * the family has group commands): /dev/tensorarena serves both.
+ */
+int ta_ioctl_group_create(struct ta_client *c, struct ta_group_create *args);
+int ta_ioctl_group_add(struct ta_client *c, struct ta_group_add *args);
+int ta_ioctl_group_get(struct ta_client *c, struct ta_group_get *args);
 /* Open the netlink transport's state into c->nl; -errno when the family
  * is missing (-ENOENT) or libnl fails.
  */
@@ -42,5 +81,39 @@ int ta_netlink_open(struct ta_client *c);
 /* ta_graph_load(): hand the model's fixed offsets to the builder. */
 void ta_graph_take_model_offsets(struct ta_graph_builder *g,
 				 uint64_t *offsets);
+
+/* ta_graph_load(): hand the tensors' names (@n of them) to the builder. */
+void ta_graph_take_names(struct ta_graph_builder *g, char **names);
+
+/* A plan handle of @n_tensors placements, all zero. */
+struct ta_plan *ta_plan_alloc(uint32_t n_tensors);
+/* Read plan @id's figures and placements into a new handle. */
+int ta_plan_fetch(struct ta_client *c, uint32_t id, struct ta_plan **out);
+
+/**
+ * struct ta_lib_problem - a builder as the planner takes it
+ * @prob: the problem (@prob.graph NULL for the lifetime form)
+ * @graph: the graph form's graph
+ * @buffers: per tensor, its lifetime
+ * @gt: the graph form's tensors
+ * @gops: its ops
+ */
+struct ta_lib_problem {
+	struct ta_problem prob;
+	struct ta_graph graph;
+	struct ta_buffer *buffers;
+	struct ta_graph_tensor *gt;
+	struct ta_graph_op *gops;
+};
+
+/* @g as a planner problem (pointers into @g and @lp); 0, -ENOMEM, or what
+ * ta_graph_lifetimes() finds wrong. ta_lib_problem_free() in any case.
+ */
+int ta_lib_problem(const struct ta_graph_builder *g, struct ta_lib_problem *lp);
+void ta_lib_problem_free(struct ta_lib_problem *lp);
+
+/* @g as one member of a GROUP_CREATE or GROUP_ADD request. */
+void ta_graph_member_request(const struct ta_graph_builder *g, uint32_t lane,
+			     struct ta_group_member *m);
 
 #endif /* TA_CLIENT_H */

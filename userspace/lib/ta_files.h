@@ -245,4 +245,30 @@ struct ta_svg_info {
 int ta_plan_write_svg(const char *path, const struct ta_input *in,
 		      const u64 *offsets, const struct ta_svg_info *info);
 
+/**
+ * struct ta_group_svg_member - one member of a group's picture
+ * @file: its caption (the file name)
+ * @lane: its lane
+ * @first: group-wide index of its first tensor
+ * @ids: per tensor, its id, or NULL
+ */
+struct ta_group_svg_member {
+	const char *file;
+	u32 lane;
+	u32 first;
+	char **ids;
+};
+
+struct ta_group_buffer;
+/*
+ * A group's plan (ta_svg.c): @n tensors laid out in the group's time by
+ * ta_group_layout() (@bufs), at @offsets (group-wide), one colour per
+ * member, always-live tensors across the whole width, a band per lane
+ * below the time axis. 0 or -errno.
+ */
+int ta_group_write_svg(const char *path,
+		       const struct ta_group_svg_member *members, u32 n_members,
+		       const struct ta_group_buffer *bufs, const u64 *offsets,
+		       u32 n, const struct ta_svg_info *info);
+
 #endif /* TA_FILES_H */

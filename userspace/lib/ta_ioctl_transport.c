@@ -50,6 +50,21 @@ static int ta_ioctl_tensor_export(struct ta_client *c,
 	return ta_xioctl(c, TA_IOCTL_TENSOR_EXPORT, args);
 }
 
+int ta_ioctl_group_create(struct ta_client *c, struct ta_group_create *args)
+{
+	return ta_xioctl(c, TA_IOCTL_GROUP_CREATE, args);
+}
+
+int ta_ioctl_group_add(struct ta_client *c, struct ta_group_add *args)
+{
+	return ta_xioctl(c, TA_IOCTL_GROUP_ADD, args);
+}
+
+int ta_ioctl_group_get(struct ta_client *c, struct ta_group_get *args)
+{
+	return ta_xioctl(c, TA_IOCTL_GROUP_GET, args);
+}
+
 static void ta_ioctl_close(struct ta_client *c)
 {
 	(void)c;
@@ -62,5 +77,8 @@ const struct ta_transport_ops ta_ioctl_ops = {
 	.destroy = ta_ioctl_destroy,
 	.export_dmabuf = ta_ioctl_export,
 	.export_tensor = ta_ioctl_tensor_export,
+	.group_create = ta_ioctl_group_create,
+	.group_add = ta_ioctl_group_add,
+	.group_get = ta_ioctl_group_get,
 	.close = ta_ioctl_close,
 };

@@ -18,30 +18,6 @@
  */
 #define TA_LIB_MAX_COUNT	TA_PLAN_MAX_BUFFERS
 
-struct ta_graph_builder {
-	bool lifetime_form;
-	uint64_t default_align;		/* for align 0; 0: 1 */
-	uint32_t n_tensors, n_ops, n_refs;
-	uint32_t cap_tensors, cap_ops, cap_refs;
-	struct ta_tensor *tensors;	/* graph form */
-	struct ta_lifetime *lifetimes;	/* lifetime form */
-	struct ta_op *ops;
-	uint32_t *refs;
-	uint64_t *model_offsets;	/* ta_graph_load(): the model's, or NULL */
-};
-
-struct ta_plan {
-	struct ta_client *client;	/* NULL for offline plans */
-	uint32_t id;
-	uint32_t strategy;
-	uint32_t n_tensors;
-	bool optimal;
-	uint64_t height, lower_bound, time_ns, mmap_offset;
-	struct ta_placement *placements;
-	void *map;
-	size_t map_len;
-};
-
 static int ta_grow(void **arr, uint32_t *cap, uint32_t need, size_t elem)
 {
 	uint32_t ncap;
@@ -76,6 +52,10 @@ void ta_graph_free(struct ta_graph_builder *g)
 	free(g->ops);
 	free(g->refs);
 	free(g->model_offsets);
+	if (g->names)
+		for (uint32_t i = 0; i < g->n_tensors; i++)
+			free(g->names[i]);
+	free(g->names);
 	free(g);
 }
 
@@ -108,6 +88,29 @@ void ta_graph_take_model_offsets(struct ta_graph_builder *g,
 {
 	free(g->model_offsets);
 	g->model_offsets = offsets;
+}
+
+void ta_graph_take_names(struct ta_graph_builder *g, char **names)
+{
+	g->names = names;
+}
+
+int ta_graph_tensor_find(const struct ta_graph_builder *g, const char *name)
+{
+	uint32_t i;
+
+	if (!name)
+		return -EINVAL;
+	for (i = 0; g->names && i < g->n_tensors; i++)
+		if (g->names[i] && !strcmp(g->names[i], name))
+			return (int)i;
+	return -ENOENT;
+}
+
+const char *ta_graph_tensor_name(const struct ta_graph_builder *g,
+				 uint32_t tensor)
+{
+	return g->names && tensor < g->n_tensors ? g->names[tensor] : NULL;
 }
 
 uint32_t ta_graph_op_count(const struct ta_graph_builder *g)
@@ -212,6 +215,27 @@ uint64_t ta_graph_default_align(const struct ta_graph_builder *g)
 	return g->default_align ? g->default_align : 1;
 }
 
+void ta_graph_member_request(const struct ta_graph_builder *g, uint32_t lane,
+			     struct ta_group_member *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->lane = lane;
+	m->n_tensors = g->n_tensors;
+	if (g->lifetime_form) {
+		m->flags = TA_CREATE_LIFETIMES;
+		m->tensors = (uintptr_t)g->lifetimes;
+		m->tensor_size = sizeof(struct ta_lifetime);
+	} else {
+		m->tensors = (uintptr_t)g->tensors;
+		m->tensor_size = sizeof(struct ta_tensor);
+	}
+	m->ops = (uintptr_t)g->ops;
+	m->n_ops = g->n_ops;
+	m->op_size = sizeof(struct ta_op);
+	m->refs = (uintptr_t)g->refs;
+	m->n_refs = g->n_refs;
+}
+
 /* The graph as a PLAN_CREATE request (pointers into @g). */
 static void ta_graph_request(const struct ta_graph_builder *g,
 			     const struct ta_plan_options *opts,
@@ -293,7 +317,7 @@ int ta_client_info(struct ta_client *c, struct ta_info *info)
 	return c->ops->info(c, info);
 }
 
-static struct ta_plan *ta_plan_alloc(uint32_t n_tensors)
+struct ta_plan *ta_plan_alloc(uint32_t n_tensors)
 {
 	struct ta_plan *p = calloc(1, sizeof(*p));
 
@@ -310,7 +334,7 @@ static struct ta_plan *ta_plan_alloc(uint32_t n_tensors)
 }
 
 /* Read plan @id's figures and placements into a new handle. */
-static int ta_plan_fetch(struct ta_client *c, uint32_t id, struct ta_plan **out)
+int ta_plan_fetch(struct ta_client *c, uint32_t id, struct ta_plan **out)
 {
 	struct ta_plan_get g;
 	struct ta_plan *p;
@@ -425,6 +449,62 @@ int ta_plan_submit(struct ta_client *c, const struct ta_graph_builder *g,
 	return ta_plan_submit_args(c, g, opts, NULL, 0, out);
 }
 
+void ta_lib_problem_free(struct ta_lib_problem *lp)
+{
+	free(lp->buffers);
+	free(lp->gt);
+	free(lp->gops);
+	memset(lp, 0, sizeof(*lp));
+}
+
+int ta_lib_problem(const struct ta_graph_builder *g, struct ta_lib_problem *lp)
+{
+	uint32_t i, n = g->n_tensors;
+	struct ta_buffer *buffers;
+
+	memset(lp, 0, sizeof(*lp));
+	lp->buffers = calloc(n ? n : 1, sizeof(*lp->buffers));
+	if (!lp->buffers)
+		return -ENOMEM;
+	buffers = lp->buffers;
+	lp->prob.n_buffers = n;
+	lp->prob.buffers = buffers;
+	if (g->lifetime_form) {
+		for (i = 0; i < n; i++) {
+			buffers[i].size = g->lifetimes[i].size;
+			buffers[i].align = g->lifetimes[i].align ?:
+					   ta_graph_default_align(g);
+			buffers[i].start = g->lifetimes[i].start;
+			buffers[i].end = g->lifetimes[i].end;
+		}
+		return 0;
+	}
+	lp->gt = calloc(n ? n : 1, sizeof(*lp->gt));
+	lp->gops = calloc(g->n_ops ? g->n_ops : 1, sizeof(*lp->gops));
+	if (!lp->gt || !lp->gops)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		lp->gt[i].size = g->tensors[i].size;
+		lp->gt[i].align = g->tensors[i].align ?:
+				  ta_graph_default_align(g);
+		lp->gt[i].flags = g->tensors[i].flags;
+	}
+	for (i = 0; i < g->n_ops; i++) {
+		lp->gops[i].first_ref = g->ops[i].first_ref;
+		lp->gops[i].n_inputs = g->ops[i].n_inputs;
+		lp->gops[i].n_outputs = g->ops[i].n_outputs;
+		lp->gops[i].flags = g->ops[i].flags;
+	}
+	lp->graph.n_tensors = n;
+	lp->graph.n_ops = g->n_ops;
+	lp->graph.n_refs = g->n_refs;
+	lp->graph.tensors = lp->gt;
+	lp->graph.ops = lp->gops;
+	lp->graph.refs = g->refs;
+	lp->prob.graph = &lp->graph;
+	return ta_graph_lifetimes(&lp->graph, buffers);
+}
+
 static int ta_plan_offline_run(const struct ta_graph_builder *g,
 			       const struct ta_plan_options *opts,
 			       const uint64_t *fixed, uint64_t fixed_height,
@@ -432,14 +512,10 @@ static int ta_plan_offline_run(const struct ta_graph_builder *g,
 {
 	static const struct ta_plan_options defaults;
 	uint32_t i, n = g->n_tensors;
-	struct ta_graph_tensor *gt = NULL;
-	struct ta_graph_op *gops = NULL;
-	struct ta_buffer *buffers = NULL;
-	u64 *offsets = NULL;
-	struct ta_problem prob = { 0 };
+	struct ta_lib_problem lp;
 	struct ta_budget budget = { 0 };
+	u64 *offsets = NULL;
 	struct ta_result res;
-	struct ta_graph graph;
 	struct ta_plan *p;
 	int err = -ENOMEM;
 
@@ -450,58 +526,21 @@ static int ta_plan_offline_run(const struct ta_graph_builder *g,
 	budget.time_ns = opts->budget_ns;
 	budget.steps = opts->budget_steps;
 	p = ta_plan_alloc(n);
-	buffers = calloc(n ? n : 1, sizeof(*buffers));
 	offsets = calloc(n ? n : 1, sizeof(*offsets));
-	if (!p || !buffers || !offsets)
+	memset(&lp, 0, sizeof(lp));
+	if (!p || !offsets)
 		goto out;
-
-	memset(&prob, 0, sizeof(prob));
-	prob.n_buffers = n;
-	prob.buffers = buffers;
-	prob.fixed = (const u64 *)fixed;
-	prob.fixed_height = fixed_height;
-	if (g->lifetime_form) {
-		for (i = 0; i < n; i++) {
-			buffers[i].size = g->lifetimes[i].size;
-			buffers[i].align = g->lifetimes[i].align ?:
-					   ta_graph_default_align(g);
-			buffers[i].start = g->lifetimes[i].start;
-			buffers[i].end = g->lifetimes[i].end;
-		}
-	} else {
-		gt = calloc(n ? n : 1, sizeof(*gt));
-		gops = calloc(g->n_ops ? g->n_ops : 1, sizeof(*gops));
-		if (!gt || !gops)
-			goto out;
-		for (i = 0; i < n; i++) {
-			gt[i].size = g->tensors[i].size;
-			gt[i].align = g->tensors[i].align ?:
-				      ta_graph_default_align(g);
-			gt[i].flags = g->tensors[i].flags;
-		}
-		for (i = 0; i < g->n_ops; i++) {
-			gops[i].first_ref = g->ops[i].first_ref;
-			gops[i].n_inputs = g->ops[i].n_inputs;
-			gops[i].n_outputs = g->ops[i].n_outputs;
-			gops[i].flags = g->ops[i].flags;
-		}
-		graph.n_tensors = n;
-		graph.n_ops = g->n_ops;
-		graph.n_refs = g->n_refs;
-		graph.tensors = gt;
-		graph.ops = gops;
-		graph.refs = g->refs;
-		err = ta_graph_lifetimes(&graph, buffers);
-		if (err)
-			goto out;
-		prob.graph = &graph;
-	}
-	err = ta_plan_solve(&prob, opts->strategy, &budget, offsets, &res);
+	err = ta_lib_problem(g, &lp);
+	if (err)
+		goto out;
+	lp.prob.fixed = (const u64 *)fixed;
+	lp.prob.fixed_height = fixed_height;
+	err = ta_plan_solve(&lp.prob, opts->strategy, &budget, offsets, &res);
 	if (err)
 		goto out;
 	for (i = 0; i < n; i++) {
 		p->placements[i].offset = offsets[i];
-		p->placements[i].size = buffers[i].size;
+		p->placements[i].size = lp.buffers[i].size;
 	}
 	p->strategy = opts->strategy;
 	p->optimal = res.optimal;
@@ -513,10 +552,8 @@ static int ta_plan_offline_run(const struct ta_graph_builder *g,
 	err = 0;
 out:
 	ta_plan_free(p);
-	free(buffers);
+	ta_lib_problem_free(&lp);
 	free(offsets);
-	free(gt);
-	free(gops);
 	return err;
 }
 
@@ -725,7 +762,7 @@ void ta_plan_free(struct ta_plan *p)
 {
 	if (!p)
 		return;
-	if (p->map)
+	if (p->map && p->map_len)
 		munmap(p->map, p->map_len);
 	free(p->placements);
 	free(p);

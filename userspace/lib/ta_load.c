@@ -105,6 +105,11 @@ int ta_graph_load(const char *path, const struct ta_load_options *opts,
 		ta_graph_free(g);
 		goto free_input;
 	}
+	/* the names, for ta_graph_tensor_find(): the builder takes them */
+	if (in.ids && in.prob.n_buffers == ta_graph_tensor_count(g)) {
+		ta_graph_take_names(g, in.ids);
+		in.ids = NULL;
+	}
 	*out = g;
 free_input:
 	ta_input_free(&in);

@@ -718,5 +718,9 @@ const struct ta_transport_ops ta_netlink_ops = {
 	.destroy = ta_nl_destroy,
 	.export_dmabuf = ta_nl_export,
 	.export_tensor = ta_nl_tensor_export,
+	/* until the family has group commands: the device, as ioctl does */
+	.group_create = ta_ioctl_group_create,
+	.group_add = ta_ioctl_group_add,
+	.group_get = ta_ioctl_group_get,
 	.close = ta_nl_close,
 };

@@ -9,6 +9,9 @@
  *		   [--ioctl | --netlink] [--align N]
  *		   [--exportable NAME[,NAME...]] [--no-inplace]
  *		   [--write-metadata OUT.tflite]
+ *	tactl plan A B [C...] [--lane N] [--lanes L,L,...] [--link ...]
+ *		   [--shared ...] [--capacity BYTES]	(a group:
+ *		   cmd_plan_group.c)
  */
 #include <errno.h>
 #include <limits.h>
@@ -48,6 +51,9 @@ static void plan_usage(FILE *out)
 		"                  [--no-inplace] [--write-metadata OUT.tflite]\n"
 		"                  [--offline | --dry-run] [--hold SECONDS]\n"
 		"                  [--ioctl | --netlink]\n"
+		"       tactl plan FILE FILE... [--lane N] [--lanes L,L,...]\n"
+		"                  [--link M:TENSOR=M:TENSOR] [--shared KEY=M:TENSOR,...]\n"
+		"                  [--capacity BYTES] [options as above]\n"
 		"\n"
 		"Plans a trace CSV (id,lower,upper,size[,alignment]), a graph file\n"
 		"(Documentation/graph-format.md), a TFLite model (tflite.md) or an\n"
@@ -81,7 +87,19 @@ static void plan_usage(FILE *out)
 		"  --offline        plan here, without the module\n"
 		"  --dry-run        plan in the module without taking arena memory\n"
 		"  --hold SECONDS   keep the plan in the module that long before exiting\n"
-		"  --ioctl, --netlink  the transport (default: netlink if available)\n");
+		"  --ioctl, --netlink  the transport (default: netlink if available)\n"
+		"\n"
+		"Several files are planned as one group (members 0, 1, ... in the order\n"
+		"of the files): members of one lane run one after another and share\n"
+		"bytes, members of different lanes may run at once and share none.\n"
+		"  --lane N         the lane of the next file (default 0)\n"
+		"  --lanes L,L,...  the lanes of the files, in order\n"
+		"  --link M:T=M:T   member M's tensor T (a name, a TFLite index or an\n"
+		"                   index) is the later member's input T: one tensor\n"
+		"  --shared K=M:T,M:T...  tensors that are one persistent tensor, key K\n"
+		"  --capacity BYTES hold a slice this big (members added later)\n"
+		"It prints each member's height alone, the group's height and bound,\n"
+		"the sum of the separate plans and the largest member.\n");
 }
 
 static void plan_json_string(const char *s)
@@ -308,6 +326,33 @@ static void plan_conflict(const char *file, const struct ta_input *in,
 	}
 }
 
+/* --lanes L,L,...: how many it gave */
+static u32 plan_lanes_count;
+
+static int plan_parse_lanes(const char *s, u32 *lanes)
+{
+	const char *p = s;
+	unsigned long v;
+	char *end;
+
+	plan_lanes_count = 0;
+	for (;;) {
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (p[0] < '0' || p[0] > '9' || errno ||
+		    v >= TA_GROUP_MAX_LANES || (*end && *end != ',') ||
+		    plan_lanes_count >= TA_GROUP_MAX_MEMBERS) {
+			fprintf(stderr, "tactl plan: bad --lanes '%s' (wants lanes from 0 to %u, comma-separated, one per file)\n",
+				s, TA_GROUP_MAX_LANES - 1);
+			return -EINVAL;
+		}
+		lanes[plan_lanes_count++] = v;
+		if (!*end)
+			return 0;
+		p = end + 1;
+	}
+}
+
 /* Graph form: forget the in-place marks (to measure what they save). */
 static void plan_no_inplace(struct ta_input *in)
 {
@@ -333,6 +378,9 @@ int tactl_cmd_plan(int argc, char **argv)
 	u64 align = 0, n;
 	char err[512] = "";
 	u64 *offsets;
+	static struct plan_group pg;
+	bool group_flags = false, lanes_list = false;
+	u32 next_lane = 0;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -385,16 +433,91 @@ int tactl_cmd_plan(int argc, char **argv)
 					    &n))
 				return 2;
 			sub.hold_s = n;
+		} else if (!strcmp(a, "--lane") && more) {
+			if (tactl_parse_num("plan", a, argv[++i], 0,
+					    TA_GROUP_MAX_LANES - 1, &n))
+				return 2;
+			next_lane = n;
+			group_flags = true;
+		} else if (!strcmp(a, "--lanes") && more) {
+			if (plan_parse_lanes(argv[++i], pg.lanes))
+				return 2;
+			lanes_list = group_flags = true;
+		} else if (!strcmp(a, "--link") && more) {
+			if (pg.n_link_specs >= TA_GROUP_MAX_LINKS) {
+				fprintf(stderr, "tactl plan: more than %u --link\n",
+					TA_GROUP_MAX_LINKS);
+				return 2;
+			}
+			pg.link_specs[pg.n_link_specs++] = argv[++i];
+			group_flags = true;
+		} else if (!strcmp(a, "--shared") && more) {
+			if (pg.n_shared_specs >= TA_GROUP_MAX_SHARED) {
+				fprintf(stderr, "tactl plan: more than %u --shared\n",
+					TA_GROUP_MAX_SHARED);
+				return 2;
+			}
+			pg.shared_specs[pg.n_shared_specs++] = argv[++i];
+			group_flags = true;
+		} else if (!strcmp(a, "--capacity") && more) {
+			if (tactl_parse_num("plan", a, argv[++i], 1, U64_MAX,
+					    &pg.capacity))
+				return 2;
+			group_flags = true;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "tactl plan: bad option '%s'\n", a);
 			plan_usage(stderr);
 			return 2;
-		} else if (!file) {
-			file = a;
+		} else if (pg.n_files >= TA_GROUP_MAX_MEMBERS) {
+			fprintf(stderr, "tactl plan: a group has at most %u members\n",
+				TA_GROUP_MAX_MEMBERS);
+			return 2;
 		} else {
-			fprintf(stderr, "tactl plan: one FILE only\n");
+			if (!lanes_list)
+				pg.lanes[pg.n_files] = next_lane;
+			next_lane = 0;
+			pg.files[pg.n_files++] = a;
+			if (!file)
+				file = a;
+		}
+	}
+	if (pg.n_files > 1) {
+		if (lanes_list && plan_lanes_count != pg.n_files) {
+			fprintf(stderr, "tactl plan: --lanes gives %u lanes for %u files\n",
+				plan_lanes_count, pg.n_files);
 			return 2;
 		}
+		if (out_model || exportable || no_inplace ||
+		    strategy == TA_STRATEGY_FIXED) {
+			fprintf(stderr, "tactl plan: a group of files takes no --write-metadata, --exportable, --no-inplace or --strategy fixed\n");
+			return 2;
+		}
+		if (sub.dry_run && (out_csv || out_svg)) {
+			fprintf(stderr, "tactl plan: a dry run returns figures, not placements: drop -o/--svg or --dry-run\n");
+			return 2;
+		}
+		if (sub.offline && (sub.dry_run || sub.hold_s)) {
+			fprintf(stderr, "tactl plan: --dry-run and --hold are for plans in the module\n");
+			return 2;
+		}
+		if (tactl_check_output(out_csv) || tactl_check_output(out_svg))
+			return 1;
+		pg.strategy = strategy;
+		pg.budget_ns = bp ? bp->time_ns : 0;
+		pg.align = align;
+		pg.no_const = no_const;
+		pg.json = json;
+		pg.offline = sub.offline;
+		pg.dry_run = sub.dry_run;
+		pg.hold_s = sub.hold_s;
+		pg.transport = sub.transport;
+		pg.out_csv = out_csv;
+		pg.out_svg = out_svg;
+		return tactl_plan_group(&pg);
+	}
+	if (group_flags) {
+		fprintf(stderr, "tactl plan: --lane, --lanes, --link, --shared and --capacity plan a group: give two files or more\n");
+		return 2;
 	}
 	if (!file) {
 		plan_usage(stderr);
