@@ -24,8 +24,8 @@
  *
  * Members are the first two models given (the first twice when only one
  * is); the link test takes the first ordered pair of models where one's
- * graph output is at least as large as the other's graph input (an
- * autoencoder feeds itself).
+ * graph output is as large as the other's graph input (an autoencoder
+ * feeds itself).
  *
  * A member's tensors that are not constant, persistent or linked are live
  * in its own window only (Documentation/uapi.md, "Groups"), so a caller
@@ -542,7 +542,11 @@ out:
 	group_destroy(ta, &g);
 }
 
-/* A graph output of @a written by an op, and an input of @b no larger. */
+/*
+ * A graph output of @a written by an op, and a graph input of @b of the
+ * same size (a link is one tensor of the larger size: equal sizes keep
+ * B's reference on A's output exact).
+ */
 static bool pick_link(const struct model *a, const struct model *b,
 		      uint32_t *from, uint32_t *to)
 {
@@ -575,7 +579,7 @@ static bool pick_link(const struct model *a, const struct model *b,
 			    b->tensors[t].flags & (TA_TENSOR_CONSTANT |
 						   TA_TENSOR_PERSISTENT |
 						   TA_TENSOR_EXPORTABLE) ||
-			    !size || size > a->tensors[s].size || size <= best)
+			    !size || size != a->tensors[s].size || size <= best)
 				continue;
 			best = size;
 			*from = s;
