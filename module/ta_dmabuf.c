@@ -417,7 +417,7 @@ static struct dma_buf *ta_dmabuf_create_range(struct ta_plan_obj *plan,
 	 * plan's, and one reservation object named twice cannot be locked.
 	 */
 	if (tensor == TA_DMABUF_WHOLE_PLAN)
-		info.resv = &plan->resv;
+		info.resv = plan->resv;
 	dmabuf = dma_buf_export(&info);
 	if (IS_ERR(dmabuf))
 		goto free_buf;

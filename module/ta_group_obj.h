@@ -79,12 +79,34 @@ struct ta_group_summary {
 	const char *msg;
 };
 
+/**
+ * struct ta_group_info - what GROUP_GET reports
+ * @n_members: members of the group
+ * @member_ids: their plan IDs, in member order
+ * @n_lanes: highest lane used plus one (0 with no member)
+ * @height: the group's height
+ * @lower_bound: its lower bound
+ * @slice_size: bytes of arena held
+ * @mmap_offset: mmap offset of the slice
+ */
+struct ta_group_info {
+	u32 n_members;
+	u32 member_ids[TA_GROUP_MAX_MEMBERS];
+	u32 n_lanes;
+	u64 height;
+	u64 lower_bound;
+	u64 slice_size;
+	u64 mmap_offset;
+};
+
 int ta_group_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 			const struct ta_group_request *req,
 			struct ta_group_summary *out);
 int ta_group_obj_add(struct ta_device *ta, const struct ta_owner *owner,
 		     u32 group_id, const struct ta_group_request *req,
 		     struct ta_group_summary *out);
+int ta_group_obj_info(struct ta_device *ta, const struct ta_owner *caller,
+		      u32 group_id, struct ta_group_info *out);
 void ta_group_request_free(struct ta_group_request *req);
 
 #endif /* TA_GROUP_OBJ_H */

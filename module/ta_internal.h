@@ -27,6 +27,7 @@ struct device_node;
 struct dmem_cgroup_pool_state;
 struct dmem_cgroup_region;
 struct gen_pool;
+struct ta_group;
 struct platform_driver;
 struct reserved_mem;
 
@@ -203,7 +204,14 @@ struct ta_user {
  * @resv: the reservation object of every dma-buf of the whole slice (each
  *	  PLAN_EXPORT and ta_kapi_plan_dmabuf() one): the fences of jobs on
  *	  the plan, whichever buffer or ID they came by, in one place; it
- *	  locks itself (&dma_resv.lock)
+ *	  locks itself (&dma_resv.lock). @own_resv for a plain plan or a
+ *	  group, the lane's (&ta_group.lanes) for a group's member, so jobs
+ *	  of one lane's members are ordered by their implicit fences
+ * @own_resv: the plan's own reservation object
+ * @group_plan: for a group's member, the group's plan, referenced (it owns
+ *		the slice the member's fields point at); NULL otherwise
+ * @group: for a group's plan, the group (ta_group_obj.c); NULL otherwise
+ * @lane: for a group's member, its lane
  * @exportable: bitmap of the tensors with %TA_TENSOR_EXPORTABLE (their
  *		placements are whole pages at page-aligned offsets), or NULL
  *		when the plan has none
@@ -232,7 +240,11 @@ struct ta_plan_obj {
 	dma_addr_t slice_dma;
 	struct dmem_cgroup_pool_state *dmem_pool;
 	struct blocking_notifier_head destroyed;
-	struct dma_resv resv;
+	struct dma_resv *resv;
+	struct dma_resv own_resv;
+	struct ta_plan_obj *group_plan;
+	struct ta_group *group;
+	u32 lane;
 	unsigned long *exportable;
 	u32 n_tensors;
 	struct ta_placement placements[];
@@ -430,6 +442,8 @@ long ta_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
  *	    be visible before (a descriptor); may be NULL
  * @undo: when the result cannot be copied back to userspace, undoes what
  *	  @handler did (so a failed call changes nothing); may be NULL
+ * @copy_on_enospc: when @handler fails with -ENOSPC, the argument is
+ *		    copied back all the same (a count to retry with)
  */
 struct ta_ioctl_desc {
 	unsigned int cmd;
@@ -441,11 +455,48 @@ struct ta_ioctl_desc {
 		       void *arg);
 	void (*undo)(struct ta_device *ta, const struct ta_owner *caller,
 		     void *arg);
+	bool copy_on_enospc;
 };
 
 const struct ta_ioctl_desc *ta_ioctl_lookup(unsigned int cmd);
 int ta_ioctl_info(struct ta_device *ta, const struct ta_owner *caller,
 		  void *arg);
+void *ta_copy_elems(u64 uptr, u32 n, u32 usize, size_t ksize,
+		    size_t min_size);
+int ta_copy_graph(const struct ta_plan_create *args,
+		  struct ta_plan_request *req);
+int ta_copy_lifetimes(const struct ta_plan_create *args,
+		      struct ta_plan_request *req);
+
+/* Whether an ioctl argument's reserved words are not all zero. */
+#define ta_reserved_nonzero(s) memchr_inv(&(s)->reserved, 0, sizeof((s)->reserved))
+
+/* ta_ioctl_group.c: GROUP_CREATE, GROUP_ADD, GROUP_GET */
+#define TA_IOCTL_GROUP_DESCS	3
+extern const struct ta_ioctl_desc ta_ioctl_group_descs[TA_IOCTL_GROUP_DESCS];
+
+/* ta_plan_obj.c: for groups (ta_group_obj.c) */
+struct ta_user *ta_user_reserve(struct ta_device *ta, kuid_t uid);
+int ta_user_charge_bytes(struct ta_device *ta, struct ta_user *user, u64 bytes);
+void ta_user_release(struct ta_device *ta, struct ta_user *user, u64 bytes);
+void ta_user_uncharge_bytes(struct ta_device *ta, struct ta_user *user,
+			    u64 bytes);
+void ta_plan_obj_erased(struct ta_plan_obj *plan);
+void ta_plan_obj_notify(struct ta_device *ta, enum ta_event_type type,
+			const struct ta_plan_obj *plan, u64 requested);
+void ta_plan_obj_unpublish(struct ta_device *ta, struct ta_plan_obj *plan);
+int ta_request_problem(const struct ta_plan_request *req,
+		       struct ta_graph *graph, struct ta_problem *problem,
+		       struct ta_buffer **derived);
+int ta_plan_obj_mark_exportable(struct ta_plan_obj *plan,
+				const struct ta_plan_request *req);
+
+/* ta_group_obj.c: what the plan objects call */
+int ta_group_obj_destroy(struct ta_device *ta, struct ta_plan_obj *plan);
+void ta_group_obj_forget(struct ta_plan_obj *member);
+void ta_group_obj_free(struct ta_group *group);
+u32 ta_group_obj_member_count(struct ta_plan_obj *gplan);
+struct ta_plan_obj *ta_group_obj_member(struct ta_plan_obj *gplan, u32 index);
 
 /* ta_plan_obj.c: request checks shared by ioctl and netlink */
 int ta_request_check(struct ta_plan_request *req, u64 budget_ns,

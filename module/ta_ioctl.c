@@ -53,6 +53,9 @@ union ta_ioctl_arg {
 	struct ta_plan_destroy destroy;
 	struct ta_ioctl_export export;
 	struct ta_ioctl_tensor_export tensor_export;
+	struct ta_group_create group_create;
+	struct ta_group_add group_add;
+	struct ta_group_get group_get;
 };
 
 /*
@@ -62,8 +65,6 @@ union ta_ioctl_arg {
  * cheap.
  */
 #define TA_MAX_ELEM_SIZE	256
-
-#define ta_reserved_nonzero(s) memchr_inv(&(s)->reserved, 0, sizeof((s)->reserved))
 
 /**
  * ta_ioctl_info() - serve %TA_IOCTL_INFO
@@ -84,16 +85,23 @@ int ta_ioctl_info(struct ta_device *ta, const struct ta_owner *caller,
 	return 0;
 }
 
-/*
- * ta_copy_elems() - copy @n user elements of @usize bytes into @n kernel
- * elements of @ksize bytes (the layout this kernel knows). A shorter user
- * element (older ABI) is zero-extended; a longer one must be zero past
- * @ksize. Returns a kvmalloc'd array or an ERR_PTR: -EINVAL when @usize is
- * below @min_size, -E2BIG for non-zero unknown bytes or @usize above
- * %TA_MAX_ELEM_SIZE, -EFAULT.
+/**
+ * ta_copy_elems() - copy an array of user structs of the caller's size
+ * @uptr: user pointer
+ * @n: elements
+ * @usize: bytes of one element as userspace knows it
+ * @ksize: bytes of one element as this kernel knows it
+ * @min_size: the first ABI version's element size
+ *
+ * A shorter user element (older ABI) is zero-extended; a longer one must
+ * be zero past @ksize.
+ *
+ * Return: a kvmalloc'd array or an ERR_PTR: -EINVAL when @usize is below
+ * @min_size, -E2BIG for non-zero unknown bytes or @usize above
+ * %TA_MAX_ELEM_SIZE, -EFAULT, -EINTR, -ENOMEM.
  */
-static void *ta_copy_elems(u64 uptr, u32 n, u32 usize, size_t ksize,
-			   size_t min_size)
+void *ta_copy_elems(u64 uptr, u32 n, u32 usize, size_t ksize,
+		    size_t min_size)
 {
 	const u8 __user *src = u64_to_user_ptr(uptr);
 	size_t done, chunk, total;
@@ -145,8 +153,16 @@ free_dst:
 	return ERR_PTR(err);
 }
 
-static int ta_copy_graph(const struct ta_plan_create *args,
-			 struct ta_plan_request *req)
+/**
+ * ta_copy_graph() - copy a graph-form request's arrays in
+ * @args: the caller's pointers and element sizes
+ * @req: the checked request (counts, default alignment) to fill
+ *
+ * Return: 0, or an error of ta_copy_elems(); -EINVAL for a non-zero pad or
+ * unknown op flags. On error, ta_request_free() frees what was copied.
+ */
+int ta_copy_graph(const struct ta_plan_create *args,
+		  struct ta_plan_request *req)
 {
 	struct ta_tensor *tensors;
 	struct ta_op *ops;
@@ -207,8 +223,15 @@ static int ta_copy_graph(const struct ta_plan_create *args,
 	return 0;
 }
 
-static int ta_copy_lifetimes(const struct ta_plan_create *args,
-			     struct ta_plan_request *req)
+/**
+ * ta_copy_lifetimes() - copy a lifetime-form request's buffers in
+ * @args: the caller's pointer and element size
+ * @req: the checked request to fill
+ *
+ * Return: 0, or an error of ta_copy_elems().
+ */
+int ta_copy_lifetimes(const struct ta_plan_create *args,
+		      struct ta_plan_request *req)
 {
 	struct ta_lifetime *lifetimes;
 	u32 i;
@@ -537,8 +560,10 @@ const struct ta_ioctl_desc *ta_ioctl_lookup(unsigned int cmd)
 	size_t size = _IOC_SIZE(cmd);
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(ta_ioctls); i++) {
-		const struct ta_ioctl_desc *desc = &ta_ioctls[i];
+	for (i = 0; i < ARRAY_SIZE(ta_ioctls) + TA_IOCTL_GROUP_DESCS; i++) {
+		const struct ta_ioctl_desc *desc = i < ARRAY_SIZE(ta_ioctls) ?
+			&ta_ioctls[i] :
+			&ta_ioctl_group_descs[i - ARRAY_SIZE(ta_ioctls)];
 
 		if (_IOC_TYPE(cmd) != _IOC_TYPE(desc->cmd) ||
 		    _IOC_NR(cmd) != _IOC_NR(desc->cmd) ||
@@ -561,7 +586,8 @@ const struct ta_ioctl_desc *ta_ioctl_lookup(unsigned int cmd)
  * -EINVAL for a struct shorter than the first ABI version's, -EFAULT for
  * an unreadable or unwritable argument, -E2BIG for unknown non-zero trailing
  * bytes, -EBADF for a call that changes plans on a file not open for
- * writing, or the handler's error.
+ * writing, or the handler's error (with the argument copied back for an
+ * entry's -ENOSPC when &ta_ioctl_desc.copy_on_enospc says so).
  */
 long ta_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
@@ -587,6 +613,10 @@ long ta_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	if (err)
 		return err;
 	err = desc->handler(ta, &caller, &karg);
+	/* A count the caller needs to retry with, as the entry says. */
+	if (err == -ENOSPC && desc->copy_on_enospc &&
+	    copy_to_user(uarg, &karg, min(usize, ksize)))
+		return -EFAULT;
 	if (err)
 		return err;
 	if ((_IOC_DIR(cmd) & _IOC_READ) &&

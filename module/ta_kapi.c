@@ -146,7 +146,7 @@ EXPORT_SYMBOL_GPL(ta_kapi_plan_dmabuf);
  */
 struct dma_resv *ta_kapi_plan_resv(struct ta_plan_obj *plan)
 {
-	return &plan->resv;
+	return plan->resv;
 }
 EXPORT_SYMBOL_GPL(ta_kapi_plan_resv);
 
@@ -269,3 +269,72 @@ int ta_kapi_plan_notifier_unregister(struct ta_plan_obj *plan,
 	return blocking_notifier_chain_unregister(&plan->destroyed, nb);
 }
 EXPORT_SYMBOL_GPL(ta_kapi_plan_notifier_unregister);
+
+/**
+ * ta_kapi_plan_group() - the group a plan is a member of
+ * @plan: a plan the caller holds a reference to
+ *
+ * A group's members share its slice (ta_kapi_plan_dma_base() and
+ * ta_kapi_plan_size() of a member are the group's) and the members of one
+ * lane share one reservation object (ta_kapi_plan_resv()), so their jobs
+ * are ordered by the implicit fences with nothing for the driver to do.
+ *
+ * Return: the group's plan with a reference (drop it with
+ * ta_kapi_plan_put()), or NULL when @plan is not a member (a plain plan,
+ * or a group's plan itself).
+ */
+struct ta_plan_obj *ta_kapi_plan_group(struct ta_plan_obj *plan)
+{
+	if (!plan->group_plan)
+		return NULL;
+	ta_kapi_plan_ref(plan->group_plan);
+	return plan->group_plan;
+}
+EXPORT_SYMBOL_GPL(ta_kapi_plan_group);
+
+/**
+ * ta_kapi_group_member_count() - members of a group
+ * @group: a group's plan the caller holds a reference to
+ *
+ * Return: the count now (members may be added or destroyed meanwhile); 0
+ * for a plan that is not a group.
+ */
+u32 ta_kapi_group_member_count(struct ta_plan_obj *group)
+{
+	return ta_group_obj_member_count(group);
+}
+EXPORT_SYMBOL_GPL(ta_kapi_group_member_count);
+
+/**
+ * ta_kapi_group_member() - one member of a group
+ * @group: a group's plan the caller holds a reference to
+ * @index: below ta_kapi_group_member_count(), in member order
+ *
+ * Return: the member's plan with a reference (drop it with
+ * ta_kapi_plan_put()), or NULL for an index out of range, a plan that is
+ * not a group, or a member going away.
+ */
+struct ta_plan_obj *ta_kapi_group_member(struct ta_plan_obj *group, u32 index)
+{
+	struct ta_plan_obj *m = ta_group_obj_member(group, index);
+
+	if (m)
+		__module_get(THIS_MODULE);
+	return m;
+}
+EXPORT_SYMBOL_GPL(ta_kapi_group_member);
+
+/**
+ * ta_kapi_plan_lane() - a member's lane
+ * @plan: a plan
+ *
+ * Members of one lane run one after another and share a reservation
+ * object; members of different lanes may run at once and share no byte.
+ *
+ * Return: the lane; 0 for a plan that is not a member.
+ */
+u32 ta_kapi_plan_lane(const struct ta_plan_obj *plan)
+{
+	return plan->lane;
+}
+EXPORT_SYMBOL_GPL(ta_kapi_plan_lane);

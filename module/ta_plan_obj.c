@@ -147,13 +147,27 @@ void ta_create_end(struct ta_device *ta, kuid_t uid)
 	mutex_unlock(&ta->users_lock);
 }
 
-static struct ta_user *ta_user_reserve(struct ta_device *ta, kuid_t uid)
+/**
+ * ta_user_reserve() - reserve one plan of @uid (max_user_plans)
+ * @ta: the device
+ * @uid: the uid
+ *
+ * Return: the uid's account; ERR_PTR(-EDQUOT) at the limit, or -ENOMEM.
+ */
+struct ta_user *ta_user_reserve(struct ta_device *ta, kuid_t uid)
 {
 	return ta_user_take(ta, uid, false);
 }
 
-static int ta_user_charge_bytes(struct ta_device *ta, struct ta_user *user,
-				u64 bytes)
+/**
+ * ta_user_charge_bytes() - charge @bytes of arena to an account
+ * @ta: the device
+ * @user: the account
+ * @bytes: the bytes
+ *
+ * Return: 0, or -EDQUOT above max_user_bytes.
+ */
+int ta_user_charge_bytes(struct ta_device *ta, struct ta_user *user, u64 bytes)
 {
 	u64 limit = READ_ONCE(ta_max_user_bytes);
 	int err = 0;
@@ -167,9 +181,27 @@ static int ta_user_charge_bytes(struct ta_device *ta, struct ta_user *user,
 	return err;
 }
 
-/* Give back one plan of @bytes; free the account when it holds nothing. */
-static void ta_user_release(struct ta_device *ta, struct ta_user *user,
+/**
+ * ta_user_uncharge_bytes() - give back @bytes ta_user_charge_bytes() charged
+ * @ta: the device
+ * @user: the account, which still holds a plan
+ * @bytes: the bytes
+ */
+void ta_user_uncharge_bytes(struct ta_device *ta, struct ta_user *user,
 			    u64 bytes)
+{
+	mutex_lock(&ta->users_lock);
+	user->bytes -= bytes;
+	mutex_unlock(&ta->users_lock);
+}
+
+/**
+ * ta_user_release() - give back one plan of @bytes
+ * @ta: the device
+ * @user: the account; freed when it holds nothing
+ * @bytes: the bytes charged with the plan
+ */
+void ta_user_release(struct ta_device *ta, struct ta_user *user, u64 bytes)
 {
 	mutex_lock(&ta->users_lock);
 	user->bytes -= bytes;
@@ -204,15 +236,25 @@ static void ta_owner_unreserve(struct ta_device *ta,
 	xa_unlock(&ta->plans);
 }
 
-/* Under the table's lock: @plan has just been erased from the table. */
-static void ta_plan_obj_erased(struct ta_plan_obj *plan)
+/**
+ * ta_plan_obj_erased() - count a plan out of its owner's plans
+ * @plan: the plan, just erased from the table under the table's lock
+ */
+void ta_plan_obj_erased(struct ta_plan_obj *plan)
 {
 	if (plan->owner_plans)
 		(*plan->owner_plans)--;
 }
 
-static void ta_plan_obj_notify(struct ta_device *ta, enum ta_event_type type,
-			       const struct ta_plan_obj *plan, u64 requested)
+/**
+ * ta_plan_obj_notify() - announce an event on &ta_device.events
+ * @ta: the device
+ * @type: the event
+ * @plan: its plan, or NULL
+ * @requested: see %TA_EVENT_PRESSURE
+ */
+void ta_plan_obj_notify(struct ta_device *ta, enum ta_event_type type,
+			const struct ta_plan_obj *plan, u64 requested)
 {
 	struct ta_event event = {
 		.ta = ta,
@@ -227,13 +269,25 @@ static void ta_plan_obj_release(struct kref *ref)
 {
 	struct ta_plan_obj *plan = container_of(ref, struct ta_plan_obj, ref);
 
+	if (plan->group_plan) {
+		/* A member: the group's plan holds the slice and its charge. */
+		ta_group_obj_forget(plan);
+		ta_user_release(plan->ta, plan->user, 0);
+		kvfree(plan->exportable);
+		dma_resv_fini(&plan->own_resv);
+		ta_plan_obj_put(plan->group_plan);
+		kvfree(plan);
+		return;
+	}
+	if (plan->group)
+		ta_group_obj_free(plan->group);
 	if (plan->slice_size)
 		gen_pool_free(plan->ta->pool, plan->slice_vaddr,
 			      plan->slice_size);
 	ta_dmem_uncharge(plan->dmem_pool, plan->slice_size);
 	ta_user_release(plan->ta, plan->user, plan->slice_size);
 	kvfree(plan->exportable);
-	dma_resv_fini(&plan->resv);
+	dma_resv_fini(&plan->own_resv);
 	kvfree(plan);
 }
 
@@ -322,10 +376,20 @@ void ta_request_free(struct ta_plan_request *req)
 	req->buffers = NULL;
 }
 
-static int ta_request_problem(const struct ta_plan_request *req,
-			      struct ta_graph *graph,
-			      struct ta_problem *problem,
-			      struct ta_buffer **derived)
+/**
+ * ta_request_problem() - the planner's problem of a checked request
+ * @req: the request
+ * @graph: room for its graph (graph form)
+ * @problem: out; &ta_problem.fixed untouched
+ * @derived: out, the lifetimes derived from the graph (kvfree() them), or
+ *	     NULL for the lifetime form
+ *
+ * Return: 0; -EINVAL for unknown tensor flags or a malformed graph;
+ * -ENOMEM.
+ */
+int ta_request_problem(const struct ta_plan_request *req,
+		       struct ta_graph *graph, struct ta_problem *problem,
+		       struct ta_buffer **derived)
 {
 	u32 i;
 	int err;
@@ -361,9 +425,15 @@ static int ta_request_problem(const struct ta_plan_request *req,
 	return 0;
 }
 
-/* Note which tensors of a graph-form request are exportable, if any. */
-static int ta_plan_obj_mark_exportable(struct ta_plan_obj *plan,
-				       const struct ta_plan_request *req)
+/**
+ * ta_plan_obj_mark_exportable() - note a request's exportable tensors
+ * @plan: the plan being made
+ * @req: its request (graph form: the tensors' %TA_TENSOR_EXPORTABLE)
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int ta_plan_obj_mark_exportable(struct ta_plan_obj *plan,
+				const struct ta_plan_request *req)
 {
 	u32 i;
 
@@ -501,7 +571,8 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 		err = -ENOMEM;
 		goto free_derived;
 	}
-	dma_resv_init(&plan->resv);
+	dma_resv_init(&plan->own_resv);
+	plan->resv = &plan->own_resv;
 	offsets = kvcalloc(max_t(u32, req->n_tensors, 1), sizeof(*offsets),
 			   TA_GFP_USER);
 	if (!offsets) {
@@ -604,7 +675,7 @@ free_plan:
 	kvfree(offsets);
 	ta_dmem_uncharge(plan->dmem_pool, plan->slice_size);
 	kvfree(plan->exportable);
-	dma_resv_fini(&plan->resv);
+	dma_resv_fini(&plan->own_resv);
 	kvfree(plan);
 free_derived:
 	kvfree(derived);
@@ -679,8 +750,13 @@ struct ta_plan_obj *ta_plan_obj_next(struct ta_device *ta, u32 id,
 	}
 }
 
-static void ta_plan_obj_unpublish(struct ta_device *ta,
-				  struct ta_plan_obj *plan)
+/**
+ * ta_plan_obj_unpublish() - tell the world a plan left the table, and drop
+ * the table's reference
+ * @ta: the device
+ * @plan: the plan, erased from the table
+ */
+void ta_plan_obj_unpublish(struct ta_device *ta, struct ta_plan_obj *plan)
 {
 	atomic_dec(&ta->n_plans);
 	blocking_notifier_call_chain(&plan->destroyed, TA_PLAN_NOTIFY_DESTROYED,
@@ -696,18 +772,27 @@ static void ta_plan_obj_unpublish(struct ta_device *ta,
  * @caller: who asks; as for ta_plan_obj_lookup()
  *
  * The ID is gone at once; the memory goes back to the arena when the last
- * mapping or kernel user lets go.
+ * mapping or kernel user lets go. A group's plan takes its members with
+ * it; a member leaves its group (ta_group_obj_destroy()).
  *
- * Return: 0, or -ENOENT (no such plan, not visible, or already destroyed).
+ * Return: 0, or -ENOENT (no such plan, not visible, or already destroyed);
+ * -EBUSY for a member that writes a link a later member reads.
  */
 int ta_plan_obj_destroy(struct ta_device *ta, u32 id,
 			const struct ta_owner *caller)
 {
 	struct ta_plan_obj *plan, *erased;
 
+	int err;
+
 	plan = ta_plan_obj_lookup(ta, id, caller);
 	if (IS_ERR(plan))
 		return PTR_ERR(plan);
+	if (plan->group || plan->group_plan) {
+		err = ta_group_obj_destroy(ta, plan);
+		ta_plan_obj_put(plan);
+		return err;
+	}
 	xa_lock(&ta->plans);
 	erased = __xa_cmpxchg(&ta->plans, id, plan, NULL, GFP_NOWAIT);
 	if (erased == plan)

@@ -18,6 +18,9 @@ TA_PLANNER_SRCS := \
 	module/planner/ta_freelist.c \
 	module/planner/ta_graph.c \
 	module/planner/ta_greedy_size.c \
+	module/planner/ta_group.c \
+	module/planner/ta_group_check.c \
+	module/planner/ta_group_layout.c \
 	module/planner/ta_pingpong.c \
 	module/planner/ta_plan.c \
 	module/planner/ta_runs.c \

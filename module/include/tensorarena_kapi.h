@@ -47,6 +47,11 @@ int ta_kapi_plan_notifier_unregister(struct ta_plan_obj *plan,
 				     struct notifier_block *nb);
 
 /* The notifier's action when the plan is destroyed (its ID is gone). */
+struct ta_plan_obj *ta_kapi_plan_group(struct ta_plan_obj *plan);
+u32 ta_kapi_group_member_count(struct ta_plan_obj *group);
+struct ta_plan_obj *ta_kapi_group_member(struct ta_plan_obj *group, u32 index);
+u32 ta_kapi_plan_lane(const struct ta_plan_obj *plan);
+
 #define TA_KAPI_PLAN_DESTROYED	1
 
 #endif /* TENSORARENA_KAPI_H */

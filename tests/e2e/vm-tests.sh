@@ -367,6 +367,8 @@ run_module_tests() {
 	run_e2e "ta_e2e_netlink" "$TA/ta_e2e_netlink"
 	[ "$mode" = test ] && run_e2e "ynl-tests.sh" sh "$TA/tests/ynl-tests.sh"
 	run_e2e "ta_e2e_lib" "$TA/ta_e2e_lib" "$TA/traces/resnet50.csv" "$TA/traces/S_1.csv"
+	# Issue #28: groups (several plans in one slice) through the ioctls.
+	run_e2e "ta_e2e_group" "$TA/ta_e2e_group"
 	phase "module: runtime e2e"
 	# Issue #12: in-place ops, fixed plans (each refusal case by case),
 	# events and ta_graph_load() through the library.

@@ -499,6 +499,69 @@ def onnx_seeds(root):
             write(root, t, name + ".onnx", small)
 
 
+# ---- fuzz_group: the byte format of fuzz_group.c's decoder ----
+
+def group_size(size):
+    """fg_size(): 0x20..0xf7 then a u16 gives 1 + u16 % 2048; below 0x20 0."""
+    if size == 0:
+        return bytes([0x00])
+    return bytes([0x40]) + struct.pack("<H", size - 1)
+
+
+def group_graph(lane, sizes, const_first=False, inplace=()):
+    """A chain member: tensor 0 the input, the last the output."""
+    b = bytes([lane << 1, len(sizes) - 2])
+    for i, size in enumerate(sizes):
+        flags = 1 if (i == 0 and const_first) else 0
+        b += bytes([flags]) + group_size(size) + bytes([0])  # align 1
+    for i in range(len(sizes) - 1):
+        b += bytes([2 if i in inplace else 0])
+    return b
+
+
+def group_trace(lane, bufs, alias=False):
+    """bufs: [(size, start, length)], start < 8, length <= 6."""
+    b = bytes([lane << 1 | 1, len(bufs), 0xff if alias else 0])
+    for size, start, length in bufs:
+        b += bytes([start | (length - 1) << 3]) + group_size(size) + bytes([2])
+    return b
+
+
+def group_input(members, links=(), shared=(), strategy=0, nudge=(0, 0, 0),
+                extend=(0, 0)):
+    b = bytes([len(members) - 1]) + b"".join(members)
+    b += bytes([len(links)]) + b"".join(bytes(l) for l in links)
+    b += bytes([len(shared)]) + b"".join(bytes(s) for s in shared)
+    b += bytes([strategy]) + bytes(nudge)
+    b += bytes([extend[0]]) + struct.pack("<H", extend[1])
+    return b
+
+
+def group_seeds(root):
+    t = "fuzz_group"
+    chain = [100, 300, 200, 50]
+    write(root, t, "pipeline", group_input(
+        [group_graph(0, chain), group_graph(0, [50, 400, 10]),
+         group_graph(0, [10, 20, 700])],
+        links=[(0, 3, 1, 0), (1, 2, 2, 0)], extend=(1, 64)))
+    write(root, t, "concurrent-shared", group_input(
+        [group_graph(0, chain), group_graph(1, [50, 400, 400, 10])],
+        shared=[(0, 1, 7, 0), (1, 2, 7, 0)], strategy=1, extend=(0, 500)))
+    write(root, t, "cross-lane-link", group_input(
+        [group_graph(0, chain, inplace=(1,)), group_graph(2, [50, 60])],
+        links=[(0, 3, 1, 0)], strategy=3, nudge=(1, 1, 0)))
+    write(root, t, "traces-alias", group_input(
+        [group_trace(0, [(64, 0, 2), (64, 1, 3), (32, 2, 2)], alias=True),
+         group_trace(0, [(128, 0, 1), (16, 0, 6)])], strategy=2,
+        nudge=(2, 3, 4), extend=(0, 0)))
+    # the old member has no tensor and the capacity is 0
+    write(root, t, "extend-empty-old", group_input(
+        [group_trace(0, []), group_trace(0, [(1, 0, 1)])], extend=(0, 0)))
+    write(root, t, "bad-link", group_input(
+        [group_graph(0, chain), group_graph(0, chain)],
+        links=[(1, 3, 0, 0), (0, 1, 1, 1)]))
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "corpus")
     planner_seeds(root)
@@ -506,6 +569,7 @@ def main():
     trace_seeds(root)
     tflite_seeds(root)
     onnx_seeds(root)
+    group_seeds(root)
 
 
 if __name__ == "__main__":

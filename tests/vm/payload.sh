@@ -95,6 +95,8 @@ prog() {
 	prog ta_e2e_stress "$TA_ROOT"/tests/e2e/ta_e2e_stress_{ops,proc}.c -pthread
 	# Issue #24: the arena in the dmem cgroup controller (6.14 and later).
 	prog ta_e2e_dmem
+	# Issue #28: groups through the ioctls.
+	prog ta_e2e_group
 	# ta_e2e_netlink: its client, then its tests by area (run in this order).
 	prog ta_e2e_netlink "$TA_ROOT"/tests/e2e/ta_e2e_nl_{client,bad,plans,export,access}.c $nl_static
 	# ta_e2e_fault: injection, state, then its tests (calls, insmod).
