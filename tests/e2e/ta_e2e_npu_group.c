@@ -32,8 +32,11 @@
  * writes a later member's inputs once the earlier ones have run, and an
  * earlier member's outputs are gone once a later one has. To submit back to
  * back and still check both, the tests declare member B's graph inputs and
- * member A's graph outputs persistent (live for the whole group): what is
- * compared survives, and every other activation of the two shares bytes.
+ * the tensors of member A live at its end (its outputs and the last op's
+ * inputs: what the comparison reads) persistent, live for the whole group:
+ * what is compared survives, and every other activation of the two may
+ * share bytes (the first run, with A's graph outputs alone kept, found
+ * the last op's input overwritten by B, as the group's model allows).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -57,6 +60,8 @@ NPU_FIXTURE
 #define GROUP_MAX	3
 /* A held job "has not finished" if it has not within this. */
 #define HOLD_MS		300
+/* gmember_init(): not a tensor flag, the tensors live at the end */
+#define TA_E2E_LIVE_AT_END	0x80000000U
 
 /* One member: its model, its own copy of the tensors, its plan's view. */
 struct gmember {
@@ -74,7 +79,11 @@ struct group {
 	struct gmember mem[GROUP_MAX];
 };
 
-/* Member @i of @g: model @m in @lane, with @extra flags on @which tensors. */
+/*
+ * Member @i of @g: model @m in @lane, with @extra flags on the tensors
+ * with a flag of @which (TA_E2E_LIVE_AT_END: those live at the model's
+ * end, which compare_live() checks), constants but.
+ */
 static int gmember_init(struct group *g, int i, struct model *m,
 			uint32_t lane, uint32_t which, uint32_t extra)
 {
@@ -89,7 +98,9 @@ static int gmember_init(struct group *g, int i, struct model *m,
 		return -ENOMEM;
 	memcpy(gm->tensors, m->tensors, m->n_tensors * sizeof(*gm->tensors));
 	for (t = 0; t < m->n_tensors; t++)
-		if ((gm->tensors[t].flags & which) &&
+		if (((gm->tensors[t].flags & which) ||
+		     (which & TA_E2E_LIVE_AT_END &&
+		      m->life[t].end == m->n_ops)) &&
 		    !(gm->tensors[t].flags & TA_TENSOR_CONSTANT))
 			gm->tensors[t].flags |= extra;
 	if (g->n < i + 1)
@@ -238,6 +249,25 @@ static uint64_t count_overlaps(const struct gmember *a, const struct gmember *b,
 	return n;
 }
 
+/* What shares bytes with tensor @t of @a, among @b's tensors. */
+static void print_sharers(const struct gmember *a, uint32_t t,
+			  const struct gmember *b)
+{
+	uint32_t s;
+
+	printf("# %s tensor %u (flags %#x) at %llu, %llu bytes; shares bytes with:",
+	       a->m->name, t, a->tensors[t].flags,
+	       (unsigned long long)a->p.place[t].offset,
+	       (unsigned long long)a->m->tensors[t].size);
+	for (s = 0; s < b->m->n_tensors; s++)
+		if (b->m->tensors[s].size && placed_overlap(a, t, b, s))
+			printf(" %s %u (flags %#x, at %llu, %llu bytes)",
+			       b->m->name, s, b->tensors[s].flags,
+			       (unsigned long long)b->p.place[s].offset,
+			       (unsigned long long)b->m->tensors[s].size);
+	printf("\n");
+}
+
 /* A whole-model job on member @gm, by handle or by ID, not waited for. */
 static int submit_nowait(int npu, struct gmember *gm, bool by_id)
 {
@@ -254,7 +284,8 @@ static int serial_group(int ta, int npu, struct group *g, struct model *ma,
 {
 	int ret;
 
-	ret = gmember_init(g, 0, ma, 0, TA_TENSOR_OUTPUT, TA_TENSOR_PERSISTENT);
+	ret = gmember_init(g, 0, ma, 0, TA_E2E_LIVE_AT_END,
+			   TA_TENSOR_PERSISTENT);
 	if (!ret)
 		ret = gmember_init(g, 1, mb, 0, TA_TENSOR_INPUT,
 				   TA_TENSOR_PERSISTENT);
@@ -318,6 +349,10 @@ static void test_group_serial(int ta, int npu, struct model *ma,
 		      rb ? strerror(-rb) : "queued", (long long)bad_a,
 		      (long long)bad_b);
 		ok += !ra && !rb && done && bad_a < 0 && bad_b < 0;
+		if (bad_a >= 0)
+			print_sharers(a, bad_a, b);
+		if (bad_b >= 0)
+			print_sharers(b, bad_b, a);
 	}
 	CHECK(ok == GROUP_ROUNDS, "npu group serial: %d of %d rounds bit for bit",
 	      ok, GROUP_ROUNDS);
