@@ -28,7 +28,9 @@
  * With --export-inputs, only this: the models' inputs planned exportable
  * and exported, and their pages, after a whole run, holding the input
  * alone (no other tensor was planned on them). With --long-job, only a job
- * the watchdog must stop.
+ * the watchdog must stop. With --group, only the groups' proof
+ * (ta_e2e_npu_group.c): members of one lane serialised by their one
+ * reservation object, other lanes not held back, links with no copy.
  *
  * Each option above turns on its tests (-l lists them); -t NAME after
  * the models (or after "--") runs the tests named instead. Every test opens
@@ -36,7 +38,7 @@
  *
  * usage: ta_e2e_npu [--steps] [--corrupt] [--plan-id] [--bad-input] [--unreachable]
  *		     [--dma-heap] [--table] [--stress] [--sync] [--no-constants]
- *		     [--export-inputs] [--long-job]
+ *		     [--export-inputs] [--long-job] [--group]
  *		     MODEL.tflite|.onnx... [--] [-l] [-t NAME]...
  * Prints the harness's plan, "e2e: ok - ..." / "e2e: not ok - ..." per
  * check and "e2e: ok N - NAME" per test (tests/e2e/ta_harness.h).
@@ -101,7 +103,7 @@ static const struct {
 	{ "--stress", &opts.stress }, { "--unreachable", &opts.unreachable },
 	{ "--sync", &opts.sync }, { "--no-constants", &no_constants },
 	{ "--export-inputs", &opts.export_inputs },
-	{ "--long-job", &opts.long_job },
+	{ "--long-job", &opts.long_job }, { "--group", &opts.group },
 };
 
 /*
@@ -130,14 +132,20 @@ static int npu_select(char **sel)
 			SEL("sync_by_id");
 			SEL("queue_bound");
 		}
-		if (opts.long_job)
+		if (opts.long_job) {
 			SEL("long_job");
-		else if (opts.export_inputs)
+		} else if (opts.export_inputs) {
 			SEL("exported_inputs");
-		else if (opts.corrupt)
+		} else if (opts.group) {
+			SEL("group_serial");
+			SEL("group_hold");
+			SEL("group_lanes");
+			SEL("group_link");
+		} else if (opts.corrupt) {
 			SEL("corrupt");
-		else
+		} else {
 			SEL("models");
+		}
 	}
 	SEL("end");
 #undef SEL

@@ -10,6 +10,7 @@
  * the descriptors, ta_e2e_npu_api.c the NPU's refusals, the plan's
  * lifetime and the kernel API's access rule, ta_e2e_npu_jobs.c fences, the
  * queue bound, concurrent processes, the watchdog and exported inputs,
+ * ta_e2e_npu_group.c groups (serialised lanes, concurrent lanes, links),
  * ta_e2e_npu_models.c the models on every strategy (or corrupted plans)
  * and the end: every model read, the arena empty.
  */
@@ -64,7 +65,7 @@ struct plan {
 
 struct options {
 	bool steps, corrupt, plan_id, bad_input, dma_heap, table, stress,
-	     unreachable, sync, export_inputs, long_job;
+	     unreachable, sync, export_inputs, long_job, group;
 };
 
 static const uint32_t strategies[] = {
@@ -109,6 +110,7 @@ extern bool no_constants;
 extern int import_npu;
 
 void ref_reset(struct model *m, uint8_t **buf);
+void ref_op(struct model *m, uint8_t **buf, uint32_t i);
 int model_load(struct model *m, const char *path);
 void model_free(struct model *m);
 int plan_create(int ta, const struct model *m, uint32_t strategy,

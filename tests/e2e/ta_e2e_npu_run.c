@@ -27,7 +27,7 @@ int import_npu = -1;
 
 
 /* The reference: op @i on separate buffers, as the NPU computes it. */
-static void ref_op(struct model *m, uint8_t **buf, uint32_t i)
+void ref_op(struct model *m, uint8_t **buf, uint32_t i)
 {
 	const struct ta_op *op = &m->ops[i];
 	const uint32_t *in = &m->refs[op->first_ref];

@@ -188,6 +188,12 @@ run_npu_tests() {
 	# minute of the debug VM for nothing more).
 	run_e2e "ta_e2e_npu --export-inputs" \
 		"$TA/ta_e2e_npu" --export-inputs "$TA/models/person_detect_mobilenetv1_i8.tflite"
+	# Groups (issue 28): jobs on members of one lane are ordered by the
+	# lane's one reservation object (a foreign fence on one member holds
+	# the next), another lane is not held back, a link is one tensor.
+	run_e2e "ta_e2e_npu --group" "$TA/ta_e2e_npu" --group \
+		"$TA/models/person_detect_mobilenetv1_i8.tflite" \
+		"$TA/models/anomaly_autoencoder_i8.tflite"
 	# A job the watchdog stops, under the soft-lockup detector (the debug
 	# kernel's): 2 s for it instead of 20.
 	if [ "$mode" = test ]; then
