@@ -14,6 +14,10 @@
  *	ta_bench --worst [...]
  *
  * times every strategy on the worst-case inputs instead (ta_bench_worst.c).
+ *
+ *	ta_bench --scale [BENCH_DIR] [...]
+ *
+ * prints the scaling and budget tables (ta_bench_scale.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -24,6 +28,7 @@
 #include "ta_files.h"
 
 int ta_bench_worst(int argc, char **argv);
+int ta_bench_scale(int argc, char **argv);
 
 #define MAX_TRACES	256
 #define MAX_REF		256
@@ -157,6 +162,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "--worst"))
 		return ta_bench_worst(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "--scale"))
+		return ta_bench_scale(argc - 1, argv + 1);
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--budget-ms") && i + 1 < argc) {
