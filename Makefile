@@ -25,6 +25,8 @@
 #                             worst-case inputs before (main's planner, 10 s
 #                             cap per run) and after (limit 2 s), then the
 #                             transports in a VM of Debian's stock kernel
+#                             (and ta_bench --scale: time, memory and slope
+#                             at 2^16..2^20 buffers, auto's budget kept)
 #   make lint                 checkpatch --strict, W=1, sparse on the module
 #   make kunit                the KUnit suites through the kernel's kunit.py
 #                             (module/ as drivers/misc/tensorarena of a clean
@@ -103,6 +105,7 @@ bench: deps
 	$(TOP)/tests/bench-perfect.sh $(SHARED)/bench
 	-$(TOP)/userspace/bench/worst-before.sh main
 	$(TOP)/userspace/bin/ta_bench --worst --limit-ms 2000 --cap-s 30
+	$(TOP)/userspace/bin/ta_bench --scale $(SHARED)/bench
 	TA_SHARED=$(SHARED) $(TOP)/tests/vm/bench.sh
 
 lint: deps

@@ -87,4 +87,5 @@ TA_TACTL_SRCS := \
 TA_BENCH_SRCS := \
 	userspace/bench/ta_bench.c \
 	userspace/bench/ta_bench_group.c \
+	userspace/bench/ta_bench_scale.c \
 	userspace/bench/ta_bench_worst.c

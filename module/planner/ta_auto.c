@@ -3,11 +3,14 @@
  * ta_auto.c - the default strategy: a portfolio of fast orderings, then a
  * bounded search toward the lower bound.
  *
- * 1. greedy-size, the baseline, so that auto is never worse than it;
+ * 1. freelist, then greedy-size's pass through auto's fit engine, cut at
+ *    the budget (freelist's plan stands when it is), so that auto is never
+ *    worse than either and returns within its budget plus freelist's one
+ *    O(n log n) pass;
  * 2. the fit engine (ta_fit.c) with several static orders (largest,
  *    largest area, longest, most crowded, ...), each with first and best
  *    fit, keeping the lowest plan;
- * 3. every other strategy (freelist, pingpong's regions, stack), so that
+ * 3. every other strategy (pingpong's regions, stack), so that
  *    none of them beats auto; up to %TA_STACK_EXHAUSTIVE buffers stack
  *    enumerates every order, which proves its plan optimal;
  * 4. else up to %TA_SEARCH_MAX_BUFFERS buffers: the skyline branch and bound
@@ -265,8 +268,9 @@ static int ta_auto_iterate(const struct ta_problem *p, struct ta_fit *fit,
 #define TA_AUTO_RIVALS	3
 
 /*
- * Rival @which: freelist, pingpong's regions (auto has greedy-size's plan
- * already), stack (greedy-size itself above %TA_STACK_MAX_GREEDY).
+ * Rival @which: 1, pingpong's regions (auto has greedy-size's and
+ * freelist's plans already, see ta_auto_first()), 2, stack (greedy-size
+ * itself above %TA_STACK_MAX_GREEDY).
  * res->height is U64_MAX when the rival has nothing new to offer.
  */
 static int ta_auto_rival(const struct ta_problem *p, u32 which,
@@ -275,8 +279,6 @@ static int ta_auto_rival(const struct ta_problem *p, u32 which,
 {
 	res->optimal = false;
 	switch (which) {
-	case 0:
-		return ta_plan_freelist(p, budget, offsets, res, w);
 	case 1:
 		return ta_pingpong_regions(p, offsets, res, w);
 	default:
@@ -289,9 +291,86 @@ static int ta_auto_rival(const struct ta_problem *p, u32 which,
 }
 
 /*
- * Anytime past greedy-size: the hard deadline in @w (limit_ns) stops the
- * later phases like the search budget does, and the best plan so far is
- * returned. Only greedy-size itself can end with -ETIMEDOUT.
+ * Run rival @which under auto's deadline too: the call's hard deadline is
+ * brought in to @deadline for it, and a stop on that deadline alone is
+ * forgotten afterwards (-EAGAIN: the rival has nothing to offer).
+ */
+static int ta_auto_rival_by(const struct ta_problem *p, u32 which,
+			    const struct ta_budget *budget, u64 deadline,
+			    u64 *offsets, struct ta_result *res,
+			    struct ta_work *w)
+{
+	struct ta_work *root = w->root ? w->root : w;
+	u64 saved = root->limit_ns;
+	int ret;
+
+	if (root->err)
+		return root->err;
+	if (!saved || saved > deadline)
+		root->limit_ns = deadline;
+	ret = ta_auto_rival(p, which, budget, offsets, res, w);
+	root->limit_ns = saved;
+	if (ret == -ETIMEDOUT && (!saved || ta_env_now_ns() < saved)) {
+		root->err = 0;
+		ret = -EAGAIN;
+	}
+	return ret;
+}
+
+/*
+ * The first plan, within the budget: freelist's pass (fast, O(n log n)),
+ * kept in @flo, then greedy-size's pass through auto's fit engine, cut at
+ * the deadline; when it is cut, freelist's plan is the plan. *@fl_h is
+ * freelist's height (U64_MAX when it overflowed), *@best the plan's.
+ * Return: 0, 1 when out of time (the plan in @offsets is freelist's), or
+ * a negative errno.
+ */
+static int ta_auto_first(const struct ta_problem *p,
+			 const struct ta_budget *budget, struct ta_fit *fit,
+			 u32 *order, u64 *flo, u64 *fl_h, u64 *offsets,
+			 u64 *best, struct ta_result *res, struct ta_work *w,
+			 struct ta_work *lim)
+{
+	struct ta_result fres = *res;
+	u32 n = p->n_buffers;
+	int ret;
+
+	ret = ta_plan_freelist(p, budget, flo, &fres, w);
+	if (ret && ret != -EOVERFLOW)
+		return ret;
+	*fl_h = ret ? U64_MAX : fres.height;
+	res->steps = n;
+	ret = ta_greedy_order(p->buffers, n, order);
+	if (!ret)
+		ret = ta_work_add(w, 16 * (u64)n);
+	if (!ret && *fl_h > res->lower_bound)
+		ret = ta_fit_run(fit, order, TA_FIT_BEST, U64_MAX, offsets,
+				 best, lim);
+	else if (!ret)
+		ret = -EAGAIN;	/* freelist met the lower bound */
+	if (!ret) {
+		lim->steps -= n;	/* greedy-size's steps are res->steps */
+		return 0;
+	}
+	if (ret != -EAGAIN && ret != -ETIMEDOUT)
+		return ret;
+	if (*fl_h == U64_MAX) {
+		/* nothing to fall back on: greedy-size, to the end */
+		ret = ta_plan_greedy_size(p, budget, offsets, res, w);
+		*best = res->height;
+		return ret ? ret : 1;
+	}
+	ta_auto_copy(offsets, flo, n);
+	*best = *fl_h;
+	return 1;
+}
+
+/*
+ * Anytime past its first plan: the budget (time_ns) bounds every phase,
+ * the rivals too, and the hard deadline in @w (limit_ns) stops them like
+ * the budget does; the best plan so far is returned. Only freelist's first
+ * pass (or greedy-size's, when freelist's overflowed) can end with
+ * -ETIMEDOUT.
  */
 int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 		 u64 *offsets, struct ta_result *res, struct ta_work *w)
@@ -300,24 +379,16 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 	struct ta_auto_key *keys = NULL;
 	struct ta_fit *fit = NULL;
 	u32 *order = NULL, *tmpo = NULL;
-	u64 *cur = NULL, *crowd = NULL, best, lb = res->lower_bound, h, t0;
+	u64 *cur = NULL, *crowd = NULL, *flo = NULL, best = U64_MAX;
+	u64 lb = res->lower_bound, h, t0, deadline, fl_h = U64_MAX;
 	u32 n = p->n_buffers, pass, passes;
 	bool proven = false;
 	int ret;
 
 	t0 = ta_env_now_ns();
-	lim = ta_work_sub(w, t0 + (budget && budget->time_ns ? budget->time_ns :
-				   TA_AUTO_DEFAULT_NS +
-				   TA_AUTO_NS_PER_BUFFER * n),
-			  budget ? budget->steps : 0);
-
-	ret = ta_plan_greedy_size(p, budget, offsets, res, w);
-	if (ret)
-		return ret;
-	best = res->height;
-	res->lower_bound = lb;
-	if (best <= lb || n < 2)
-		goto done;
+	deadline = t0 + (budget && budget->time_ns ? budget->time_ns :
+			 TA_AUTO_DEFAULT_NS + TA_AUTO_NS_PER_BUFFER * n);
+	lim = ta_work_sub(w, deadline, budget ? budget->steps : 0);
 
 	fit = ta_fit_create(p->buffers, n, TA_FIT_RUNS, w);
 	keys = ta_env_alloc_array(n, sizeof(*keys));
@@ -325,10 +396,18 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 	tmpo = ta_env_alloc_array(n, sizeof(*tmpo));
 	cur = ta_env_alloc_array(n, sizeof(*cur));
 	crowd = ta_env_alloc_array(n, sizeof(*crowd));
-	if (!fit || !keys || !order || !tmpo || !cur || !crowd) {
+	flo = ta_env_alloc_array(n, sizeof(*flo));
+	if (!fit || !keys || !order || !tmpo || !cur || !crowd || !flo) {
 		ret = -ENOMEM;
 		goto out;
 	}
+	ret = ta_auto_first(p, budget, fit, order, flo, &fl_h, offsets, &best,
+			    res, w, &lim);
+	res->lower_bound = lb;
+	if (ret < 0)
+		goto out;
+	if (ret || best <= lb || n < 2)
+		goto searched;
 	ret = ta_auto_crowding(p, crowd);
 	if (!ret)
 		ret = ta_work_add(w, 8 * (u64)n);
@@ -339,6 +418,11 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 	passes = n > TA_SEARCH_MAX_BUFFERS ? TA_AUTO_LARGE_PASSES :
 					     ARRAY_SIZE(ta_auto_passes);
 	for (pass = 0; pass < passes && best > lb; pass++) {
+		ret = ta_work_limit_hit(&lim);
+		if (ret < 0)
+			goto out;
+		if (ret)
+			break;	/* the rivals still run */
 		ta_auto_order(p, ta_auto_passes[pass][0], crowd, keys, order);
 		ret = ta_work_add(w, 4 * (u64)n);
 		if (ret == -ETIMEDOUT)
@@ -360,20 +444,25 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 		}
 	}
 	/*
-	 * The other strategies, so that none of them ever beats auto. They
-	 * are not cut by the search budget, only by the hard deadline: auto
-	 * takes at least as long as the slowest of them. Up to
+	 * The other strategies, so that none of them ever beats auto:
+	 * freelist's plan from the first pass, then the others, each cut at
+	 * auto's deadline (a rival cut short offers nothing). Up to
 	 * %TA_STACK_EXHAUSTIVE buffers stack enumerates every order, exact
 	 * with any alignment: the search's canonical placements are complete
 	 * only when no alignment exceeds the size granule.
 	 */
-	for (pass = 0; pass < TA_AUTO_RIVALS && best > lb && !proven; pass++) {
+	if (fl_h < best) {
+		best = fl_h;
+		ta_auto_copy(offsets, flo, n);
+	}
+	for (pass = 1; pass < TA_AUTO_RIVALS && best > lb && !proven; pass++) {
 		struct ta_result rres = *res;
 
-		ret = ta_auto_rival(p, pass, budget, cur, &rres, w);
+		ret = ta_auto_rival_by(p, pass, budget, deadline, cur, &rres,
+				       w);
 		if (ret == -ETIMEDOUT)
 			goto searched;
-		if (ret == -EOVERFLOW)
+		if (ret == -EOVERFLOW || ret == -EAGAIN)
 			continue;
 		if (ret)
 			goto out;
@@ -410,9 +499,9 @@ out:
 	ta_env_free(tmpo);
 	ta_env_free(cur);
 	ta_env_free(crowd);
+	ta_env_free(flo);
 	if (ret)
 		return ret;
-done:
 	res->height = best;
 	res->steps += lim.steps;
 	res->optimal = best <= lb || proven;

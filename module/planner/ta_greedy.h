@@ -19,4 +19,10 @@
 int ta_greedy_place(const struct ta_buffer *bufs, u32 n, const u64 *fixed,
 		    u64 *offsets, u64 *height, struct ta_work *w);
 
+/*
+ * greedy-size's order into @order (@n indices), so that auto can run the
+ * same pass through its own fit engine, cut at its deadline.
+ */
+int ta_greedy_order(const struct ta_buffer *b, u32 n, u32 *order);
+
 #endif /* TA_GREEDY_H */

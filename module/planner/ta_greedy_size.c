@@ -34,8 +34,16 @@ static int ta_greedy_cmp_key(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* The placement order: largest first, then longest, then lowest index. */
-static int ta_greedy_order(const struct ta_buffer *b, u32 n, u32 *order)
+/**
+ * ta_greedy_order() - greedy-size's placement order
+ * @b: the buffers
+ * @n: how many
+ * @order: out, the @n indices: largest first, then longest, then lowest
+ *	   index
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ta_greedy_order(const struct ta_buffer *b, u32 n, u32 *order)
 {
 	struct ta_greedy_key *key;
 	u32 i;

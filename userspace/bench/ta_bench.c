@@ -18,6 +18,9 @@
  *	ta_bench --groups [MODELS_DIR] [...]
  *
  * plans pipelines of the shared models as groups (ta_bench_group.c).
+ *	ta_bench --scale [BENCH_DIR] [...]
+ *
+ * prints the scaling and budget tables (ta_bench_scale.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -29,6 +32,7 @@
 
 int ta_bench_worst(int argc, char **argv);
 int ta_bench_group(int argc, char **argv);
+int ta_bench_scale(int argc, char **argv);
 
 #define MAX_TRACES	256
 #define MAX_REF		256
@@ -164,6 +168,8 @@ int main(int argc, char **argv)
 		return ta_bench_worst(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "--groups"))
 		return ta_bench_group(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "--scale"))
+		return ta_bench_scale(argc - 1, argv + 1);
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--budget-ms") && i + 1 < argc) {
