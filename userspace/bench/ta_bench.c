@@ -18,6 +18,7 @@
  *	ta_bench --groups [MODELS_DIR] [...]
  *
  * plans pipelines of the shared models as groups (ta_bench_group.c).
+ *
  *	ta_bench --scale [BENCH_DIR] [...]
  *
  * prints the scaling and budget tables (ta_bench_scale.c).
