@@ -32,6 +32,10 @@ TA_PLANNER_SRCS := \
 	module/planner/ta_search_slab.c \
 	module/planner/ta_search_state.c \
 	module/planner/ta_stack.c \
+	module/planner/ta_tier.c \
+	module/planner/ta_tier_bound.c \
+	module/planner/ta_tier_check.c \
+	module/planner/ta_tier_unit.c \
 	module/planner/ta_validate.c \
 	module/planner/ta_work.c
 

@@ -40,5 +40,6 @@ extern const struct ta_test ta_runtime_tests[];
 extern const struct ta_test ta_tactl_tests[];
 extern const struct ta_test ta_auto_tests[];
 extern const struct ta_test ta_contain_tests[];
+extern const struct ta_test ta_tier_tests[];
 
 #endif /* TA_TEST_H */
