@@ -85,4 +85,5 @@ TA_TACTL_SRCS := \
 
 TA_BENCH_SRCS := \
 	userspace/bench/ta_bench.c \
+	userspace/bench/ta_bench_tier.c \
 	userspace/bench/ta_bench_worst.c

@@ -24,6 +24,7 @@
 #include "ta_files.h"
 
 int ta_bench_worst(int argc, char **argv);
+int ta_bench_tier(int argc, char **argv);
 
 #define MAX_TRACES	256
 #define MAX_REF		256
@@ -157,6 +158,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "--worst"))
 		return ta_bench_worst(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "--tier"))
+		return ta_bench_tier(argc - 1, argv + 1);
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--budget-ms") && i + 1 < argc) {
