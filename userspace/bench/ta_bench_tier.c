@@ -138,7 +138,10 @@ int ta_bench_tier(int argc, char **argv)
 			at_opt++;
 		}
 	}
-	printf("tier: 200 random traces of 4-20 buffers: mean auto/optimum %.4f, worst %.4f, at the optimum %d, plans failed or invalid %d, subsets left unknown %llu\n",
-	       sum / 200, worst, at_opt, fails, (unsigned long long)unknown);
+	printf("tier: 200 random traces of 4-20 buffers\n");
+	printf("mean auto/optimum %.4f, worst %.4f, at the optimum %d\n",
+	       sum / 200, worst, at_opt);
+	printf("plans failed or invalid %d, subsets unknown %llu\n", fails,
+	       (unsigned long long)unknown);
 	return fails ? 1 : 0;
 }
