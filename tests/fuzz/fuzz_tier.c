@@ -50,7 +50,7 @@ static int brute(const struct ta_buffer *b, u32 n, const u8 *pins,
 	return 0;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *d, size_t len)
+int LLVMFuzzerTestOneInput(const u8 *d, size_t len)
 {
 	struct ta_buffer b[FUZZ_N];
 	u8 pins[FUZZ_N], tier[FUZZ_N];
@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t len)
 	rq.slow_strategy = (d[3] >> 3) % TA_STRATEGY_COUNT;
 	rq.pins = pins;
 	for (i = 0; i < n; i++) {
-		const uint8_t *e = d + 4 + i * 5;
+		const u8 *e = d + 4 + i * 5;
 
 		b[i].size = (u64)e[0] << 2 | (e[1] & 3);
 		b[i].align = 1ULL << (e[1] >> 2 & 7);
@@ -102,7 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t len)
 		fuzz_fail("served above the bound");
 	/* the rest of the input rewrites the plan */
 	for (i = 0; 4 + n * 5 + 2 * i + 1 < len && i < n; i++) {
-		const uint8_t *e = d + 4 + n * 5 + 2 * i;
+		const u8 *e = d + 4 + n * 5 + 2 * i;
 
 		tier[i] = e[0] & 1 ? TA_TIER_FAST : TA_TIER_SLOW;
 		/* zero-size buffers stay at 0 (ta_plan_check()'s own rule) */
@@ -110,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t len)
 	}
 	ret = ta_tier_check(&p, &rq, tier, off, res.fast.height,
 			    res.slow.height, &served, &c);
-	if ((ret == 0) != (brute(b, n, pins, tier, off, rq.capacity,
+	if (!ret != (brute(b, n, pins, tier, off, rq.capacity,
 				 res.fast.height, res.slow.height) == 0))
 		fuzz_fail("the checker and the brute force disagree");
 	return 0;
