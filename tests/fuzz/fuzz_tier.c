@@ -110,8 +110,8 @@ int LLVMFuzzerTestOneInput(const u8 *d, size_t len)
 	}
 	ret = ta_tier_check(&p, &rq, tier, off, res.fast.height,
 			    res.slow.height, &served, &c);
-	if (!ret != (brute(b, n, pins, tier, off, rq.capacity,
-				 res.fast.height, res.slow.height) == 0))
+	if (!ret != !brute(b, n, pins, tier, off, rq.capacity,
+			   res.fast.height, res.slow.height))
 		fuzz_fail("the checker and the brute force disagree");
 	return 0;
 }
