@@ -102,6 +102,7 @@ bench: deps
 	$(MAKE) -C $(TOP)/userspace bench
 	$(TOP)/userspace/bin/ta_bench $(SHARED)/bench
 	$(TOP)/userspace/bin/ta_bench --groups $(SHARED)/models
+	$(TOP)/userspace/bin/ta_bench --tier
 	$(TOP)/tests/bench-perfect.sh $(SHARED)/bench
 	-$(TOP)/userspace/bench/worst-before.sh main
 	$(TOP)/userspace/bin/ta_bench --worst --limit-ms 2000 --cap-s 30

@@ -35,6 +35,10 @@ TA_PLANNER_SRCS := \
 	module/planner/ta_search_slab.c \
 	module/planner/ta_search_state.c \
 	module/planner/ta_stack.c \
+	module/planner/ta_tier.c \
+	module/planner/ta_tier_bound.c \
+	module/planner/ta_tier_check.c \
+	module/planner/ta_tier_unit.c \
 	module/planner/ta_validate.c \
 	module/planner/ta_work.c
 
@@ -88,4 +92,5 @@ TA_BENCH_SRCS := \
 	userspace/bench/ta_bench.c \
 	userspace/bench/ta_bench_group.c \
 	userspace/bench/ta_bench_scale.c \
+	userspace/bench/ta_bench_tier.c \
 	userspace/bench/ta_bench_worst.c

@@ -46,5 +46,6 @@ extern const struct ta_test ta_lib_group_tests[];
 extern const struct ta_test ta_auto_tests[];
 extern const struct ta_test ta_contain_tests[];
 extern const struct ta_test ta_group_tests[];
+extern const struct ta_test ta_tier_tests[];
 
 #endif /* TA_TEST_H */

@@ -16,6 +16,7 @@ static const struct ta_test *const ta_tables[] = {
 	ta_planner_check_tests,
 	ta_contain_tests,
 	ta_group_tests,
+	ta_tier_tests,
 	ta_auto_tests,
 	ta_files_tests,
 	ta_tflite_tests,

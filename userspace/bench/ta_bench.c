@@ -22,6 +22,11 @@
  *	ta_bench --scale [BENCH_DIR] [...]
  *
  * prints the scaling and budget tables (ta_bench_scale.c).
+ *
+ *	ta_bench --tier [...]
+ *
+ * plans random traces with a fast tier against the exhaustive optimum
+ * (ta_bench_tier.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -34,6 +39,7 @@
 int ta_bench_worst(int argc, char **argv);
 int ta_bench_group(int argc, char **argv);
 int ta_bench_scale(int argc, char **argv);
+int ta_bench_tier(int argc, char **argv);
 
 #define MAX_TRACES	256
 #define MAX_REF		256
@@ -171,6 +177,8 @@ int main(int argc, char **argv)
 		return ta_bench_group(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "--scale"))
 		return ta_bench_scale(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "--tier"))
+		return ta_bench_tier(argc - 1, argv + 1);
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--budget-ms") && i + 1 < argc) {
