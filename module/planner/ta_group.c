@@ -564,10 +564,16 @@ static int ta_group_check_old(struct ta_group_ctx *x, u32 n_old,
 			const struct ta_buffer *b = &p->buffers[t];
 			u64 off = old_offsets[i];
 
-			if (off != old_offsets[x->gb[i].root] ||
-			    (off & (b->align - 1)) || off > capacity ||
-			    b->size > capacity - off)
+			if (off > capacity || b->size > capacity - off)
 				return -EINVAL;
+			/*
+			 * A new link or shared key that joins this tensor to
+			 * another, or raises its alignment, asks an old
+			 * tensor to move: it does not fit as it is.
+			 */
+			if (off != old_offsets[x->gb[i].root] ||
+			    (off & (b->align - 1)))
+				return -ENOSPC;
 			offsets[i] = off;
 			placed[i] = x->gb[i].root == i;
 		}

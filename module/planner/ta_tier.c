@@ -740,8 +740,13 @@ static int ta_tier_plan_fast(const struct ta_problem *p,
 		while (drop < n_order && ch->best[ch->order[n_order - 1 - drop]] ==
 		       TA_TIER_OUT)
 			drop++;
+		/*
+		 * The pins alone, and the strategy still plans them too high
+		 * (the pin check's auto plan fit): take the search's own
+		 * placement, which fits.
+		 */
 		if (drop == n_order)
-			return -ENOSPC;	/* the pins alone: cannot happen */
+			return ta_tier_own(p, tu, ch->best, tier, offsets, r);
 		ch->best[ch->order[n_order - 1 - drop]] = TA_TIER_OUT;
 		for (i = 0; i < p->n_buffers; i++)
 			if (!ta_tier_is_fast(tu, ch->best, tu->of[i]))
