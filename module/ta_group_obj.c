@@ -268,6 +268,7 @@ static struct ta_plan_obj *ta_group_member_new(struct ta_plan_obj *gplan,
 	}
 	for (t = 0; t < slot->req.n_tensors; t++) {
 		plan->placements[t].offset = offsets[t];
+		plan->placements[t].tier = TA_TIER_SLOW;
 		plan->placements[t].size = slot->derived ?
 			slot->derived[t].size : slot->req.buffers[t].size;
 	}

@@ -21,6 +21,7 @@
 #include <linux/tensorarena.h>
 
 #include "planner/ta_planner.h"
+#include "planner/ta_tier.h"
 
 struct dentry;
 struct device_node;
@@ -30,6 +31,36 @@ struct gen_pool;
 struct ta_group;
 struct platform_driver;
 struct reserved_mem;
+
+/**
+ * struct ta_fast - the fast tier: an NPU's SRAM beside the arena (ta_fast.c)
+ * @size: bytes of it; 0 when the module has none (every other field is
+ *	  then zero, and a %TA_CREATE_TIERED create fails with -ENODEV)
+ * @cpu_base: kernel address of its first byte (the sram driver's mapping,
+ *	      or the emulated tier's allocation)
+ * @dma_base: its first byte as &ta_device.dev's DMA address
+ * @phys: its physical address (mmap and dma-bufs map it as a resource
+ *	  when it has no struct page)
+ * @pool: genalloc pool over it; fast slices come from it (genalloc
+ *	  serialises its own updates, as &ta_device.pool)
+ * @sram_pool: the sram driver's pool @cpu_base was taken from (the device
+ *	       tree's sram phandle), or NULL for the emulated tier
+ * @emulated: system RAM standing in for SRAM (the module parameter
+ *	      sram_size): the log and &ta_info.fast_flags say so
+ * @flags: %TA_FAST_* of &ta_info.fast_flags
+ *
+ * Set at probe and constant until remove, so read without a lock.
+ */
+struct ta_fast {
+	size_t size;
+	void *cpu_base;
+	dma_addr_t dma_base;
+	phys_addr_t phys;
+	struct gen_pool *pool;
+	struct gen_pool *sram_pool;
+	bool emulated;
+	u32 flags;
+};
 
 /**
  * struct ta_device - one arena and the character device that serves it
@@ -65,6 +96,7 @@ struct reserved_mem;
  * @users_lock: protects @users and the counters of its entries
  * @dmem: the arena as a region of the dmem cgroup controller, or NULL on a
  *	  kernel without one (ta_dmem.c)
+ * @fast: the fast tier (SRAM), size 0 when there is none
  *
  * The other fields are set at probe and constant until remove, so they are
  * read without a lock.
@@ -91,6 +123,7 @@ struct ta_device {
 	struct xarray users;
 	struct mutex users_lock; /* @users and its entries' counters */
 	struct dmem_cgroup_region *dmem;
+	struct ta_fast fast;
 };
 
 /*
@@ -216,8 +249,19 @@ struct ta_user {
  * @exportable: bitmap of the tensors with %TA_TENSOR_EXPORTABLE (their
  *		placements are whole pages at page-aligned offsets), or NULL
  *		when the plan has none
+ * @fast_capacity: a tiered plan's &ta_plan_create.fast_capacity, else 0
+ * @fast_height: fast-tier bytes the plan needs (0 untiered)
+ * @fast_slice_size: bytes of the fast tier held (@fast_height rounded up
+ *		     to a page; 0 when @fast_height is 0)
+ * @fast_slice_vaddr: kernel address of the fast slice (in &ta_fast.pool)
+ * @fast_slice_dma: DMA address of the fast slice
+ * @n_fast: tensors in the fast tier
+ * @weight_total: &ta_plan_create.weight_total (0 untiered)
+ * @weight_fast: &ta_plan_create.weight_fast
+ * @weight_bound: &ta_plan_create.weight_bound
  * @n_tensors: entries in @placements
- * @placements: offset (from the slice) and size of each tensor
+ * @placements: offset (from the slice of its tier), size and tier of each
+ *		tensor
  *
  * Everything but @ref, @reap_node and @resv's fences is written before
  * the plan is published and never after.
@@ -247,6 +291,15 @@ struct ta_plan_obj {
 	struct ta_group *group;
 	u32 lane;
 	unsigned long *exportable;
+	u64 fast_capacity;
+	u64 fast_height;
+	size_t fast_slice_size;
+	unsigned long fast_slice_vaddr;
+	dma_addr_t fast_slice_dma;
+	u32 n_fast;
+	u64 weight_total;
+	u64 weight_fast;
+	u64 weight_bound;
 	u32 n_tensors;
 	struct ta_placement placements[];
 };
@@ -270,6 +323,14 @@ struct ta_plan_obj {
  *	   transport copies them and checks they come with that strategy
  *	   only), else NULL
  * @fixed_height: %TA_STRATEGY_FIXED: the caller's height, or 0
+ * @fast_capacity: %TA_CREATE_TIERED: &ta_plan_create.fast_capacity
+ *		   (the transport copies it, ta_request_check() checks it)
+ * @tier_weights: %TA_CREATE_TIERED: per tensor, its weight as the caller
+ *		  gave it (0: the default, which ta_request_check() fills
+ *		  in), or NULL for every weight the default
+ * @tier_pins: %TA_CREATE_TIERED: per tensor, %TA_TIER_*, or NULL for every
+ *	       tensor %TA_TIER_ANY (the transport checks each is a known
+ *	       value)
  */
 struct ta_plan_request {
 	u32 flags;
@@ -285,6 +346,9 @@ struct ta_plan_request {
 	struct ta_buffer *buffers;
 	u64 *fixed;
 	u64 fixed_height;
+	u64 fast_capacity;
+	u64 *tier_weights;
+	u8 *tier_pins;
 };
 
 /**
@@ -297,6 +361,15 @@ struct ta_plan_request {
  * @optimal: proven optimal
  * @conflict: when creating failed with -EINVAL because the caller's fixed
  *	      offsets break a rule, which rule and which tensors
+ * @fast_height: a tiered plan's fast-tier bytes (&ta_plan_obj.fast_height)
+ * @fast_mmap_offset: mmap offset of its fast slice, or 0
+ * @n_fast: tensors in the fast tier
+ * @weight_total: &ta_plan_obj.weight_total
+ * @weight_fast: &ta_plan_obj.weight_fast
+ * @weight_bound: &ta_plan_obj.weight_bound
+ * @tier_fail: when a tiered create failed because its pins cannot be met
+ *	       (-ENOSPC, or -EINVAL for contradictory pins): which tensor and
+ *	       the shortfall; kind %TA_TIER_FAIL_NONE otherwise
  */
 struct ta_plan_summary {
 	u32 plan_id;
@@ -306,6 +379,13 @@ struct ta_plan_summary {
 	u64 mmap_offset;
 	bool optimal;
 	struct ta_conflict conflict;
+	u64 fast_height;
+	u64 fast_mmap_offset;
+	u32 n_fast;
+	u64 weight_total;
+	u64 weight_fast;
+	u64 weight_bound;
+	struct ta_tier_fail tier_fail;
 };
 
 /**
@@ -423,6 +503,29 @@ int ta_arena_check_region(struct ta_device *ta);
 int ta_arena_range_table(struct ta_device *ta, u64 offset, size_t size,
 			 struct sg_table *sgt);
 int ta_arena_check_reach(struct ta_device *ta);
+
+/*
+ * ta_fast.c: the fast tier. Fast slices are mmap()ed at
+ * TA_FAST_MMAP_BASE + the plan's ID << PAGE_SHIFT (above every plan's
+ * slice offset, which is ID << PAGE_SHIFT with ID at most TA_PLAN_ID_MAX).
+ */
+#define TA_FAST_MMAP_BASE	((u64)(TA_PLAN_ID_MAX + 1) << PAGE_SHIFT)
+extern u64 ta_sram_size;
+int ta_fast_init_emulated(struct ta_device *ta, u64 size);
+int ta_fast_init_of(struct ta_device *ta, struct device_node *np);
+void ta_fast_exit(struct ta_device *ta);
+int ta_fast_alloc(struct ta_device *ta, size_t size, unsigned long *vaddr,
+		  dma_addr_t *dma);
+void ta_fast_free(struct ta_device *ta, unsigned long vaddr, size_t size);
+size_t ta_fast_in_use(struct ta_device *ta);
+size_t ta_fast_largest_free(struct ta_device *ta);
+void ta_fast_fill_info(struct ta_device *ta, struct ta_info *info,
+		       bool addresses);
+int ta_fast_range_table(struct ta_device *ta, u64 offset, size_t size,
+			struct sg_table *sgt);
+
+/* sizeof(struct ta_placement) before it had a tier */
+#define TA_PLACEMENT_SIZE_V1	16
 
 /* ta_of.c: the arena from a device-tree node's memory-region */
 u64 ta_of_arena_bytes(u64 region_bytes, bool reusable);

@@ -338,11 +338,12 @@ static int ta_put_placements(const struct ta_plan_obj *plan,
 			     struct ta_plan_get *args)
 {
 	u8 __user *dst = u64_to_user_ptr(args->placements);
-	size_t ksize = sizeof(struct ta_placement);
 	size_t usize = args->placement_size;
+	size_t ksize = min(usize, sizeof(struct ta_placement));
 	u32 i, n = min(args->n_placements, plan->n_tensors);
 
-	if (usize < ksize)
+	/* Before tiers an element was offset and size: 16 bytes. */
+	if (usize < TA_PLACEMENT_SIZE_V1)
 		return -EINVAL;
 	if (usize > TA_MAX_ELEM_SIZE)
 		return -E2BIG;

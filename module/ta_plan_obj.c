@@ -609,6 +609,7 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 	for (i = 0; i < req->n_tensors; i++) {
 		plan->placements[i].offset = offsets[i];
 		plan->placements[i].size = problem.buffers[i].size;
+		plan->placements[i].tier = TA_TIER_SLOW;
 	}
 
 	out->plan_id = 0;

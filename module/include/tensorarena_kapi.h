@@ -52,6 +52,16 @@ u32 ta_kapi_group_member_count(struct ta_plan_obj *group);
 struct ta_plan_obj *ta_kapi_group_member(struct ta_plan_obj *group, u32 index);
 u32 ta_kapi_plan_lane(const struct ta_plan_obj *plan);
 
+/*
+ * Memory tiers: a tiered plan also has a slice in the fast tier (SRAM).
+ * ta_kapi_plan_tensor() gives each tensor's DMA address in its own tier.
+ */
+int ta_kapi_plan_tensor_tier(const struct ta_plan_obj *plan, u32 index,
+			     u32 *tier);
+dma_addr_t ta_kapi_plan_fast_dma_base(const struct ta_plan_obj *plan);
+size_t ta_kapi_plan_fast_size(const struct ta_plan_obj *plan);
+struct dma_buf *ta_kapi_plan_fast_dmabuf(struct ta_plan_obj *plan);
+
 #define TA_KAPI_PLAN_DESTROYED	1
 
 #endif /* TENSORARENA_KAPI_H */

@@ -65,6 +65,7 @@ struct ta_tier_request {
  * @TA_TIER_FAIL_CLASS: buffer @tensor shares memory (one alias class) with
  *			a buffer pinned to the other tier
  */
+#ifndef TA_TIER_FAIL_NONE	/* else the uAPI's, with these values */
 enum ta_tier_fail_kind {
 	TA_TIER_FAIL_NONE,
 	TA_TIER_FAIL_SIZE,
@@ -72,6 +73,7 @@ enum ta_tier_fail_kind {
 	TA_TIER_FAIL_PLAN,
 	TA_TIER_FAIL_CLASS,
 };
+#endif
 
 /**
  * struct ta_tier_fail - which pin cannot be met, and by how much

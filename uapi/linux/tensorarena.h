@@ -99,9 +99,41 @@ struct ta_lifetime {
 	__u32 end;
 };
 
+/*
+ * Memory tiers (Documentation/uapi.md, "Memory tiers"): beside the arena
+ * (DRAM, the slow tier) the module may own a small fast memory, an NPU's
+ * SRAM (the device tree's sram phandle, or emulated by the module parameter
+ * sram_size). A plan created with %TA_CREATE_TIERED has a slice in each
+ * tier; the planner chooses which tensors live in the fast one, so that they
+ * fit &ta_plan_create.fast_capacity at every step and the weight served from
+ * it is as large as it can make it. Values of &ta_tensor_tier.pin and
+ * &ta_placement.tier:
+ */
+#define TA_TIER_ANY		0	/* pin: the planner chooses */
+#define TA_TIER_FAST		1	/* the fast tier (SRAM) */
+#define TA_TIER_SLOW		2	/* the arena (DRAM) */
+
+/**
+ * struct ta_tensor_tier - what the caller asks of one tensor's tier
+ * @weight: In. The value of serving the tensor from the fast tier, in any
+ *	    unit (the planner maximises the sum over the fast set); 0 for the
+ *	    default: the bytes the NPU moves, its size times one plus the op
+ *	    inputs that name it (lifetime form: twice its size).
+ * @pin: In. %TA_TIER_ANY, %TA_TIER_FAST or %TA_TIER_SLOW. Tensors of one
+ *	 in-place chain (%TA_OP_INPLACE) share bytes and so a tier: their
+ *	 pins must agree (-EINVAL).
+ * @pad: Must be zero.
+ */
+struct ta_tensor_tier {
+	__u64 weight;
+	__u32 pin;
+	__u32 pad;
+};
+
 /* &ta_plan_create.flags */
 #define TA_CREATE_LIFETIMES	0x1	/* @tensors are &struct ta_lifetime */
 #define TA_CREATE_DRY_RUN	0x2	/* plan only: no arena memory, no ID */
+#define TA_CREATE_TIERED	0x4	/* plan across the fast tier too */
 
 /**
  * struct ta_plan_create - plan a graph; argument of %TA_IOCTL_PLAN_CREATE
@@ -149,6 +181,39 @@ struct ta_lifetime {
  *		  plan's &ta_plan_create.height is then this value. Must be 0
  *		  with any other strategy.
  * @reserved: Must be zero.
+ * @fast_capacity: In. With %TA_CREATE_TIERED: the fast-tier bytes the plan
+ *		   may take, at least 1 (0: -EINVAL) and at most the fast
+ *		   tier's size (-EINVAL; a module without a fast tier fails
+ *		   every tiered create with -ENODEV). The plan's fast slice
+ *		   is @fast_height rounded up to a page; when the fast tier
+ *		   has no free run that long, -ENOSPC. Must be 0 without
+ *		   %TA_CREATE_TIERED.
+ * @tiers: In. With %TA_CREATE_TIERED: user pointer to @n_tensors elements
+ *	   of @tier_size bytes (&struct ta_tensor_tier), one per tensor (or
+ *	   lifetime buffer), or 0 for every tensor %TA_TIER_ANY with the
+ *	   default weight. Must be 0 without %TA_CREATE_TIERED.
+ * @tier_size: In. sizeof(struct ta_tensor_tier) as userspace knows it when
+ *	       @tiers is set, else 0.
+ * @n_fast: Out. Tensors placed in the fast tier.
+ * @fast_height: Out. Fast-tier bytes the plan needs, at most
+ *		 @fast_capacity; @height is then the arena bytes.
+ * @fast_mmap_offset: Out. Offset to pass to mmap() to map the plan's fast
+ *		      slice, or 0 when the fast tier cannot be mapped
+ *		      (&ta_info.fast_flags) or @fast_height is 0.
+ * @weight_total: Out. The weight of every tensor.
+ * @weight_fast: Out. The weight the fast tier serves.
+ * @weight_bound: Out. No tiered plan of this graph within @fast_capacity
+ *		  serves more.
+ * @tier_fail_tensor: Out, when a tiered create fails because its pins
+ *		      cannot be met (-ENOSPC: the tensors pinned fast do not
+ *		      fit; -EINVAL: pins that contradict an in-place chain):
+ *		      the tensor (see %TA_TIER_FAIL_*), else 0. The only
+ *		      fields written on that failure.
+ * @tier_fail_kind: Out. %TA_TIER_FAIL_*, or 0 (%TA_TIER_FAIL_NONE).
+ * @tier_fail_shortfall: Out. Bytes the fast tier lacks for the pins.
+ * @tier_fail_step: Out. %TA_TIER_FAIL_LIVE: the step at which they do not
+ *		    fit.
+ * @tier_reserved: Must be zero.
  */
 struct ta_plan_create {
 	__u32 flags;
@@ -174,16 +239,49 @@ struct ta_plan_create {
 	__u64 offsets;
 	__u64 fixed_height;
 	__u64 reserved;
+	__u64 fast_capacity;
+	__u64 tiers;
+	__u32 tier_size;
+	__u32 n_fast;
+	__u64 fast_height;
+	__u64 fast_mmap_offset;
+	__u64 weight_total;
+	__u64 weight_fast;
+	__u64 weight_bound;
+	__u32 tier_fail_tensor;
+	__u32 tier_fail_kind;
+	__u64 tier_fail_shortfall;
+	__u32 tier_fail_step;
+	__u32 tier_reserved;
 };
+
+/* &ta_plan_create.tier_fail_kind: why the pins cannot be met */
+#define TA_TIER_FAIL_NONE	0
+#define TA_TIER_FAIL_SIZE	1	/* the tensor, pinned fast, is larger
+					 * than the capacity */
+#define TA_TIER_FAIL_LIVE	2	/* the tensors pinned fast live at
+					 * tier_fail_step exceed it; the
+					 * tensor is the last to start */
+#define TA_TIER_FAIL_PLAN	3	/* no plan of them the planner found
+					 * fits; the tensor ends highest */
+#define TA_TIER_FAIL_CLASS	4	/* the tensor shares bytes with one
+					 * pinned to the other tier */
 
 /**
  * struct ta_placement - where one tensor of a plan lives
- * @offset: Out. Bytes from the start of the plan's slice.
+ * @offset: Out. Bytes from the start of the plan's slice in the tensor's
+ *	    tier.
  * @size: Out. The tensor's size.
+ * @tier: Out. %TA_TIER_SLOW (the arena) or %TA_TIER_FAST; %TA_TIER_SLOW in
+ *	  every plan created without %TA_CREATE_TIERED. (An element of 16
+ *	  bytes, before tiers, is still accepted and lacks it.)
+ * @pad: Out. Zero.
  */
 struct ta_placement {
 	__u64 offset;
 	__u64 size;
+	__u32 tier;
+	__u32 pad;
 };
 
 /* &ta_plan_get.flags */
@@ -208,6 +306,14 @@ struct ta_placement {
  * @strategy: Out. The strategy that made the plan.
  * @optimal: Out.
  * @reserved: Must be zero.
+ * @fast_height: Out. As &ta_plan_create.fast_height (0 for a plan created
+ *		 without %TA_CREATE_TIERED).
+ * @fast_mmap_offset: Out. As &ta_plan_create.fast_mmap_offset.
+ * @weight_total: Out. As &ta_plan_create.weight_total (0 untiered).
+ * @weight_fast: Out. As &ta_plan_create.weight_fast.
+ * @weight_bound: Out. As &ta_plan_create.weight_bound.
+ * @n_fast: Out. As &ta_plan_create.n_fast.
+ * @fast_capacity: Out. As the create's &ta_plan_create.fast_capacity.
  */
 struct ta_plan_get {
 	__u32 plan_id;
@@ -222,6 +328,14 @@ struct ta_plan_get {
 	__u32 strategy;
 	__u32 optimal;
 	__u64 reserved[4];
+	__u64 fast_height;
+	__u64 fast_mmap_offset;
+	__u64 weight_total;
+	__u64 weight_fast;
+	__u64 weight_bound;
+	__u32 n_fast;
+	__u32 fast_capacity_pad;
+	__u64 fast_capacity;
 };
 
 /**
@@ -239,6 +353,7 @@ struct ta_plan_destroy {
 
 /* &ta_plan_export.flags */
 #define TA_EXPORT_CLOEXEC	0x1	/* the dma-buf fd gets O_CLOEXEC */
+#define TA_EXPORT_FAST		0x2	/* PLAN_EXPORT: the plan's fast slice */
 
 /**
  * struct ta_plan_export - export a plan's slice as a dma-buf; argument of
@@ -247,7 +362,10 @@ struct ta_plan_destroy {
  * @flags: In. %TA_EXPORT_* bits; others must be zero.
  * @fd: Out. The dma-buf file descriptor (read-write). The buffer keeps the
  *	plan's memory alive until the last importer, mapping and descriptor
- *	let go, even after the plan is destroyed.
+ *	let go, even after the plan is destroyed. With %TA_EXPORT_FAST it
+ *	is the plan's fast slice: -EINVAL for a plan without one
+ *	(fast_height 0), -EOPNOTSUPP when the fast tier cannot be exported
+ *	(&ta_info.fast_flags lacks %TA_FAST_EXPORTABLE).
  * @pad: Must be zero.
  * @reserved: Must be zero.
  */
@@ -268,8 +386,12 @@ struct ta_plan_export {
  * @fd: Out. The dma-buf descriptor, read-write. It keeps the plan's memory alive.
  * @size: Out. The dma-buf's size: the tensor's size rounded up to whole pages
  *        (lseek(fd, 0, SEEK_END) gives it).
- * @offset: Out. The tensor's offset in the plan's slice.
+ * @offset: Out. The tensor's offset in the plan's slice of its tier.
  * @reserved: Must be zero.
+ * @tier: Out. The tensor's tier (%TA_TIER_SLOW or %TA_TIER_FAST); a fast
+ *	  tensor's dma-buf is of fast-tier memory (-EOPNOTSUPP when that
+ *	  cannot be exported).
+ * @pad: Out. Zero.
  */
 struct ta_tensor_export {
 	__u32 plan_id;
@@ -279,6 +401,8 @@ struct ta_tensor_export {
 	__u64 size;
 	__u64 offset;
 	__u64 reserved[2];
+	__u32 tier;
+	__u32 pad;
 };
 
 /**
@@ -302,6 +426,16 @@ struct ta_tensor_export {
  *	       the arena lies below it, and an importer must reach the arena
  *	       too. Zero unless the caller has CAP_SYS_ADMIN.
  * @reserved: Must be zero.
+ * @fast_size: Out. Bytes of the fast tier (SRAM); 0 when the module has
+ *	       none.
+ * @fast_in_use: Out. Bytes of it held by plans (counted apart from
+ *		 @bytes_in_use).
+ * @fast_largest_free: Out. Its largest free run: the largest fast slice a
+ *		       create can get now.
+ * @fast_dma_base: Out. Its first byte as the arena device's DMA address;
+ *		   zero unless the caller has CAP_SYS_ADMIN.
+ * @fast_flags: Out. %TA_FAST_* bits.
+ * @fast_pad: Out. Zero.
  */
 struct ta_info {
 	__u32 abi_version;
@@ -315,7 +449,19 @@ struct ta_info {
 	__u64 dma_base;
 	__u64 dma_limit;
 	__u64 reserved;
+	__u64 fast_size;
+	__u64 fast_in_use;
+	__u64 fast_largest_free;
+	__u64 fast_dma_base;
+	__u32 fast_flags;
+	__u32 fast_pad;
 };
+
+/* &ta_info.fast_flags */
+#define TA_FAST_EMULATED	0x1	/* system RAM standing in for SRAM
+					 * (the module parameter sram_size) */
+#define TA_FAST_MAPPABLE	0x2	/* fast slices can be mmap()ed */
+#define TA_FAST_EXPORTABLE	0x4	/* and exported as dma-bufs */
 
 /*
  * Groups: several graphs (members) planned together into one slice

@@ -462,7 +462,7 @@ static int ta_nl_one_parse(struct nlmsghdr *hdr, struct nlattr **tb,
 		return 0;
 	nla_for_each_attr(a, genlmsg_attrdata(gnlh, 0),
 			  genlmsg_attrlen(gnlh, 0), rem) {
-		struct ta_placement p = { 0 };
+		struct ta_placement p = { .tier = TA_TIER_SLOW };
 
 		if (nla_type(a) != TA_NL_A_PLAN_PLACEMENT)
 			continue;
