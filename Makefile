@@ -104,6 +104,7 @@ bench: deps
 	$(TOP)/userspace/bin/ta_bench --groups $(SHARED)/models
 	$(TOP)/userspace/bin/ta_bench --tier
 	$(TOP)/tests/bench-perfect.sh $(SHARED)/bench
+	$(TOP)/tests/bench-packing.sh
 	-$(TOP)/userspace/bench/worst-before.sh main
 	$(TOP)/userspace/bin/ta_bench --worst --limit-ms 2000 --cap-s 30
 	$(TOP)/userspace/bin/ta_bench --scale $(SHARED)/bench

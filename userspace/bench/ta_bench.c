@@ -119,7 +119,8 @@ static int cmp_str(const void *a, const void *b)
 static int list_traces(const char *dir, char **out)
 {
 	static const char *const groups[] = { "challenging", "synthetic",
-					      "real", "perfect" };
+					      "real", "perfect", "cut",
+					      "skewed", "pinwheel" };
 	char path[4096];
 	int n = 0;
 	size_t g;
