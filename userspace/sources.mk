@@ -70,6 +70,7 @@ TA_LIB_SRCS := \
 	userspace/lib/ta_ioctl_transport.c \
 	userspace/lib/ta_lib.c \
 	userspace/lib/ta_lib_group.c \
+	userspace/lib/ta_lib_tier.c \
 	userspace/lib/ta_load.c \
 	userspace/lib/ta_netlink.c \
 	userspace/lib/ta_svg.c \
@@ -83,6 +84,7 @@ TA_TACTL_SRCS := \
 	userspace/tactl/cmd_info.c \
 	userspace/tactl/cmd_plan.c \
 	userspace/tactl/cmd_plan_group.c \
+	userspace/tactl/cmd_plan_tier.c \
 	userspace/tactl/cmd_plans.c \
 	userspace/tactl/cmd_watch.c \
 	userspace/tactl/main.c \
