@@ -95,4 +95,5 @@ TA_BENCH_SRCS := \
 	userspace/bench/ta_bench_group.c \
 	userspace/bench/ta_bench_scale.c \
 	userspace/bench/ta_bench_tier.c \
+	userspace/bench/ta_bench_tier_models.c \
 	userspace/bench/ta_bench_worst.c
