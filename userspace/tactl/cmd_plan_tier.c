@@ -23,7 +23,8 @@ int tactl_tier_parse_size(const char *s, u64 *v)
 	size_t len = strlen(s);
 	u64 x, mul = 1;
 
-	if (len && len < sizeof(num) && (u = strchr(units, s[len - 1]))) {
+	u = len ? strchr(units, s[len - 1]) : NULL;
+	if (u && *u) {
 		mul = 1ULL << (10 * (u - units + 1));
 		len--;
 	}
