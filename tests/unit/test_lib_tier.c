@@ -4,11 +4,16 @@
  * public API (tensorarena.h): per-tensor requests, tiered plans and their
  * figures, every plan checked with ta_tier_check() (the planner's own
  * validator, independent of ta_tier_solve()), pin failures read back, and
- * the inputs the API refuses, case by case.
+ * the inputs the API refuses, case by case. The kernel path runs against
+ * a stand-in transport (the contract's PLAN_CREATE and PLAN_GET fields,
+ * a memfd for /dev/tensorarena's mappings): no module is needed.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "ta_test.h"
 #include "tensorarena.h"
@@ -400,10 +405,181 @@ static int t_lib_tier_random(void)
 	return 0;
 }
 
+/*
+ * The stand-in transport: what the library sent, and what a module with
+ * a fast tier answers (3 tensors: 0 and 2 fast, 1 slow).
+ */
+static struct ta_plan_create fake_sent;
+static struct ta_tensor_tier fake_tiers[8];
+static u32 fake_n_tiers;
+static int fake_fail;	/* 0, or the errno of a pin failure */
+
+static int fake_create(struct ta_client *c, struct ta_plan_create *a)
+{
+	(void)c;
+	fake_sent = *a;
+	fake_n_tiers = 0;
+	if (a->tiers && a->tier_size == sizeof(struct ta_tensor_tier) &&
+	    a->n_tensors <= 8) {
+		memcpy(fake_tiers, (const void *)(uintptr_t)a->tiers,
+		       a->n_tensors * sizeof(fake_tiers[0]));
+		fake_n_tiers = a->n_tensors;
+	}
+	if (fake_fail) {
+		a->tier_fail_tensor = 1;
+		a->tier_fail_kind = TA_TIER_FAIL_LIVE;
+		a->tier_fail_step = 2;
+		a->tier_fail_shortfall = 300;
+		return -fake_fail;
+	}
+	a->plan_id = (a->flags & TA_CREATE_DRY_RUN) ? 0 : 7;
+	a->height = 3000;
+	a->n_fast = 2;
+	a->fast_height = 1500;
+	a->weight_total = 13000;
+	a->weight_fast = 4000;
+	a->weight_bound = 4500;
+	a->fast_mmap_offset = 8192;
+	return 0;
+}
+
+static int fake_get(struct ta_client *c, struct ta_plan_get *g)
+{
+	static const struct ta_placement pl[3] = {
+		{ .offset = 0, .size = 1000, .tier = TA_TIER_FAST },
+		{ .offset = 0, .size = 3000, .tier = TA_TIER_SLOW },
+		{ .offset = 1000, .size = 500, .tier = TA_TIER_FAST },
+	};
+
+	(void)c;
+	if (g->plan_id != 7)
+		return -ENOENT;
+	if (g->placements) {
+		if (g->placement_size != sizeof(pl[0]) || g->n_placements < 3)
+			return -EINVAL;
+		memcpy((void *)(uintptr_t)g->placements, pl, sizeof(pl));
+	}
+	g->n_placements = 3;
+	g->height = 3000;
+	g->lower_bound = 3000;
+	g->mmap_offset = 0;
+	g->fast_capacity = 2048;
+	g->fast_height = 1500;
+	g->n_fast = 2;
+	g->weight_total = 13000;
+	g->weight_fast = 4000;
+	g->weight_bound = 4500;
+	g->fast_mmap_offset = 8192;
+	return 0;
+}
+
+static int fake_destroy(struct ta_client *c, uint32_t id)
+{
+	(void)c;
+	return id == 7 ? 0 : -ENOENT;
+}
+
+static const struct ta_transport_ops fake_ops = {
+	.create = fake_create,
+	.get = fake_get,
+	.destroy = fake_destroy,
+};
+
+/*
+ * The kernel path, to the contract of 56f7dc1: the request carries
+ * TA_CREATE_TIERED, the capacity and one ta_tensor_tier per tensor (none
+ * when the graph has no requests); a dry run's figures come from the
+ * create, a plan's from PLAN_GET with each tensor's tier; ta_plan_map()
+ * maps both slices (a memfd here) and ta_plan_tensor() points into the
+ * tensor's own; a pin failure comes back in *fail with *out untouched.
+ */
+static int t_lib_tier_kernel_path(void)
+{
+	struct ta_plan_options o = { .fast_capacity = 2048 };
+	struct ta_client fc = { .transport = TA_TRANSPORT_IOCTL,
+				.ops = &fake_ops };
+	struct ta_graph_builder *g = ta_graph_new();
+	struct ta_plan *sentinel = (struct ta_plan *)&fc, *p;
+	struct ta_tier_failure fail;
+	struct ta_plan_tiers t;
+	uint32_t in, mid, out;
+	char byte = 0;
+
+	TA_CHECK(g, "alloc");
+	in = ta_graph_add_tensor(g, 1000, 1, TA_TENSOR_INPUT);
+	mid = ta_graph_add_tensor(g, 3000, 1, 0);
+	out = ta_graph_add_tensor(g, 500, 1, TA_TENSOR_OUTPUT);
+	ta_graph_add_op(g, &in, 1, &mid, 1);
+	ta_graph_add_op(g, &mid, 1, &out, 1);
+	fc.dev_fd = memfd_create("ta_unit_tier", 0);
+	TA_CHECK(fc.dev_fd >= 0 && !ftruncate(fc.dev_fd, 16384), "memfd");
+
+	/* no requests: the flag and the capacity, no array */
+	o.flags = TA_CREATE_DRY_RUN;
+	TA_CHECK(!ta_plan_submit(&fc, g, &o, &p), "dry run");
+	TA_CHECK((fake_sent.flags & TA_CREATE_TIERED) &&
+		 fake_sent.fast_capacity == 2048 && !fake_sent.tiers &&
+		 !fake_sent.tier_size && !fake_sent.tier_reserved,
+		 "request %x %llu", fake_sent.flags,
+		 (unsigned long long)fake_sent.fast_capacity);
+	ta_plan_tiers(p, &t);
+	TA_CHECK(!ta_plan_id(p) && t.fast_capacity == 2048 &&
+		 t.fast_height == 1500 && t.n_fast == 2 &&
+		 t.weight_fast == 4000 && t.weight_bound == 4500 &&
+		 ta_plan_height(p) == 3000, "dry-run figures");
+	ta_plan_free(p);
+
+	/* requests: one element per tensor, those never set zero */
+	TA_CHECK(!ta_graph_set_tensor_tier(g, mid, 77, TA_TIER_SLOW), "req");
+	o.flags = 0;
+	TA_CHECK(!ta_plan_submit_tiered(&fc, g, &o, &fail, &p), "plan");
+	TA_CHECK(fake_n_tiers == 3 &&
+		 fake_sent.tier_size == sizeof(struct ta_tensor_tier) &&
+		 !fake_tiers[0].weight && !fake_tiers[0].pin &&
+		 fake_tiers[1].weight == 77 && fake_tiers[1].pin == TA_TIER_SLOW &&
+		 !fake_tiers[2].weight && !fake_tiers[2].pin && !fail.kind,
+		 "tiers sent: %u", fake_n_tiers);
+	ta_plan_tiers(p, &t);
+	TA_CHECK(ta_plan_id(p) == 7 && t.fast_capacity == 2048 &&
+		 t.weight_total == 13000, "figures");
+	TA_CHECK(ta_plan_tensor_tier(p, 0) == TA_TIER_FAST &&
+		 ta_plan_tensor_tier(p, 1) == TA_TIER_SLOW &&
+		 ta_plan_tensor_tier(p, 2) == TA_TIER_FAST &&
+		 ta_plan_offset(p, 2) == 1000, "tiers");
+	TA_CHECK(!ta_plan_tensor(p, 0), "unmapped");
+	TA_CHECK(!ta_plan_map(p), "map");
+	/* tensor 2 is 1000 bytes into the fast slice, at 8192 in the file */
+	memset(ta_plan_tensor(p, 2), 0x5a, 500);
+	memset(ta_plan_tensor(p, 1), 0x11, 3000);
+	TA_CHECK(pread(fc.dev_fd, &byte, 1, 8192 + 1000) == 1 && byte == 0x5a,
+		 "fast byte %x", byte);
+	TA_CHECK(pread(fc.dev_fd, &byte, 1, 8192 + 999) == 1 && byte == 0,
+		 "before it %x", byte);
+	TA_CHECK(pread(fc.dev_fd, &byte, 1, 0) == 1 && byte == 0x11,
+		 "slow byte %x", byte);
+	TA_CHECK(ta_plan_tensor(p, 0) != ta_plan_tensor(p, 1), "two slices");
+	TA_CHECK(!ta_plan_destroy(p), "destroy");
+	ta_plan_free(p);
+
+	/* a pin failure: read back, nothing returned */
+	fake_fail = ENOSPC;
+	p = sentinel;
+	TA_CHECK(ta_plan_submit_tiered(&fc, g, &o, &fail, &p) == -ENOSPC &&
+		 p == sentinel, "failure");
+	TA_CHECK(fail.kind == TA_TIER_FAIL_LIVE && fail.tensor == 1 &&
+		 fail.step == 2 && fail.shortfall == 300, "fail %u %u %u",
+		 fail.kind, fail.tensor, fail.step);
+	fake_fail = 0;
+	close(fc.dev_fd);
+	ta_graph_free(g);
+	return 0;
+}
+
 const struct ta_test ta_lib_tier_tests[] = {
 	{ "lib_tier_offline", t_lib_tier_offline },
 	{ "lib_tier_requests", t_lib_tier_requests },
 	{ "lib_tier_refusals", t_lib_tier_refusals },
 	{ "lib_tier_random", t_lib_tier_random },
+	{ "lib_tier_kernel_path", t_lib_tier_kernel_path },
 	{ NULL, NULL },
 };
