@@ -3,9 +3,9 @@
  * ta_bench_tier_models.c - ta_bench --tier MODELS_DIR: every shared model
  * with a fast tier (SRAM) of 64 KiB, 256 KiB, 512 KiB and 1 MiB.
  *
- * Each .tflite model of the directory is read without its constants (as
- * tactl plan --no-constants, and the other benches) with the default
- * weights (the bytes the NPU moves). Per SRAM size, the share of the
+ * Each .tflite and .onnx model of the directory is read without its
+ * constants (as tactl plan --no-constants, and the other benches) with
+ * the default weights (the bytes the NPU moves). Per SRAM size, the share of the
  * weight served from SRAM by ta_tier_solve() with auto, by a plain rule
  * (the smallest tensors first, each at the lowest offset free over its
  * lifetime below the capacity, skipped when there is none), and the bound
@@ -204,7 +204,8 @@ static int btm_model(const char *dir, const char *file,
 	int ret, failed = 0;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	snprintf(name, sizeof(name), "%.*s", (int)(strlen(file) - 7), file);
+	snprintf(name, sizeof(name), "%.*s",
+		 (int)(strlen(file) - strlen(strrchr(file, '.'))), file);
 	ret = ta_input_read(path, &in, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "ta_bench --tier: %s: %s\n", path,
@@ -274,10 +275,13 @@ int ta_bench_tier_models(const char *dir, u64 budget_ns)
 		perror(dir);
 		return 1;
 	}
-	while ((e = readdir(d)) && n < BTM_MAX_MODELS)
-		if (strlen(e->d_name) > 7 &&
-		    !strcmp(e->d_name + strlen(e->d_name) - 7, ".tflite"))
+	while ((e = readdir(d)) && n < BTM_MAX_MODELS) {
+		const char *dot = strrchr(e->d_name, '.');
+
+		if (dot && dot != e->d_name &&
+		    (!strcmp(dot, ".tflite") || !strcmp(dot, ".onnx")))
 			files[n++] = strdup(e->d_name);
+	}
 	closedir(d);
 	qsort(files, n, sizeof(*files), btm_cmp_name);
 	if (budget_ns)
