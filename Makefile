@@ -102,7 +102,7 @@ bench: deps
 	$(MAKE) -C $(TOP)/userspace bench
 	$(TOP)/userspace/bin/ta_bench $(SHARED)/bench
 	$(TOP)/userspace/bin/ta_bench --groups $(SHARED)/models
-	$(TOP)/userspace/bin/ta_bench --tier
+	$(TOP)/userspace/bin/ta_bench --tier $(SHARED)/models
 	$(TOP)/tests/bench-perfect.sh $(SHARED)/bench
 	$(TOP)/tests/bench-packing.sh
 	-$(TOP)/userspace/bench/worst-before.sh main

@@ -149,7 +149,7 @@ int main(void)
 		return 2;
 	printf("%s ", ta_strategy_str(ta_plan_strategy(p)));
 	ta_plan_free(p);
-	o.reserved[3] = 1;
+	o.reserved[2] = 1;	/* the last; fast_capacity took the first (0.7) */
 	bad_err = ta_plan_offline(g, &o, &p);
 	printf("%d\n", bad_err == -EINVAL);
 	ta_graph_free(g);

@@ -70,6 +70,7 @@ TA_LIB_SRCS := \
 	userspace/lib/ta_ioctl_transport.c \
 	userspace/lib/ta_lib.c \
 	userspace/lib/ta_lib_group.c \
+	userspace/lib/ta_lib_tier.c \
 	userspace/lib/ta_load.c \
 	userspace/lib/ta_netlink.c \
 	userspace/lib/ta_svg.c \
@@ -83,6 +84,7 @@ TA_TACTL_SRCS := \
 	userspace/tactl/cmd_info.c \
 	userspace/tactl/cmd_plan.c \
 	userspace/tactl/cmd_plan_group.c \
+	userspace/tactl/cmd_plan_tier.c \
 	userspace/tactl/cmd_plans.c \
 	userspace/tactl/cmd_watch.c \
 	userspace/tactl/main.c \
@@ -93,4 +95,5 @@ TA_BENCH_SRCS := \
 	userspace/bench/ta_bench_group.c \
 	userspace/bench/ta_bench_scale.c \
 	userspace/bench/ta_bench_tier.c \
+	userspace/bench/ta_bench_tier_models.c \
 	userspace/bench/ta_bench_worst.c

@@ -10,8 +10,9 @@
  * errno (-EINVAL, -E2BIG with a message; -ENOMEM). An accepted trace is
  * planned (freelist; the problem itself may still be malformed: -EINVAL,
  * -E2BIG), a plan must validate, and the plan written as CSV and read back
- * must give the same buffers, the same alias classes and, in its offset
- * column, the plan.
+ * must give the same buffers, the same alias classes, the same tier column
+ * (when the trace had one: a tiered plan's) and, in its offset column, the
+ * plan.
  */
 #include "fuzz_files.h"
 
@@ -33,7 +34,7 @@ static void fuzz_round_trip(const struct ta_input *in, const u64 *offsets)
 	u32 i;
 	int ret;
 
-	ret = ta_plan_write_csv(scratch.path, in, offsets);
+	ret = ta_plan_write_csv_tiered(scratch.path, in, offsets, in->in_tiers);
 	FUZZ_CHECK(ret == 0, "ta_plan_write_csv: %d", ret);
 	ret = ta_trace_read(scratch.path, &back, err, sizeof(err));
 	FUZZ_CHECK(ret == 0, "written plan not read back: %d %s", ret, err);
@@ -51,6 +52,9 @@ static void fuzz_round_trip(const struct ta_input *in, const u64 *offsets)
 		FUZZ_CHECK((back.alias ? back.alias[i] : i) ==
 			   (in->alias ? in->alias[i] : i),
 			   "buffer %u: alias class differs", i);
+		FUZZ_CHECK(!in->in_tiers ||
+			   (back.in_tiers && back.in_tiers[i] == in->in_tiers[i]),
+			   "buffer %u: tier differs", i);
 	}
 	ta_input_free(&back);
 }

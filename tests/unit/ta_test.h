@@ -47,5 +47,7 @@ extern const struct ta_test ta_auto_tests[];
 extern const struct ta_test ta_contain_tests[];
 extern const struct ta_test ta_group_tests[];
 extern const struct ta_test ta_tier_tests[];
+extern const struct ta_test ta_lib_tier_tests[];
+extern const struct ta_test ta_tactl_tier_tests[];
 
 #endif /* TA_TEST_H */

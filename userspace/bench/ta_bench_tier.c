@@ -7,7 +7,10 @@
  * (a set is feasible when auto plans it within the capacity; auto's plan
  * must be proven optimal for an infeasible verdict, else the set is
  * counted as unknown and left out), against ta_tier_solve() with auto,
- * every plan checked with ta_tier_check().
+ * every plan checked with ta_tier_check(). With MODELS_DIR, then the
+ * per-model table of ta_bench_tier_models.c.
+ *
+ *	ta_bench --tier [MODELS_DIR] [--budget-ms N]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +19,7 @@
 #include "ta_tier.h"
 
 int ta_bench_tier(int argc, char **argv);
+int ta_bench_tier_models(const char *dir, u64 budget_ns);
 
 #define NT 20
 
@@ -73,8 +77,20 @@ int ta_bench_tier(int argc, char **argv)
 	int g, fails = 0, at_opt = 0;
 	u64 unknown = 0;
 
-	(void)argc;
-	(void)argv;
+	const char *dir = NULL;
+	u64 budget_ns = 0;	/* the strategies' own */
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--budget-ms") && i + 1 < argc) {
+			budget_ns = strtoull(argv[++i], NULL, 10) * 1000000ULL;
+		} else if (argv[i][0] != '-') {
+			dir = argv[i];
+		} else {
+			printf("usage: ta_bench --tier [MODELS_DIR] [--budget-ms N]\n");
+			return argv[i][1] == 'h' ? 0 : 2;
+		}
+	}
 	for (g = 0; g < 200; g++) {
 		struct ta_buffer b[NT];
 		u64 w[NT], peak = 0, tot = 0, off[NT];
@@ -143,5 +159,7 @@ int ta_bench_tier(int argc, char **argv)
 	       sum / 200, worst, at_opt);
 	printf("plans failed or invalid %d, subsets unknown %llu\n", fails,
 	       (unsigned long long)unknown);
+	if (dir && ta_bench_tier_models(dir, budget_ns))
+		fails++;
 	return fails ? 1 : 0;
 }

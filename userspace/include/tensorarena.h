@@ -130,6 +130,11 @@ const char *ta_client_last_error(const struct ta_client *c);
  * @flags: TA_CREATE_DRY_RUN or 0
  * @budget_ns: planning time for searching strategies, 0: default
  * @budget_steps: search-step limit, 0: none
+ * @fast_capacity: with a fast tier (TENSORARENA_0.7): the fast-tier (SRAM)
+ *		   bytes the plan may take; not 0 plans across both tiers
+ *		   (TA_CREATE_TIERED is then implied), with each tensor's
+ *		   ta_graph_set_tensor_tier() request. 0: one tier, as
+ *		   before (TA_CREATE_TIERED in @flags with 0: -EINVAL)
  * @reserved: must be zero (-EINVAL otherwise): room for options to come,
  *	      which will mean "as before" when zero, so a program that
  *	      zero-initialises the struct keeps working unchanged
@@ -143,7 +148,8 @@ struct ta_plan_options {
 	uint32_t flags;
 	uint64_t budget_ns;
 	uint64_t budget_steps;
-	uint64_t reserved[4];
+	uint64_t fast_capacity;
+	uint64_t reserved[3];
 };
 
 /* Plan @g in the kernel; *out holds the plan and its placements. */
@@ -180,15 +186,19 @@ int ta_plan_optimal(const struct ta_plan *p);
 uint64_t ta_plan_offset(const struct ta_plan *p, uint32_t tensor);
 uint64_t ta_plan_size(const struct ta_plan *p, uint32_t tensor);
 
-/* Map the plan's slice (kernel plans only); then ta_plan_tensor() gives
- * each tensor's address. The mapping keeps the memory alive even after
- * ta_plan_destroy().
+/* Map the plan's slice (kernel plans only), and its fast slice when it
+ * has one that the fast tier lets be mapped; then ta_plan_tensor() gives
+ * each tensor's address in its tier. The mappings keep the memory alive
+ * even after ta_plan_destroy(). -EINVAL for an offline or dry-run plan, or
+ * one with no bytes in either tier.
  */
 int ta_plan_map(struct ta_plan *p);
 void *ta_plan_tensor(const struct ta_plan *p, uint32_t tensor);
 /* Export the plan's slice as a dma-buf, for an NPU driver or another
  * process: returns a new read-write file descriptor in this process (over
- * either transport), with FD_CLOEXEC when @flags has TA_EXPORT_CLOEXEC, or
+ * either transport), with FD_CLOEXEC when @flags has TA_EXPORT_CLOEXEC
+ * (with TA_EXPORT_FAST: the plan's fast slice; -EOPNOTSUPP when the fast
+ * tier cannot be exported, -EINVAL for a plan without a fast slice), or
  * -errno: -EINVAL for an offline or dry-run plan, a destroyed handle, a
  * plan of height 0 or an unknown flag; -ENOENT when the plan is gone;
  * -EMFILE. The buffer keeps the memory alive until every descriptor,
@@ -519,6 +529,123 @@ int ta_group_destroy(struct ta_group *grp);
  * @grp: the group, or NULL (the kernel group lives on)
  */
 void ta_group_free(struct ta_group *grp);
+
+/*
+ * Memory tiers (TENSORARENA_0.7): an NPU's fast memory (SRAM) beside the
+ * arena (DRAM). A plan with &ta_plan_options.fast_capacity places each
+ * tensor in one tier, the fast set chosen so that it fits the capacity at
+ * every step and the weight it serves is as large as the planner can make
+ * it (Documentation/libtensorarena.md, "Memory tiers").
+ */
+
+/**
+ * ta_graph_set_tensor_tier() - what a tiered plan should do with a tensor
+ * @g: the graph (either form)
+ * @tensor: the tensor's (or lifetime buffer's) index
+ * @weight: the value of serving it from the fast tier, in any unit; 0 for
+ *	    the default, the bytes the NPU moves for it (its size times one
+ *	    plus its readers; lifetime form: twice its size)
+ * @pin: %TA_TIER_ANY (the planner chooses), %TA_TIER_FAST or %TA_TIER_SLOW.
+ *	 The tensors of one in-place chain share bytes, so one tier: a plan
+ *	 whose pins disagree there fails (%TA_TIER_FAIL_CLASS)
+ *
+ * Read only by tiered plans; a tensor never set is %TA_TIER_ANY with the
+ * default weight.
+ *
+ * Return: 0; -EINVAL for a tensor out of range or an unknown pin; -ENOMEM.
+ */
+int ta_graph_set_tensor_tier(struct ta_graph_builder *g, uint32_t tensor,
+			     uint64_t weight, uint32_t pin);
+
+/**
+ * struct ta_tier_failure - why a tiered plan's pins cannot be met
+ * @kind: %TA_TIER_FAIL_NONE when they can (the plan failed for another
+ *	  reason, or succeeded); %TA_TIER_FAIL_SIZE: @tensor, pinned fast,
+ *	  is larger than the capacity; %TA_TIER_FAIL_LIVE: the tensors pinned
+ *	  fast live at @step need more than it (@tensor the last of them to
+ *	  start); %TA_TIER_FAIL_PLAN: they fit at every step, but no plan of
+ *	  them the planner found fits (@tensor ends highest);
+ *	  %TA_TIER_FAIL_CLASS: @tensor shares bytes (an in-place chain) with
+ *	  one pinned to the other tier
+ * @tensor: the tensor's index
+ * @step: %TA_TIER_FAIL_LIVE: the step
+ * @shortfall: the bytes the fast tier lacks
+ */
+struct ta_tier_failure {
+	uint32_t kind;
+	uint32_t tensor;
+	uint32_t step;
+	uint32_t pad;
+	uint64_t shortfall;
+};
+
+/**
+ * ta_plan_submit_tiered() - plan across tiers, saying which pin failed
+ * @c: the client, or NULL to plan in this process (as ta_plan_offline())
+ * @g: the graph, with its ta_graph_set_tensor_tier() requests
+ * @opts: options; @opts->fast_capacity must not be 0
+ * @fail: out (may be NULL): on a pin that cannot be met, which tensor,
+ *	  why and by how much; kind %TA_TIER_FAIL_NONE otherwise
+ * @out: the plan
+ *
+ * ta_plan_submit() and ta_plan_offline() with a fast capacity make the
+ * same plan; this one also reads back the pin failure.
+ *
+ * Return: 0; -EINVAL for bad options (a capacity of 0, the fixed strategy)
+ * or pins that contradict an in-place chain (@fail says which); -ENOSPC
+ * when the tensors pinned fast cannot fit (@fail says which), or, in the
+ * kernel, when a tier has no free slice that long; -ENODEV when the module
+ * has no fast tier; what ta_plan_submit() returns.
+ */
+int ta_plan_submit_tiered(struct ta_client *c, const struct ta_graph_builder *g,
+			  const struct ta_plan_options *opts,
+			  struct ta_tier_failure *fail, struct ta_plan **out);
+
+/**
+ * struct ta_plan_tiers - a tiered plan's figures
+ * @fast_capacity: the capacity it was planned for (0: an untiered plan,
+ *		   and every other field is 0)
+ * @fast_height: fast-tier bytes it takes, at most @fast_capacity;
+ *		 ta_plan_height() is then the arena's (DRAM) height
+ * @n_fast: tensors in the fast tier
+ * @pad: zero
+ * @weight_total: the weight of every tensor
+ * @weight_fast: the weight the fast tier serves
+ * @weight_bound: no plan within @fast_capacity serves more
+ * @reserved: zero
+ */
+struct ta_plan_tiers {
+	uint64_t fast_capacity;
+	uint64_t fast_height;
+	uint32_t n_fast;
+	uint32_t pad;
+	uint64_t weight_total;
+	uint64_t weight_fast;
+	uint64_t weight_bound;
+	uint64_t reserved[2];
+};
+
+/**
+ * ta_plan_tiers() - a plan's tier figures
+ * @p: the plan
+ * @t: out: all zero for an untiered plan
+ */
+void ta_plan_tiers(const struct ta_plan *p, struct ta_plan_tiers *t);
+
+/**
+ * ta_plan_tensor_tier() - the tier a tensor lives in
+ * @p: the plan
+ * @tensor: its index
+ *
+ * ta_plan_offset() is then from the start of the plan's slice of that
+ * tier, and ta_plan_tensor(), after ta_plan_map(), the tensor's address
+ * there (NULL for a fast tensor when the fast tier cannot be mapped:
+ * &ta_info.fast_flags lacks %TA_FAST_MAPPABLE).
+ *
+ * Return: %TA_TIER_SLOW (every tensor of an untiered plan) or
+ * %TA_TIER_FAST; 0 for an index out of range.
+ */
+uint32_t ta_plan_tensor_tier(const struct ta_plan *p, uint32_t tensor);
 
 const char *ta_strategy_str(uint32_t strategy);
 int ta_strategy_parse(const char *name);

@@ -44,6 +44,11 @@ struct ta_graph_builder {
 	uint32_t *refs;
 	uint64_t *model_offsets;	/* ta_graph_load(): the model's, or NULL */
 	char **names;			/* ta_graph_load(): per tensor, or NULL */
+	struct ta_tensor_tier *tiers;	/* ta_graph_set_tensor_tier(): the
+					 * first @n_tiers tensors' requests
+					 * (those after: TA_TIER_ANY, default
+					 * weight), or NULL */
+	uint32_t n_tiers, cap_tiers;
 };
 
 struct ta_plan {
@@ -56,6 +61,10 @@ struct ta_plan {
 	struct ta_placement *placements;
 	void *map;
 	size_t map_len;			/* 0: a group's mapping, not its own */
+	struct ta_plan_tiers tiers;	/* all zero: untiered */
+	uint64_t fast_mmap_offset;	/* 0: the fast slice cannot be mapped */
+	void *fast_map;			/* the fast slice's mapping, or NULL */
+	size_t fast_map_len;
 };
 
 struct ta_client {
@@ -111,6 +120,31 @@ struct ta_lib_problem {
  */
 int ta_lib_problem(const struct ta_graph_builder *g, struct ta_lib_problem *lp);
 void ta_lib_problem_free(struct ta_lib_problem *lp);
+
+/* ta_lib_tier.c: tiered plans. */
+/* Options that ask for a tiered plan (a fast capacity, or the flag). */
+bool ta_plan_options_tiered(const struct ta_plan_options *opts);
+/*
+ * The tier fields of a PLAN_CREATE request for @g: TA_CREATE_TIERED, the
+ * capacity and, when @g has requests, *@tiers (one per tensor, the
+ * caller frees it once the request is sent). 0, -EINVAL, -ENOMEM.
+ */
+int ta_graph_tier_request(const struct ta_graph_builder *g,
+			  const struct ta_plan_options *opts,
+			  struct ta_plan_create *args,
+			  struct ta_tensor_tier **tiers);
+/* A failed create's pin failure into @fail (may be NULL). */
+void ta_tier_failure_from_create(const struct ta_plan_create *args,
+				 struct ta_tier_failure *fail);
+/* A tiered create's (or dry run's) figures into @p. */
+void ta_plan_tiers_from_create(struct ta_plan *p,
+			       const struct ta_plan_create *args);
+/* PLAN_GET's tier figures into @p. */
+void ta_plan_tiers_from_get(struct ta_plan *p, const struct ta_plan_get *g);
+/* Plan @g across tiers in this process (ta_tier_solve()). */
+int ta_plan_offline_tiered(const struct ta_graph_builder *g,
+			   const struct ta_plan_options *opts,
+			   struct ta_tier_failure *fail, struct ta_plan **out);
 
 /* @g as one member of a GROUP_CREATE or GROUP_ADD request. */
 void ta_graph_member_request(const struct ta_graph_builder *g, uint32_t lane,

@@ -37,6 +37,8 @@
  * @alias: trace form: the file's alias column (a plan of in-place ops:
  *	   per row, the row of its class's root), @prob.alias;
  *	   NULL when it has none
+ * @in_tiers: trace form: the file's tier column (a tiered plan): per row,
+ *	      %TA_TIER_FAST or %TA_TIER_SLOW; NULL when it has none
  */
 struct ta_input {
 	struct ta_problem prob;
@@ -55,6 +57,7 @@ struct ta_input {
 	u64 *fixed_offsets;
 	bool has_fixed_offsets;
 	u32 *alias;
+	u8 *in_tiers;
 };
 
 /*
@@ -225,6 +228,9 @@ int ta_graph_write(const char *path, const struct ta_input *in);
 /* The input's rows plus an offset column (id,lower,upper,size,...,offset). */
 int ta_plan_write_csv(const char *path, const struct ta_input *in,
 		      const u64 *offsets);
+/* The same with a tier column (fast, slow) when @tiers is not NULL. */
+int ta_plan_write_csv_tiered(const char *path, const struct ta_input *in,
+			     const u64 *offsets, const u8 *tiers);
 
 /**
  * struct ta_svg_info - figures printed in the picture's legend
@@ -233,6 +239,11 @@ int ta_plan_write_csv(const char *path, const struct ta_input *in,
  * @height: the plan's height
  * @lower_bound: the problem's lower bound
  * @time_ns: planning time
+ * @tiers: a tiered plan: per buffer, %TA_TIER_FAST or %TA_TIER_SLOW (its
+ *	   offset is within that tier), drawn as two panels, the fast tier
+ *	   on top; NULL for one arena
+ * @fast_capacity: a tiered plan: the fast tier's capacity
+ * @fast_height: a tiered plan: the fast tier's height
  */
 struct ta_svg_info {
 	const char *title;
@@ -240,6 +251,9 @@ struct ta_svg_info {
 	u64 height;
 	u64 lower_bound;
 	u64 time_ns;
+	const u8 *tiers;
+	u64 fast_capacity;
+	u64 fast_height;
 };
 
 int ta_plan_write_svg(const char *path, const struct ta_input *in,

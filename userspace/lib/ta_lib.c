@@ -52,6 +52,7 @@ void ta_graph_free(struct ta_graph_builder *g)
 	free(g->ops);
 	free(g->refs);
 	free(g->model_offsets);
+	free(g->tiers);
 	if (g->names)
 		for (uint32_t i = 0; i < g->n_tensors; i++)
 			free(g->names[i]);
@@ -336,13 +337,24 @@ struct ta_plan *ta_plan_alloc(uint32_t n_tensors)
 /* Read plan @id's figures and placements into a new handle. */
 int ta_plan_fetch(struct ta_client *c, uint32_t id, struct ta_plan **out)
 {
+	int (*get)(struct ta_client *c, struct ta_plan_get *args) = c->ops->get;
 	struct ta_plan_get g;
 	struct ta_plan *p;
 	int err;
 
 	memset(&g, 0, sizeof(g));
 	g.plan_id = id;
-	err = c->ops->get(c, &g);
+	/*
+	 * The netlink family's plan-get carries no tier figures: a tiered
+	 * plan (its fast capacity, which the client's /dev/tensorarena file
+	 * reads with the figures alone) is read through that file.
+	 */
+	if (c->transport == TA_TRANSPORT_NETLINK && c->dev_fd >= 0 &&
+	    !ta_ioctl_ops.get(c, &g) && g.fast_capacity)
+		get = ta_ioctl_ops.get;
+	memset(&g, 0, sizeof(g));
+	g.plan_id = id;
+	err = get(c, &g);
 	if (err)
 		return err;
 	p = ta_plan_alloc(g.n_placements);
@@ -350,7 +362,7 @@ int ta_plan_fetch(struct ta_client *c, uint32_t id, struct ta_plan **out)
 		return -ENOMEM;
 	g.placements = (uintptr_t)p->placements;
 	g.placement_size = sizeof(*p->placements);
-	err = c->ops->get(c, &g);
+	err = get(c, &g);
 	if (!err && g.n_placements != p->n_tensors)
 		err = -ESTALE;
 	if (err) {
@@ -365,6 +377,7 @@ int ta_plan_fetch(struct ta_client *c, uint32_t id, struct ta_plan **out)
 	p->lower_bound = g.lower_bound;
 	p->time_ns = g.plan_time_ns;
 	p->mmap_offset = g.mmap_offset;
+	ta_plan_tiers_from_get(p, &g);
 	*out = p;
 	return 0;
 }
@@ -378,8 +391,10 @@ static int ta_plan_submit_args(struct ta_client *c,
 			       const struct ta_graph_builder *g,
 			       const struct ta_plan_options *opts,
 			       const uint64_t *fixed, uint64_t fixed_height,
+			       struct ta_tier_failure *fail,
 			       struct ta_plan **out)
 {
+	struct ta_tensor_tier *tiers;
 	struct ta_plan_create args;
 	struct ta_plan *p;
 	int err;
@@ -387,7 +402,12 @@ static int ta_plan_submit_args(struct ta_client *c,
 	ta_graph_request(g, opts, &args);
 	args.offsets = (uintptr_t)fixed;
 	args.fixed_height = fixed_height;
+	err = ta_graph_tier_request(g, opts, &args, &tiers);
+	if (err)
+		return err;
 	err = c->ops->create(c, &args);
+	free(tiers);
+	ta_tier_failure_from_create(&args, fail);
 	if (err)
 		return err;
 	if (!args.plan_id) {
@@ -400,6 +420,7 @@ static int ta_plan_submit_args(struct ta_client *c,
 		p->lower_bound = args.lower_bound;
 		p->time_ns = args.plan_time_ns;
 		p->optimal = args.optimal;
+		ta_plan_tiers_from_create(p, &args);
 		*out = p;
 		return 0;
 	}
@@ -438,7 +459,8 @@ static bool ta_plan_options_valid(const struct ta_plan_options *opts)
 	for (i = 0; i < sizeof(opts->reserved) / sizeof(opts->reserved[0]); i++)
 		if (opts->reserved[i])
 			return false;
-	return true;
+	/* the tier flag without a capacity: a capacity of 0 */
+	return !(opts->flags & TA_CREATE_TIERED) || opts->fast_capacity;
 }
 
 int ta_plan_submit(struct ta_client *c, const struct ta_graph_builder *g,
@@ -446,7 +468,7 @@ int ta_plan_submit(struct ta_client *c, const struct ta_graph_builder *g,
 {
 	if (!ta_plan_options_valid(opts))
 		return -EINVAL;
-	return ta_plan_submit_args(c, g, opts, NULL, 0, out);
+	return ta_plan_submit_args(c, g, opts, NULL, 0, NULL, out);
 }
 
 void ta_lib_problem_free(struct ta_lib_problem *lp)
@@ -562,7 +584,22 @@ int ta_plan_offline(const struct ta_graph_builder *g,
 {
 	if (!ta_plan_options_valid(opts))
 		return -EINVAL;
+	if (ta_plan_options_tiered(opts))
+		return ta_plan_offline_tiered(g, opts, NULL, out);
 	return ta_plan_offline_run(g, opts, NULL, 0, out);
+}
+
+int ta_plan_submit_tiered(struct ta_client *c, const struct ta_graph_builder *g,
+			  const struct ta_plan_options *opts,
+			  struct ta_tier_failure *fail, struct ta_plan **out)
+{
+	if (fail)
+		memset(fail, 0, sizeof(*fail));
+	if (!opts || !opts->fast_capacity || !ta_plan_options_valid(opts))
+		return -EINVAL;
+	if (!c)
+		return ta_plan_offline_tiered(g, opts, fail, out);
+	return ta_plan_submit_args(c, g, opts, NULL, 0, fail, out);
 }
 
 #ifdef TA_SHARED
@@ -640,7 +677,7 @@ int ta_plan_submit_fixed(struct ta_client *c, const struct ta_graph_builder *g,
 	if (!c)
 		return flags ? -EINVAL :
 		       ta_plan_offline_run(g, &o, offsets, height, out);
-	return ta_plan_submit_args(c, g, &o, offsets, height, out);
+	return ta_plan_submit_args(c, g, &o, offsets, height, NULL, out);
 }
 
 uint32_t ta_plan_id(const struct ta_plan *p)
@@ -688,33 +725,61 @@ uint64_t ta_plan_size(const struct ta_plan *p, uint32_t tensor)
 	return tensor < p->n_tensors ? p->placements[tensor].size : 0;
 }
 
-int ta_plan_map(struct ta_plan *p)
+/* Map @height bytes (rounded up to a page) at @offset: 0 or -errno. */
+static int ta_plan_map_slice(struct ta_plan *p, uint64_t height,
+			     uint64_t offset, void **map, size_t *map_len)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	void *map;
-	size_t len;
+	size_t len = (height + page - 1) & ~(uint64_t)(page - 1);
+	void *m;
 
-	if (p->map)
-		return 0;
-	if (!p->client || !p->id)
-		return -EINVAL;
-	len = (p->height + page - 1) & ~(uint64_t)(page - 1);
-	if (!len)
-		return -EINVAL;
-	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		   p->client->dev_fd, p->mmap_offset);
-	if (map == MAP_FAILED)
+	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 p->client->dev_fd, offset);
+	if (m == MAP_FAILED)
 		return -errno;
-	p->map = map;
-	p->map_len = len;
+	*map = m;
+	*map_len = len;
+	return 0;
+}
+
+int ta_plan_map(struct ta_plan *p)
+{
+	bool fast = p->tiers.fast_height && p->fast_mmap_offset;
+	int err;
+
+	if (p->map || p->fast_map)
+		return 0;
+	if (!p->client || !p->id || (!p->height && !fast))
+		return -EINVAL;
+	if (p->height) {
+		err = ta_plan_map_slice(p, p->height, p->mmap_offset, &p->map,
+					&p->map_len);
+		if (err)
+			return err;
+	}
+	if (fast) {
+		err = ta_plan_map_slice(p, p->tiers.fast_height,
+					p->fast_mmap_offset, &p->fast_map,
+					&p->fast_map_len);
+		if (err && p->map) {
+			munmap(p->map, p->map_len);
+			p->map = NULL;
+			p->map_len = 0;
+		}
+		return err;
+	}
 	return 0;
 }
 
 void *ta_plan_tensor(const struct ta_plan *p, uint32_t tensor)
 {
-	if (!p->map || tensor >= p->n_tensors)
+	void *base;
+
+	if (tensor >= p->n_tensors)
 		return NULL;
-	return (char *)p->map + p->placements[tensor].offset;
+	base = p->placements[tensor].tier == TA_TIER_FAST ? p->fast_map :
+	       p->map;
+	return base ? (char *)base + p->placements[tensor].offset : NULL;
 }
 
 int ta_plan_destroy(struct ta_plan *p)
@@ -764,6 +829,8 @@ void ta_plan_free(struct ta_plan *p)
 		return;
 	if (p->map && p->map_len)
 		munmap(p->map, p->map_len);
+	if (p->fast_map)
+		munmap(p->fast_map, p->fast_map_len);
 	free(p->placements);
 	free(p);
 }

@@ -357,6 +357,13 @@ static int ta_nl_create(struct ta_client *c, struct ta_plan_create *a)
 
 	if (a->pad || ta_reserved_nonzero(&a->reserved, sizeof(a->reserved)))
 		return -EINVAL;
+	/*
+	 * The family has no tier attributes: a tiered create goes through
+	 * the client's /dev/tensorarena file (the plan is the client's all
+	 * the same) and its errors and pin failure come back as the ioctl's.
+	 */
+	if ((a->flags & TA_CREATE_TIERED) && c->dev_fd >= 0)
+		return ta_ioctl_ops.create(c, a);
 	if (a->flags & ~(TA_CREATE_LIFETIMES | TA_CREATE_DRY_RUN))
 		return -EINVAL;
 	if (a->n_tensors > TA_NL_MAX_COUNT || a->n_ops > TA_NL_MAX_COUNT ||

@@ -132,6 +132,7 @@ void ta_input_free(struct ta_input *in)
 	free(in->ops);
 	free(in->refs);
 	free(in->in_offsets);
+	free(in->in_tiers);
 	if (in->op_names)
 		for (i = 0; i < in->graph.n_ops; i++)
 			free(in->op_names[i]);

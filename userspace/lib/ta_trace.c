@@ -10,7 +10,9 @@
  * graph whose in-place ops share memory) gives each row the row number,
  * from 0, of its alias class's root (the row whose bytes the in-place
  * chain starts from, whose alias is itself), its own when it shares with
- * nobody: the rows of a class are one memory (&ta_problem.alias). Lifetimes
+ * nobody: the rows of a class are one memory (&ta_problem.alias). A tier
+ * column (a tiered plan, tactl plan --sram) says "fast" or "slow" per row:
+ * the offset is then within that tier's slice. Lifetimes
  * are half-open [lower, upper). Lines end in LF or CRLF; empty lines and
  * lines starting with '#' are skipped, so an id may not start with '#'.
  */
@@ -21,12 +23,13 @@
 
 #include "ta_files.h"
 #include "ta_reader.h"
+#include "ta_tier.h"
 
 enum { COL_ID, COL_LOWER, COL_UPPER, COL_SIZE, COL_ALIGN, COL_OFFSET,
-	COL_ALIAS, COL_COUNT };
+	COL_ALIAS, COL_TIER, COL_COUNT };
 
 static const char *const ta_col_names[COL_COUNT] = {
-	"id", "lower", "upper", "size", "alignment", "offset", "alias",
+	"id", "lower", "upper", "size", "alignment", "offset", "alias", "tier",
 };
 
 static int ta_split(char *line, char **f, int max)
@@ -98,7 +101,7 @@ static int ta_trace_row(char *line, const int *col, int ncols,
 	if (n != ncols)
 		return -EINVAL;
 	for (c = COL_LOWER; c < COL_COUNT; c++) {
-		if (col[c] < 0)
+		if (col[c] < 0 || c == COL_TIER)
 			continue;
 		*what = "bad number";
 		if (ta_parse_u64(f[col[c]], &v[c]))
@@ -118,6 +121,15 @@ static int ta_trace_row(char *line, const int *col, int ncols,
 		return -EINVAL;
 	if (in->alias)
 		in->alias[k] = (u32)v[COL_ALIAS];
+	if (in->in_tiers) {
+		const char *t = ta_trim(f[col[COL_TIER]]);
+
+		*what = "tier is neither fast nor slow";
+		if (strcmp(t, "fast") && strcmp(t, "slow"))
+			return -EINVAL;
+		in->in_tiers[k] = !strcmp(t, "fast") ? TA_TIER_FAST :
+				  TA_TIER_SLOW;
+	}
 	/*
 	 * Written back (ta_plan_write_csv(), id first), such a row would
 	 * read as a comment.
@@ -249,7 +261,7 @@ int ta_trace_read(const char *path, struct ta_input *in, char *err,
 		if (!header) {
 			if (ta_trace_header(line, col, &ncols)) {
 				ta_err(err, errlen, path, lineno,
-				       "bad header (want id,lower,upper,size[,alignment][,offset][,alias])");
+				       "bad header (want id,lower,upper,size[,alignment][,offset][,alias][,tier])");
 				goto fail;
 			}
 			header = true;
@@ -258,6 +270,13 @@ int ta_trace_read(const char *path, struct ta_input *in, char *err,
 			if (in->has_offset) {
 				in->in_offsets = calloc(rows, sizeof(u64));
 				if (!in->in_offsets) {
+					ret = -ENOMEM;
+					goto fail;
+				}
+			}
+			if (col[COL_TIER] >= 0) {
+				in->in_tiers = calloc(rows, sizeof(u8));
+				if (!in->in_tiers) {
 					ret = -ENOMEM;
 					goto fail;
 				}
@@ -351,6 +370,21 @@ static int ta_input_roots(const struct ta_input *in, u32 **root)
 int ta_plan_write_csv(const char *path, const struct ta_input *in,
 		      const u64 *offsets)
 {
+	return ta_plan_write_csv_tiered(path, in, offsets, NULL);
+}
+
+/**
+ * ta_plan_write_csv_tiered() - ta_plan_write_csv() of a tiered plan
+ * @path: the file, or "-" for stdout
+ * @in: the input
+ * @offsets: the plan: per row, its offset within its tier
+ * @tiers: per row, %TA_TIER_FAST or %TA_TIER_SLOW; NULL: no tier column
+ *
+ * Return: 0 or -errno.
+ */
+int ta_plan_write_csv_tiered(const char *path, const struct ta_input *in,
+			     const u64 *offsets, const u8 *tiers)
+{
 	bool align = in->has_align || in->is_graph;
 	u32 i, *root;
 	FILE *f;
@@ -365,8 +399,9 @@ int ta_plan_write_csv(const char *path, const struct ta_input *in,
 		free(root);
 		return ret;
 	}
-	fprintf(f, "id,lower,upper,size%s,offset%s\n", align ? ",alignment" : "",
-		root ? ",alias" : "");
+	fprintf(f, "id,lower,upper,size%s,offset%s%s\n",
+		align ? ",alignment" : "", root ? ",alias" : "",
+		tiers ? ",tier" : "");
 	for (i = 0; i < in->prob.n_buffers; i++) {
 		const struct ta_buffer *b = &in->bufs[i];
 
@@ -377,6 +412,9 @@ int ta_plan_write_csv(const char *path, const struct ta_input *in,
 		fprintf(f, ",%llu", (unsigned long long)offsets[i]);
 		if (root)
 			fprintf(f, ",%u", root[i]);
+		if (tiers)
+			fprintf(f, ",%s", tiers[i] == TA_TIER_FAST ? "fast" :
+				"slow");
 		fputc('\n', f);
 	}
 	free(root);

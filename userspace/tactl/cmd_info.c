@@ -54,12 +54,16 @@ int tactl_cmd_info(int argc, char **argv)
 	}
 	close(fd);
 	if (json) {
-		printf("{\"abi_version\": %u, \"arena_size\": %llu, \"bytes_in_use\": %llu, \"alignment\": %llu, \"page_size\": %u, \"dma_base\": %llu, \"dma_limit\": %llu}\n",
+		printf("{\"abi_version\": %u, \"arena_size\": %llu, \"bytes_in_use\": %llu, \"alignment\": %llu, \"page_size\": %u, \"dma_base\": %llu, \"dma_limit\": %llu, \"fast_size\": %llu, \"fast_in_use\": %llu, \"fast_largest_free\": %llu, \"fast_flags\": %u}\n",
 		       info.abi_version, (unsigned long long)info.arena_size,
 		       (unsigned long long)info.bytes_in_use,
 		       (unsigned long long)info.alignment, info.page_size,
 		       (unsigned long long)info.dma_base,
-		       (unsigned long long)info.dma_limit);
+		       (unsigned long long)info.dma_limit,
+		       (unsigned long long)info.fast_size,
+		       (unsigned long long)info.fast_in_use,
+		       (unsigned long long)info.fast_largest_free,
+		       info.fast_flags);
 		return 0;
 	}
 	printf("tensorarena ABI %u\n", info.abi_version);
@@ -71,6 +75,22 @@ int tactl_cmd_info(int argc, char **argv)
 	printf("  alignment     %llu bytes\n",
 	       (unsigned long long)info.alignment);
 	printf("  page size     %u bytes\n", info.page_size);
+	if (info.fast_size) {
+		printf("  fast tier     %llu bytes (%.1f KiB)%s, %llu in use, largest free %llu\n",
+		       (unsigned long long)info.fast_size,
+		       info.fast_size / 1024.0,
+		       info.fast_flags & TA_FAST_EMULATED ?
+		       " of system RAM standing in for SRAM (emulated)" :
+		       " of SRAM",
+		       (unsigned long long)info.fast_in_use,
+		       (unsigned long long)info.fast_largest_free);
+		printf("  fast tier can %s\n",
+		       (info.fast_flags & TA_FAST_EXPORTABLE) ?
+		       "be mapped and exported (dma-buf)" :
+		       (info.fast_flags & TA_FAST_MAPPABLE) ?
+		       "be mapped, not exported" :
+		       "be neither mapped nor exported");
+	}
 	/* The kernel gives addresses to an admin only. */
 	if (info.dma_limit) {
 		printf("  DMA address   0x%llx-0x%llx\n",

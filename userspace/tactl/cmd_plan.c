@@ -9,6 +9,8 @@
  *		   [--ioctl | --netlink] [--align N]
  *		   [--exportable NAME[,NAME...]] [--no-inplace]
  *		   [--write-metadata OUT.tflite]
+ *		   [--sram SIZE [--pin T=fast|slow]... [--weight T=W]...]
+ *		   (cmd_plan_tier.c)
  *	tactl plan A B [C...] [--lane N] [--lanes L,L,...] [--link ...]
  *		   [--shared ...] [--capacity BYTES]	(a group:
  *		   cmd_plan_group.c)
@@ -31,6 +33,7 @@
  * @hold_s: keep the plan (and this process) this many seconds
  * @transport: which transport
  * @fixed: %TA_STRATEGY_FIXED: the file's own offsets, else NULL
+ * @tier: --sram: the tier request and its outcome, else NULL
  */
 struct plan_submit {
 	bool offline;
@@ -38,6 +41,7 @@ struct plan_submit {
 	unsigned int hold_s;
 	enum ta_transport transport;
 	const u64 *fixed;
+	struct plan_tier *tier;
 };
 
 static void plan_usage(FILE *out)
@@ -51,6 +55,7 @@ static void plan_usage(FILE *out)
 		"                  [--no-inplace] [--write-metadata OUT.tflite]\n"
 		"                  [--offline | --dry-run] [--hold SECONDS]\n"
 		"                  [--ioctl | --netlink]\n"
+		"                  [--sram SIZE [--pin T=fast|slow]... [--weight T=W]...]\n"
 		"       tactl plan FILE FILE... [--lane N] [--lanes L,L,...]\n"
 		"                  [--link M:TENSOR=M:TENSOR] [--shared KEY=M:TENSOR,...]\n"
 		"                  [--capacity BYTES] [options as above]\n"
@@ -88,6 +93,18 @@ static void plan_usage(FILE *out)
 		"  --dry-run        plan in the module without taking arena memory\n"
 		"  --hold SECONDS   keep the plan in the module that long before exiting\n"
 		"  --ioctl, --netlink  the transport (default: netlink if available)\n"
+		"  --sram SIZE      plan across two tiers: an NPU's SRAM of SIZE bytes (K,\n"
+		"                   M, G: KiB, MiB, GiB) beside the arena (DRAM); the\n"
+		"                   tensors that serve the most weight from it go there.\n"
+		"                   Prints the share of the weight served from SRAM, the\n"
+		"                   bound, the DRAM height with and without the tier; -o\n"
+		"                   gains a tier column, --svg draws both tiers\n"
+		"  --pin T=fast|slow  keep tensor T (a name, a TFLite index or an index)\n"
+		"                   in that tier; a pin that cannot be met fails, naming\n"
+		"                   the tensor and the bytes the SRAM lacks\n"
+		"  --weight T=W     the value of serving tensor T from SRAM (default: the\n"
+		"                   bytes the NPU moves for it, its size times one plus\n"
+		"                   its readers)\n"
 		"\n"
 		"Several files are planned as one group (members 0, 1, ... in the order\n"
 		"of the files): members of one lane run one after another and share\n"
@@ -117,7 +134,8 @@ static void plan_json_string(const char *s)
 }
 
 static void plan_print(const char *file, const struct ta_input *in,
-		       int strategy, const struct ta_result *res, bool json)
+		       int strategy, const struct ta_result *res,
+		       const struct plan_tier *pt, bool json)
 {
 	double ratio = res->lower_bound ?
 		(double)res->height / (double)res->lower_bound : 1.0;
@@ -128,7 +146,7 @@ static void plan_print(const char *file, const struct ta_input *in,
 		printf(",\"form\":\"%s\",\"buffers\":%u,\"strategy\":\"%s\","
 		       "\"height\":%llu,\"lower_bound\":%llu,\"ratio\":%.6f,"
 		       "\"optimal\":%s,\"time_ns\":%llu,\"steps\":%llu,"
-		       "\"search_bytes\":%llu,\"aliased\":%u}\n",
+		       "\"search_bytes\":%llu,\"aliased\":%u",
 		       in->is_graph ? "graph" : "trace", in->prob.n_buffers,
 		       ta_strategy_name(strategy),
 		       (unsigned long long)res->height,
@@ -137,12 +155,16 @@ static void plan_print(const char *file, const struct ta_input *in,
 		       (unsigned long long)res->time_ns,
 		       (unsigned long long)res->steps,
 		       (unsigned long long)res->search_bytes, res->n_aliased);
+		if (pt)
+			tactl_tier_print(pt, res->height, true);
+		printf("}\n");
 		return;
 	}
 	printf("file:        %s (%s, %u buffers)\n", file,
 	       in->is_graph ? "graph" : "trace", in->prob.n_buffers);
 	printf("strategy:    %s\n", ta_strategy_name(strategy));
-	printf("height:      %llu\n", (unsigned long long)res->height);
+	printf("height:      %llu%s\n", (unsigned long long)res->height,
+	       pt ? " (DRAM)" : "");
 	printf("lower bound: %llu\n", (unsigned long long)res->lower_bound);
 	printf("ratio:       %.6f (+%.3f %%)\n", ratio, (ratio - 1.0) * 100.0);
 	printf("optimal:     %s\n", res->optimal ? "yes" : "no");
@@ -153,6 +175,8 @@ static void plan_print(const char *file, const struct ta_input *in,
 	if (res->n_aliased)
 		printf("in place:    %u tensors share their input's memory\n",
 		       res->n_aliased);
+	if (pt)
+		tactl_tier_print(pt, res->height, false);
 }
 
 /* The file's problem as a libtensorarena graph, in the same form. */
@@ -238,6 +262,7 @@ static int plan_in_module(const char *file, const struct ta_input *in,
 	};
 	struct plan_classes pc = { 0 };
 	const u64 *fixed = sub->fixed;
+	const struct ta_input *orig = in;
 	struct ta_graph_builder *g;
 	struct ta_input merged;
 	u32 i, n_rows = in->prob.n_buffers;
@@ -273,10 +298,24 @@ static int plan_in_module(const char *file, const struct ta_input *in,
 	if (fixed)
 		err = ta_plan_submit_fixed(*cp, g, (const uint64_t *)fixed,
 					   0, o.flags, pp);
+	else if (sub->tier)
+		err = tactl_tier_submit(file, orig, pc.cls, in->prob.n_buffers,
+					*cp, g, &o, sub->tier, pp);
 	else
 		err = ta_plan_submit(*cp, g, &o, pp);
 	ta_graph_free(g);
-	if (err == -EINVAL && sub->fixed)
+	if (err && sub->tier && sub->tier->reported)
+		;	/* the pin failure, said of the tensor */
+	else if (err == -ENODEV && sub->tier)
+		fprintf(stderr, "tactl plan: %s: the module has no fast tier (no sram phandle, no sram_size); use --offline to plan one\n",
+			file);
+	else if (err == -ENOSPC && sub->tier && !ta_client_info(*cp, &info))
+		fprintf(stderr, "tactl plan: %s: no free slice is tall enough (arena: largest free %llu of %llu bytes; SRAM: largest free %llu of %llu); try --dry-run or --offline\n",
+			file, (unsigned long long)info.largest_free,
+			(unsigned long long)info.arena_size,
+			(unsigned long long)info.fast_largest_free,
+			(unsigned long long)info.fast_size);
+	else if (err == -EINVAL && sub->fixed)
 		fprintf(stderr, "tactl plan: %s: the module refused the file's offsets: %s\n",
 			file, ta_client_last_error(*cp)[0] ?
 			ta_client_last_error(*cp) :
@@ -299,6 +338,8 @@ static int plan_in_module(const char *file, const struct ta_input *in,
 		for (i = 0; i < n_rows; i++)
 			offsets[i] = ta_plan_offset(*pp, pc.cls ? pc.cls[i] : i);
 	}
+	if (!err && sub->tier)
+		tactl_tier_plain(orig, strategy, bp, sub->tier);
 	plan_classes_free(&pc);
 	return err;
 }
@@ -365,6 +406,7 @@ static void plan_no_inplace(struct ta_input *in)
 int tactl_cmd_plan(int argc, char **argv)
 {
 	struct plan_submit sub = { .transport = TA_TRANSPORT_AUTO };
+	static struct plan_tier pt;
 	struct ta_client *client = NULL;
 	struct ta_plan *kplan = NULL;
 	const char *file = NULL, *out_csv = NULL, *out_svg = NULL;
@@ -433,6 +475,23 @@ int tactl_cmd_plan(int argc, char **argv)
 					    &n))
 				return 2;
 			sub.hold_s = n;
+		} else if (!strcmp(a, "--sram") && more) {
+			if (tactl_tier_parse_size(argv[++i], &pt.sram))
+				return 2;
+		} else if (!strcmp(a, "--pin") && more) {
+			if (pt.n_pin_specs >= TACTL_MAX_TIER_SPECS) {
+				fprintf(stderr, "tactl plan: more than %u --pin\n",
+					TACTL_MAX_TIER_SPECS);
+				return 2;
+			}
+			pt.pin_specs[pt.n_pin_specs++] = argv[++i];
+		} else if (!strcmp(a, "--weight") && more) {
+			if (pt.n_weight_specs >= TACTL_MAX_TIER_SPECS) {
+				fprintf(stderr, "tactl plan: more than %u --weight\n",
+					TACTL_MAX_TIER_SPECS);
+				return 2;
+			}
+			pt.weight_specs[pt.n_weight_specs++] = argv[++i];
 		} else if (!strcmp(a, "--lane") && more) {
 			if (tactl_parse_num("plan", a, argv[++i], 0,
 					    TA_GROUP_MAX_LANES - 1, &n))
@@ -480,6 +539,15 @@ int tactl_cmd_plan(int argc, char **argv)
 			if (!file)
 				file = a;
 		}
+	}
+	if ((pt.n_pin_specs || pt.n_weight_specs) && !pt.sram) {
+		fprintf(stderr, "tactl plan: --pin and --weight are for a plan across tiers: give --sram SIZE\n");
+		return 2;
+	}
+	if (pt.sram && (pg.n_files > 1 || strategy == TA_STRATEGY_FIXED ||
+			out_model)) {
+		fprintf(stderr, "tactl plan: --sram plans one file with a strategy (not fixed) and no --write-metadata (OfflineMemoryAllocation has one arena)\n");
+		return 2;
 	}
 	if (pg.n_files > 1) {
 		if (lanes_list && plan_lanes_count != pg.n_files) {
@@ -566,6 +634,15 @@ int tactl_cmd_plan(int argc, char **argv)
 		}
 		in.prob.fixed = sub.fixed;
 	}
+	if (pt.sram) {
+		ret = tactl_tier_prepare(&in, &pt);
+		if (ret) {
+			tactl_tier_free(&pt);
+			ta_input_free(&in);
+			return ret;
+		}
+		sub.tier = &pt;
+	}
 	offsets = calloc(in.prob.n_buffers ? in.prob.n_buffers : 1,
 			 sizeof(*offsets));
 	if (!offsets) {
@@ -573,7 +650,10 @@ int tactl_cmd_plan(int argc, char **argv)
 		fprintf(stderr, "tactl plan: %s\n", strerror(ENOMEM));
 		return 1;
 	}
-	if (sub.offline) {
+	if (sub.offline && sub.tier) {
+		ret = tactl_tier_offline(file, &in, strategy, bp, &pt, offsets,
+					 &res);
+	} else if (sub.offline) {
 		ret = ta_plan_solve(&in.prob, strategy, bp, offsets, &res);
 		if (ret == -EINVAL && res.conflict.kind)
 			plan_conflict(file, &in, &res.conflict);
@@ -586,7 +666,7 @@ int tactl_cmd_plan(int argc, char **argv)
 	}
 	if (ret)
 		goto out;
-	plan_print(file, &in, strategy, &res, json);
+	plan_print(file, &in, strategy, &res, sub.tier, json);
 	if (kplan && !json)
 		printf("where:       %s\n", ta_plan_id(kplan) ?
 		       "in the module" : "in the module (dry run: no memory)");
@@ -595,7 +675,8 @@ int tactl_cmd_plan(int argc, char **argv)
 		       ta_client_transport(client) == TA_TRANSPORT_NETLINK ?
 		       "netlink" : "ioctl");
 	if (out_csv) {
-		ret = ta_plan_write_csv(out_csv, &in, offsets);
+		ret = ta_plan_write_csv_tiered(out_csv, &in, offsets,
+					       sub.tier ? pt.tier : NULL);
 		if (ret) {
 			fprintf(stderr, "tactl plan: %s: %s\n", out_csv,
 				strerror(-ret));
@@ -621,6 +702,9 @@ int tactl_cmd_plan(int argc, char **argv)
 			.height = res.height,
 			.lower_bound = res.lower_bound,
 			.time_ns = res.time_ns,
+			.tiers = sub.tier ? pt.tier : NULL,
+			.fast_capacity = pt.sram,
+			.fast_height = pt.res.fast.height,
 		};
 
 		ret = ta_plan_write_svg(out_svg, &in, offsets, &info);
@@ -633,6 +717,7 @@ int tactl_cmd_plan(int argc, char **argv)
 		sleep(sub.hold_s);
 	}
 out:
+	tactl_tier_free(&pt);
 	ta_plan_free(kplan);
 	ta_client_close(client);
 	free(offsets);

@@ -167,6 +167,7 @@ int tactl_cmd_show(int argc, char **argv)
 	struct ta_client *c;
 	struct ta_plan *p;
 	char sbuf[TACTL_STRATEGY_LEN];
+	struct ta_plan_tiers t;
 	const char *strategy;
 	uint32_t id, i;
 	int err;
@@ -185,6 +186,7 @@ int tactl_cmd_show(int argc, char **argv)
 		return 1;
 	}
 	strategy = tactl_strategy_str(ta_plan_strategy(p), sbuf, sizeof(sbuf));
+	ta_plan_tiers(p, &t);
 	if (o.json) {
 		printf("{\"id\": %u, \"height\": %llu, \"lower_bound\": %llu, \"strategy\": \"%s\", \"optimal\": %s, \"tensors\": [",
 		       id, (unsigned long long)ta_plan_height(p),
@@ -192,11 +194,21 @@ int tactl_cmd_show(int argc, char **argv)
 		       strategy,
 		       ta_plan_optimal(p) ? "true" : "false");
 		for (i = 0; i < ta_plan_tensor_count(p); i++)
-			printf("%s{\"offset\": %llu, \"size\": %llu}",
+			printf("%s{\"offset\": %llu, \"size\": %llu, \"tier\": \"%s\"}",
 			       i ? ", " : "",
 			       (unsigned long long)ta_plan_offset(p, i),
-			       (unsigned long long)ta_plan_size(p, i));
-		printf("]}\n");
+			       (unsigned long long)ta_plan_size(p, i),
+			       ta_plan_tensor_tier(p, i) == TA_TIER_FAST ?
+			       "fast" : "slow");
+		printf("]");
+		if (t.fast_capacity)
+			printf(", \"sram\": %llu, \"fast_height\": %llu, \"n_fast\": %u, \"weight_total\": %llu, \"weight_fast\": %llu, \"weight_bound\": %llu",
+			       (unsigned long long)t.fast_capacity,
+			       (unsigned long long)t.fast_height, t.n_fast,
+			       (unsigned long long)t.weight_total,
+			       (unsigned long long)t.weight_fast,
+			       (unsigned long long)t.weight_bound);
+		printf("}\n");
 	} else {
 		printf("plan %u: %u tensors, height %llu, lower bound %llu, %s%s\n",
 		       id, ta_plan_tensor_count(p),
@@ -204,11 +216,23 @@ int tactl_cmd_show(int argc, char **argv)
 		       (unsigned long long)ta_plan_lower_bound(p),
 		       strategy,
 		       ta_plan_optimal(p) ? ", optimal" : "");
-		printf("%8s %14s %14s\n", "TENSOR", "OFFSET", "SIZE");
+		/* a tiered plan: its SRAM figures and each tensor's tier */
+		if (t.fast_capacity)
+			printf("sram %llu bytes, %llu used by %u tensors, serving %llu of %llu weight (bound %llu)\n",
+			       (unsigned long long)t.fast_capacity,
+			       (unsigned long long)t.fast_height, t.n_fast,
+			       (unsigned long long)t.weight_fast,
+			       (unsigned long long)t.weight_total,
+			       (unsigned long long)t.weight_bound);
+		printf("%8s %14s %14s%s\n", "TENSOR", "OFFSET", "SIZE",
+		       t.fast_capacity ? "  TIER" : "");
 		for (i = 0; i < ta_plan_tensor_count(p); i++)
-			printf("%8u %14llu %14llu\n", i,
+			printf("%8u %14llu %14llu%s\n", i,
 			       (unsigned long long)ta_plan_offset(p, i),
-			       (unsigned long long)ta_plan_size(p, i));
+			       (unsigned long long)ta_plan_size(p, i),
+			       !t.fast_capacity ? "" :
+			       ta_plan_tensor_tier(p, i) == TA_TIER_FAST ?
+			       "  fast" : "  slow");
 	}
 	ta_plan_free(p);
 	ta_client_close(c);

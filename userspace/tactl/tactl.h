@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "tensorarena.h"
+#include "ta_tier.h"
 
 int tactl_cmd_info(int argc, char **argv);
 int tactl_cmd_plan(int argc, char **argv);
@@ -87,6 +88,72 @@ struct plan_group {
 	const char *out_csv;
 	const char *out_svg;
 };
+
+/* Most --pin and --weight options of one tactl plan. */
+#define TACTL_MAX_TIER_SPECS	256
+
+/**
+ * struct plan_tier - tactl plan --sram (cmd_plan_tier.c)
+ * @sram: the fast tier's capacity, bytes; 0: one arena
+ * @pin_specs: --pin arguments, TENSOR=fast|slow
+ * @n_pin_specs: their number
+ * @weight_specs: --weight arguments, TENSOR=WEIGHT
+ * @n_weight_specs: their number
+ * @pins: per row of the file, %TA_TIER_*
+ * @weights: per row, its weight (the default unless --weight gave one)
+ * @given: per row, 1 when --weight gave its weight
+ * @tier: out, per row, the tier it was placed in
+ * @res: out, the figures (in the module: the fast height, the weights)
+ * @plain_height: out, the height of one arena alone (same strategy and
+ *		  budget, planned in this process)
+ * @reported: out, a pin failure was printed
+ */
+struct plan_tier {
+	__u64 sram;
+	const char *pin_specs[TACTL_MAX_TIER_SPECS];
+	__u32 n_pin_specs;
+	const char *weight_specs[TACTL_MAX_TIER_SPECS];
+	__u32 n_weight_specs;
+	__u8 *pins;
+	__u64 *weights;
+	__u8 *given;
+	__u8 *tier;
+	struct ta_tier_result res;
+	__u64 plain_height;
+	bool reported;
+};
+
+struct ta_input;
+struct ta_budget;
+struct ta_result;
+
+/* --sram SIZE: bytes, or a number with K, M or G; -EINVAL (said). */
+int tactl_tier_parse_size(const char *s, __u64 *v);
+/* Resolve --pin and --weight against the file's tensors: 0, or the exit
+ * status (2: a usage error, said).
+ */
+int tactl_tier_prepare(const struct ta_input *in, struct plan_tier *pt);
+void tactl_tier_free(struct plan_tier *pt);
+/* Plan across tiers in this process: offsets within each row's tier, the
+ * arena's figures in @res; a pin failure is said of the tensor.
+ */
+int tactl_tier_offline(const char *file, const struct ta_input *in,
+		       int strategy, const struct ta_budget *bp,
+		       struct plan_tier *pt, __u64 *offsets,
+		       struct ta_result *res);
+/* Plan across tiers in the module: @g is @in (one unit per class of @cls,
+ * or per row when NULL); @pp the plan.
+ */
+int tactl_tier_submit(const char *file, const struct ta_input *in,
+		      const __u32 *cls, __u32 n_units, struct ta_client *c,
+		      struct ta_graph_builder *g,
+		      const struct ta_plan_options *opts, struct plan_tier *pt,
+		      struct ta_plan **pp);
+/* @pt->plain_height: one arena alone, planned in this process. */
+void tactl_tier_plain(const struct ta_input *in, int strategy,
+		      const struct ta_budget *bp, struct plan_tier *pt);
+/* The tier figures: lines of text, or JSON members to add to an object. */
+void tactl_tier_print(const struct plan_tier *pt, __u64 height, bool json);
 
 /* Plan @pg's files as one group; the exit status (0, 1, 2). */
 int tactl_plan_group(const struct plan_group *pg);
