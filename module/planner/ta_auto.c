@@ -31,6 +31,8 @@
 #include "ta_strategy.h"
 #include "ta_fit.h"
 #include "ta_search.h"
+#include "ta_climb.h"
+#include "ta_contract.h"
 
 #define TA_AUTO_DEFAULT_NS	1000000000ULL
 #define TA_AUTO_NS_PER_BUFFER	64000ULL
@@ -265,6 +267,30 @@ static int ta_auto_iterate(const struct ta_problem *p, struct ta_fit *fit,
 	return 0;
 }
 
+/*
+ * The branch and bound's share of what is left: 5/8 of the time and of
+ * the steps. It finds its plans early or not at all (the cuts it solves
+ * take at most 0.4 s of 1 s); the rest goes to the improving search
+ * (ta_climb.c), which starts from the best plan the search left.
+ */
+static struct ta_work ta_auto_search_share(struct ta_work *lim)
+{
+	struct ta_work part = *lim;
+	u64 now = ta_env_now_ns(), left;
+
+	if (!part.root)
+		part.root = lim;
+	if (lim->deadline_ns > now) {
+		left = lim->deadline_ns - now;
+		part.deadline_ns = now + (left >> 1) + (left >> 3);
+	}
+	if (lim->max_steps > lim->steps) {
+		left = lim->max_steps - lim->steps;
+		part.max_steps = lim->steps + (left >> 1) + (left >> 3);
+	}
+	return part;
+}
+
 #define TA_AUTO_RIVALS	3
 
 /*
@@ -479,8 +505,24 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 	if (ret)
 		goto searched;
 	ret = -E2BIG;
-	if (best > lb && !proven && n <= TA_SEARCH_MAX_BUFFERS)
-		ret = ta_search_skyline(p, lb, &lim, offsets, &best, &proven);
+	if (best > lb && !proven && n <= TA_SEARCH_MAX_BUFFERS) {
+		struct ta_work clim = ta_work_share(&lim, 2), slim;
+
+		/* half the time for the problem with its blocks merged */
+		ret = ta_contract_search(p, lb, &clim, offsets, &best, &proven);
+		ta_work_spent(&lim, &clim);
+		if (ret < 0 && ret != -ETIMEDOUT)
+			goto out;
+		ret = 0;
+		if (best > lb && !proven) {
+			slim = ta_auto_search_share(&lim);
+			ret = ta_search_skyline(p, lb, &slim, offsets, &best,
+						&proven);
+			ta_work_spent(&lim, &slim);
+		}
+		if (!ret && best > lb && !proven)
+			ret = ta_climb(p, lb, &lim, offsets, &best);
+	}
 	if (ret == -E2BIG && best > lb && !proven) {
 		/* too large to search: iterated passes instead */
 		ta_auto_order(p, TA_AUTO_ITERATE_ORDER, crowd, keys, order);
