@@ -513,9 +513,13 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 		ta_work_spent(&lim, &clim);
 		if (ret < 0 && ret != -ETIMEDOUT)
 			goto out;
+		/*
+		 * A packing with slack (every real trace): the search's own
+		 * time, as before; the climb gets what it leaves.
+		 */
+		slim = ret == 2 ? lim : ta_auto_search_share(&lim);
 		ret = 0;
 		if (best > lb && !proven) {
-			slim = ta_auto_search_share(&lim);
 			ret = ta_search_skyline(p, lb, &slim, offsets, &best,
 						&proven);
 			ta_work_spent(&lim, &slim);

@@ -188,14 +188,16 @@ static bool ta_contract_same(const struct ta_contract_key *a,
 /* One round of chains. Return: how many merged. */
 static u32 ta_contract_chains(struct ta_contract *c)
 {
-	u32 k = ta_contract_keys(c, false), i, j = 0, merged = 0, pair[2];
+	u32 k = ta_contract_keys(c, false), i, j = 0, m, merged = 0, pair[2];
 
 	for (i = 0; i < k; i++) {
 		const struct ta_contract_key *x = &c->by[i], *y;
+		bool alone;
 
-		/* the only one of its size ending then */
-		if ((i && ta_contract_same(&c->by[i - 1], x)) ||
-		    (i + 1 < k && ta_contract_same(&c->by[i + 1], x)))
+		/* the only one of its size ending then (a draw may pair it) */
+		alone = !(i && ta_contract_same(&c->by[i - 1], x)) &&
+			!(i + 1 < k && ta_contract_same(&c->by[i + 1], x));
+		if (!alone && !c->rng)
 			continue;
 		while (j < k && (c->by2[j].t1 < x->t1 ||
 				 (c->by2[j].t1 == x->t1 &&
@@ -204,10 +206,17 @@ static u32 ta_contract_chains(struct ta_contract *c)
 		if (j == k)
 			break;
 		y = &c->by2[j];
-		/* and the only one of that size starting then */
-		if (!ta_contract_same(y, x) ||
-		    (j + 1 < k && ta_contract_same(&c->by2[j + 1], y)))
+		if (!ta_contract_same(y, x))
 			continue;
+		/* the buffers of that size starting then */
+		for (m = j + 1; m < k && ta_contract_same(&c->by2[m], y); m++)
+			;
+		if (m - j > 1 || !alone) {
+			/* not alone: only a draw pairs them, at random */
+			if (!c->rng || ta_contract_skip(c, 2))
+				continue;
+			y = &c->by2[j + (u32)(c->rng % (m - j))];
+		}
 		if (c->used[x->id] || c->used[y->id] || ta_contract_skip(c, 8))
 			continue;
 		pair[0] = x->id;
@@ -533,7 +542,7 @@ int ta_contract_search(const struct ta_problem *p, u64 lower_bound,
 	if (!c.node || !c.by || !c.by2 || !c.used || !c.ends || !c.starts ||
 	    !node_off || !mb || !m_off)
 		goto out;
-	ret = 1;
+	ret = 2;
 	if (!ta_contract_flat(p, c.ends, node_off))
 		goto out;
 	for (i = 0; i < n; i++) {

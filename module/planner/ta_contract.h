@@ -21,8 +21,9 @@
  * are multiples of every alignment, is merged, and only when the merges
  * take away at least a quarter of the buffers.
  *
- * Return: 0 with a lower plan in @offsets, 1 when nothing changed,
- * -ENOMEM, -EINTR, -ETIMEDOUT.
+ * Return: 0 with a lower plan in @offsets, 1 when nothing changed, 2 when
+ * nothing changed because @p is not such a packing, -ENOMEM, -EINTR,
+ * -ETIMEDOUT.
  */
 int ta_contract_search(const struct ta_problem *p, u64 lower_bound,
 		       struct ta_work *lim, u64 *offsets, u64 *height,
