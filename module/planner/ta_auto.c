@@ -524,7 +524,8 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 						&proven);
 			ta_work_spent(&lim, &slim);
 		}
-		if (!ret && best > lb && !proven)
+		if (!ret && best > lb && !proven && !lim.timed_out &&
+		    !ta_work_limit_hit(&lim))
 			ret = ta_climb(p, lb, &lim, offsets, &best);
 	}
 	if (ret == -E2BIG && best > lb && !proven) {

@@ -39,6 +39,8 @@
 #define TA_CLIMB_PILOT		32
 /* candidates the look-ahead compares at most (the best by the rule) */
 #define TA_CLIMB_CANDIDATES	6
+/* undo entries of a look-ahead (it stops short when they run out) */
+#define TA_CLIMB_UNDO_MAX	16384U
 /* a lifted-off section: no buffer rests on it any more */
 #define TA_CLIMB_DEAD		U64_MAX
 
@@ -72,6 +74,7 @@ struct ta_climb {
 	u64 rng;
 	u32 noise;		/* percent of choices made at random */
 	u64 units;		/* work since the last count */
+	u64 bytes;		/* memory taken */
 };
 
 static u64 ta_climb_rand(struct ta_climb *c)
@@ -321,7 +324,8 @@ static int ta_climb_pilot_step(struct ta_climb *c)
 
 			mark = c->n_undo;
 			ta_climb_step(c, cand[i]);
-			while (run < TA_CLIMB_PILOT && c->n_undo < c->undo_max &&
+			while (run < TA_CLIMB_PILOT &&
+			       c->n_undo + c->n_sections + 2 <= c->undo_max &&
 			       ta_climb_step(c, U32_MAX) == 1)
 				run++;
 			ta_climb_undo_to(c, mark);
@@ -410,7 +414,8 @@ static int ta_climb_build(struct ta_climb *c, u32 replay, u32 noise, u64 stop,
 		lim->steps++;
 		if (c->height > stop)
 			return 2;
-		if (c->units >= TA_WORK_CHUNK) {
+		/* the steps, or the work, since the last check */
+		if (c->units >= TA_WORK_CHUNK || !(lim->steps & 63)) {
 			ret = ta_work_add(lim, c->units);
 			c->units = 0;
 			if (ret == -EINTR)
@@ -472,7 +477,10 @@ static int ta_climb_init(struct ta_climb *c, const struct ta_problem *p)
 	while (c->m < c->n_sections)
 		c->m <<= 1;
 	c->seq_max = 4 * (n + c->n_sections) + 16;
-	c->undo_max = 4 * TA_CLIMB_PILOT * (c->n_sections + 2) + 64;
+	/* room for one step over every section, and a look-ahead's worth */
+	c->undo_max = TA_CLIMB_UNDO_MAX;
+	if (c->undo_max < 2 * (c->n_sections + 2))
+		c->undo_max = 2 * (c->n_sections + 2);
 	c->bs = ta_env_alloc_array(n + 1, sizeof(*c->bs));
 	c->be = ta_env_alloc_array(n + 1, sizeof(*c->be));
 	c->first = ta_env_alloc_array(c->n_sections + 2, sizeof(*c->first));
@@ -485,6 +493,14 @@ static int ta_climb_init(struct ta_climb *c, const struct ta_problem *p)
 	c->seq = ta_env_alloc_array(c->seq_max, sizeof(*c->seq));
 	c->best_seq = ta_env_alloc_array(c->seq_max, sizeof(*c->best_seq));
 	c->undo = ta_env_alloc_array(c->undo_max, sizeof(*c->undo));
+	c->bytes = 2 * (u64)(n + 1) * sizeof(*c->bs) +
+		   (u64)(c->n_sections + 2) * sizeof(*c->first) +
+		   2 * (u64)(n + 1) * sizeof(*c->list) +
+		   (u64)(c->n_sections + 1) * sizeof(*c->avail) +
+		   (u64)(3 * c->m + 1) * sizeof(*c->top) +
+		   (u64)(n + 1) * sizeof(*c->off) +
+		   2 * (u64)c->seq_max * sizeof(*c->seq) +
+		   (u64)c->undo_max * sizeof(*c->undo);
 	if (!c->bs || !c->be || !c->first || !c->list || !c->list0 ||
 	    !c->avail || !c->top || !c->tree || !c->off || !c->seq ||
 	    !c->best_seq || !c->undo) {
@@ -548,6 +564,8 @@ int ta_climb(const struct ta_problem *p, u64 lower_bound, struct ta_work *lim,
 	}
 	ret = 0;
 out:
+	if (lim->bytes < c.bytes)
+		lim->bytes = c.bytes;
 	if (c.units)
 		ta_work_add(lim, c.units);
 	ta_climb_free(&c);

@@ -522,7 +522,7 @@ int ta_contract_search(const struct ta_problem *p, u64 lower_bound,
 {
 	struct ta_contract c = { 0 };
 	struct ta_buffer *mb = NULL;
-	u64 *node_off = NULL, *m_off = NULL, max_align = 1, h;
+	u64 *node_off = NULL, *m_off = NULL, max_align = 1, h, bytes, inner = 0;
 	u32 n = p->n_buffers, i, v, last = 0;
 	bool changed = false, worth = false, m_proven;
 	int ret = -ENOMEM;
@@ -530,21 +530,28 @@ int ta_contract_search(const struct ta_problem *p, u64 lower_bound,
 	*proven = false;
 	if (n < 2 || n > TA_SEARCH_MAX_BUFFERS)
 		return 1;
-	c.node = ta_env_alloc_array(2 * (size_t)n, sizeof(*c.node));
-	c.by = ta_env_alloc_array(2 * (size_t)n, sizeof(*c.by));
-	c.by2 = ta_env_alloc_array(2 * (size_t)n, sizeof(*c.by2));
-	c.used = ta_env_alloc_array(2 * (size_t)n, sizeof(*c.used));
 	c.ends = ta_env_alloc_array(2 * (size_t)n + 1, sizeof(*c.ends));
-	c.starts = ta_env_alloc_array(2 * (size_t)n, sizeof(*c.starts));
 	node_off = ta_env_alloc_array(2 * (size_t)n + 1, sizeof(*node_off));
-	mb = ta_env_alloc_array(n, sizeof(*mb));
-	m_off = ta_env_alloc_array(n, sizeof(*m_off));
-	if (!c.node || !c.by || !c.by2 || !c.used || !c.ends || !c.starts ||
-	    !node_off || !mb || !m_off)
+	if (!c.ends || !node_off)
 		goto out;
 	ret = 2;
 	if (!ta_contract_flat(p, c.ends, node_off))
 		goto out;
+	ret = -ENOMEM;
+	c.node = ta_env_alloc_array(2 * (size_t)n, sizeof(*c.node));
+	c.by = ta_env_alloc_array(2 * (size_t)n, sizeof(*c.by));
+	c.by2 = ta_env_alloc_array(2 * (size_t)n, sizeof(*c.by2));
+	c.used = ta_env_alloc_array(2 * (size_t)n, sizeof(*c.used));
+	c.starts = ta_env_alloc_array(2 * (size_t)n, sizeof(*c.starts));
+	mb = ta_env_alloc_array(n, sizeof(*mb));
+	m_off = ta_env_alloc_array(n, sizeof(*m_off));
+	if (!c.node || !c.by || !c.by2 || !c.used || !c.starts || !mb ||
+	    !m_off)
+		goto out;
+	bytes = 2 * (u64)n * (sizeof(*c.node) + 2 * sizeof(*c.by) +
+			      sizeof(*c.used) + 2 * sizeof(*c.ends) +
+			      sizeof(*node_off)) +
+		(u64)n * (sizeof(*mb) + sizeof(*m_off));
 	for (i = 0; i < n; i++) {
 		if (p->buffers[i].align > max_align)
 			max_align = p->buffers[i].align;
@@ -569,6 +576,8 @@ int ta_contract_search(const struct ta_problem *p, u64 lower_bound,
 					  &part, mb, m_off, node_off, &h,
 					  &m_proven);
 		ta_work_spent(lim, &part);
+		if (part.bytes > inner)
+			inner = part.bytes;
 		if (ret < 0)
 			goto out;
 		worth |= ret != 1;
@@ -584,6 +593,9 @@ int ta_contract_search(const struct ta_problem *p, u64 lower_bound,
 		changed = true;
 	}
 	ret = changed ? 0 : 1;
+	/* what it holds, and the most a search of a merged problem took */
+	if (lim->bytes < bytes + inner)
+		lim->bytes = bytes + inner;
 out:
 	ta_contract_free(&c);
 	ta_env_free(node_off);
