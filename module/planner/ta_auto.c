@@ -13,9 +13,14 @@
  * 3. every other strategy (pingpong's regions, stack), so that
  *    none of them beats auto; up to %TA_STACK_EXHAUSTIVE buffers stack
  *    enumerates every order, which proves its plan optimal;
- * 4. else up to %TA_SEARCH_MAX_BUFFERS buffers: the skyline branch and bound
- *    (ta_search.c) from the best plan, which stops at the lower bound or
- *    when it has proven its plan optimal;
+ * 4. up to %TA_SEARCH_MAX_BUFFERS buffers, on a packing with no slack:
+ *    half the time left to the problem with its blocks merged
+ *    (ta_contract.c);
+ *    then the skyline branch and bound (ta_search.c) from the best plan,
+ *    which stops at the lower bound or when it has proven its plan
+ *    optimal (5/8 of what is left on a packing with no slack, else all),
+ *    and the improving search (ta_climb.c) from the best plan in what the
+ *    branch and bound leaves;
  * 5. larger problems: iterated greedy - buffers that end up high move
  *    forward in the order (most crowded first, then largest) and the fit
  *    runs again - while time is left. On pangu_2.6B (18,692 buffers, 547

@@ -203,7 +203,7 @@ static u64 ta_climb_score(struct ta_climb *c, const struct ta_climb_gap *g,
 		sc |= BIT_ULL(62);
 	sc |= (u64)(c->be[b] & 0xffffff) << bits;
 	sc |= buf->size >= BIT_ULL(bits) ? BIT_ULL(bits) - 1 : buf->size;
-	if (c->noise && ta_climb_rand(c) % 100 < c->noise)
+	if (c->noise && (u32)ta_climb_rand(c) % 100 < c->noise)
 		sc = ta_climb_rand(c) >> 1;
 	return sc;
 }
@@ -541,8 +541,8 @@ int ta_climb(const struct ta_problem *p, u64 lower_bound, struct ta_work *lim,
 		u32 replay = 0, noise = 0;
 
 		if (tries) {
-			replay = (u32)(ta_climb_rand(&c) % (c.n_best_seq + 1));
-			noise = 1 + (u32)(ta_climb_rand(&c) % 8);
+			replay = (u32)ta_climb_rand(&c) % (c.n_best_seq + 1);
+			noise = 1 + ((u32)ta_climb_rand(&c) & 7);
 		}
 		ret = ta_climb_build(&c, replay, noise, best_h, lim);
 		if (ret < 0)

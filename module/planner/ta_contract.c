@@ -86,7 +86,7 @@ static bool ta_contract_skip(struct ta_contract *c, u32 one_in)
 	c->rng ^= c->rng << 13;
 	c->rng ^= c->rng >> 7;
 	c->rng ^= c->rng << 17;
-	return c->rng % one_in == 0;
+	return (u32)c->rng % one_in == 0;
 }
 
 static int ta_contract_key_cmp(const void *a, const void *b)
@@ -215,7 +215,7 @@ static u32 ta_contract_chains(struct ta_contract *c)
 			/* not alone: only a draw pairs them, at random */
 			if (!c->rng || ta_contract_skip(c, 2))
 				continue;
-			y = &c->by2[j + (u32)(c->rng % (m - j))];
+			y = &c->by2[j + (u32)c->rng % (m - j)];
 		}
 		if (c->used[x->id] || c->used[y->id] || ta_contract_skip(c, 8))
 			continue;
@@ -247,10 +247,14 @@ static u32 ta_contract_find(const struct ta_contract *c, u32 k, u32 s, u32 e,
 		else
 			hi = mid;
 	}
-	for (; lo < k && c->by[lo].t1 == s && c->by[lo].t2 == e &&
-	       c->by[lo].size == size; lo++)
-		if (!c->used[c->by[lo].id])
-			return c->by[lo].id;
+	for (; lo < k; lo++) {
+		const struct ta_contract_key *x = &c->by[lo];
+
+		if (x->t1 != s || x->t2 != e || x->size != size)
+			break;
+		if (!c->used[x->id])
+			return x->id;
+	}
 	return U32_MAX;
 }
 
