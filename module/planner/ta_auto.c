@@ -14,8 +14,8 @@
  *    none of them beats auto; up to %TA_STACK_EXHAUSTIVE buffers stack
  *    enumerates every order, which proves its plan optimal;
  * 4. up to %TA_SEARCH_MAX_BUFFERS buffers, on a packing with no slack:
- *    half the time left to the problem with its blocks merged
- *    (ta_contract.c);
+ *    an eighth of the time to the branch and bound, then half of what
+ *    is left to the problem with its blocks merged (ta_contract.c);
  *    then the skyline branch and bound (ta_search.c) from the best plan,
  *    which stops at the lower bound or when it has proven its plan
  *    optimal (5/8 of what is left on a packing with no slack, else all),
@@ -511,18 +511,39 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 		goto searched;
 	ret = -E2BIG;
 	if (best > lb && !proven && n <= TA_SEARCH_MAX_BUFFERS) {
-		struct ta_work clim = ta_work_share(&lim, 2), slim;
+		struct ta_work clim, slim;
+		int flat = ta_contract_is_flat(p);
 
-		/* half the time for the problem with its blocks merged */
-		ret = ta_contract_search(p, lb, &clim, offsets, &best, &proven);
-		ta_work_spent(&lim, &clim);
-		if (ret < 0 && ret != -ETIMEDOUT)
+		if (flat < 0) {
+			ret = flat;
 			goto out;
+		}
+		/*
+		 * A packing with no slack: an eighth of the time to the
+		 * search (most it solves, it solves at once), then half of
+		 * what is left to the problem with its blocks merged.
+		 */
+		if (flat) {
+			slim = ta_work_share(&lim, 8);
+			ret = ta_search_skyline(p, lb, &slim, offsets, &best,
+						&proven);
+			ta_work_spent(&lim, &slim);
+			if (ret && ret != -E2BIG)
+				goto out;
+		}
+		if (flat && best > lb && !proven) {
+			clim = ta_work_share(&lim, 2);
+			ret = ta_contract_search(p, lb, &clim, offsets, &best,
+						 &proven);
+			ta_work_spent(&lim, &clim);
+			if (ret < 0 && ret != -ETIMEDOUT)
+				goto out;
+		}
 		/*
 		 * A packing with slack (every real trace): the search's own
 		 * time, as before; the climb gets what it leaves.
 		 */
-		slim = ret == 2 ? lim : ta_auto_search_share(&lim);
+		slim = flat ? ta_auto_search_share(&lim) : lim;
 		ret = 0;
 		if (best > lb && !proven) {
 			ret = ta_search_skyline(p, lb, &slim, offsets, &best,

@@ -395,6 +395,20 @@ static bool ta_contract_flat(const struct ta_problem *p, u32 *times,
 	return true;
 }
 
+int ta_contract_is_flat(const struct ta_problem *p)
+{
+	u32 n = p->n_buffers;
+	u32 *times = ta_env_alloc_array(2 * (size_t)n + 1, sizeof(*times));
+	u64 *live = ta_env_alloc_array(2 * (size_t)n + 1, sizeof(*live));
+	int ret = -ENOMEM;
+
+	if (times && live)
+		ret = n > 1 && ta_contract_flat(p, times, live);
+	ta_env_free(times);
+	ta_env_free(live);
+	return ret;
+}
+
 /* Offsets of every node from the merged problem's (the alive nodes'). */
 static void ta_contract_expand(const struct ta_contract *c, u64 *node_off)
 {

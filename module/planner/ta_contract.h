@@ -29,4 +29,14 @@ int ta_contract_search(const struct ta_problem *p, u64 lower_bound,
 		       struct ta_work *lim, u64 *offsets, u64 *height,
 		       bool *proven);
 
+/**
+ * ta_contract_is_flat() - is @p a packing ta_contract_search() merges?
+ * @p: the problem (validated)
+ *
+ * Return: 1 when @p has two buffers or more, the same live bytes at every
+ * moment of its span and every size a multiple of every alignment, 0
+ * when not, -ENOMEM. O(n log n).
+ */
+int ta_contract_is_flat(const struct ta_problem *p);
+
 #endif /* TA_CONTRACT_H */
