@@ -12,6 +12,8 @@ TA_PLANNER_SRCS := \
 	module/planner/ta_auto.c \
 	module/planner/ta_bits.c \
 	module/planner/ta_bound.c \
+	module/planner/ta_climb.c \
+	module/planner/ta_contract.c \
 	module/planner/ta_contain.c \
 	module/planner/ta_fit.c \
 	module/planner/ta_fixed.c \
