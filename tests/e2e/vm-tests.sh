@@ -190,7 +190,9 @@ run_npu_tests() {
 		"$TA/ta_e2e_npu" --export-inputs "$TA/models/person_detect_mobilenetv1_i8.tflite"
 	# Groups (issue 28): jobs on members of one lane are ordered by the
 	# lane's one reservation object (a foreign fence on one member holds
-	# the next), another lane is not held back, a link is one tensor.
+	# the next; on two cores their recorded intervals never overlap),
+	# another lane is not held back and runs at once on the other core
+	# (the NPU's default n_cores=2), a link is one tensor.
 	run_e2e "ta_e2e_npu --group" "$TA/ta_e2e_npu" --group \
 		"$TA/models/person_detect_mobilenetv1_i8.tflite" \
 		"$TA/models/anomaly_autoencoder_i8.tflite"
