@@ -715,11 +715,12 @@ static void test_group_cores(int ta, int npu, struct model *ma,
 				    &jx, &jy, &bad_x, &bad_y);
 		gap = core_overlap(&jx, &jy);
 		CHECK(!failed && gap > 0,
-		      "npu group cores: lanes, round %d: A on core %u and B on core %u ran at once, their recorded intervals overlap by %.1f ms (A %.1f ms from its start, B %.1f ms, B started %+.1f ms after A), both bit for bit (%s, %s, first bad tensor %lld / %lld)",
+		      "npu group cores: lanes, round %d: A on core %u and B on core %u ran at once, their recorded intervals overlap by %.1f ms (A %.1f ms from its start, B %.1f ms, their starts %.1f ms apart), both bit for bit (%s, %s, first bad tensor %lld / %lld)",
 		      r + 1, jx.core, jy.core, gap / 1e6,
 		      (jx.info.end_ns - jx.info.start_ns) / 1e6,
 		      (jy.info.end_ns - jy.info.start_ns) / 1e6,
-		      ((int64_t)jy.info.start_ns - (int64_t)jx.info.start_ns) / 1e6,
+		      llabs((int64_t)jy.info.start_ns -
+			    (int64_t)jx.info.start_ns) / 1e6,
 		      jx.err ? strerror(jx.err) : "ran",
 		      jy.err ? strerror(jy.err) : "ran", (long long)bad_x,
 		      (long long)bad_y);
