@@ -167,6 +167,13 @@ run_corrupt_tests() {
 # run_npu_tests MODELS...: the reference NPU runs each model on plans of
 # every strategy, bit for bit with the userspace reference.
 run_npu_tests() {
+	# The NPU's cores: 1 to 8 (n_cores); outside that it does not load.
+	load_stock_modules
+	fails_with "npu-sim: n_cores=0 -> EINVAL" 1 "Invalid argument" \
+		insmod "$TA/ta_npu_sim.ko" n_cores=0
+	fails_with "npu-sim: n_cores=9 -> EINVAL" 1 "Invalid argument" \
+		insmod "$TA/ta_npu_sim.ko" n_cores=9
+	check "npu-sim: a refused load leaves nothing loaded" sh -c '! grep -q "^ta_npu_sim " /proc/modules'
 	check "npu-sim: loads" npu_load
 	node=$(npu_node)
 	check "the reference NPU is a DRM device ($node)" [ -c "$node" ]

@@ -149,7 +149,7 @@ static int ta_npu_probe(struct platform_device *pdev)
 		goto destroy_cores;
 	}
 	platform_set_drvdata(pdev, npu);
-	dev_info(dev, "reference NPU on %s, %u cores, buffers by %s\n",
+	dev_info(dev, "reference NPU on %s, cores: %u, buffers by %s\n",
 		 TA_NPU_NODE_KIND, npu->n_cores, TA_NPU_GEM_KIND);
 	return 0;
 
