@@ -179,12 +179,13 @@ int poll_fd(int fd, short events, int ms)
 }
 
 /*
- * An unsignalled vgem fence imported into @dmabuf (write usage): whatever
- * is submitted on it waits until vgem_fence_signal(*vgem, *fence).
+ * An unsignalled vgem fence imported into each of the @n dma-bufs at
+ * @dmabufs (write usage): whatever is submitted on any of them waits until
+ * vgem_fence_signal(*vgem, *fence).
  */
-int vgem_hold(int dmabuf, int *vgem, uint32_t *fence)
+int vgem_hold_all(const int *dmabufs, int n, int *vgem, uint32_t *fence)
 {
-	int buf = -1, sync = -1, err;
+	int buf = -1, sync = -1, err, i;
 	uint32_t handle = 0;
 
 	*vgem = drm_open_driver("vgem", true);
@@ -201,8 +202,8 @@ int vgem_hold(int dmabuf, int *vgem, uint32_t *fence)
 		sync = dmabuf_export_sync_file(buf, true);
 		err = sync < 0 ? sync : 0;
 	}
-	if (!err)
-		err = dmabuf_import_sync_file(dmabuf, sync, true);
+	for (i = 0; i < n && !err; i++)
+		err = dmabuf_import_sync_file(dmabufs[i], sync, true);
 	if (sync >= 0)
 		close(sync);
 	if (buf >= 0)
@@ -210,4 +211,10 @@ int vgem_hold(int dmabuf, int *vgem, uint32_t *fence)
 	if (handle)
 		drm_gem_close_handle(*vgem, handle);
 	return err;
+}
+
+/* vgem_hold_all() of one dma-buf. */
+int vgem_hold(int dmabuf, int *vgem, uint32_t *fence)
+{
+	return vgem_hold_all(&dmabuf, 1, vgem, fence);
 }

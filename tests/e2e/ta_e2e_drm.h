@@ -33,6 +33,8 @@ int vgem_fence_signal(int vgem, uint32_t fence);
  * releases it. 0 or -errno.
  */
 int vgem_hold(int dmabuf, int *vgem, uint32_t *fence);
+/* The same fence held over each of @n dma-bufs: one release for all. */
+int vgem_hold_all(const int *dmabufs, int n, int *vgem, uint32_t *fence);
 
 /* DMA_BUF_IOCTL_EXPORT_SYNC_FILE: the fd, or -errno. */
 int dmabuf_export_sync_file(int dmabuf, bool write);

@@ -30,7 +30,8 @@
  * alone (no other tensor was planned on them). With --long-job, only a job
  * the watchdog must stop. With --group, only the groups' proof
  * (ta_e2e_npu_group.c): members of one lane serialised by their one
- * reservation object, other lanes not held back, links with no copy.
+ * reservation object, even on two cores, other lanes not held back and
+ * running at once on two cores, links with no copy.
  *
  * Each option above turns on its tests (-l lists them); -t NAME after
  * the models (or after "--") runs the tests named instead. Every test opens
@@ -140,6 +141,7 @@ static int npu_select(char **sel)
 			SEL("group_serial");
 			SEL("group_hold");
 			SEL("group_lanes");
+			SEL("group_cores");
 			SEL("group_link");
 		} else if (opts.corrupt) {
 			SEL("corrupt");

@@ -10,7 +10,8 @@
  * the descriptors, ta_e2e_npu_api.c the NPU's refusals, the plan's
  * lifetime and the kernel API's access rule, ta_e2e_npu_jobs.c fences, the
  * queue bound, concurrent processes, the watchdog and exported inputs,
- * ta_e2e_npu_group.c groups (serialised lanes, concurrent lanes, links),
+ * ta_e2e_npu_group.c groups (serialised lanes, concurrent lanes on two
+ * cores, links),
  * ta_e2e_npu_models.c the models on every strategy (or corrupted plans)
  * and the end: every model read, the arena empty.
  */
@@ -133,6 +134,7 @@ bool pick_inplace(const struct model *m, const struct plan *p,
 		  uint32_t *a_out, uint32_t *b_out, uint32_t *k_out);
 uint64_t bytes_in_use(int ta);
 int submit_by_id(int npu, const struct model *m, uint32_t id);
+uint32_t npu_n_cores(void);
 
 /*
  * The fixture of every test: the arena device and the reference NPU's DRM

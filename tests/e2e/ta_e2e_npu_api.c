@@ -189,6 +189,89 @@ static void test_kapi_access(int npu, const struct model *m,
 	      KAPI_USER, node, group, ret);
 }
 
+/*
+ * DRM_IOCTL_TA_NPU_JOB_INFO: a finished job of the caller's file is told
+ * (its core, no error, start before end, its hold kept); each bad query
+ * fails with its errno, and a job of another DRM file is not found.
+ */
+static void test_job_info(int npu, const struct model *m,
+			  const struct plan *p)
+{
+	enum { MINE, THEIRS, NONE, NEVER };
+	static const struct {
+		const char *what;
+		int job;		/* whose sequence number is asked */
+		uint32_t flags, pad;
+		uint64_t reserved;
+		bool ours;		/* through this file, else the other */
+		int want;
+	} cases[] = {
+		{ "flags not zero", MINE, 1, 0, 0, true, EINVAL },
+		{ "pad not zero", MINE, 0, 1, 0, true, EINVAL },
+		{ "reserved not zero", MINE, 0, 0, 1, true, EINVAL },
+		{ "sequence number 0", NONE, 0, 0, 0, true, EINVAL },
+		{ "a sequence number never given", NEVER, 0, 0, 0, true, ENOENT },
+		{ "another file's job", THEIRS, 0, 0, 0, true, ENOENT },
+		{ "that job, through its own file", THEIRS, 0, 0, 0, false, 0 },
+	};
+	const int n_cases = sizeof(cases) / sizeof(cases[0]);
+	uint64_t seqnos[] = { [NONE] = 0, [NEVER] = UINT64_MAX };
+	struct drm_ta_npu_job_info info;
+	struct drm_ta_npu_submit job;
+	uint32_t n_cores = npu_n_cores(), handle = 0;
+	int other, ret, i, n = 0;
+
+	/* One job on the last core, held 20 ms; then one of another file. */
+	job_init(&job, m, p, false);
+	job.flags |= TA_NPU_SUBMIT_CORE;
+	job.core = n_cores ? n_cores - 1 : 0;
+	job.hold_ms = 20;
+	ret = ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? errno : 0;
+	seqnos[MINE] = job.seqno;
+	memset(&info, 0, sizeof(info));
+	info.seqno = job.seqno;
+	if (!ret)
+		ret = ioctl(npu, DRM_IOCTL_TA_NPU_JOB_INFO, &info) ? errno : 0;
+	CHECK(!ret && n_cores && info.core == n_cores - 1 && !info.error &&
+	      info.start_ns && info.end_ns - info.start_ns >= 20000000ULL,
+	      "npu job info: a finished job of this file: core %u of %u, error %d, %llu us from start to end (held 20 ms) (%s)",
+	      info.core, n_cores, info.error,
+	      (unsigned long long)(info.end_ns - info.start_ns) / 1000,
+	      ret ? strerror(ret) : "told");
+	other = drm_open_driver(TA_NPU_DRIVER_NAME, false);
+	ret = other >= 0 ? drm_prime_import(other, p->dmabuf, &handle) : -ENODEV;
+	if (!ret) {
+		job_init(&job, m, p, false);
+		job.plan_handle = handle;
+		ret = ioctl(other, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? -errno : 0;
+		seqnos[THEIRS] = job.seqno;
+	}
+	CHECK(!ret && seqnos[THEIRS],
+	      "npu job info: a job through another DRM file (%s)",
+	      ret ? strerror(-ret) : "done");
+
+	for (i = 0; i < n_cases; i++) {
+		memset(&info, 0, sizeof(info));
+		info.seqno = seqnos[cases[i].job];
+		info.flags = cases[i].flags;
+		info.pad = cases[i].pad;
+		info.reserved = cases[i].reserved;
+		errno = 0;
+		ret = ioctl(cases[i].ours ? npu : other,
+			    DRM_IOCTL_TA_NPU_JOB_INFO, &info) ? errno : 0;
+		CHECK(ret == cases[i].want, "npu job info: %s -> %s (got %s)",
+		      cases[i].what,
+		      cases[i].want ? strerror(cases[i].want) : "told",
+		      ret ? strerror(ret) : "told");
+		n++;
+	}
+	CHECK(n == n_cases && n_cases == 7, "npu job info: %d of 7 queries made",
+	      n);
+	if (handle)
+		drm_gem_close_handle(other, handle);
+	if (other >= 0)
+		close(other);
+}
 
 /* Each bad job fails with its errno and changes nothing. */
 static void test_bad_input(int ta, int npu, struct model *m, bool dma_heap)
@@ -222,7 +305,14 @@ static void test_bad_input(int ta, int npu, struct model *m, bool dma_heap)
 	} while (0)
 
 	BAD("unknown flag", EINVAL, job.flags |= 0x80);
-	BAD("reserved not zero", EINVAL, job.reserved[1] = 1);
+	BAD("reserved not zero", EINVAL, job.reserved = 1);
+	BAD("a core named, one past the accelerator's", EINVAL,
+	    job.flags |= TA_NPU_SUBMIT_CORE; job.core = npu_n_cores());
+	BAD("a core named, past the most cores there can be", EINVAL,
+	    job.flags |= TA_NPU_SUBMIT_CORE; job.core = TA_NPU_MAX_CORES);
+	BAD("a core given without TA_NPU_SUBMIT_CORE", EINVAL, job.core = 1);
+	BAD("a hold over the limit", EINVAL,
+	    job.hold_ms = TA_NPU_MAX_HOLD_MS + 1);
 	BAD("plan ID set beside a handle", EINVAL, job.plan_id = 1);
 	BAD("handle set beside a plan ID", EINVAL,
 	    job.flags |= TA_NPU_SUBMIT_PLAN_ID; job.plan_id = p.create.plan_id);
@@ -297,13 +387,14 @@ static void test_bad_input(int ta, int npu, struct model *m, bool dma_heap)
 			close(heap);
 	}
 	errno = 0;
-	ret = ioctl(npu, DRM_IOWR(DRM_COMMAND_BASE + 1, struct drm_ta_npu_submit),
+	ret = ioctl(npu, DRM_IOWR(DRM_COMMAND_BASE + 2, struct drm_ta_npu_submit),
 		    &job) ? errno : 0;
 	CHECK(ret == EINVAL,
 	      "npu bad input: unknown driver ioctl -> EINVAL, as the DRM core answers (got %s)",
 	      strerror(ret));
 #undef BAD
 
+	test_job_info(npu, m, &p);
 	test_kapi_access(npu, m, p.create.plan_id);
 
 	CHECK(bytes_in_use(ta) == use,

@@ -9,14 +9,20 @@
  *  - npu.group_serial: two members of one lane that share bytes (asserted:
  *    their placements overlap), a job on each submitted back to back
  *    without waiting, GROUP_ROUNDS rounds, both bit for bit with their
- *    references. (The NPU's queue runs one job at a time, so this holds on
- *    any kernel; the next test is the one a kernel without the lane's one
- *    reservation object fails.)
+ *    references. (The NPU gives the second job its other, idle core, so
+ *    the lane's fence orders them; npu.group_cores shows it on the
+ *    recorded intervals, npu.group_hold with a foreign fence.)
  *  - npu.group_hold: a foreign (vgem) fence on member A's exported dma-buf
  *    holds back a job on member B submitted by plan ID: it has not finished
  *    and the slice is untouched until vgem signals; then it is bit for bit.
  *  - npu.group_lanes: with lane 0 held so, a job on a member of lane 1
  *    completes at once, bit for bit; the two lanes share no byte.
+ *  - npu.group_cores: the NPU's cores (n_cores, 2 by default) run jobs at
+ *    once. The same two jobs, on cores 0 and 1 then 1 and 0, each keeping
+ *    its core CORE_HOLD_MS (hold_ms), released together by one vgem
+ *    fence: members of two lanes overlap in the intervals the NPU records
+ *    (DRM_IOCTL_TA_NPU_JOB_INFO); members of one lane that share bytes
+ *    never do (the second starts after the first ended); all bit for bit.
  *  - npu.group_link: member A writes a linked output, member B reads it
  *    as its input on the NPU (its job names nothing but its plan), one
  *    place in the group's mapping, and B is bit for bit with its reference
@@ -577,6 +583,183 @@ out:
 	group_destroy(ta, &g);
 }
 
+/* Each job of npu.group_cores keeps its core at least this long. */
+#define CORE_HOLD_MS	500
+#define CORE_ROUNDS	2
+
+/* A job of npu.group_cores: its member, its core, what the NPU recorded. */
+struct core_job {
+	struct gmember *gm;
+	uint32_t core;
+	int err;			/* of the submit, or of the query */
+	struct drm_ta_npu_job_info info;
+};
+
+/* Submit @j's whole-model job on its core, held CORE_HOLD_MS, unwaited. */
+static void core_submit(int npu, struct core_job *j)
+{
+	struct drm_ta_npu_submit job;
+
+	job_init(&job, j->gm->m, &j->gm->p, false);
+	job.flags = (job.flags & ~TA_NPU_SUBMIT_WAIT) | TA_NPU_SUBMIT_CORE;
+	job.core = j->core;
+	job.hold_ms = CORE_HOLD_MS;
+	memset(&j->info, 0, sizeof(j->info));
+	j->err = ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? errno : 0;
+	j->info.seqno = job.seqno;
+}
+
+/* Once its fence signalled: when and where it ran (JOB_INFO). */
+static void core_query(int npu, struct core_job *j)
+{
+	if (!j->err && poll_fd(j->gm->p.dmabuf, POLLIN, 120 * 1000) != 1)
+		j->err = ETIMEDOUT;
+	if (!j->err)
+		j->err = ioctl(npu, DRM_IOCTL_TA_NPU_JOB_INFO, &j->info) ?
+			 errno : 0;
+	if (!j->err)
+		j->err = -j->info.error;
+}
+
+/* Ran as asked: no error, on its core, its hold kept (recorded). */
+static bool core_ran(const struct core_job *j)
+{
+	return !j->err && j->info.core == j->core && j->info.start_ns &&
+	       j->info.end_ns - j->info.start_ns >=
+	       (uint64_t)CORE_HOLD_MS * 1000000;
+}
+
+/* Time both recorded intervals share (ns); <= 0: the gap between them. */
+static int64_t core_overlap(const struct core_job *x, const struct core_job *y)
+{
+	uint64_t start = x->info.start_ns > y->info.start_ns ?
+			 x->info.start_ns : y->info.start_ns;
+	uint64_t end = x->info.end_ns < y->info.end_ns ?
+		       x->info.end_ns : y->info.end_ns;
+
+	return (int64_t)(end - start);
+}
+
+/*
+ * One round: @x on core @cx and @y on core @cy, each held CORE_HOLD_MS,
+ * both held back by one foreign (vgem) fence on @x's and @y's dma-bufs
+ * until both are queued, then released at once; both run, and are
+ * compared with their references. 0, or the number of failed cases.
+ */
+static int core_round(int npu, struct gmember *x, uint32_t cx,
+		      struct gmember *y, uint32_t cy, struct core_job *jx,
+		      struct core_job *jy, int64_t *bad_x, int64_t *bad_y)
+{
+	int bufs[2] = { x->p.dmabuf, y->p.dmabuf }, vgem = -1, ret;
+	uint32_t fence = 0;
+
+	*jx = (struct core_job){ .gm = x, .core = cx, .err = ENODEV };
+	*jy = (struct core_job){ .gm = y, .core = cy, .err = ENODEV };
+	*bad_x = *bad_y = 0;
+	memset(x->p.map, 0, x->p.map_len);
+	plan_write_initial(x->m, &x->p);
+	plan_write_initial(y->m, &y->p);
+	ret = vgem_hold_all(bufs, 2, &vgem, &fence);
+	if (!ret) {
+		core_submit(npu, jx);
+		core_submit(npu, jy);
+		ret = vgem_fence_signal(vgem, fence);
+	}
+	if (vgem >= 0)
+		close(vgem);
+	if (ret)
+		return 1;
+	core_query(npu, jx);
+	core_query(npu, jy);
+	*bad_x = compare_live(x->m, &x->p, x->m->final, x->m->n_ops);
+	*bad_y = compare_live(y->m, &y->p, y->m->final, y->m->n_ops);
+	return !core_ran(jx) + !core_ran(jy) + (*bad_x >= 0) + (*bad_y >= 0);
+}
+
+/*
+ * Cores: the same pair of jobs, on two cores, each keeping its core
+ * CORE_HOLD_MS, released together by one foreign fence. Members of two
+ * lanes run at once: their recorded intervals overlap. Members of one
+ * lane, which share bytes, never do, even on two cores: the second starts
+ * after the first ended (the lane's reservation object orders them). Both
+ * bit for bit every time; CORE_ROUNDS rounds of each, cores swapped.
+ */
+static void test_group_cores(int ta, int npu, struct model *ma,
+			     struct model *mb)
+{
+	struct group lanes = { 0 }, lane = { 0 };
+	struct core_job jx, jy;
+	int64_t bad_x, bad_y, gap;
+	uint32_t n_cores = npu_n_cores();
+	int r, ret, failed, cases = 0;
+	uint64_t over, pairs;
+
+	CHECK(n_cores >= 2, "npu group cores: the NPU has %u cores (n_cores)",
+	      n_cores);
+	if (n_cores < 2)
+		return;
+
+	/* Two lanes: A in lane 0, B in lane 1, no byte shared. */
+	ret = gmember_init(&lanes, 0, ma, 0, 0, 0);
+	if (!ret)
+		ret = gmember_init(&lanes, 1, mb, 1, 0, 0);
+	if (!ret)
+		ret = group_create(ta, npu, &lanes, NULL, 0);
+	over = ret ? 1 : count_overlaps(&lanes.mem[0], &lanes.mem[1], true,
+					&pairs);
+	CHECK(!ret && !over,
+	      "npu group cores: %s in lane 0, %s in lane 1, no byte shared%s%s",
+	      ma->name, mb->name, ret ? ": " : "", ret ? strerror(-ret) : "");
+	for (r = 0; !ret && !over && r < CORE_ROUNDS; r++) {
+		failed = core_round(npu, &lanes.mem[0], r, &lanes.mem[1], 1 - r,
+				    &jx, &jy, &bad_x, &bad_y);
+		gap = core_overlap(&jx, &jy);
+		CHECK(!failed && gap > 0,
+		      "npu group cores: lanes, round %d: A on core %u and B on core %u ran at once, their recorded intervals overlap by %.1f ms (A %.1f ms from its start, B %.1f ms, their starts %.1f ms apart), both bit for bit (%s, %s, first bad tensor %lld / %lld)",
+		      r + 1, jx.core, jy.core, gap / 1e6,
+		      (jx.info.end_ns - jx.info.start_ns) / 1e6,
+		      (jy.info.end_ns - jy.info.start_ns) / 1e6,
+		      llabs((int64_t)jy.info.start_ns -
+			    (int64_t)jx.info.start_ns) / 1e6,
+		      jx.err ? strerror(jx.err) : "ran",
+		      jy.err ? strerror(jy.err) : "ran", (long long)bad_x,
+		      (long long)bad_y);
+		cases += !failed && gap > 0;
+		printf("# figure: group cores, lanes round %d: overlap %.1f ms of a %d ms hold\n",
+		       r + 1, gap / 1e6, CORE_HOLD_MS);
+	}
+	group_destroy(ta, &lanes);
+
+	/* One lane: A then B, sharing bytes. */
+	ret = serial_group(ta, npu, &lane, ma, mb);
+	over = ret ? 0 : count_overlaps(&lane.mem[0], &lane.mem[1], false,
+					&pairs);
+	CHECK(!ret && over,
+	      "npu group cores: %s then %s in lane 0, %llu pairs of their activations sharing bytes%s%s",
+	      ma->name, mb->name, (unsigned long long)over, ret ? ": " : "",
+	      ret ? strerror(-ret) : "");
+	for (r = 0; !ret && over && r < CORE_ROUNDS; r++) {
+		failed = core_round(npu, &lane.mem[0], r, &lane.mem[1], 1 - r,
+				    &jx, &jy, &bad_x, &bad_y);
+		gap = core_overlap(&jx, &jy);
+		CHECK(!failed && gap <= 0 && jy.info.start_ns >= jx.info.end_ns,
+		      "npu group cores: one lane, round %d: A on core %u and B on core %u never ran at once: B started %.1f ms after A ended (A %.1f ms from its start, B %.1f ms), both bit for bit (%s, %s, first bad tensor %lld / %lld)",
+		      r + 1, jx.core, jy.core,
+		      ((int64_t)jy.info.start_ns - (int64_t)jx.info.end_ns) / 1e6,
+		      (jx.info.end_ns - jx.info.start_ns) / 1e6,
+		      (jy.info.end_ns - jy.info.start_ns) / 1e6,
+		      jx.err ? strerror(jx.err) : "ran",
+		      jy.err ? strerror(jy.err) : "ran", (long long)bad_x,
+		      (long long)bad_y);
+		cases += !failed && gap <= 0 && jy.info.start_ns >= jx.info.end_ns;
+		printf("# figure: group cores, one lane round %d: B started %.1f ms after A ended\n",
+		       r + 1, -gap / 1e6);
+	}
+	group_destroy(ta, &lane);
+	CHECK(cases == 2 * CORE_ROUNDS, "npu group cores: %d of %d rounds held",
+	      cases, 2 * CORE_ROUNDS);
+}
+
 /*
  * A graph output of @a written by an op, and a graph input of @b of the
  * same size (a link is one tensor of the larger size: equal sizes keep
@@ -750,6 +933,14 @@ TEST_F(npu, group_lanes)
 
 	NPU_FIRST_MODEL(m);
 	test_group_lanes(self->ta, self->npu, m, second_model());
+}
+
+TEST_F(npu, group_cores)
+{
+	struct model *m;
+
+	NPU_FIRST_MODEL(m);
+	test_group_cores(self->ta, self->npu, m, second_model());
 }
 
 TEST_F(npu, group_link)

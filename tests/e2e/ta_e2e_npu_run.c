@@ -457,6 +457,20 @@ uint64_t bytes_in_use(int ta)
 	return info.bytes_in_use;
 }
 
+/* The NPU's cores (its n_cores parameter); 0 if it cannot be read. */
+uint32_t npu_n_cores(void)
+{
+	FILE *f = fopen("/sys/module/ta_npu_sim/parameters/n_cores", "re");
+	unsigned int n = 0;
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%u", &n) != 1)
+		n = 0;
+	fclose(f);
+	return n;
+}
+
 /* A job by plan ID through @npu; 0 or the errno. */
 int submit_by_id(int npu, const struct model *m, uint32_t id)
 {

@@ -167,6 +167,13 @@ run_corrupt_tests() {
 # run_npu_tests MODELS...: the reference NPU runs each model on plans of
 # every strategy, bit for bit with the userspace reference.
 run_npu_tests() {
+	# The NPU's cores: 1 to 8 (n_cores); outside that it does not load.
+	load_stock_modules
+	fails_with "npu-sim: n_cores=0 -> EINVAL" 1 "Invalid argument" \
+		insmod "$TA/ta_npu_sim.ko" n_cores=0
+	fails_with "npu-sim: n_cores=9 -> EINVAL" 1 "Invalid argument" \
+		insmod "$TA/ta_npu_sim.ko" n_cores=9
+	check "npu-sim: a refused load leaves nothing loaded" sh -c '! grep -q "^ta_npu_sim " /proc/modules'
 	check "npu-sim: loads" npu_load
 	node=$(npu_node)
 	check "the reference NPU is a DRM device ($node)" [ -c "$node" ]
@@ -190,7 +197,9 @@ run_npu_tests() {
 		"$TA/ta_e2e_npu" --export-inputs "$TA/models/person_detect_mobilenetv1_i8.tflite"
 	# Groups (issue 28): jobs on members of one lane are ordered by the
 	# lane's one reservation object (a foreign fence on one member holds
-	# the next), another lane is not held back, a link is one tensor.
+	# the next; on two cores their recorded intervals never overlap),
+	# another lane is not held back and runs at once on the other core
+	# (the NPU's default n_cores=2), a link is one tensor.
 	run_e2e "ta_e2e_npu --group" "$TA/ta_e2e_npu" --group \
 		"$TA/models/person_detect_mobilenetv1_i8.tflite" \
 		"$TA/models/anomaly_autoencoder_i8.tflite"

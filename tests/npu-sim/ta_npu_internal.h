@@ -7,6 +7,7 @@
 
 #include <linux/dma-fence.h>
 #include <linux/kref.h>
+#include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
@@ -34,21 +35,57 @@ struct ta_plan_obj;
 #define TA_NPU_JOB_TIMEOUT_MS	20000U
 
 /**
+ * struct ta_npu_core - one core of the accelerator: a hardware queue
+ * @queue: its jobs, one at a time, in the order of their sequence numbers
+ * @fence_context: its timeline: its jobs' fences signal in order
+ * @queued: its jobs submitted and not yet done
+ * @index: its number, 0 to n_cores - 1
+ */
+struct ta_npu_core {
+	struct workqueue_struct *queue;
+	u64 fence_context;
+	atomic_t queued;
+	u32 index;
+};
+
+/**
  * struct ta_npu_device - the (simulated) accelerator
  * @drm: its DRM device (accel or render node), on the platform device
- * @queue: the accelerator runs one job at a time, in submission order
+ * @submit_lock: protects @seqno and the order of the cores' queues: a
+ *	job's sequence number is given, its fence added to its buffers and
+ *	the job queued on its core under it, so each core runs its jobs in
+ *	the order of their numbers and a job is queued after every job it
+ *	waits for on its core
  * @fence_lock: protects the signalling of the jobs' fences
- * @fence_context: the fences' timeline
- * @seqno: last sequence number given out; under @fence_lock
+ * @seqno: last sequence number given out, one count for all cores
  * @queued: jobs submitted and not yet done
+ * @n_cores: entries of @cores in use
+ * @cores: its cores
  */
 struct ta_npu_device {
 	struct drm_device drm;
-	struct workqueue_struct *queue;
-	spinlock_t fence_lock; /* protects the jobs' fences and @seqno */
-	u64 fence_context;
+	struct mutex submit_lock; /* protects @seqno and the queues' order */
+	spinlock_t fence_lock; /* protects the signalling of the jobs' fences */
 	u64 seqno;
 	atomic_t queued;
+	u32 n_cores;
+	struct ta_npu_core cores[TA_NPU_MAX_CORES];
+};
+
+/**
+ * struct ta_npu_record - when and where a finished job ran
+ * @seqno: its sequence number; 0 for a free entry
+ * @core: the core that ran it
+ * @error: its error (0 or a negative errno)
+ * @start_ns: when its ops started (CLOCK_MONOTONIC), 0 if they never did
+ * @end_ns: when it let go of its core, 0 with @start_ns
+ */
+struct ta_npu_record {
+	u64 seqno;
+	u32 core;
+	int error;
+	u64 start_ns;
+	u64 end_ns;
 };
 
 /**
@@ -56,10 +93,16 @@ struct ta_npu_device {
  * @ref: held by the file and by each of its jobs not yet done
  * @queued: its jobs submitted and not yet done (at most
  *	TA_NPU_MAX_FILE_QUEUED)
+ * @lock: protects @records and @n_records
+ * @records: its last TA_NPU_JOB_RECORDS jobs to finish, in a ring
+ * @n_records: jobs recorded so far; the next goes to this modulo the ring
  */
 struct ta_npu_file {
 	struct kref ref;
 	atomic_t queued;
+	spinlock_t lock; /* protects @records and @n_records */
+	struct ta_npu_record records[TA_NPU_JOB_RECORDS];
+	u32 n_records;
 };
 
 /**
@@ -115,7 +158,10 @@ struct ta_npu_run {
  * @npu: the accelerator
  * @owner: the state of the DRM file it came through, referenced until the
  *	   job is done (its jobs count against TA_NPU_MAX_FILE_QUEUED)
- * @work: runs it on @npu's queue
+ * @core: the core it runs on; NULL until queued, unless the caller named it
+ * @hold_ms: the least time it keeps its core once its ops started
+ * @record: when and where it ran, for its file's records
+ * @work: runs it on @core's queue
  * @run: what it runs; @run.ops, @run.refs and @run.tensors are its own
  * @plan: the plan, referenced until the job is done
  * @objs: the buffers it names (the plan's first), referenced until done
@@ -127,6 +173,9 @@ struct ta_npu_job {
 	struct dma_fence fence;
 	struct ta_npu_device *npu;
 	struct ta_npu_file *owner;
+	struct ta_npu_core *core;
+	u32 hold_ms;
+	struct ta_npu_record record;
 	struct work_struct work;
 	struct ta_npu_run run;
 	struct ta_plan_obj *plan;
@@ -153,6 +202,10 @@ int ta_npu_open(struct drm_device *drm, struct drm_file *file);
 void ta_npu_postclose(struct drm_device *drm, struct drm_file *file);
 struct ta_npu_file *ta_npu_file_get(struct ta_npu_file *tfile);
 void ta_npu_file_put(struct ta_npu_file *tfile);
+void ta_npu_file_record(struct ta_npu_file *tfile,
+			const struct ta_npu_record *record);
+int ta_npu_job_info_ioctl(struct drm_device *drm, void *data,
+			  struct drm_file *file);
 
 /* ta_npu_job.c */
 struct ta_npu_job *ta_npu_job_alloc(struct ta_npu_device *npu,

@@ -1,20 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ta_npu_job.c - a job's life after its ioctl checked it: its fence, the
- * implicit synchronisation through the buffers' reservation objects, the
- * accelerator's queue, and the signal when it is done.
+ * implicit synchronisation through the buffers' reservation objects, its
+ * core's queue, and the signal when it is done.
  *
- * Submit locks every buffer's reservation object, takes the fences the job
- * must wait for (a reader waits for writers, a writer for everyone), adds
- * the job's own fence (write usage for the plan and outputs, read usage for
- * inputs) and queues the job. The queue, one job at a time in submission
- * order, waits for those fences (each at most TA_NPU_DEP_TIMEOUT), runs the
- * ops and signals the fence, with the job's error if it failed.
+ * Submit locks every buffer's reservation object and, under the device's
+ * submit_lock, picks the job's core (unless the caller named it), takes the
+ * fences the job must wait for (a reader waits for writers, a writer for
+ * everyone; not its own core's, whose queue runs in order), numbers the
+ * job, adds its fence (write usage for the plan and outputs, read usage for
+ * inputs) and queues it on its core. The core, one job at a time in the
+ * order of their numbers, waits for those fences (a foreign one at most
+ * TA_NPU_DEP_TIMEOUT, another core's until it signals), runs the ops,
+ * keeps the core for the job's hold, records when it ran and signals the
+ * fence, with the job's error if it failed.
+ *
+ * Cores never wait for each other in a circle: a job waits only for jobs
+ * numbered before it, and each core runs its jobs in the order of their
+ * numbers, so the lowest-numbered job not done always can run.
  */
 #include <linux/dma-resv.h>
+#include <linux/delay.h>
 #include <linux/file.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <drm/drm_file.h>
@@ -32,7 +42,13 @@ static const char *ta_npu_fence_driver_name(struct dma_fence *fence)
 
 static const char *ta_npu_fence_timeline_name(struct dma_fence *fence)
 {
-	return "queue";
+	static const char *const names[TA_NPU_MAX_CORES] = {
+		"core0", "core1", "core2", "core3",
+		"core4", "core5", "core6", "core7",
+	};
+	struct ta_npu_job *job = container_of(fence, struct ta_npu_job, fence);
+
+	return names[job->core->index];
 }
 
 /*
@@ -82,24 +98,61 @@ static void ta_npu_job_release_refs(struct ta_npu_job *job)
 	job->owner = NULL;
 }
 
+/* Whether @fence is a job's of this accelerator (of any of its cores). */
+static bool ta_npu_fence_is_own(const struct ta_npu_device *npu,
+				const struct dma_fence *fence)
+{
+	u64 first = npu->cores[0].fence_context;
+
+	return fence->context >= first && fence->context - first < npu->n_cores;
+}
+
+/*
+ * Wait for a fence the job depends on. A foreign one: at most
+ * TA_NPU_DEP_TIMEOUT, and its error is the job's. Another core's job:
+ * until it is done, which it will be (its waits and its run are bounded,
+ * and it waits for no job numbered after it); its error is its own, as a
+ * job queued before on the same core does not fail the next.
+ */
+static int ta_npu_job_wait(struct ta_npu_job *job, struct dma_fence *dep)
+{
+	long left;
+
+	if (ta_npu_fence_is_own(job->npu, dep)) {
+		while (!dma_fence_wait_timeout(dep, false, TA_NPU_DEP_TIMEOUT))
+			cond_resched();
+		return 0;
+	}
+	left = dma_fence_wait_timeout(dep, false, TA_NPU_DEP_TIMEOUT);
+	if (left == 0)
+		return -ETIMEDOUT;
+	if (left < 0)
+		return left;
+	return dep->error;
+}
+
+/* Keep the core until the job's hold after @start is over. */
+static void ta_npu_job_hold(const struct ta_npu_job *job, ktime_t start)
+{
+	s64 left_us = (s64)job->hold_ms * USEC_PER_MSEC -
+		      ktime_us_delta(ktime_get(), start);
+
+	if (left_us > 0)
+		fsleep(left_us);
+}
+
 static void ta_npu_job_work(struct work_struct *work)
 {
 	struct ta_npu_job *job = container_of(work, struct ta_npu_job, work);
 	struct ta_npu_device *npu = job->npu;
+	struct ta_npu_core *core = job->core;
 	struct dma_fence *dep;
 	unsigned long index;
 	ktime_t start;
-	long left;
 	int err = 0;
 
 	xa_for_each(&job->deps, index, dep) {
-		left = dma_fence_wait_timeout(dep, false, TA_NPU_DEP_TIMEOUT);
-		if (left == 0)
-			err = -ETIMEDOUT;
-		else if (left < 0)
-			err = left;
-		else
-			err = dep->error;
+		err = ta_npu_job_wait(job, dep);
 		if (err)
 			break;
 	}
@@ -107,9 +160,15 @@ static void ta_npu_job_work(struct work_struct *work)
 		start = ktime_get();
 		err = ta_npu_hw_execute(&job->run);
 		job->run_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
+		if (!err)
+			ta_npu_job_hold(job, start);
+		job->record.start_ns = ktime_to_ns(start);
+		job->record.end_ns = ktime_get_ns();
 	}
 	if (err)
 		dma_fence_set_error(&job->fence, err);
+	job->record.error = err;
+	ta_npu_file_record(job->owner, &job->record);
 	/*
 	 * Done means let go: the buffers and the plan are released before the
 	 * fence signals, and so are the files whose last reference this
@@ -119,6 +178,7 @@ static void ta_npu_job_work(struct work_struct *work)
 	atomic_dec(&job->owner->queued);
 	ta_npu_job_release_refs(job);
 	flush_delayed_fput();
+	atomic_dec(&core->queued);
 	atomic_dec(&npu->queued);
 	dma_fence_signal(&job->fence);
 	dma_fence_put(&job->fence);
@@ -175,8 +235,8 @@ static int ta_npu_job_add_deps(struct ta_npu_job *job, struct dma_resv *resv,
 
 	dma_resv_for_each_fence(&cursor, resv, dma_resv_usage_rw(write),
 				fence) {
-		if (fence->context == job->npu->fence_context)
-			continue;	/* the queue runs in order anyway */
+		if (fence->context == job->core->fence_context)
+			continue;	/* its core runs in order anyway */
 		err = xa_alloc(&job->deps, &id, fence, xa_limit_32b,
 			       GFP_KERNEL_ACCOUNT);
 		if (err)
@@ -186,13 +246,27 @@ static int ta_npu_job_add_deps(struct ta_npu_job *job, struct dma_resv *resv,
 	return 0;
 }
 
+/* The core with the fewest jobs queued, the lowest on a tie. */
+static struct ta_npu_core *ta_npu_pick_core(struct ta_npu_device *npu)
+{
+	struct ta_npu_core *best = &npu->cores[0];
+	u32 i;
+
+	for (i = 1; i < npu->n_cores; i++)
+		if (atomic_read(&npu->cores[i].queued) <
+		    atomic_read(&best->queued))
+			best = &npu->cores[i];
+	return best;
+}
+
 /**
  * ta_npu_job_queue() - synchronise a job with its buffers and queue it
- * @job: the job; @job->objs and @job->run are filled in
+ * @job: the job; @job->objs and @job->run are filled in, @job->core too
+ *	 when the caller named the core
  * @writes: per entry of @job->objs, whether the job writes it
  *
- * On success the job belongs to the queue. On failure nothing was changed
- * on any buffer and the caller still owns the job.
+ * On success the job belongs to its core's queue. On failure nothing was
+ * changed on any buffer and the caller still owns the job.
  *
  * Return: 0; -EBUSY when the device has TA_NPU_MAX_QUEUED jobs queued, or
  * the job's file TA_NPU_MAX_FILE_QUEUED; -EINTR; -ENOMEM.
@@ -201,7 +275,6 @@ int ta_npu_job_queue(struct ta_npu_job *job, const bool *writes)
 {
 	struct ta_npu_device *npu = job->npu;
 	struct ww_acquire_ctx ctx;
-	unsigned long flags;
 	u32 i;
 	int err;
 
@@ -218,16 +291,21 @@ int ta_npu_job_queue(struct ta_npu_job *job, const bool *writes)
 		goto unqueue;
 	for (i = 0; i < job->n_objs; i++) {
 		err = dma_resv_reserve_fences(job->objs[i]->resv, 1);
-		if (!err)
-			err = ta_npu_job_add_deps(job, job->objs[i]->resv,
-						  writes[i]);
 		if (err)
 			goto unlock;
 	}
-	spin_lock_irqsave(&npu->fence_lock, flags);
+	mutex_lock(&npu->submit_lock);
+	if (!job->core)
+		job->core = ta_npu_pick_core(npu);
+	for (i = 0; i < job->n_objs; i++) {
+		err = ta_npu_job_add_deps(job, job->objs[i]->resv, writes[i]);
+		if (err)
+			goto unlock_submit;
+	}
 	dma_fence_init(&job->fence, &ta_npu_fence_ops, &npu->fence_lock,
-		       npu->fence_context, ++npu->seqno);
-	spin_unlock_irqrestore(&npu->fence_lock, flags);
+		       job->core->fence_context, ++npu->seqno);
+	job->record.seqno = job->fence.seqno;
+	job->record.core = job->core->index;
 	for (i = 0; i < job->n_objs; i++)
 		dma_resv_add_fence(job->objs[i]->resv, &job->fence,
 				   writes[i] ? DMA_RESV_USAGE_WRITE :
@@ -235,9 +313,14 @@ int ta_npu_job_queue(struct ta_npu_job *job, const bool *writes)
 	drm_gem_unlock_reservations(job->objs, job->n_objs, &ctx);
 	/* One reference for the queue, one for the caller. */
 	dma_fence_get(&job->fence);
-	queue_work(npu->queue, &job->work);
+	atomic_inc(&job->core->queued);
+	/* Queued in the order of the numbers: under submit_lock. */
+	queue_work(job->core->queue, &job->work);
+	mutex_unlock(&npu->submit_lock);
 	return 0;
 
+unlock_submit:
+	mutex_unlock(&npu->submit_lock);
 unlock:
 	drm_gem_unlock_reservations(job->objs, job->n_objs, &ctx);
 unqueue:

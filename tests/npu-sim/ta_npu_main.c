@@ -4,8 +4,9 @@
  * simulated accelerator, its own platform device, and its DRM device, built
  * like the mainline NPU drivers (drivers/accel): an accel node where the
  * kernel has the compute accelerator framework, a render node elsewhere,
- * PRIME import of a plan's dma-buf, and one ioctl that queues a job (a
- * graph's ops) on it, fenced through the buffers' reservation objects.
+ * PRIME import of a plan's dma-buf, one ioctl that queues a job (a graph's
+ * ops) on one of its cores, fenced through the buffers' reservation
+ * objects, and one that tells when and where a finished job ran.
  *
  * It stands in for a real NPU driver in tensorarena's end-to-end tests and
  * shows a driver author the hand-off (Documentation/npu-drivers.md).
@@ -19,6 +20,7 @@
 #include <drm/drm_file.h>
 #include <drm/drm_gem.h>
 #include <drm/drm_ioctl.h>
+#include <drm/drm_managed.h>
 
 #include <ta_compat.h>
 
@@ -43,6 +45,8 @@ static struct platform_device *ta_npu_pdev;
 
 static const struct drm_ioctl_desc ta_npu_ioctls[] = {
 	DRM_IOCTL_DEF_DRV(TA_NPU_SUBMIT, ta_npu_submit_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(TA_NPU_JOB_INFO, ta_npu_job_info_ioctl,
+			  DRM_RENDER_ALLOW),
 };
 
 static const struct drm_driver ta_npu_drm_driver = {
@@ -65,6 +69,50 @@ module_param_named(dma_bits, ta_npu_dma_bits, uint, 0444);
 MODULE_PARM_DESC(dma_bits,
 		 "address bits the simulated accelerator reaches (24 to 64, default 64): an arena beyond them cannot be imported");
 
+static unsigned int ta_npu_n_cores = 2;
+module_param_named(n_cores, ta_npu_n_cores, uint, 0444);
+MODULE_PARM_DESC(n_cores,
+		 "cores of the simulated accelerator, each a queue of its own running beside the others (1 to 8, default 2)");
+
+/* Each core's queue: an ordered workqueue, one job at a time. */
+static int ta_npu_cores_init(struct ta_npu_device *npu)
+{
+	u64 context = dma_fence_context_alloc(ta_npu_n_cores);
+	u32 i;
+
+	for (i = 0; i < ta_npu_n_cores; i++) {
+		struct ta_npu_core *core = &npu->cores[i];
+
+		core->queue = alloc_ordered_workqueue("ta-npu-core%u", 0, i);
+		if (!core->queue)
+			goto destroy_queues;
+		core->fence_context = context + i;
+		core->index = i;
+		atomic_set(&core->queued, 0);
+		npu->n_cores = i + 1;
+	}
+	return 0;
+
+destroy_queues:
+	while (i--)
+		destroy_workqueue(npu->cores[i].queue);
+	npu->n_cores = 0;
+	return -ENOMEM;
+}
+
+/*
+ * Queued jobs finish: each waits at most TA_NPU_DEP_TIMEOUT for a foreign
+ * fence, and for another core's jobs, which run meanwhile.
+ */
+static void ta_npu_cores_destroy(struct ta_npu_device *npu)
+{
+	u32 i;
+
+	for (i = 0; i < npu->n_cores; i++)
+		destroy_workqueue(npu->cores[i].queue);
+	npu->n_cores = 0;
+}
+
 static int ta_npu_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
@@ -75,8 +123,10 @@ static int ta_npu_probe(struct platform_device *pdev)
 				 drm);
 	if (IS_ERR(npu))
 		return PTR_ERR(npu);
+	err = drmm_mutex_init(&npu->drm, &npu->submit_lock);
+	if (err)
+		return err;
 	spin_lock_init(&npu->fence_lock);
-	npu->fence_context = dma_fence_context_alloc(1);
 	atomic_set(&npu->queued, 0);
 	/*
 	 * The accelerator it stands for reaches dma_bits address bits and
@@ -90,21 +140,21 @@ static int ta_npu_probe(struct platform_device *pdev)
 			err);
 		return err;
 	}
-	npu->queue = alloc_ordered_workqueue("ta-npu", 0);
-	if (!npu->queue)
-		return -ENOMEM;
+	err = ta_npu_cores_init(npu);
+	if (err)
+		return err;
 	err = drm_dev_register(&npu->drm, 0);
 	if (err) {
 		dev_err(dev, "cannot register the DRM device: %d\n", err);
-		goto destroy_queue;
+		goto destroy_cores;
 	}
 	platform_set_drvdata(pdev, npu);
-	dev_info(dev, "reference NPU on %s, buffers by %s\n",
-		 TA_NPU_NODE_KIND, TA_NPU_GEM_KIND);
+	dev_info(dev, "reference NPU on %s, cores: %u, buffers by %s\n",
+		 TA_NPU_NODE_KIND, npu->n_cores, TA_NPU_GEM_KIND);
 	return 0;
 
-destroy_queue:
-	destroy_workqueue(npu->queue);
+destroy_cores:
+	ta_npu_cores_destroy(npu);
 	return err;
 }
 
@@ -113,8 +163,7 @@ static void ta_npu_remove_void(struct platform_device *pdev)
 	struct ta_npu_device *npu = platform_get_drvdata(pdev);
 
 	drm_dev_unregister(&npu->drm);
-	/* Queued jobs finish: each waits at most TA_NPU_DEP_TIMEOUT. */
-	destroy_workqueue(npu->queue);
+	ta_npu_cores_destroy(npu);
 }
 
 TA_PLATFORM_REMOVE(ta_npu_remove)
@@ -131,7 +180,8 @@ static int __init ta_npu_init(void)
 {
 	int err;
 
-	if (ta_npu_dma_bits < 24 || ta_npu_dma_bits > 64)
+	if (ta_npu_dma_bits < 24 || ta_npu_dma_bits > 64 ||
+	    !ta_npu_n_cores || ta_npu_n_cores > TA_NPU_MAX_CORES)
 		return -EINVAL;
 	err = platform_driver_register(&ta_npu_driver);
 	if (err)

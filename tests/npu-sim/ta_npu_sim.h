@@ -33,6 +33,12 @@
 /* &drm_ta_npu_submit.flags */
 #define TA_NPU_SUBMIT_PLAN_ID	0x1	/* @plan_id names the plan, not @plan_handle */
 #define TA_NPU_SUBMIT_WAIT	0x2	/* wait for the job; fill in its results */
+#define TA_NPU_SUBMIT_CORE	0x4	/* @core names the core to run it on */
+
+/* Most cores the accelerator may have (the n_cores module parameter). */
+#define TA_NPU_MAX_CORES	8
+/* Longest &drm_ta_npu_submit.hold_ms, in milliseconds. */
+#define TA_NPU_MAX_HOLD_MS	2000
 
 /* &drm_ta_npu_bo.flags: how the job uses the buffer (exactly one) */
 #define TA_NPU_BO_READ		0x1	/* it reads the buffer: an input */
@@ -78,6 +84,14 @@ struct drm_ta_npu_bo {
  * @bytes_read: Out, with %TA_NPU_SUBMIT_WAIT. Tensor bytes the ops read.
  * @bytes_written: Out, with %TA_NPU_SUBMIT_WAIT. Tensor bytes they wrote.
  * @run_ns: Out, with %TA_NPU_SUBMIT_WAIT. Time the ops took.
+ * @core: In. With %TA_NPU_SUBMIT_CORE: the core to run the job on, below
+ *	  the n_cores module parameter; without it, zero (the driver picks
+ *	  the core with the fewest jobs queued, the lowest on a tie).
+ * @hold_ms: In. The job keeps its core at least this long after its ops
+ *	     start (it idles after ops that finished sooner), at most
+ *	     %TA_NPU_MAX_HOLD_MS; 0 for none. A test's knob: two jobs on two
+ *	     cores that each hold their core are certain to overlap in time.
+ *	     A job that fails lets go at once.
  * @reserved: Must be zero.
  *
  * With %TA_NPU_SUBMIT_WAIT the call returns the job's own error (EIO for a
@@ -104,12 +118,53 @@ struct drm_ta_npu_submit {
 	__u64 bytes_read;
 	__u64 bytes_written;
 	__u64 run_ns;
-	__u64 reserved[2];
+	__u32 core;
+	__u32 hold_ms;
+	__u64 reserved;
+};
+
+/* Finished jobs of a DRM file that DRM_IOCTL_TA_NPU_JOB_INFO still knows. */
+#define TA_NPU_JOB_RECORDS	16
+
+/**
+ * struct drm_ta_npu_job_info - when and where a finished job ran;
+ * argument of %DRM_IOCTL_TA_NPU_JOB_INFO
+ * @seqno: In. The job's sequence number (&drm_ta_npu_submit.seqno): one
+ *	   of the last %TA_NPU_JOB_RECORDS jobs submitted through this DRM
+ *	   file to finish.
+ * @flags: In. Must be zero.
+ * @core: Out. The core that ran it.
+ * @error: Out. Its error, as its fence's: 0 or a negative errno.
+ * @pad: Must be zero.
+ * @start_ns: Out. CLOCK_MONOTONIC time (clock_gettime()'s) its ops
+ *	      started: after the fences it waited for. 0 when they never
+ *	      started (a fence it waited for failed or timed out).
+ * @end_ns: Out. CLOCK_MONOTONIC time it let go of its core: its ops done
+ *	    and its hold over, before its fence signalled. 0 with @start_ns.
+ * @reserved: Must be zero.
+ *
+ * Two jobs ran at the same moment exactly when each started before the
+ * other ended: the recorded intervals say it, whatever the wall clock of
+ * the caller did meanwhile.
+ */
+struct drm_ta_npu_job_info {
+	__u64 seqno;
+	__u32 flags;
+	__u32 core;
+	__s32 error;
+	__u32 pad;
+	__u64 start_ns;
+	__u64 end_ns;
+	__u64 reserved;
 };
 
 #define DRM_TA_NPU_SUBMIT	0x00
+#define DRM_TA_NPU_JOB_INFO	0x01
 
 #define DRM_IOCTL_TA_NPU_SUBMIT \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_TA_NPU_SUBMIT, struct drm_ta_npu_submit)
+#define DRM_IOCTL_TA_NPU_JOB_INFO \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_TA_NPU_JOB_INFO, \
+		 struct drm_ta_npu_job_info)
 
 #endif /* _UAPI_TA_NPU_SIM_H */

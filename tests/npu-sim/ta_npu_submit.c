@@ -19,10 +19,18 @@
 #include "ta_npu_internal.h"
 
 /* Everything a job says about itself, before anything is copied. */
-static int ta_npu_check_submit(struct drm_ta_npu_submit *args)
+static int ta_npu_check_submit(const struct ta_npu_device *npu,
+			       struct drm_ta_npu_submit *args)
 {
-	if (args->flags & ~(TA_NPU_SUBMIT_PLAN_ID | TA_NPU_SUBMIT_WAIT) ||
-	    args->reserved[0] || args->reserved[1])
+	if (args->flags & ~(TA_NPU_SUBMIT_PLAN_ID | TA_NPU_SUBMIT_WAIT |
+			    TA_NPU_SUBMIT_CORE) ||
+	    args->reserved)
+		return -EINVAL;
+	/* A core the accelerator has, named with the flag; else zero. */
+	if (args->flags & TA_NPU_SUBMIT_CORE ? args->core >= npu->n_cores :
+						args->core)
+		return -EINVAL;
+	if (args->hold_ms > TA_NPU_MAX_HOLD_MS)
 		return -EINVAL;
 	/* Name the plan one way; the other field stays zero. */
 	if (args->flags & TA_NPU_SUBMIT_PLAN_ID ? args->plan_handle :
@@ -220,12 +228,15 @@ static int ta_npu_submit(struct drm_device *drm,
 	bool *writes;
 	int err;
 
-	err = ta_npu_check_submit(args);
+	err = ta_npu_check_submit(npu, args);
 	if (err)
 		return err;
 	job = ta_npu_job_alloc(npu, file);
 	if (!job)
 		return -ENOMEM;
+	if (args->flags & TA_NPU_SUBMIT_CORE)
+		job->core = &npu->cores[args->core];
+	job->hold_ms = args->hold_ms;
 	job->objs = kcalloc(args->n_bos + 1, sizeof(*job->objs),
 			    GFP_KERNEL_ACCOUNT);
 	writes = kcalloc(args->n_bos + 1, sizeof(*writes), GFP_KERNEL_ACCOUNT);
@@ -287,7 +298,8 @@ free_job:
  * @file: the caller's DRM file
  *
  * Return: 0; -ENOENT for an unknown handle or a plan ID the caller may not
- * see; -EINVAL for a bad field, a buffer that is not a tensorarena plan's
+ * see; -EINVAL for a bad field (a core the accelerator does not have, a
+ * hold over TA_NPU_MAX_HOLD_MS), a buffer that is not a tensorarena plan's
  * (or a tensor's of the same plan), a tensor count that is not the plan's;
  * -EFAULT; -EBUSY with too many jobs queued (the device's, or the file's
  * TA_NPU_MAX_FILE_QUEUED); -ENOMEM; with
