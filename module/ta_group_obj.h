@@ -3,8 +3,9 @@
  * ta_group_obj.h - groups of plans in one slice: the core both transports
  * (ta_ioctl.c, the netlink handlers) call. Transports copy and check the
  * caller's arrays into a &struct ta_group_request; everything after that
- * (limits, planning, the slice, the IDs, the reservation objects) is here,
- * in ta_group_obj.c.
+ * (limits, planning, the slice, the IDs, the reservation objects) is the
+ * core's: ta_group_obj.c, ta_group_member.c and ta_group_slice.c, which
+ * share ta_group_core.h.
  */
 #ifndef TA_GROUP_OBJ_H
 #define TA_GROUP_OBJ_H

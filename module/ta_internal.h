@@ -595,7 +595,7 @@ int ta_request_problem(const struct ta_plan_request *req,
 int ta_plan_obj_mark_exportable(struct ta_plan_obj *plan,
 				const struct ta_plan_request *req);
 
-/* ta_group_obj.c: what the plan objects call */
+/* ta_group_obj.c, ta_group_member.c: what the plan objects call */
 int ta_group_obj_destroy(struct ta_device *ta, struct ta_plan_obj *plan);
 void ta_group_obj_forget(struct ta_plan_obj *member);
 void ta_group_obj_free(struct ta_group *group);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ta_group_kunit.c - KUnit suite for the core of groups (ta_group_obj.c):
+ * ta_group_kunit.c - KUnit suite for the core of groups (ta_group_obj.c,
+ * ta_group_member.c, ta_group_slice.c):
  * members share the group's slice and their lane's reservation object, a
  * member of another lane has another, the group is charged once, and
  * destroy in either order frees the slice with the last reference.
