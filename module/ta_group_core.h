@@ -37,6 +37,53 @@ struct ta_group_slot {
 };
 
 /**
+ * struct ta_group_slice - a slice of the arena and its charges
+ * @vaddr: kernel address
+ * @dma: DMA address
+ * @size: bytes
+ * @pool: the dmem cgroup pool charged with @size, or NULL
+ */
+struct ta_group_slice {
+	unsigned long vaddr;
+	dma_addr_t dma;
+	size_t size;
+	struct dmem_cgroup_pool_state *pool;
+};
+
+/**
+ * struct ta_group_undo - what the last add changed, kept until its
+ * transport has reported the add (ta_group_obj_add_commit()) or takes it
+ * back (ta_group_obj_add_undo()) because the report could not reach the
+ * caller
+ * @member_id: the added member's plan ID; 0: nothing kept
+ * @gen: &ta_group.gen right after the add; any later change voids this
+ * @n_links: the group's links before the add
+ * @n_shared: its shared entries before
+ * @height: its height before
+ * @lower_bound: its lower bound before
+ * @optimal: whether it was proven optimal before
+ * @n_offsets: entries in @offsets
+ * @offsets: the group-wide offsets before (owned)
+ * @slice: a re-plan's old slice, still allocated and charged; or zeroed
+ * @ta: the device of @slice
+ * @user: the account @slice is charged to
+ */
+struct ta_group_undo {
+	u32 member_id;
+	u64 gen;
+	u32 n_links;
+	u32 n_shared;
+	u64 height;
+	u64 lower_bound;
+	bool optimal;
+	u32 n_offsets;
+	u64 *offsets;
+	struct ta_group_slice slice;
+	struct ta_device *ta;
+	struct ta_user *user;
+};
+
+/**
  * struct ta_group - what a group's plan holds besides the slice
  * @lock: protects every field below but @lanes (which lock themselves)
  * @strategy: %TA_STRATEGY_* the group was planned with
@@ -48,6 +95,8 @@ struct ta_group_slot {
  * @shared: the shared tensors
  * @n_offsets: entries in @offsets: every member's tensors
  * @offsets: group-wide offsets from the slice (ta_group_index())
+ * @gen: bumped by every change of the members, links or offsets
+ * @undo: what the last add changed, while its transport may take it back
  * @lanes: one reservation object per lane, shared by its members' plans
  */
 struct ta_group {
@@ -61,21 +110,9 @@ struct ta_group {
 	struct ta_group_shared shared[TA_GROUP_MAX_SHARED];
 	u32 n_offsets;
 	u64 *offsets;
+	u64 gen;
+	struct ta_group_undo undo;
 	struct dma_resv lanes[TA_GROUP_MAX_LANES];
-};
-
-/**
- * struct ta_group_slice - a slice of the arena and its charges
- * @vaddr: kernel address
- * @dma: DMA address
- * @size: bytes
- * @pool: the dmem cgroup pool charged with @size, or NULL
- */
-struct ta_group_slice {
-	unsigned long vaddr;
-	dma_addr_t dma;
-	size_t size;
-	struct dmem_cgroup_pool_state *pool;
 };
 
 /* ta_group_obj.c */
@@ -102,11 +139,19 @@ struct ta_plan_obj *ta_group_lookup(struct ta_device *ta, u32 id,
 				    const struct ta_owner *caller,
 				    const char **msg);
 
+/* ta_group_member.c */
+void ta_group_undo_drop(struct ta_group *group);
+
 /* ta_group_slice.c */
 void ta_group_slice_free(struct ta_device *ta,
 			 struct ta_group_slice *slice);
 int ta_group_slice_alloc(struct ta_device *ta, size_t size,
 			 u64 height, struct ta_group_slice *slice);
+void ta_group_slice_move_locked(struct ta_plan_obj *gplan,
+				struct ta_group_slice *slice,
+				const u64 *offsets, u32 n);
+bool ta_group_idle_locked(struct ta_group *group, struct ta_plan_obj *gplan,
+			  unsigned int held);
 int ta_group_replan_publish(struct ta_device *ta,
 			    struct ta_plan_obj *gplan,
 			    const struct ta_owner *owner,

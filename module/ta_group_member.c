@@ -66,6 +66,53 @@ static int ta_group_old_refs_check(const struct ta_group *group,
 }
 
 /**
+ * ta_group_undo_drop() - forget what the last add changed
+ * @group: the group; its lock held, or the group being freed
+ *
+ * Frees the offsets from before the add and a re-plan's old slice (arena,
+ * dmem and byte charges).
+ */
+void ta_group_undo_drop(struct ta_group *group)
+{
+	struct ta_group_undo *u = &group->undo;
+	size_t size = u->slice.size;
+
+	kvfree(u->offsets);
+	if (size) {
+		ta_group_slice_free(u->ta, &u->slice);
+		ta_user_uncharge_bytes(u->ta, u->user, size);
+	}
+	memset(u, 0, sizeof(*u));
+}
+
+/*
+ * Under @gplan's group's lock, before an add changes it: keep the group's
+ * figures, counts and offsets, and @slice (a re-plan's old one, or a
+ * zeroed one), for ta_group_obj_add_undo(). @slice is zeroed.
+ */
+static void ta_group_undo_keep_locked(struct ta_plan_obj *gplan, u32 id,
+				      struct ta_group_slice *slice)
+{
+	struct ta_group *group = gplan->group;
+	struct ta_group_undo *u = &group->undo;
+
+	ta_group_undo_drop(group);
+	u->member_id = id;
+	u->gen = ++group->gen;
+	u->n_links = group->n_links;
+	u->n_shared = group->n_shared;
+	u->height = gplan->height;
+	u->lower_bound = gplan->lower_bound;
+	u->optimal = gplan->optimal;
+	u->n_offsets = group->n_offsets;
+	u->offsets = group->offsets;
+	u->slice = *slice;
+	u->ta = gplan->ta;
+	u->user = gplan->user;
+	memset(slice, 0, sizeof(*slice));
+}
+
+/**
  * ta_group_obj_add() - add a member to a group
  * @ta: the device
  * @owner: who asks (uid, admin); the member belongs to the group's owner
@@ -78,6 +125,10 @@ static int ta_group_old_refs_check(const struct ta_group *group,
  *
  * Without %TA_GROUP_ADD_REPLAN nothing moves: the member is placed in the
  * slice around what may be live beside it (ta_group_extend()).
+ *
+ * The group keeps what the add changed (with a re-plan, the old slice too)
+ * until the transport calls ta_group_obj_add_commit() once the result has
+ * reached the caller, or ta_group_obj_add_undo() when it could not.
  *
  * Return: 0; -ENOENT for no such group; -EINVAL for a plan that is not a
  * group, bad flags, strategy or lane, or a malformed member, link or
@@ -203,10 +254,9 @@ int ta_group_obj_add(struct ta_device *ta, const struct ta_owner *owner,
 					      &slice, offsets);
 	else
 		err = ta_group_publish(ta, gplan, &gowner, 1, &member, 1);
-	if (replan)
-		/* The old slice on success, the unused new one on failure. */
-		ta_group_slice_put(gplan, &slice);
 	if (err) {
+		if (replan)
+			ta_group_slice_put(gplan, &slice);	/* the unused new one */
 		if (err == -EBUSY)
 			out->msg = "group add: re-plan of a group in use (mapped, exported, jobs)";
 		else
@@ -216,12 +266,13 @@ int ta_group_obj_add(struct ta_device *ta, const struct ta_owner *owner,
 		member->group_plan = NULL;
 		goto erase_id;
 	}
+	/* What the add changes, kept until the transport has reported it. */
+	ta_group_undo_keep_locked(gplan, member->id, &slice);
 	slot->id = member->id;
 	slot->plan = member;
 	group->n_members = n + 1;
 	group->n_links += req->n_links;
 	group->n_shared += req->n_shared;
-	kvfree(group->offsets);
 	group->offsets = offsets;
 	group->n_offsets = total;
 	WRITE_ONCE(gplan->height, res.height);
@@ -259,6 +310,139 @@ unlock:
 	ta_plan_obj_put(gplan);
 	return err;
 }
+
+/**
+ * ta_group_obj_add_commit() - an add's result reached its caller
+ * @ta: the device
+ * @owner: who added
+ * @group_id: the group's plan ID
+ * @member_id: the member ta_group_obj_add() reported
+ *
+ * Frees what the group kept to take the add back (a re-plan's old slice).
+ */
+void ta_group_obj_add_commit(struct ta_device *ta, const struct ta_owner *owner,
+			     u32 group_id, u32 member_id)
+{
+	struct ta_plan_obj *gplan;
+	const char *msg;
+
+	gplan = ta_group_lookup(ta, group_id, owner, &msg);
+	if (IS_ERR(gplan))
+		return;
+	mutex_lock(&gplan->group->lock);
+	if (gplan->group->undo.member_id == member_id)
+		ta_group_undo_drop(gplan->group);
+	mutex_unlock(&gplan->group->lock);
+	ta_plan_obj_put(gplan);
+}
+
+/*
+ * Under @group->lock: whether the group is as the add of @member_id left
+ * it (nothing added, removed or re-planned since), so that the kept state
+ * is what it was before.
+ */
+static struct ta_plan_obj *
+ta_group_undo_member_locked(struct ta_group *group, u32 member_id)
+{
+	u32 n = group->n_members;
+
+	if (!n || !group->undo.member_id ||
+	    group->undo.member_id != member_id ||
+	    group->undo.gen != group->gen ||
+	    group->slots[n - 1].id != member_id)
+		return NULL;
+	return group->slots[n - 1].plan;
+}
+
+/*
+ * Under @gplan's group's lock and the table's: erase @member from the
+ * table and, for a re-plan, move the group back to its old slice and
+ * offsets, if the group is idle. False, changing nothing, otherwise.
+ */
+static bool ta_group_undo_erase_locked(struct ta_device *ta,
+				       struct ta_plan_obj *gplan,
+				       struct ta_plan_obj *member)
+{
+	struct ta_group *group = gplan->group;
+	struct ta_group_undo *u = &group->undo;
+
+	if (xa_load(&ta->plans, gplan->id) != gplan ||
+	    xa_load(&ta->plans, member->id) != member)
+		return false;
+	/* The table's and our lookup's beyond the live members' (the new one's). */
+	if (u->slice.size && !ta_group_idle_locked(group, gplan, 2))
+		return false;
+	__xa_erase(&ta->plans, member->id);
+	ta_plan_obj_erased(member);
+	if (u->slice.size)
+		ta_group_slice_move_locked(gplan, &u->slice, u->offsets,
+					   group->n_members - 1);
+	return true;
+}
+
+/**
+ * ta_group_obj_add_undo() - take back an add whose result did not reach
+ * its caller
+ * @ta: the device
+ * @owner: who added
+ * @group_id: the group's plan ID
+ * @member_id: the member ta_group_obj_add() reported
+ *
+ * If nothing changed the group since the add (and, for a re-plan, nothing
+ * uses it), the group is exactly as before: the member, its links and
+ * shared entries gone, the old offsets, height and lower bound and, for a
+ * re-plan, the old slice back. Otherwise the member leaves the group as
+ * ta_plan_obj_destroy() of it would.
+ */
+void ta_group_obj_add_undo(struct ta_device *ta, const struct ta_owner *owner,
+			   u32 group_id, u32 member_id)
+{
+	struct ta_plan_obj *gplan, *member;
+	struct ta_group_undo *u;
+	struct ta_group *group;
+	bool exact = false;
+	const char *msg;
+	u32 n;
+
+	gplan = ta_group_lookup(ta, group_id, owner, &msg);
+	if (IS_ERR(gplan))
+		goto destroy;
+	group = gplan->group;
+	u = &group->undo;
+	mutex_lock(&group->lock);
+	member = ta_group_undo_member_locked(group, member_id);
+	if (member) {
+		xa_lock(&ta->plans);
+		exact = ta_group_undo_erase_locked(ta, gplan, member);
+		xa_unlock(&ta->plans);
+	}
+	if (exact) {
+		n = --group->n_members;
+		ta_group_slot_clear(&group->slots[n]);
+		group->n_links = u->n_links;
+		group->n_shared = u->n_shared;
+		kvfree(group->offsets);
+		group->offsets = u->offsets;
+		group->n_offsets = u->n_offsets;
+		u->offsets = NULL;
+		WRITE_ONCE(gplan->height, u->height);
+		gplan->lower_bound = u->lower_bound;
+		gplan->optimal = u->optimal;
+		group->gen++;
+	}
+	/* A re-plan's new slice (swapped into @u), or this add's kept state. */
+	if (u->member_id == member_id)
+		ta_group_undo_drop(group);
+	mutex_unlock(&group->lock);
+	if (exact)
+		ta_plan_obj_unpublish(ta, member);
+	ta_plan_obj_put(gplan);
+	if (exact)
+		return;
+destroy:
+	ta_plan_obj_destroy(ta, member_id, owner);
+}
+
 /* Under @group->lock: erase every member and the group from the table. */
 static int ta_group_unlink_all_locked(struct ta_device *ta,
 				      struct ta_group *group,
@@ -292,6 +476,10 @@ static int ta_group_unlink_all_locked(struct ta_device *ta,
 static void ta_group_drop_slot_locked(struct ta_group *group, u32 idx)
 {
 	u32 i, j, base = 0, n = group->slots[idx].req.n_tensors;
+
+	/* The last add can no longer be taken back as it was. */
+	ta_group_undo_drop(group);
+	group->gen++;
 
 	for (i = 0; i < idx; i++)
 		base += group->slots[i].req.n_tensors;

@@ -166,6 +166,7 @@ void ta_group_obj_free(struct ta_group *group)
 
 	for (i = 0; i < group->n_members; i++)
 		ta_group_slot_clear(&group->slots[i]);
+	ta_group_undo_drop(group);
 	for (i = 0; i < TA_GROUP_MAX_LANES; i++)
 		dma_resv_fini(&group->lanes[i]);
 	kvfree(group->offsets);

@@ -106,6 +106,10 @@ int ta_group_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 int ta_group_obj_add(struct ta_device *ta, const struct ta_owner *owner,
 		     u32 group_id, const struct ta_group_request *req,
 		     struct ta_group_summary *out);
+void ta_group_obj_add_commit(struct ta_device *ta, const struct ta_owner *owner,
+			     u32 group_id, u32 member_id);
+void ta_group_obj_add_undo(struct ta_device *ta, const struct ta_owner *owner,
+			   u32 group_id, u32 member_id);
 int ta_group_obj_info(struct ta_device *ta, const struct ta_owner *caller,
 		      u32 group_id, struct ta_group_info *out);
 void ta_group_request_free(struct ta_group_request *req);

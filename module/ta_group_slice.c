@@ -74,14 +74,20 @@ static void ta_group_slice_swap(struct ta_plan_obj *plan,
 	swap(plan->slice_size, s->size);
 }
 
-/*
- * Under @group->lock and the table's lock: nobody but the table and this
- * call holds the group's plan or any member's (no mapping, dma-buf,
- * lookup or kernel user; no member destroyed but still held), and no lane
- * has a fence not yet signalled.
+/**
+ * ta_group_idle_locked() - whether a group is in no use but the caller's
+ * @group: the group; its lock and the plan table's held
+ * @gplan: its plan
+ * @held: references on @gplan besides its live members' (the table's, the
+ *	  caller's lookup, a new member's not yet in a slot)
+ *
+ * Return: true when nobody but the table holds any live member (no
+ * mapping, dma-buf, lookup or kernel user; no member destroyed but still
+ * held), nobody but those @held holds @gplan, and no lane and not the
+ * group's own reservation object has a fence not yet signalled.
  */
-static bool ta_group_idle_locked(struct ta_group *group,
-				 struct ta_plan_obj *gplan)
+bool ta_group_idle_locked(struct ta_group *group, struct ta_plan_obj *gplan,
+			  unsigned int held)
 {
 	unsigned int live = 0;
 	u32 i;
@@ -95,8 +101,7 @@ static bool ta_group_idle_locked(struct ta_group *group,
 			return false;
 		live++;
 	}
-	/* The table's, each live member's, our lookup's, the new member's. */
-	if (kref_read(&gplan->ref) != live + 3)
+	if (kref_read(&gplan->ref) != live + held)
 		return false;
 	for (i = 0; i < TA_GROUP_MAX_LANES; i++)
 		if (!dma_resv_test_signaled(&group->lanes[i],
@@ -104,6 +109,39 @@ static bool ta_group_idle_locked(struct ta_group *group,
 			return false;
 	return dma_resv_test_signaled(&gplan->own_resv,
 				      DMA_RESV_USAGE_BOOKKEEP);
+}
+
+/**
+ * ta_group_slice_move_locked() - move an idle group to another slice
+ * @gplan: the group's plan; its group's lock and the table's held, the
+ *	   group idle (ta_group_idle_locked())
+ * @slice: the slice to move to (and its dmem charge); it then holds the
+ *	   group's former one
+ * @offsets: group-wide offsets in @slice of the first @n members' tensors
+ * @n: members that move (a member being added or taken back: not)
+ */
+void ta_group_slice_move_locked(struct ta_plan_obj *gplan,
+				struct ta_group_slice *slice,
+				const u64 *offsets, u32 n)
+{
+	struct ta_group *group = gplan->group;
+	u32 i, t, base = 0;
+
+	ta_group_slice_swap(gplan, slice);
+	swap(gplan->dmem_pool, slice->pool);
+	for (i = 0; i < n; i++) {
+		struct ta_group_slot *slot = &group->slots[i];
+		struct ta_plan_obj *m = slot->plan;
+
+		if (m) {
+			m->slice_vaddr = gplan->slice_vaddr;
+			m->slice_dma = gplan->slice_dma;
+			m->slice_size = gplan->slice_size;
+			for (t = 0; t < slot->req.n_tensors; t++)
+				m->placements[t].offset = offsets[base + t];
+		}
+		base += slot->req.n_tensors;
+	}
 }
 
 /**
@@ -130,7 +168,6 @@ int ta_group_replan_publish(struct ta_device *ta,
 			    const u64 *offsets)
 {
 	struct ta_group *group = gplan->group;
-	u32 i, t, base = 0;
 	int err;
 
 	xa_lock(&ta->plans);
@@ -138,28 +175,15 @@ int ta_group_replan_publish(struct ta_device *ta,
 		err = -ENOENT;
 		goto unlock;
 	}
-	if (!ta_group_idle_locked(group, gplan)) {
+	/* The table's, our lookup's, the new member's: 3 beyond the live. */
+	if (!ta_group_idle_locked(group, gplan, 3)) {
 		err = -EBUSY;
 		goto unlock;
 	}
 	err = ta_group_owner_reserve_locked(owner, 1);
 	if (err)
 		goto unlock;
-	ta_group_slice_swap(gplan, slice);
-	swap(gplan->dmem_pool, slice->pool);
-	for (i = 0; i < group->n_members; i++) {
-		struct ta_group_slot *slot = &group->slots[i];
-		struct ta_plan_obj *m = slot->plan;
-
-		if (m) {
-			m->slice_vaddr = gplan->slice_vaddr;
-			m->slice_dma = gplan->slice_dma;
-			m->slice_size = gplan->slice_size;
-			for (t = 0; t < slot->req.n_tensors; t++)
-				m->placements[t].offset = offsets[base + t];
-		}
-		base += slot->req.n_tensors;
-	}
+	ta_group_slice_move_locked(gplan, slice, offsets, group->n_members);
 	member->slice_vaddr = gplan->slice_vaddr;
 	member->slice_dma = gplan->slice_dma;
 	member->slice_size = gplan->slice_size;
