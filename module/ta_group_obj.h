@@ -3,8 +3,9 @@
  * ta_group_obj.h - groups of plans in one slice: the core both transports
  * (ta_ioctl.c, the netlink handlers) call. Transports copy and check the
  * caller's arrays into a &struct ta_group_request; everything after that
- * (limits, planning, the slice, the IDs, the reservation objects) is here,
- * in ta_group_obj.c.
+ * (limits, planning, the slice, the IDs, the reservation objects) is the
+ * core's: ta_group_obj.c, ta_group_member.c and ta_group_slice.c, which
+ * share ta_group_core.h.
  */
 #ifndef TA_GROUP_OBJ_H
 #define TA_GROUP_OBJ_H
@@ -105,6 +106,10 @@ int ta_group_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 int ta_group_obj_add(struct ta_device *ta, const struct ta_owner *owner,
 		     u32 group_id, const struct ta_group_request *req,
 		     struct ta_group_summary *out);
+void ta_group_obj_add_commit(struct ta_device *ta, const struct ta_owner *owner,
+			     u32 group_id, u32 member_id);
+void ta_group_obj_add_undo(struct ta_device *ta, const struct ta_owner *owner,
+			   u32 group_id, u32 member_id);
 int ta_group_obj_info(struct ta_device *ta, const struct ta_owner *caller,
 		      u32 group_id, struct ta_group_info *out);
 void ta_group_request_free(struct ta_group_request *req);

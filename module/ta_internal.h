@@ -577,6 +577,16 @@ int ta_copy_lifetimes(const struct ta_plan_create *args,
 
 /* ta_ioctl_group.c: GROUP_CREATE, GROUP_ADD, GROUP_GET */
 #define TA_IOCTL_GROUP_DESCS	3
+
+/*
+ * GROUP_ADD's argument and, after it, the member the handler added, for
+ * its commit (the result reached userspace) or undo (it did not).
+ */
+struct ta_ioctl_group_add {
+	struct ta_group_add args;
+	u32 member_id;
+};
+
 extern const struct ta_ioctl_desc ta_ioctl_group_descs[TA_IOCTL_GROUP_DESCS];
 
 /* ta_plan_obj.c: for groups (ta_group_obj.c) */
@@ -595,7 +605,7 @@ int ta_request_problem(const struct ta_plan_request *req,
 int ta_plan_obj_mark_exportable(struct ta_plan_obj *plan,
 				const struct ta_plan_request *req);
 
-/* ta_group_obj.c: what the plan objects call */
+/* ta_group_obj.c, ta_group_member.c: what the plan objects call */
 int ta_group_obj_destroy(struct ta_device *ta, struct ta_plan_obj *plan);
 void ta_group_obj_forget(struct ta_plan_obj *member);
 void ta_group_obj_free(struct ta_group *group);

@@ -54,7 +54,7 @@ union ta_ioctl_arg {
 	struct ta_ioctl_export export;
 	struct ta_ioctl_tensor_export tensor_export;
 	struct ta_group_create group_create;
-	struct ta_group_add group_add;
+	struct ta_ioctl_group_add group_add;
 	struct ta_group_get group_get;
 };
 

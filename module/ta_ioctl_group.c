@@ -280,7 +280,8 @@ static void ta_ioctl_group_create_undo(struct ta_device *ta,
 static int ta_ioctl_group_add(struct ta_device *ta,
 			      const struct ta_owner *caller, void *arg)
 {
-	struct ta_group_add *args = arg;
+	struct ta_ioctl_group_add *ga = arg;
+	struct ta_group_add *args = &ga->args;
 	struct ta_group_request req = {
 		.flags = args->flags,
 		.strategy = args->strategy,
@@ -329,16 +330,37 @@ static int ta_ioctl_group_add(struct ta_device *ta,
 		err = ta_ioctl_group_put_ids(args->member, args->member_size,
 					     sum->member_ids, 1);
 		if (err)
-			ta_plan_obj_destroy(ta, sum->member_ids[0], caller);
+			ta_group_obj_add_undo(ta, caller, args->group_id,
+					      sum->member_ids[0]);
 	}
 	ta_group_request_free(&req);
 	ta_create_end(ta, caller->uid);
-	if (!err)
+	if (!err) {
 		args->height = sum->height;
+		ga->member_id = sum->member_ids[0];
+	}
 free_info:
 	kfree(sum);
 	kfree(info);
 	return err;
+}
+
+/* The result reached userspace: the group forgets how to take it back. */
+static void ta_ioctl_group_add_commit(struct ta_device *ta,
+				      const struct ta_owner *caller, void *arg)
+{
+	struct ta_ioctl_group_add *ga = arg;
+
+	ta_group_obj_add_commit(ta, caller, ga->args.group_id, ga->member_id);
+}
+
+/* The height could not reach userspace: the group is as before the add. */
+static void ta_ioctl_group_add_undo(struct ta_device *ta,
+				    const struct ta_owner *caller, void *arg)
+{
+	struct ta_ioctl_group_add *ga = arg;
+
+	ta_group_obj_add_undo(ta, caller, ga->args.group_id, ga->member_id);
 }
 
 static int ta_ioctl_group_get(struct ta_device *ta,
@@ -390,6 +412,8 @@ const struct ta_ioctl_desc ta_ioctl_group_descs[TA_IOCTL_GROUP_DESCS] = {
 		.min_size = offsetofend(struct ta_group_add, reserved),
 		.needs_write = true,
 		.handler = ta_ioctl_group_add,
+		.commit = ta_ioctl_group_add_commit,
+		.undo = ta_ioctl_group_add_undo,
 	},
 	{
 		.cmd = TA_IOCTL_GROUP_GET,

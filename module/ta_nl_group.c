@@ -444,11 +444,16 @@ static int ta_nl_group_reply(struct genl_info *info, const struct ta_owner *call
 	}
 	genlmsg_end(msg, hdr);
 	err = genlmsg_reply(msg, info);
-	if (!err)
+	if (!err) {
+		if (add)
+			ta_group_obj_add_commit(ta_nl_dev, caller, group_id,
+						sum->member_ids[0]);
 		return 0;
+	}
 undo:
 	if (add)
-		ta_plan_obj_destroy(ta_nl_dev, sum->member_ids[0], caller);
+		ta_group_obj_add_undo(ta_nl_dev, caller, group_id,
+				      sum->member_ids[0]);
 	else if (sum->group_id)
 		ta_plan_obj_destroy(ta_nl_dev, sum->group_id, caller);
 	NL_SET_ERR_MSG(info->extack, "the reply could not be sent");

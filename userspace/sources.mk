@@ -75,6 +75,7 @@ TA_LIB_SRCS := \
 	userspace/lib/ta_lib_tier.c \
 	userspace/lib/ta_load.c \
 	userspace/lib/ta_netlink.c \
+	userspace/lib/ta_netlink_group.c \
 	userspace/lib/ta_svg.c \
 	userspace/lib/ta_worst.c \
 	$(TA_PLANNER_SRCS)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ta_group_kunit.c - KUnit suite for the core of groups (ta_group_obj.c):
+ * ta_group_kunit.c - KUnit suite for the core of groups (ta_group_obj.c,
+ * ta_group_member.c, ta_group_slice.c):
  * members share the group's slice and their lane's reservation object, a
  * member of another lane has another, the group is charged once, and
  * destroy in either order frees the slice with the last reference.
@@ -223,11 +224,122 @@ static void ta_group_destroy_members_first_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ta_arena_in_use(&f->ta), (size_t)0);
 }
 
+/* Add one lifetime-form member of buffer @b to the fixture's group. */
+static int ta_group_kunit_add(struct kunit *test, struct ta_group_fixture *f,
+			      const struct ta_buffer *b, u32 flags,
+			      struct ta_group_summary *sum)
+{
+	struct ta_group_member_request *m;
+	struct ta_group_request req = {
+		.flags = flags,
+		.strategy = TA_STRATEGY_GREEDY_SIZE,
+		.n_members = 1,
+	};
+	int err;
+
+	m = kcalloc(1, sizeof(*m), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	req.members = m;
+	m->plan.flags = TA_CREATE_LIFETIMES;
+	m->plan.strategy = req.strategy;
+	m->plan.n_tensors = 1;
+	m->plan.buffers = kmemdup(b, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m->plan.buffers);
+	KUNIT_ASSERT_EQ(test, ta_request_check(&m->plan, 0, 0, 1000), 0);
+	req.budget = m->plan.budget;
+	err = ta_group_obj_add(&f->ta, &f->owner, f->sum.group_id, &req, sum);
+	ta_group_request_free(&req);
+	return err;
+}
+
+/* The group's slice address, without holding the group (re-plans need it idle). */
+static unsigned long ta_group_kunit_slice(struct kunit *test,
+					  struct ta_group_fixture *f)
+{
+	struct ta_plan_obj *g = ta_group_kunit_get(test, f, f->sum.group_id);
+	unsigned long vaddr = g->slice_vaddr;
+
+	ta_plan_obj_put(g);
+	return vaddr;
+}
+
+/*
+ * An add taken back because its result could not reach the caller (in
+ * place, then re-planned into a bigger slice): the group, the arena and
+ * the plan count as before, the old slice back. Committed, it stays.
+ */
+static void ta_group_add_undo_test(struct kunit *test)
+{
+	static const u32 lanes[] = { 0, 1 };
+	static const struct ta_buffer big = {
+		.size = SZ_64K, .align = 64, .start = 0, .end = 2,
+	};
+	struct ta_group_fixture *f = test->priv;
+	struct ta_group_info *before, *after;
+	struct ta_group_summary *sum;
+	struct ta_plan_obj *gone;
+	unsigned long vaddr;
+	size_t in_use;
+	u32 pass;
+
+	before = kunit_kzalloc(test, sizeof(*before), GFP_KERNEL);
+	after = kunit_kzalloc(test, sizeof(*after), GFP_KERNEL);
+	sum = kunit_kzalloc(test, sizeof(*sum), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, before && after && sum);
+	KUNIT_ASSERT_EQ(test, ta_group_kunit_create(test, f, lanes, 2), 0);
+	KUNIT_ASSERT_EQ(test, ta_group_obj_info(&f->ta, &f->owner,
+						f->sum.group_id, before), 0);
+	vaddr = ta_group_kunit_slice(test, f);
+	in_use = ta_arena_in_use(&f->ta);
+
+	for (pass = 0; pass < 2; pass++) {
+		KUNIT_ASSERT_EQ(test, ta_group_kunit_add(test, f, pass ? &big :
+							 &ta_group_kunit_buffers[0],
+							 pass ? TA_GROUP_ADD_REPLAN : 0,
+							 sum), 0);
+		/* A re-plan holds both slices until commit or undo. */
+		if (pass)
+			KUNIT_EXPECT_GT(test, ta_arena_in_use(&f->ta), in_use);
+		ta_group_obj_add_undo(&f->ta, &f->owner, f->sum.group_id,
+				      sum->member_ids[0]);
+		KUNIT_ASSERT_EQ(test, ta_group_obj_info(&f->ta, &f->owner,
+							f->sum.group_id, after), 0);
+		KUNIT_EXPECT_EQ(test, after->n_members, before->n_members);
+		KUNIT_EXPECT_EQ(test, after->n_lanes, before->n_lanes);
+		KUNIT_EXPECT_EQ(test, after->member_ids[0], before->member_ids[0]);
+		KUNIT_EXPECT_EQ(test, after->member_ids[1], before->member_ids[1]);
+		KUNIT_EXPECT_EQ(test, after->height, before->height);
+		KUNIT_EXPECT_EQ(test, after->lower_bound, before->lower_bound);
+		KUNIT_EXPECT_EQ(test, after->slice_size, before->slice_size);
+		KUNIT_EXPECT_EQ(test, ta_group_kunit_slice(test, f), vaddr);
+		KUNIT_EXPECT_EQ(test, ta_arena_in_use(&f->ta), in_use);
+		KUNIT_EXPECT_EQ(test, atomic_read(&f->ta.n_plans), 3);
+		gone = ta_plan_obj_lookup(&f->ta, sum->member_ids[0], &f->owner);
+		KUNIT_EXPECT_TRUE(test, IS_ERR(gone));
+		if (!IS_ERR(gone))
+			ta_plan_obj_put(gone);
+	}
+	KUNIT_EXPECT_EQ(test, pass, 2U);
+
+	/* Committed: the member stays, the re-plan's old slice is given back. */
+	KUNIT_ASSERT_EQ(test, ta_group_kunit_add(test, f, &big,
+						 TA_GROUP_ADD_REPLAN, sum), 0);
+	ta_group_obj_add_commit(&f->ta, &f->owner, f->sum.group_id,
+				sum->member_ids[0]);
+	KUNIT_ASSERT_EQ(test, ta_group_obj_info(&f->ta, &f->owner,
+						f->sum.group_id, after), 0);
+	KUNIT_EXPECT_EQ(test, after->n_members, 3U);
+	KUNIT_EXPECT_GT(test, after->slice_size, before->slice_size);
+	KUNIT_EXPECT_EQ(test, ta_arena_in_use(&f->ta),
+			(size_t)after->slice_size);
+}
+
 static struct kunit_case ta_group_cases[] = {
 	KUNIT_CASE(ta_group_shares_slice_and_resv_test),
 	KUNIT_CASE(ta_group_charged_once_test),
 	KUNIT_CASE(ta_group_destroy_group_first_test),
 	KUNIT_CASE(ta_group_destroy_members_first_test),
+	KUNIT_CASE(ta_group_add_undo_test),
 	{}
 };
 

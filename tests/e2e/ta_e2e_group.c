@@ -15,7 +15,10 @@
  *    of the group (its members go), INFO's plans and bytes before, during
  *    and after;
  *  - every field of every new struct, bad, with its errno and nothing
- *    changed (INFO before and after).
+ *    changed (INFO before and after);
+ *  - a result that cannot reach userspace (the struct or the member
+ *    read-only: EFAULT), for GROUP_ADD in place and with a re-plan and for
+ *    GROUP_CREATE: the group as it was (GROUP_GET, PLAN_GET, INFO).
  *
  * Runs as root in the test VM with tensorarena.ko loaded (no plan held).
  * One line per check: e2e: ok|not ok - group: ... (ta_harness.h).
@@ -627,6 +630,182 @@ TEST(bad_add_get)
 	CHECK(same_info(info(), before), "group: INFO as before the tables");
 	destroy(fd, plain_id);
 	CHECK(!destroy(fd, gc.group_id), "group: destroy the table's group");
+	close(fd);
+}
+
+/*
+ * A result that cannot reach userspace (EFAULT) takes the call back: the
+ * group as GROUP_GET, PLAN_GET and INFO showed it before.
+ */
+struct snap {
+	struct ta_group_get gg;
+	__u32 ids[4];
+	struct ta_placement pl[2][NT];
+	struct ta_info info;
+};
+
+static bool snap_take(int fd, __u32 group_id, struct snap *s)
+{
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	s->gg.group_id = group_id;
+	s->gg.members = (uintptr_t)s->ids;
+	s->gg.n_members = 4;
+	if (xioctl(fd, TA_IOCTL_GROUP_GET, &s->gg))
+		return false;
+	for (i = 0; i < 2 && i < (int)s->gg.n_members; i++)
+		if (placements(fd, s->ids[i], s->pl[i], NT))
+			return false;
+	s->info = info();
+	return true;
+}
+
+static bool snap_same(const struct snap *a, const struct snap *b)
+{
+	return a->gg.n_members == b->gg.n_members &&
+	       a->gg.n_lanes == b->gg.n_lanes &&
+	       a->gg.height == b->gg.height &&
+	       a->gg.lower_bound == b->gg.lower_bound &&
+	       a->gg.slice_size == b->gg.slice_size &&
+	       a->gg.mmap_offset == b->gg.mmap_offset &&
+	       !memcmp(a->ids, b->ids, sizeof(a->ids)) &&
+	       !memcmp(a->pl, b->pl, sizeof(a->pl)) &&
+	       same_info(a->info, b->info);
+}
+
+struct efault_case {
+	const char *what;
+	bool replan;
+	bool ro_args;	/* the ioctl's struct read-only: its copy back fails */
+	bool ro_member;	/* the member read-only: its plan_id's copy fails */
+};
+
+static const struct efault_case efault_adds[] = {
+	{ "GROUP_ADD, its struct read-only", false, true, false },
+	{ "GROUP_ADD, the member read-only", false, false, true },
+	{ "GROUP_ADD re-plan, its struct read-only", true, true, false },
+	{ "GROUP_ADD re-plan, the member read-only", true, false, true },
+};
+
+#define N_EFAULT_ADDS (sizeof(efault_adds) / sizeof(efault_adds[0]))
+
+TEST(efault)
+{
+	struct ta_group_member gm[2], add_m, *gm_p, *add_p;
+	struct ta_group_create gc, *gc_p;
+	struct ta_group_add ga, *ga_p;
+	struct member m[2], small, big;
+	struct snap before, after;
+	struct ta_info i0;
+	unsigned int ran = 0, i;
+	unsigned char *page;
+	int fd = devopen(), err;
+
+	page = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(fd >= 0 && page != MAP_FAILED, "group: a page to make read-only");
+	if (fd < 0 || page == MAP_FAILED)
+		return;
+	/* A group of two lanes, room for one more small member in place. */
+	member_init(&m[0], PAGE, 0);
+	member_init(&m[1], 2 * PAGE, 0);
+	gm_init(&gm[0], &m[0], 0);
+	gm_init(&gm[1], &m[1], 1);
+	gc_init(&gc, gm, 2, NULL, 0);
+	gc.strategy = TA_STRATEGY_GREEDY_SIZE;
+	gc.capacity = 16 * PAGE;
+	err = xioctl(fd, TA_IOCTL_GROUP_CREATE, &gc);
+	CHECK(!err, "group: GROUP_CREATE for the EFAULT table (%d)", err);
+	if (err)
+		goto unmap;
+	member_init(&small, PAGE, 0);
+	member_init(&big, 32 * PAGE, 0);	/* a re-plan grows the slice */
+
+	for (i = 0; i < N_EFAULT_ADDS; i++) {
+		const struct efault_case *c = &efault_adds[i];
+
+		CHECK(snap_take(fd, gc.group_id, &before),
+		      "group: %s: the group before", c->what);
+		mprotect(page, PAGE, PROT_READ | PROT_WRITE);
+		memset(page, 0, PAGE);
+		ga_p = c->ro_args ? (struct ta_group_add *)page : &ga;
+		add_p = c->ro_member ? (struct ta_group_member *)(page + 2048) :
+				       &add_m;
+		gm_init(add_p, c->replan ? &big : &small, 0);
+		memset(ga_p, 0, sizeof(*ga_p));
+		ga_p->group_id = gc.group_id;
+		ga_p->flags = c->replan ? TA_GROUP_ADD_REPLAN : 0;
+		ga_p->strategy = TA_STRATEGY_GREEDY_SIZE;
+		ga_p->member = (uintptr_t)add_p;
+		ga_p->member_size = sizeof(*add_p);
+		ga_p->link_size = sizeof(struct ta_group_link);
+		ga_p->shared_size = sizeof(struct ta_group_shared);
+		mprotect(page, PAGE, PROT_READ);
+		err = xioctl(fd, TA_IOCTL_GROUP_ADD, ga_p);
+		CHECK(err == -EFAULT, "group: %s: EFAULT (%d)", c->what, err);
+		CHECK(snap_take(fd, gc.group_id, &after) &&
+		      snap_same(&before, &after),
+		      "group: %s: the group unchanged (%u members, height %llu -> %llu, slice %llu -> %llu, plans %u -> %u, bytes %llu -> %llu)",
+		      c->what, after.gg.n_members,
+		      (unsigned long long)before.gg.height,
+		      (unsigned long long)after.gg.height,
+		      (unsigned long long)before.gg.slice_size,
+		      (unsigned long long)after.gg.slice_size,
+		      before.info.n_plans, after.info.n_plans,
+		      (unsigned long long)before.info.bytes_in_use,
+		      (unsigned long long)after.info.bytes_in_use);
+		ran++;
+	}
+	CHECK(ran == N_EFAULT_ADDS && ran == 4,
+	      "group: the GROUP_ADD EFAULT table ran %u cases", ran);
+
+	/* The same adds, readable and writable, work after the undos. */
+	gm_init(&add_m, &small, 0);
+	memset(&ga, 0, sizeof(ga));
+	ga.group_id = gc.group_id;
+	ga.strategy = TA_STRATEGY_GREEDY_SIZE;
+	ga.member = (uintptr_t)&add_m;
+	ga.member_size = sizeof(add_m);
+	err = xioctl(fd, TA_IOCTL_GROUP_ADD, &ga);
+	CHECK(!err && add_m.plan_id && snap_take(fd, gc.group_id, &after) &&
+	      after.gg.n_members == 3 && after.gg.slice_size == 16 * PAGE &&
+	      !memcmp(before.pl, after.pl, sizeof(before.pl)),
+	      "group: GROUP_ADD in place after the undos: 3 members, nothing moved (%d)",
+	      err);
+	gm_init(&add_m, &big, 0);
+	ga.flags = TA_GROUP_ADD_REPLAN;
+	err = xioctl(fd, TA_IOCTL_GROUP_ADD, &ga);
+	CHECK(!err && snap_take(fd, gc.group_id, &after) &&
+	      after.gg.n_members == 4 && after.gg.slice_size > 16 * PAGE,
+	      "group: GROUP_ADD re-plan after the undos: 4 members, a bigger slice (%d, %llu)",
+	      err, (unsigned long long)after.gg.slice_size);
+	CHECK(!destroy(fd, gc.group_id), "group: destroy the EFAULT group");
+
+	/* GROUP_CREATE: a group whose IDs cannot reach userspace is gone. */
+	for (i = 0; i < 2; i++) {
+		const char *what = i ? "GROUP_CREATE, the members read-only" :
+				       "GROUP_CREATE, its struct read-only";
+
+		i0 = info();
+		mprotect(page, PAGE, PROT_READ | PROT_WRITE);
+		memset(page, 0, PAGE);
+		gc_p = i ? &gc : (struct ta_group_create *)page;
+		gm_p = i ? (struct ta_group_member *)(page + 1024) : gm;
+		gm_init(&gm_p[0], &m[0], 0);
+		gm_init(&gm_p[1], &m[1], 1);
+		gc_init(gc_p, gm_p, 2, NULL, 0);
+		mprotect(page, PAGE, PROT_READ);
+		err = xioctl(fd, TA_IOCTL_GROUP_CREATE, gc_p);
+		CHECK(err == -EFAULT && same_info(info(), i0),
+		      "group: %s: EFAULT (%d), INFO's plans and bytes as before",
+		      what, err);
+		ran++;
+	}
+	CHECK(ran == N_EFAULT_ADDS + 2, "group: the EFAULT tables ran %u cases",
+	      ran);
+unmap:
+	munmap(page, PAGE);
 	close(fd);
 }
 

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "tensorarena.h"
+#include "ta_client.h"
 #include "ta_files.h"
 #include "ta_harness.h"
 #include "ta_e2e_client.h"
@@ -469,6 +470,289 @@ static void bench(struct ta_client *c, const char *tname, bool mmap_too)
 	}
 	if (mmap_too)
 		bench_mmap(c);
+}
+
+/*
+ * Groups over each transport (issue 28): the same scenario through an
+ * ioctl client and a netlink client, whose results must be identical.
+ * Members: in -> op -> mid -> op -> out, with a constant weight read by
+ * the first op where @weight is not 0.
+ */
+#define GPAGE		4096ULL
+#define G_MEMBERS	5	/* three created, two added */
+#define G_TENSORS	4
+
+static struct ta_graph_builder *group_chain(uint64_t in, uint64_t mid,
+					    uint64_t out, uint64_t weight)
+{
+	struct ta_graph_builder *g = ta_graph_new();
+	uint32_t x, w, m, y, in2[2];
+
+	x = ta_graph_add_tensor(g, in * GPAGE, 64, TA_TENSOR_INPUT);
+	m = ta_graph_add_tensor(g, mid * GPAGE, 64, 0);
+	y = ta_graph_add_tensor(g, out * GPAGE, 64, TA_TENSOR_OUTPUT);
+	in2[0] = x;
+	if (weight) {
+		w = ta_graph_add_tensor(g, weight * GPAGE, 64,
+					TA_TENSOR_CONSTANT);
+		in2[1] = w;
+	}
+	ta_graph_add_op(g, in2, weight ? 2 : 1, &m, 1);
+	ta_graph_add_op(g, &m, 1, &y, 1);
+	return g;
+}
+
+/* What one transport's run of the scenario gave. */
+struct group_run {
+	int create_err;
+	uint32_t n_members;
+	uint64_t height, lower_bound, slice;
+	int optimal;
+	/* per member: its tensors' offsets and sizes, after each step */
+	uint64_t created[G_MEMBERS][G_TENSORS][2];
+	int add_idx;
+	uint64_t add_height;
+	uint64_t added[G_MEMBERS][G_TENSORS][2];
+	int nofit_err;
+	char nofit_msg[256];
+	int replan_idx;
+	uint64_t replan_height, replan_slice;
+	uint64_t replanned[G_MEMBERS][G_TENSORS][2];
+	int bad_link_err;
+	char bad_link_msg[256];
+	int bad_add_link_err;
+	char bad_add_link_msg[256];
+	uint32_t get_n_members;
+	uint64_t get_height, get_slice;
+	int get_short_err;
+	uint32_t get_short_n;
+	bool get_ids_match;
+	int destroy_err;
+};
+
+/* Every member's offsets and sizes into @out; the count of tensors read. */
+static uint32_t group_offsets(const struct ta_group *grp,
+			      uint64_t out[G_MEMBERS][G_TENSORS][2])
+{
+	uint32_t m, t, n = 0;
+
+	memset(out, 0, sizeof(uint64_t) * G_MEMBERS * G_TENSORS * 2);
+	for (m = 0; m < ta_group_member_count(grp) && m < G_MEMBERS; m++) {
+		const struct ta_plan *p = ta_group_member(grp, m);
+
+		for (t = 0; p && t < ta_plan_tensor_count(p) && t < G_TENSORS;
+		     t++, n++) {
+			out[m][t][0] = ta_plan_offset(p, t);
+			out[m][t][1] = ta_plan_size(p, t);
+		}
+	}
+	return n;
+}
+
+static void group_msg(struct ta_client *c, char *dst)
+{
+	snprintf(dst, 256, "%s", ta_client_last_error(c));
+}
+
+/* GROUP_GET through the client's transport: the figures after the run. */
+static void group_get(struct ta_client *c, const struct ta_group *grp,
+		      struct group_run *r)
+{
+	uint32_t ids[TA_GROUP_MAX_MEMBERS], m;
+	struct ta_group_get g;
+
+	memset(&g, 0, sizeof(g));
+	g.group_id = ta_group_id(grp);
+	g.members = (uintptr_t)ids;
+	g.n_members = 1;
+	r->get_short_err = c->ops->group_get(c, &g);
+	r->get_short_n = g.n_members;
+	memset(&g, 0, sizeof(g));
+	g.group_id = ta_group_id(grp);
+	g.members = (uintptr_t)ids;
+	g.n_members = TA_GROUP_MAX_MEMBERS;
+	if (c->ops->group_get(c, &g))
+		return;
+	r->get_n_members = g.n_members;
+	r->get_height = g.height;
+	r->get_slice = g.slice_size;
+	r->get_ids_match = g.n_members == ta_group_member_count(grp);
+	for (m = 0; m < g.n_members && r->get_ids_match; m++)
+		r->get_ids_match = ta_group_member(grp, m) &&
+				   ids[m] == ta_plan_id(ta_group_member(grp, m));
+}
+
+static void group_scenario(struct ta_client *c, const char *tname,
+			   struct group_run *r)
+{
+	struct ta_graph_builder *g[G_MEMBERS + 2];
+	struct ta_group_options o = { .strategy = TA_STRATEGY_GREEDY_SIZE };
+	struct ta_group_add_options ao = { .strategy = TA_STRATEGY_GREEDY_SIZE };
+	struct ta_group_builder *gb = ta_group_new(), *bad = ta_group_new();
+	struct ta_group_link l;
+	struct ta_group *grp = NULL, *none = NULL;
+	uint32_t i, n;
+
+	memset(r, 0, sizeof(*r));
+	g[0] = group_chain(3, 5, 2, 2);
+	g[1] = group_chain(2, 6, 3, 0);
+	g[2] = group_chain(1, 4, 1, 2);
+	g[3] = group_chain(1, 1, 1, 0);		/* fits around the others */
+	g[4] = group_chain(1, 64, 1, 0);	/* needs a bigger slice */
+	g[5] = group_chain(1, 2, 1, 0);
+	g[6] = group_chain(1, 2, 1, 0);
+	ta_group_add_member(gb, g[0], 0);
+	ta_group_add_member(gb, g[1], 0);
+	ta_group_add_member(gb, g[2], 1);
+	ta_group_link(gb, 0, 2, 1, 0);		/* m0's output is m1's input */
+	ta_group_share(gb, 0, 3, 7);		/* m0's and m2's weight: one */
+	ta_group_share(gb, 2, 3, 7);
+	r->create_err = ta_group_submit(c, gb, &o, &grp);
+	CHECK(!r->create_err && ta_group_id(grp),
+	      "%s group: created (%d)", tname, r->create_err);
+	if (r->create_err)
+		goto out;
+	r->n_members = ta_group_member_count(grp);
+	r->height = ta_group_height(grp);
+	r->lower_bound = ta_group_lower_bound(grp);
+	r->slice = ta_group_slice_size(grp);
+	r->optimal = ta_group_optimal(grp);
+	n = group_offsets(grp, r->created);
+	CHECK(n == 11, "%s group: 11 tensors of 3 members read (%u)", tname, n);
+	CHECK(r->created[0][2][0] == r->created[1][0][0] &&
+	      r->created[0][3][0] == r->created[2][3][0],
+	      "%s group: the link and the shared weight are one offset each",
+	      tname);
+
+	r->add_idx = ta_group_add(grp, g[3], &ao);
+	CHECK(r->add_idx == 3, "%s group: a small member added in place (%d)",
+	      tname, r->add_idx);
+	r->add_height = ta_group_height(grp);
+	n = group_offsets(grp, r->added);
+	CHECK(n == 14 && !memcmp(r->created, r->added,
+				 sizeof(r->created[0]) * 3),
+	      "%s group: the add moved no tensor (%u tensors read)", tname, n);
+
+	r->nofit_err = ta_group_add(grp, g[4], &ao);
+	group_msg(c, r->nofit_msg);
+	CHECK(r->nofit_err == -ENOSPC,
+	      "%s group: a member beyond the slice -> -ENOSPC (%d)", tname,
+	      r->nofit_err);
+
+	ao.flags = TA_GROUP_ADD_REPLAN;
+	r->replan_idx = ta_group_add(grp, g[4], &ao);
+	ao.flags = 0;
+	CHECK(r->replan_idx == 4, "%s group: the same member with a re-plan (%d)",
+	      tname, r->replan_idx);
+	r->replan_height = ta_group_height(grp);
+	r->replan_slice = ta_group_slice_size(grp);
+	n = group_offsets(grp, r->replanned);
+	CHECK(n == 17, "%s group: 17 tensors of 5 members read (%u)", tname, n);
+
+	/* A link from a member to itself: only the kernel checks that. */
+	ta_group_add_member(bad, g[5], 0);
+	ta_group_add_member(bad, g[6], 0);
+	ta_group_link(bad, 0, 2, 0, 0);
+	r->bad_link_err = ta_group_submit(c, bad, &o, &none);
+	group_msg(c, r->bad_link_msg);
+	CHECK(r->bad_link_err == -EINVAL && !none,
+	      "%s group: a link within one member -> -EINVAL (%d)", tname,
+	      r->bad_link_err);
+	/* An add's link to a tensor the new member does not have. */
+	l = (struct ta_group_link){ 1, 2, 5, 9 };
+	ao.links = &l;
+	ao.n_links = 1;
+	r->bad_add_link_err = ta_group_add(grp, g[5], &ao);
+	group_msg(c, r->bad_add_link_msg);
+	CHECK(r->bad_add_link_err == -EINVAL,
+	      "%s group: an add's link to no such tensor -> -EINVAL (%d)",
+	      tname, r->bad_add_link_err);
+
+	group_get(c, grp, r);
+	CHECK(r->get_short_err == -ENOSPC && r->get_short_n == 5,
+	      "%s group: GROUP_GET with room for 1 -> -ENOSPC and the count, 5 (%d, %u)",
+	      tname, r->get_short_err, r->get_short_n);
+	CHECK(r->get_n_members == 5 && r->get_ids_match &&
+	      r->get_height == r->replan_height &&
+	      r->get_slice == r->replan_slice,
+	      "%s group: GROUP_GET after the refused calls: 5 members, their IDs, the re-plan's height and slice",
+	      tname);
+	r->destroy_err = ta_group_destroy(grp);
+	CHECK(!r->destroy_err, "%s group: destroyed (%d)", tname,
+	      r->destroy_err);
+out:
+	ta_group_free(grp);
+	ta_group_free(none);
+	ta_group_builder_free(gb);
+	ta_group_builder_free(bad);
+	for (i = 0; i < G_MEMBERS + 2; i++)
+		ta_graph_free(g[i]);
+}
+
+/* Issue 28: one scenario, both transports, identical results. */
+TEST(group_transports)
+{
+	struct ta_client *ioc = NULL, *nlc = NULL;
+	struct group_run a, b;
+	int err;
+
+	err = ta_client_open(TA_TRANSPORT_IOCTL, &ioc);
+	CHECK(!err, "group transports: ioctl client opens (%d)", err);
+	err = ta_client_open(TA_TRANSPORT_NETLINK, &nlc);
+	CHECK(!err, "group transports: netlink client opens (%d)", err);
+	if (!ioc || !nlc)
+		goto out;
+	group_scenario(ioc, "ioctl", &a);
+	group_scenario(nlc, "netlink", &b);
+	CHECK(a.create_err == b.create_err && a.n_members == b.n_members &&
+	      a.height == b.height && a.lower_bound == b.lower_bound &&
+	      a.slice == b.slice && a.optimal == b.optimal,
+	      "group transports: create: the same figures (height %llu / %llu, lower bound %llu / %llu, slice %llu / %llu)",
+	      (unsigned long long)a.height, (unsigned long long)b.height,
+	      (unsigned long long)a.lower_bound,
+	      (unsigned long long)b.lower_bound,
+	      (unsigned long long)a.slice, (unsigned long long)b.slice);
+	CHECK(!memcmp(a.created, b.created, sizeof(a.created)),
+	      "group transports: create: the same offsets and sizes");
+	CHECK(a.add_idx == b.add_idx && a.add_height == b.add_height &&
+	      !memcmp(a.added, b.added, sizeof(a.added)),
+	      "group transports: add in place: the same index, height (%llu) and offsets",
+	      (unsigned long long)b.add_height);
+	CHECK(a.nofit_err == b.nofit_err,
+	      "group transports: add beyond the slice: the same errno (%d)",
+	      b.nofit_err);
+	CHECK(a.replan_idx == b.replan_idx &&
+	      a.replan_height == b.replan_height &&
+	      a.replan_slice == b.replan_slice &&
+	      !memcmp(a.replanned, b.replanned, sizeof(a.replanned)),
+	      "group transports: re-plan: the same height (%llu), slice and offsets",
+	      (unsigned long long)b.replan_height);
+	CHECK(a.bad_link_err == b.bad_link_err &&
+	      a.bad_add_link_err == b.bad_add_link_err,
+	      "group transports: bad links: the same errnos (%d, %d)",
+	      b.bad_link_err, b.bad_add_link_err);
+	CHECK(a.get_short_err == b.get_short_err &&
+	      a.get_short_n == b.get_short_n &&
+	      a.get_n_members == b.get_n_members &&
+	      a.get_height == b.get_height && a.get_slice == b.get_slice,
+	      "group transports: GROUP_GET: the same figures");
+	/* The kernel's reasons reach the library over netlink only. */
+	CHECK(!a.nofit_msg[0] && !a.bad_link_msg[0] && !a.bad_add_link_msg[0],
+	      "group transports: ioctl: no extack text");
+	CHECK(strstr(b.nofit_msg, "does not fit in the slice"),
+	      "group transports: netlink: add beyond the slice says why (\"%s\")",
+	      b.nofit_msg);
+	CHECK(strstr(b.bad_link_msg, "a link joins two different members"),
+	      "group transports: netlink: a link within one member says why (\"%s\")",
+	      b.bad_link_msg);
+	CHECK(strstr(b.bad_add_link_msg, "link names a tensor its member does not have"),
+	      "group transports: netlink: an add's bad link says why (\"%s\")",
+	      b.bad_add_link_msg);
+out:
+	if (ioc)
+		ta_client_close(ioc);
+	if (nlc)
+		ta_client_close(nlc);
 }
 
 TEST_F(ioctl, model) { test_model(self->c, "ioctl"); }

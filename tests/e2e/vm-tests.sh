@@ -330,15 +330,30 @@ run_tactl_group_tests() {
 	set -- "$m/person_detect_mobilenetv1_i8.tflite" \
 		"$m/movenet_lightning_i8.tflite" "$m/mobilenet_v2_1.0_224_u8.tflite"
 	for tr in --ioctl --netlink; do
-		out=$("$TA/tactl" plan "$@" --no-constants --link 0:87=1:0 "$tr" 2>&1)
+		out=$("$TA/tactl" plan "$@" --no-constants --link 0:87=1:0 "$tr" \
+			-o "/tmp/group$tr.csv" 2>&1)
 		echo "$out"
 		check "tactl plan A B C $tr: a group in the module" \
 			contains "$out" "group id:"
+		check "tactl plan A B C $tr: planned through ${tr#--}" \
+			contains "$out" "(via ${tr#--})"
 		check "tactl plan A B C $tr: the group is the largest member, 1,505,280" \
 			contains "$out" "height: *1505280$"
 		check "tactl plan A B C $tr: the sum of the separate plans, 2,666,496" \
 			contains "$out" "sum alone: *2666496 "
 	done
+	# Issue 28: the library speaks group-create over netlink; both
+	# transports reach the same core and give the same offsets.
+	check "tactl plan A B C: the same offsets over ioctl and netlink" \
+		cmp -s /tmp/group--ioctl.csv /tmp/group--netlink.csv
+	check "tactl plan A B C -o: every tensor of the 3 members written" \
+		[ "$(grep -c . /tmp/group--netlink.csv)" -gt 3 ]
+	fails_with "tactl plan A B --netlink: a link within one member refused, with the kernel's reason" 1 \
+		"Invalid argument: a link joins two different members" \
+		"$TA/tactl" plan "$1" "$2" --no-constants --link 0:87=0:0 --netlink
+	fails_with "tactl plan A B --ioctl: the same link refused (EINVAL)" 1 \
+		"the group was refused: Invalid argument" \
+		"$TA/tactl" plan "$1" "$2" --no-constants --link 0:87=0:0 --ioctl
 	out=$("$TA/tactl" plan "$@" --no-constants --lanes 0,1,0 --dry-run 2>&1)
 	check "tactl plan A B C --dry-run: two lanes, 2,611,200 bytes, no memory" \
 		contains "$out" "height: *2611200$"

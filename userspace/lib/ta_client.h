@@ -76,8 +76,8 @@ struct ta_client {
 
 extern const struct ta_transport_ops ta_ioctl_ops;
 extern const struct ta_transport_ops ta_netlink_ops;
-/* The ioctl transport's group calls (the netlink transport's too, until
- * the family has group commands): /dev/tensorarena serves both.
+/* The ioctl transport's group calls; the netlink transport's
+ * (ta_netlink_group.c) send a request beyond one message through them.
  */
 int ta_ioctl_group_create(struct ta_client *c, struct ta_group_create *args);
 int ta_ioctl_group_add(struct ta_client *c, struct ta_group_add *args);

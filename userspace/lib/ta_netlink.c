@@ -9,7 +9,8 @@
  * the state for callers that want it: ta_client_last_error()).
  *
  * Plans created here belong to this client's netlink socket and die when it
- * is closed, as ioctl plans die with their file.
+ * is closed, as ioctl plans die with their file. The group commands are
+ * ta_netlink_group.c's, over the exchange and helpers of ta_netlink.h.
  *
  * A request must fit the socket's send buffer (the kernel's wmem_max
  * bounds it: about 11,000 graph tensors with the default sysctls); bigger
@@ -31,31 +32,25 @@
 #include <netlink/netlink.h>
 
 #include "ta_client.h"
+#include "ta_netlink.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
 #endif
-
-struct ta_nl {
-	struct nl_sock *sk;
-	int family;
-	char extack[256];
-};
 
 /* What one exchange collects. */
 struct ta_nl_xfer {
 	struct ta_nl *nl;
 	int done;
 	int err;
-	int (*parse)(struct nlmsghdr *hdr, struct nlattr **tb, void *arg);
+	ta_nl_parse_fn parse;
 	void *arg;
 };
 
 static int ta_nl_valid_cb(struct nl_msg *msg, void *arg)
 {
 	struct ta_nl_xfer *x = arg;
-	struct nlattr *tb[TA_NL_A_PLAN_MAX + 1 > TA_NL_A_INFO_MAX + 1 ?
-			  TA_NL_A_PLAN_MAX + 1 : TA_NL_A_INFO_MAX + 1];
+	struct nlattr *tb[TA_NL_TB_MAX + 1];
 	int maxattr = sizeof(tb) / sizeof(tb[0]) - 1;
 
 	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, maxattr, NULL) < 0) {
@@ -116,10 +111,19 @@ static int ta_nl_done_cb(struct nl_msg *msg, void *arg)
 	return NL_STOP;
 }
 
-/* Send @msg (freed here) and collect replies until the ACK, error or DONE. */
-static int ta_nl_xfer(struct ta_nl *nl, struct nl_msg *msg,
-		      int (*parse)(struct nlmsghdr *, struct nlattr **, void *),
-		      void *arg)
+/**
+ * ta_nl_xfer() - send a request, collect its replies
+ * @nl: the transport's state; @nl->extack receives the kernel's message
+ * @msg: the request, freed here
+ * @parse: called for each reply message with its top-level attributes
+ *	   (up to TA_NL_TB_MAX), or NULL; its first error is kept
+ * @arg: @parse's
+ *
+ * Return: 0 once the ACK or DONE came; the kernel's -errno; -EMSGSIZE
+ * for a request beyond the socket's buffer; -ENOMEM; -EIO.
+ */
+int ta_nl_xfer(struct ta_nl *nl, struct nl_msg *msg, ta_nl_parse_fn parse,
+	       void *arg)
 {
 	struct ta_nl_xfer x = { .nl = nl, .parse = parse, .arg = arg };
 	struct nl_cb *cb;
@@ -154,8 +158,17 @@ static int ta_nl_xfer(struct ta_nl *nl, struct nl_msg *msg,
 	return x.err;
 }
 
-static struct nl_msg *ta_nl_msg(struct ta_nl *nl, uint8_t cmd, int flags,
-				size_t size)
+/**
+ * ta_nl_msg() - a request of the family
+ * @nl: the transport's state
+ * @cmd: %TA_NL_CMD_*
+ * @flags: netlink flags (%NLM_F_DUMP)
+ * @size: room for the attributes, beyond a page
+ *
+ * Return: the message, or NULL when out of memory.
+ */
+struct nl_msg *ta_nl_msg(struct ta_nl *nl, uint8_t cmd, int flags,
+			 size_t size)
 {
 	struct nl_msg *msg = nlmsg_alloc_size(size + 4096);
 
@@ -167,12 +180,13 @@ static struct nl_msg *ta_nl_msg(struct ta_nl *nl, uint8_t cmd, int flags,
 	return msg;
 }
 
-static uint64_t ta_nl_u64(struct nlattr *a)
+/* An optional attribute's value, 0 when absent. */
+uint64_t ta_nl_u64(struct nlattr *a)
 {
 	return a ? nla_get_u64(a) : 0;
 }
 
-static uint32_t ta_nl_u32(struct nlattr *a)
+uint32_t ta_nl_u32(struct nlattr *a)
 {
 	return a ? nla_get_u32(a) : 0;
 }
@@ -195,7 +209,8 @@ static int ta_nl_info_parse(struct nlmsghdr *hdr, struct nlattr **tb,
 	return 0;
 }
 
-static int ta_reserved_nonzero(const void *p, size_t n)
+/* Whether any of @n bytes at @p is not zero (reserved fields, pad). */
+int ta_nl_nonzero(const void *p, size_t n)
 {
 	const unsigned char *b = p;
 
@@ -210,7 +225,7 @@ static int ta_nl_info(struct ta_client *c, struct ta_info *info)
 	struct ta_nl *nl = c->nl;
 	struct nl_msg *msg;
 
-	if (info->flags || ta_reserved_nonzero(&info->reserved,
+	if (info->flags || ta_nl_nonzero(&info->reserved,
 					       sizeof(info->reserved)))
 		return -EINVAL;
 	msg = ta_nl_msg(nl, TA_NL_CMD_INFO, 0, 0);
@@ -224,20 +239,38 @@ static int ta_nl_info(struct ta_client *c, struct ta_info *info)
  * this library knows: a shorter element is zero-extended, a longer one must
  * be zero past @ksize (-E2BIG), as copy_struct_from_user() does.
  */
-static int ta_nl_elem(const void *base, uint32_t i, uint32_t usize,
-		      void *dst, size_t ksize)
+int ta_nl_elem(const void *base, uint32_t i, uint32_t usize, void *dst,
+	       size_t ksize)
 {
 	const unsigned char *src = (const unsigned char *)base +
 				   (size_t)i * usize;
 
 	memset(dst, 0, ksize);
 	memcpy(dst, src, usize < ksize ? usize : ksize);
-	if (usize > ksize && ta_reserved_nonzero(src + ksize, usize - ksize))
+	if (usize > ksize && ta_nl_nonzero(src + ksize, usize - ksize))
 		return -E2BIG;
 	return 0;
 }
 
-static int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a)
+/* plan-create's nests of a request's graph. */
+const struct ta_nl_graph_attrs ta_nl_plan_graph_attrs = {
+	.tensor = TA_NL_A_PLAN_TENSOR,
+	.op = TA_NL_A_PLAN_OP,
+	.buffer = TA_NL_A_PLAN_BUFFER,
+};
+
+/**
+ * ta_nl_put_graph() - a graph's tensor and op nests
+ * @msg: the request
+ * @a: the graph as plan-create's struct holds it (tensors, ops, refs and
+ *     their element sizes)
+ * @at: the nest types to use (plan-create's, or a group member's)
+ *
+ * Return: 0; -EINVAL or -E2BIG for a bad element (as the ioctl's checks);
+ * -EFAULT for a missing array; -EMSGSIZE when @msg is full.
+ */
+int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
+		    const struct ta_nl_graph_attrs *at)
 {
 	const uint32_t *refs = (const uint32_t *)(uintptr_t)a->refs;
 	struct nlattr *nest;
@@ -259,7 +292,7 @@ static int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a)
 			return err;
 		if (t.pad)
 			return -EINVAL;
-		nest = nla_nest_start(msg, TA_NL_A_PLAN_TENSOR | NLA_F_NESTED);
+		nest = nla_nest_start(msg, at->tensor | NLA_F_NESTED);
 		if (!nest || nla_put_u64(msg, TA_NL_A_TENSOR_SIZE, t.size) ||
 		    (t.align && nla_put_u64(msg, TA_NL_A_TENSOR_ALIGN, t.align)) ||
 		    (t.flags && nla_put_u32(msg, TA_NL_A_TENSOR_FLAGS, t.flags)))
@@ -276,7 +309,7 @@ static int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a)
 		if ((uint64_t)op.first_ref + op.n_inputs + op.n_outputs >
 		    a->n_refs)
 			return -EINVAL;
-		nest = nla_nest_start(msg, TA_NL_A_PLAN_OP | NLA_F_NESTED);
+		nest = nla_nest_start(msg, at->op | NLA_F_NESTED);
 		if (!nest || (op.flags &&
 			      nla_put_u32(msg, TA_NL_A_OP_FLAGS, op.flags)))
 			return -EMSGSIZE;
@@ -290,8 +323,9 @@ static int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a)
 	return 0;
 }
 
-static int ta_nl_put_lifetimes(struct nl_msg *msg,
-			       const struct ta_plan_create *a)
+/* As ta_nl_put_graph(), for a graph in lifetime form (buffer nests). */
+int ta_nl_put_lifetimes(struct nl_msg *msg, const struct ta_plan_create *a,
+			const struct ta_nl_graph_attrs *at)
 {
 	struct ta_lifetime l;
 	struct nlattr *nest;
@@ -309,7 +343,7 @@ static int ta_nl_put_lifetimes(struct nl_msg *msg,
 				 a->tensor_size, &l, sizeof(l));
 		if (err)
 			return err;
-		nest = nla_nest_start(msg, TA_NL_A_PLAN_BUFFER | NLA_F_NESTED);
+		nest = nla_nest_start(msg, at->buffer | NLA_F_NESTED);
 		if (!nest || nla_put_u64(msg, TA_NL_A_BUFFER_SIZE, l.size) ||
 		    (l.align && nla_put_u64(msg, TA_NL_A_BUFFER_ALIGN, l.align)) ||
 		    nla_put_u32(msg, TA_NL_A_BUFFER_START, l.start) ||
@@ -336,16 +370,6 @@ static int ta_nl_create_parse(struct nlmsghdr *hdr, struct nlattr **tb,
 	return 0;
 }
 
-/*
- * Requests bigger than this do not fit one netlink message with the default
- * socket limits (wmem_max 208 KiB, doubled by SO_SNDBUF): they go through
- * the client's /dev/tensorarena file instead, so the plan is the client's
- * either way (it dies when the client closes).
- */
-#define TA_NL_MAX_REQUEST	(400U << 10)
-
-/* Counts far beyond any module limit fail before a message is built. */
-#define TA_NL_MAX_COUNT	(1U << 24)
 #define TA_NL_MAX_OFFSETS_LEN	(0xffffU - 4U)
 
 static int ta_nl_create(struct ta_client *c, struct ta_plan_create *a)
@@ -355,7 +379,7 @@ static int ta_nl_create(struct ta_client *c, struct ta_plan_create *a)
 	size_t size;
 	int err;
 
-	if (a->pad || ta_reserved_nonzero(&a->reserved, sizeof(a->reserved)))
+	if (a->pad || ta_nl_nonzero(&a->reserved, sizeof(a->reserved)))
 		return -EINVAL;
 	/*
 	 * The family has no tier attributes: a tiered create goes through
@@ -387,9 +411,9 @@ static int ta_nl_create(struct ta_client *c, struct ta_plan_create *a)
 		return -EMSGSIZE;
 	}
 	if (a->flags & TA_CREATE_LIFETIMES)
-		err = ta_nl_put_lifetimes(msg, a);
+		err = ta_nl_put_lifetimes(msg, a, &ta_nl_plan_graph_attrs);
 	else
-		err = ta_nl_put_graph(msg, a);
+		err = ta_nl_put_graph(msg, a, &ta_nl_plan_graph_attrs);
 	/* the fixed strategy's offsets: one u64 per tensor, as the ioctl's */
 	if (!err && a->offsets &&
 	    nla_put(msg, TA_NL_A_PLAN_OFFSETS, (int)(a->n_tensors * 8),
@@ -520,7 +544,7 @@ static int ta_nl_get(struct ta_client *c, struct ta_plan_get *g)
 	int err;
 
 	if ((g->flags & ~TA_GET_NEXT) ||
-	    ta_reserved_nonzero(g->reserved, sizeof(g->reserved)))
+	    ta_nl_nonzero(g->reserved, sizeof(g->reserved)))
 		return -EINVAL;
 	if (g->placements && g->placement_size < sizeof(struct ta_placement))
 		return -EINVAL;
@@ -588,7 +612,7 @@ static int ta_nl_export(struct ta_client *c, struct ta_plan_export *a)
 	struct nl_msg *msg;
 	int err;
 
-	if (a->pad || ta_reserved_nonzero(a->reserved, sizeof(a->reserved)))
+	if (a->pad || ta_nl_nonzero(a->reserved, sizeof(a->reserved)))
 		return -EINVAL;
 	msg = ta_nl_msg(nl, TA_NL_CMD_PLAN_EXPORT, 0, 0);
 	if (!msg)
@@ -631,7 +655,7 @@ static int ta_nl_tensor_export(struct ta_client *c, struct ta_tensor_export *a)
 	struct nl_msg *msg;
 	int err;
 
-	if (ta_reserved_nonzero(a->reserved, sizeof(a->reserved)))
+	if (ta_nl_nonzero(a->reserved, sizeof(a->reserved)))
 		return -EINVAL;
 	msg = ta_nl_msg(nl, TA_NL_CMD_TENSOR_EXPORT, 0, 0);
 	if (!msg)
@@ -725,9 +749,9 @@ const struct ta_transport_ops ta_netlink_ops = {
 	.destroy = ta_nl_destroy,
 	.export_dmabuf = ta_nl_export,
 	.export_tensor = ta_nl_tensor_export,
-	/* until the family has group commands: the device, as ioctl does */
-	.group_create = ta_ioctl_group_create,
-	.group_add = ta_ioctl_group_add,
-	.group_get = ta_ioctl_group_get,
+	/* ta_netlink_group.c */
+	.group_create = ta_nl_group_create,
+	.group_add = ta_nl_group_add,
+	.group_get = ta_nl_group_get,
 	.close = ta_nl_close,
 };
