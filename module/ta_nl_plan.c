@@ -188,7 +188,8 @@ int tensorarena_nl_plan_create_doit(struct sk_buff *skb,
 
 static size_t ta_nl_placement_size(void)
 {
-	return nla_total_size(0) + 2 * nla_total_size_64bit(sizeof(u64));
+	return nla_total_size(0) + 2 * nla_total_size_64bit(sizeof(u64)) +
+	       nla_total_size(sizeof(u32));
 }
 
 /* The figures of @plan: everything but the placements. */
@@ -233,7 +234,8 @@ static int ta_nl_put_placements(struct sk_buff *msg,
 		if (nla_put_u64_64bit(msg, TA_NL_A_PLACEMENT_OFFSET, p->offset,
 				      TA_NL_A_PLACEMENT_PAD) ||
 		    nla_put_u64_64bit(msg, TA_NL_A_PLACEMENT_SIZE, p->size,
-				      TA_NL_A_PLACEMENT_PAD)) {
+				      TA_NL_A_PLACEMENT_PAD) ||
+		    nla_put_u32(msg, TA_NL_A_PLACEMENT_TIER, p->tier)) {
 			nla_nest_cancel(msg, nest);
 			break;
 		}
