@@ -107,7 +107,7 @@ void ioctl_destroy(int dev, uint32_t id);
 /* PLAN_GET of @id's placements into ioc_place; 0 or -errno. */
 extern struct ta_placement ioc_place[MAX_PLACEMENTS];
 int ioctl_get(int dev, uint32_t id, struct ta_plan_get *g);
-/* R's first @n placements are ioc_place's. */
+/* R's first @n placements are ioc_place's: offset, size and tier. */
 int same_placements(uint32_t n);
 
 /* ---- the module's parameters, this process's descriptors ------------ */

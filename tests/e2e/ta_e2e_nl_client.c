@@ -123,6 +123,8 @@ int nl_valid_cb(struct nl_msg *msg, void *arg)
 					r->place[i].offset = nla_get_u64(pa);
 				if (nla_type(pa) == TA_NL_A_PLACEMENT_SIZE)
 					r->place[i].size = nla_get_u64(pa);
+				if (nla_type(pa) == TA_NL_A_PLACEMENT_TIER)
+					r->place[i].tier = nla_get_u32(pa);
 			}
 		}
 		i++;
