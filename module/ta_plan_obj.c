@@ -339,9 +339,9 @@ u64 ta_plan_obj_fast_mmap_offset(const struct ta_plan_obj *plan)
  * the limits costs the kernel nothing. Sets @req->budget.
  *
  * Return: 0; -EINVAL for unknown flags or strategy, a tiered request with
- * %TA_STRATEGY_FIXED, a lifetime-form request with ops or references, a budget above max_budget_ms, or a default
- * alignment (@req->default_align, made 1 when 0) that is not a power of two
- * up to 2^32; -E2BIG for counts
+ * %TA_STRATEGY_FIXED, a lifetime-form request with ops or references, a
+ * budget above max_budget_ms, or a default alignment (@req->default_align,
+ * made 1 when 0) that is not a power of two up to 2^32; -E2BIG for counts
  * above max_tensors, max_ops or max_refs.
  */
 int ta_request_check(struct ta_plan_request *req, u64 budget_ns,

@@ -250,8 +250,10 @@ static void ta_fast_plan_random_test(struct kunit *test)
 					plan->fast_slice_dma :
 					plan->slice_dma) + offsets[i]);
 		}
-		KUNIT_EXPECT_EQ(test, ta_kapi_plan_tensor_tier(plan,
-				TA_FAST_KUNIT_BUFS, &i), -EINVAL);
+		KUNIT_EXPECT_EQ(test,
+				ta_kapi_plan_tensor_tier(plan,
+							 TA_FAST_KUNIT_BUFS,
+							 &i), -EINVAL);
 		ta_plan_obj_put(plan);
 		KUNIT_EXPECT_EQ(test, ta_plan_obj_destroy(ta, sum.plan_id,
 							  &owner), 0);
