@@ -96,11 +96,10 @@ int ta_fast_init_emulated(struct ta_device *ta, u64 size)
 	fast->phys = sg_phys(fast->pages.sgl);
 	fast->emulated = true;
 	fast->flags = TA_FAST_EMULATED | TA_FAST_MAPPABLE | TA_FAST_EXPORTABLE;
+	/* On failure probe fails: devres frees the memory and the table. */
 	err = ta_fast_pool_init(ta);
-	if (err) {
-		memset(fast, 0, sizeof(*fast));
+	if (err)
 		return err;
-	}
 	dev_info(dev, "fast tier EMULATED: %llu bytes of system RAM stand in for SRAM (sram_size), at DMA address %pad; it is for testing and planning, it is no faster than the arena\n",
 		 size, &dma);
 	return 0;
@@ -170,24 +169,24 @@ int ta_fast_init_of(struct ta_device *ta, struct device_node *np)
 	fast->cpu_base = (void *)vaddr;
 	fast->dma_base = dma;
 	fast->size = size;
+	/*
+	 * From here devres gives the SRAM back (at once if adding the action
+	 * fails), and on any failure probe fails: @fast is never read again
+	 * but by that action.
+	 */
 	err = devm_add_action_or_reset(dev, ta_fast_sram_release, ta);
 	if (err)
-		goto forget;
+		return err;
 	/* mmap and dma-bufs map it by pages: it must start on one. */
 	if (PAGE_ALIGNED(fast->phys))
 		fast->flags = TA_FAST_MAPPABLE | TA_FAST_EXPORTABLE;
 	err = ta_fast_pool_init(ta);
 	if (err)
-		goto forget;
+		return err;
 	dev_info(dev, "fast tier: %zu bytes of SRAM at %pa, DMA address %pad%s\n",
 		 size, &fast->phys, &dma,
 		 fast->flags ? "" : " (not page-aligned: it cannot be mapped or exported)");
 	return 0;
-
-forget:
-	/* devres gives it back (the action ran if adding it failed). */
-	memset(fast, 0, sizeof(*fast));
-	return err;
 }
 
 /**
