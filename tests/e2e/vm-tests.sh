@@ -467,9 +467,14 @@ run_tier_tests() {
 	check "tier: sram_size readable" \
 		[ "$(cat /sys/module/tensorarena/parameters/sram_size)" = 1048576 ]
 	run_e2e "ta_e2e_tier" "$TA/ta_e2e_tier"
+	check "tier: debugfs fast shows the emulated tier, unused" \
+		sh -c "grep -q '^size: *1048576\$' '$(dev_debugfs)/fast' &&
+			grep -q '^in_use: *0\$' '$(dev_debugfs)/fast' &&
+			grep -q '^source: *emulated' '$(dev_debugfs)/fast'"
 	check "tier: unload" rmmod tensorarena
 	out=$(load "$1")
 	check "tier: load without sram_size" [ -z "$out" ]
+	check "tier: no debugfs fast without a fast tier" [ ! -e "$(dev_debugfs)/fast" ]
 	run_e2e "ta_e2e_tier --no-fast" "$TA/ta_e2e_tier" --no-fast \
 		-t info -t no_fast_tier
 	check "tier: unload (no fast tier)" rmmod tensorarena
