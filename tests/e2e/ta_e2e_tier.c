@@ -19,9 +19,11 @@
  *    with ENODEV.
  *
  * Runs as root in the test VM with tensorarena.ko loaded with
- * sram_size=1M (or, with --no-fast, without it) and no plan held.
+ * sram_size=1M (or, with --no-fast, without it) and no plan held; with
+ * --sram, on a board whose device tree gives the module 1 MiB of SRAM
+ * (not emulated).
  *
- * usage: ta_e2e_tier [--no-fast] [-l] [-t TEST]...
+ * usage: ta_e2e_tier [--no-fast | --sram] [-l] [-t TEST]...
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -44,6 +46,7 @@
 #define NOPS	4
 
 static bool no_fast;
+static bool device_sram;	/* --sram: the device tree's, not emulated */
 /* Elements of 24 bytes: a struct ta_tensor_tier and 8 more bytes. */
 static __u64 big_tiers[3 * NT];
 
@@ -151,10 +154,15 @@ TEST(info)
 	}
 	CHECK(i.fast_size == SRAM, "tier: INFO fast_size %llu (sram_size %llu)",
 	      (unsigned long long)i.fast_size, SRAM);
-	CHECK(i.fast_flags == (TA_FAST_EMULATED | TA_FAST_MAPPABLE |
-			       TA_FAST_EXPORTABLE),
-	      "tier: INFO fast_flags EMULATED|MAPPABLE|EXPORTABLE (0x%x)",
-	      i.fast_flags);
+	if (device_sram)
+		CHECK(i.fast_flags == (TA_FAST_MAPPABLE | TA_FAST_EXPORTABLE),
+		      "tier: INFO fast_flags MAPPABLE|EXPORTABLE, SRAM (0x%x)",
+		      i.fast_flags);
+	else
+		CHECK(i.fast_flags == (TA_FAST_EMULATED | TA_FAST_MAPPABLE |
+				       TA_FAST_EXPORTABLE),
+		      "tier: INFO fast_flags EMULATED|MAPPABLE|EXPORTABLE (0x%x)",
+		      i.fast_flags);
 	CHECK(i.fast_in_use == 0 && i.fast_largest_free == SRAM,
 	      "tier: INFO fast tier unused, its largest free run all of it");
 	CHECK(i.fast_dma_base != 0 && i.fast_pad == 0,
@@ -629,6 +637,10 @@ int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--no-fast")) {
 		no_fast = true;
+		argc--;
+		argv++;
+	} else if (argc > 1 && !strcmp(argv[1], "--sram")) {
+		device_sram = true;
 		argc--;
 		argv++;
 	}

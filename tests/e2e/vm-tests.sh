@@ -733,6 +733,13 @@ run_board_tests() {
 			[ "$limit" = 18446744073709551615 ]
 	fi
 	run_reach_tests
+	# Issue 29: the pageless board's SRAM (an mmio-sram region the node's
+	# sram phandle names) is the module's fast tier.
+	if [ "$variant" = pageless ]; then
+		check "board pageless: the log names the SRAM fast tier" \
+			sh -c "dmesg | grep -q 'fast tier: 1048576 bytes of SRAM at 0x0*104000000'"
+		run_e2e "ta_e2e_tier --sram" "$TA/ta_e2e_tier" --sram
+	fi
 	check "board $variant: unload" rmmod tensorarena
 	# dma_bits=32 with the region above 4 GiB: a no-map region is where it
 	# is, and is refused (ERANGE); a CMA one cannot give memory below.
