@@ -35,6 +35,9 @@ struct reply {
 	uint32_t tensor;		/* tensor-export reply */
 	uint64_t export_size, export_offset;
 	uint32_t n_plans;
+	/* a tiered plan's figures (plan-create, plan-get) */
+	uint32_t n_fast;
+	uint64_t fast_capacity, fast_height, fast_mmap_offset, weight_fast;
 	uint8_t cmd;
 	/* placements, by index */
 	uint32_t n_placed;

@@ -467,6 +467,7 @@ run_tier_tests() {
 	check "tier: sram_size readable" \
 		[ "$(cat /sys/module/tensorarena/parameters/sram_size)" = 1048576 ]
 	run_e2e "ta_e2e_tier" "$TA/ta_e2e_tier"
+	run_e2e "ta_e2e_netlink -t nl.tiered" "$TA/ta_e2e_netlink" -t nl.tiered
 	check "tier: debugfs fast shows the emulated tier, unused" \
 		sh -c "grep -q '^size: *1048576\$' '$(dev_debugfs)/fast' &&
 			grep -q '^in_use: *0\$' '$(dev_debugfs)/fast' &&
