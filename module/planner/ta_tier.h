@@ -50,6 +50,7 @@ struct ta_tier_request {
 	u32 slow_strategy;
 };
 
+#ifndef TA_TIER_FAIL_NONE	/* else the uAPI's, with these values */
 /**
  * enum ta_tier_fail_kind - why the pins cannot be met
  * @TA_TIER_FAIL_NONE: they can
@@ -65,7 +66,6 @@ struct ta_tier_request {
  * @TA_TIER_FAIL_CLASS: buffer @tensor shares memory (one alias class) with
  *			a buffer pinned to the other tier
  */
-#ifndef TA_TIER_FAIL_NONE	/* else the uAPI's, with these values */
 enum ta_tier_fail_kind {
 	TA_TIER_FAIL_NONE,
 	TA_TIER_FAIL_SIZE,

@@ -67,7 +67,7 @@ static void ta_fast_kunit_exit(struct kunit *test)
 static void ta_fast_pool_test(struct kunit *test)
 {
 	struct ta_fast_fixture *f = test->priv;
-	struct ta_device *ta = &f->ta, none = {};
+	struct ta_device *ta = &f->ta, *none;
 	unsigned long a, b, c;
 	struct ta_info info = {};
 	dma_addr_t da, db, dc;
@@ -101,11 +101,13 @@ static void ta_fast_pool_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ta_fast_in_use(ta), (size_t)0);
 
 	/* A device without a fast tier. */
-	KUNIT_EXPECT_EQ(test, ta_fast_alloc(&none, PAGE_SIZE, &c, &dc), -ENODEV);
-	KUNIT_EXPECT_EQ(test, ta_fast_in_use(&none), (size_t)0);
-	KUNIT_EXPECT_EQ(test, ta_fast_largest_free(&none), (size_t)0);
-	KUNIT_EXPECT_EQ(test, ta_fast_init_emulated(&none, 0), 0);
-	KUNIT_EXPECT_EQ(test, none.fast.size, (size_t)0);
+	none = kunit_kzalloc(test, sizeof(*none), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, none);
+	KUNIT_EXPECT_EQ(test, ta_fast_alloc(none, PAGE_SIZE, &c, &dc), -ENODEV);
+	KUNIT_EXPECT_EQ(test, ta_fast_in_use(none), (size_t)0);
+	KUNIT_EXPECT_EQ(test, ta_fast_largest_free(none), (size_t)0);
+	KUNIT_EXPECT_EQ(test, ta_fast_init_emulated(none, 0), 0);
+	KUNIT_EXPECT_EQ(test, none->fast.size, (size_t)0);
 }
 
 static void ta_fast_range_table_test(struct kunit *test)
@@ -159,15 +161,21 @@ static void ta_fast_plan_random_test(struct kunit *test)
 {
 	const struct ta_owner owner = { .uid = current_euid() };
 	struct ta_fast_fixture *f = test->priv;
-	struct ta_buffer bufs[TA_FAST_KUNIT_BUFS];
 	struct ta_device *ta = &f->ta;
-	u64 offsets[TA_FAST_KUNIT_BUFS];
-	u8 tiers[TA_FAST_KUNIT_BUFS];
 	unsigned int seed, ran = 0, with_fast = 0;
+	struct ta_buffer *bufs;
+	u64 *offsets;
+	u8 *tiers;
 	struct rnd_state rnd;
 	unsigned long dirty;
 	dma_addr_t dirty_dma;
 
+	bufs = kunit_kcalloc(test, TA_FAST_KUNIT_BUFS, sizeof(*bufs), GFP_KERNEL);
+	offsets = kunit_kcalloc(test, TA_FAST_KUNIT_BUFS, sizeof(*offsets),
+				GFP_KERNEL);
+	tiers = kunit_kcalloc(test, TA_FAST_KUNIT_BUFS, sizeof(*tiers),
+			      GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, bufs && offsets && tiers);
 	/* Every byte of the fast tier dirty: a new slice must not show it. */
 	KUNIT_ASSERT_EQ(test, ta_fast_alloc(ta, TA_FAST_KUNIT_SRAM, &dirty,
 					    &dirty_dma), 0);
