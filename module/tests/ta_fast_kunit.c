@@ -13,6 +13,7 @@
  */
 #include <kunit/test.h>
 #include <linux/dma-buf.h>
+#include <linux/file.h>
 #include <linux/iosys-map.h>
 #include <linux/platform_device.h>
 #include <linux/prandom.h>
@@ -200,7 +201,8 @@ static void ta_fast_plan_random_test(struct kunit *test)
 			bufs[i] = (struct ta_buffer){
 				.size = 256 + prandom_u32_state(&rnd) % SZ_32K,
 				.align = 1U << (prandom_u32_state(&rnd) % 8),
-				.start = min(a, b), .end = max(a, b),
+				/* end is exclusive: start < end */
+				.start = min(a, b), .end = max(a, b) + 1,
 			};
 		}
 		ta_fast_request(test, &req, bufs, TA_FAST_KUNIT_BUFS,
@@ -303,6 +305,8 @@ static void ta_fast_dmabuf_test(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, map.vaddr, (void *)plan->fast_slice_vaddr);
 	ta_dma_buf_vunmap(dmabuf, &map);
 	dma_buf_put(dmabuf);
+	/* A kthread's fput is deferred: let the buffer drop its reference. */
+	flush_delayed_fput();
 	/* No arena bytes: no slice there, and no dma-buf of it. */
 	KUNIT_EXPECT_EQ(test, sum.height, 0ULL);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_dmabuf_create(plan)), -EINVAL);
