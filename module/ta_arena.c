@@ -86,6 +86,49 @@ static int ta_arena_describe(struct ta_device *ta)
 }
 
 /**
+ * ta_pages_range_table() - a scatterlist of a range of a described block
+ * @pages: the block's pages, in order (the arena's, the emulated fast
+ *	   tier's: as the DMA API gave them for the whole allocation)
+ * @offset: where the range starts in the block
+ * @size: its bytes, not 0, within the block
+ * @sgt: out, allocated here (free it with sg_free_table())
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int ta_pages_range_table(const struct sg_table *pages, u64 offset,
+			 size_t size, struct sg_table *sgt)
+{
+	u64 pos = 0, end = offset + size;
+	struct scatterlist *sg, *out;
+	unsigned int i, n = 0;
+	int err;
+
+	for_each_sgtable_sg(pages, sg, i) {
+		n += pos < end && pos + sg->length > offset;
+		pos += sg->length;
+	}
+	err = sg_alloc_table(sgt, n, GFP_KERNEL_ACCOUNT);
+	if (err)
+		return err;
+	out = sgt->sgl;
+	pos = 0;
+	for_each_sgtable_sg(pages, sg, i) {
+		u64 from = max(pos, offset), to = min(pos + sg->length, end);
+
+		if (from < to) {
+			u64 skip = from - pos + sg->offset;
+
+			sg_set_page(out, pfn_to_page(page_to_pfn(sg_page(sg)) +
+						     (skip >> PAGE_SHIFT)),
+				    to - from, offset_in_page(skip));
+			out = sg_next(out);
+		}
+		pos += sg->length;
+	}
+	return 0;
+}
+
+/**
  * ta_arena_range_table() - a scatterlist of a range of the arena
  * @ta: the device
  * @offset: where the range starts in the arena (page-aligned)
@@ -102,38 +145,11 @@ static int ta_arena_describe(struct ta_device *ta)
 int ta_arena_range_table(struct ta_device *ta, u64 offset, size_t size,
 			 struct sg_table *sgt)
 {
-	u64 pos = 0, end = offset + size;
-	struct scatterlist *sg, *out;
-	unsigned int i, n = 0;
-	int err;
-
 	if (!size || offset > ta->size || size > ta->size - offset)
 		return -EINVAL;
 	if (!ta->pages.orig_nents)
 		return sg_alloc_table(sgt, 1, GFP_KERNEL_ACCOUNT);
-	for_each_sgtable_sg(&ta->pages, sg, i) {
-		n += pos < end && pos + sg->length > offset;
-		pos += sg->length;
-	}
-	err = sg_alloc_table(sgt, n, GFP_KERNEL_ACCOUNT);
-	if (err)
-		return err;
-	out = sgt->sgl;
-	pos = 0;
-	for_each_sgtable_sg(&ta->pages, sg, i) {
-		u64 from = max(pos, offset), to = min(pos + sg->length, end);
-
-		if (from < to) {
-			u64 skip = from - pos + sg->offset;
-
-			sg_set_page(out, pfn_to_page(page_to_pfn(sg_page(sg)) +
-						     (skip >> PAGE_SHIFT)),
-				    to - from, offset_in_page(skip));
-			out = sg_next(out);
-		}
-		pos += sg->length;
-	}
-	return 0;
+	return ta_pages_range_table(&ta->pages, offset, size, sgt);
 }
 
 /**
@@ -311,6 +327,22 @@ static void ta_chunk_largest_free(struct gen_pool *pool,
 }
 
 /**
+ * ta_pool_largest_free() - bytes of a genalloc pool's largest free run
+ * @pool: the pool (the arena's, the fast tier's)
+ *
+ * A snapshot: plans made or destroyed meanwhile may change it at once.
+ *
+ * Return: the byte count.
+ */
+size_t ta_pool_largest_free(struct gen_pool *pool)
+{
+	unsigned long largest = 0;
+
+	gen_pool_for_each_chunk(pool, ta_chunk_largest_free, &largest);
+	return largest << pool->min_alloc_order;
+}
+
+/**
  * ta_arena_largest_free() - bytes of the largest free slice
  * @ta: the device
  *
@@ -320,10 +352,7 @@ static void ta_chunk_largest_free(struct gen_pool *pool,
  */
 size_t ta_arena_largest_free(struct ta_device *ta)
 {
-	unsigned long largest = 0;
-
-	gen_pool_for_each_chunk(ta->pool, ta_chunk_largest_free, &largest);
-	return largest << ta->pool->min_alloc_order;
+	return ta_pool_largest_free(ta->pool);
 }
 
 /**
@@ -346,4 +375,5 @@ void ta_arena_fill_info(struct ta_device *ta, struct ta_info *info,
 		info->dma_base = ta->dma_base;
 		info->dma_limit = ta_dma_limit(ta->dev);
 	}
+	ta_fast_fill_info(ta, info, addresses);
 }

@@ -16,6 +16,12 @@
  * the dma-buf rules let importers use. CPU access brackets sync every
  * mapped attachment, which is what a non-coherent SoC needs. Shaped after
  * the kernel's CMA heap exporter.
+ *
+ * A tiered plan also has a slice of the fast tier (ta_fast.c): its buffer
+ * (PLAN_EXPORT with TA_EXPORT_FAST, ta_kapi_plan_fast_dmabuf()) and a fast
+ * tensor's are served by the same operations on the fast tier: the
+ * emulated tier's pages, or SRAM mapped as a resource (it has no struct
+ * page).
  */
 #include <linux/dma-buf.h>
 #include <linux/dma-direct.h>
@@ -44,6 +50,8 @@ MODULE_IMPORT_NS(TA_NS_DMA_BUF);
  * @tensor: the exported tensor's index, or %TA_DMABUF_WHOLE_PLAN
  * @offset: where the buffer starts in the plan's slice (page-aligned)
  * @size: the buffer's bytes (whole pages)
+ * @fast: the range is of the plan's fast slice (the fast tier), not of its
+ *	  slice of the arena
  * @lock: protects @attachments and their &ta_dmabuf_attachment.mapped
  * @attachments: &struct ta_dmabuf_attachment of every importer
  */
@@ -52,6 +60,7 @@ struct ta_dmabuf {
 	u32 tensor;
 	u64 offset;
 	size_t size;
+	bool fast;
 	struct mutex lock; /* protects attachments and their mapped flags */
 	struct list_head attachments;
 };
@@ -73,10 +82,31 @@ struct ta_dmabuf_attachment {
 
 static const struct dma_buf_ops ta_dmabuf_ops;
 
-/* Where the buffer starts in the arena. */
+/* Where the buffer starts in its tier (the arena, or the fast tier). */
 static u64 ta_dmabuf_arena_offset(struct ta_dmabuf *buf)
 {
-	return buf->plan->slice_dma - buf->plan->ta->dma_base + buf->offset;
+	struct ta_plan_obj *plan = buf->plan;
+
+	if (buf->fast)
+		return plan->fast_slice_dma - plan->ta->fast.dma_base +
+		       buf->offset;
+	return plan->slice_dma - plan->ta->dma_base + buf->offset;
+}
+
+/* The buffer's tier has no struct pages: it is mapped as a resource. */
+static bool ta_dmabuf_pageless(struct ta_dmabuf *buf)
+{
+	struct ta_device *ta = buf->plan->ta;
+
+	return buf->fast ? !ta->fast.pages.orig_nents : !ta->pages.orig_nents;
+}
+
+/* The physical address of a pageless tier's first byte. */
+static phys_addr_t ta_dmabuf_pageless_phys(struct ta_dmabuf *buf)
+{
+	struct ta_device *ta = buf->plan->ta;
+
+	return buf->fast ? ta->fast.phys : ta->pageless_phys;
 }
 
 /*
@@ -97,8 +127,8 @@ static int ta_dmabuf_check_reach(struct ta_dmabuf *buf, struct device *dev,
 
 	if (!dev->dma_mask || device_iommu_mapped(dev))
 		return 0;
-	if (!ta->pages.orig_nents) {
-		phys_addr_t phys = ta->pageless_phys +
+	if (ta_dmabuf_pageless(buf)) {
+		phys_addr_t phys = ta_dmabuf_pageless_phys(buf) +
 				   ta_dmabuf_arena_offset(buf);
 
 		if (dma_capable(dev, phys_to_dma(dev, phys), buf->size, true))
@@ -134,8 +164,13 @@ static int ta_dmabuf_attach(struct dma_buf *dmabuf,
 	a = kzalloc_obj(*a, GFP_KERNEL_ACCOUNT);
 	if (!a)
 		return -ENOMEM;
-	err = ta_arena_range_table(plan->ta, ta_dmabuf_arena_offset(buf),
-				   buf->size, &a->sgt);
+	if (buf->fast)
+		err = ta_fast_range_table(plan->ta, ta_dmabuf_arena_offset(buf),
+					  buf->size, &a->sgt);
+	else
+		err = ta_arena_range_table(plan->ta,
+					   ta_dmabuf_arena_offset(buf),
+					   buf->size, &a->sgt);
 	if (err)
 		goto free_attachment;
 	err = ta_dmabuf_check_reach(buf, attachment->dev, &a->sgt);
@@ -192,7 +227,7 @@ static int ta_dmabuf_map_resource(struct ta_dmabuf *buf,
 				  struct ta_dmabuf_attachment *a,
 				  enum dma_data_direction dir)
 {
-	phys_addr_t phys = buf->plan->ta->pageless_phys +
+	phys_addr_t phys = ta_dmabuf_pageless_phys(buf) +
 			   ta_dmabuf_arena_offset(buf);
 	dma_addr_t addr;
 
@@ -213,7 +248,7 @@ static struct sg_table *ta_dmabuf_map(struct dma_buf_attachment *attachment,
 	struct ta_dmabuf_attachment *a = attachment->priv;
 	int err;
 
-	if (!buf->plan->ta->pages.orig_nents) {
+	if (ta_dmabuf_pageless(buf)) {
 		err = ta_dmabuf_map_resource(buf, a, dir);
 		if (err)
 			return ERR_PTR(err);
@@ -239,7 +274,7 @@ static void ta_dmabuf_unmap(struct dma_buf_attachment *attachment,
 	mutex_lock(&buf->lock);
 	a->mapped = false;
 	mutex_unlock(&buf->lock);
-	if (!buf->plan->ta->pages.orig_nents)
+	if (ta_dmabuf_pageless(buf))
 		dma_unmap_resource(attachment->dev, sg_dma_address(sgt->sgl),
 				   buf->size, dir, TA_DMABUF_MAP_ATTRS);
 	else
@@ -260,7 +295,8 @@ static void ta_dmabuf_sync(struct dma_buf *dmabuf, enum dma_data_direction dir,
 	struct ta_dmabuf *buf = dmabuf->priv;
 	struct ta_dmabuf_attachment *a;
 
-	if (buf->plan->ta->region_nomap || !buf->plan->ta->pages.orig_nents)
+	if ((!buf->fast && buf->plan->ta->region_nomap) ||
+	    ta_dmabuf_pageless(buf))
 		return;
 	mutex_lock(&buf->lock);
 	list_for_each_entry(a, &buf->attachments, node) {
@@ -297,6 +333,9 @@ static int ta_dmabuf_mmap(struct dma_buf *dmabuf, struct vm_area_struct *vma)
 	/* A shared mapping: VM_MAYSHARE, as in ta_mmap(). */
 	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
+	if (buf->fast)
+		return ta_fast_mmap(ta, vma, ta_dmabuf_arena_offset(buf) +
+				    ((u64)vma->vm_pgoff << PAGE_SHIFT));
 	/* The core checked the range against the buffer; make the page
 	 * offset the arena's, as dma_mmap_coherent() wants it.
 	 */
@@ -310,7 +349,10 @@ static int ta_dmabuf_vmap(struct dma_buf *dmabuf, struct iosys_map *map)
 {
 	struct ta_dmabuf *buf = dmabuf->priv;
 
-	iosys_map_set_vaddr(map, (void *)(buf->plan->slice_vaddr + buf->offset));
+	unsigned long base = buf->fast ? buf->plan->fast_slice_vaddr :
+					 buf->plan->slice_vaddr;
+
+	iosys_map_set_vaddr(map, (void *)(base + buf->offset));
 	return 0;
 }
 
@@ -350,7 +392,8 @@ struct ta_plan_obj *ta_dmabuf_plan(struct dma_buf *dmabuf)
 	if (dmabuf->ops != &ta_dmabuf_ops)
 		return NULL;
 	buf = dmabuf->priv;
-	return buf->tensor == TA_DMABUF_WHOLE_PLAN ? buf->plan : NULL;
+	return buf->tensor == TA_DMABUF_WHOLE_PLAN && !buf->fast ? buf->plan :
+								    NULL;
 }
 
 /**
@@ -376,23 +419,26 @@ struct ta_plan_obj *ta_dmabuf_tensor(struct dma_buf *dmabuf, u32 *index)
 }
 
 /*
- * A new dma-buf of @size bytes at @offset in @plan's slice (both whole
- * pages, inside the slice); @tensor as &ta_dmabuf.tensor. The buffer takes
- * its own reference on the plan; the caller holds the buffer's one.
+ * A new dma-buf of @size bytes at @offset in @plan's slice (@fast: its fast
+ * slice; both whole pages, inside the slice); @tensor as &ta_dmabuf.tensor.
+ * The buffer takes its own reference on the plan; the caller holds the
+ * buffer's one.
  */
 static struct dma_buf *ta_dmabuf_create_range(struct ta_plan_obj *plan,
-					      u32 tensor, u64 offset,
-					      size_t size)
+					      u32 tensor, bool fast,
+					      u64 offset, size_t size)
 {
+	size_t slice = fast ? plan->fast_slice_size : plan->slice_size;
 	DEFINE_DMA_BUF_EXPORT_INFO(info);
 	struct dma_buf *dmabuf;
 	struct ta_dmabuf *buf;
 
 	if (!size)
 		return ERR_PTR(-EINVAL);
+	if (fast && !(plan->ta->fast.flags & TA_FAST_EXPORTABLE))
+		return ERR_PTR(-EOPNOTSUPP);
 	if (WARN_ON(!PAGE_ALIGNED(offset) || !PAGE_ALIGNED(size) ||
-		    offset > plan->slice_size ||
-		    size > plan->slice_size - offset))
+		    offset > slice || size > slice - offset))
 		return ERR_PTR(-EINVAL);
 	buf = kzalloc_obj(*buf, GFP_KERNEL_ACCOUNT);
 	if (!buf)
@@ -402,6 +448,7 @@ static struct dma_buf *ta_dmabuf_create_range(struct ta_plan_obj *plan,
 	buf->tensor = tensor;
 	buf->offset = offset;
 	buf->size = size;
+	buf->fast = fast;
 	mutex_init(&buf->lock);
 	INIT_LIST_HEAD(&buf->attachments);
 
@@ -415,8 +462,9 @@ static struct dma_buf *ta_dmabuf_create_range(struct ta_plan_obj *plan,
 	 * and one through a buffer userspace exported see each other's
 	 * fences. A tensor's buffer keeps its own: a job names it beside the
 	 * plan's, and one reservation object named twice cannot be locked.
+	 * So does the fast slice's: a job names it beside the arena's.
 	 */
-	if (tensor == TA_DMABUF_WHOLE_PLAN)
+	if (tensor == TA_DMABUF_WHOLE_PLAN && !fast)
 		info.resv = plan->resv;
 	dmabuf = dma_buf_export(&info);
 	if (IS_ERR(dmabuf))
@@ -440,8 +488,26 @@ free_buf:
  */
 struct dma_buf *ta_dmabuf_create(struct ta_plan_obj *plan)
 {
-	return ta_dmabuf_create_range(plan, TA_DMABUF_WHOLE_PLAN, 0,
+	return ta_dmabuf_create_range(plan, TA_DMABUF_WHOLE_PLAN, false, 0,
 				      plan->slice_size);
+}
+
+/**
+ * ta_dmabuf_create_fast() - a new dma-buf of a plan's fast slice
+ * @plan: the plan; the buffer takes its own reference
+ *
+ * The buffer has a reservation object of its own (a job names it beside
+ * the plan's slice in the arena).
+ *
+ * Return: the dma-buf (the caller holds its one reference), or
+ * ERR_PTR(-EINVAL) for a plan without a fast slice (untiered, or
+ * fast_height 0), ERR_PTR(-EOPNOTSUPP) when the fast tier cannot be
+ * exported, ERR_PTR(-ENOMEM).
+ */
+struct dma_buf *ta_dmabuf_create_fast(struct ta_plan_obj *plan)
+{
+	return ta_dmabuf_create_range(plan, TA_DMABUF_WHOLE_PLAN, true, 0,
+				      plan->fast_slice_size);
 }
 
 /**
@@ -450,21 +516,27 @@ struct dma_buf *ta_dmabuf_create(struct ta_plan_obj *plan)
  * @index: the tensor's index in the plan
  *
  * The buffer covers the tensor's placement: whole pages at a page-aligned
- * offset of the slice, as the planner gave an exportable tensor.
+ * offset of the slice of its tier, as the planner gave an exportable
+ * tensor.
  *
  * Return: the dma-buf (the caller holds its one reference), or
  * ERR_PTR(-EINVAL) for an index out of range, a tensor not marked
  * %TA_TENSOR_EXPORTABLE, a plan without memory (a dry run has no plan to
- * export; height 0) or a tensor of size 0; ERR_PTR(-ENOMEM).
+ * export; height 0) or a tensor of size 0; ERR_PTR(-EOPNOTSUPP) for a
+ * tensor of a fast tier that cannot be exported; ERR_PTR(-ENOMEM).
  */
 struct dma_buf *ta_dmabuf_create_tensor(struct ta_plan_obj *plan, u32 index)
 {
 	const struct ta_placement *pl;
+	bool fast;
 
-	if (!ta_plan_obj_tensor_exportable(plan, index) || !plan->slice_size)
+	if (!ta_plan_obj_tensor_exportable(plan, index))
 		return ERR_PTR(-EINVAL);
 	pl = &plan->placements[index];
-	return ta_dmabuf_create_range(plan, index, pl->offset, pl->size);
+	fast = pl->tier == TA_TIER_FAST;
+	if (!(fast ? plan->fast_slice_size : plan->slice_size))
+		return ERR_PTR(-EINVAL);
+	return ta_dmabuf_create_range(plan, index, fast, pl->offset, pl->size);
 }
 
 /**
@@ -473,8 +545,9 @@ struct dma_buf *ta_dmabuf_create_tensor(struct ta_plan_obj *plan, u32 index)
  * @caller: who asks; the plan must be visible to it
  * @plan_id: the plan
  * @index: the tensor's index in the plan
- * @offset: out, the tensor's offset in the plan's slice
+ * @offset: out, the tensor's offset in the plan's slice of its tier
  * @size: out, the buffer's size (the tensor's size in whole pages)
+ * @tier: out, the tensor's tier
  *
  * As ta_dmabuf_create_by_id(), for one tensor (ta_dmabuf_create_tensor()).
  *
@@ -484,7 +557,7 @@ struct dma_buf *ta_dmabuf_create_tensor(struct ta_plan_obj *plan, u32 index)
 struct dma_buf *ta_dmabuf_create_tensor_by_id(struct ta_device *ta,
 					      const struct ta_owner *caller,
 					      u32 plan_id, u32 index,
-					      u64 *offset, u64 *size)
+					      u64 *offset, u64 *size, u32 *tier)
 {
 	struct ta_plan_obj *plan;
 	struct dma_buf *dmabuf;
@@ -496,6 +569,7 @@ struct dma_buf *ta_dmabuf_create_tensor_by_id(struct ta_device *ta,
 	if (!IS_ERR(dmabuf)) {
 		*offset = plan->placements[index].offset;
 		*size = plan->placements[index].size;
+		*tier = plan->placements[index].tier;
 	}
 	ta_plan_obj_put(plan);
 	return dmabuf;
@@ -506,6 +580,8 @@ struct dma_buf *ta_dmabuf_create_tensor_by_id(struct ta_device *ta,
  * @ta: the device
  * @caller: who asks; the plan must be visible to it
  * @plan_id: the plan
+ * @fast: the plan's fast slice (ta_dmabuf_create_fast()), not its slice of
+ *	  the arena
  *
  * The buffer holds a reference on the plan. The caller owns the one
  * reference to the buffer: dma_buf_fd() (or get_unused_fd_flags() and
@@ -513,11 +589,12 @@ struct dma_buf *ta_dmabuf_create_tensor_by_id(struct ta_device *ta,
  * drops it.
  *
  * Return: the dma-buf; ERR_PTR(-ENOENT) for no such (visible) plan;
- * ERR_PTR(-EINVAL) for a plan without memory (height 0); ERR_PTR(-ENOMEM).
+ * ERR_PTR(-EINVAL) for a plan without memory (height 0; @fast: no fast
+ * slice); ERR_PTR(-EOPNOTSUPP) as ta_dmabuf_create_fast(); ERR_PTR(-ENOMEM).
  */
 struct dma_buf *ta_dmabuf_create_by_id(struct ta_device *ta,
 				       const struct ta_owner *caller,
-				       u32 plan_id)
+				       u32 plan_id, bool fast)
 {
 	struct ta_plan_obj *plan;
 	struct dma_buf *dmabuf;
@@ -525,7 +602,7 @@ struct dma_buf *ta_dmabuf_create_by_id(struct ta_device *ta,
 	plan = ta_plan_obj_lookup(ta, plan_id, caller);
 	if (IS_ERR(plan))
 		return ERR_CAST(plan);
-	dmabuf = ta_dmabuf_create(plan);
+	dmabuf = fast ? ta_dmabuf_create_fast(plan) : ta_dmabuf_create(plan);
 	ta_plan_obj_put(plan);
 	return dmabuf;
 }

@@ -31,6 +31,7 @@ struct gen_pool;
 struct ta_group;
 struct platform_driver;
 struct reserved_mem;
+struct vm_area_struct;
 
 /**
  * struct ta_fast - the fast tier: an NPU's SRAM beside the arena (ta_fast.c)
@@ -48,6 +49,9 @@ struct reserved_mem;
  * @emulated: system RAM standing in for SRAM (the module parameter
  *	      sram_size): the log and &ta_info.fast_flags say so
  * @flags: %TA_FAST_* of &ta_info.fast_flags
+ * @pages: the emulated tier's pages as the DMA API gave them
+ *	   (dma_get_sgtable()), for dma-bufs; empty for SRAM, which has no
+ *	   struct page and is mapped as a resource at @phys
  *
  * Set at probe and constant until remove, so read without a lock.
  */
@@ -60,6 +64,7 @@ struct ta_fast {
 	struct gen_pool *sram_pool;
 	bool emulated;
 	u32 flags;
+	struct sg_table pages;
 };
 
 /**
@@ -137,6 +142,10 @@ struct ta_device {
 
 /* The smallest non-zero dma_bits: 16 MiB, ZONE_DMA of the oldest ISA. */
 #define TA_DMA_BITS_MIN	24
+
+/* Every &ta_plan_create.flags bit the core knows */
+#define TA_CREATE_FLAGS_ALL \
+	(TA_CREATE_LIFETIMES | TA_CREATE_DRY_RUN | TA_CREATE_TIERED)
 
 /* Plan IDs run from 1 to this; the mmap offset of a plan is ID << PAGE_SHIFT. */
 #define TA_PLAN_ID_MAX	0xfffffU
@@ -324,9 +333,10 @@ struct ta_plan_obj {
  *	   only), else NULL
  * @fixed_height: %TA_STRATEGY_FIXED: the caller's height, or 0
  * @fast_capacity: %TA_CREATE_TIERED: &ta_plan_create.fast_capacity
- *		   (the transport copies it, ta_request_check() checks it)
+ *		   (the transport copies it, ta_plan_obj_create() checks
+ *		   it against the fast tier)
  * @tier_weights: %TA_CREATE_TIERED: per tensor, its weight as the caller
- *		  gave it (0: the default, which ta_request_check() fills
+ *		  gave it (0: the default, which ta_plan_obj_create() fills
  *		  in), or NULL for every weight the default
  * @tier_pins: %TA_CREATE_TIERED: per tensor, %TA_TIER_*, or NULL for every
  *	       tensor %TA_TIER_ANY (the transport checks each is a known
@@ -447,15 +457,16 @@ void ta_nl_owners_destroy(struct ta_device *ta);
 struct dma_buf;
 struct ta_plan_obj *ta_dmabuf_plan(struct dma_buf *dmabuf);
 struct dma_buf *ta_dmabuf_create(struct ta_plan_obj *plan);
+struct dma_buf *ta_dmabuf_create_fast(struct ta_plan_obj *plan);
 struct dma_buf *ta_dmabuf_create_by_id(struct ta_device *ta,
 				       const struct ta_owner *caller,
-				       u32 plan_id);
+				       u32 plan_id, bool fast);
 struct ta_plan_obj *ta_dmabuf_tensor(struct dma_buf *dmabuf, u32 *index);
 struct dma_buf *ta_dmabuf_create_tensor(struct ta_plan_obj *plan, u32 index);
 struct dma_buf *ta_dmabuf_create_tensor_by_id(struct ta_device *ta,
 					      const struct ta_owner *caller,
 					      u32 plan_id, u32 index,
-					      u64 *offset, u64 *size);
+					      u64 *offset, u64 *size, u32 *tier);
 
 /* ta_test_hooks.c: only with CONFIG_TENSORARENA_KUNIT_TEST (TA_KUNIT=1) */
 #ifdef TA_TEST_HOOKS
@@ -496,6 +507,9 @@ extern unsigned int ta_dev_gid;
 int ta_arena_init(struct ta_device *ta, u64 size);
 size_t ta_arena_in_use(struct ta_device *ta);
 size_t ta_arena_largest_free(struct ta_device *ta);
+size_t ta_pool_largest_free(struct gen_pool *pool);
+int ta_pages_range_table(const struct sg_table *pages, u64 offset,
+			 size_t size, struct sg_table *sgt);
 void ta_arena_fill_info(struct ta_device *ta, struct ta_info *info,
 			bool addresses);
 dma_addr_t ta_dma_limit(struct device *dev);
@@ -513,7 +527,6 @@ int ta_arena_check_reach(struct ta_device *ta);
 extern u64 ta_sram_size;
 int ta_fast_init_emulated(struct ta_device *ta, u64 size);
 int ta_fast_init_of(struct ta_device *ta, struct device_node *np);
-void ta_fast_exit(struct ta_device *ta);
 int ta_fast_alloc(struct ta_device *ta, size_t size, unsigned long *vaddr,
 		  dma_addr_t *dma);
 void ta_fast_free(struct ta_device *ta, unsigned long vaddr, size_t size);
@@ -523,6 +536,7 @@ void ta_fast_fill_info(struct ta_device *ta, struct ta_info *info,
 		       bool addresses);
 int ta_fast_range_table(struct ta_device *ta, u64 offset, size_t size,
 			struct sg_table *sgt);
+int ta_fast_mmap(struct ta_device *ta, struct vm_area_struct *vma, u64 offset);
 
 /* sizeof(struct ta_placement) before it had a tier */
 #define TA_PLACEMENT_SIZE_V1	16
@@ -548,6 +562,9 @@ long ta_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
  *	  @handler did (so a failed call changes nothing); may be NULL
  * @copy_on_enospc: when @handler fails with -ENOSPC, the argument is
  *		    copied back all the same (a count to retry with)
+ * @failed_out: when @handler fails with the error it is given and this
+ *		returns true, the argument is copied back all the same (the
+ *		Out fields that say why); may be NULL
  */
 struct ta_ioctl_desc {
 	unsigned int cmd;
@@ -560,6 +577,7 @@ struct ta_ioctl_desc {
 	void (*undo)(struct ta_device *ta, const struct ta_owner *caller,
 		     void *arg);
 	bool copy_on_enospc;
+	bool (*failed_out)(int err, const void *arg);
 };
 
 const struct ta_ioctl_desc *ta_ioctl_lookup(unsigned int cmd);
@@ -619,6 +637,11 @@ void ta_request_free(struct ta_plan_request *req);
 /* Room for a ta_conflict_describe() sentence. */
 #define TA_CONFLICT_MSG_LEN	96
 bool ta_conflict_describe(const struct ta_conflict *c, char *buf, size_t len);
+/* Room for a ta_tier_fail_describe() sentence. */
+#define TA_TIER_FAIL_MSG_LEN	160
+bool ta_tier_fail_describe(const struct ta_tier_fail *f, char *buf,
+			   size_t len);
+u64 ta_plan_obj_fast_mmap_offset(const struct ta_plan_obj *plan);
 
 /* ta_chardev.c */
 int ta_chardev_register(struct ta_device *ta);

@@ -270,6 +270,55 @@ static int ta_copy_fixed(const struct ta_plan_create *args,
 	return 0;
 }
 
+/*
+ * TA_CREATE_TIERED: the capacity, and the caller's weights and pins, one
+ * &struct ta_tensor_tier per tensor (each pin a known tier, its pad zero).
+ */
+static int ta_copy_tiers(const struct ta_plan_create *args,
+			 struct ta_plan_request *req)
+{
+	struct ta_tensor_tier *tiers;
+	u32 i, n = max_t(u32, req->n_tensors, 1);
+	int err = 0;
+
+	req->fast_capacity = args->fast_capacity;
+	if (!args->tiers)
+		return 0;
+	tiers = ta_copy_elems(args->tiers, req->n_tensors, args->tier_size,
+			      sizeof(*tiers), offsetofend(struct ta_tensor_tier,
+							  pad));
+	if (IS_ERR(tiers))
+		return PTR_ERR(tiers);
+	req->tier_weights = kvcalloc(n, sizeof(*req->tier_weights),
+				     TA_GFP_USER);
+	req->tier_pins = kvcalloc(n, sizeof(*req->tier_pins), TA_GFP_USER);
+	if (!req->tier_weights || !req->tier_pins) {
+		err = -ENOMEM;
+		goto free_tiers;
+	}
+	for (i = 0; i < req->n_tensors; i++) {
+		if (tiers[i].pad || tiers[i].pin > TA_TIER_SLOW) {
+			err = -EINVAL;
+			goto free_tiers;
+		}
+		req->tier_weights[i] = tiers[i].weight;
+		req->tier_pins[i] = tiers[i].pin;
+	}
+free_tiers:
+	kvfree(tiers);
+	return err;
+}
+
+/* The tier fields of a create: only with TA_CREATE_TIERED, and whole. */
+static bool ta_tier_args_valid(const struct ta_plan_create *args)
+{
+	if (args->tier_reserved)
+		return false;
+	if (!(args->flags & TA_CREATE_TIERED))
+		return !args->fast_capacity && !args->tiers && !args->tier_size;
+	return !args->tiers == !args->tier_size;
+}
+
 static int ta_ioctl_plan_create(struct ta_device *ta,
 				const struct ta_owner *caller, void *arg)
 {
@@ -287,7 +336,8 @@ static int ta_ioctl_plan_create(struct ta_device *ta,
 	bool is_fixed;
 	int err;
 
-	if (args->pad || ta_reserved_nonzero(args))
+	if (args->pad || ta_reserved_nonzero(args) ||
+	    !ta_tier_args_valid(args))
 		return -EINVAL;
 	/* offsets with the fixed strategy, and only with it */
 	is_fixed = args->strategy == TA_STRATEGY_FIXED;
@@ -308,10 +358,20 @@ static int ta_ioctl_plan_create(struct ta_device *ta,
 		err = ta_copy_graph(args, &req);
 	if (!err && args->offsets)
 		err = ta_copy_fixed(args, &req);
+	if (!err && (req.flags & TA_CREATE_TIERED))
+		err = ta_copy_tiers(args, &req);
+	sum.tier_fail.kind = TA_TIER_FAIL_NONE;
 	if (!err)
 		err = ta_plan_obj_create(ta, caller, &req, &sum);
 	ta_request_free(&req);
 	ta_create_end(ta, caller->uid);
+	if (err && sum.tier_fail.kind != TA_TIER_FAIL_NONE) {
+		/* Which pin cannot be met: the only fields written. */
+		args->tier_fail_tensor = sum.tier_fail.tensor;
+		args->tier_fail_kind = sum.tier_fail.kind;
+		args->tier_fail_shortfall = sum.tier_fail.shortfall;
+		args->tier_fail_step = sum.tier_fail.step;
+	}
 	if (err)
 		return err;
 
@@ -321,7 +381,26 @@ static int ta_ioctl_plan_create(struct ta_device *ta,
 	args->plan_time_ns = sum.plan_time_ns;
 	args->mmap_offset = sum.mmap_offset;
 	args->optimal = sum.optimal;
+	args->n_fast = sum.n_fast;
+	args->fast_height = sum.fast_height;
+	args->fast_mmap_offset = sum.fast_mmap_offset;
+	args->weight_total = sum.weight_total;
+	args->weight_fast = sum.weight_fast;
+	args->weight_bound = sum.weight_bound;
+	args->tier_fail_tensor = 0;
+	args->tier_fail_kind = TA_TIER_FAIL_NONE;
+	args->tier_fail_shortfall = 0;
+	args->tier_fail_step = 0;
 	return 0;
+}
+
+/* A create that failed on its pins tells which (ta_ioctl_plan_create()). */
+static bool ta_ioctl_plan_create_failed_out(int err, const void *arg)
+{
+	const struct ta_plan_create *args = arg;
+
+	return (err == -ENOSPC || err == -EINVAL) &&
+	       args->tier_fail_kind != TA_TIER_FAIL_NONE;
 }
 
 /* The created plan's ID could not reach userspace: take the plan back. */
@@ -387,6 +466,14 @@ static int ta_ioctl_plan_get(struct ta_device *ta,
 		args->mmap_offset = (u64)plan->id << PAGE_SHIFT;
 		args->strategy = plan->strategy;
 		args->optimal = plan->optimal;
+		args->fast_height = plan->fast_height;
+		args->fast_mmap_offset = ta_plan_obj_fast_mmap_offset(plan);
+		args->weight_total = plan->weight_total;
+		args->weight_fast = plan->weight_fast;
+		args->weight_bound = plan->weight_bound;
+		args->n_fast = plan->n_fast;
+		args->fast_capacity_pad = 0;
+		args->fast_capacity = plan->fast_capacity;
 	}
 	ta_plan_obj_put(plan);
 	return err;
@@ -427,10 +514,11 @@ static int ta_ioctl_plan_export(struct ta_device *ta,
 	struct dma_buf *dmabuf;
 	int err;
 
-	if ((args->flags & ~TA_EXPORT_CLOEXEC) || args->pad ||
-	    ta_reserved_nonzero(args))
+	if ((args->flags & ~(TA_EXPORT_CLOEXEC | TA_EXPORT_FAST)) ||
+	    args->pad || ta_reserved_nonzero(args))
 		return -EINVAL;
-	dmabuf = ta_dmabuf_create_by_id(ta, caller, args->plan_id);
+	dmabuf = ta_dmabuf_create_by_id(ta, caller, args->plan_id,
+					args->flags & TA_EXPORT_FAST);
 	if (IS_ERR(dmabuf))
 		return PTR_ERR(dmabuf);
 	err = ta_ioctl_reserve_fd(dmabuf, args->flags, &args->fd);
@@ -467,12 +555,14 @@ static int ta_ioctl_tensor_export(struct ta_device *ta,
 	struct ta_tensor_export *args = &exp->args;
 	struct dma_buf *dmabuf;
 	u64 offset, size;
+	u32 tier;
 	int err;
 
 	if ((args->flags & ~TA_EXPORT_CLOEXEC) || ta_reserved_nonzero(args))
 		return -EINVAL;
 	dmabuf = ta_dmabuf_create_tensor_by_id(ta, caller, args->plan_id,
-					       args->tensor, &offset, &size);
+					       args->tensor, &offset, &size,
+					       &tier);
 	if (IS_ERR(dmabuf))
 		return PTR_ERR(dmabuf);
 	err = ta_ioctl_reserve_fd(dmabuf, args->flags, &args->fd);
@@ -480,6 +570,8 @@ static int ta_ioctl_tensor_export(struct ta_device *ta,
 		return err;
 	args->offset = offset;
 	args->size = size;
+	args->tier = tier;
+	args->pad = 0;
 	exp->dmabuf = dmabuf;
 	return 0;
 }
@@ -515,6 +607,7 @@ static const struct ta_ioctl_desc ta_ioctls[] = {
 		.needs_write = true,
 		.handler = ta_ioctl_plan_create,
 		.undo = ta_ioctl_plan_create_undo,
+		.failed_out = ta_ioctl_plan_create_failed_out,
 	},
 	{
 		.cmd = TA_IOCTL_PLAN_GET,
@@ -615,7 +708,8 @@ long ta_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return err;
 	err = desc->handler(ta, &caller, &karg);
 	/* A count the caller needs to retry with, as the entry says. */
-	if (err == -ENOSPC && desc->copy_on_enospc &&
+	if (err && ((err == -ENOSPC && desc->copy_on_enospc) ||
+		    (desc->failed_out && desc->failed_out(err, &karg))) &&
 	    copy_to_user(uarg, &karg, min(usize, ksize)))
 		return -EFAULT;
 	if (err)

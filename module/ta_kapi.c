@@ -224,21 +224,98 @@ EXPORT_SYMBOL_GPL(ta_kapi_plan_tensor_count);
  * ta_kapi_plan_tensor() - where one tensor lives
  * @plan: the plan
  * @index: the tensor's index in the graph
- * @dma: out, its DMA address
+ * @dma: out, its DMA address in its own tier: in the plan's slice of the
+ *	 arena, or of the fast tier for a tensor ta_kapi_plan_tensor_tier()
+ *	 says is %TA_TIER_FAST
  * @size: out, its size in bytes
  *
- * Return: 0, or -EINVAL for an index out of range or a plan without memory.
+ * Return: 0, or -EINVAL for an index out of range or a plan without memory
+ * in the tensor's tier.
  */
 int ta_kapi_plan_tensor(const struct ta_plan_obj *plan, u32 index,
 			dma_addr_t *dma, u64 *size)
 {
-	if (index >= plan->n_tensors || !plan->slice_size)
+	const struct ta_placement *pl;
+
+	if (index >= plan->n_tensors)
 		return -EINVAL;
-	*dma = plan->slice_dma + plan->placements[index].offset;
-	*size = plan->placements[index].size;
+	pl = &plan->placements[index];
+	if (pl->tier == TA_TIER_FAST) {
+		if (!plan->fast_slice_size)
+			return -EINVAL;
+		*dma = plan->fast_slice_dma + pl->offset;
+	} else {
+		if (!plan->slice_size)
+			return -EINVAL;
+		*dma = plan->slice_dma + pl->offset;
+	}
+	*size = pl->size;
 	return 0;
 }
 EXPORT_SYMBOL_GPL(ta_kapi_plan_tensor);
+
+/**
+ * ta_kapi_plan_tensor_tier() - which tier one tensor lives in
+ * @plan: the plan
+ * @index: the tensor's index in the graph
+ * @tier: out, %TA_TIER_SLOW (the arena) or %TA_TIER_FAST (the fast tier,
+ *	  an NPU's SRAM); %TA_TIER_SLOW for every tensor of a plan created
+ *	  without %TA_CREATE_TIERED
+ *
+ * Return: 0, or -EINVAL for an index out of range.
+ */
+int ta_kapi_plan_tensor_tier(const struct ta_plan_obj *plan, u32 index,
+			     u32 *tier)
+{
+	if (index >= plan->n_tensors)
+		return -EINVAL;
+	*tier = plan->placements[index].tier;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(ta_kapi_plan_tensor_tier);
+
+/**
+ * ta_kapi_plan_fast_dma_base() - DMA address of the plan's fast slice
+ * @plan: the plan
+ *
+ * Return: the address (a fast tensor is at this plus its offset), or 0
+ * for a plan without a fast slice.
+ */
+dma_addr_t ta_kapi_plan_fast_dma_base(const struct ta_plan_obj *plan)
+{
+	return plan->fast_slice_size ? plan->fast_slice_dma : 0;
+}
+EXPORT_SYMBOL_GPL(ta_kapi_plan_fast_dma_base);
+
+/**
+ * ta_kapi_plan_fast_size() - bytes of the plan's fast slice
+ * @plan: the plan
+ *
+ * Return: its fast height rounded up to a page; 0 for a plan without one
+ * (untiered, or nothing in the fast tier takes room).
+ */
+size_t ta_kapi_plan_fast_size(const struct ta_plan_obj *plan)
+{
+	return plan->fast_slice_size;
+}
+EXPORT_SYMBOL_GPL(ta_kapi_plan_fast_size);
+
+/**
+ * ta_kapi_plan_fast_dmabuf() - a dma-buf of a plan's fast slice
+ * @plan: a plan the caller holds a reference to
+ *
+ * As ta_kapi_plan_dmabuf(), for the fast slice; the buffer has its own
+ * reservation object (a job names it beside the plan's slice of the arena).
+ *
+ * Return: the dma-buf (drop it with dma_buf_put()); ERR_PTR(-EINVAL) for a
+ * plan without a fast slice; ERR_PTR(-EOPNOTSUPP) when the fast tier cannot
+ * be exported (&ta_info.fast_flags); ERR_PTR(-ENOMEM).
+ */
+struct dma_buf *ta_kapi_plan_fast_dmabuf(struct ta_plan_obj *plan)
+{
+	return ta_dmabuf_create_fast(plan);
+}
+EXPORT_SYMBOL_GPL(ta_kapi_plan_fast_dmabuf);
 
 /**
  * ta_kapi_plan_notifier_register() - be told when the plan is destroyed

@@ -101,6 +101,13 @@ static int ta_probe(struct platform_device *pdev)
 		err = ta_arena_init(ta, ta_arena_size);
 	if (err)
 		goto unlock;
+	/* The fast tier: the node's SRAM, else sram_size of emulated. */
+	if (dev->of_node && of_find_property(dev->of_node, "sram", NULL))
+		err = ta_fast_init_of(ta, dev->of_node);
+	else
+		err = ta_fast_init_emulated(ta, ta_sram_size);
+	if (err)
+		goto unlock;
 	err = ta_dmem_register(ta);
 	if (err)
 		goto unlock;

@@ -3,7 +3,8 @@
  * ta_mmap.c - map a plan's slice of the arena into userspace.
  *
  * The mmap offset selects the plan: ID << PAGE_SHIFT (what PLAN_CREATE and
- * PLAN_GET return as mmap_offset). Only shared mappings are allowed (a
+ * PLAN_GET return as mmap_offset), or TA_FAST_MMAP_BASE + ID << PAGE_SHIFT
+ * for its slice of the fast tier (fast_mmap_offset). Only shared mappings are allowed (a
  * private, copy-on-write view of DMA memory would silently stop being the
  * memory the NPU sees), at most the plan's slice long. A mapping holds a
  * reference on the plan, so the slice outlives a destroy or the owner's
@@ -31,10 +32,23 @@ static const struct vm_operations_struct ta_vm_ops = {
 	.close = ta_vma_close,
 };
 
+/* Map @plan's slice of the arena into @vma. */
+static int ta_mmap_arena(struct ta_device *ta, struct vm_area_struct *vma,
+			 const struct ta_plan_obj *plan)
+{
+	/* dma_mmap_coherent() takes vm_pgoff as the page offset in the arena. */
+	vma->vm_pgoff = (plan->slice_vaddr - (unsigned long)ta->cpu_base) >>
+			PAGE_SHIFT;
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	return dma_mmap_coherent(ta->dev, vma, ta->cpu_base, ta->dma_base,
+				 ta->size);
+}
+
 /**
  * ta_mmap() - the mmap of /dev/tensorarena
  * @file: the open device
- * @vma: the new mapping; vm_pgoff is the plan ID
+ * @vma: the new mapping; vm_pgoff is the plan ID, or for the plan's fast
+ *	 slice %TA_FAST_MMAP_BASE >> PAGE_SHIFT plus the ID
  *
  * A shared mapping is what is asked for (VM_MAYSHARE: do_mmap() clears
  * VM_SHARED for a shared mapping of a file not open for writing, and such a
@@ -43,7 +57,8 @@ static const struct vm_operations_struct ta_vm_ops = {
  *
  * Return: 0; -ENOENT for a plan that does not exist or is not the caller's;
  * -EINVAL for a private mapping, or one longer than the plan's slice (or of
- * a plan without a slice: a dry run or height 0); the error of
+ * a plan without a slice: a dry run or height 0); -EOPNOTSUPP for a fast
+ * slice of a fast tier that cannot be mapped; the error of
  * dma_mmap_coherent().
  */
 int ta_mmap(struct file *file, struct vm_area_struct *vma)
@@ -52,27 +67,32 @@ int ta_mmap(struct file *file, struct vm_area_struct *vma)
 	struct ta_device *ta = tf->ta;
 	struct ta_owner caller = ta_owner_of_file(file);
 	unsigned long len = vma->vm_end - vma->vm_start;
+	unsigned long fast_pgoff = TA_FAST_MMAP_BASE >> PAGE_SHIFT;
+	unsigned long id = vma->vm_pgoff;
 	struct ta_plan_obj *plan;
+	bool fast = false;
 	int err;
 
 	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
-	if (vma->vm_pgoff > TA_PLAN_ID_MAX)
+	if (id >= fast_pgoff) {
+		id -= fast_pgoff;
+		fast = true;
+	}
+	if (id > TA_PLAN_ID_MAX)
 		return -ENOENT;
-	plan = ta_plan_obj_lookup(ta, vma->vm_pgoff, &caller);
+	plan = ta_plan_obj_lookup(ta, id, &caller);
 	if (IS_ERR(plan))
 		return PTR_ERR(plan);
-	if (len > plan->slice_size) {
+	if (len > (fast ? plan->fast_slice_size : plan->slice_size)) {
 		err = -EINVAL;
 		goto put_plan;
 	}
-
-	/* dma_mmap_coherent() takes vm_pgoff as the page offset in the arena. */
-	vma->vm_pgoff = (plan->slice_vaddr - (unsigned long)ta->cpu_base) >>
-			PAGE_SHIFT;
-	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
-	err = dma_mmap_coherent(ta->dev, vma, ta->cpu_base, ta->dma_base,
-				ta->size);
+	if (fast)
+		err = ta_fast_mmap(ta, vma, plan->fast_slice_vaddr -
+				   (unsigned long)ta->fast.cpu_base);
+	else
+		err = ta_mmap_arena(ta, vma, plan);
 	if (err)
 		goto put_plan;
 	vma->vm_private_data = plan;

@@ -64,6 +64,7 @@ int ta_nl_parse_arrays(struct netlink_ext_ack *extack,
 		       const struct ta_nl_graph *g,
 		       struct ta_plan_request *req);
 int ta_nl_parse_fixed(struct genl_info *info, struct ta_plan_request *req);
+int ta_nl_parse_tiers(struct genl_info *info, struct ta_plan_request *req);
 
 /* ta_nl_events.c: the core's events as multicast notifications */
 int ta_nl_events_start(struct ta_device *ta);

@@ -157,7 +157,7 @@ int tensorarena_nl_plan_export_doit(struct sk_buff *skb,
 	id = nla_get_u32(info->attrs[TA_NL_A_PLAN_PLAN_ID]);
 	flags = ta_nl_get_u32(info->attrs[TA_NL_A_PLAN_EXPORT_FLAGS], 0);
 
-	dmabuf = ta_dmabuf_create_by_id(ta_nl_dev, &caller, id);
+	dmabuf = ta_dmabuf_create_by_id(ta_nl_dev, &caller, id, false);
 	if (IS_ERR(dmabuf)) {
 		err = PTR_ERR(dmabuf);
 		ta_nl_export_error(info, err);

@@ -59,8 +59,8 @@ const struct nla_policy tensorarena_info_nl_policy[TA_NL_A_INFO_ABI_VERSION + 1]
 };
 
 /* TA_NL_CMD_PLAN_CREATE - do */
-const struct nla_policy tensorarena_plan_create_nl_policy[TA_NL_A_PLAN_FIXED_HEIGHT + 1] = {
-	[TA_NL_A_PLAN_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
+const struct nla_policy tensorarena_plan_create_nl_policy[TA_NL_A_PLAN_TIER_WEIGHTS + 1] = {
+	[TA_NL_A_PLAN_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7),
 	[TA_NL_A_PLAN_STRATEGY] = NLA_POLICY_MAX(NLA_U32, 5),
 	[TA_NL_A_PLAN_BUDGET_NS] = { .type = NLA_U64, },
 	[TA_NL_A_PLAN_BUDGET_STEPS] = { .type = NLA_U64, },
@@ -70,6 +70,9 @@ const struct nla_policy tensorarena_plan_create_nl_policy[TA_NL_A_PLAN_FIXED_HEI
 	[TA_NL_A_PLAN_DEFAULT_ALIGN] = { .type = NLA_U64, },
 	[TA_NL_A_PLAN_OFFSETS] = { .type = NLA_BINARY, },
 	[TA_NL_A_PLAN_FIXED_HEIGHT] = { .type = NLA_U64, },
+	[TA_NL_A_PLAN_FAST_CAPACITY] = { .type = NLA_U64, },
+	[TA_NL_A_PLAN_TIER_PINS] = { .type = NLA_BINARY, },
+	[TA_NL_A_PLAN_TIER_WEIGHTS] = { .type = NLA_BINARY, },
 };
 
 /* TA_NL_CMD_PLAN_GET - do */
@@ -136,7 +139,7 @@ const struct genl_ops tensorarena_nl_ops[9] = {
 		.cmd		= TA_NL_CMD_PLAN_CREATE,
 		.doit		= tensorarena_nl_plan_create_doit,
 		.policy		= tensorarena_plan_create_nl_policy,
-		.maxattr	= TA_NL_A_PLAN_FIXED_HEIGHT,
+		.maxattr	= TA_NL_A_PLAN_TIER_WEIGHTS,
 	},
 	{
 		.cmd		= TA_NL_CMD_PLAN_GET,

@@ -23,7 +23,7 @@ extern const struct nla_policy tensorarena_tensor_nl_policy[TA_NL_A_TENSOR_FLAGS
 
 extern const struct nla_policy tensorarena_info_nl_policy[TA_NL_A_INFO_ABI_VERSION + 1];
 
-extern const struct nla_policy tensorarena_plan_create_nl_policy[TA_NL_A_PLAN_FIXED_HEIGHT + 1];
+extern const struct nla_policy tensorarena_plan_create_nl_policy[TA_NL_A_PLAN_TIER_WEIGHTS + 1];
 
 extern const struct nla_policy tensorarena_plan_get_nl_policy[TA_NL_A_PLAN_PLAN_ID + 1];
 

@@ -327,3 +327,100 @@ int ta_nl_parse_fixed(struct genl_info *info, struct ta_plan_request *req)
 					  0);
 	return 0;
 }
+
+/*
+ * A binary attribute of one @elem-byte value per tensor, copied into a new
+ * array: ERR_PTR(-EINVAL) (the caller says why) when its length is not
+ * that, ERR_PTR(-ENOMEM) (said here).
+ */
+static void *ta_nl_tier_array(struct genl_info *info,
+			      const struct nlattr *attr, u32 n, size_t elem)
+{
+	void *out;
+
+	if (nla_len(attr) != (u64)n * elem)
+		return ERR_PTR(-EINVAL);
+	out = kvcalloc(max_t(u32, n, 1), elem, TA_GFP_USER);
+	if (!out) {
+		NL_SET_ERR_MSG(info->extack, "out of memory");
+		return ERR_PTR(-ENOMEM);
+	}
+	memcpy(out, nla_data(attr), nla_len(attr));
+	return out;
+}
+
+/**
+ * ta_nl_parse_tiers() - plan-create's tier attributes, for the tiered flag
+ * @info: the request
+ * @req: its flags and counts set; gets the fast capacity, pins and weights
+ *
+ * fast-capacity is required with the tiered flag; it, tier-pins and
+ * tier-weights come with that flag only. tier-pins holds one u32 per
+ * tensor (each TA_TIER_ANY, _FAST or _SLOW), tier-weights one u64.
+ *
+ * Return: 0; -EINVAL or -ENOMEM, with an extack message.
+ */
+int ta_nl_parse_tiers(struct genl_info *info, struct ta_plan_request *req)
+{
+	const struct nlattr *cap = info->attrs[TA_NL_A_PLAN_FAST_CAPACITY];
+	const struct nlattr *pins = info->attrs[TA_NL_A_PLAN_TIER_PINS];
+	const struct nlattr *weights = info->attrs[TA_NL_A_PLAN_TIER_WEIGHTS];
+	u32 *pin32;
+	u32 i;
+
+	if (!(req->flags & TA_CREATE_TIERED)) {
+		if (cap || pins || weights) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    cap ?: pins ?: weights,
+					    "fast-capacity, tier-pins and tier-weights need the tiered flag");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!cap) {
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL,
+				     TA_NL_A_PLAN_FAST_CAPACITY);
+		NL_SET_ERR_MSG(info->extack, "the tiered flag needs fast-capacity");
+		return -EINVAL;
+	}
+	req->fast_capacity = nla_get_u64(cap);
+	if (weights) {
+		req->tier_weights = ta_nl_tier_array(info, weights,
+						     req->n_tensors, sizeof(u64));
+		if (IS_ERR(req->tier_weights)) {
+			int err = PTR_ERR(req->tier_weights);
+
+			req->tier_weights = NULL;
+			if (err == -EINVAL)
+				NL_SET_ERR_MSG_ATTR(info->extack, weights,
+						    "tier-weights must hold one u64 per tensor");
+			return err;
+		}
+	}
+	if (!pins)
+		return 0;
+	pin32 = ta_nl_tier_array(info, pins, req->n_tensors, sizeof(u32));
+	if (PTR_ERR_OR_ZERO(pin32) == -EINVAL)
+		NL_SET_ERR_MSG_ATTR(info->extack, pins,
+				    "tier-pins must hold one u32 per tensor");
+	if (IS_ERR(pin32))
+		return PTR_ERR(pin32);
+	req->tier_pins = kvcalloc(max_t(u32, req->n_tensors, 1),
+				  sizeof(*req->tier_pins), TA_GFP_USER);
+	if (!req->tier_pins) {
+		kvfree(pin32);
+		NL_SET_ERR_MSG(info->extack, "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < req->n_tensors; i++) {
+		if (pin32[i] > TA_TIER_SLOW) {
+			kvfree(pin32);
+			NL_SET_ERR_MSG_ATTR(info->extack, pins,
+					    "a pin is not TA_TIER_ANY, TA_TIER_FAST or TA_TIER_SLOW");
+			return -EINVAL;
+		}
+		req->tier_pins[i] = pin32[i];
+	}
+	kvfree(pin32);
+	return 0;
+}

@@ -31,6 +31,44 @@ static void ta_nl_conflict_error(struct genl_info *info,
 			      msg);
 }
 
+/*
+ * A tiered create's refusals: no fast tier, a capacity out of range, pins
+ * that cannot be met (the tensor and the shortfall, as the ioctl's
+ * tier_fail fields say them).
+ */
+static bool ta_nl_tier_error(struct genl_info *info,
+			     const struct ta_plan_request *req,
+			     const struct ta_plan_summary *sum, int err)
+{
+	char msg[TA_TIER_FAIL_MSG_LEN];
+
+	if (!(req->flags & TA_CREATE_TIERED))
+		return false;
+	if (ta_tier_fail_describe(&sum->tier_fail, msg, sizeof(msg))) {
+		ta_nl_set_err_msg_str(info->extack,
+				      "tiers: the pins cannot be met (the kernel log names the tensor and the shortfall)",
+				      msg);
+		return true;
+	}
+	if (err == -ENODEV) {
+		NL_SET_ERR_MSG(info->extack,
+			       "the module has no fast tier (load it with sram_size, or give its device-tree node an sram phandle)");
+		return true;
+	}
+	if (err == -EINVAL && (!req->fast_capacity ||
+			       req->fast_capacity > ta_nl_dev->fast.size)) {
+		NL_SET_ERR_MSG(info->extack,
+			       "fast-capacity must be 1 to the fast tier's size");
+		return true;
+	}
+	if (err == -EINVAL && req->strategy == TA_STRATEGY_FIXED) {
+		NL_SET_ERR_MSG(info->extack,
+			       "the tiered flag does not go with strategy fixed");
+		return true;
+	}
+	return false;
+}
+
 static void ta_nl_create_error(struct genl_info *info, int err)
 {
 	switch (err) {
@@ -82,8 +120,31 @@ static int ta_nl_put_summary(struct sk_buff *msg,
 	return 0;
 }
 
+/* A tiered plan's figures (as the ioctl's Out fields); none untiered. */
+static int ta_nl_put_tiers(struct sk_buff *msg,
+			   const struct ta_plan_summary *sum, u64 capacity)
+{
+	if (!capacity)
+		return 0;
+	if (nla_put_u64_64bit(msg, TA_NL_A_PLAN_FAST_CAPACITY, capacity,
+			      TA_NL_A_PLAN_PAD) ||
+	    nla_put_u32(msg, TA_NL_A_PLAN_N_FAST, sum->n_fast) ||
+	    nla_put_u64_64bit(msg, TA_NL_A_PLAN_FAST_HEIGHT, sum->fast_height,
+			      TA_NL_A_PLAN_PAD) ||
+	    nla_put_u64_64bit(msg, TA_NL_A_PLAN_FAST_MMAP_OFFSET,
+			      sum->fast_mmap_offset, TA_NL_A_PLAN_PAD) ||
+	    nla_put_u64_64bit(msg, TA_NL_A_PLAN_WEIGHT_TOTAL,
+			      sum->weight_total, TA_NL_A_PLAN_PAD) ||
+	    nla_put_u64_64bit(msg, TA_NL_A_PLAN_WEIGHT_FAST, sum->weight_fast,
+			      TA_NL_A_PLAN_PAD) ||
+	    nla_put_u64_64bit(msg, TA_NL_A_PLAN_WEIGHT_BOUND,
+			      sum->weight_bound, TA_NL_A_PLAN_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int ta_nl_create_reply(struct genl_info *info,
-			      const struct ta_plan_summary *sum)
+			      const struct ta_plan_summary *sum, u64 capacity)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -93,7 +154,8 @@ static int ta_nl_create_reply(struct genl_info *info,
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &ta_nl_family, 0,
 				TA_NL_CMD_PLAN_CREATE);
-	if (!hdr || ta_nl_put_summary(msg, sum)) {
+	if (!hdr || ta_nl_put_summary(msg, sum) ||
+	    ta_nl_put_tiers(msg, sum, capacity)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -164,9 +226,11 @@ int tensorarena_nl_plan_create_doit(struct sk_buff *skb,
 		NL_SET_ERR_MSG(info->extack, "out of memory");
 	if (!err)
 		err = ta_nl_parse_fixed(info, &req);
+	if (!err)
+		err = ta_nl_parse_tiers(info, &req);
 	if (!err) {
 		err = ta_plan_obj_create(ta_nl_dev, &caller, &req, &sum);
-		if (err)
+		if (err && !ta_nl_tier_error(info, &req, &sum, err))
 			ta_nl_create_error(info, err);
 		if (err == -EINVAL)
 			ta_nl_conflict_error(info, &sum.conflict);
@@ -176,7 +240,7 @@ int tensorarena_nl_plan_create_doit(struct sk_buff *skb,
 	if (err)
 		return err;
 
-	err = ta_nl_create_reply(info, &sum);
+	err = ta_nl_create_reply(info, &sum, req.fast_capacity);
 	if (err) {
 		/* The ID could not reach the caller: take the plan back. */
 		if (sum.plan_id)
@@ -188,7 +252,8 @@ int tensorarena_nl_plan_create_doit(struct sk_buff *skb,
 
 static size_t ta_nl_placement_size(void)
 {
-	return nla_total_size(0) + 2 * nla_total_size_64bit(sizeof(u64));
+	return nla_total_size(0) + 2 * nla_total_size_64bit(sizeof(u64)) +
+	       nla_total_size(sizeof(u32));
 }
 
 /* The figures of @plan: everything but the placements. */
@@ -201,9 +266,16 @@ static int ta_nl_put_plan(struct sk_buff *msg, const struct ta_plan_obj *plan)
 		.plan_time_ns = plan->time_ns,
 		.mmap_offset = (u64)plan->id << PAGE_SHIFT,
 		.optimal = plan->optimal,
+		.fast_height = plan->fast_height,
+		.fast_mmap_offset = ta_plan_obj_fast_mmap_offset(plan),
+		.n_fast = plan->n_fast,
+		.weight_total = plan->weight_total,
+		.weight_fast = plan->weight_fast,
+		.weight_bound = plan->weight_bound,
 	};
 
 	if (ta_nl_put_summary(msg, &sum) ||
+	    ta_nl_put_tiers(msg, &sum, plan->fast_capacity) ||
 	    nla_put_u32(msg, TA_NL_A_PLAN_STRATEGY, plan->strategy) ||
 	    nla_put_u32(msg, TA_NL_A_PLAN_N_TENSORS, plan->n_tensors) ||
 	    nla_put_u32(msg, TA_NL_A_PLAN_UID,
@@ -233,7 +305,8 @@ static int ta_nl_put_placements(struct sk_buff *msg,
 		if (nla_put_u64_64bit(msg, TA_NL_A_PLACEMENT_OFFSET, p->offset,
 				      TA_NL_A_PLACEMENT_PAD) ||
 		    nla_put_u64_64bit(msg, TA_NL_A_PLACEMENT_SIZE, p->size,
-				      TA_NL_A_PLACEMENT_PAD)) {
+				      TA_NL_A_PLACEMENT_PAD) ||
+		    nla_put_u32(msg, TA_NL_A_PLACEMENT_TIER, p->tier)) {
 			nla_nest_cancel(msg, nest);
 			break;
 		}

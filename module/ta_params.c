@@ -91,6 +91,31 @@ MODULE_PARM_DESC(arena_size,
 		 "bytes of DMA memory to reserve, with optional K/M/G suffix, a multiple of the page size (default 4M)");
 
 /*
+ * sram_size: an emulated fast tier (ta_fast.c) of that many bytes of system
+ * RAM, for boards without SRAM in their device tree; 0 (the default) for
+ * none. The same strict syntax as arena_size, and 0.
+ */
+u64 ta_sram_size;
+
+static int ta_sram_size_set(const char *val, const struct kernel_param *kp)
+{
+	if (sysfs_streq(val, "0")) {
+		*(u64 *)kp->arg = 0;
+		return 0;
+	}
+	return ta_parse_size(val, kp->arg);
+}
+
+static const struct kernel_param_ops ta_sram_size_ops = {
+	.set = ta_sram_size_set,
+	.get = ta_arena_size_get,
+};
+
+module_param_cb(sram_size, &ta_sram_size_ops, &ta_sram_size, 0444);
+MODULE_PARM_DESC(sram_size,
+		 "bytes of system RAM to stand in for an NPU's SRAM (an EMULATED fast tier, for testing and planning), K/M/G suffix, whole pages; a device tree's sram phandle takes precedence (default 0: none)");
+
+/*
  * Limits on what one request may ask of the kernel. Each bounds the memory a
  * caller can make the kernel allocate (about 100 bytes per tensor while
  * planning, charged to the caller's memory cgroup) or the time a plan

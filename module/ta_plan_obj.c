@@ -284,6 +284,9 @@ static void ta_plan_obj_release(struct kref *ref)
 	if (plan->slice_size)
 		gen_pool_free(plan->ta->pool, plan->slice_vaddr,
 			      plan->slice_size);
+	if (plan->fast_slice_size)
+		ta_fast_free(plan->ta, plan->fast_slice_vaddr,
+			     plan->fast_slice_size);
 	ta_dmem_uncharge(plan->dmem_pool, plan->slice_size);
 	ta_user_release(plan->ta, plan->user, plan->slice_size);
 	kvfree(plan->exportable);
@@ -310,6 +313,21 @@ void ta_plan_obj_get(struct ta_plan_obj *plan)
 }
 
 /**
+ * ta_plan_obj_fast_mmap_offset() - the mmap offset of a plan's fast slice
+ * @plan: a published plan
+ *
+ * Return: %TA_FAST_MMAP_BASE + the plan's ID << PAGE_SHIFT, or 0 when the
+ * plan has no fast slice or the fast tier cannot be mapped.
+ */
+u64 ta_plan_obj_fast_mmap_offset(const struct ta_plan_obj *plan)
+{
+	if (!plan->fast_slice_size || !plan->id ||
+	    !(plan->ta->fast.flags & TA_FAST_MAPPABLE))
+		return 0;
+	return TA_FAST_MMAP_BASE + ((u64)plan->id << PAGE_SHIFT);
+}
+
+/**
  * ta_request_check() - check a request's shape against the module's limits
  * @req: the request; flags, strategy and counts are set, arrays not yet
  * @budget_ns: the caller's time budget, 0 for the default
@@ -320,10 +338,10 @@ void ta_plan_obj_get(struct ta_plan_obj *plan)
  * Transports call this before they copy any array in, so a request beyond
  * the limits costs the kernel nothing. Sets @req->budget.
  *
- * Return: 0; -EINVAL for unknown flags or strategy, a lifetime-form request
- * with ops or references, a budget above max_budget_ms, or a default
- * alignment (@req->default_align, made 1 when 0) that is not a power of two
- * up to 2^32; -E2BIG for counts
+ * Return: 0; -EINVAL for unknown flags or strategy, a tiered request with
+ * %TA_STRATEGY_FIXED, a lifetime-form request with ops or references, a
+ * budget above max_budget_ms, or a default alignment (@req->default_align,
+ * made 1 when 0) that is not a power of two up to 2^32; -E2BIG for counts
  * above max_tensors, max_ops or max_refs.
  */
 int ta_request_check(struct ta_plan_request *req, u64 budget_ns,
@@ -332,10 +350,14 @@ int ta_request_check(struct ta_plan_request *req, u64 budget_ns,
 	u64 limit_ns = (u64)min(limit_ms, READ_ONCE(ta_max_plan_ms)) *
 		       NSEC_PER_MSEC;
 
-	if (req->flags & ~(TA_CREATE_LIFETIMES | TA_CREATE_DRY_RUN))
+	if (req->flags & ~TA_CREATE_FLAGS_ALL)
 		return -EINVAL;
 	if (req->strategy >= TA_STRATEGY_COUNT &&
 	    req->strategy != TA_STRATEGY_FIXED)
+		return -EINVAL;
+	/* Fixed offsets are of one tier; a tiered plan chooses the tiers. */
+	if ((req->flags & TA_CREATE_TIERED) &&
+	    req->strategy == TA_STRATEGY_FIXED)
 		return -EINVAL;
 	if ((req->flags & TA_CREATE_LIFETIMES) && (req->n_ops || req->n_refs))
 		return -EINVAL;
@@ -370,6 +392,10 @@ void ta_request_free(struct ta_plan_request *req)
 	kvfree(req->ops);
 	kvfree(req->refs);
 	kvfree(req->buffers);
+	kvfree(req->tier_weights);
+	kvfree(req->tier_pins);
+	req->tier_weights = NULL;
+	req->tier_pins = NULL;
 	req->tensors = NULL;
 	req->ops = NULL;
 	req->refs = NULL;
@@ -508,6 +534,153 @@ static void ta_conflict_log(struct ta_device *ta, const struct ta_conflict *c)
 }
 
 /**
+ * ta_tier_fail_describe() - say which pin cannot be met, and by how much
+ * @f: the failure ta_tier_solve() reported
+ * @buf: room for the sentence
+ * @len: its size
+ *
+ * Return: false when @f is %TA_TIER_FAIL_NONE (nothing written).
+ */
+bool ta_tier_fail_describe(const struct ta_tier_fail *f, char *buf,
+			   size_t len)
+{
+	switch (f->kind) {
+	case TA_TIER_FAIL_SIZE:
+		snprintf(buf, len,
+			 "tiers: tensor %u, pinned fast, is %llu bytes larger than fast_capacity",
+			 f->tensor, f->shortfall);
+		return true;
+	case TA_TIER_FAIL_LIVE:
+		snprintf(buf, len,
+			 "tiers: the tensors pinned fast live at step %u need %llu bytes more than fast_capacity (tensor %u starts last)",
+			 f->step, f->shortfall, f->tensor);
+		return true;
+	case TA_TIER_FAIL_PLAN:
+		snprintf(buf, len,
+			 "tiers: no plan of the tensors pinned fast fits fast_capacity: the best is %llu bytes too high (tensor %u ends highest)",
+			 f->shortfall, f->tensor);
+		return true;
+	case TA_TIER_FAIL_CLASS:
+		snprintf(buf, len,
+			 "tiers: tensor %u shares bytes (an in-place chain) with a tensor pinned to the other tier",
+			 f->tensor);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * A tiered request's weights for ta_tier_solve(): the caller's, with the
+ * default (ta_tier_weights()) where it gave 0; NULL in @weights when it
+ * gave none.
+ */
+static int ta_tier_request_weights(const struct ta_plan_request *req,
+				   const struct ta_problem *problem,
+				   u64 **weights)
+{
+	u64 *w;
+	u32 i;
+	int err;
+
+	*weights = NULL;
+	if (!req->tier_weights)
+		return 0;
+	w = kvcalloc(max_t(u32, req->n_tensors, 1), sizeof(*w), TA_GFP_USER);
+	if (!w)
+		return -ENOMEM;
+	err = ta_tier_weights(problem, w);
+	if (err) {
+		kvfree(w);
+		return err;
+	}
+	for (i = 0; i < req->n_tensors; i++)
+		if (req->tier_weights[i])
+			w[i] = req->tier_weights[i];
+	*weights = w;
+	return 0;
+}
+
+/*
+ * Plan a request across both tiers (ta_tier_solve()): @offsets and the
+ * placements' tiers, the plan's fast-tier figures, @res the arena's
+ * figures. @out->tier_fail says which pin cannot be met.
+ */
+static int ta_plan_obj_solve_tiered(struct ta_device *ta,
+				    const struct ta_plan_request *req,
+				    const struct ta_problem *problem,
+				    struct ta_budget *budget,
+				    struct ta_plan_obj *plan, u64 *offsets,
+				    struct ta_result *res,
+				    struct ta_plan_summary *out)
+{
+	struct ta_tier_request rq = {
+		.capacity = req->fast_capacity,
+		.pins = req->tier_pins,
+		.fast_strategy = req->strategy,
+		.slow_strategy = req->strategy,
+	};
+	struct ta_tier_result tres = {};
+	char msg[TA_TIER_FAIL_MSG_LEN];
+	u64 *weights;
+	u8 *tier;
+	u32 i;
+	int err;
+
+	err = ta_tier_request_weights(req, problem, &weights);
+	if (err)
+		return err;
+	rq.weights = weights;
+	tier = kvcalloc(max_t(u32, req->n_tensors, 1), sizeof(*tier),
+			TA_GFP_USER);
+	if (!tier) {
+		err = -ENOMEM;
+		goto free_weights;
+	}
+	err = ta_tier_solve(problem, &rq, budget, tier, offsets, &tres);
+	if (err) {
+		out->tier_fail = tres.fail;
+		if (ta_tier_fail_describe(&tres.fail, msg, sizeof(msg)))
+			dev_info_ratelimited(ta->dev, "%s\n", msg);
+		goto free_tier;
+	}
+	for (i = 0; i < req->n_tensors; i++)
+		plan->placements[i].tier = tier[i];
+	*res = tres.slow;
+	res->time_ns = tres.time_ns;
+	plan->fast_capacity = req->fast_capacity;
+	plan->fast_height = tres.fast.height;
+	plan->n_fast = tres.n_fast;
+	plan->weight_total = tres.weight_total;
+	plan->weight_fast = tres.weight_fast;
+	plan->weight_bound = tres.weight_bound;
+free_tier:
+	kvfree(tier);
+free_weights:
+	kvfree(weights);
+	return err;
+}
+
+/* A tiered plan's slice of the fast tier, zeroed. */
+static int ta_plan_obj_fast_slice(struct ta_device *ta,
+				  struct ta_plan_obj *plan)
+{
+	int err;
+
+	plan->fast_slice_size = PAGE_ALIGN(plan->fast_height);
+	if (!plan->fast_slice_size)
+		return 0;
+	err = ta_fast_alloc(ta, plan->fast_slice_size, &plan->fast_slice_vaddr,
+			    &plan->fast_slice_dma);
+	if (err) {
+		plan->fast_slice_size = 0;
+		return err;
+	}
+	/* A new owner never sees what a previous one wrote. */
+	memset((void *)plan->fast_slice_vaddr, 0, plan->fast_slice_size);
+	return 0;
+}
+
+/**
  * ta_plan_obj_create() - plan a request and, unless a dry run, publish it
  * @ta: the device
  * @owner: who asks; the plan belongs to @owner->key
@@ -524,6 +697,12 @@ static void ta_conflict_log(struct ta_device *ta, const struct ta_conflict *c)
  * -ENOSPC when the arena has no free slice of the plan's height, or the
  * plan table is full; -ENOMEM; -EINTR on a signal while planning;
  * -ETIMEDOUT when planning hit the request's time limit without a plan.
+ * %TA_CREATE_TIERED: -ENODEV without a fast tier; -EINVAL for a
+ * fast_capacity of 0 or above the fast tier, with the fixed strategy, or
+ * for pins that contradict an in-place chain (@out->tier_fail says which);
+ * -ENOSPC when the tensors pinned fast do not fit (@out->tier_fail) or the
+ * fast tier has no free run as long as the plan's fast slice. Tier fields
+ * without %TA_CREATE_TIERED: -EINVAL.
  * On error nothing changed.
  */
 int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
@@ -544,12 +723,23 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 	int err;
 
 	out->conflict.kind = TA_CONFLICT_NONE;
-	if (req->flags & ~(TA_CREATE_LIFETIMES | TA_CREATE_DRY_RUN))
+	out->tier_fail.kind = TA_TIER_FAIL_NONE;
+	if (req->flags & ~TA_CREATE_FLAGS_ALL)
 		return -EINVAL;
 	is_fixed = req->strategy == TA_STRATEGY_FIXED;
 	if ((req->strategy >= TA_STRATEGY_COUNT && !is_fixed) ||
 	    is_fixed != !!req->fixed)
 		return -EINVAL;
+	if (req->flags & TA_CREATE_TIERED) {
+		/* Refused before anything is reserved or planned. */
+		if (!ta->fast.size)
+			return -ENODEV;
+		if (is_fixed || !req->fast_capacity ||
+		    req->fast_capacity > ta->fast.size)
+			return -EINVAL;
+	} else if (req->fast_capacity || req->tier_weights || req->tier_pins) {
+		return -EINVAL;
+	}
 
 	/* Refuse over-quota callers before they cost anything. */
 	err = ta_owner_reserve(ta, owner);
@@ -585,12 +775,21 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 		goto free_plan;
 	problem.fixed = req->fixed;
 	problem.fixed_height = req->fixed_height;
-	err = ta_plan_solve(&problem, req->strategy, &budget,
-			    offsets, &res);
-	if (err) {
-		out->conflict = res.conflict;
-		ta_conflict_log(ta, &res.conflict);
-		goto free_plan;
+	for (i = 0; i < req->n_tensors; i++)
+		plan->placements[i].tier = TA_TIER_SLOW;
+	if (req->flags & TA_CREATE_TIERED) {
+		err = ta_plan_obj_solve_tiered(ta, req, &problem, &budget, plan,
+					       offsets, &res, out);
+		if (err)
+			goto free_plan;
+	} else {
+		err = ta_plan_solve(&problem, req->strategy, &budget,
+				    offsets, &res);
+		if (err) {
+			out->conflict = res.conflict;
+			ta_conflict_log(ta, &res.conflict);
+			goto free_plan;
+		}
 	}
 
 	kref_init(&plan->ref);
@@ -609,7 +808,6 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 	for (i = 0; i < req->n_tensors; i++) {
 		plan->placements[i].offset = offsets[i];
 		plan->placements[i].size = problem.buffers[i].size;
-		plan->placements[i].tier = TA_TIER_SLOW;
 	}
 
 	out->plan_id = 0;
@@ -618,6 +816,12 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 	out->plan_time_ns = res.time_ns;
 	out->optimal = res.optimal;
 	out->mmap_offset = 0;
+	out->fast_height = plan->fast_height;
+	out->fast_mmap_offset = 0;
+	out->n_fast = plan->n_fast;
+	out->weight_total = plan->weight_total;
+	out->weight_fast = plan->weight_fast;
+	out->weight_bound = plan->weight_bound;
 	if (req->flags & TA_CREATE_DRY_RUN) {
 		err = 0;
 		goto free_plan;
@@ -649,6 +853,9 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 		/* A new owner never sees what a previous one wrote. */
 		memset((void *)plan->slice_vaddr, 0, plan->slice_size);
 	}
+	err = ta_plan_obj_fast_slice(ta, plan);
+	if (err)
+		goto free_slice;
 
 	/* Ours until reported: a racing destroy by ID cannot free it. */
 	ta_plan_obj_get(plan);
@@ -663,6 +870,7 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 	atomic_inc(&ta->n_plans);
 	out->plan_id = plan->id;
 	out->mmap_offset = (u64)plan->id << PAGE_SHIFT;
+	out->fast_mmap_offset = ta_plan_obj_fast_mmap_offset(plan);
 	ta_plan_obj_notify(ta, TA_EVENT_PLAN_CREATED, plan, 0);
 	ta_plan_obj_put(plan);
 	kvfree(offsets);
@@ -670,6 +878,8 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 	return 0;
 
 free_slice:
+	if (plan->fast_slice_size)
+		ta_fast_free(ta, plan->fast_slice_vaddr, plan->fast_slice_size);
 	if (plan->slice_vaddr)
 		gen_pool_free(ta->pool, plan->slice_vaddr, plan->slice_size);
 free_plan:

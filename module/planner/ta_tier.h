@@ -50,8 +50,7 @@ struct ta_tier_request {
 	u32 slow_strategy;
 };
 
-/* The uAPI, when included, defines these values as macros. */
-#ifndef TA_TIER_FAIL_NONE
+#ifndef TA_TIER_FAIL_NONE	/* else the uAPI's, with these values */
 /**
  * enum ta_tier_fail_kind - why the pins cannot be met
  * @TA_TIER_FAIL_NONE: they can

@@ -762,7 +762,7 @@ static void ta_kapi_tensor_export_test(struct kunit *test)
 	struct sg_table *sgt;
 	u64 offset = 0, size = 0;
 	size_t held, slice;
-	u32 id, i, index = 99;
+	u32 id, i, index = 99, tier = 0;
 
 	id = ta_kapi_export_plan(test, f);
 	plan = ta_kapi_plan_get(id, f->file);
@@ -783,13 +783,13 @@ static void ta_kapi_tensor_export_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, PTR_ERR(ta_dmabuf_create_tensor(plan, U32_MAX)),
 			-EINVAL);
 	dmabuf = ta_dmabuf_create_tensor_by_id(ta, &caller, id + 1, 0, &offset,
-					       &size);
+					       &size, &tier);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(dmabuf), -ENOENT);
 	KUNIT_EXPECT_EQ(test, offset, 0ULL);
 	KUNIT_EXPECT_EQ(test, ta_arena_in_use(ta), held);
 
 	dmabuf = ta_dmabuf_create_tensor_by_id(ta, &caller, id, 2, &offset,
-					       &size);
+					       &size, &tier);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(dmabuf));
 	KUNIT_EXPECT_EQ(test, offset, plan->placements[2].offset);
 	KUNIT_EXPECT_EQ(test, size, (u64)PAGE_ALIGN(5000));

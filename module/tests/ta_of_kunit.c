@@ -488,12 +488,42 @@ static void ta_of_one_device_test(struct kunit *test)
 			    (struct ta_device *)platform_get_drvdata(second));
 }
 
+/*
+ * The fast tier of a node (ta_fast_init_of()): none without an sram
+ * property; -ENODEV, and still none, for a phandle that names no SRAM pool
+ * (here a dangling one: no sram driver bound a region for it).
+ */
+static void ta_of_fast_test(struct kunit *test)
+{
+	struct ta_of_fixture *f = test->priv;
+	struct device_node *np = ta_of_arena_node(test);
+	__be32 *cell;
+	struct ta_device *ta;
+
+	ta = kunit_kzalloc(test, sizeof(*ta), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ta);
+	ta->dev = &f->msg_pdev->dev;
+	KUNIT_EXPECT_EQ(test, ta_fast_init_of(ta, np), 0);
+	KUNIT_EXPECT_EQ(test, ta->fast.size, (size_t)0);
+	KUNIT_EXPECT_NULL(test, ta->fast.pool);
+
+	cell = kunit_kzalloc(test, sizeof(*cell), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cell);
+	*cell = cpu_to_be32(TA_DANGLING_PHANDLE);
+	ta_node_prop(test, np, "sram", cell, sizeof(*cell));
+	KUNIT_EXPECT_EQ(test, ta_fast_init_of(ta, np), -ENODEV);
+	KUNIT_EXPECT_EQ(test, ta->fast.size, (size_t)0);
+	KUNIT_EXPECT_NULL(test, ta->fast.pool);
+	KUNIT_EXPECT_EQ(test, ta->fast.flags, 0U);
+}
+
 static struct kunit_case ta_of_cases[] = {
 	KUNIT_CASE_PARAM(ta_of_arena_bytes_test, ta_bytes_gen_params),
 	KUNIT_CASE_PARAM(ta_of_region_check_test, ta_region_gen_params),
 	KUNIT_CASE(ta_of_match_test),
 	KUNIT_CASE_PARAM(ta_of_probe_fails_test, ta_probe_gen_params),
 	KUNIT_CASE(ta_of_one_device_test),
+	KUNIT_CASE(ta_of_fast_test),
 	{}
 };
 

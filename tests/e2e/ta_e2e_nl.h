@@ -35,6 +35,9 @@ struct reply {
 	uint32_t tensor;		/* tensor-export reply */
 	uint64_t export_size, export_offset;
 	uint32_t n_plans;
+	/* a tiered plan's figures (plan-create, plan-get) */
+	uint32_t n_fast;
+	uint64_t fast_capacity, fast_height, fast_mmap_offset, weight_fast;
 	uint8_t cmd;
 	/* placements, by index */
 	uint32_t n_placed;
@@ -107,7 +110,7 @@ void ioctl_destroy(int dev, uint32_t id);
 /* PLAN_GET of @id's placements into ioc_place; 0 or -errno. */
 extern struct ta_placement ioc_place[MAX_PLACEMENTS];
 int ioctl_get(int dev, uint32_t id, struct ta_plan_get *g);
-/* R's first @n placements are ioc_place's. */
+/* R's first @n placements are ioc_place's: offset, size and tier. */
 int same_placements(uint32_t n);
 
 /* ---- the module's parameters, this process's descriptors ------------ */

@@ -106,6 +106,11 @@ int nl_valid_cb(struct nl_msg *msg, void *arg)
 	r->height = get64(tb[TA_NL_A_PLAN_HEIGHT]);
 	r->lower_bound = get64(tb[TA_NL_A_PLAN_LOWER_BOUND]);
 	r->mmap_offset = get64(tb[TA_NL_A_PLAN_MMAP_OFFSET]);
+	r->n_fast = get32(tb[TA_NL_A_PLAN_N_FAST]);
+	r->fast_capacity = get64(tb[TA_NL_A_PLAN_FAST_CAPACITY]);
+	r->fast_height = get64(tb[TA_NL_A_PLAN_FAST_HEIGHT]);
+	r->fast_mmap_offset = get64(tb[TA_NL_A_PLAN_FAST_MMAP_OFFSET]);
+	r->weight_fast = get64(tb[TA_NL_A_PLAN_WEIGHT_FAST]);
 	r->plan_time_ns = get64(tb[TA_NL_A_PLAN_PLAN_TIME_NS]);
 	r->optimal = tb[TA_NL_A_PLAN_OPTIMAL] ?
 		nla_get_u8(tb[TA_NL_A_PLAN_OPTIMAL]) : -1;
@@ -123,6 +128,8 @@ int nl_valid_cb(struct nl_msg *msg, void *arg)
 					r->place[i].offset = nla_get_u64(pa);
 				if (nla_type(pa) == TA_NL_A_PLACEMENT_SIZE)
 					r->place[i].size = nla_get_u64(pa);
+				if (nla_type(pa) == TA_NL_A_PLACEMENT_TIER)
+					r->place[i].tier = nla_get_u32(pa);
 			}
 		}
 		i++;

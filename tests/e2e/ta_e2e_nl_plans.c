@@ -54,6 +54,110 @@ TEST_F(nl, parity)
 	      "nl: plan-destroy over netlink: the ioctl no longer sees it");
 }
 
+/*
+ * Issue 29: tiered creates over netlink. Without a fast tier, ENODEV with
+ * the reason; with one (ta_e2e_netlink -t nl.tiered, run by
+ * vm-tests.sh's run_tier_tests with sram_size=1M), a tiered plan whose
+ * figures and placements (with their tiers) match the ioctl's, and each
+ * refusal with its errno and extack message.
+ */
+static struct nl_msg *tiered_msg(uint64_t capacity)
+{
+	struct nl_msg *m = create_msg(TA_CREATE_TIERED, TA_STRATEGY_AUTO);
+
+	put_chain(m, 6, 4096);
+	nla_put_u64(m, TA_NL_A_PLAN_FAST_CAPACITY, capacity);
+	return m;
+}
+
+TEST_F(nl, tiered)
+{
+	struct nl_sock *sk = self->sk;
+	struct ta_info inf = { 0 };
+	uint32_t pins[6] = { TA_TIER_FAST }, bad_pins[6] = { 0, 3 };
+	struct ta_plan_get g;
+	struct nl_msg *m;
+	unsigned int i, n_fast = 0, ran = 0;
+	uint32_t id;
+
+	ioctl(self->dev, TA_IOCTL_INFO, &inf);
+	if (!inf.fast_size) {
+		xfer(sk, tiered_msg(16384));
+		CHECK(R.err == -ENODEV && strstr(R.extack, "no fast tier"),
+		      "nl: tiered create without a fast tier: ENODEV, '%s' (%d)",
+		      R.extack, R.err);
+		m = create_msg(0, TA_STRATEGY_AUTO);
+		put_chain(m, 6, 4096);
+		nla_put_u64(m, TA_NL_A_PLAN_FAST_CAPACITY, 16384);
+		xfer(sk, m);
+		CHECK(R.err == -EINVAL && strstr(R.extack, "need the tiered flag"),
+		      "nl: fast-capacity without the tiered flag: EINVAL, '%s'",
+		      R.extack);
+		return;
+	}
+	xfer(sk, tiered_msg(16384));
+	id = R.plan_id;
+	CHECK(!R.err && id && R.fast_capacity == 16384 && R.n_fast > 0 &&
+	      R.fast_height > 0 && R.fast_height <= 16384 &&
+	      R.fast_mmap_offset && R.weight_fast > 0,
+	      "nl: tiered create: %u tensors fast, fast height %llu (%d %s)",
+	      R.n_fast, (unsigned long long)R.fast_height, R.err, R.extack);
+	if (!id)
+		return;
+	xfer(sk, id_msg(TA_NL_CMD_PLAN_GET, 0, id));
+	for (i = 0; i < 6 && i < R.n_placed; i++)
+		n_fast += R.place[i].tier == TA_TIER_FAST;
+	CHECK(!R.err && R.n_placed == 6 && n_fast == R.n_fast &&
+	      R.fast_capacity == 16384 && !ioctl_get(self->dev, id, &g) &&
+	      g.fast_height == R.fast_height && g.n_fast == R.n_fast &&
+	      same_placements(6),
+	      "nl: plan-get of the tiered plan: its figures and placements (tiers too) are the ioctl's");
+	xfer(sk, id_msg(TA_NL_CMD_PLAN_DESTROY, 0, id));
+
+	for (i = 0; i < 5; i++) {
+		const char *what = "", *says = "";
+		int want = -EINVAL;
+
+		m = tiered_msg(i == 0 ? 0 : i == 1 ? inf.fast_size + 4096 : 4000);
+		switch (i) {
+		case 0:
+			what = "fast-capacity 0";
+			says = "fast-capacity must be";
+			break;
+		case 1:
+			what = "fast-capacity above the fast tier";
+			says = "fast-capacity must be";
+			break;
+		case 2:
+			what = "tensor 0 (4096 bytes) pinned fast, capacity 4000";
+			nla_put(m, TA_NL_A_PLAN_TIER_PINS, sizeof(pins), pins);
+			want = -ENOSPC;
+			says = "tensor 0";
+			break;
+		case 3:
+			what = "tier-pins of the wrong length";
+			nla_put(m, TA_NL_A_PLAN_TIER_PINS, 8, pins);
+			says = "one u32 per tensor";
+			break;
+		case 4:
+			what = "an unknown pin";
+			nla_put(m, TA_NL_A_PLAN_TIER_PINS, sizeof(bad_pins),
+				bad_pins);
+			says = "a pin is not";
+			break;
+		}
+		xfer(sk, m);
+		/* 6.1 cannot format an extack message: a fixed sentence */
+		if (i == 2 && strstr(R.extack, "pins cannot be met"))
+			says = "pins cannot be met";
+		CHECK(R.err == want && strstr(R.extack, says) && !R.plan_id,
+		      "nl: tiered create, %s: %s, '%s' (got %d)", what,
+		      strerror(-want), R.extack, R.err);
+		ran++;
+	}
+	CHECK(ran == 5, "nl: the tiered refusal table ran %u cases", ran);
+}
+
 /* ioctl -> netlink, large: the do refuses, the dump delivers. */
 TEST_F(nl, parity_large)
 {

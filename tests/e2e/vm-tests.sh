@@ -480,6 +480,33 @@ run_module_tests() {
 	check "debugfs gone after unload" [ ! -e /sys/kernel/debug/tensorarena ]
 }
 
+# run_tier_tests SIZE_ARG: issue 29, memory tiers: the module with an
+# emulated fast tier (sram_size=1M), then without one (ENODEV), then a
+# sram_size insmod refuses.
+run_tier_tests() {
+	out=$(load "$1" sram_size=1M)
+	check "tier: load with sram_size=1M" [ -z "$out" ]
+	check "tier: the log says the fast tier is emulated" \
+		sh -c 'dmesg | grep -q "fast tier EMULATED: 1048576 bytes of system RAM"'
+	check "tier: sram_size readable" \
+		[ "$(cat /sys/module/tensorarena/parameters/sram_size)" = 1048576 ]
+	run_e2e "ta_e2e_tier" "$TA/ta_e2e_tier"
+	run_e2e "ta_e2e_netlink -t nl.tiered" "$TA/ta_e2e_netlink" -t nl.tiered
+	check "tier: debugfs fast shows the emulated tier, unused" \
+		sh -c "grep -q '^size: *1048576\$' '$(dev_debugfs)/fast' &&
+			grep -q '^in_use: *0\$' '$(dev_debugfs)/fast' &&
+			grep -q '^source: *emulated' '$(dev_debugfs)/fast'"
+	check "tier: unload" rmmod tensorarena
+	out=$(load "$1")
+	check "tier: load without sram_size" [ -z "$out" ]
+	check "tier: no debugfs fast without a fast tier" [ ! -e "$(dev_debugfs)/fast" ]
+	run_e2e "ta_e2e_tier --no-fast" "$TA/ta_e2e_tier" --no-fast \
+		-t info -t no_fast_tier
+	check "tier: unload (no fast tier)" rmmod tensorarena
+	insmod_fails "tier: sram_size not whole pages -> EINVAL" sram_size=1000 \
+		"Invalid argument"
+}
+
 # run_reload_tests SIZE_BYTES SIZE_ARG: 20 load/unload cycles give back the
 # arena every time.
 run_reload_tests() {
@@ -731,6 +758,13 @@ run_board_tests() {
 			[ "$limit" = 18446744073709551615 ]
 	fi
 	run_reach_tests
+	# Issue 29: the pageless board's SRAM (an mmio-sram region the node's
+	# sram phandle names) is the module's fast tier.
+	if [ "$variant" = pageless ]; then
+		check "board pageless: the log names the SRAM fast tier" \
+			sh -c "dmesg | grep -q 'fast tier: 1048576 bytes of SRAM at 0x0*104000000'"
+		run_e2e "ta_e2e_tier --sram" "$TA/ta_e2e_tier" --sram
+	fi
 	check "board $variant: unload" rmmod tensorarena
 	# dma_bits=32 with the region above 4 GiB: a no-map region is where it
 	# is, and is refused (ERANGE); a CMA one cannot give memory below.
@@ -790,6 +824,8 @@ test)
 	run_param_tests 1G
 	run_fault_tests
 	run_module_tests $((16 * MIB)) 16M
+	phase tiers
+	run_tier_tests 16M
 	phase reload
 	run_reload_tests $((16 * MIB)) 16M
 	run_unload_netlink_tests 16M
@@ -803,6 +839,7 @@ stock)
 	# Debian's amd64 kernel has no CMA: 4 MiB is the largest block it gives.
 	run_param_tests 64M
 	run_module_tests $((4 * MIB)) 4M
+	run_tier_tests 4M
 	run_reload_tests $((4 * MIB)) 4M
 	run_unload_netlink_tests 4M
 	;;

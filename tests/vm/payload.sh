@@ -97,6 +97,8 @@ prog() {
 	prog ta_e2e_dmem
 	# Issue #28: groups through the ioctls.
 	prog ta_e2e_group
+	# Issue #29: memory tiers through the ioctls.
+	prog ta_e2e_tier
 	# ta_e2e_netlink: its client, then its tests by area (run in this order).
 	prog ta_e2e_netlink "$TA_ROOT"/tests/e2e/ta_e2e_nl_{client,bad,plans,export,access,group}.c $nl_static
 	# ta_e2e_fault: injection, state, then its tests (calls, insmod).

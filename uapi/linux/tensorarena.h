@@ -257,13 +257,11 @@ struct ta_plan_create {
 
 /*
  * &ta_plan_create.tier_fail_kind: why the pins cannot be met.
- * %TA_TIER_FAIL_SIZE: the tensor, pinned fast, is larger than the capacity.
+ * %TA_TIER_FAIL_SIZE: the tensor, pinned fast, is larger than the capacity;
  * %TA_TIER_FAIL_LIVE: the tensors pinned fast live at tier_fail_step exceed
- * it; the tensor is the last to start.
- * %TA_TIER_FAIL_PLAN: no plan of them the planner found fits; the tensor
- * ends highest.
- * %TA_TIER_FAIL_CLASS: the tensor shares bytes with one pinned to the other
- * tier.
+ * it, the tensor is the last to start; %TA_TIER_FAIL_PLAN: no plan of them
+ * the planner found fits, the tensor ends highest; %TA_TIER_FAIL_CLASS: the
+ * tensor shares bytes with one pinned to the other tier.
  */
 #define TA_TIER_FAIL_NONE	0
 #define TA_TIER_FAIL_SIZE	1
@@ -317,7 +315,7 @@ struct ta_placement {
  * @weight_fast: Out. As &ta_plan_create.weight_fast.
  * @weight_bound: Out. As &ta_plan_create.weight_bound.
  * @n_fast: Out. As &ta_plan_create.n_fast.
- * @fast_capacity_pad: Must be zero.
+ * @fast_capacity_pad: Out. Zero.
  * @fast_capacity: Out. As the create's &ta_plan_create.fast_capacity.
  */
 struct ta_plan_get {
@@ -462,11 +460,8 @@ struct ta_info {
 	__u32 fast_pad;
 };
 
-/*
- * &ta_info.fast_flags. %TA_FAST_EMULATED: system RAM stands in for SRAM (the
- * module parameter sram_size).
- */
-#define TA_FAST_EMULATED	0x1
+/* &ta_info.fast_flags (EMULATED: system RAM stands in for SRAM, sram_size) */
+#define TA_FAST_EMULATED	0x1	/* not SRAM: system RAM */
 #define TA_FAST_MAPPABLE	0x2	/* fast slices can be mmap()ed */
 #define TA_FAST_EXPORTABLE	0x4	/* and exported as dma-bufs */
 
