@@ -494,10 +494,7 @@ int ioctl_get(int dev, uint32_t id, struct ta_plan_get *g)
 	return ioctl(dev, TA_IOCTL_PLAN_GET, g) ? -errno : 0;
 }
 
-/*
- * Netlink placements carry offset and size; the ioctl's also the tier, which
- * is TA_TIER_SLOW for every plan these tests make.
- */
+/* The placements of both transports: offset, size and tier. */
 int same_placements(uint32_t n)
 {
 	uint32_t i;
@@ -507,7 +504,7 @@ int same_placements(uint32_t n)
 	for (i = 0; i < n; i++)
 		if (R.place[i].offset != ioc_place[i].offset ||
 		    R.place[i].size != ioc_place[i].size ||
-		    ioc_place[i].tier != TA_TIER_SLOW)
+		    R.place[i].tier != ioc_place[i].tier)
 			return 0;
 	return 1;
 }
