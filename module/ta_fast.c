@@ -25,6 +25,7 @@
 #include <linux/of.h>
 #include <linux/scatterlist.h>
 
+#include "include/ta_compat.h"
 #include "ta_internal.h"
 
 /* The fast pool's name on the device (the arena's pool has none). */
