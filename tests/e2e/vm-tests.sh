@@ -169,9 +169,9 @@ run_corrupt_tests() {
 run_npu_tests() {
 	# The NPU's cores: 1 to 8 (n_cores); outside that it does not load.
 	load_stock_modules
-	fails_with "npu-sim: n_cores=0 -> EINVAL" 1 "Invalid argument" \
+	fails_with "npu-sim: n_cores=0 -> EINVAL" 22 "Invalid argument" \
 		insmod "$TA/ta_npu_sim.ko" n_cores=0
-	fails_with "npu-sim: n_cores=9 -> EINVAL" 1 "Invalid argument" \
+	fails_with "npu-sim: n_cores=9 -> EINVAL" 22 "Invalid argument" \
 		insmod "$TA/ta_npu_sim.ko" n_cores=9
 	check "npu-sim: a refused load leaves nothing loaded" sh -c '! grep -q "^ta_npu_sim " /proc/modules'
 	check "npu-sim: loads" npu_load
