@@ -131,13 +131,17 @@ static int ta_npu_job_wait(struct ta_npu_job *job, struct dma_fence *dep)
 	return dep->error;
 }
 
-/* Keep the core until the job's hold after @start is over. */
+/*
+ * Keep the core until the job's hold after @start is over, by the clock the
+ * record uses: a sleep counted in jiffies can end early by it (seen under
+ * TCG), so sleep again for what is left.
+ */
 static void ta_npu_job_hold(const struct ta_npu_job *job, ktime_t start)
 {
-	s64 left_us = (s64)job->hold_ms * USEC_PER_MSEC -
-		      ktime_us_delta(ktime_get(), start);
+	s64 hold_us = (s64)job->hold_ms * USEC_PER_MSEC;
+	s64 left_us;
 
-	if (left_us > 0)
+	while ((left_us = hold_us - ktime_us_delta(ktime_get(), start)) > 0)
 		fsleep(left_us);
 }
 
