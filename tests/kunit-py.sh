@@ -59,14 +59,17 @@ if [ ! -f "$src/.done" ]; then
 fi
 
 # copy_changed FROM TO FILE...: FROM/FILE copied to TO/FILE when it differs
-# or is newer, with its time (an unchanged file is not rebuilt).
+# or is newer. An unchanged file keeps its time (it is not rebuilt); a copied
+# one gets the time of the copy, not its own: a file changed in a branch can
+# be older than the object a build of another tree left in the cache, which
+# make would then keep (ta_group_obj.o of main beside a split ta_group_obj.c).
 copy_changed() {
 	local from=$1 to=$2 f
 	shift 2
 	for f in "$@"; do
 		if [ "$from/$f" -nt "$to/$f" ] || ! cmp -s "$from/$f" "$to/$f"; then
 			mkdir -p "$(dirname "$to/$f")"
-			cp -p "$from/$f" "$to/$f" || return 1
+			cp "$from/$f" "$to/$f" || return 1
 		fi
 	done
 }
