@@ -344,16 +344,6 @@ int ta_plan_fetch(struct ta_client *c, uint32_t id, struct ta_plan **out)
 
 	memset(&g, 0, sizeof(g));
 	g.plan_id = id;
-	/*
-	 * The netlink family's plan-get carries no tier figures: a tiered
-	 * plan (its fast capacity, which the client's /dev/tensorarena file
-	 * reads with the figures alone) is read through that file.
-	 */
-	if (c->transport == TA_TRANSPORT_NETLINK && c->dev_fd >= 0 &&
-	    !ta_ioctl_ops.get(c, &g) && g.fast_capacity)
-		get = ta_ioctl_ops.get;
-	memset(&g, 0, sizeof(g));
-	g.plan_id = id;
 	err = get(c, &g);
 	if (err)
 		return err;

@@ -382,9 +382,9 @@ static int ta_nl_create(struct ta_client *c, struct ta_plan_create *a)
 	if (a->pad || ta_nl_nonzero(&a->reserved, sizeof(a->reserved)))
 		return -EINVAL;
 	/*
-	 * The family has no tier attributes: a tiered create goes through
-	 * the client's /dev/tensorarena file (the plan is the client's all
-	 * the same) and its errors and pin failure come back as the ioctl's.
+	 * A tiered create goes through the client's /dev/tensorarena file
+	 * (the plan is the client's all the same), so that its pin failure
+	 * comes back in the ioctl's fields; plan-get reads it over netlink.
 	 */
 	if ((a->flags & TA_CREATE_TIERED) && c->dev_fd >= 0)
 		return ta_ioctl_ops.create(c, a);
@@ -456,6 +456,14 @@ static void ta_nl_get_figures(struct nlattr **tb, struct ta_plan_get *g)
 	g->strategy = ta_nl_u32(tb[TA_NL_A_PLAN_STRATEGY]);
 	g->optimal = tb[TA_NL_A_PLAN_OPTIMAL] ?
 		     nla_get_u8(tb[TA_NL_A_PLAN_OPTIMAL]) : 0;
+	/* a tiered plan's figures; absent (0) for an untiered one */
+	g->fast_capacity = ta_nl_u64(tb[TA_NL_A_PLAN_FAST_CAPACITY]);
+	g->n_fast = ta_nl_u32(tb[TA_NL_A_PLAN_N_FAST]);
+	g->fast_height = ta_nl_u64(tb[TA_NL_A_PLAN_FAST_HEIGHT]);
+	g->fast_mmap_offset = ta_nl_u64(tb[TA_NL_A_PLAN_FAST_MMAP_OFFSET]);
+	g->weight_total = ta_nl_u64(tb[TA_NL_A_PLAN_WEIGHT_TOTAL]);
+	g->weight_fast = ta_nl_u64(tb[TA_NL_A_PLAN_WEIGHT_FAST]);
+	g->weight_bound = ta_nl_u64(tb[TA_NL_A_PLAN_WEIGHT_BOUND]);
 }
 
 static int ta_nl_list_parse(struct nlmsghdr *hdr, struct nlattr **tb,
@@ -506,6 +514,8 @@ static int ta_nl_one_parse(struct nlmsghdr *hdr, struct nlattr **tb,
 				p.offset = nla_get_u64(pa);
 			else if (nla_type(pa) == TA_NL_A_PLACEMENT_SIZE)
 				p.size = nla_get_u64(pa);
+			else if (nla_type(pa) == TA_NL_A_PLACEMENT_TIER)
+				p.tier = nla_get_u32(pa);
 		}
 		memset(dst + (size_t)i * g->placement_size, 0,
 		       g->placement_size);
