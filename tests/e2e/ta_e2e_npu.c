@@ -31,7 +31,10 @@
  * the watchdog must stop. With --group, only the groups' proof
  * (ta_e2e_npu_group.c): members of one lane serialised by their one
  * reservation object, even on two cores, other lanes not held back and
- * running at once on two cores, links with no copy.
+ * running at once on two cores, links with no copy. With --tiered, only
+ * the proof on tiered plans (ta_e2e_npu_tier.c): the module has a fast
+ * tier, each model is planned across it and run with its tensors in both
+ * tiers, and the NPU's count of the bytes it moved from SRAM is checked.
  *
  * Each option above turns on its tests (-l lists them); -t NAME after
  * the models (or after "--") runs the tests named instead. Every test opens
@@ -39,7 +42,7 @@
  *
  * usage: ta_e2e_npu [--steps] [--corrupt] [--plan-id] [--bad-input] [--unreachable]
  *		     [--dma-heap] [--table] [--stress] [--sync] [--no-constants]
- *		     [--export-inputs] [--long-job] [--group]
+ *		     [--export-inputs] [--long-job] [--group] [--tiered]
  *		     MODEL.tflite|.onnx... [--] [-l] [-t NAME]...
  * Prints the harness's plan, "e2e: ok - ..." / "e2e: not ok - ..." per
  * check and "e2e: ok N - NAME" per test (tests/e2e/ta_harness.h).
@@ -105,6 +108,7 @@ static const struct {
 	{ "--sync", &opts.sync }, { "--no-constants", &no_constants },
 	{ "--export-inputs", &opts.export_inputs },
 	{ "--long-job", &opts.long_job }, { "--group", &opts.group },
+	{ "--tiered", &opts.tiered },
 };
 
 /*
@@ -143,6 +147,8 @@ static int npu_select(char **sel)
 			SEL("group_lanes");
 			SEL("group_cores");
 			SEL("group_link");
+		} else if (opts.tiered) {
+			SEL("tiered");
 		} else if (opts.corrupt) {
 			SEL("corrupt");
 		} else {

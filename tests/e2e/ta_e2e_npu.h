@@ -11,7 +11,7 @@
  * lifetime and the kernel API's access rule, ta_e2e_npu_jobs.c fences, the
  * queue bound, concurrent processes, the watchdog and exported inputs,
  * ta_e2e_npu_group.c groups (serialised lanes, concurrent lanes on two
- * cores, links),
+ * cores, links), ta_e2e_npu_tier.c tiered plans,
  * ta_e2e_npu_models.c the models on every strategy (or corrupted plans)
  * and the end: every model read, the arena empty.
  */
@@ -53,20 +53,30 @@ static inline bool is_initial(const struct model *m, uint32_t t)
 	       (TA_TENSOR_INPUT | TA_TENSOR_CONSTANT | TA_TENSOR_PERSISTENT);
 }
 
-/* A plan in the module, mapped. */
+/* A plan in the module, mapped (a tiered plan's fast slice too). */
 struct plan {
 	struct ta_plan_create create;
 	struct ta_placement *place;
 	uint8_t *map;
 	size_t map_len;
+	uint8_t *fast_map;	/* the fast slice's mapping, NULL if none */
+	size_t fast_map_len;
 	int dmabuf;
 	int npu;		/* the NPU's DRM fd the plan is imported in */
 	uint32_t handle;	/* the plan's GEM handle there, 0 if none */
 };
 
+/* Where tensor @t's bytes are in the plan's mappings: its own tier's. */
+static inline uint8_t *plan_tensor(const struct plan *p, uint32_t t)
+{
+	if (p->place[t].tier == TA_TIER_FAST)
+		return p->fast_map + p->place[t].offset;
+	return p->map + p->place[t].offset;
+}
+
 struct options {
 	bool steps, corrupt, plan_id, bad_input, dma_heap, table, stress,
-	     unreachable, sync, export_inputs, long_job, group;
+	     unreachable, sync, export_inputs, long_job, group, tiered;
 };
 
 static const uint32_t strategies[] = {
@@ -116,6 +126,9 @@ int model_load(struct model *m, const char *path);
 void model_free(struct model *m);
 int plan_create(int ta, const struct model *m, uint32_t strategy,
 		struct plan *p);
+int plan_create_tiered(int ta, const struct model *m, uint32_t strategy,
+		       uint64_t fast_capacity,
+		       const struct ta_tensor_tier *tiers, struct plan *p);
 void plan_destroy(int ta, struct plan *p);
 void plan_write_initial(const struct model *m, struct plan *p);
 void job_init(struct drm_ta_npu_submit *job, const struct model *m,

@@ -176,11 +176,29 @@ static int plan_read(int ta, struct plan *p, uint32_t n_tensors)
 int plan_create(int ta, const struct model *m, uint32_t strategy,
 		struct plan *p)
 {
+	return plan_create_tiered(ta, m, strategy, 0, NULL, p);
+}
+
+/*
+ * A plan of @m, across the fast tier when @fast_capacity is not 0 (with
+ * @tiers, or NULL: the planner chooses every tensor's tier), mapped in
+ * both tiers, exported and imported into the NPU.
+ */
+int plan_create_tiered(int ta, const struct model *m, uint32_t strategy,
+		       uint64_t fast_capacity,
+		       const struct ta_tensor_tier *tiers, struct plan *p)
+{
 	long page = sysconf(_SC_PAGESIZE);
 	struct ta_plan_export exp = { 0 };
 
 	memset(p, 0, sizeof(*p));
 	p->dmabuf = -1;
+	if (fast_capacity) {
+		p->create.flags = TA_CREATE_TIERED;
+		p->create.fast_capacity = fast_capacity;
+		p->create.tiers = (uintptr_t)tiers;
+		p->create.tier_size = tiers ? sizeof(*tiers) : 0;
+	}
 	p->create.strategy = strategy;
 	p->create.tensors = (uintptr_t)m->tensors;
 	p->create.n_tensors = m->n_tensors;
@@ -204,6 +222,17 @@ int plan_create(int ta, const struct model *m, uint32_t strategy,
 		p->map = NULL;
 		return -errno;
 	}
+	if (p->create.fast_height) {
+		p->fast_map_len = (p->create.fast_height + page - 1) / page *
+				  page;
+		p->fast_map = mmap(NULL, p->fast_map_len,
+				   PROT_READ | PROT_WRITE, MAP_SHARED, ta,
+				   p->create.fast_mmap_offset);
+		if (p->fast_map == MAP_FAILED) {
+			p->fast_map = NULL;
+			return -errno;
+		}
+	}
 	exp.plan_id = p->create.plan_id;
 	exp.flags = TA_EXPORT_CLOEXEC;
 	if (ioctl(ta, TA_IOCTL_PLAN_EXPORT, &exp))
@@ -221,6 +250,8 @@ void plan_destroy(int ta, struct plan *p)
 
 	if (p->map)
 		munmap(p->map, p->map_len);
+	if (p->fast_map)
+		munmap(p->fast_map, p->fast_map_len);
 	if (p->handle)
 		drm_gem_close_handle(p->npu, p->handle);
 	if (p->dmabuf >= 0)
@@ -231,15 +262,14 @@ void plan_destroy(int ta, struct plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* Write the inputs, constants and state through the plan's mapping. */
+/* Write the inputs, constants and state through the plan's mappings. */
 void plan_write_initial(const struct model *m, struct plan *p)
 {
 	uint32_t t;
 
 	for (t = 0; t < m->n_tensors; t++) {
 		if (is_initial(m, t) && m->tensors[t].size)
-			ta_npu_fill_initial(JOB_KEY, t,
-					    p->map + p->place[t].offset,
+			ta_npu_fill_initial(JOB_KEY, t, plan_tensor(p, t),
 					    m->tensors[t].size);
 	}
 }
@@ -282,7 +312,7 @@ int64_t compare_live(const struct model *m, const struct plan *p,
 
 		if (!live || !m->tensors[t].size)
 			continue;
-		if (memcmp(p->map + p->place[t].offset, want[t],
+		if (memcmp(plan_tensor(p, t), want[t],
 			   m->tensors[t].size))
 			return t;
 	}

@@ -480,6 +480,40 @@ run_module_tests() {
 	check "debugfs gone after unload" [ ! -e /sys/kernel/debug/tensorarena ]
 }
 
+# run_tier_npu_tests: the reference NPU runs tiered plans, its tensors in
+# both tiers, bit for bit; the module is loaded with a fast tier.
+run_tier_npu_tests() {
+	check "tier: npu-sim loads" npu_load
+	run_e2e "ta_e2e_npu --tiered" "$TA/ta_e2e_npu" --tiered \
+		"$TA/models/person_detect_mobilenetv1_i8.tflite" \
+		"$TA/models/anomaly_autoencoder_i8.tflite"
+	check "tier: npu-sim unloads" rmmod ta_npu_sim
+}
+
+# run_tier_tactl_tests: tactl plan --sram in the module over each
+# transport (the module has a 1 MiB fast tier); a pin it cannot meet fails
+# naming the tensor.
+run_tier_tactl_tests() {
+	model=$TA/models/person_detect_mobilenetv1_i8.tflite
+	for tr in ioctl netlink; do
+		check "tier: tactl plan --sram 256K --$tr plans in the module" \
+			sh -c "'$TA/tactl' plan '$model' --sram 256K --$tr -o /tmp/tier-$tr.csv >/tmp/tier-$tr.out 2>&1"
+		sed 's/^/# /' "/tmp/tier-$tr.out"
+		check "tier: tactl plan --sram --$tr: 256 KiB of SRAM in use at most" \
+			grep -Eq '^sram: +262144 bytes, [0-9]+ used by [1-9]' "/tmp/tier-$tr.out"
+		check "tier: tactl plan --sram --$tr: -o puts tensors in both tiers" \
+			sh -c "grep -q ',fast\$' /tmp/tier-$tr.csv && grep -q ',slow\$' /tmp/tier-$tr.csv"
+		check "tier: tactl plan --sram --$tr: the arena holds no plan after" \
+			[ "$(json_field "$("$TA/tactl" info --json)" bytes_in_use)" = 0 ]
+		# tensors 8 (64 KiB) and 54 (36 KiB) are live together at step 2
+		check "tier: tactl plan --sram 64K --$tr: pins the SRAM cannot hold fail" \
+			sh -c "! '$TA/tactl' plan '$model' --sram 64K --pin 8=fast --pin 54=fast --$tr >/tmp/tier-pin.out 2>&1"
+		sed 's/^/# /' /tmp/tier-pin.out
+		check "tier: tactl plan --sram 64K --$tr: the failure names the tensor and the shortfall" \
+			grep -q "need 36864 bytes more than the SRAM's 65536; tensor 54" /tmp/tier-pin.out
+	done
+}
+
 # run_tier_tests SIZE_ARG: issue 29, memory tiers: the module with an
 # emulated fast tier (sram_size=1M), then without one (ENODEV), then a
 # sram_size insmod refuses.
@@ -492,6 +526,8 @@ run_tier_tests() {
 		[ "$(cat /sys/module/tensorarena/parameters/sram_size)" = 1048576 ]
 	run_e2e "ta_e2e_tier" "$TA/ta_e2e_tier"
 	run_e2e "ta_e2e_netlink -t nl.tiered" "$TA/ta_e2e_netlink" -t nl.tiered
+	run_tier_tactl_tests
+	run_tier_npu_tests
 	check "tier: debugfs fast shows the emulated tier, unused" \
 		sh -c "grep -q '^size: *1048576\$' '$(dev_debugfs)/fast' &&
 			grep -q '^in_use: *0\$' '$(dev_debugfs)/fast' &&
@@ -792,6 +828,8 @@ run_board_tests() {
 		check "board pageless: the module binds the node again" [ -z "$out" ]
 		run_e2e "ta_e2e_lib" "$TA/ta_e2e_lib" "$TA/traces/S_1.csv"
 		run_npu_tests "$TA/models/person_detect_mobilenetv1_i8.tflite"
+		# Issue 29: tiered plans on the board's SRAM, through the NPU.
+		run_tier_npu_tests
 		check "board pageless: unload" rmmod tensorarena
 		return
 	fi
@@ -834,6 +872,12 @@ test)
 	phase dmem
 	run_dmem_tests
 	phase end
+	;;
+tiers)
+	# A developer's short boot (tests/vm/test-vm.sh --mode tiers): the
+	# tier phase alone, on the debug kernel.
+	phase tiers
+	run_tier_tests 16M
 	;;
 stock)
 	# Debian's amd64 kernel has no CMA: 4 MiB is the largest block it gives.

@@ -4,9 +4,10 @@
  *
  * A real NPU is given DMA addresses and reaches memory over its bus; this
  * one is given the same DMA addresses and reaches the bytes behind them
- * through the bus emulation below: the address must lie inside the job's
- * imported buffer (else the access faults, as behind an IOMMU), and its
- * place in the buffer gives the CPU address in the buffer's kernel mapping.
+ * through the bus emulation below: the address must lie inside one of the
+ * job's imported buffers, the plan's or its fast slice's (else the access
+ * faults, as behind an IOMMU), and its place in the buffer gives the CPU
+ * address in the buffer's kernel mapping.
  * Op i reads its inputs, then writes its outputs, with the function of
  * ta_npu_mix.h (an in-place op's first output is its first input).
  */
@@ -19,24 +20,42 @@
 #include "ta_npu_internal.h"
 #include "ta_npu_mix.h"
 
-/* The bus: the CPU address of [dma, dma + len), or NULL for a fault. */
-static u8 *ta_npu_hw_access(const struct ta_npu_run *run, dma_addr_t dma,
-			    u64 len)
+/* The CPU address of [dma, dma + len) in one imported buffer, or NULL. */
+static u8 *ta_npu_hw_window(const struct ta_npu_bo_view *window,
+			    dma_addr_t dma, u64 len)
 {
-	const struct ta_npu_bo_view *bus = &run->bus;
-
-	if (dma < bus->dma || dma - bus->dma > bus->size ||
-	    len > bus->size - (dma - bus->dma))
+	if (!window->size || dma < window->dma ||
+	    dma - window->dma > window->size ||
+	    len > window->size - (dma - window->dma))
 		return NULL;
-	return (u8 *)bus->vaddr + (dma - bus->dma);
+	return (u8 *)window->vaddr + (dma - window->dma);
+}
+
+/*
+ * The bus: the CPU address of [dma, dma + len), or NULL for a fault. It
+ * reaches the plan's buffer and, for a tiered plan, its fast slice (the
+ * SRAM); @fast says which one served the access.
+ */
+static u8 *ta_npu_hw_access(const struct ta_npu_run *run, dma_addr_t dma,
+			    u64 len, bool *fast)
+{
+	u8 *p = ta_npu_hw_window(&run->bus, dma, len);
+
+	*fast = false;
+	if (p)
+		return p;
+	p = ta_npu_hw_window(&run->fast, dma, len);
+	*fast = !!p;
+	return p;
 }
 
 /* An in-place op's first output: its first input, through the bus. */
 static void ta_npu_hw_view(struct ta_npu_run *run,
 			   const struct ta_npu_tensor *src, u8 *dst, u64 size)
 {
+	bool fast;
 	const u8 *from = src->size ? ta_npu_hw_access(run, src->dma,
-						      src->size) : NULL;
+						      src->size, &fast) : NULL;
 
 	/* the input was read through the bus just before: it is mapped */
 	ta_npu_view_output(from, from ? src->size : 0, dst, size);
@@ -80,24 +99,28 @@ static int ta_npu_hw_op(struct ta_npu_run *run, u32 index,
 	for (k = 0; k < op->n_inputs; k++) {
 		const struct ta_npu_tensor *t = &run->tensors[in[k]];
 		const u8 *p = NULL;
+		bool fast = false;
 
 		if (t->size) {
-			p = ta_npu_hw_access(run, t->dma, t->size);
+			p = ta_npu_hw_access(run, t->dma, t->size, &fast);
 			if (!p)
 				return -EIO;
 		}
 		digest = ta_npu_digest_input(digest, p, t->size);
 		run->bytes_read += t->size;
+		if (fast)
+			run->bytes_read_fast += t->size;
 		if (ta_npu_hw_tick(deadline))
 			return -ETIMEDOUT;
 	}
 	for (k = 0; k < op->n_outputs; k++) {
 		const struct ta_npu_tensor *t = &run->tensors[out[k]];
+		bool fast;
 		u8 *p;
 
 		if (!t->size)
 			continue;
-		p = ta_npu_hw_access(run, t->dma, t->size);
+		p = ta_npu_hw_access(run, t->dma, t->size, &fast);
 		if (!p)
 			return -EIO;
 		if (!k && op->n_inputs && (op->flags & TA_OP_INPLACE))
@@ -105,6 +128,8 @@ static int ta_npu_hw_op(struct ta_npu_run *run, u32 index,
 		else
 			ta_npu_fill_output(digest, k, p, t->size);
 		run->bytes_written += t->size;
+		if (fast)
+			run->bytes_written_fast += t->size;
 		if (ta_npu_hw_tick(deadline))
 			return -ETIMEDOUT;
 	}

@@ -135,9 +135,13 @@ struct ta_npu_tensor {
  * @op_begin: first op to run
  * @op_end: one past the last op to run
  * @tensors: per tensor, its DMA address and size
- * @bus: the plan's buffer: the only DMA range the job may reach
+ * @bus: the plan's buffer: a DMA range the job may reach
+ * @fast: the plan's fast slice, the other range it may reach (size 0 for
+ *	  a plan without one)
  * @bytes_read: out, tensor bytes read
  * @bytes_written: out, tensor bytes written
+ * @bytes_read_fast: out, those of @bytes_read read from @fast
+ * @bytes_written_fast: out, those of @bytes_written written to @fast
  */
 struct ta_npu_run {
 	u64 key;
@@ -147,8 +151,11 @@ struct ta_npu_run {
 	u32 op_end;
 	const struct ta_npu_tensor *tensors;
 	struct ta_npu_bo_view bus;
+	struct ta_npu_bo_view fast;
 	u64 bytes_read;
 	u64 bytes_written;
+	u64 bytes_read_fast;
+	u64 bytes_written_fast;
 };
 
 /**
@@ -164,7 +171,8 @@ struct ta_npu_run {
  * @work: runs it on @core's queue
  * @run: what it runs; @run.ops, @run.refs and @run.tensors are its own
  * @plan: the plan, referenced until the job is done
- * @objs: the buffers it names (the plan's first), referenced until done
+ * @objs: the buffers it names (the plan's first, its fast slice's last),
+ *	  referenced until done
  * @n_objs: entries in @objs
  * @deps: the fences it waits for before it runs, referenced
  * @run_ns: out, time the ops took

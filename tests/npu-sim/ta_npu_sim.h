@@ -93,6 +93,17 @@ struct drm_ta_npu_bo {
  *	     cores that each hold their core are certain to overlap in time.
  *	     A job that fails lets go at once.
  * @reserved: Must be zero.
+ * @bytes_read_fast: Out, with %TA_NPU_SUBMIT_WAIT. Of @bytes_read, those
+ *		     read from the plan's fast slice (tensors a tiered plan
+ *		     put in the fast tier, the NPU's SRAM).
+ * @bytes_written_fast: Out, with %TA_NPU_SUBMIT_WAIT. Of @bytes_written,
+ *			those written to the fast slice.
+ *
+ * A tiered plan (%TA_CREATE_TIERED) is run as planned: the driver takes
+ * the plan's fast slice itself through tensorarena's kernel API, whichever
+ * way the plan is named, and reaches each tensor in its own tier. The plan
+ * must have bytes in the arena too (its dma-buf is the job's first buffer;
+ * a plan wholly in the fast tier has none to import: -EINVAL).
  *
  * With %TA_NPU_SUBMIT_WAIT the call returns the job's own error (EIO for a
  * bus fault, ETIMEDOUT when a fence it waited for did not signal within
@@ -121,6 +132,8 @@ struct drm_ta_npu_submit {
 	__u32 core;
 	__u32 hold_ms;
 	__u64 reserved;
+	__u64 bytes_read_fast;
+	__u64 bytes_written_fast;
 };
 
 /* Finished jobs of a DRM file that DRM_IOCTL_TA_NPU_JOB_INFO still knows. */

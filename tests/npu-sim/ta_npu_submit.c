@@ -2,8 +2,9 @@
 /*
  * ta_npu_submit.c - DRM_IOCTL_TA_NPU_SUBMIT: check a job, find its plan
  * (an imported dma-buf's GEM handle, or a plan ID through tensorarena's
- * kernel API), turn each tensor's place in the plan into a DMA address
- * inside the imported buffer, and queue it (ta_npu_job.c).
+ * kernel API), take a tiered plan's fast slice too, turn each tensor's
+ * place in the plan into a DMA address inside the imported buffer of its
+ * tier, and queue it (ta_npu_job.c).
  */
 #include <linux/dma-buf.h>
 #include <linux/err.h>
@@ -182,13 +183,42 @@ static int ta_npu_find_bos(struct drm_file *file,
 }
 
 /*
- * The accelerator's view of each tensor: its offset in the plan (its
- * tensorarena DMA address minus the slice's) inside the imported buffer,
- * which this NPU, like most, reaches as one contiguous DMA range.
+ * A tiered plan's fast slice (the tensors it put in the NPU's SRAM): the
+ * driver takes it itself through the kernel API, whichever way the plan
+ * was named, and imports it beside the plan's buffer as a buffer the job
+ * writes (its reservation object is fenced too). A plan without one
+ * leaves @job->run.fast empty.
+ */
+static int ta_npu_find_fast(struct drm_device *drm, struct ta_npu_job *job,
+			    bool *writes)
+{
+	struct drm_gem_object *obj;
+	struct dma_buf *dmabuf;
+
+	if (!ta_kapi_plan_fast_size(job->plan))
+		return 0;
+	dmabuf = ta_kapi_plan_fast_dmabuf(job->plan);
+	if (IS_ERR(dmabuf))
+		return PTR_ERR(dmabuf);
+	obj = drm_gem_prime_import(drm, dmabuf);
+	dma_buf_put(dmabuf);
+	if (IS_ERR(obj))
+		return PTR_ERR(obj);
+	writes[job->n_objs] = true;
+	job->objs[job->n_objs++] = obj;
+	return ta_npu_gem_view(obj, &job->run.fast);
+}
+
+/*
+ * The accelerator's view of each tensor: its offset in the slice of its
+ * tier (its tensorarena DMA address minus the slice's) inside that slice's
+ * imported buffer, which this NPU, like most, reaches as one contiguous
+ * DMA range.
  */
 static int ta_npu_tensors(struct ta_npu_job *job, u32 n_tensors)
 {
 	dma_addr_t base = ta_kapi_plan_dma_base(job->plan);
+	dma_addr_t fast_base = ta_kapi_plan_fast_dma_base(job->plan);
 	struct ta_npu_tensor *tensors;
 	u32 t;
 	int err;
@@ -201,20 +231,27 @@ static int ta_npu_tensors(struct ta_npu_job *job, u32 n_tensors)
 	if (!tensors)
 		return -ENOMEM;
 	for (t = 0; t < n_tensors; t++) {
+		const struct ta_npu_bo_view *window = &job->run.bus;
 		dma_addr_t dma;
 		u64 size, offset;
+		u32 tier;
 
-		err = ta_kapi_plan_tensor(job->plan, t, &dma, &size);
+		err = ta_kapi_plan_tensor(job->plan, t, &dma, &size) ?:
+		      ta_kapi_plan_tensor_tier(job->plan, t, &tier);
 		if (err)
 			return err;
 		tensors[t].size = size;
 		if (!size)
 			continue;
 		offset = dma - base;
-		if (offset > job->run.bus.size ||
-		    size > job->run.bus.size - offset)
+		if (tier == TA_TIER_FAST) {
+			window = &job->run.fast;
+			offset = dma - fast_base;
+		}
+		/* A fast tensor without a fast slice has an empty window. */
+		if (offset > window->size || size > window->size - offset)
 			return -EINVAL;
-		tensors[t].dma = job->run.bus.dma + offset;
+		tensors[t].dma = window->dma + offset;
 	}
 	return 0;
 }
@@ -237,9 +274,10 @@ static int ta_npu_submit(struct drm_device *drm,
 	if (args->flags & TA_NPU_SUBMIT_CORE)
 		job->core = &npu->cores[args->core];
 	job->hold_ms = args->hold_ms;
-	job->objs = kcalloc(args->n_bos + 1, sizeof(*job->objs),
+	/* the plan's buffer, the further ones, a tiered plan's fast slice */
+	job->objs = kcalloc(args->n_bos + 2, sizeof(*job->objs),
 			    GFP_KERNEL_ACCOUNT);
-	writes = kcalloc(args->n_bos + 1, sizeof(*writes), GFP_KERNEL_ACCOUNT);
+	writes = kcalloc(args->n_bos + 2, sizeof(*writes), GFP_KERNEL_ACCOUNT);
 	if (!job->objs || !writes) {
 		err = -ENOMEM;
 		goto free_job;
@@ -262,6 +300,9 @@ static int ta_npu_submit(struct drm_device *drm,
 	err = ta_npu_find_bos(file, args, job, writes);
 	if (err)
 		goto free_job;
+	err = ta_npu_find_fast(drm, job, writes);
+	if (err)
+		goto free_job;
 	err = ta_npu_tensors(job, args->n_tensors);
 	if (err)
 		goto free_job;
@@ -280,6 +321,8 @@ static int ta_npu_submit(struct drm_device *drm,
 			err = job->fence.error;
 		args->bytes_read = job->run.bytes_read;
 		args->bytes_written = job->run.bytes_written;
+		args->bytes_read_fast = job->run.bytes_read_fast;
+		args->bytes_written_fast = job->run.bytes_written_fast;
 		args->run_ns = job->run_ns;
 	}
 	dma_fence_put(&job->fence);
@@ -300,7 +343,9 @@ free_job:
  * Return: 0; -ENOENT for an unknown handle or a plan ID the caller may not
  * see; -EINVAL for a bad field (a core the accelerator does not have, a
  * hold over TA_NPU_MAX_HOLD_MS), a buffer that is not a tensorarena plan's
- * (or a tensor's of the same plan), a tensor count that is not the plan's;
+ * (or a tensor's of the same plan), a tensor count that is not the plan's,
+ * a tiered plan with nothing in the arena; -EOPNOTSUPP for a tiered plan
+ * whose fast tier cannot be exported (&ta_info.fast_flags);
  * -EFAULT; -EBUSY with too many jobs queued (the device's, or the file's
  * TA_NPU_MAX_FILE_QUEUED); -ENOMEM; with
  * %TA_NPU_SUBMIT_WAIT, the job's own error, or -EINTR when a signal ended

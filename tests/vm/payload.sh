@@ -86,7 +86,7 @@ prog() {
 	prog ta_e2e_lib "$us/libtensorarena-internal.a" $nl_static -lm
 	prog ta_e2e_runtime "$us/libtensorarena-internal.a" $nl_static -lm
 	prog ta_e2e_worst "$us/libtensorarena-internal.a" $nl_static -lm
-	prog ta_e2e_npu "$TA_ROOT"/tests/e2e/ta_e2e_npu_{run,api,jobs,group,models}.c "$TA_ROOT/tests/e2e/ta_e2e_drm.c" \
+	prog ta_e2e_npu "$TA_ROOT"/tests/e2e/ta_e2e_npu_{run,api,jobs,group,tier,models}.c "$TA_ROOT/tests/e2e/ta_e2e_drm.c" \
 		"$us/libtensorarena-internal.a" $nl_static -lm
 	prog ta_e2e_camera "$TA_ROOT/tests/e2e/ta_e2e_drm.c"
 	# Issue #9 evidence 3 and 4: exhaustion by an unprivileged user, and
