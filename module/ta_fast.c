@@ -18,6 +18,7 @@
  * can be mapped and exported; a slice is zeroed before its new owner sees
  * it (ta_plan_obj.c). Everything here is device-managed and set at probe.
  */
+#include <linux/dma-direct.h>
 #include <linux/dma-mapping.h>
 #include <linux/genalloc.h>
 #include <linux/io.h>
@@ -106,6 +107,27 @@ int ta_fast_init_emulated(struct ta_device *ta, u64 size)
 	return 0;
 }
 
+/*
+ * Whether the device reaches [@phys, @phys + @size) by direct DMA: the
+ * dma-ranges of its bus translate both ends and its limit covers them.
+ * dma_map_resource() refuses such a range too, but with a warning and a
+ * backtrace; a device tree that puts the SRAM out of the device's reach is
+ * a board's mistake to report, not a kernel bug. Behind an IOMMU the
+ * mapping decides.
+ */
+static bool ta_fast_reachable(struct device *dev, phys_addr_t phys,
+			      size_t size)
+{
+	dma_addr_t first, last;
+
+	if (device_iommu_mapped(dev))
+		return true;
+	first = phys_to_dma(dev, phys);
+	last = phys_to_dma(dev, phys + size - 1);
+	return first != DMA_MAPPING_ERROR && last != DMA_MAPPING_ERROR &&
+	       last >= first && last <= ta_dma_limit(dev);
+}
+
 /* devres: give the SRAM back to the sram driver's pool, unmap it. */
 static void ta_fast_sram_release(void *data)
 {
@@ -158,7 +180,10 @@ int ta_fast_init_of(struct ta_device *ta, struct device_node *np)
 		return -ENOMEM;
 	}
 	fast->phys = gen_pool_virt_to_phys(sram_pool, vaddr);
-	dma = dma_map_resource(dev, fast->phys, size, DMA_BIDIRECTIONAL, 0);
+	dma = DMA_MAPPING_ERROR;
+	if (ta_fast_reachable(dev, fast->phys, size))
+		dma = dma_map_resource(dev, fast->phys, size,
+				       DMA_BIDIRECTIONAL, 0);
 	if (dma_mapping_error(dev, dma)) {
 		dev_err(dev, "%pOF: the device cannot reach its SRAM at %pa (%zu bytes): dma_bits, or the dma-ranges of its bus, exclude it\n",
 			np, &fast->phys, size);

@@ -18,7 +18,7 @@
 #include "ta_nl.h"
 #include "ta_nl_gen.h"
 
-static void ta_nl_export_error(struct genl_info *info, int err)
+static void ta_nl_export_error(struct genl_info *info, int err, bool fast)
 {
 	const struct nlattr *id = info->attrs[TA_NL_A_PLAN_PLAN_ID];
 
@@ -27,8 +27,16 @@ static void ta_nl_export_error(struct genl_info *info, int err)
 		NL_SET_ERR_MSG_ATTR(info->extack, id, "no such plan");
 		break;
 	case -EINVAL:
-		NL_SET_ERR_MSG_ATTR(info->extack, id,
-				    "the plan has no memory to export (height 0)");
+		if (fast)
+			NL_SET_ERR_MSG_ATTR(info->extack, id,
+					    "the plan has no fast slice to export (not tiered, or nothing in the fast tier)");
+		else
+			NL_SET_ERR_MSG_ATTR(info->extack, id,
+					    "the plan has no memory to export (height 0)");
+		break;
+	case -EOPNOTSUPP:
+		NL_SET_ERR_MSG(info->extack,
+			       "the fast tier cannot be exported (see info's fast-flags)");
 		break;
 	case -ENOMEM:
 		NL_SET_ERR_MSG(info->extack, "out of memory");
@@ -132,9 +140,10 @@ static int ta_nl_put_plan_export(struct sk_buff *msg, const void *ctx, u32 fd)
 }
 
 /*
- * plan-export: the plan's slice as a dma-buf, its descriptor installed in
- * the sender's file table (ta_nl_install_dmabuf()); a request from a
- * kernel socket or a kernel thread has no process to receive one.
+ * plan-export: the plan's slice (with TA_EXPORT_FAST, its fast slice) as a
+ * dma-buf, its descriptor installed in the sender's file table
+ * (ta_nl_install_dmabuf()); a request from a kernel socket or a kernel
+ * thread has no process to receive one.
  */
 int tensorarena_nl_plan_export_doit(struct sk_buff *skb,
 				    struct genl_info *info)
@@ -157,10 +166,11 @@ int tensorarena_nl_plan_export_doit(struct sk_buff *skb,
 	id = nla_get_u32(info->attrs[TA_NL_A_PLAN_PLAN_ID]);
 	flags = ta_nl_get_u32(info->attrs[TA_NL_A_PLAN_EXPORT_FLAGS], 0);
 
-	dmabuf = ta_dmabuf_create_by_id(ta_nl_dev, &caller, id, false);
+	dmabuf = ta_dmabuf_create_by_id(ta_nl_dev, &caller, id,
+					flags & TA_EXPORT_FAST);
 	if (IS_ERR(dmabuf)) {
 		err = PTR_ERR(dmabuf);
-		ta_nl_export_error(info, err);
+		ta_nl_export_error(info, err, flags & TA_EXPORT_FAST);
 		return err;
 	}
 	reply.ctx = &id;

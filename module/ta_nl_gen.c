@@ -88,7 +88,7 @@ const struct nla_policy tensorarena_plan_destroy_nl_policy[TA_NL_A_PLAN_PLAN_ID 
 /* TA_NL_CMD_PLAN_EXPORT - do */
 const struct nla_policy tensorarena_plan_export_nl_policy[TA_NL_A_PLAN_EXPORT_FLAGS + 1] = {
 	[TA_NL_A_PLAN_PLAN_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-	[TA_NL_A_PLAN_EXPORT_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x1),
+	[TA_NL_A_PLAN_EXPORT_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
 };
 
 /* TA_NL_CMD_TENSOR_EXPORT - do */

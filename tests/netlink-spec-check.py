@@ -85,6 +85,7 @@ check_enum("operations match enum ta_nl_cmd", ops["enum-name"].replace("-", "_")
 
 prefixes = {"strategy": "TA_STRATEGY_", "create-flags": "TA_CREATE_",
             "tensor-flags": "TA_TENSOR_", "export-flags": "TA_EXPORT_",
+            "plan-export-flags": "TA_EXPORT_",
             "op-flags": "TA_OP_", "member-flags": "TA_CREATE_",
             "group-flags": "TA_GROUP_", "group-add-flags": "TA_GROUP_ADD_"}
 for d in spec["definitions"]:

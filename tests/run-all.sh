@@ -149,7 +149,7 @@ minima+=(--min lint=147 --min intree=10 --min test-vm=945 --min kunit-py=79)
 # kernel's memory map (no struct page), on a non-coherent
 # device, and (briefly) a node on the kernel's default CMA area, which is
 # refused. Then packaging and the module cross-built for arm64 6.1.
-arm64_variants=(cma nomap pageless cmadefault)
+arm64_variants=(cma nomap pageless cmadefault sramfar)
 arm64_lane() {
 	local a64 variant abi image
 	wait_for "$out/deps.done"
@@ -195,10 +195,11 @@ minima+=(--min lint-arm64=3 --min dt-binding=9 --min package=27 --min arm64=4)
 for variant in "${arm64_variants[@]}"; do
 	consoles+=(--console "board-$variant-vm=$out/console-board-$variant.log")
 done
-# cmadefault is the refused node alone: 3 results
+# cmadefault is the refused node alone: 3 results; sramfar the refused
+# SRAM: 3
 # pageless: the board checks and one model through the NPU, 220 results
 minima+=(--min board-cma-vm=645 --min board-nomap-vm=645 --min board-pageless-vm=211)
-minima+=(--min board-cmadefault-vm=2)
+minima+=(--min board-cmadefault-vm=2 --min board-sramfar-vm=3)
 
 # The rest of the Debian packages, while the kernel compiles (make check
 # installed what the kernel build needs first: tests/deps.sh --kernel).

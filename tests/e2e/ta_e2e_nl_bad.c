@@ -330,7 +330,12 @@ static struct nl_msg *b_export_zero(void)
 
 static struct nl_msg *b_export_flag(void)
 {
-	return export_msg(export_id, 0x2);
+	return export_msg(export_id, 0x4);
+}
+
+static struct nl_msg *b_export_fast_untiered(void)
+{
+	return export_msg(export_id, TA_EXPORT_FAST);
 }
 
 static struct nl_msg *b_export_flags_u64(void)
@@ -496,6 +501,7 @@ static const struct bad_row bad_rows[] = {
 	{ "export: reply-only fd attribute in request -> EINVAL", b_export_fd_attr, -EINVAL, "Unknown attribute type" },
 	{ "export: create's flags attribute -> EINVAL", b_export_create_flags, -EINVAL, "Unsupported attribute" },
 	{ "export: plan of height 0 (no memory) -> EINVAL", b_export_empty, -EINVAL, "no memory to export" },
+	{ "export: fast slice of an untiered plan -> EINVAL", b_export_fast_untiered, -EINVAL, "no fast slice" },
 	{ "tensor-export: no plan-id -> EINVAL", b_tx_no_id, -EINVAL, "plan-id attribute missing" },
 	{ "tensor-export: no tensor -> EINVAL", b_tx_no_tensor, -EINVAL, "tensor attribute missing" },
 	{ "tensor-export: no such plan -> ENOENT", b_tx_none, -ENOENT, "no such plan" },

@@ -7,8 +7,10 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/ioctl.h>
 
 #include "ta_e2e_nl_fixture.h"
@@ -58,8 +60,9 @@ TEST_F(nl, parity)
  * Issue 29: tiered creates over netlink. Without a fast tier, ENODEV with
  * the reason; with one (ta_e2e_netlink -t nl.tiered, run by
  * vm-tests.sh's run_tier_tests with sram_size=1M), a tiered plan whose
- * figures and placements (with their tiers) match the ioctl's, and each
- * refusal with its errno and extack message.
+ * figures and placements (with their tiers) match the ioctl's, its fast
+ * slice exported (plan-export's fast flag), and each refusal with its
+ * errno and extack message.
  */
 static struct nl_msg *tiered_msg(uint64_t capacity)
 {
@@ -78,7 +81,9 @@ TEST_F(nl, tiered)
 	struct ta_plan_get g;
 	struct nl_msg *m;
 	unsigned int i, n_fast = 0, ran = 0;
+	off_t size;
 	uint32_t id;
+	int fd;
 
 	ioctl(self->dev, TA_IOCTL_INFO, &inf);
 	if (!inf.fast_size) {
@@ -112,6 +117,15 @@ TEST_F(nl, tiered)
 	      g.fast_height == R.fast_height && g.n_fast == R.n_fast &&
 	      same_placements(6),
 	      "nl: plan-get of the tiered plan: its figures and placements (tiers too) are the ioctl's");
+	fd = nl_export(sk, id, TA_EXPORT_FAST | TA_EXPORT_CLOEXEC);
+	size = fd >= 0 ? lseek(fd, 0, SEEK_END) : -1;
+	CHECK(fd >= 0 && size > 0 && (uint64_t)size >= g.fast_height &&
+	      size % sysconf(_SC_PAGESIZE) == 0 &&
+	      (fcntl(fd, F_GETFD) & FD_CLOEXEC),
+	      "nl: plan-export with the fast flag: a close-on-exec dma-buf of the fast slice (%lld bytes for a fast height of %llu; %d)",
+	      (long long)size, (unsigned long long)g.fast_height, fd);
+	if (fd >= 0)
+		close(fd);
 	xfer(sk, id_msg(TA_NL_CMD_PLAN_DESTROY, 0, id));
 
 	for (i = 0; i < 5; i++) {

@@ -850,6 +850,18 @@ board-cmadefault)
 	check "board cmadefault: the refusal is explained in the log" \
 		sh -c "dmesg | grep -q \"is the kernel's default CMA area, which other drivers need\""
 	;;
+board-sramfar)
+	# The node's SRAM lies beyond its bus's dma-ranges (issue 29): the
+	# module does not bind, and says why; the SRAM stays the sram driver's.
+	insmod_fails "board sramfar: an SRAM the device cannot reach -> ERANGE" \
+		group=$TA_GROUP "Numerical result out of range"
+	check "board sramfar: the refusal is explained in the log" \
+		sh -c "dmesg | grep -q 'the device cannot reach its SRAM at 0x0*104000000'"
+	# Had the refused probe kept the SRAM, the pool would be empty now
+	# and the next probe would fail with ENOMEM, not ERANGE.
+	insmod_fails "board sramfar: refused again the same way (the SRAM went back to its pool)" \
+		group=$TA_GROUP "Numerical result out of range"
+	;;
 board-*)
 	# Debian's stock arm64 kernel: no KUnit (the debug kernel runs the
 	# suites); the device tree's memory-region end to end.

@@ -494,10 +494,10 @@ ta_board_dtb() {
 # under TCG with DTB; the VM runs tests/vm/init in MODE and powers off.
 ta_boot_arm64() {
 	local kernel=$1 initrd=$2 dtb=$3 log=$4 mode=$5 limit=${6:-900} args=
-	# pageless: the kernel told of 3 GiB of RAM (to 4 GiB), the region
+	# pageless, sramfar: the kernel told of 3 GiB of RAM (to 4 GiB), the region
 	# above it outside its memory map (qemu writes the memory node itself,
 	# so the device tree cannot say it).
-	[ "$mode" = board-pageless ] && args=mem=3G
+	case "$mode" in board-pageless | board-sramfar) args=mem=3G ;; esac
 	ta_qemu "$log" "$limit" "$mode" qemu-system-aarch64 -accel tcg \
 		"${TA_ARM64_MACHINE[@]}" -kernel "$kernel" -initrd "$initrd" -dtb "$dtb" \
 		-append "console=ttyAMA0 loglevel=7 panic=-1 ta_mode=$mode $args $TA_BOOT_ARGS" \
