@@ -208,6 +208,7 @@ struct ta_event {
  * @uid: the uid
  * @n_plans: plans not yet freed, and creates past their plan reservation
  * @bytes: arena bytes of those plans
+ * @fast_bytes: fast-tier bytes of those plans (max_user_fast_bytes)
  * @n_creating: creates running (from before their request is copied in)
  *
  * In &ta_device.users; the counters are read and written under
@@ -217,6 +218,7 @@ struct ta_user {
 	kuid_t uid;
 	unsigned int n_plans;
 	u64 bytes;
+	u64 fast_bytes;
 	unsigned int n_creating;
 };
 
@@ -500,6 +502,7 @@ extern unsigned int ta_max_user_plans;
 extern unsigned int ta_max_file_plans;
 extern unsigned int ta_max_user_creates;
 extern u64 ta_max_user_bytes;
+extern u64 ta_max_user_fast_bytes;
 extern unsigned int ta_dev_mode;
 extern unsigned int ta_dev_gid;
 

@@ -88,7 +88,7 @@ static void ta_nl_create_error(struct genl_info *info, int err)
 		break;
 	case -EDQUOT:
 		NL_SET_ERR_MSG(info->extack,
-			       "quota: the caller's uid or socket holds as many plans (max_user_plans, max_file_plans) or arena bytes (max_user_bytes) as it may, or its cgroup's dmem.max is reached");
+			       "quota: the caller's uid or socket holds as many plans (max_user_plans, max_file_plans), arena bytes (max_user_bytes) or fast-tier bytes (max_user_fast_bytes) as it may, or its cgroup's dmem.max is reached");
 		break;
 	case -ETIMEDOUT:
 		NL_SET_ERR_MSG(info->extack,

@@ -242,31 +242,38 @@ MODULE_PARM_DESC(max_user_creates,
 		 "most creates one uid may have running at once, each with its copies and planning memory (EBUSY) (default 4, 1 to 1024)");
 
 u64 ta_max_user_bytes;
+u64 ta_max_user_fast_bytes;
 
-static int ta_max_user_bytes_set(const char *val, const struct kernel_param *kp)
+/* A per-uid byte limit (its u64 at kp->arg): 0 for none, or a size. */
+static int ta_byte_limit_set(const char *val, const struct kernel_param *kp)
 {
 	u64 bytes;
 	int err;
 
 	if (sysfs_streq(val, "0")) {
-		WRITE_ONCE(ta_max_user_bytes, 0);
+		WRITE_ONCE(*(u64 *)kp->arg, 0);
 		return 0;
 	}
 	err = ta_parse_size(val, &bytes);
 	if (!err)
-		WRITE_ONCE(ta_max_user_bytes, bytes);
+		WRITE_ONCE(*(u64 *)kp->arg, bytes);
 	return err;
 }
 
-static const struct kernel_param_ops ta_max_user_bytes_ops = {
-	.set = ta_max_user_bytes_set,
+static const struct kernel_param_ops ta_byte_limit_ops = {
+	.set = ta_byte_limit_set,
 	.get = ta_arena_size_get,
 };
 
-module_param_cb(max_user_bytes, &ta_max_user_bytes_ops, &ta_max_user_bytes,
+module_param_cb(max_user_bytes, &ta_byte_limit_ops, &ta_max_user_bytes,
 		0644);
 MODULE_PARM_DESC(max_user_bytes,
 		 "most arena bytes one uid may hold, K/M/G suffix (default 0: the whole arena) (EDQUOT)");
+
+module_param_cb(max_user_fast_bytes, &ta_byte_limit_ops,
+		&ta_max_user_fast_bytes, 0644);
+MODULE_PARM_DESC(max_user_fast_bytes,
+		 "most fast-tier (SRAM) bytes one uid may hold, K/M/G suffix (default 0: the whole tier) (EDQUOT)");
 
 /*
  * The device node: devtmpfs creates /dev/tensorarena owned by root with this

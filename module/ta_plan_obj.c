@@ -76,7 +76,7 @@ static struct ta_user *ta_user_find_locked(struct ta_device *ta, kuid_t uid,
 /* Under users_lock: free @user's account when it holds nothing. */
 static void ta_user_put_locked(struct ta_device *ta, struct ta_user *user)
 {
-	if (user->n_plans || user->bytes || user->n_creating)
+	if (user->n_plans || user->bytes || user->fast_bytes || user->n_creating)
 		return;
 	xa_erase(&ta->users, __kuid_val(user->uid));
 	kfree(user);
@@ -182,6 +182,38 @@ int ta_user_charge_bytes(struct ta_device *ta, struct ta_user *user, u64 bytes)
 }
 
 /**
+ * ta_user_charge_fast() - charge @bytes of the fast tier to an account
+ * @ta: the device
+ * @user: the account
+ * @bytes: the bytes
+ *
+ * Return: 0, or -EDQUOT above max_user_fast_bytes.
+ */
+static int ta_user_charge_fast(struct ta_device *ta, struct ta_user *user,
+			       u64 bytes)
+{
+	u64 limit = READ_ONCE(ta_max_user_fast_bytes);
+	int err = 0;
+
+	mutex_lock(&ta->users_lock);
+	if (limit && (bytes > limit || user->fast_bytes > limit - bytes))
+		err = -EDQUOT;
+	else
+		user->fast_bytes += bytes;
+	mutex_unlock(&ta->users_lock);
+	return err;
+}
+
+/* Give back @bytes ta_user_charge_fast() charged; the account holds a plan. */
+static void ta_user_uncharge_fast(struct ta_device *ta, struct ta_user *user,
+				  u64 bytes)
+{
+	mutex_lock(&ta->users_lock);
+	user->fast_bytes -= bytes;
+	mutex_unlock(&ta->users_lock);
+}
+
+/**
  * ta_user_uncharge_bytes() - give back @bytes ta_user_charge_bytes() charged
  * @ta: the device
  * @user: the account, which still holds a plan
@@ -284,9 +316,12 @@ static void ta_plan_obj_release(struct kref *ref)
 	if (plan->slice_size)
 		gen_pool_free(plan->ta->pool, plan->slice_vaddr,
 			      plan->slice_size);
-	if (plan->fast_slice_size)
+	if (plan->fast_slice_size) {
 		ta_fast_free(plan->ta, plan->fast_slice_vaddr,
 			     plan->fast_slice_size);
+		ta_user_uncharge_fast(plan->ta, plan->user,
+				      plan->fast_slice_size);
+	}
 	ta_dmem_uncharge(plan->dmem_pool, plan->slice_size);
 	ta_user_release(plan->ta, plan->user, plan->slice_size);
 	kvfree(plan->exportable);
@@ -660,21 +695,28 @@ free_weights:
 	return err;
 }
 
-/* A tiered plan's slice of the fast tier, zeroed. */
+/*
+ * A tiered plan's slice of the fast tier, zeroed and charged to its uid
+ * (max_user_fast_bytes); on failure it has none and nothing is charged.
+ */
 static int ta_plan_obj_fast_slice(struct ta_device *ta,
 				  struct ta_plan_obj *plan)
 {
+	size_t size = PAGE_ALIGN(plan->fast_height);
 	int err;
 
-	plan->fast_slice_size = PAGE_ALIGN(plan->fast_height);
-	if (!plan->fast_slice_size)
+	if (!size)
 		return 0;
-	err = ta_fast_alloc(ta, plan->fast_slice_size, &plan->fast_slice_vaddr,
+	err = ta_user_charge_fast(ta, plan->user, size);
+	if (err)
+		return err;
+	err = ta_fast_alloc(ta, size, &plan->fast_slice_vaddr,
 			    &plan->fast_slice_dma);
 	if (err) {
-		plan->fast_slice_size = 0;
+		ta_user_uncharge_fast(ta, plan->user, size);
 		return err;
 	}
+	plan->fast_slice_size = size;
 	/* A new owner never sees what a previous one wrote. */
 	memset((void *)plan->fast_slice_vaddr, 0, plan->fast_slice_size);
 	return 0;
@@ -878,8 +920,10 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 	return 0;
 
 free_slice:
-	if (plan->fast_slice_size)
+	if (plan->fast_slice_size) {
 		ta_fast_free(ta, plan->fast_slice_vaddr, plan->fast_slice_size);
+		ta_user_uncharge_fast(ta, plan->user, plan->fast_slice_size);
+	}
 	if (plan->slice_vaddr)
 		gen_pool_free(ta->pool, plan->slice_vaddr, plan->slice_size);
 free_plan:

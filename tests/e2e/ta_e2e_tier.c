@@ -15,6 +15,8 @@
  *  - refusals, case by case, each with its errno and nothing changed
  *    (INFO's plans, bytes and fast bytes as before): bad tier fields, pins
  *    that cannot be met (with the tensor, kind and shortfall);
+ *  - max_user_fast_bytes bounds the fast bytes one uid holds: EDQUOT past
+ *    it, nothing taken, and a destroyed plan's bytes count no more;
  *  - --no-fast: a module without a fast tier refuses every tiered create
  *    with ENODEV.
  *
@@ -37,6 +39,7 @@
 
 #include "ta_harness.h"
 #include "ta_e2e_dev.h"
+#include "ta_e2e_param.h"
 
 #define PAGE	4096ULL
 #define KIB	1024ULL
@@ -630,6 +633,68 @@ TEST(bad_create)
 		destroy(fd, c.plan_id);
 	}
 	CHECK(same_info(info(), before), "tier: INFO as before the refusals");
+	close(fd);
+}
+
+/*
+ * max_user_fast_bytes: with room for one plan's fast slice, a second
+ * tiered plan is EDQUOT and changes nothing; once the first is destroyed
+ * the second fits (the charge went back); a limit a page short of one
+ * slice refuses the first. The limit goes back to 0 (none) at the end.
+ */
+TEST(fast_quota)
+{
+	static const char *const param = "max_user_fast_bytes";
+	struct ta_info before = info(), held;
+	struct ta_plan_create c, c2;
+	struct graph g;
+	__u64 slice;
+	int fd = devopen();
+	int err;
+
+	graph_init(&g);
+	create_init(&c, &g, false);
+	err = xioctl(fd, TA_IOCTL_PLAN_CREATE, &c);
+	CHECK(!err && c.fast_height > PAGE,
+	      "tier quota: a tiered plan without a limit (fast height %llu; %d)",
+	      (unsigned long long)c.fast_height, err);
+	slice = page_up(c.fast_height);
+	destroy(fd, c.plan_id);
+
+	CHECK(ta_e2e_param_read(param) == 0 &&
+	      !ta_e2e_param_write(param, (long long)slice) &&
+	      ta_e2e_param_read(param) == (long long)slice,
+	      "tier quota: max_user_fast_bytes set to one fast slice (%llu)",
+	      (unsigned long long)slice);
+	create_init(&c, &g, false);
+	err = xioctl(fd, TA_IOCTL_PLAN_CREATE, &c);
+	CHECK(!err && page_up(c.fast_height) == slice,
+	      "tier quota: one plan's fast slice is within the limit (%d)",
+	      err);
+	held = info();
+	create_init(&c2, &g, false);
+	err = xioctl(fd, TA_IOCTL_PLAN_CREATE, &c2);
+	CHECK(err == -EDQUOT && c2.plan_id == 0 && same_info(info(), held),
+	      "tier quota: a second plan past the uid's fast bytes: EDQUOT, nothing taken (got %d)",
+	      err);
+	destroy(fd, c.plan_id);
+	err = xioctl(fd, TA_IOCTL_PLAN_CREATE, &c2);
+	CHECK(!err && c2.plan_id,
+	      "tier quota: after the first is destroyed, the second fits: its bytes were given back (%d)",
+	      err);
+	if (!err)
+		destroy(fd, c2.plan_id);
+
+	CHECK(!ta_e2e_param_write(param, (long long)(slice - PAGE)),
+	      "tier quota: max_user_fast_bytes set a page short of one slice");
+	create_init(&c, &g, false);
+	err = xioctl(fd, TA_IOCTL_PLAN_CREATE, &c);
+	CHECK(err == -EDQUOT && c.plan_id == 0 && same_info(info(), before),
+	      "tier quota: a plan whose fast slice alone is past the limit: EDQUOT, nothing taken (got %d)",
+	      err);
+	CHECK(!ta_e2e_param_write(param, 0) && ta_e2e_param_read(param) == 0,
+	      "tier quota: max_user_fast_bytes back to 0 (no limit)");
+	CHECK(same_info(info(), before), "tier quota: INFO as before");
 	close(fd);
 }
 
