@@ -460,12 +460,13 @@ static struct dma_buf *ta_dmabuf_create_range(struct ta_plan_obj *plan,
 	 * Every buffer of the whole slice shares the plan's reservation
 	 * object, so a job that takes the plan by ID (a buffer made for it)
 	 * and one through a buffer userspace exported see each other's
-	 * fences. A tensor's buffer keeps its own: a job names it beside the
-	 * plan's, and one reservation object named twice cannot be locked.
-	 * So does the fast slice's: a job names it beside the arena's.
+	 * fences; every buffer of the whole fast slice shares the plan's
+	 * second one, for the same reason (a job names both slices, and one
+	 * reservation object named twice cannot be locked). A tensor's
+	 * buffer keeps its own: a job names it beside the plan's.
 	 */
-	if (tensor == TA_DMABUF_WHOLE_PLAN && !fast)
-		info.resv = plan->resv;
+	if (tensor == TA_DMABUF_WHOLE_PLAN)
+		info.resv = fast ? &plan->fast_resv : plan->resv;
 	dmabuf = dma_buf_export(&info);
 	if (IS_ERR(dmabuf))
 		goto free_buf;
@@ -496,8 +497,9 @@ struct dma_buf *ta_dmabuf_create(struct ta_plan_obj *plan)
  * ta_dmabuf_create_fast() - a new dma-buf of a plan's fast slice
  * @plan: the plan; the buffer takes its own reference
  *
- * The buffer has a reservation object of its own (a job names it beside
- * the plan's slice in the arena).
+ * The buffer shares the reservation object of every buffer of the plan's
+ * whole fast slice (&ta_plan_obj.fast_resv), apart from the arena slice's
+ * (a job names it beside the plan's slice in the arena).
  *
  * Return: the dma-buf (the caller holds its one reference), or
  * ERR_PTR(-EINVAL) for a plan without a fast slice (untiered, or

@@ -204,6 +204,7 @@ static struct ta_plan_obj *ta_group_plan_new(struct ta_device *ta,
 	kref_init(&plan->ref);
 	BLOCKING_INIT_NOTIFIER_HEAD(&plan->destroyed);
 	dma_resv_init(&plan->own_resv);
+	dma_resv_init(&plan->fast_resv);
 	plan->resv = &plan->own_resv;
 	plan->ta = ta;
 	plan->uid = owner->uid;
@@ -222,6 +223,7 @@ static struct ta_plan_obj *ta_group_plan_new(struct ta_device *ta,
 void ta_group_plan_discard(struct ta_plan_obj *plan)
 {
 	kvfree(plan->exportable);
+	dma_resv_fini(&plan->fast_resv);
 	dma_resv_fini(&plan->own_resv);
 	kvfree(plan);
 }

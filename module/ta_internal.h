@@ -253,6 +253,9 @@ struct ta_user {
  *	  group, the lane's (&ta_group.lanes) for a group's member, so jobs
  *	  of one lane's members are ordered by their implicit fences
  * @own_resv: the plan's own reservation object
+ * @fast_resv: the reservation object of every dma-buf of the plan's whole
+ *	       fast slice (each TA_EXPORT_FAST and ta_kapi_plan_fast_dmabuf()
+ *	       one), apart from @resv so that a job can name both slices
  * @group_plan: for a group's member, the group's plan, referenced (it owns
  *		the slice the member's fields point at); NULL otherwise
  * @group: for a group's plan, the group (ta_group_obj.c); NULL otherwise
@@ -298,6 +301,7 @@ struct ta_plan_obj {
 	struct blocking_notifier_head destroyed;
 	struct dma_resv *resv;
 	struct dma_resv own_resv;
+	struct dma_resv fast_resv;
 	struct ta_plan_obj *group_plan;
 	struct ta_group *group;
 	u32 lane;

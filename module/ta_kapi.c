@@ -304,8 +304,9 @@ EXPORT_SYMBOL_GPL(ta_kapi_plan_fast_size);
  * ta_kapi_plan_fast_dmabuf() - a dma-buf of a plan's fast slice
  * @plan: a plan the caller holds a reference to
  *
- * As ta_kapi_plan_dmabuf(), for the fast slice; the buffer has its own
- * reservation object (a job names it beside the plan's slice of the arena).
+ * As ta_kapi_plan_dmabuf(), for the fast slice; every buffer of the whole
+ * fast slice shares one reservation object, apart from the arena slice's
+ * (a job names it beside the plan's slice of the arena).
  *
  * Return: the dma-buf (drop it with dma_buf_put()); ERR_PTR(-EINVAL) for a
  * plan without a fast slice; ERR_PTR(-EOPNOTSUPP) when the fast tier cannot

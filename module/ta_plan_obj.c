@@ -306,6 +306,7 @@ static void ta_plan_obj_release(struct kref *ref)
 		ta_group_obj_forget(plan);
 		ta_user_release(plan->ta, plan->user, 0);
 		kvfree(plan->exportable);
+		dma_resv_fini(&plan->fast_resv);
 		dma_resv_fini(&plan->own_resv);
 		ta_plan_obj_put(plan->group_plan);
 		kvfree(plan);
@@ -325,6 +326,7 @@ static void ta_plan_obj_release(struct kref *ref)
 	ta_dmem_uncharge(plan->dmem_pool, plan->slice_size);
 	ta_user_release(plan->ta, plan->user, plan->slice_size);
 	kvfree(plan->exportable);
+	dma_resv_fini(&plan->fast_resv);
 	dma_resv_fini(&plan->own_resv);
 	kvfree(plan);
 }
@@ -734,8 +736,9 @@ static int ta_plan_obj_fast_slice(struct ta_device *ta,
  * Return: 0; -EINVAL for a malformed graph or unknown strategy or flag;
  * -E2BIG beyond the planner's limits; -EOVERFLOW for a height beyond 63
  * bits; -EDQUOT when the caller's uid or file/socket holds as many plans
- * (max_user_plans, max_file_plans) or arena bytes (max_user_bytes) as it
- * may, or the slice would take the caller's dmem cgroup over its dmem.max;
+ * (max_user_plans, max_file_plans), arena bytes (max_user_bytes) or
+ * fast-tier bytes (max_user_fast_bytes) as it may, or the slice would
+ * take the caller's dmem cgroup over its dmem.max;
  * -ENOSPC when the arena has no free slice of the plan's height, or the
  * plan table is full; -ENOMEM; -EINTR on a signal while planning;
  * -ETIMEDOUT when planning hit the request's time limit without a plan.
@@ -804,6 +807,7 @@ int ta_plan_obj_create(struct ta_device *ta, const struct ta_owner *owner,
 		goto free_derived;
 	}
 	dma_resv_init(&plan->own_resv);
+	dma_resv_init(&plan->fast_resv);
 	plan->resv = &plan->own_resv;
 	offsets = kvcalloc(max_t(u32, req->n_tensors, 1), sizeof(*offsets),
 			   TA_GFP_USER);
@@ -930,6 +934,7 @@ free_plan:
 	kvfree(offsets);
 	ta_dmem_uncharge(plan->dmem_pool, plan->slice_size);
 	kvfree(plan->exportable);
+	dma_resv_fini(&plan->fast_resv);
 	dma_resv_fini(&plan->own_resv);
 	kvfree(plan);
 free_derived:

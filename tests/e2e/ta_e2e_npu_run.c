@@ -182,7 +182,8 @@ int plan_create(int ta, const struct model *m, uint32_t strategy,
 /*
  * A plan of @m, across the fast tier when @fast_capacity is not 0 (with
  * @tiers, or NULL: the planner chooses every tensor's tier), mapped in
- * both tiers, exported and imported into the NPU.
+ * both tiers, exported and imported into the NPU; a plan wholly in the
+ * fast tier (height 0) is mapped there only, for jobs by plan ID.
  */
 int plan_create_tiered(int ta, const struct model *m, uint32_t strategy,
 		       uint64_t fast_capacity,
@@ -216,11 +217,13 @@ int plan_create_tiered(int ta, const struct model *m, uint32_t strategy,
 	if (plan_read(ta, p, m->n_tensors))
 		return -EPROTO;
 	p->map_len = (p->create.height + page - 1) / page * page;
-	p->map = mmap(NULL, p->map_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		      ta, p->create.mmap_offset);
-	if (p->map == MAP_FAILED) {
-		p->map = NULL;
-		return -errno;
+	if (p->map_len) {
+		p->map = mmap(NULL, p->map_len, PROT_READ | PROT_WRITE,
+			      MAP_SHARED, ta, p->create.mmap_offset);
+		if (p->map == MAP_FAILED) {
+			p->map = NULL;
+			return -errno;
+		}
 	}
 	if (p->create.fast_height) {
 		p->fast_map_len = (p->create.fast_height + page - 1) / page *
@@ -233,6 +236,9 @@ int plan_create_tiered(int ta, const struct model *m, uint32_t strategy,
 			return -errno;
 		}
 	}
+	/* A plan wholly in the fast tier has no arena dma-buf: by ID only. */
+	if (!p->map_len)
+		return 0;
 	exp.plan_id = p->create.plan_id;
 	exp.flags = TA_EXPORT_CLOEXEC;
 	if (ioctl(ta, TA_IOCTL_PLAN_EXPORT, &exp))

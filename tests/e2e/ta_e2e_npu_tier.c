@@ -8,13 +8,17 @@
  * slice it takes through the kernel API for SRAM), bit for bit with the
  * reference: whole, op by op and by plan ID. The NPU's count of the bytes
  * it moved from SRAM must be what the placements say, and is reported as
- * the share of all it moved ("npu-tier:" lines).
+ * the share of all it moved ("npu-tier:" lines). A model that fits the
+ * tier whole runs wholly in SRAM, by plan ID (no arena dma-buf), and its
+ * job's fence shows on the fast slice's dma-buf userspace exported.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/ioctl.h>
 
 #include "ta_e2e_npu.h"
@@ -207,11 +211,95 @@ static unsigned int test_tiered_model(int ta, int npu, struct model *m,
 	return want;
 }
 
+/* Bytes of @m's tensors: all of them fit a tier this large. */
+static uint64_t model_bytes(const struct model *m)
+{
+	uint64_t sum = 0;
+	uint32_t t;
+
+	for (t = 0; t < m->n_tensors; t++)
+		sum += (m->tensors[t].size + 63) / 64 * 64;
+	return sum;
+}
+
+/*
+ * @m planned on the whole tier with nothing pinned, when all its tensors
+ * fit there: every tensor goes to SRAM, the plan has no arena bytes and
+ * so no arena dma-buf, and the NPU runs it by plan ID, every byte it
+ * moves from SRAM. With @fence, the job holds its core 2 s and the check
+ * is the fence's: it is on the fast slice's reservation object, which a
+ * TA_EXPORT_FAST descriptor userspace holds shares, so poll() on that
+ * descriptor waits for the job, and the results read after it are the
+ * job's. Returns whether it ran.
+ */
+static bool test_wholly_fast(int ta, int npu, struct model *m,
+			     uint64_t tier_size, bool fence)
+{
+	struct ta_plan_export x = { .flags = TA_EXPORT_FAST |
+					      TA_EXPORT_CLOEXEC };
+	struct drm_ta_npu_submit job;
+	struct pollfd pfd;
+	struct plan p;
+	int64_t bad = -1;
+	int ret, busy;
+
+	if (model_bytes(m) > tier_size)
+		return false;
+	ret = plan_create_tiered(ta, m, TA_STRATEGY_AUTO, tier_size, NULL,
+				 &p);
+	CHECK(!ret && p.create.height == 0 &&
+	      p.create.n_fast > 0 && p.fast_map,
+	      "npu-tier %s whole tier: every tensor in SRAM, no arena bytes (%u fast, height %llu; %s)",
+	      m->name, p.create.n_fast, (unsigned long long)p.create.height,
+	      strerror(-ret));
+	if (ret || p.create.height) {
+		plan_destroy(ta, &p);
+		return true;
+	}
+	plan_write_initial(m, &p);
+	job_init(&job, m, &p, true);
+	if (fence) {
+		x.plan_id = p.create.plan_id;
+		ret = ioctl(ta, TA_IOCTL_PLAN_EXPORT, &x) ? -errno : 0;
+		CHECK(!ret, "npu-tier %s whole tier: TA_EXPORT_FAST (%s)",
+		      m->name, strerror(-ret));
+		job.flags &= ~TA_NPU_SUBMIT_WAIT;
+		job.hold_ms = 2000;
+	}
+	ret = ioctl(npu, DRM_IOCTL_TA_NPU_SUBMIT, &job) ? -errno : 0;
+	if (fence && !ret && x.fd > 0) {
+		pfd = (struct pollfd){ .fd = x.fd, .events = POLLOUT };
+		busy = poll(&pfd, 1, 0);
+		pfd.revents = 0;
+		CHECK(busy == 0 && poll(&pfd, 1, 10000) == 1 &&
+		      (pfd.revents & POLLOUT),
+		      "npu-tier %s whole tier: poll() on the user's fast-slice dma-buf waits for the job (busy at first: %d)",
+		      m->name, busy);
+	}
+	if (fence && x.fd > 0)
+		close(x.fd);
+	if (!ret)
+		bad = compare_live(m, &p, m->final, m->n_ops);
+	CHECK(!ret && bad < 0,
+	      "npu-tier %s whole tier by plan ID%s: bit for bit%s", m->name,
+	      fence ? ", read after poll()" : "",
+	      ret ? ": run failed" : bad >= 0 ? ": a tensor differs" : "");
+	if (!fence)
+		CHECK(!ret && job.bytes_read_fast == job.bytes_read &&
+		      job.bytes_written_fast == job.bytes_written &&
+		      job.bytes_read == m->bytes_in,
+		      "npu-tier %s whole tier: all %llu bytes the NPU moved came from SRAM",
+		      m->name, (unsigned long long)(job.bytes_read +
+						    job.bytes_written));
+	plan_destroy(ta, &p);
+	return true;
+}
+
 TEST_F(npu, tiered)
 {
 	uint64_t tier_size = fast_tier_size(self->ta);
 	unsigned int plans = 0;
-	int i;
+	int i, whole = 0;
 
 	CHECK(tier_size > 0,
 	      "npu-tier: the module has a fast tier (%llu bytes)",
@@ -224,4 +312,12 @@ TEST_F(npu, tiered)
 	/* 2 capacities x 5 strategies + 1 pinned per model, on a 1 MiB tier */
 	CHECK(n_models > 0 && plans >= 11U * n_models,
 	      "npu-tier: %u tiered plans run on %d models", plans, n_models);
+	/* the models vm-tests.sh gives fit a 1 MiB tier whole */
+	for (i = 0; i < n_models; i++)
+		whole += test_wholly_fast(self->ta, self->npu, &models[i],
+					  tier_size, false);
+	CHECK(whole > 0 && test_wholly_fast(self->ta, self->npu, &models[0],
+					    tier_size, true),
+	      "npu-tier: %d of %d models run wholly in SRAM, the first with its fence",
+	      whole, n_models);
 }

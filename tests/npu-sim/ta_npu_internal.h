@@ -173,6 +173,8 @@ struct ta_npu_run {
  * @plan: the plan, referenced until the job is done
  * @objs: the buffers it names (the plan's first, its fast slice's last),
  *	  referenced until done
+ * @fast_only: the plan is wholly in the fast tier: @objs[0] is its fast
+ *	       slice, and @run.bus is empty
  * @n_objs: entries in @objs
  * @deps: the fences it waits for before it runs, referenced
  * @run_ns: out, time the ops took
@@ -188,6 +190,7 @@ struct ta_npu_job {
 	struct ta_npu_run run;
 	struct ta_plan_obj *plan;
 	struct drm_gem_object **objs;
+	bool fast_only;
 	u32 n_objs;
 	struct xarray deps;
 	u64 run_ns;

@@ -101,9 +101,10 @@ struct drm_ta_npu_bo {
  *
  * A tiered plan (%TA_CREATE_TIERED) is run as planned: the driver takes
  * the plan's fast slice itself through tensorarena's kernel API, whichever
- * way the plan is named, and reaches each tensor in its own tier. The plan
- * must have bytes in the arena too (its dma-buf is the job's first buffer;
- * a plan wholly in the fast tier has none to import: -EINVAL).
+ * way the plan is named, and reaches each tensor in its own tier; the job's
+ * fence goes on the fast slice's reservation object too, which every
+ * dma-buf of the fast slice (%TA_EXPORT_FAST) shares. A plan wholly in the
+ * fast tier has no dma-buf in the arena: name it by ID.
  *
  * With %TA_NPU_SUBMIT_WAIT the call returns the job's own error (EIO for a
  * bus fault, ETIMEDOUT when a fence it waited for did not signal within

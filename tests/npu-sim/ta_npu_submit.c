@@ -113,7 +113,16 @@ static int ta_npu_find_plan(struct drm_device *drm, struct drm_file *file,
 			job->plan = NULL;
 			return err;
 		}
-		dmabuf = ta_kapi_plan_dmabuf(job->plan);
+		/*
+		 * A tiered plan wholly in the fast tier has no bytes in the
+		 * arena: its fast slice is the job's first buffer.
+		 */
+		job->fast_only = !ta_kapi_plan_size(job->plan) &&
+				 ta_kapi_plan_fast_size(job->plan);
+		if (job->fast_only)
+			dmabuf = ta_kapi_plan_fast_dmabuf(job->plan);
+		else
+			dmabuf = ta_kapi_plan_dmabuf(job->plan);
 		if (IS_ERR(dmabuf))
 			return PTR_ERR(dmabuf);
 		obj = drm_gem_prime_import(drm, dmabuf);
@@ -186,8 +195,9 @@ static int ta_npu_find_bos(struct drm_file *file,
  * A tiered plan's fast slice (the tensors it put in the NPU's SRAM): the
  * driver takes it itself through the kernel API, whichever way the plan
  * was named, and imports it beside the plan's buffer as a buffer the job
- * writes (its reservation object is fenced too). A plan without one
- * leaves @job->run.fast empty.
+ * writes (the fast slice's reservation object, which every dma-buf of it
+ * shares, is fenced too). A plan without one leaves @job->run.fast empty;
+ * a plan wholly in the fast tier has it already as its first buffer.
  */
 static int ta_npu_find_fast(struct drm_device *drm, struct ta_npu_job *job,
 			    bool *writes)
@@ -195,7 +205,7 @@ static int ta_npu_find_fast(struct drm_device *drm, struct ta_npu_job *job,
 	struct drm_gem_object *obj;
 	struct dma_buf *dmabuf;
 
-	if (!ta_kapi_plan_fast_size(job->plan))
+	if (job->fast_only || !ta_kapi_plan_fast_size(job->plan))
 		return 0;
 	dmabuf = ta_kapi_plan_fast_dmabuf(job->plan);
 	if (IS_ERR(dmabuf))
@@ -223,7 +233,8 @@ static int ta_npu_tensors(struct ta_npu_job *job, u32 n_tensors)
 	u32 t;
 	int err;
 
-	err = ta_npu_gem_view(job->objs[0], &job->run.bus);
+	err = ta_npu_gem_view(job->objs[0], job->fast_only ? &job->run.fast :
+							      &job->run.bus);
 	if (err)
 		return err;
 	tensors = kvcalloc(n_tensors, sizeof(*tensors), GFP_KERNEL_ACCOUNT);
@@ -344,7 +355,7 @@ free_job:
  * see; -EINVAL for a bad field (a core the accelerator does not have, a
  * hold over TA_NPU_MAX_HOLD_MS), a buffer that is not a tensorarena plan's
  * (or a tensor's of the same plan), a tensor count that is not the plan's,
- * a tiered plan with nothing in the arena; -EOPNOTSUPP for a tiered plan
+ * a plan with no memory (a dry run's height 0); -EOPNOTSUPP for a tiered plan
  * whose fast tier cannot be exported (&ta_info.fast_flags);
  * -EFAULT; -EBUSY with too many jobs queued (the device's, or the file's
  * TA_NPU_MAX_FILE_QUEUED); -ENOMEM; with
