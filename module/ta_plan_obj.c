@@ -159,6 +159,24 @@ struct ta_user *ta_user_reserve(struct ta_device *ta, kuid_t uid)
 	return ta_user_take(ta, uid, false);
 }
 
+/*
+ * Add @bytes to an account's counter @held (&ta_user.bytes or
+ * &ta_user.fast_bytes) unless that takes it above @limit (0: none).
+ */
+static int ta_user_charge(struct ta_device *ta, u64 *held, u64 limit,
+			  u64 bytes)
+{
+	int err = 0;
+
+	mutex_lock(&ta->users_lock);
+	if (limit && (bytes > limit || *held > limit - bytes))
+		err = -EDQUOT;
+	else
+		*held += bytes;
+	mutex_unlock(&ta->users_lock);
+	return err;
+}
+
 /**
  * ta_user_charge_bytes() - charge @bytes of arena to an account
  * @ta: the device
@@ -169,39 +187,16 @@ struct ta_user *ta_user_reserve(struct ta_device *ta, kuid_t uid)
  */
 int ta_user_charge_bytes(struct ta_device *ta, struct ta_user *user, u64 bytes)
 {
-	u64 limit = READ_ONCE(ta_max_user_bytes);
-	int err = 0;
-
-	mutex_lock(&ta->users_lock);
-	if (limit && (bytes > limit || user->bytes > limit - bytes))
-		err = -EDQUOT;
-	else
-		user->bytes += bytes;
-	mutex_unlock(&ta->users_lock);
-	return err;
+	return ta_user_charge(ta, &user->bytes, READ_ONCE(ta_max_user_bytes),
+			      bytes);
 }
 
-/**
- * ta_user_charge_fast() - charge @bytes of the fast tier to an account
- * @ta: the device
- * @user: the account
- * @bytes: the bytes
- *
- * Return: 0, or -EDQUOT above max_user_fast_bytes.
- */
+/* Charge @bytes of the fast tier: 0, or -EDQUOT above max_user_fast_bytes. */
 static int ta_user_charge_fast(struct ta_device *ta, struct ta_user *user,
 			       u64 bytes)
 {
-	u64 limit = READ_ONCE(ta_max_user_fast_bytes);
-	int err = 0;
-
-	mutex_lock(&ta->users_lock);
-	if (limit && (bytes > limit || user->fast_bytes > limit - bytes))
-		err = -EDQUOT;
-	else
-		user->fast_bytes += bytes;
-	mutex_unlock(&ta->users_lock);
-	return err;
+	return ta_user_charge(ta, &user->fast_bytes,
+			      READ_ONCE(ta_max_user_fast_bytes), bytes);
 }
 
 /* Give back @bytes ta_user_charge_fast() charged; the account holds a plan. */

@@ -88,6 +88,22 @@ static int ta_npu_copy_graph(const struct drm_ta_npu_submit *args,
 }
 
 /*
+ * A dma-buf tensorarena made for a job (or its error), imported here: the
+ * buffer object, referenced; the dma-buf's own reference is dropped.
+ */
+static struct drm_gem_object *ta_npu_import(struct drm_device *drm,
+					    struct dma_buf *dmabuf)
+{
+	struct drm_gem_object *obj;
+
+	if (IS_ERR(dmabuf))
+		return ERR_CAST(dmabuf);
+	obj = drm_gem_prime_import(drm, dmabuf);
+	dma_buf_put(dmabuf);
+	return obj;
+}
+
+/*
  * The plan's buffer object, referenced, and the plan: by handle, an
  * imported dma-buf that must be a tensorarena plan's; by ID, the plan the
  * caller may see, its dma-buf imported here for the job.
@@ -97,7 +113,6 @@ static int ta_npu_find_plan(struct drm_device *drm, struct drm_file *file,
 			    struct ta_npu_job *job)
 {
 	struct drm_gem_object *obj;
-	struct dma_buf *dmabuf;
 
 	if (args->flags & TA_NPU_SUBMIT_PLAN_ID) {
 		/*
@@ -119,14 +134,9 @@ static int ta_npu_find_plan(struct drm_device *drm, struct drm_file *file,
 		 */
 		job->fast_only = !ta_kapi_plan_size(job->plan) &&
 				 ta_kapi_plan_fast_size(job->plan);
-		if (job->fast_only)
-			dmabuf = ta_kapi_plan_fast_dmabuf(job->plan);
-		else
-			dmabuf = ta_kapi_plan_dmabuf(job->plan);
-		if (IS_ERR(dmabuf))
-			return PTR_ERR(dmabuf);
-		obj = drm_gem_prime_import(drm, dmabuf);
-		dma_buf_put(dmabuf);
+		obj = ta_npu_import(drm, job->fast_only ?
+				   ta_kapi_plan_fast_dmabuf(job->plan) :
+				   ta_kapi_plan_dmabuf(job->plan));
 		if (IS_ERR(obj))
 			return PTR_ERR(obj);
 		job->objs[0] = obj;
@@ -203,15 +213,10 @@ static int ta_npu_find_fast(struct drm_device *drm, struct ta_npu_job *job,
 			    bool *writes)
 {
 	struct drm_gem_object *obj;
-	struct dma_buf *dmabuf;
 
 	if (job->fast_only || !ta_kapi_plan_fast_size(job->plan))
 		return 0;
-	dmabuf = ta_kapi_plan_fast_dmabuf(job->plan);
-	if (IS_ERR(dmabuf))
-		return PTR_ERR(dmabuf);
-	obj = drm_gem_prime_import(drm, dmabuf);
-	dma_buf_put(dmabuf);
+	obj = ta_npu_import(drm, ta_kapi_plan_fast_dmabuf(job->plan));
 	if (IS_ERR(obj))
 		return PTR_ERR(obj);
 	writes[job->n_objs] = true;
