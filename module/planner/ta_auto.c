@@ -6,7 +6,8 @@
  * 1. freelist, then greedy-size's pass through auto's fit engine, cut at
  *    the budget (freelist's plan stands when it is), so that auto is never
  *    worse than either and returns within its budget plus freelist's one
- *    O(n log n) pass;
+ *    O(n log n) pass; the fit engine is built only when the time left
+ *    covers about one more such pass;
  * 2. the fit engine (ta_fit.c) with several static orders (largest,
  *    largest area, longest, most crowded, ...), each with first and best
  *    fit, keeping the lowest plan;
