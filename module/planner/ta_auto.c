@@ -582,9 +582,14 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 						&proven);
 			ta_work_spent(&lim, &slim);
 		}
-		if (!ret && best > lb && !proven && !lim.timed_out &&
-		    !ta_work_limit_hit(&lim))
-			ret = ta_climb(p, lb, &lim, offsets, &best);
+		if (!ret && best > lb && !proven && !lim.timed_out) {
+			/* -EINTR stops auto; a limit reached, only the climb */
+			ret = ta_work_limit_hit(&lim);
+			if (!ret)
+				ret = ta_climb(p, lb, &lim, offsets, &best);
+			else if (ret > 0)
+				ret = 0;
+		}
 	}
 	if (ret == -E2BIG && best > lb && !proven) {
 		/* too large to search: iterated passes instead */
