@@ -11,6 +11,11 @@
  *   at their peak (the planner's own arrays, ta_plan_solve()'s included)
  *   from 8,192 buffers on, where fixed costs no longer count.
  *
+ * - freelist on a trace that made its old size classes scan every block
+ *   of a class for every buffer: the height of the plan, and its work
+ *   (the yields ta_work_add() makes every 4,096 units: O(n log n), where
+ *   the classes needed about n^2 / 9).
+ *
  * How long they take is `ta_bench --scale`'s business (no timed
  * assertion here).
  */
@@ -23,6 +28,7 @@
 
 const char *ta_test_shared_dir(void);
 extern unsigned long long ta_env_test_live_bytes, ta_env_test_peak_bytes;
+extern unsigned long ta_env_test_yields;
 
 #define TA_SCALE_MAX_BYTES_PER_BUFFER	256
 
@@ -142,8 +148,61 @@ out:
 	return 0;
 }
 
+/*
+ * @k blocks of 1,000 bytes kept apart by 1-byte buffers that live on,
+ * then @k buffers of 1,001 bytes one after the other: none fits a block,
+ * each goes on top. The old size classes scanned all @k blocks for each
+ * (about 25 million units at @k 5,000); the free tree walks past them.
+ */
+static int t_freelist_short_blocks(void)
+{
+	static const u32 ks[] = { 1000, 5000 };
+	struct ta_buffer *b = calloc(3 * 5000, sizeof(*b));
+	u64 *off = calloc(3 * 5000, sizeof(*off));
+	struct ta_result res = { 0 };
+	u32 i, k, t, n, ran = 0;
+	unsigned long yields = 0;
+	int ret = -ENOMEM;
+
+	for (t = 0; b && off && t < 2; t++) {
+		struct ta_problem p = { .buffers = b };
+
+		k = ks[t];
+		n = 0;
+		for (i = 0; i < k; i++) {
+			b[n++] = (struct ta_buffer){ .start = i, .end = k + 1,
+						     .size = 1000, .align = 1 };
+			b[n++] = (struct ta_buffer){ .start = i,
+						     .end = 3 * k + 10,
+						     .size = 1, .align = 1 };
+		}
+		for (i = 0; i < k; i++)
+			b[n++] = (struct ta_buffer){ .start = k + 1 + i,
+						     .end = k + 2 + i,
+						     .size = 1001, .align = 1 };
+		p.n_buffers = n;
+		ta_env_test_yields = 0;
+		ret = ta_plan_solve(&p, TA_STRATEGY_FREELIST, NULL, off, &res);
+		yields = ta_env_test_yields;
+		if (ret || ta_plan_validate(&p, off, res.height) ||
+		    res.height != (u64)k * 1001 + 1001 ||
+		    yields > (u64)n * 200 / 4096)
+			break;
+		printf("# %u buffers: height %llu, %lu yields\n", n,
+		       (unsigned long long)res.height, yields);
+		ran++;
+	}
+	free(b);
+	free(off);
+	TA_CHECK(ran == 2, "%u of 2 cases, ret %d, height %llu, %lu yields",
+		 ran, ret, (unsigned long long)res.height, yields);
+	return 0;
+}
+
 const struct ta_test ta_scale_tests[] = {
 	{ "scale: Y_1 in time, 10 to 65,536 buffers: auto in 1 ns at most freelist, <= 256 B a buffer",
 	  t_scale },
+	{ "scale: freelist past many blocks too short, O(n log n) work",
+	  t_freelist_short_blocks },
 	{ NULL, NULL },
 };
