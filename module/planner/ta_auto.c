@@ -61,6 +61,12 @@ static const u8 ta_auto_passes[][2] = {
 };
 
 #define TA_AUTO_LARGE_PASSES	4
+/*
+ * Up to this many buffers greedy-size's pass runs even past the deadline:
+ * it is shorter than the fit engine's interval between deadline checks
+ * (256 placements), and auto stays as good as greedy-size there.
+ */
+#define TA_AUTO_ALWAYS_GREEDY	256
 /* the order the iterated passes start from */
 #define TA_AUTO_ITERATE_ORDER	6
 
@@ -449,7 +455,8 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 	 * plan: auto returns within its budget plus that one pass.
 	 */
 	h = ta_env_now_ns();
-	if (fl_h <= lb || (fl_h != U64_MAX && h + (h - t0) >= deadline)) {
+	if (fl_h <= lb || (fl_h != U64_MAX && n > TA_AUTO_ALWAYS_GREEDY &&
+			   h + (h - t0) >= deadline)) {
 		ta_auto_copy(offsets, flo, n);
 		best = fl_h;
 		goto searched;
