@@ -6,7 +6,8 @@
  * 1. freelist, then greedy-size's pass through auto's fit engine, cut at
  *    the budget (freelist's plan stands when it is), so that auto is never
  *    worse than either and returns within its budget plus freelist's one
- *    O(n log n) pass;
+ *    O(n log n) pass; the fit engine is built only when the time left
+ *    covers about one more such pass;
  * 2. the fit engine (ta_fit.c) with several static orders (largest,
  *    largest area, longest, most crowded, ...), each with first and best
  *    fit, keeping the lowest plan;
@@ -60,6 +61,12 @@ static const u8 ta_auto_passes[][2] = {
 };
 
 #define TA_AUTO_LARGE_PASSES	4
+/*
+ * Up to this many buffers greedy-size's pass runs even past the deadline:
+ * it is shorter than the fit engine's interval between deadline checks
+ * (256 placements), and auto stays as good as greedy-size there.
+ */
+#define TA_AUTO_ALWAYS_GREEDY	256
 /* the order the iterated passes start from */
 #define TA_AUTO_ITERATE_ORDER	6
 
@@ -349,32 +356,45 @@ static int ta_auto_rival_by(const struct ta_problem *p, u32 which,
 }
 
 /*
- * The first plan, within the budget: freelist's pass (fast, O(n log n)),
- * kept in @flo, then greedy-size's pass through auto's fit engine, cut at
- * the deadline; when it is cut, freelist's plan is the plan. *@fl_h is
- * freelist's height (U64_MAX when it overflowed), *@best the plan's.
- * Return: 0, 1 when out of time (the plan in @offsets is freelist's), or
- * a negative errno.
+ * freelist's pass (fast, O(n log n)) into @flo; *@fl_h is its height,
+ * U64_MAX when it overflowed. Return: 0 or a negative errno.
  */
-static int ta_auto_first(const struct ta_problem *p,
-			 const struct ta_budget *budget, struct ta_fit *fit,
-			 u32 *order, u64 *flo, u64 *fl_h, u64 *offsets,
-			 u64 *best, struct ta_result *res, struct ta_work *w,
-			 struct ta_work *lim)
+static int ta_auto_freelist(const struct ta_problem *p,
+			    const struct ta_budget *budget, u64 *flo,
+			    u64 *fl_h, struct ta_result *res,
+			    struct ta_work *w)
 {
 	struct ta_result fres = *res;
-	u32 n = p->n_buffers;
 	int ret;
 
 	ret = ta_plan_freelist(p, budget, flo, &fres, w);
 	if (ret && ret != -EOVERFLOW)
 		return ret;
 	*fl_h = ret ? U64_MAX : fres.height;
-	res->steps = n;
+	res->steps = p->n_buffers;
+	return 0;
+}
+
+/*
+ * The first plan past freelist's (@flo, height @fl_h), within the budget:
+ * greedy-size's pass through auto's fit engine, cut at the deadline; when
+ * it is cut, freelist's plan is the plan. *@best is the plan's height.
+ * Return: 0, 1 when out of time (the plan in @offsets is freelist's), or
+ * a negative errno.
+ */
+static int ta_auto_first(const struct ta_problem *p,
+			 const struct ta_budget *budget, struct ta_fit *fit,
+			 u32 *order, const u64 *flo, u64 fl_h, u64 *offsets,
+			 u64 *best, struct ta_result *res, struct ta_work *w,
+			 struct ta_work *lim)
+{
+	u32 n = p->n_buffers;
+	int ret;
+
 	ret = ta_greedy_order(p->buffers, n, order);
 	if (!ret)
 		ret = ta_work_add(w, 16 * (u64)n);
-	if (!ret && *fl_h > res->lower_bound)
+	if (!ret && fl_h > res->lower_bound)
 		ret = ta_fit_run(fit, order, TA_FIT_BEST, U64_MAX, offsets,
 				 best, lim);
 	else if (!ret)
@@ -385,14 +405,14 @@ static int ta_auto_first(const struct ta_problem *p,
 	}
 	if (ret != -EAGAIN && ret != -ETIMEDOUT)
 		return ret;
-	if (*fl_h == U64_MAX) {
+	if (fl_h == U64_MAX) {
 		/* nothing to fall back on: greedy-size, to the end */
 		ret = ta_plan_greedy_size(p, budget, offsets, res, w);
 		*best = res->height;
 		return ret ? ret : 1;
 	}
 	ta_auto_copy(offsets, flo, n);
-	*best = *fl_h;
+	*best = fl_h;
 	return 1;
 }
 
@@ -421,18 +441,37 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 			 TA_AUTO_DEFAULT_NS + TA_AUTO_NS_PER_BUFFER * n);
 	lim = ta_work_sub(w, deadline, budget ? budget->steps : 0);
 
+	flo = ta_env_alloc_array(n, sizeof(*flo));
+	if (!flo)
+		return -ENOMEM;
+	ret = ta_auto_freelist(p, budget, flo, &fl_h, res, w);
+	if (ret)
+		goto out;
+	/*
+	 * What comes next starts with sorts and the fit engine's index,
+	 * which cannot stop half way: about one more freelist pass (both
+	 * O(n log n) over the same buffers). When that does not fit in the
+	 * time left, or freelist met the lower bound, freelist's plan is the
+	 * plan: auto returns within its budget plus that one pass.
+	 */
+	h = ta_env_now_ns();
+	if (fl_h <= lb || (fl_h != U64_MAX && n > TA_AUTO_ALWAYS_GREEDY &&
+			   h + (h - t0) >= deadline)) {
+		ta_auto_copy(offsets, flo, n);
+		best = fl_h;
+		goto searched;
+	}
 	fit = ta_fit_create(p->buffers, n, TA_FIT_RUNS, w);
 	keys = ta_env_alloc_array(n, sizeof(*keys));
 	order = ta_env_alloc_array(n, sizeof(*order));
 	tmpo = ta_env_alloc_array(n, sizeof(*tmpo));
 	cur = ta_env_alloc_array(n, sizeof(*cur));
 	crowd = ta_env_alloc_array(n, sizeof(*crowd));
-	flo = ta_env_alloc_array(n, sizeof(*flo));
-	if (!fit || !keys || !order || !tmpo || !cur || !crowd || !flo) {
+	if (!fit || !keys || !order || !tmpo || !cur || !crowd) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = ta_auto_first(p, budget, fit, order, flo, &fl_h, offsets, &best,
+	ret = ta_auto_first(p, budget, fit, order, flo, fl_h, offsets, &best,
 			    res, w, &lim);
 	res->lower_bound = lb;
 	if (ret < 0)
@@ -550,9 +589,14 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 						&proven);
 			ta_work_spent(&lim, &slim);
 		}
-		if (!ret && best > lb && !proven && !lim.timed_out &&
-		    !ta_work_limit_hit(&lim))
-			ret = ta_climb(p, lb, &lim, offsets, &best);
+		if (!ret && best > lb && !proven && !lim.timed_out) {
+			/* -EINTR stops auto; a limit reached, only the climb */
+			ret = ta_work_limit_hit(&lim);
+			if (!ret)
+				ret = ta_climb(p, lb, &lim, offsets, &best);
+			else if (ret > 0)
+				ret = 0;
+		}
 	}
 	if (ret == -E2BIG && best > lb && !proven) {
 		/* too large to search: iterated passes instead */
@@ -564,7 +608,7 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 		goto out;
 searched:
 	ret = 0;
-	res->search_bytes = ta_fit_bytes(fit) + lim.bytes;
+	res->search_bytes = (fit ? ta_fit_bytes(fit) : 0) + lim.bytes;
 out:
 	ta_fit_destroy(fit);
 	ta_env_free(keys);

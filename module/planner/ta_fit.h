@@ -35,7 +35,7 @@ struct ta_span;
  * @w: work counter every query adds to, or NULL for one of its own
  *
  * Memory, taken here and nowhere else: about 70 bytes per buffer, plus
- * about 170 with %TA_FIT_RUNS.
+ * about 180 with %TA_FIT_RUNS.
  *
  * Return: the engine, or NULL when memory is short.
  */

@@ -106,6 +106,7 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
 	u32 i, m = 0;
 
 	r->pts = ta_env_alloc_array(n, sizeof(*r->pts));
+	r->seen = NULL;
 	r->pool = NULL;
 	r->loff = NULL;
 	r->lnum = NULL;
@@ -143,7 +144,8 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
 	r->loff = ta_env_alloc_array(r->nlists, sizeof(*r->loff));
 	r->lnum = ta_env_alloc_array(r->nlists, sizeof(*r->lnum));
 	r->lcls = ta_env_alloc_array(r->nlists, sizeof(*r->lcls));
-	if (!r->pool || !r->loff || !r->lnum || !r->lcls) {
+	r->seen = ta_env_alloc_array(2 * (size_t)m, sizeof(*r->seen));
+	if (!r->pool || !r->loff || !r->lnum || !r->lcls || !r->seen) {
 		ta_runs_free(r);
 		return -ENOMEM;
 	}
@@ -167,6 +169,9 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
 		for (i = 0; i < nc; i++)
 			r->cnum[i] = TA_RUNS_INVALID;
 	}
+	for (i = 0; i < 2 * m; i++)
+		r->seen[i] = 0;
+	r->stamp = 0;
 	r->ok = true;
 	return 0;
 }
@@ -183,11 +188,13 @@ void ta_runs_free(struct ta_runs *r)
 	r->cnum = NULL;
 	r->coff = NULL;
 	r->cpool = NULL;
+	ta_env_free(r->seen);
 	ta_env_free(r->lcls);
 	ta_env_free(r->lnum);
 	ta_env_free(r->loff);
 	ta_env_free(r->pool);
 	ta_env_free(r->pts);
+	r->seen = NULL;
 	r->lcls = NULL;
 	r->lnum = NULL;
 	r->loff = NULL;
@@ -229,7 +236,8 @@ size_t ta_runs_bytes(const struct ta_runs *r)
 {
 	size_t bytes = (size_t)r->m * sizeof(*r->pts) +
 		       (size_t)r->pool_cap * sizeof(*r->pool) +
-		       (size_t)r->nlists * (2 * sizeof(u32) + 1);
+		       (size_t)r->nlists * (2 * sizeof(u32) + 1) +
+		       2 * (size_t)r->m * sizeof(*r->seen);
 
 	if (r->cdepth)
 		bytes += (size_t)r->ccap * sizeof(*r->cpool) +
@@ -350,13 +358,21 @@ static int ta_runs_add(struct ta_runs *r, u32 l, u64 lo, u64 hi)
 	return 0;
 }
 
-/* Canonical nodes of leaves [ls, le) into r->canon; proper ancestors into
- * r->anc (each once).
+/*
+ * Canonical nodes of leaves [ls, le) into r->canon; proper ancestors into
+ * r->anc (each once: r->seen[v] == r->stamp marks the ones taken in this
+ * call, so a root path shared by several canonical nodes is walked once).
  */
 static void ta_runs_nodes(struct ta_runs *r, u32 ls, u32 le)
 {
-	u32 lo = ls + r->m, hi = le + r->m, q, v, j;
+	u32 lo = ls + r->m, hi = le + r->m, q, v;
 
+	if (!++r->stamp) {
+		/* wrapped after 2^32 calls: forget the old marks */
+		for (v = 0; v < 2 * r->m; v++)
+			r->seen[v] = 0;
+		r->stamp = 1;
+	}
 	r->n_canon = 0;
 	r->n_anc = 0;
 	for (; lo < hi; lo >>= 1, hi >>= 1) {
@@ -367,10 +383,9 @@ static void ta_runs_nodes(struct ta_runs *r, u32 ls, u32 le)
 	}
 	for (q = 0; q < r->n_canon; q++) {
 		for (v = r->canon[q] >> 1; v; v >>= 1) {
-			for (j = 0; j < r->n_anc && r->anc[j] != v; j++)
-				;
-			if (j < r->n_anc)
+			if (r->seen[v] == r->stamp)
 				break;	/* seen: so is everything above */
+			r->seen[v] = r->stamp;
 			r->anc[r->n_anc++] = v;
 		}
 	}

@@ -29,6 +29,7 @@ struct ta_runs {
 	u32 *coff, *cnum;
 	u32 cdepth, ccap, cbump;
 	u32 n_canon, n_anc, n_lists;
+	u32 *seen, stamp;
 	u32 canon[64];
 	u32 anc[64];
 	const struct ta_span *lp[TA_RUNS_MAX_LISTS];

@@ -454,6 +454,44 @@ static void ta_kt_random_traces(struct kunit *test)
 	}
 }
 
+/*
+ * auto whose budget is spent before it starts (1 ns: in the module, a
+ * default_budget_ms or max_plan_ms far below the input's size) still
+ * returns a valid plan, at most freelist's height, at 10 to 4,096 buffers.
+ */
+static void ta_kt_auto_spent_budget(struct kunit *test)
+{
+	static const u32 sizes[] = { 10, 300, 4096 };
+	const struct ta_budget spent = { .time_ns = 1 };
+	struct ta_buffer *b = kunit_kcalloc(test, 4096, sizeof(*b), GFP_KERNEL);
+	u64 *off = kunit_kcalloc(test, 4096, sizeof(*off), GFP_KERNEL);
+	struct ta_result res, fl;
+	struct ta_problem p;
+	u32 i, k, ran = 0;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, off);
+	for (k = 0; k < ARRAY_SIZE(sizes); k++) {
+		ta_kt_seed = 7 + k;
+		for (i = 0; i < sizes[k]; i++) {
+			b[i].start = ta_kt_rand() % 1000;
+			b[i].end = b[i].start + 1 + ta_kt_rand() % 20;
+			b[i].size = 1 + ta_kt_rand() % 100000;
+			b[i].align = 1ULL << (ta_kt_rand() % 7);
+		}
+		p = ta_kt_trace(b, sizes[k]);
+		KUNIT_ASSERT_EQ(test, ta_plan_solve(&p, TA_STRATEGY_FREELIST,
+						    NULL, off, &fl), 0);
+		KUNIT_ASSERT_EQ(test, ta_plan_solve(&p, TA_STRATEGY_AUTO,
+						    &spent, off, &res), 0);
+		KUNIT_EXPECT_EQ(test, ta_plan_validate(&p, off, res.height), 0);
+		KUNIT_EXPECT_LE(test, res.height, fl.height);
+		KUNIT_EXPECT_GE(test, res.height, res.lower_bound);
+		ran++;
+	}
+	KUNIT_EXPECT_EQ(test, ran, 3U);
+}
+
 static void ta_kt_random_graphs(struct kunit *test)
 {
 	struct ta_kt_graph *gb = ta_kt_graph_new(test);
@@ -823,6 +861,7 @@ static struct kunit_case ta_planner_kunit_cases[] = {
 	KUNIT_CASE(ta_kt_inplace),
 	KUNIT_CASE(ta_kt_fixed),
 	KUNIT_CASE(ta_kt_random_traces),
+	KUNIT_CASE(ta_kt_auto_spent_budget),
 	KUNIT_CASE(ta_kt_random_graphs),
 	KUNIT_CASE(ta_kt_group_solve),
 	KUNIT_CASE(ta_kt_group_refusals),
