@@ -45,6 +45,10 @@
 #define TA_CONTRACT_UNDONE	4
 /* nodes per buffer of the problem: the buffers, merges, merges again */
 #define TA_CONTRACT_NODES	4
+/* passes of trials (ta_contract_trials()) per way of merging */
+#define TA_CONTRACT_TRIALS	4
+/* in @hold: a member of the stack (else a stack node in it) */
+#define TA_CONTRACT_MEMBER	BIT(31)
 /* rounds of merges, at most (each merges at least one pair) */
 #define TA_CONTRACT_ROUNDS	64
 /* pinwheel arms tried per centre and side, at most */
@@ -73,6 +77,8 @@ struct ta_contract {
 	struct ta_contract_node *node;	/* the problem's, then merges */
 	u32 max_nodes;			/* room in @node */
 	u32 *todo;			/* a walk through a stack */
+	u32 *hold;			/* a stack taken apart on trial */
+	u32 *cand;			/* the stacks to try that on */
 	u32 n_nodes;
 	struct ta_contract_key *by;	/* alive nodes, sorted for a rule */
 	struct ta_contract_key *by2;
@@ -442,6 +448,82 @@ static u32 ta_contract_repair(struct ta_contract *c)
 	return merged;
 }
 
+/*
+ * Take the stack under @m apart, its nodes kept in @c->hold to put back.
+ * Return: how many kept.
+ */
+static u32 ta_contract_dissolve(struct ta_contract *c, u32 m)
+{
+	u32 nt = 0, nh = 0, i;
+
+	c->todo[nt++] = m;
+	while (nt) {
+		u32 id = c->todo[--nt];
+		struct ta_contract_node *x = &c->node[id];
+
+		if (x->kind != TA_CONTRACT_STACK) {
+			x->alive = 1;
+			c->hold[nh++] = id | TA_CONTRACT_MEMBER;
+			continue;
+		}
+		x->alive = 0;
+		x->kind = TA_CONTRACT_UNDONE;
+		c->hold[nh++] = id;
+		for (i = 0; i < x->n_child; i++)
+			c->todo[nt++] = x->child[i];
+	}
+	return nh;
+}
+
+/* Put back the stack under @m that ta_contract_dissolve() took apart. */
+static void ta_contract_restore(struct ta_contract *c, u32 m, u32 nh)
+{
+	u32 i;
+
+	for (i = 0; i < nh; i++) {
+		u32 id = c->hold[i] & ~TA_CONTRACT_MEMBER;
+
+		c->node[id].alive = 0;
+		if (!(c->hold[i] & TA_CONTRACT_MEMBER))
+			c->node[id].kind = TA_CONTRACT_STACK;
+	}
+	c->node[m].alive = 1;
+}
+
+/*
+ * When nothing merges, not even by ta_contract_repair(): a stack may hold
+ * a piece of a pinwheel, or of a chain that is not alone. Each stack in
+ * turn is taken apart, and kept apart when chains and pinwheels then merge
+ * something (its members found their places); else it is put back. The
+ * rounds then stack what is left again. Return: how many merged.
+ */
+static u32 ta_contract_trials(struct ta_contract *c, u32 n,
+			      struct ta_work *lim)
+{
+	u32 i, k = 0, merged = 0, nh, got;
+
+	for (i = 0; i < c->n_nodes; i++)
+		if (c->node[i].alive && c->node[i].kind == TA_CONTRACT_STACK)
+			c->cand[k++] = i;
+	for (i = 0; i < k; i++) {
+		u32 m = c->cand[i];
+
+		if (!c->node[m].alive || c->node[m].kind != TA_CONTRACT_STACK)
+			continue;
+		if (c->n_nodes + n > c->max_nodes ||
+		    ta_work_add(lim, 32 * (u64)k) || ta_work_limit_hit(lim))
+			break;
+		nh = ta_contract_dissolve(c, m);
+		got = ta_contract_chains(c);
+		got += ta_contract_pinwheels(c);
+		if (got)
+			merged += got;
+		else
+			ta_contract_restore(c, m, nh);
+	}
+	return merged;
+}
+
 static int ta_contract_cmp_u32(const void *a, const void *b)
 {
 	u32 x = *(const u32 *)a, y = *(const u32 *)b;
@@ -569,7 +651,7 @@ static int ta_contract_variant(struct ta_contract *c, u32 n, u32 variant,
 {
 	struct ta_problem mp = { 0 };
 	struct ta_work climb;
-	u32 round, merged, i, k = 0;
+	u32 round, merged, i, k = 0, trials = TA_CONTRACT_TRIALS;
 	u64 top = 0;
 	int ret;
 
@@ -585,6 +667,10 @@ static int ta_contract_variant(struct ta_contract *c, u32 n, u32 variant,
 		/* stuck: a stack in the way of a chain, taken apart */
 		if (!merged)
 			merged = ta_contract_repair(c);
+		if (!merged && !c->rng && trials) {
+			trials--;
+			merged = ta_contract_trials(c, n, lim);
+		}
 		ret = ta_work_add(lim, 64 * (u64)c->n_nodes);
 		if (ret)
 			return ret;
@@ -643,6 +729,8 @@ static void ta_contract_free(struct ta_contract *c)
 	ta_env_free(c->by2);
 	ta_env_free(c->used);
 	ta_env_free(c->todo);
+	ta_env_free(c->hold);
+	ta_env_free(c->cand);
 	ta_env_free(c->ends);
 	ta_env_free(c->starts);
 }
@@ -676,15 +764,19 @@ int ta_contract_search(const struct ta_problem *p, u64 lower_bound,
 	c.by2 = ta_env_alloc_array(2 * (size_t)n, sizeof(*c.by2));
 	c.used = ta_env_alloc_array(c.max_nodes, sizeof(*c.used));
 	c.todo = ta_env_alloc_array(c.max_nodes, sizeof(*c.todo));
+	c.hold = ta_env_alloc_array(c.max_nodes, sizeof(*c.hold));
+	c.cand = ta_env_alloc_array(n, sizeof(*c.cand));
 	c.starts = ta_env_alloc_array(2 * (size_t)n, sizeof(*c.starts));
 	mb = ta_env_alloc_array(n, sizeof(*mb));
 	m_off = ta_env_alloc_array(n, sizeof(*m_off));
-	if (!c.node || !c.by || !c.by2 || !c.used || !c.todo || !c.starts ||
+	if (!c.node || !c.by || !c.by2 || !c.used || !c.todo || !c.hold ||
+	    !c.cand || !c.starts ||
 	    !mb ||
 	    !m_off)
 		goto out;
 	bytes = (u64)c.max_nodes * (sizeof(*c.node) + sizeof(*c.used) +
-				     sizeof(*c.todo) + sizeof(*node_off)) +
+				     2 * sizeof(*c.todo) + sizeof(*node_off)) +
+		(u64)n * sizeof(*c.cand) +
 		2 * (u64)n * (2 * sizeof(*c.by) + 2 * sizeof(*c.ends)) +
 		(u64)n * (sizeof(*mb) + sizeof(*m_off));
 	for (i = 0; i < n; i++) {
