@@ -14,21 +14,28 @@
  * there is complete, and a gap no buffer fits is a dead end: there is no
  * lift, since a lift would waste bytes the packing does not have.
  *
- * A wall prunes further: where the skyline steps down from left to right
- * at a boundary (below the bound), some unplaced buffer must start there
- * to fill the step's foot; where it steps up, some unplaced buffer must
- * end there. After each placement the two boundaries of the buffer placed
- * (the only walls it changes, and the only counts) are checked.
+ * Walls prune further: where the skyline steps down from left to right
+ * at a boundary (below the bound), an unplaced buffer must start there
+ * that fits the step's foot (it ends before the skyline rises above the
+ * foot, and fits under the bound); where it steps up, one must end there
+ * that fits the foot on the left. And a well (a run with higher sections
+ * on both sides) must be filled up to its lower side by buffers that lie
+ * within it: their area must be enough. After each placement the two
+ * boundaries of the buffer placed (the only walls it changes) are checked.
  *
  * Candidates go in the order of ta_climb.c's greedy rule (ends flush with
  * the run, top flush with a neighbour, longest, largest), at most
  * %TA_TILE_CANDIDATES of them, one of every identical kind. A wrong
- * choice deep down is rarely undone by backtracking in time, so the
- * search restarts with a node budget that grows by half each time, the
- * order perturbed at random (heavy-tailed searches are cut short).
+ * choice near the root is rarely undone by backtracking in time, so the
+ * search restarts, with node budgets in the Luby sequence (1, 1, 2, 1, 1,
+ * 2, 4, ... times %TA_TILE_FIRST_NODES a buffer) and the order of up to
+ * %TA_TILE_NOISE percent of the nodes shuffled: heavy-tailed runs are cut
+ * short. It pays on small problems, such as the merged problems of
+ * ta_contract.c (a cut of 2,000 buffers merged to 31 is tiled at once);
+ * on 400 buffers or more it rarely finds a tiling within a second.
  *
- * Memory: O(n + sections + the sum of the buffers' spans in sections),
- * taken up front; time per node O(candidates + span * log sections).
+ * Memory: O(n + sections), taken up front; time per node O(candidates +
+ * span * log sections + the run of a wall or well checked).
  */
 #include "ta_tile.h"
 #include "ta_search.h"
@@ -199,25 +206,6 @@ static bool ta_tile_well_ok(struct ta_tile *t, u32 k)
 	return area >= need;
 }
 
-/*
- * Whether the buffers starting under buffer @b, just placed, still fit
- * below the bound: each will rest on @b's top or higher.
- */
-static bool ta_tile_room_ok(struct ta_tile *t, u32 b)
-{
-	u64 room = t->bound - t->top[t->bs[b]];
-	u32 i, end = t->first[t->be[b]];
-
-	for (i = t->first[t->bs[b]]; i < end; i++) {
-		u32 c = t->list[i];
-
-		if (!t->placed[c] && t->p->buffers[c].size > room)
-			break;
-	}
-	t->units += i - t->first[t->bs[b]];
-	return i == end;
-}
-
 static void ta_tile_raise(struct ta_tile *t, u32 b, u64 v)
 {
 	u32 k;
@@ -325,8 +313,10 @@ static int ta_tile_run(struct ta_tile *t, u64 max_nodes, u64 *offsets,
 
 	for (i = 0; i < t->n_sections; i++)
 		ta_tile_set(t, i, 0);
-	for (i = 0; i <= t->n_sections; i++)
-		t->n_start[i] = t->n_end[i] = 0;
+	for (i = 0; i <= t->n_sections; i++) {
+		t->n_start[i] = 0;
+		t->n_end[i] = 0;
+	}
 	for (i = 0; i < t->p->n_buffers; i++) {
 		t->placed[i] = t->p->buffers[i].size ? 0 : 1;
 		if (t->placed[i])
@@ -366,8 +356,7 @@ static int ta_tile_run(struct ta_tile *t, u64 max_nodes, u64 *offsets,
 			if (ret)
 				return ret;
 		}
-		if (!ta_tile_room_ok(t, b) ||
-		    !ta_tile_wall_ok(t, t->bs[b]) ||
+		if (!ta_tile_wall_ok(t, t->bs[b]) ||
 		    !ta_tile_wall_ok(t, t->be[b]) ||
 		    !ta_tile_well_ok(t, t->bs[b]) ||
 		    !ta_tile_well_ok(t, t->be[b]))
