@@ -41,6 +41,7 @@ TA_PLANNER_SRCS := \
 	module/planner/ta_tier_bound.c \
 	module/planner/ta_tier_check.c \
 	module/planner/ta_tier_unit.c \
+	module/planner/ta_tile.c \
 	module/planner/ta_validate.c \
 	module/planner/ta_work.c
 
