@@ -36,6 +36,7 @@ TA_PLANNER_SRCS := \
 	module/planner/ta_search_skyline.c \
 	module/planner/ta_search_slab.c \
 	module/planner/ta_search_state.c \
+	module/planner/ta_skyline.c \
 	module/planner/ta_stack.c \
 	module/planner/ta_tier.c \
 	module/planner/ta_tier_bound.c \

@@ -33,7 +33,9 @@
  * O((n + lifts) * (candidates * pilot + span) * log sections).
  */
 #include "ta_climb.h"
+#include "ta_plan_helpers.h"
 #include "ta_search.h"
+#include "ta_skyline.h"
 
 /* placements the look-ahead of one candidate makes at most */
 #define TA_CLIMB_PILOT		32
@@ -54,19 +56,13 @@ struct ta_climb_undo {
 /* The state of one construction, and the best one's choices. */
 struct ta_climb {
 	const struct ta_problem *p;
-	u32 n_sections;
-	u32 m;			/* leaves of the min tree, a power of two */
-	u32 *bs, *be;		/* per buffer: start and end section */
-	u32 *first;		/* per section: its buffers in @list, n + 1 */
+	struct ta_skyline sky;	/* the sections, their lists and tops */
 	u32 *list;		/* buffers by start section, unplaced first */
-	u32 *list0;		/* the same in index order, to start again */
 	u32 *avail;		/* per section: unplaced buffers starting */
-	u64 *top;		/* per section: its top */
-	u64 *tree;		/* min tree over @top, 2 * @m */
 	u64 *off;		/* the plan being built */
 	u32 *seq;		/* its choices, in order */
 	u32 *best_seq;		/* the best construction's choices */
-	u32 n_seq, n_best_seq, seq_max, n_placed, n_items;
+	u32 n_seq, n_best_seq, seq_max, n_placed;
 	struct ta_climb_undo *undo;	/* the look-ahead's changes */
 	u32 n_undo, undo_max;
 	bool logging;
@@ -77,66 +73,34 @@ struct ta_climb {
 	u64 bytes;		/* memory taken */
 };
 
-static u64 ta_climb_rand(struct ta_climb *c)
-{
-	/* xorshift64 */
-	c->rng ^= c->rng << 13;
-	c->rng ^= c->rng >> 7;
-	c->rng ^= c->rng << 17;
-	return c->rng;
-}
-
 static void ta_climb_tree_set(struct ta_climb *c, u32 s, u64 v)
 {
-	u32 i = c->m + s;
-
-	c->top[s] = v;
-	c->tree[i] = v;
-	for (i >>= 1; i; i >>= 1) {
-		u64 a = c->tree[2 * i], b = c->tree[2 * i + 1];
-
-		c->tree[i] = a < b ? a : b;
-	}
+	ta_skyline_set(&c->sky, s, v);
 	c->units += 8;
-}
-
-/* The lowest section, the leftmost among equals. */
-static u32 ta_climb_lowest(const struct ta_climb *c)
-{
-	u32 i = 1;
-
-	while (i < c->m)
-		i = c->tree[2 * i] <= c->tree[2 * i + 1] ? 2 * i : 2 * i + 1;
-	return i - c->m;
 }
 
 static void ta_climb_set_top(struct ta_climb *c, u32 s, u64 v)
 {
 	if (c->logging && c->n_undo < c->undo_max)
 		c->undo[c->n_undo++] = (struct ta_climb_undo){
-			.kind = 0, .where = s, .old = c->top[s] };
+			.kind = 0, .where = s, .old = c->sky.top[s] };
 	ta_climb_tree_set(c, s, v);
-}
-
-static u64 ta_climb_align(u64 h, u64 align)
-{
-	return (h + align - 1) & ~(align - 1);
 }
 
 /* Place buffer @b, the @slot-th unplaced one of section @s, at height @h. */
 static void ta_climb_place(struct ta_climb *c, u32 s, u32 slot, u32 b, u64 h)
 {
 	const struct ta_buffer *buf = &c->p->buffers[b];
-	u64 at = ta_climb_align(h, buf->align), t;
-	u32 k, last = c->first[s] + c->avail[s] - 1;
+	u64 at = ta_align_up(h, buf->align), t;
+	u32 k, last = c->sky.first[s] + c->avail[s] - 1;
 
 	t = at + buf->size;
 	c->off[b] = at;
-	for (k = c->bs[b]; k < c->be[b]; k++)
+	for (k = c->sky.bs[b]; k < c->sky.be[b]; k++)
 		ta_climb_set_top(c, k, t);
 	if (t > c->height)
 		c->height = t;
-	c->list[c->first[s] + slot] = c->list[last];
+	c->list[c->sky.first[s] + slot] = c->list[last];
 	c->list[last] = b;
 	c->avail[s]--;
 	c->n_placed++;
@@ -157,12 +121,12 @@ static void ta_climb_undo_to(struct ta_climb *c, u32 mark)
 			ta_climb_tree_set(c, u->where, u->old);
 		} else {
 			u32 s = u->where, slot = (u32)u->old;
-			u32 last = c->first[s] + c->avail[s];
+			u32 last = c->sky.first[s] + c->avail[s];
 			u32 b = c->list[last];
 
 			/* b back to its slot, the one moved there back last */
-			c->list[last] = c->list[c->first[s] + slot];
-			c->list[c->first[s] + slot] = b;
+			c->list[last] = c->list[c->sky.first[s] + slot];
+			c->list[c->sky.first[s] + slot] = b;
 			c->avail[s]++;
 			c->n_placed--;
 		}
@@ -179,14 +143,14 @@ static void ta_climb_gap(struct ta_climb *c, struct ta_climb_gap *g)
 {
 	u32 j;
 
-	g->s = ta_climb_lowest(c);
-	g->h = c->top[g->s];
-	for (j = g->s + 1; j < c->n_sections && c->top[j] == g->h; j++)
+	g->s = ta_skyline_lowest(&c->sky);
+	g->h = c->sky.top[g->s];
+	for (j = g->s + 1; j < c->sky.n_sections && c->sky.top[j] == g->h; j++)
 		;
 	c->units += j - g->s;
 	g->j = j;
-	g->left = g->s ? c->top[g->s - 1] : TA_CLIMB_DEAD;
-	g->right = j < c->n_sections ? c->top[j] : TA_CLIMB_DEAD;
+	g->left = g->s ? c->sky.top[g->s - 1] : TA_CLIMB_DEAD;
+	g->right = j < c->sky.n_sections ? c->sky.top[j] : TA_CLIMB_DEAD;
 }
 
 /* The greedy rule's score of buffer @b in gap @g (higher is better). */
@@ -194,17 +158,17 @@ static u64 ta_climb_score(struct ta_climb *c, const struct ta_climb_gap *g,
 			  u32 b)
 {
 	const struct ta_buffer *buf = &c->p->buffers[b];
-	u64 t = ta_climb_align(g->h, buf->align) + buf->size, sc = 0;
+	u64 t = ta_align_up(g->h, buf->align) + buf->size, sc = 0;
 	u32 bits = 64 - 2 - 24;
 
-	if (c->be[b] == g->j)
+	if (c->sky.be[b] == g->j)
 		sc |= BIT_ULL(63);
-	if (t == g->left || (c->be[b] == g->j && t == g->right))
+	if (t == g->left || (c->sky.be[b] == g->j && t == g->right))
 		sc |= BIT_ULL(62);
-	sc |= (u64)(c->be[b] & 0xffffff) << bits;
+	sc |= (u64)(c->sky.be[b] & 0xffffff) << bits;
 	sc |= buf->size >= BIT_ULL(bits) ? BIT_ULL(bits) - 1 : buf->size;
-	if (c->noise && (u32)ta_climb_rand(c) % 100 < c->noise)
-		sc = ta_climb_rand(c) >> 1;
+	if (c->noise && (u32)ta_xorshift64(&c->rng) % 100 < c->noise)
+		sc = ta_xorshift64(&c->rng) >> 1;
 	return sc;
 }
 
@@ -217,10 +181,10 @@ static void ta_climb_lift(struct ta_climb *c, const struct ta_climb_gap *g)
 	u64 to = g->left;
 	u32 k;
 
-	for (k = g->s + 1; k < c->n_sections; k++) {
-		if (c->top[k] > g->h) {
-			if (c->top[k] < to)
-				to = c->top[k];
+	for (k = g->s + 1; k < c->sky.n_sections; k++) {
+		if (c->sky.top[k] > g->h) {
+			if (c->sky.top[k] < to)
+				to = c->sky.top[k];
 			break;
 		}
 	}
@@ -240,14 +204,14 @@ static int ta_climb_step(struct ta_climb *c, u32 forced)
 	u32 k, slot = 0, best = U32_MAX;
 	u64 best_sc = 0;
 
-	if (c->n_placed == c->n_items)
+	if (c->n_placed == c->sky.n_items)
 		return 0;
 	ta_climb_gap(c, &g);
 	for (k = 0; k < c->avail[g.s]; k++) {
-		u32 b = c->list[c->first[g.s] + k];
+		u32 b = c->list[c->sky.first[g.s] + k];
 		u64 sc;
 
-		if (c->be[b] > g.j)
+		if (c->sky.be[b] > g.j)
 			continue;
 		if (forced != U32_MAX) {
 			if (b != forced)
@@ -286,14 +250,14 @@ static int ta_climb_pilot_step(struct ta_climb *c)
 	u32 k, i, nc = 0, win = 0, win_run = 0, mark;
 	u64 h0 = c->height;
 
-	if (c->n_placed == c->n_items)
+	if (c->n_placed == c->sky.n_items)
 		return 0;
 	ta_climb_gap(c, &g);
 	for (k = 0; k < c->avail[g.s]; k++) {
-		u32 b = c->list[c->first[g.s] + k];
+		u32 b = c->list[c->sky.first[g.s] + k];
 		u64 s;
 
-		if (c->be[b] > g.j)
+		if (c->sky.be[b] > g.j)
 			continue;
 		s = ta_climb_score(c, &g, b);
 		/* keep the best few, sorted by score */
@@ -325,7 +289,7 @@ static int ta_climb_pilot_step(struct ta_climb *c)
 			mark = c->n_undo;
 			ta_climb_step(c, cand[i]);
 			while (run < TA_CLIMB_PILOT &&
-			       c->n_undo + c->n_sections + 2 <= c->undo_max &&
+			       c->n_undo + c->sky.n_sections + 2 <= c->undo_max &&
 			       ta_climb_step(c, U32_MAX) == 1)
 				run++;
 			ta_climb_undo_to(c, mark);
@@ -342,7 +306,7 @@ static int ta_climb_pilot_step(struct ta_climb *c)
 	}
 	/* the slots may have moved while undoing: find the winner again */
 	for (k = 0; k < c->avail[g.s]; k++)
-		if (c->list[c->first[g.s] + k] == cand[win])
+		if (c->list[c->sky.first[g.s] + k] == cand[win])
 			break;
 	ta_climb_place(c, g.s, k, cand[win], g.h);
 	return 1;
@@ -353,16 +317,16 @@ static void ta_climb_reset(struct ta_climb *c)
 {
 	u32 i;
 
-	for (i = 0; i < 2 * c->m; i++)
-		c->tree[i] = TA_CLIMB_DEAD;
-	for (i = 0; i < c->n_sections; i++)
+	for (i = 0; i < 2 * c->sky.m; i++)
+		c->sky.tree[i] = TA_CLIMB_DEAD;
+	for (i = 0; i < c->sky.n_sections; i++)
 		ta_climb_tree_set(c, i, 0);
-	for (i = 0; i < c->n_sections; i++)
-		c->avail[i] = c->first[i + 1] - c->first[i];
+	for (i = 0; i < c->sky.n_sections; i++)
+		c->avail[i] = c->sky.first[i + 1] - c->sky.first[i];
 	/* the lists in index order, so that a replay meets the same */
-	for (i = 0; i < c->n_items; i++)
-		c->list[i] = c->list0[i];
-	c->units += 2 * (u64)c->m + c->n_items;
+	for (i = 0; i < c->sky.n_items; i++)
+		c->list[i] = c->sky.by_start[i];
+	c->units += 2 * (u64)c->sky.m + c->sky.n_items;
 	c->height = 0;
 	c->n_placed = 0;
 	c->n_seq = 0;
@@ -385,7 +349,7 @@ static int ta_climb_replay(struct ta_climb *c, u32 b)
 		return 2;
 	}
 	for (k = 0; k < c->avail[g.s]; k++)
-		if (c->list[c->first[g.s] + k] == b && c->be[b] <= g.j) {
+		if (c->list[c->sky.first[g.s] + k] == b && c->sky.be[b] <= g.j) {
 			ta_climb_place(c, g.s, k, b, g.h);
 			return 1;
 		}
@@ -427,100 +391,46 @@ static int ta_climb_build(struct ta_climb *c, u32 replay, u32 noise, u64 stop,
 	}
 }
 
-static int ta_climb_cmp_u32(const void *a, const void *b)
-{
-	u32 x = *(const u32 *)a, y = *(const u32 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void ta_climb_free(struct ta_climb *c)
 {
-	ta_env_free(c->bs);
-	ta_env_free(c->be);
-	ta_env_free(c->first);
+	ta_skyline_free(&c->sky);
 	ta_env_free(c->list);
-	ta_env_free(c->list0);
 	ta_env_free(c->avail);
-	ta_env_free(c->top);
-	ta_env_free(c->tree);
 	ta_env_free(c->off);
 	ta_env_free(c->seq);
 	ta_env_free(c->best_seq);
 	ta_env_free(c->undo);
 }
 
-/*
- * The sections (between consecutive distinct starts and ends of the
- * buffers with bytes), each buffer's, and the lists by start section.
- */
+/* The skyline, and the construction's lists, plan and undo trail. */
 static int ta_climb_init(struct ta_climb *c, const struct ta_problem *p)
 {
-	u32 n = p->n_buffers, nt = 0, t = 0, i, *times;
+	u32 n = p->n_buffers, ns;
+	int ret;
 
-	times = ta_env_alloc_array(2 * (size_t)n + 1, sizeof(*times));
-	if (!times)
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		if (!p->buffers[i].size)
-			continue;
-		times[nt++] = p->buffers[i].start;
-		times[nt++] = p->buffers[i].end;
-		c->n_items++;
-	}
-	ta_env_sort(times, nt, sizeof(*times), ta_climb_cmp_u32);
-	for (i = 0; i < nt; i++)
-		if (!t || times[t - 1] != times[i])
-			times[t++] = times[i];
-	c->n_sections = t ? t - 1 : 0;
-	c->m = 1;
-	while (c->m < c->n_sections)
-		c->m <<= 1;
-	c->seq_max = 4 * (n + c->n_sections) + 16;
+	ret = ta_skyline_init(&c->sky, p);
+	if (ret)
+		return ret;
+	ns = c->sky.n_sections;
+	c->seq_max = 4 * (n + ns) + 16;
 	/* room for one step over every section, and a look-ahead's worth */
 	c->undo_max = TA_CLIMB_UNDO_MAX;
-	if (c->undo_max < 2 * (c->n_sections + 2))
-		c->undo_max = 2 * (c->n_sections + 2);
-	c->bs = ta_env_alloc_array(n + 1, sizeof(*c->bs));
-	c->be = ta_env_alloc_array(n + 1, sizeof(*c->be));
-	c->first = ta_env_alloc_array(c->n_sections + 2, sizeof(*c->first));
+	if (c->undo_max < 2 * (ns + 2))
+		c->undo_max = 2 * (ns + 2);
 	c->list = ta_env_alloc_array(n + 1, sizeof(*c->list));
-	c->list0 = ta_env_alloc_array(n + 1, sizeof(*c->list0));
-	c->avail = ta_env_alloc_array(c->n_sections + 1, sizeof(*c->avail));
-	c->top = ta_env_alloc_array(c->m + 1, sizeof(*c->top));
-	c->tree = ta_env_alloc_array(2 * (size_t)c->m, sizeof(*c->tree));
+	c->avail = ta_env_alloc_array(ns + 1, sizeof(*c->avail));
 	c->off = ta_env_alloc_array(n + 1, sizeof(*c->off));
 	c->seq = ta_env_alloc_array(c->seq_max, sizeof(*c->seq));
 	c->best_seq = ta_env_alloc_array(c->seq_max, sizeof(*c->best_seq));
 	c->undo = ta_env_alloc_array(c->undo_max, sizeof(*c->undo));
-	c->bytes = 2 * (u64)(n + 1) * sizeof(*c->bs) +
-		   (u64)(c->n_sections + 2) * sizeof(*c->first) +
-		   2 * (u64)(n + 1) * sizeof(*c->list) +
-		   (u64)(c->n_sections + 1) * sizeof(*c->avail) +
-		   (u64)(3 * c->m + 1) * sizeof(*c->top) +
+	c->bytes = c->sky.bytes + (u64)(n + 1) * sizeof(*c->list) +
+		   (u64)(ns + 1) * sizeof(*c->avail) +
 		   (u64)(n + 1) * sizeof(*c->off) +
 		   2 * (u64)c->seq_max * sizeof(*c->seq) +
 		   (u64)c->undo_max * sizeof(*c->undo);
-	if (!c->bs || !c->be || !c->first || !c->list || !c->list0 ||
-	    !c->avail || !c->top || !c->tree || !c->off || !c->seq ||
-	    !c->best_seq || !c->undo) {
-		ta_env_free(times);
+	if (!c->list || !c->avail || !c->off || !c->seq || !c->best_seq ||
+	    !c->undo)
 		return -ENOMEM;
-	}
-	for (i = 0; i < n; i++) {
-		if (!p->buffers[i].size)
-			continue;
-		c->bs[i] = ta_search_index(times, t, p->buffers[i].start);
-		c->be[i] = ta_search_index(times, t, p->buffers[i].end);
-		c->first[c->bs[i] + 1]++;
-	}
-	ta_env_free(times);
-	for (i = 0; i < c->n_sections; i++)
-		c->first[i + 1] += c->first[i];
-	/* avail as a fill count for now; buffers in index order */
-	for (i = 0; i < n; i++)
-		if (p->buffers[i].size)
-			c->list0[c->first[c->bs[i]] + c->avail[c->bs[i]]++] = i;
 	return 0;
 }
 
@@ -535,14 +445,14 @@ int ta_climb(const struct ta_problem *p, u64 lower_bound, struct ta_work *lim,
 	if (p->n_buffers > TA_SEARCH_MAX_BUFFERS)
 		return -E2BIG;
 	ret = ta_climb_init(&c, p);
-	if (ret || !c.n_sections)
+	if (ret || !c.sky.n_sections)
 		goto out;
 	for (tries = 0; *height > lower_bound; tries++) {
 		u32 replay = 0, noise = 0;
 
 		if (tries) {
-			replay = (u32)ta_climb_rand(&c) % (c.n_best_seq + 1);
-			noise = 1 + ((u32)ta_climb_rand(&c) & 7);
+			replay = (u32)ta_xorshift64(&c.rng) % (c.n_best_seq + 1);
+			noise = 1 + ((u32)ta_xorshift64(&c.rng) & 7);
 		}
 		ret = ta_climb_build(&c, replay, noise, best_h, lim);
 		if (ret < 0)

@@ -28,6 +28,23 @@ static inline u64 ta_align_up(u64 v, u64 a)
 }
 
 /**
+ * ta_xorshift64() - the next value of a xorshift64 generator
+ * @state: its state, never 0
+ *
+ * The planner's searches draw their random choices from it, so that a run
+ * is the same on every machine.
+ *
+ * Return: the new state, the value drawn.
+ */
+static inline u64 ta_xorshift64(u64 *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
+
+/**
  * ta_is_pow2() - whether @a is a power of two
  * @a: value
  *

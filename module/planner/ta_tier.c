@@ -235,14 +235,6 @@ static void ta_tier_restore(struct ta_tier_state *s, const u64 *snap)
 	}
 }
 
-static u64 ta_tier_rand(u64 *x)
-{
-	*x ^= *x << 13;
-	*x ^= *x >> 7;
-	*x ^= *x << 17;
-	return *x;
-}
-
 struct ta_tier_choice {
 	struct ta_tier_state s;
 	u64 *best;		/* per unit, the best choice's offsets */
@@ -295,13 +287,13 @@ static int ta_tier_move(struct ta_tier_choice *ch, u64 *rng, u64 *snap,
 			u32 *dropped)
 {
 	struct ta_tier_state *s = &ch->s;
-	u32 i, nd = 0, want = 1 + ta_tier_rand(rng) % 3, tries = 0;
+	u32 i, nd = 0, want = 1 + ta_xorshift64(rng) % 3, tries = 0;
 	u64 before = s->weight;
 	int ret;
 
 	memcpy(snap, s->off, s->tu->n * sizeof(*snap));
 	while (nd < want && s->n_placed && tries++ < 8) {
-		u32 k = s->placed[ta_tier_rand(rng) % s->n_placed];
+		u32 k = s->placed[ta_xorshift64(rng) % s->n_placed];
 
 		if (s->tu->u[k].pin != TA_TIER_ANY)
 			continue;

@@ -38,7 +38,9 @@
  * span * log sections + the run of a wall or well checked).
  */
 #include "ta_tile.h"
+#include "ta_plan_helpers.h"
 #include "ta_search.h"
+#include "ta_skyline.h"
 
 /* candidates a node tries at most (the best by the rule) */
 #define TA_TILE_CANDIDATES	8
@@ -60,17 +62,11 @@ struct ta_tile_frame {
 struct ta_tile {
 	const struct ta_problem *p;
 	u64 bound;
-	u32 n_sections, m, n_items;
-	u32 *bs, *be;		/* per buffer: start section, end boundary */
-	u32 *time;		/* per boundary: its moment */
-	u32 *first;		/* per section: its buffers in @list, n + 1 */
-	u32 *list;		/* buffers by start section */
+	struct ta_skyline sky;	/* the sections, their lists and tops */
 	u32 *efirst;		/* per boundary: its buffers in @elist */
 	u32 *elist;		/* buffers by end boundary */
 	u8 *placed;		/* per buffer */
 	u32 *n_start, *n_end;	/* per boundary: unplaced starting, ending */
-	u64 *top;		/* per section */
-	u64 *tree;		/* min tree over @top, 2 * @m */
 	struct ta_tile_frame *frame;	/* n + 1 */
 	u32 *pool;		/* candidates, TA_TILE_CANDIDATES a frame */
 	u64 *key;		/* their scores while sorting */
@@ -80,43 +76,16 @@ struct ta_tile {
 	u64 bytes;
 };
 
-static u64 ta_tile_rand(struct ta_tile *t)
-{
-	/* xorshift64 */
-	t->rng ^= t->rng << 13;
-	t->rng ^= t->rng >> 7;
-	t->rng ^= t->rng << 17;
-	return t->rng;
-}
-
 static void ta_tile_set(struct ta_tile *t, u32 s, u64 v)
 {
-	u32 i = t->m + s;
-
-	t->top[s] = v;
-	t->tree[i] = v;
-	for (i >>= 1; i; i >>= 1) {
-		u64 a = t->tree[2 * i], b = t->tree[2 * i + 1];
-
-		t->tree[i] = a < b ? a : b;
-	}
+	ta_skyline_set(&t->sky, s, v);
 	t->units += 4;
-}
-
-/* The lowest section, the leftmost among equals. */
-static u32 ta_tile_lowest(const struct ta_tile *t)
-{
-	u32 i = 1;
-
-	while (i < t->m)
-		i = t->tree[2 * i] <= t->tree[2 * i + 1] ? 2 * i : 2 * i + 1;
-	return i - t->m;
 }
 
 /* The top at section @s, the bound outside the sections (a full wall). */
 static u64 ta_tile_top(const struct ta_tile *t, u32 s)
 {
-	return s < t->n_sections ? t->top[s] : t->bound;
+	return s < t->sky.n_sections ? t->sky.top[s] : t->bound;
 }
 
 /*
@@ -126,21 +95,21 @@ static u64 ta_tile_top(const struct ta_tile *t, u32 s)
  */
 static bool ta_tile_wall_ok(struct ta_tile *t, u32 k)
 {
-	u64 l = k ? t->top[k - 1] : t->bound, r = ta_tile_top(t, k);
+	u64 l = k ? t->sky.top[k - 1] : t->bound, r = ta_tile_top(t, k);
 	u32 i, lim;
 
 	if (l > r) {
 		/* the foot at @r right of @k: a buffer from @k up to a wall */
 		if (!t->n_start[k])
 			return false;
-		for (lim = k; lim < t->n_sections && t->top[lim] <= r; lim++)
+		for (lim = k; lim < t->sky.n_sections && t->sky.top[lim] <= r; lim++)
 			;
 		t->units += lim - k;
-		for (i = t->first[k]; i < t->first[k + 1]; i++) {
-			u32 c = t->list[i];
+		for (i = t->sky.first[k]; i < t->sky.first[k + 1]; i++) {
+			u32 c = t->sky.by_start[i];
 			const struct ta_buffer *buf = &t->p->buffers[c];
 
-			if (!t->placed[c] && t->be[c] <= lim &&
+			if (!t->placed[c] && t->sky.be[c] <= lim &&
 			    r + buf->size <= t->bound && !(r & (buf->align - 1)))
 				return true;
 		}
@@ -150,14 +119,14 @@ static bool ta_tile_wall_ok(struct ta_tile *t, u32 k)
 		/* the foot at @l left of @k: a buffer back to a wall, to @k */
 		if (!t->n_end[k])
 			return false;
-		for (lim = k; lim && t->top[lim - 1] <= l; lim--)
+		for (lim = k; lim && t->sky.top[lim - 1] <= l; lim--)
 			;
 		t->units += k - lim;
 		for (i = t->efirst[k]; i < t->efirst[k + 1]; i++) {
 			u32 c = t->elist[i];
 			const struct ta_buffer *buf = &t->p->buffers[c];
 
-			if (!t->placed[c] && t->bs[c] >= lim &&
+			if (!t->placed[c] && t->sky.bs[c] >= lim &&
 			    l + buf->size <= t->bound && !(l & (buf->align - 1)))
 				return true;
 		}
@@ -177,32 +146,32 @@ static bool ta_tile_well_ok(struct ta_tile *t, u32 k)
 	u64 x, l, r, need, area = 0;
 	u32 a = k, b = k + 1, i;
 
-	if (k >= t->n_sections)
+	if (k >= t->sky.n_sections)
 		return true;
-	x = t->top[k];
+	x = t->sky.top[k];
 	if (x >= t->bound)
 		return true;
-	while (a && t->top[a - 1] == x)
+	while (a && t->sky.top[a - 1] == x)
 		a--;
-	while (b < t->n_sections && t->top[b] == x)
+	while (b < t->sky.n_sections && t->sky.top[b] == x)
 		b++;
 	t->units += b - a;
-	l = a ? t->top[a - 1] : t->bound;
+	l = a ? t->sky.top[a - 1] : t->bound;
 	r = ta_tile_top(t, b);
 	if (l < x || r < x)
 		return true;
-	need = ((l < r ? l : r) - x) * (u64)(t->time[b] - t->time[a]);
-	for (i = t->first[a]; i < t->first[b]; i++) {
-		u32 c = t->list[i];
+	need = ((l < r ? l : r) - x) * (u64)(t->sky.time[b] - t->sky.time[a]);
+	for (i = t->sky.first[a]; i < t->sky.first[b]; i++) {
+		u32 c = t->sky.by_start[i];
 		const struct ta_buffer *buf = &t->p->buffers[c];
 
-		if (t->placed[c] || t->be[c] > b)
+		if (t->placed[c] || t->sky.be[c] > b)
 			continue;
 		area += buf->size * (u64)(buf->end - buf->start);
 		if (area >= need)
 			break;
 	}
-	t->units += i - t->first[a];
+	t->units += i - t->sky.first[a];
 	return area >= need;
 }
 
@@ -210,7 +179,7 @@ static void ta_tile_raise(struct ta_tile *t, u32 b, u64 v)
 {
 	u32 k;
 
-	for (k = t->bs[b]; k < t->be[b]; k++)
+	for (k = t->sky.bs[b]; k < t->sky.be[b]; k++)
 		ta_tile_set(t, k, v);
 }
 
@@ -218,16 +187,16 @@ static void ta_tile_place(struct ta_tile *t, u32 b, u64 h)
 {
 	ta_tile_raise(t, b, h + t->p->buffers[b].size);
 	t->placed[b] = 1;
-	t->n_start[t->bs[b]]--;
-	t->n_end[t->be[b]]--;
+	t->n_start[t->sky.bs[b]]--;
+	t->n_end[t->sky.be[b]]--;
 }
 
 static void ta_tile_unplace(struct ta_tile *t, u32 b, u64 h)
 {
 	ta_tile_raise(t, b, h);
 	t->placed[b] = 0;
-	t->n_start[t->bs[b]]++;
-	t->n_end[t->be[b]]++;
+	t->n_start[t->sky.bs[b]]++;
+	t->n_end[t->sky.be[b]]++;
 }
 
 /* Whether buffers @a and @b are interchangeable. */
@@ -248,25 +217,25 @@ static bool ta_tile_enter(struct ta_tile *t, struct ta_tile_frame *f)
 	u32 k, i, n = 0, *c = &t->pool[f->cand];
 	u64 *key = t->key, left, right;
 
-	f->s = ta_tile_lowest(t);
-	f->h = t->top[f->s];
+	f->s = ta_skyline_lowest(&t->sky);
+	f->h = t->sky.top[f->s];
 	f->next = 0;
 	f->n_cand = 0;
 	f->placed = U32_MAX;
 	if (f->h >= t->bound)
 		return false;
-	for (k = f->s + 1; k < t->n_sections && t->top[k] == f->h; k++)
+	for (k = f->s + 1; k < t->sky.n_sections && t->sky.top[k] == f->h; k++)
 		;
 	f->j = k;
 	t->units += k - f->s;
-	left = f->s ? t->top[f->s - 1] : t->bound;
+	left = f->s ? t->sky.top[f->s - 1] : t->bound;
 	right = ta_tile_top(t, f->j);
-	for (k = t->first[f->s]; k < t->first[f->s + 1]; k++) {
-		u32 b = t->list[k];
+	for (k = t->sky.first[f->s]; k < t->sky.first[f->s + 1]; k++) {
+		u32 b = t->sky.by_start[k];
 		const struct ta_buffer *buf = &t->p->buffers[b];
 		u64 top = f->h + buf->size, sc = 0;
 
-		if (t->placed[b] || t->be[b] > f->j || top > t->bound ||
+		if (t->placed[b] || t->sky.be[b] > f->j || top > t->bound ||
 		    (f->h & (buf->align - 1)))
 			continue;
 		for (i = 0; i < n; i++)
@@ -274,14 +243,14 @@ static bool ta_tile_enter(struct ta_tile *t, struct ta_tile_frame *f)
 				break;
 		if (i < n)
 			continue;
-		if (t->be[b] == f->j)
+		if (t->sky.be[b] == f->j)
 			sc |= BIT_ULL(63);
-		if (top == left || (t->be[b] == f->j && top == right))
+		if (top == left || (t->sky.be[b] == f->j && top == right))
 			sc |= BIT_ULL(62);
-		sc |= (u64)(t->be[b] & 0xffffff) << 38;
+		sc |= (u64)(t->sky.be[b] & 0xffffff) << 38;
 		sc |= buf->size >= BIT_ULL(38) ? BIT_ULL(38) - 1 : buf->size;
-		if (t->noise && (u32)ta_tile_rand(t) % 100 < t->noise)
-			sc = ta_tile_rand(t) >> 1;
+		if (t->noise && (u32)ta_xorshift64(&t->rng) % 100 < t->noise)
+			sc = ta_xorshift64(&t->rng) >> 1;
 		/* keep the best few, sorted by score */
 		if (n == TA_TILE_CANDIDATES && sc <= key[n - 1])
 			continue;
@@ -293,7 +262,7 @@ static bool ta_tile_enter(struct ta_tile *t, struct ta_tile_frame *f)
 		c[i] = b;
 		key[i] = sc;
 	}
-	t->units += t->first[f->s + 1] - t->first[f->s];
+	t->units += t->sky.first[f->s + 1] - t->sky.first[f->s];
 	f->n_cand = n;
 	return true;
 }
@@ -311,9 +280,9 @@ static int ta_tile_run(struct ta_tile *t, u64 max_nodes, u64 *offsets,
 	u64 nodes = 0;
 	int ret;
 
-	for (i = 0; i < t->n_sections; i++)
+	for (i = 0; i < t->sky.n_sections; i++)
 		ta_tile_set(t, i, 0);
-	for (i = 0; i <= t->n_sections; i++) {
+	for (i = 0; i <= t->sky.n_sections; i++) {
 		t->n_start[i] = 0;
 		t->n_end[i] = 0;
 	}
@@ -321,12 +290,12 @@ static int ta_tile_run(struct ta_tile *t, u64 max_nodes, u64 *offsets,
 		t->placed[i] = t->p->buffers[i].size ? 0 : 1;
 		if (t->placed[i])
 			continue;
-		t->n_start[t->bs[i]]++;
-		t->n_end[t->be[i]]++;
+		t->n_start[t->sky.bs[i]]++;
+		t->n_end[t->sky.be[i]]++;
 	}
 	t->frame[0].cand = 0;
 	if (!ta_tile_enter(t, &t->frame[0]))
-		return t->n_items ? 2 : 0;
+		return t->sky.n_items ? 2 : 0;
 	for (;;) {
 		struct ta_tile_frame *f = &t->frame[d];
 		u32 b;
@@ -356,15 +325,15 @@ static int ta_tile_run(struct ta_tile *t, u64 max_nodes, u64 *offsets,
 			if (ret)
 				return ret;
 		}
-		if (!ta_tile_wall_ok(t, t->bs[b]) ||
-		    !ta_tile_wall_ok(t, t->be[b]) ||
-		    !ta_tile_well_ok(t, t->bs[b]) ||
-		    !ta_tile_well_ok(t, t->be[b]))
+		if (!ta_tile_wall_ok(t, t->sky.bs[b]) ||
+		    !ta_tile_wall_ok(t, t->sky.be[b]) ||
+		    !ta_tile_well_ok(t, t->sky.bs[b]) ||
+		    !ta_tile_well_ok(t, t->sky.be[b]))
 			continue;
 		t->frame[d + 1].cand = f->cand + f->n_cand;
 		if (ta_tile_enter(t, &t->frame[d + 1]))
 			d++;
-		else if (d + 1 == t->n_items)
+		else if (d + 1 == t->sky.n_items)
 			goto found;	/* full, every buffer placed */
 	}
 found:
@@ -395,107 +364,56 @@ static u64 ta_tile_luby(u32 i)
 	}
 }
 
-static int ta_tile_cmp_u32(const void *a, const void *b)
-{
-	u32 x = *(const u32 *)a, y = *(const u32 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void ta_tile_free(struct ta_tile *t)
 {
-	ta_env_free(t->bs);
-	ta_env_free(t->be);
-	ta_env_free(t->first);
-	ta_env_free(t->time);
-	ta_env_free(t->list);
+	ta_skyline_free(&t->sky);
 	ta_env_free(t->efirst);
 	ta_env_free(t->elist);
 	ta_env_free(t->placed);
 	ta_env_free(t->n_start);
 	ta_env_free(t->n_end);
-	ta_env_free(t->top);
-	ta_env_free(t->tree);
 	ta_env_free(t->frame);
 	ta_env_free(t->pool);
 	ta_env_free(t->key);
 }
 
-/* The sections, each buffer's, and the lists by start section. */
+/* The skyline, the lists by end boundary and the search's frames. */
 static int ta_tile_init(struct ta_tile *t, const struct ta_problem *p)
 {
-	u32 n = p->n_buffers, nt = 0, k = 0, i, *times;
+	u32 n = p->n_buffers, ns, items, i;
+	int ret;
 
-	times = ta_env_alloc_array(2 * (size_t)n + 1, sizeof(*times));
-	if (!times)
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		if (!p->buffers[i].size)
-			continue;
-		times[nt++] = p->buffers[i].start;
-		times[nt++] = p->buffers[i].end;
-		t->n_items++;
-	}
-	ta_env_sort(times, nt, sizeof(*times), ta_tile_cmp_u32);
-	for (i = 0; i < nt; i++)
-		if (!k || times[k - 1] != times[i])
-			times[k++] = times[i];
-	t->n_sections = k ? k - 1 : 0;
-	t->m = 1;
-	while (t->m < t->n_sections)
-		t->m <<= 1;
-	t->bs = ta_env_alloc_array(n + 1, sizeof(*t->bs));
-	t->be = ta_env_alloc_array(n + 1, sizeof(*t->be));
-	t->first = ta_env_alloc_array(t->n_sections + 2, sizeof(*t->first));
-	t->time = ta_env_alloc_array(t->n_sections + 2, sizeof(*t->time));
-	t->list = ta_env_alloc_array(n + 1, sizeof(*t->list));
-	t->efirst = ta_env_alloc_array(t->n_sections + 2, sizeof(u32));
-	t->elist = ta_env_alloc_array(n + 1, sizeof(u32));
+	ret = ta_skyline_init(&t->sky, p);
+	if (ret)
+		return ret;
+	ns = t->sky.n_sections;
+	items = t->sky.n_items;
+	t->efirst = ta_env_alloc_array(ns + 2, sizeof(*t->efirst));
+	t->elist = ta_env_alloc_array(n + 1, sizeof(*t->elist));
 	t->placed = ta_env_alloc_array(n + 1, sizeof(*t->placed));
-	t->n_start = ta_env_alloc_array(t->n_sections + 1, sizeof(u32));
-	t->n_end = ta_env_alloc_array(t->n_sections + 1, sizeof(u32));
-	t->top = ta_env_alloc_array(t->m + 1, sizeof(*t->top));
-	t->tree = ta_env_alloc_array(2 * (size_t)t->m, sizeof(*t->tree));
-	t->frame = ta_env_alloc_array(t->n_items + 1, sizeof(*t->frame));
-	t->pool = ta_env_alloc_array((t->n_items + 1) * (size_t)
-				     TA_TILE_CANDIDATES, sizeof(*t->pool));
+	t->n_start = ta_env_alloc_array(ns + 1, sizeof(*t->n_start));
+	t->n_end = ta_env_alloc_array(ns + 1, sizeof(*t->n_end));
+	t->frame = ta_env_alloc_array(items + 1, sizeof(*t->frame));
+	t->pool = ta_env_alloc_array((items + 1) * (size_t)TA_TILE_CANDIDATES,
+				     sizeof(*t->pool));
 	t->key = ta_env_alloc_array(TA_TILE_CANDIDATES, sizeof(*t->key));
-	t->bytes = (u64)(n + 1) * (4 * sizeof(u32) + 1) +
-		   (u64)(t->n_sections + 2) * 5 * sizeof(u32) +
-		   (u64)(3 * t->m + 1) * sizeof(u64) +
-		   (u64)(t->n_items + 1) * (sizeof(*t->frame) +
-					    TA_TILE_CANDIDATES * sizeof(u32));
-	if (!t->bs || !t->be || !t->first || !t->time || !t->efirst ||
-	    !t->elist || !t->list || !t->placed ||
-	    !t->n_start || !t->n_end || !t->top || !t->tree || !t->frame ||
-	    !t->pool || !t->key) {
-		ta_env_free(times);
+	t->bytes = t->sky.bytes + (u64)(n + 1) * (sizeof(u32) + 1) +
+		   (u64)(ns + 2) * 3 * sizeof(u32) +
+		   (u64)(items + 1) * (sizeof(*t->frame) +
+				       TA_TILE_CANDIDATES * sizeof(u32));
+	if (!t->efirst || !t->elist || !t->placed || !t->n_start ||
+	    !t->n_end || !t->frame || !t->pool || !t->key)
 		return -ENOMEM;
-	}
-	for (i = 0; i < 2 * t->m; i++)
-		t->tree[i] = U64_MAX;
-	for (i = 0; i < n; i++) {
-		if (!p->buffers[i].size)
-			continue;
-		t->bs[i] = ta_search_index(times, k, p->buffers[i].start);
-		t->be[i] = ta_search_index(times, k, p->buffers[i].end);
-		t->first[t->bs[i] + 1]++;
-		t->efirst[t->be[i] + 1]++;
-	}
-	for (i = 0; i < k; i++)
-		t->time[i] = times[i];
-	ta_env_free(times);
-	for (i = 0; i < t->n_sections; i++)
-		t->first[i + 1] += t->first[i];
-	for (i = 0; i <= t->n_sections; i++)
+	for (i = 0; i < n; i++)
+		if (p->buffers[i].size)
+			t->efirst[t->sky.be[i] + 1]++;
+	for (i = 0; i <= ns; i++)
 		t->efirst[i + 1] += t->efirst[i];
-	/* n_start as a fill count for now; buffers in index order */
-	for (i = 0; i < n; i++) {
-		if (!p->buffers[i].size)
-			continue;
-		t->list[t->first[t->bs[i]] + t->n_start[t->bs[i]]++] = i;
-		t->elist[t->efirst[t->be[i]] + t->n_end[t->be[i]]++] = i;
-	}
+	/* n_end as a fill count for now; buffers in index order */
+	for (i = 0; i < n; i++)
+		if (p->buffers[i].size)
+			t->elist[t->efirst[t->sky.be[i]] +
+				 t->n_end[t->sky.be[i]]++] = i;
 	return 0;
 }
 
@@ -514,12 +432,12 @@ int ta_tile(const struct ta_problem *p, u64 lower_bound, struct ta_work *lim,
 	if (ret)
 		goto out;
 	ret = 1;
-	if (!t.n_sections || *height <= lower_bound)
+	if (!t.sky.n_sections || *height <= lower_bound)
 		goto out;
 	for (r = 0;; r++) {
-		nodes = (TA_TILE_FIRST_NODES * (u64)t.n_items + 64) *
+		nodes = (TA_TILE_FIRST_NODES * (u64)t.sky.n_items + 64) *
 			ta_tile_luby(r + 1);
-		t.noise = r ? 1 + (u32)ta_tile_rand(&t) % TA_TILE_NOISE : 0;
+		t.noise = r ? 1 + (u32)ta_xorshift64(&t.rng) % TA_TILE_NOISE : 0;
 		ret = ta_tile_run(&t, nodes, offsets, lim);
 		if (ret <= 0 || (ret == 1 && lim->timed_out))
 			break;
