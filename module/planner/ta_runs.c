@@ -35,10 +35,13 @@
 #define TA_RUNS_POOL_PER_BUF	9	/* pool spans per buffer */
 #define TA_RUNS_CACHE_DEPTH	8	/* cache unions down to this depth */
 #define TA_RUNS_INVALID		U32_MAX
+#define TA_RUNS_HEAP_LISTS	24	/* lists from which to union in a heap */
 
 #ifdef TA_PLAN_DEBUG
 /* Tests shrink the pool to exercise compaction and the fallback. */
 u32 ta_runs_debug_pool;
+/* Unions made in one heap pass, so that tests can see they ran. */
+u64 ta_runs_debug_heap_unions;
 #endif
 
 /* Capacity of block class @k: 2, 3, 4, 6, 8, 12, ... */
@@ -528,6 +531,84 @@ static bool ta_runs_gather(struct ta_runs *r, u64 *total, u32 skip)
 	return true;
 }
 
+/* Restore the heap of lists (by the lo of their next run) below @q. */
+static void ta_runs_sift(struct ta_runs *r, u32 q, u32 n)
+{
+	u32 l = r->heap[q];
+	u64 key = r->lp[l]->lo;
+
+	for (;;) {
+		u32 c = 2 * q + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n &&
+		    r->lp[r->heap[c + 1]]->lo < r->lp[r->heap[c]]->lo)
+			c++;
+		if (r->lp[r->heap[c]]->lo >= key)
+			break;
+		r->heap[q] = r->heap[c];
+		q = c;
+	}
+	r->heap[q] = l;
+}
+
+/*
+ * Union of the gathered lists in one pass, for queries with many lists
+ * (long lifetimes: their runs mostly fall inside runs of other lists): a
+ * binary min-heap of the lists by the lo of their next run. The least is
+ * taken; it starts a new output run or extends the current one, and its
+ * list then skips, without the heap, every run that ends inside the
+ * current run. Each run is read once; the heap moves once per run taken.
+ */
+static s64 ta_runs_union_heap(struct ta_runs *r, const struct ta_span **out,
+			      u64 *work)
+{
+	struct ta_span *o = r->sa;
+	u32 n = r->n_lists, k = 0, q, taken = 0;
+	u64 clo = 0, chi = 0;
+	bool open = false;
+
+	/* heap of list indices; r->lp[l] advances, r->ln[l] counts down */
+	for (q = 0; q < n; q++)
+		r->heap[q] = q;
+	for (q = n / 2; q--;)
+		ta_runs_sift(r, q, n);
+	while (n) {
+		u32 l = r->heap[0];
+		const struct ta_span *sp = r->lp[l];
+
+		taken++;
+		if (!open || sp->lo > chi) {
+			if (open)
+				o[k++] = (struct ta_span){ clo, chi };
+			clo = sp->lo;
+			chi = sp->hi;
+			open = true;
+		} else if (sp->hi > chi) {
+			chi = sp->hi;
+		}
+		/* this list's runs inside [clo, chi) add nothing */
+		do {
+			sp++;
+			r->ln[l]--;
+		} while (r->ln[l] && sp->hi <= chi);
+		r->lp[l] = sp;
+		if (!r->ln[l])
+			r->heap[0] = r->heap[--n];
+		ta_runs_sift(r, 0, n);
+	}
+	if (open)
+		o[k++] = (struct ta_span){ clo, chi };
+#ifdef TA_PLAN_DEBUG
+	ta_runs_debug_heap_unions++;
+#endif
+	*work += taken + k;
+	r->n_lists = 1;
+	*out = o;
+	return k;
+}
+
 /*
  * Merge the gathered lists into one, always the two shortest first (so the
  * long lists are read as few times as possible); the results are laid out
@@ -544,6 +625,8 @@ static s64 ta_runs_merge_all(struct ta_runs *r, const struct ta_span **out,
 		*out = r->sa;
 		return 0;
 	}
+	if (n >= TA_RUNS_HEAP_LISTS)
+		return ta_runs_union_heap(r, out, work);
 	/* sort the lists by length, longest first (insertion: few lists) */
 	for (q = 1; q < n; q++) {
 		const struct ta_span *p = r->lp[q];

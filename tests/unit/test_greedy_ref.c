@@ -11,13 +11,16 @@
  * bottom of the run above, the lowest such gap on a tie), or on top of
  * them all. It lists the neighbours by scanning every placed buffer and
  * sorts them with qsort(): nothing of the fit engine (ta_fit.c) or its run
- * index (ta_runs.c) is shared.
+ * index (ta_runs.c) is shared. The shapes with long lifetimes over many
+ * start steps make the run index answer from dozens of lists, its heap
+ * union; the test checks that it did.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ta_test.h"
 #include "planner_build.h"
+#include "ta_runs.h"
 
 struct ref_span {
 	u64 lo, hi;
@@ -135,6 +138,8 @@ static const struct ref_shape ref_shapes[] = {
 	{ 300, 100, 30, 5, 512, 9, true },
 	{ 700, 2000, 60, 12, 1U << 20, 3, false },
 	{ 64, 4, 4, 2, 8, 1, true },
+	{ 900, 900, 900, 0, 100000, 0, false },
+	{ 900, 1500, 1500, 7, 1U << 16, 2, false },
 };
 
 #define REF_SEEDS	12
@@ -162,6 +167,7 @@ static int t_greedy_vs_reference(void)
 {
 	const u32 n_shapes = sizeof(ref_shapes) / sizeof(ref_shapes[0]);
 	u32 s, seed, ran = 0, max_n = 0;
+	u64 heap_unions;
 	struct ta_buffer *b;
 	u64 *off, *ref, sizes[16];
 	struct ta_result res;
@@ -174,6 +180,7 @@ static int t_greedy_vs_reference(void)
 	off = calloc(max_n, sizeof(*off));
 	ref = calloc(max_n, sizeof(*ref));
 	TA_CHECK(b && off && ref, "memory");
+	ta_runs_debug_heap_unions = 0;
 	for (s = 0; s < n_shapes && !ret; s++) {
 		const struct ref_shape *sh = &ref_shapes[s];
 		struct ta_problem p = trace(b, sh->n);
@@ -201,17 +208,19 @@ static int t_greedy_vs_reference(void)
 			ran++;
 		}
 	}
+	heap_unions = ta_runs_debug_heap_unions;
 	free(b);
 	free(off);
 	free(ref);
 	TA_CHECK(!ret, "%d", ret);
+	TA_CHECK(heap_unions > 0, "no union made in one heap pass");
 	TA_CHECK(ran == n_shapes * REF_SEEDS, "ran %u of %u", ran,
 		 n_shapes * REF_SEEDS);
 	return 0;
 }
 
 const struct ta_test ta_greedy_ref_tests[] = {
-	{ "greedy-size: plans equal an O(n^2) best fit, 96 random inputs",
+	{ "greedy-size: plans equal an O(n^2) best fit, 120 random inputs",
 	  t_greedy_vs_reference },
 	{ NULL, NULL },
 };
