@@ -18,7 +18,10 @@
  * - A query's answer is the union of sub(c) over its canonical nodes c and
  *   own(a) over their proper ancestors a: a buffer overlapping [s, e)
  *   shares a leaf with it, so its node and some c are on one root path.
- *   The lists are merged, shortest first, coalescing as they go.
+ *   The lists are merged pairwise, shortest first, coalescing as they go;
+ *   from %TA_RUNS_HEAP_LISTS lists on (long lifetimes: on Y_1, 42 lists
+ *   of 666 runs into a union of 30) in one pass over a min-heap of the
+ *   lists, reading each run once, O(R log L) for R runs in L lists.
  * - Nodes near the leaves (small subtrees) keep no sub list: a query walks
  *   their subtree's own lists instead. That saves most of the memory.
  *
@@ -596,7 +599,8 @@ static s64 ta_runs_union_heap(struct ta_runs *r, const struct ta_span **out,
 		r->lp[l] = sp;
 		if (!r->ln[l])
 			r->heap[0] = r->heap[--n];
-		ta_runs_sift(r, 0, n);
+		if (n)
+			ta_runs_sift(r, 0, n);
 	}
 	if (open)
 		o[k++] = (struct ta_span){ clo, chi };
