@@ -18,9 +18,19 @@
  * - A query's answer is the union of sub(c) over its canonical nodes c and
  *   own(a) over their proper ancestors a: a buffer overlapping [s, e)
  *   shares a leaf with it, so its node and some c are on one root path.
- *   The lists are merged, shortest first, coalescing as they go.
+ *   The lists are merged pairwise, shortest first, coalescing as they go;
+ *   from %TA_RUNS_HEAP_LISTS lists on (long lifetimes: on Y_1, 42 lists
+ *   of 666 runs into a union of 30) in one pass over a min-heap of the
+ *   lists, reading each run once, O(R log L) for R runs in L lists.
  * - Nodes near the leaves (small subtrees) keep no sub list: a query walks
  *   their subtree's own lists instead. That saves most of the memory.
+ * - The union of own() along the root path of a node at depth <= 8 is
+ *   cached, made from its parent's entry and its own list when asked for.
+ *   A query's ancestors down to that depth lie on the root paths of two
+ *   nodes (its left and right edges), so their two entries stand for all
+ *   of them. An insert stamps the nodes whose own list it changed; an
+ *   entry older than a stamp on its path is stale. The entries share a
+ *   pool of n / 2 spans; when it is full they all start over.
  *
  * Lists live in one pool allocated up front; a list that outgrows its block
  * moves to a bigger one (about 1.4 times), and when the pool is full it is
@@ -35,10 +45,15 @@
 #define TA_RUNS_POOL_PER_BUF	9	/* pool spans per buffer */
 #define TA_RUNS_CACHE_DEPTH	8	/* cache unions down to this depth */
 #define TA_RUNS_INVALID		U32_MAX
+#define TA_RUNS_HEAP_LISTS	24	/* lists from which to union in a heap */
 
 #ifdef TA_PLAN_DEBUG
 /* Tests shrink the pool to exercise compaction and the fallback. */
 u32 ta_runs_debug_pool;
+/* Unions made in one heap pass, so that tests can see they ran. */
+u64 ta_runs_debug_heap_unions;
+/* Cache pools that filled up and started over. */
+u64 ta_runs_debug_cache_full;
 #endif
 
 /* Capacity of block class @k: 2, 3, 4, 6, 8, 12, ... */
@@ -89,6 +104,19 @@ static int ta_runs_cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Forget every cached union (the pool is reused from its start). */
+static void ta_runs_cache_clear(struct ta_runs *r)
+{
+	u32 i;
+
+	for (i = 0; i < 2U << r->cdepth; i++) {
+		r->cnum[i] = TA_RUNS_INVALID;
+		r->cmod[i] = 0;
+	}
+	r->cbump = 0;
+	r->tick = 0;
+}
+
 /**
  * ta_runs_init() - set up the structure for a set of buffers
  * @r: the structure
@@ -114,6 +142,8 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
 	r->cpool = NULL;
 	r->coff = NULL;
 	r->cnum = NULL;
+	r->cstamp = NULL;
+	r->cmod = NULL;
 	r->work = 0;
 	r->ok = false;
 	if (!r->pts)
@@ -151,23 +181,26 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
 	}
 	r->cdepth = 0;
 	if (r->leaf_depth > TA_RUNS_SMALL + 2) {
-		u32 nc, i;
+		u32 nc;
 
 		r->cdepth = r->leaf_depth - TA_RUNS_SMALL - 1;
 		if (r->cdepth > TA_RUNS_CACHE_DEPTH)
 			r->cdepth = TA_RUNS_CACHE_DEPTH;
-		nc = 1U << r->cdepth;
+		/* an entry per node down to the cache depth, by node number */
+		nc = 2U << r->cdepth;
 		r->ccap = (n >> 1) + 64;
 		r->cbump = 0;
 		r->cpool = ta_env_alloc_array(r->ccap, sizeof(*r->cpool));
 		r->coff = ta_env_alloc_array(nc, sizeof(*r->coff));
 		r->cnum = ta_env_alloc_array(nc, sizeof(*r->cnum));
-		if (!r->cpool || !r->coff || !r->cnum) {
+		r->cstamp = ta_env_alloc_array(nc, sizeof(*r->cstamp));
+		r->cmod = ta_env_alloc_array(nc, sizeof(*r->cmod));
+		if (!r->cpool || !r->coff || !r->cnum || !r->cstamp ||
+		    !r->cmod) {
 			ta_runs_free(r);
 			return -ENOMEM;
 		}
-		for (i = 0; i < nc; i++)
-			r->cnum[i] = TA_RUNS_INVALID;
+		ta_runs_cache_clear(r);
 	}
 	for (i = 0; i < 2 * m; i++)
 		r->seen[i] = 0;
@@ -182,9 +215,13 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
  */
 void ta_runs_free(struct ta_runs *r)
 {
+	ta_env_free(r->cmod);
+	ta_env_free(r->cstamp);
 	ta_env_free(r->cnum);
 	ta_env_free(r->coff);
 	ta_env_free(r->cpool);
+	r->cmod = NULL;
+	r->cstamp = NULL;
 	r->cnum = NULL;
 	r->coff = NULL;
 	r->cpool = NULL;
@@ -217,11 +254,8 @@ void ta_runs_reset(struct ta_runs *r)
 		r->lcls[i] = 0;
 	}
 	r->bump = 0;
-	if (r->cdepth) {
-		for (i = 0; i < 1U << r->cdepth; i++)
-			r->cnum[i] = TA_RUNS_INVALID;
-		r->cbump = 0;
-	}
+	if (r->cdepth)
+		ta_runs_cache_clear(r);
 	r->work = 0;
 	r->ok = true;
 }
@@ -241,7 +275,7 @@ size_t ta_runs_bytes(const struct ta_runs *r)
 
 	if (r->cdepth)
 		bytes += (size_t)r->ccap * sizeof(*r->cpool) +
-			 (2 * sizeof(u32) << r->cdepth);
+			 (8 * sizeof(u32) << r->cdepth);
 	return bytes;
 }
 
@@ -408,15 +442,14 @@ int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi)
 	int ret = 0;
 
 	ta_runs_nodes(r, ta_runs_leaf(r, s), ta_runs_leaf(r, e));
+	if (r->cdepth && !++r->tick)
+		ta_runs_cache_clear(r);	/* wrapped: forget every entry */
 	for (q = 0; q < r->n_canon && !ret; q++) {
 		u32 c = r->canon[q], d = ta_runs_depth(c);
 
-		if (r->cdepth && d <= r->cdepth) {
-			u32 sh = r->cdepth - d, v;
-
-			for (v = c << sh; v < (c + 1) << sh; v++)
-				r->cnum[v - (1U << r->cdepth)] = TA_RUNS_INVALID;
-		}
+		/* own(c) changes: the entries under c are stale from now */
+		if (r->cdepth && d <= r->cdepth)
+			r->cmod[c] = r->tick;
 		ret = ta_runs_add(r, c, lo, hi);
 		if (!ret && !ta_runs_small(r, c))
 			ret = ta_runs_add(r, sub + c, lo, hi);
@@ -528,6 +561,85 @@ static bool ta_runs_gather(struct ta_runs *r, u64 *total, u32 skip)
 	return true;
 }
 
+/* Restore the heap of lists (by the lo of their next run) below @q. */
+static void ta_runs_sift(struct ta_runs *r, u32 q, u32 n)
+{
+	u32 l = r->heap[q];
+	u64 key = r->lp[l]->lo;
+
+	for (;;) {
+		u32 c = 2 * q + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n &&
+		    r->lp[r->heap[c + 1]]->lo < r->lp[r->heap[c]]->lo)
+			c++;
+		if (r->lp[r->heap[c]]->lo >= key)
+			break;
+		r->heap[q] = r->heap[c];
+		q = c;
+	}
+	r->heap[q] = l;
+}
+
+/*
+ * Union of the gathered lists in one pass, for queries with many lists
+ * (long lifetimes: their runs mostly fall inside runs of other lists): a
+ * binary min-heap of the lists by the lo of their next run. The least is
+ * taken; it starts a new output run or extends the current one, and its
+ * list then skips, without the heap, every run that ends inside the
+ * current run. Each run is read once; the heap moves once per run taken.
+ */
+static s64 ta_runs_union_heap(struct ta_runs *r, const struct ta_span **out,
+			      u64 *work)
+{
+	struct ta_span *o = r->sa;
+	u32 n = r->n_lists, k = 0, q, taken = 0;
+	u64 clo = 0, chi = 0;
+	bool open = false;
+
+	/* heap of list indices; r->lp[l] advances, r->ln[l] counts down */
+	for (q = 0; q < n; q++)
+		r->heap[q] = q;
+	for (q = n / 2; q--;)
+		ta_runs_sift(r, q, n);
+	while (n) {
+		u32 l = r->heap[0];
+		const struct ta_span *sp = r->lp[l];
+
+		taken++;
+		if (!open || sp->lo > chi) {
+			if (open)
+				o[k++] = (struct ta_span){ clo, chi };
+			clo = sp->lo;
+			chi = sp->hi;
+			open = true;
+		} else if (sp->hi > chi) {
+			chi = sp->hi;
+		}
+		/* this list's runs inside [clo, chi) add nothing */
+		do {
+			sp++;
+			r->ln[l]--;
+		} while (r->ln[l] && sp->hi <= chi);
+		r->lp[l] = sp;
+		if (!r->ln[l])
+			r->heap[0] = r->heap[--n];
+		if (n)
+			ta_runs_sift(r, 0, n);
+	}
+	if (open)
+		o[k++] = (struct ta_span){ clo, chi };
+#ifdef TA_PLAN_DEBUG
+	ta_runs_debug_heap_unions++;
+#endif
+	*work += taken + k;
+	r->n_lists = 1;
+	*out = o;
+	return k;
+}
+
 /*
  * Merge the gathered lists into one, always the two shortest first (so the
  * long lists are read as few times as possible); the results are laid out
@@ -544,6 +656,8 @@ static s64 ta_runs_merge_all(struct ta_runs *r, const struct ta_span **out,
 		*out = r->sa;
 		return 0;
 	}
+	if (n >= TA_RUNS_HEAP_LISTS)
+		return ta_runs_union_heap(r, out, work);
 	/* sort the lists by length, longest first (insertion: few lists) */
 	for (q = 1; q < n; q++) {
 		const struct ta_span *p = r->lp[q];
@@ -582,63 +696,120 @@ static s64 ta_runs_merge_all(struct ta_runs *r, const struct ta_span **out,
 }
 
 /*
- * The node at the cache depth above every canonical node, when there is
- * one: then the query's ancestors down to that depth are its root path.
+ * Whether node @v's cached union is there and no own list on its root
+ * path changed since it was made.
  */
-static u32 ta_runs_cache_node(const struct ta_runs *r)
+static bool ta_runs_cache_valid(const struct ta_runs *r, u32 v)
 {
-	u32 q, v = 0;
+	u32 a;
 
-	if (!r->cdepth)
-		return 0;
-	for (q = 0; q < r->n_canon; q++) {
-		u32 c = r->canon[q], d = ta_runs_depth(c), a;
-
-		if (d <= r->cdepth)
-			return 0;
-		a = c >> (d - r->cdepth);
-		if (v && a != v)
-			return 0;
-		v = a;
-	}
-	return v;
+	if (r->cnum[v] == TA_RUNS_INVALID)
+		return false;
+	for (a = v; a; a >>= 1)
+		if (r->cmod[a] > r->cstamp[v])
+			return false;
+	return true;
 }
 
 /*
- * The union of own() along the root path down to cache node @v, from the
- * cache or merged now and kept. False when it does not fit the cache.
+ * Cache the union of own() along the root path of @v (depth <= the cache
+ * depth): the union of its parent's entry, made first if need be, and
+ * own(@v). False when an entry does not fit the scratch or the pool.
  */
-static bool ta_runs_cached(struct ta_runs *r, u32 v, u64 *work)
+static bool ta_runs_cache_make(struct ta_runs *r, u32 v, u64 *work)
 {
-	u32 idx = v - (1U << r->cdepth), k, j;
-	const struct ta_span *u;
-	u64 total = 0;
-	s64 got;
+	u32 path[TA_RUNS_CACHE_DEPTH + 1], np = 0, a, j, k;
+	struct ta_span *dst;
 
-	if (r->cnum[idx] != TA_RUNS_INVALID)
-		return true;
-	r->n_lists = 0;
-	for (j = v; j; j >>= 1)
-		ta_runs_take(r, j, &total);
-	if (total > r->scap)
-		return false;
-	*work += total;
-	got = ta_runs_merge_all(r, &u, work);
-	if (got < 0 || got > r->ccap)
-		return false;
-	k = (u32)got;
-	if (r->cbump + k > r->ccap) {
-		/* full: forget every cached union and start over */
-		for (j = 0; j < (1U << r->cdepth); j++)
-			r->cnum[j] = TA_RUNS_INVALID;
-		r->cbump = 0;
+	for (a = v; a && !ta_runs_cache_valid(r, a); a >>= 1)
+		path[np++] = a;
+	while (np--) {
+		const struct ta_span *up = NULL, *own;
+		u32 nup = 0, nown;
+
+		a = path[np];
+		if (a > 1) {
+			up = r->cpool + r->coff[a >> 1];
+			nup = r->cnum[a >> 1];
+		}
+		own = r->pool + r->loff[a];
+		nown = r->loff[a] ? r->lnum[a] : 0;
+		if ((u64)nup + nown > r->scap || nup + nown > r->ccap)
+			return false;
+		/* into the pool's free end, or the scratch when it is full */
+		dst = r->cbump + nup + nown <= r->ccap ?
+		      r->cpool + r->cbump : r->sa;
+		if (nup && nown)
+			k = ta_runs_merge(up, nup, own, nown, dst);
+		else
+			for (k = 0, j = 0; j < nup + nown; j++, k++)
+				dst[k] = nup ? up[j] : own[j];
+		*work += nup + nown;
+		if (dst == r->sa) {
+			/* full: forget every entry, this one starts over */
+			ta_runs_cache_clear(r);
+#ifdef TA_PLAN_DEBUG
+			ta_runs_debug_cache_full++;
+#endif
+			for (j = 0; j < k; j++)
+				r->cpool[j] = r->sa[j];
+		}
+		r->coff[a] = r->cbump;
+		r->cnum[a] = k;
+		r->cstamp[a] = r->tick;
+		r->cbump += k;
 	}
-	for (j = 0; j < k; j++)
-		r->cpool[r->cbump + j] = u[j];
-	r->coff[idx] = r->cbump;
-	r->cnum[idx] = k;
-	r->cbump += k;
 	return true;
+}
+
+/*
+ * The cached unions that stand for every ancestor at depth <= the cache
+ * depth of the canonical nodes: the ancestors lie on two root paths (left
+ * and right of the query), so the deepest node of each, at most two,
+ * into r->lp. Returns how many, or -1 when they cannot be had.
+ */
+static int ta_runs_cache_lists(struct ta_runs *r, u64 *total, u64 *work)
+{
+	u32 keep[2], nk = 0, q, j;
+
+	for (q = 0; q < r->n_canon; q++) {
+		u32 c = r->canon[q], d = ta_runs_depth(c), a, da;
+		bool covered = false;
+
+		if (!d)
+			continue;	/* the root: no ancestors */
+		a = d > r->cdepth ? c >> (d - r->cdepth) : c >> 1;
+		da = ta_runs_depth(a);
+		for (j = 0; j < nk && !covered; j++) {
+			u32 dk = ta_runs_depth(keep[j]);
+
+			if (dk >= da && keep[j] >> (dk - da) == a) {
+				covered = true;	/* a on keep[j]'s path */
+			} else if (da > dk && a >> (da - dk) == keep[j]) {
+				keep[j] = a;	/* keep[j] on a's path */
+				covered = true;
+			}
+		}
+		if (covered)
+			continue;
+		if (nk == 2)
+			return -1;
+		keep[nk++] = a;
+	}
+	for (j = 0; j < nk; j++)
+		if (!ta_runs_cache_make(r, keep[j], work))
+			return -1;
+	/* making the second may have cleared the pool under the first */
+	for (j = 0; j < nk; j++) {
+		if (!ta_runs_cache_valid(r, keep[j]))
+			return -1;
+		if (!r->cnum[keep[j]])
+			continue;
+		r->lp[r->n_lists] = r->cpool + r->coff[keep[j]];
+		r->ln[r->n_lists++] = r->cnum[keep[j]];
+		*total += r->cnum[keep[j]];
+	}
+	return nk;
 }
 
 /**
@@ -655,22 +826,17 @@ static bool ta_runs_cached(struct ta_runs *r, u32 v, u64 *work)
 s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
 		  const struct ta_span **out, u64 *work)
 {
-	u32 v, skip = 0;
+	u32 skip = 0;
 	u64 total = 0;
 
 	ta_runs_nodes(r, ta_runs_leaf(r, s), ta_runs_leaf(r, e));
-	v = ta_runs_cache_node(r);
-	if (v && ta_runs_cached(r, v, work))
-		skip = r->cdepth;
 	r->n_lists = 0;
-	if (skip) {
-		u32 idx = v - (1U << r->cdepth);
-
-		if (r->cnum[idx]) {
-			r->lp[0] = r->cpool + r->coff[idx];
-			r->ln[0] = r->cnum[idx];
-			r->n_lists = 1;
-			total = r->cnum[idx];
+	if (r->cdepth) {
+		if (ta_runs_cache_lists(r, &total, work) >= 0) {
+			skip = r->cdepth;
+		} else {
+			r->n_lists = 0;
+			total = 0;
 		}
 	}
 	if (!ta_runs_gather(r, &total, skip) || total > r->scap)

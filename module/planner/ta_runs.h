@@ -26,20 +26,23 @@ struct ta_runs {
 	struct ta_span *sa, *sb;
 	u32 scap;
 	struct ta_span *cpool;
-	u32 *coff, *cnum;
-	u32 cdepth, ccap, cbump;
+	u32 *coff, *cnum, *cstamp, *cmod;
+	u32 cdepth, ccap, cbump, tick;
 	u32 n_canon, n_anc, n_lists;
 	u32 *seen, stamp;
 	u32 canon[64];
 	u32 anc[64];
 	const struct ta_span *lp[TA_RUNS_MAX_LISTS];
 	u32 ln[TA_RUNS_MAX_LISTS];
+	u32 heap[TA_RUNS_MAX_LISTS];
 	u64 work;
 	bool ok;
 };
 
 #ifdef TA_PLAN_DEBUG
 extern u32 ta_runs_debug_pool;
+extern u64 ta_runs_debug_heap_unions;
+extern u64 ta_runs_debug_cache_full;
 #endif
 int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
 		 struct ta_span *sa, struct ta_span *sb, u32 scap);

@@ -4,7 +4,7 @@
  * with the number of buffers, and whether auto keeps its budget.
  *
  *	ta_bench --scale [BENCH_DIR] [--trace PATH] [--max-log2 N]
- *			 [--cap-s N]
+ *			 [--cap-s N] [--strategy NAME]
  *
  * The inputs are one real trace (default BENCH_DIR/traces/real/Y_1.csv,
  * 62,185 buffers) replicated in time: copy c is the trace shifted past the
@@ -30,6 +30,9 @@
  * the same input, measured just before), and the plan's height beside
  * freelist's (auto must not be worse). A run over the allowance says
  * OVER.
+ *
+ * --strategy NAME prints the scale table for that one strategy and skips
+ * the budget table.
  */
 #include <errno.h>
 #include <math.h>
@@ -209,6 +212,7 @@ int ta_bench_scale(int argc, char **argv)
 	const char *dir = "/work/shared/bench", *trace = NULL;
 	char path[4096], err[512] = "";
 	unsigned int cap_s = 60, max_log2 = 20;
+	int only = -1;
 	struct ta_input in;
 	size_t si, bi, k;
 	u32 ns;
@@ -221,7 +225,14 @@ int ta_bench_scale(int argc, char **argv)
 			cap_s = strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--max-log2") && i + 1 < argc)
 			max_log2 = strtoul(argv[++i], NULL, 0);
-		else if (argv[i][0] != '-')
+		else if (!strcmp(argv[i], "--strategy") && i + 1 < argc) {
+			only = ta_strategy_from_name(argv[++i]);
+			if (only < 0) {
+				fprintf(stderr, "ta_bench --scale: no strategy %s\n",
+					argv[i]);
+				return 2;
+			}
+		} else if (argv[i][0] != '-')
 			dir = argv[i];
 		else {
 			fprintf(stderr, "ta_bench --scale: unknown %s\n",
@@ -245,6 +256,8 @@ int ta_bench_scale(int argc, char **argv)
 		double prev_ms = 0;
 		u32 prev_n = 0, e;
 
+		if (only >= 0 && strat[si] != only)
+			continue;
 		for (e = 16; e <= max_log2; e += 2) {
 			struct ta_bs_out o;
 			u32 n = 1U << e;
@@ -269,6 +282,8 @@ int ta_bench_scale(int argc, char **argv)
 			prev_n = n;
 		}
 	}
+	if (only >= 0)
+		goto free_input;
 	printf("# budget: auto --budget-ms REQUESTED (taken within +10 %% is kept)\n");
 	printf("# budget N REQUESTED_MS TAKEN_MS RATIO ALLOWED_MS HEIGHT FREELIST_HEIGHT\n");
 	for (k = 0; k < sizeof(bsizes) / sizeof(bsizes[0]); k++) {
@@ -299,6 +314,7 @@ int ta_bench_scale(int argc, char **argv)
 			       o.ms > allowed ? " OVER" : "");
 		}
 	}
+free_input:
 	ta_input_free(&in);
 	return 0;
 }

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * test_greedy_ref.c - greedy-size against a plain O(n^2) best fit written
+ * from its definition, on random inputs: the plans must be identical,
+ * offset for offset.
+ *
+ * The reference places the buffers largest first (ties: longer lifetime,
+ * then lower index); each goes into the smallest free gap between the
+ * already placed buffers overlapping it in time where it fits at its
+ * alignment (the gap measured from the top of the run below it to the
+ * bottom of the run above, the lowest such gap on a tie), or on top of
+ * them all. It lists the neighbours by scanning every placed buffer and
+ * sorts them with qsort(): nothing of the fit engine (ta_fit.c) or its run
+ * index (ta_runs.c) is shared. The shapes with long lifetimes over many
+ * start steps make the run index answer from dozens of lists (its heap
+ * union) and fill the pool of its cached root-path unions (which then
+ * starts over); the test checks that both happened.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ta_test.h"
+#include "planner_build.h"
+#include "ta_runs.h"
+
+struct ref_span {
+	u64 lo, hi;
+};
+
+static const struct ta_buffer *ref_bufs;
+
+static int ref_cmp_order(const void *a, const void *b)
+{
+	const struct ta_buffer *x = &ref_bufs[*(const u32 *)a];
+	const struct ta_buffer *y = &ref_bufs[*(const u32 *)b];
+	u32 i = *(const u32 *)a, j = *(const u32 *)b;
+
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	if (x->end - x->start != y->end - y->start)
+		return x->end - x->start > y->end - y->start ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+static int ref_cmp_span(const void *a, const void *b)
+{
+	const struct ref_span *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->hi < y->hi ? -1 : x->hi > y->hi;
+}
+
+/* Best fit for buffer @i among the @k spans @nb (sorted by lo). */
+static u64 ref_best_fit(const struct ta_buffer *bi, const struct ref_span *nb,
+			u32 k)
+{
+	u64 y = 0, best = U64_MAX, best_gap = U64_MAX, mask = bi->align - 1;
+	u32 j;
+
+	for (j = 0; j < k; j++) {
+		u64 o = (y + mask) & ~mask;
+
+		if (nb[j].lo > o && nb[j].lo - o >= bi->size &&
+		    nb[j].lo - y < best_gap) {
+			best_gap = nb[j].lo - y;
+			best = o;
+		}
+		if (nb[j].hi > y)
+			y = nb[j].hi;
+	}
+	if (best == U64_MAX)
+		best = (y + mask) & ~mask;
+	return best;
+}
+
+/* The reference plan into @off; returns its height. */
+static u64 ref_plan(const struct ta_buffer *b, u32 n, u64 *off)
+{
+	u32 *order = calloc(n, sizeof(*order));
+	bool *placed = calloc(n, sizeof(*placed));
+	struct ref_span *nb = calloc(n + 1, sizeof(*nb));
+	u64 top = 0;
+	u32 t, j;
+
+	if (!order || !placed || !nb) {
+		top = U64_MAX;
+		goto free_all;
+	}
+	for (t = 0; t < n; t++)
+		order[t] = t;
+	ref_bufs = b;
+	qsort(order, n, sizeof(*order), ref_cmp_order);
+	for (t = 0; t < n; t++) {
+		u32 i = order[t], k = 0;
+
+		off[i] = 0;
+		placed[i] = true;
+		if (!b[i].size)
+			continue;
+		for (j = 0; j < n; j++) {
+			if (j == i || !placed[j] || !b[j].size ||
+			    b[j].start >= b[i].end || b[i].start >= b[j].end)
+				continue;
+			nb[k].lo = off[j];
+			nb[k].hi = off[j] + b[j].size;
+			k++;
+		}
+		qsort(nb, k, sizeof(*nb), ref_cmp_span);
+		off[i] = ref_best_fit(&b[i], nb, k);
+		if (off[i] + b[i].size > top)
+			top = off[i] + b[i].size;
+	}
+free_all:
+	free(order);
+	free(placed);
+	free(nb);
+	return top;
+}
+
+/*
+ * Shapes of random input, each stressing a part of the engine: short
+ * lifetimes (the run index's small subtrees), long ones (many canonical
+ * nodes), few distinct sizes (ties in size, gap and length), alignments
+ * (a gap that is big enough but not at the alignment), zero sizes, and
+ * touching spans (runs that merge).
+ */
+struct ref_shape {
+	u32 n, steps, max_len, n_sizes, max_size, max_align_log2;
+	bool zeros;
+};
+
+static const struct ref_shape ref_shapes[] = {
+	{ 300, 200, 8, 0, 100000, 0, false },
+	{ 300, 200, 200, 0, 100000, 0, false },
+	{ 400, 500, 40, 6, 4096, 0, false },
+	{ 400, 300, 300, 3, 64, 0, false },
+	{ 300, 100, 30, 0, 5000, 6, false },
+	{ 300, 100, 30, 5, 512, 9, true },
+	{ 700, 2000, 60, 12, 1U << 20, 3, false },
+	{ 64, 4, 4, 2, 8, 1, true },
+	{ 900, 900, 900, 0, 100000, 0, false },
+	{ 900, 1500, 1500, 7, 1U << 16, 2, false },
+};
+
+#define REF_SEEDS	12
+
+static void ref_random(const struct ref_shape *sh, struct ta_buffer *b,
+		       u64 *sizes)
+{
+	u32 i;
+
+	for (i = 0; i < sh->n_sizes; i++)
+		sizes[i] = 1 + lcg() % sh->max_size;
+	for (i = 0; i < sh->n; i++) {
+		b[i].start = lcg() % sh->steps;
+		b[i].end = b[i].start + 1 + lcg() % sh->max_len;
+		b[i].size = sh->n_sizes ? sizes[lcg() % sh->n_sizes] :
+					  1 + lcg() % sh->max_size;
+		if (sh->zeros && !(lcg() % 9))
+			b[i].size = 0;
+		b[i].align = sh->max_align_log2 ?
+			     1ULL << (lcg() % (sh->max_align_log2 + 1)) : 1;
+	}
+}
+
+static int t_greedy_vs_reference(void)
+{
+	const u32 n_shapes = sizeof(ref_shapes) / sizeof(ref_shapes[0]);
+	u32 s, seed, ran = 0, max_n = 0;
+	u64 heap_unions, cache_full;
+	struct ta_buffer *b;
+	u64 *off, *ref, sizes[16];
+	struct ta_result res;
+	int ret = 0;
+
+	for (s = 0; s < n_shapes; s++)
+		if (ref_shapes[s].n > max_n)
+			max_n = ref_shapes[s].n;
+	b = calloc(max_n, sizeof(*b));
+	off = calloc(max_n, sizeof(*off));
+	ref = calloc(max_n, sizeof(*ref));
+	TA_CHECK(b && off && ref, "memory");
+	ta_runs_debug_heap_unions = 0;
+	ta_runs_debug_cache_full = 0;
+	for (s = 0; s < n_shapes && !ret; s++) {
+		const struct ref_shape *sh = &ref_shapes[s];
+		struct ta_problem p = trace(b, sh->n);
+
+		for (seed = 1; seed <= REF_SEEDS && !ret; seed++) {
+			u64 h;
+
+			lcg_state = 7000 + 100 * s + seed;
+			ref_random(sh, b, sizes);
+			h = ref_plan(b, sh->n, ref);
+			if (h == U64_MAX) {
+				ret = -1;
+				break;
+			}
+			ret = plan_ok(&p, TA_STRATEGY_GREEDY_SIZE, off, &res);
+			if (ret)
+				break;
+			if (res.height != h ||
+			    memcmp(off, ref, sh->n * sizeof(*off))) {
+				printf("# shape %u seed %u: height %llu, reference %llu\n",
+				       s, seed, (unsigned long long)res.height,
+				       (unsigned long long)h);
+				ret = 1;
+			}
+			ran++;
+		}
+	}
+	heap_unions = ta_runs_debug_heap_unions;
+	cache_full = ta_runs_debug_cache_full;
+	printf("# heap unions %llu, cache pool full %llu\n",
+	       (unsigned long long)heap_unions,
+	       (unsigned long long)cache_full);
+	free(b);
+	free(off);
+	free(ref);
+	TA_CHECK(!ret, "%d", ret);
+	TA_CHECK(heap_unions > 0, "no union made in one heap pass");
+	TA_CHECK(cache_full > 0, "the cached unions never filled their pool");
+	TA_CHECK(ran == n_shapes * REF_SEEDS, "ran %u of %u", ran,
+		 n_shapes * REF_SEEDS);
+	return 0;
+}
+
+const struct ta_test ta_greedy_ref_tests[] = {
+	{ "greedy-size: plans equal an O(n^2) best fit, 120 random inputs",
+	  t_greedy_vs_reference },
+	{ NULL, NULL },
+};
