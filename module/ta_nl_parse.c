@@ -141,6 +141,13 @@ static int ta_nl_check_size_align(struct netlink_ext_ack *extack,
 	return 0;
 }
 
+/*
+ * A tensor's or buffer's nest was validated with the op's policy before
+ * the handler ran (strict: the nest policy of every command that carries
+ * a graph, plan-create's and a group member's, names the tensor and
+ * buffer policies), so it is parsed here without validating it again: a
+ * policy pass per tensor is a large part of what a big graph costs.
+ */
 static int ta_nl_parse_tensor(struct netlink_ext_ack *extack,
 			      const struct nlattr *nest, u64 default_align,
 			      struct ta_graph_tensor *t)
@@ -149,8 +156,7 @@ static int ta_nl_parse_tensor(struct netlink_ext_ack *extack,
 	u64 size, align;
 	int err;
 
-	err = nla_parse_nested(tb, ARRAY_SIZE(tb) - 1, nest,
-			       tensorarena_tensor_nl_policy, extack);
+	err = nla_parse_nested(tb, ARRAY_SIZE(tb) - 1, nest, NULL, extack);
 	if (err)
 		return err;
 	err = ta_nl_check_size_align(extack, tb, TA_NL_A_TENSOR_SIZE,
@@ -172,8 +178,7 @@ static int ta_nl_parse_buffer(struct netlink_ext_ack *extack,
 	u64 size, align;
 	int err;
 
-	err = nla_parse_nested(tb, ARRAY_SIZE(tb) - 1, nest,
-			       tensorarena_buffer_nl_policy, extack);
+	err = nla_parse_nested(tb, ARRAY_SIZE(tb) - 1, nest, NULL, extack);
 	if (err)
 		return err;
 	err = ta_nl_check_size_align(extack, tb, TA_NL_A_BUFFER_SIZE,

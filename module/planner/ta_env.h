@@ -62,7 +62,8 @@ void *ta_env_alloc_array(size_t n, size_t size);
 void ta_env_free(void *p);
 
 /**
- * ta_env_sort() - sort an array (heapsort in the kernel, qsort in libc)
+ * ta_env_sort() - sort an array (a merge sort: list_sort() in the kernel,
+ *		   sort()'s heapsort when short of memory; qsort in libc)
  * @base: first element
  * @n: element count
  * @size: bytes per element

@@ -307,22 +307,30 @@ out:
 	ta_graph_free(g);
 }
 
-static struct ta_graph_builder *trace_graph(const char *path)
+/* A trace's first @max buffers (all with 0) as a graph in lifetime form. */
+static struct ta_graph_builder *trace_graph_first(const char *path,
+						  uint32_t max)
 {
 	struct ta_graph_builder *g;
 	struct ta_input in;
 	char err[256];
-	uint32_t i;
+	uint32_t i, n;
 
 	memset(&in, 0, sizeof(in));
 	if (ta_input_read(path, &in, err, sizeof(err)))
 		return NULL;
+	n = max && max < in.prob.n_buffers ? max : in.prob.n_buffers;
 	g = ta_graph_new();
-	for (i = 0; g && i < in.prob.n_buffers; i++)
+	for (i = 0; g && i < n; i++)
 		ta_graph_add_buffer(g, in.bufs[i].size, in.bufs[i].align,
 				    in.bufs[i].start, in.bufs[i].end);
 	ta_input_free(&in);
 	return g;
+}
+
+static struct ta_graph_builder *trace_graph(const char *path)
+{
+	return trace_graph_first(path, 0);
 }
 
 static void test_trace(struct ta_client *c, const char *tname, const char *path)
@@ -358,44 +366,103 @@ static void test_trace(struct ta_client *c, const char *tname, const char *path)
 	ta_graph_free(g);
 }
 
-/* Plans per second through a transport and offline, same input. */
+/*
+ * Plans per second through a transport and offline, same input, same
+ * strategy and same budget (given explicitly to both: the kernel's default
+ * and the library's differ). The two alternate round by round, each going
+ * first every other round, so that the machine's load (a shared host under
+ * TCG) weighs on both alike; rounds continue past @rounds until both sides
+ * have run for BENCH_MIN_S. Each kernel round is a whole create: the
+ * request built and sent, copied, validated, planned and answered; a dry
+ * run (the plan's figures, no arena slice) where @rounds > 1 or the graph
+ * is large, else a plan with placements fetched and then destroyed.
+ *
+ * Printed: module/offline, the ratio of the two paths; kernel planning /
+ * offline planning, the same planner call (ta_plan_solve()) timed on each
+ * side, so what the kernel path adds is the rest: its overhead in
+ * microseconds a plan. The heights must match (same work).
+ */
+#define BENCH_MIN_S	2.0
+#define BENCH_BUDGET_NS	(100ULL * 1000 * 1000)
+
+struct bench_side {
+	double path;		/* seconds, whole calls */
+	double planning;	/* seconds, ta_plan_solve() as reported */
+	uint64_t height;
+};
+
+static int bench_kernel_round(struct ta_client *c, struct ta_graph_builder *g,
+			      const struct ta_plan_options *o,
+			      struct bench_side *k)
+{
+	double t0 = now_s();
+	struct ta_plan *p;
+	int err;
+
+	err = ta_plan_submit(c, g, o, &p);
+	if (err)
+		return err;
+	if (!(o->flags & TA_CREATE_DRY_RUN))
+		err = ta_plan_destroy(p);
+	k->path += now_s() - t0;
+	k->planning += ta_plan_time_ns(p) / 1e9;
+	k->height = ta_plan_height(p);
+	ta_plan_free(p);
+	return err;
+}
+
+static int bench_offline_round(struct ta_graph_builder *g,
+			       const struct ta_plan_options *o,
+			       struct bench_side *u)
+{
+	double t0 = now_s();
+	struct ta_plan *p;
+	int err;
+
+	err = ta_plan_offline(g, o, &p);
+	if (err)
+		return err;
+	u->path += now_s() - t0;
+	u->planning += ta_plan_time_ns(p) / 1e9;
+	u->height = ta_plan_height(p);
+	ta_plan_free(p);
+	return 0;
+}
+
 static void bench_plans(struct ta_client *c, const char *tname,
 			struct ta_graph_builder *g, const char *what,
 			uint32_t strategy, int rounds)
 {
-	struct ta_plan_options o = { .strategy = strategy };
-	double t0, kernel, offline, planning = 0;
+	struct ta_plan_options o = {
+		.strategy = strategy, .budget_ns = BENCH_BUDGET_NS,
+	};
+	struct bench_side k = { 0 }, u = { 0 };
 	int i, err = 0;
 
 	if (rounds > 1 || ta_graph_tensor_count(g) > 1000)
 		o.flags = TA_CREATE_DRY_RUN;
-	t0 = now_s();
-	for (i = 0; i < rounds && !err; i++) {
-		struct ta_plan *p;
-
-		err = ta_plan_submit(c, g, &o, &p);
-		if (!err) {
-			planning += ta_plan_time_ns(p) / 1e9;
-			ta_plan_destroy(p);
-			ta_plan_free(p);
+	for (i = 0; !err && (i < rounds || k.path < BENCH_MIN_S ||
+			     u.path < BENCH_MIN_S); i++) {
+		if (i & 1) {
+			err = bench_offline_round(g, &o, &u);
+			if (!err)
+				err = bench_kernel_round(c, g, &o, &k);
+		} else {
+			err = bench_kernel_round(c, g, &o, &k);
+			if (!err)
+				err = bench_offline_round(g, &o, &u);
 		}
 	}
-	kernel = now_s() - t0;
-	t0 = now_s();
-	for (i = 0; i < rounds && !err; i++) {
-		struct ta_plan *p;
-
-		err = ta_plan_offline(g, &o, &p);
-		ta_plan_free(p);
-	}
-	offline = now_s() - t0;
 	if (err) {
 		printf("# bench %s %s: error %d\n", tname, what, err);
 		return;
 	}
-	printf("# bench %-7s %-22s %-11s %8.1f plans/s via module, %8.1f offline (module/offline %.2fx); kernel path / in-kernel planning %.2fx\n",
-	       tname, what, ta_strategy_str(strategy), rounds / kernel,
-	       rounds / offline, kernel / offline, kernel / planning);
+	printf("# bench %-7s %-22s %-11s %8.1f plans/s via module, %8.1f offline (module/offline %.2fx); kernel planning / offline planning %.2fx; kernel path adds %.0f us a plan%s (%d rounds, %s)\n",
+	       tname, what, ta_strategy_str(strategy), i / k.path, i / u.path,
+	       k.path / u.path, k.planning / u.planning,
+	       (k.path - k.planning) / i * 1e6,
+	       k.height == u.height ? "" : "; HEIGHTS DIFFER", i,
+	       o.flags & TA_CREATE_DRY_RUN ? "dry run" : "placements");
 }
 
 static void bench_mmap(struct ta_client *c)
@@ -457,14 +524,30 @@ static void bench(struct ta_client *c, const char *tname, bool mmap_too)
 	bench_plans(c, tname, m.g, "model (101 tensors)",
 		    TA_STRATEGY_GREEDY_SIZE, 200);
 	bench_plans(c, tname, m.g, "model (101 tensors)", TA_STRATEGY_AUTO, 20);
+	/* a plan a runtime keeps: placements fetched, then destroyed */
+	bench_plans(c, tname, m.g, "model (101 tensors)",
+		    TA_STRATEGY_GREEDY_SIZE, 1);
 	ta_graph_free(m.g);
 	for (i = 0; i < n_traces; i++) {
-		struct ta_graph_builder *g = trace_graph(traces[i]);
+		const char *base = strrchr(traces[i], '/') ?
+				   strrchr(traces[i], '/') + 1 : traces[i];
+		struct ta_graph_builder *g = trace_graph_first(traces[i], 8000);
+		char what[64];
 
+		/* 8,000 buffers: within one netlink message */
+		if (g && ta_graph_tensor_count(g) == 8000) {
+			snprintf(what, sizeof(what), "%.12s first 8000", base);
+			bench_plans(c, tname, g, what,
+				    TA_STRATEGY_GREEDY_SIZE, 5);
+		}
+		ta_graph_free(g);
+		/*
+		 * Over the netlink client, a trace beyond one netlink message
+		 * (about 9,000 buffers) goes through its ioctl file.
+		 */
+		g = trace_graph(traces[i]);
 		if (g)
-			bench_plans(c, tname, g,
-				    strrchr(traces[i], '/') ?
-				    strrchr(traces[i], '/') + 1 : traces[i],
+			bench_plans(c, tname, g, base,
 				    TA_STRATEGY_GREEDY_SIZE, 5);
 		ta_graph_free(g);
 	}

@@ -41,11 +41,25 @@
 /* What one exchange collects. */
 struct ta_nl_xfer {
 	struct ta_nl *nl;
+	uint32_t seq;		/* the request's sequence number */
+	int reply_ends;		/* a do request: its one reply ends it */
 	int done;
 	int err;
 	ta_nl_parse_fn parse;
 	void *arg;
 };
+
+/*
+ * Messages of another sequence number are left over from an exchange that
+ * stopped early (a reply that did not parse): they are skipped, not taken
+ * for this request's.
+ */
+static int ta_nl_seq_cb(struct nl_msg *msg, void *arg)
+{
+	struct ta_nl_xfer *x = arg;
+
+	return nlmsg_hdr(msg)->nlmsg_seq == x->seq ? NL_OK : NL_SKIP;
+}
 
 static int ta_nl_valid_cb(struct nl_msg *msg, void *arg)
 {
@@ -55,10 +69,15 @@ static int ta_nl_valid_cb(struct nl_msg *msg, void *arg)
 
 	if (genlmsg_parse(nlmsg_hdr(msg), 0, tb, maxattr, NULL) < 0) {
 		x->err = -EPROTO;
+		x->done = x->reply_ends;
 		return NL_STOP;
 	}
 	if (x->parse && !x->err)
 		x->err = x->parse(nlmsg_hdr(msg), tb, x->arg);
+	if (x->reply_ends) {
+		x->done = 1;
+		return NL_STOP;
+	}
 	return NL_OK;
 }
 
@@ -119,13 +138,20 @@ static int ta_nl_done_cb(struct nl_msg *msg, void *arg)
  *	   (up to TA_NL_TB_MAX), or NULL; its first error is kept
  * @arg: @parse's
  *
- * Return: 0 once the ACK or DONE came; the kernel's -errno; -EMSGSIZE
- * for a request beyond the socket's buffer; -ENOMEM; -EIO.
+ * Every command of the family that has a parser here answers a do request
+ * with exactly one reply message or an error, so such a request asks for
+ * no ACK: its reply ends the exchange (one message back instead of two).
+ * A request without a parser (plan-destroy) asks for the ACK; a dump ends
+ * with its DONE.
+ *
+ * Return: 0 once the reply, ACK or DONE came; the kernel's -errno;
+ * -EMSGSIZE for a request beyond the socket's buffer; -ENOMEM; -EIO.
  */
 int ta_nl_xfer(struct ta_nl *nl, struct nl_msg *msg, ta_nl_parse_fn parse,
 	       void *arg)
 {
 	struct ta_nl_xfer x = { .nl = nl, .parse = parse, .arg = arg };
+	struct nlmsghdr *hdr = nlmsg_hdr(msg);
 	struct nl_cb *cb;
 	int ret;
 
@@ -135,12 +161,20 @@ int ta_nl_xfer(struct ta_nl *nl, struct nl_msg *msg, ta_nl_parse_fn parse,
 		nlmsg_free(msg);
 		return -ENOMEM;
 	}
+	nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, ta_nl_seq_cb, &x);
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, ta_nl_valid_cb, &x);
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, ta_nl_done_cb, &x);
 	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, ta_nl_done_cb, &x);
 	nl_cb_err(cb, NL_CB_CUSTOM, ta_nl_err_cb, &x);
 
+	if ((hdr->nlmsg_flags & NLM_F_DUMP) != NLM_F_DUMP) {
+		if (parse)
+			x.reply_ends = 1;
+		else
+			hdr->nlmsg_flags |= NLM_F_ACK;
+	}
 	ret = nl_send_auto(nl->sk, msg);
+	x.seq = hdr->nlmsg_seq;	/* set by nl_send_auto() */
 	nlmsg_free(msg);
 	if (ret < 0) {
 		nl_cb_put(cb);
@@ -259,6 +293,74 @@ const struct ta_nl_graph_attrs ta_nl_plan_graph_attrs = {
 	.buffer = TA_NL_A_PLAN_BUFFER,
 };
 
+/*
+ * The graph's nests are written straight into the message: their length
+ * is counted first (each element checked on the way), room for all of
+ * them is reserved at once, then each attribute is filled in place. One
+ * libnl call per graph instead of five per tensor: building the message
+ * was half of what netlink added to a create of a large graph.
+ */
+#define TA_NL_U32_LEN	(NLA_HDRLEN + 4)
+#define TA_NL_MAX_OP_REFS	((0xffffU - 2 * NLA_HDRLEN - 4) / TA_NL_U32_LEN)
+#define TA_NL_U64_LEN	(NLA_HDRLEN + 8)
+
+/* One attribute at @p (room reserved): its header, then @len bytes. */
+static char *ta_nl_fill(char *p, int type, const void *data, uint16_t len)
+{
+	struct nlattr a = { .nla_len = NLA_HDRLEN + len, .nla_type = type };
+
+	memcpy(p, &a, sizeof(a));
+	memcpy(p + NLA_HDRLEN, data, len);
+	return p + NLA_HDRLEN + NLA_ALIGN(len);
+}
+
+static char *ta_nl_fill_u32(char *p, int type, uint32_t v)
+{
+	return ta_nl_fill(p, type, &v, sizeof(v));
+}
+
+static char *ta_nl_fill_u64(char *p, int type, uint64_t v)
+{
+	return ta_nl_fill(p, type, &v, sizeof(v));
+}
+
+/* A nest's header at @p for @len bytes of attributes; returns where they go. */
+static char *ta_nl_fill_nest(char *p, int type, uint32_t len)
+{
+	struct nlattr a = {
+		.nla_len = NLA_HDRLEN + len, .nla_type = type | NLA_F_NESTED,
+	};
+
+	memcpy(p, &a, sizeof(a));
+	return p + NLA_HDRLEN;
+}
+
+static uint32_t ta_nl_tensor_len(const struct ta_tensor *t)
+{
+	return NLA_HDRLEN + TA_NL_U64_LEN + (t->align ? TA_NL_U64_LEN : 0) +
+	       (t->flags ? TA_NL_U32_LEN : 0);
+}
+
+static uint32_t ta_nl_op_len(const struct ta_op *op)
+{
+	return NLA_HDRLEN + (op->flags ? TA_NL_U32_LEN : 0) +
+	       (op->n_inputs + op->n_outputs) * TA_NL_U32_LEN;
+}
+
+static uint32_t ta_nl_lifetime_len(const struct ta_lifetime *l)
+{
+	return NLA_HDRLEN + TA_NL_U64_LEN + (l->align ? TA_NL_U64_LEN : 0) +
+	       2 * TA_NL_U32_LEN;
+}
+
+/* Room for @len bytes of attributes at the message's end, or NULL. */
+static char *ta_nl_room(struct nl_msg *msg, uint64_t len)
+{
+	if (len > nlmsg_get_max_size(msg))
+		return NULL;
+	return nlmsg_reserve(msg, (size_t)len, NLA_ALIGNTO);
+}
+
 /**
  * ta_nl_put_graph() - a graph's tensor and op nests
  * @msg: the request
@@ -273,10 +375,13 @@ int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
 		    const struct ta_nl_graph_attrs *at)
 {
 	const uint32_t *refs = (const uint32_t *)(uintptr_t)a->refs;
-	struct nlattr *nest;
+	const void *tensors = (const void *)(uintptr_t)a->tensors;
+	const void *ops = (const void *)(uintptr_t)a->ops;
+	uint64_t len = 0;
 	struct ta_tensor t;
 	struct ta_op op;
 	uint32_t i, k;
+	char *p;
 	int err;
 
 	if (a->tensor_size < sizeof(struct ta_tensor) ||
@@ -286,22 +391,15 @@ int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
 	    (a->n_refs && !a->refs))
 		return -EFAULT;
 	for (i = 0; i < a->n_tensors; i++) {
-		err = ta_nl_elem((void *)(uintptr_t)a->tensors, i,
-				 a->tensor_size, &t, sizeof(t));
+		err = ta_nl_elem(tensors, i, a->tensor_size, &t, sizeof(t));
 		if (err)
 			return err;
 		if (t.pad)
 			return -EINVAL;
-		nest = nla_nest_start(msg, at->tensor | NLA_F_NESTED);
-		if (!nest || nla_put_u64(msg, TA_NL_A_TENSOR_SIZE, t.size) ||
-		    (t.align && nla_put_u64(msg, TA_NL_A_TENSOR_ALIGN, t.align)) ||
-		    (t.flags && nla_put_u32(msg, TA_NL_A_TENSOR_FLAGS, t.flags)))
-			return -EMSGSIZE;
-		nla_nest_end(msg, nest);
+		len += ta_nl_tensor_len(&t);
 	}
 	for (i = 0; i < a->n_ops; i++) {
-		err = ta_nl_elem((void *)(uintptr_t)a->ops, i, a->op_size,
-				 &op, sizeof(op));
+		err = ta_nl_elem(ops, i, a->op_size, &op, sizeof(op));
 		if (err)
 			return err;
 		if (op.flags & ~TA_OP_INPLACE)
@@ -309,16 +407,34 @@ int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
 		if ((uint64_t)op.first_ref + op.n_inputs + op.n_outputs >
 		    a->n_refs)
 			return -EINVAL;
-		nest = nla_nest_start(msg, at->op | NLA_F_NESTED);
-		if (!nest || (op.flags &&
-			      nla_put_u32(msg, TA_NL_A_OP_FLAGS, op.flags)))
+		/* an attribute's length is 16 bits: 16,381 references */
+		if ((uint64_t)op.n_inputs + op.n_outputs > TA_NL_MAX_OP_REFS)
 			return -EMSGSIZE;
+		len += ta_nl_op_len(&op);
+	}
+	p = ta_nl_room(msg, len);
+	if (!p)
+		return -EMSGSIZE;
+	/* checked above: the elements are copied, not checked again */
+	for (i = 0; i < a->n_tensors; i++) {
+		ta_nl_elem(tensors, i, a->tensor_size, &t, sizeof(t));
+		p = ta_nl_fill_nest(p, at->tensor, ta_nl_tensor_len(&t) -
+				    NLA_HDRLEN);
+		p = ta_nl_fill_u64(p, TA_NL_A_TENSOR_SIZE, t.size);
+		if (t.align)
+			p = ta_nl_fill_u64(p, TA_NL_A_TENSOR_ALIGN, t.align);
+		if (t.flags)
+			p = ta_nl_fill_u32(p, TA_NL_A_TENSOR_FLAGS, t.flags);
+	}
+	for (i = 0; i < a->n_ops; i++) {
+		ta_nl_elem(ops, i, a->op_size, &op, sizeof(op));
+		p = ta_nl_fill_nest(p, at->op, ta_nl_op_len(&op) - NLA_HDRLEN);
+		if (op.flags)
+			p = ta_nl_fill_u32(p, TA_NL_A_OP_FLAGS, op.flags);
 		for (k = 0; k < op.n_inputs + op.n_outputs; k++)
-			if (nla_put_u32(msg, k < op.n_inputs ? TA_NL_A_OP_INPUT :
-					TA_NL_A_OP_OUTPUT,
-					refs[op.first_ref + k]))
-				return -EMSGSIZE;
-		nla_nest_end(msg, nest);
+			p = ta_nl_fill_u32(p, k < op.n_inputs ?
+					   TA_NL_A_OP_INPUT : TA_NL_A_OP_OUTPUT,
+					   refs[op.first_ref + k]);
 	}
 	return 0;
 }
@@ -327,9 +443,11 @@ int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
 int ta_nl_put_lifetimes(struct nl_msg *msg, const struct ta_plan_create *a,
 			const struct ta_nl_graph_attrs *at)
 {
+	const void *tensors = (const void *)(uintptr_t)a->tensors;
 	struct ta_lifetime l;
-	struct nlattr *nest;
+	uint64_t len = 0;
 	uint32_t i;
+	char *p;
 	int err;
 
 	if (a->n_ops || a->n_refs)
@@ -339,17 +457,23 @@ int ta_nl_put_lifetimes(struct nl_msg *msg, const struct ta_plan_create *a,
 	if (a->n_tensors && !a->tensors)
 		return -EFAULT;
 	for (i = 0; i < a->n_tensors; i++) {
-		err = ta_nl_elem((void *)(uintptr_t)a->tensors, i,
-				 a->tensor_size, &l, sizeof(l));
+		err = ta_nl_elem(tensors, i, a->tensor_size, &l, sizeof(l));
 		if (err)
 			return err;
-		nest = nla_nest_start(msg, at->buffer | NLA_F_NESTED);
-		if (!nest || nla_put_u64(msg, TA_NL_A_BUFFER_SIZE, l.size) ||
-		    (l.align && nla_put_u64(msg, TA_NL_A_BUFFER_ALIGN, l.align)) ||
-		    nla_put_u32(msg, TA_NL_A_BUFFER_START, l.start) ||
-		    nla_put_u32(msg, TA_NL_A_BUFFER_END, l.end))
-			return -EMSGSIZE;
-		nla_nest_end(msg, nest);
+		len += ta_nl_lifetime_len(&l);
+	}
+	p = ta_nl_room(msg, len);
+	if (!p)
+		return -EMSGSIZE;
+	for (i = 0; i < a->n_tensors; i++) {
+		ta_nl_elem(tensors, i, a->tensor_size, &l, sizeof(l));
+		p = ta_nl_fill_nest(p, at->buffer, ta_nl_lifetime_len(&l) -
+				    NLA_HDRLEN);
+		p = ta_nl_fill_u64(p, TA_NL_A_BUFFER_SIZE, l.size);
+		if (l.align)
+			p = ta_nl_fill_u64(p, TA_NL_A_BUFFER_ALIGN, l.align);
+		p = ta_nl_fill_u32(p, TA_NL_A_BUFFER_START, l.start);
+		p = ta_nl_fill_u32(p, TA_NL_A_BUFFER_END, l.end);
 	}
 	return 0;
 }
@@ -396,6 +520,16 @@ static int ta_nl_create(struct ta_client *c, struct ta_plan_create *a)
 	/* an attribute holds at most 65,531 bytes: 8,191 offsets */
 	if (a->offsets && (size_t)a->n_tensors * 8 > TA_NL_MAX_OFFSETS_LEN)
 		return c->dev_fd >= 0 ? ta_ioctl_ops.create(c, a) : -E2BIG;
+	/*
+	 * The fewest bytes the graph's nests can take (a nest header and a
+	 * size per tensor, start and end per buffer, a header per op, one
+	 * attribute per reference): beyond one message, the client's ioctl
+	 * file takes the graph before any attribute is built.
+	 */
+	size = (size_t)a->n_tensors * (a->flags & TA_CREATE_LIFETIMES ? 32 : 16) +
+	       (size_t)a->n_ops * 4 + (size_t)a->n_refs * 8;
+	if (size > TA_NL_MAX_REQUEST && c->dev_fd >= 0)
+		return ta_ioctl_ops.create(c, a);
 	size = (size_t)a->n_tensors * 56 + (size_t)a->n_ops * 12 +
 	       (size_t)a->n_refs * 8;
 	msg = ta_nl_msg(nl, TA_NL_CMD_PLAN_CREATE, 0, size);
@@ -424,6 +558,9 @@ static int ta_nl_create(struct ta_client *c, struct ta_plan_create *a)
 		err = -EMSGSIZE;
 	if (err) {
 		nlmsg_free(msg);
+		/* an op too big for one nest: the ioctl takes any */
+		if (err == -EMSGSIZE && c->dev_fd >= 0)
+			return ta_ioctl_ops.create(c, a);
 		return err;
 	}
 	if (nlmsg_hdr(msg)->nlmsg_len > TA_NL_MAX_REQUEST && c->dev_fd >= 0) {
@@ -723,12 +860,19 @@ int ta_netlink_open(struct ta_client *c)
 	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_CAP_ACK,
 		   &one, sizeof(one));
 	nl_socket_set_buffer_size(nl->sk, 4 << 20, 4 << 20);
-	nl_socket_enable_msg_peek(nl->sk);
+	/*
+	 * One recvmsg() a message, into a buffer that holds the largest
+	 * the family sends this client (not a MSG_PEEK of its size first).
+	 */
+	nl_socket_disable_msg_peek(nl->sk);
+	nl_socket_set_msg_buf_size(nl->sk, TA_NL_RECV_BUF);
 	nl->family = genl_ctrl_resolve(nl->sk, TA_NL_FAMILY_NAME);
 	if (nl->family < 0) {
 		err = -ENOENT;
 		goto fail;
 	}
+	/* ta_nl_xfer() asks for an ACK where no reply comes. */
+	nl_socket_disable_auto_ack(nl->sk);
 	c->nl = nl;
 	return 0;
 fail:

@@ -36,6 +36,14 @@ struct ta_nl {
  */
 #define TA_NL_MAX_REQUEST	(400U << 10)
 
+/*
+ * The receive buffer, one message a recvmsg(): a dump's messages are at
+ * most 32 KiB (the kernel's cap on a dump skb) and every do reply this
+ * library asks for is one page (NLMSG_GOODSIZE); the error messages are
+ * capped (NETLINK_CAP_ACK).
+ */
+#define TA_NL_RECV_BUF	(64U << 10)
+
 /* Counts far beyond any module limit fail before a message is built. */
 #define TA_NL_MAX_COUNT	(1U << 24)
 
