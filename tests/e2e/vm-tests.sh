@@ -566,11 +566,13 @@ run_reload_tests() {
 	cma1=$(meminfo CmaFree)
 	echo "reload: MemFree $free0 -> $free1, CmaFree ${cma0:-n/a} -> ${cma1:-n/a}"
 	check "reload x20: every cycle works${bad:+ ($bad)}" [ -z "$bad" ]
-	# The noise alone reached 10 MB on Debian's 6.12 (4 MiB arenas): the
-	# bound is two arenas but at least 16 MiB, still well below the 20
-	# arenas (80 MiB or more) that one arena kept per cycle would cost.
+	# The noise alone reached 21.4 MiB on Debian's 6.12 (4 MiB arenas;
+	# 17.4 and 21.4 MiB in two make check runs whose module had passed
+	# the check in the run before): the bound is two arenas but at least
+	# 32 MiB, still well below the 20 arenas (80 MiB or more) that one
+	# arena kept per cycle would cost.
 	bound=$((2 * $1))
-	[ $bound -lt $((16 * MIB)) ] && bound=$((16 * MIB))
+	[ $bound -lt $((32 * MIB)) ] && bound=$((32 * MIB))
 	check "reload x20: MemFree back within $((bound / MIB)) MiB (no arena kept per cycle)" \
 		[ $((free0 - free1)) -lt $bound ]
 	if [ -n "$cma0" ]; then
