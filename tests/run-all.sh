@@ -32,6 +32,17 @@ rm -rf "$out" "$TA_ROOT/build/demo"
 mkdir -p "$out"
 taps=()
 consoles=()
+# Each line of the log ends with the CPU its lane (or, for the host steps,
+# the main shell) has used so far: user + system time of the commands it
+# ran to the end, in core-seconds. make check is bound by its compute on
+# 2 cores: these say which stage costs it (Documentation/testing.md).
+ta_log() {
+	local cpu file=$out/.times.$BASHPID
+	times >"$file"
+	cpu=$(awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, t, "m"); n += t[1] * 60 + t[2] } printf "%d", n }' \
+		"$file")
+	printf '[%(%H:%M:%S)T] %s (cpu %s s)\n' -1 "$*" "$cpu" >&2
+}
 # --min NAME=N for tests/results.py: each source must pass at least N
 # results. The figures are ~90% (rounded down) of the passed results of a
 # good run (build/check of 5f6dacc's warm run, 2026-12-03: test VM 1050,
