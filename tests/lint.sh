@@ -1,6 +1,7 @@
 #!/bin/bash
 # Static checks of the kernel code, one TAP line per check:
-# checkpatch --strict per file, kernel-doc per file, sparse (C=2) and W=1.
+# checkpatch --strict and kernel-doc (a verdict per file, one run of each
+# tool over all of them), sparse (C=2) and W=1.
 # usage: lint.sh [--tap] [--builds-only] [--out DIR] [KDIR [MAKE ARGS...]]   (KDIR: a
 # configured kernel tree with scripts/, whose checkpatch and kernel-doc are
 # used; default: the test kernel. MAKE ARGS: e.g. ARCH=arm64
@@ -32,25 +33,54 @@ mkdir -p "$TA_ROOT/build"
 : >"$log"
 
 [ $builds_only = 1 ] && files=
-for f in $files; do
-	# The compat header is where kernel versions are compared, by design.
-	ignore=
-	[ "$f" = module/include/ta_compat.h ] && ignore="--ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON"
-	if out=$(perl "$kdir/scripts/checkpatch.pl" --no-tree --strict --terse \
-		--show-types $ignore -f "$f" 2>&1) && ! grep -qE 'ERROR|WARNING|CHECK' <<<"$out"; then
-		echo "ok - checkpatch --strict $f"
-	else
-		echo "not ok - checkpatch --strict $f"
-		echo "$out" | grep -E 'ERROR|WARNING|CHECK' | head -5 | sed 's/^/# /'
+
+# per_file_verdicts CHECK OUTPUT RC: one TAP line a file of $files, "not ok"
+# with its lines of OUTPUT (those naming it as FILE:LINE); one more line
+# when the tool failed (RC) with no file to blame, so that a tool that
+# stopped half way is not read as every file clean.
+per_file_verdicts() {
+	local check=$1 output=$2 rc=$3 f re blamed=0
+
+	for f in $files; do
+		re="(^|[ ])${f//./\\.}:[0-9]+"
+		if grep -qE "$re" <<<"$output"; then
+			echo "not ok - $check $f"
+			grep -E "$re" <<<"$output" | head -5 | sed 's/^/# /'
+			blamed=1
+		else
+			echo "ok - $check $f"
+		fi
+	done
+	if [ "$rc" != 0 ] && [ "$blamed" = 0 ]; then
+		echo "not ok - $check ran to the end (exit status $rc)"
+		tail -5 <<<"$output" | sed 's/^/# /'
 	fi
-	out=$(perl "$kdir/scripts/kernel-doc" -none "$f" 2>&1)
-	if [ -z "$out" ]; then
-		echo "ok - kernel-doc $f"
-	else
-		echo "not ok - kernel-doc $f"
-		echo "$out" | head -5 | sed 's/^/# /'
+}
+
+# One run of each tool over every file (their start-up was most of the
+# time when run a file at a time). The compat header is where kernel
+# versions are compared, by design: checked on its own with those ignored.
+if [ -n "$files" ]; then
+	compat=module/include/ta_compat.h
+	rest=$(grep -vxF "$compat" <<<"$files")
+	rc=0
+	out=$(perl "$kdir/scripts/checkpatch.pl" --no-tree --strict --terse \
+		--show-types -f $rest 2>&1) || rc=$?
+	# 1 is checkpatch's "found something"
+	[ "$rc" = 1 ] && grep -qE ': (ERROR|WARNING|CHECK):' <<<"$out" && rc=0
+	if grep -qxF "$compat" <<<"$files"; then
+		rc2=0
+		out+=$'\n'$(perl "$kdir/scripts/checkpatch.pl" --no-tree --strict --terse \
+			--show-types --ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON \
+			-f "$compat" 2>&1) || rc2=$?
+		[ "$rc2" = 1 ] && rc2=0
+		[ "$rc" = 0 ] && rc=$rc2
 	fi
-done
+	per_file_verdicts "checkpatch --strict" "$out" "$rc"
+	rc=0
+	out=$(perl "$kdir/scripts/kernel-doc" -none $files 2>&1) || rc=$?
+	per_file_verdicts "kernel-doc" "$out" "$rc"
+fi
 
 # sparse_clean WHAT LOG: one TAP line; sparse prints
 # "file:line:col: warning/error: ..." for what it finds.
