@@ -319,6 +319,7 @@ static int t_honest_cuts(void)
 	}
 	printf("# auto reached the optimum of %u of %u cuts\n", reached,
 	       total);
+	TA_CHECK(total == 280, "%u cuts checked", total);
 	return 0;
 }
 
