@@ -305,7 +305,7 @@ static u32 ta_contract_chains(struct ta_contract *c)
 		/*
 		 * careful: only when nothing else ends then (forced: only its
 		 * bytes are freed), or at most three (wrong 14 times in 226
-	 * on pinwheels, against 78 in 213 with more)
+		 * on pinwheels, against 78 in 213 with more)
 		 */
 		if (c->careful && ta_contract_count(c->by, k, x->t1) >
 				  (c->careful > 1 ? 1 : 3))
