@@ -33,6 +33,19 @@
  * pinwheel packing of 2,000 to 257 (was 807). The merged problem goes to
  * the tiling search (ta_tile.c) first, with half of its share.
  *
+ * The repairs do not find every wrong merge, and one wrong block leaves
+ * the merged problem with no plan at the bound. So two careful ways run
+ * first (forward and mirrored in time): stacks only of two nodes with a
+ * lifetime nothing else has, when nothing else starts with them or
+ * nothing else ends with them (ta_contract_sure()), and chains only when
+ * nothing else ends at that moment (then the chain is forced: the only
+ * bytes freed are the first node's, the second fills them). Those blocks
+ * go to the tiling search with a third of the way's share; when it finds
+ * no tiling, chains with at most three nodes ending then merge on top, and
+ * then every merge (a ladder: fewer blocks, more of them wrong). On a cut,
+ * where careful merging takes away less than a quarter, the careful ways
+ * stop after their rounds and leave their time to the others.
+ *
  * The merged problem's plan is only a
  * candidate: auto keeps it when it is lower than the plan in hand. Only
  * problems whose live bytes are the same at every moment are merged (a
@@ -68,7 +81,9 @@
 /* pinwheel arms tried per centre and side, at most */
 #define TA_CONTRACT_ARMS	32
 /* ways to merge (forward or mirrored in time, stacks or chains first) */
-#define TA_CONTRACT_VARIANTS	4
+#define TA_CONTRACT_VARIANTS	6
+/* careful ways, run first (ta_contract_variant()) */
+#define TA_CONTRACT_CAREFUL	2
 
 /* One buffer of the merged problem, or one that was merged away. */
 struct ta_contract_node {
@@ -99,6 +114,7 @@ struct ta_contract {
 	u8 *used;			/* merged in this round */
 	u32 *ends, *starts;		/* alive ids by end, by start */
 	u64 rng;			/* 0, or a draw to skip merges by */
+	u32 careful;			/* 2, 1: careful merges; 0: all */
 };
 
 /*
@@ -179,14 +195,74 @@ static u32 ta_contract_keys(struct ta_contract *c, bool by_life)
 	return k;
 }
 
+/* How many keys of the @k in @by have t1 == @t. */
+static u32 ta_contract_count(const struct ta_contract_key *by, u32 k, u32 t)
+{
+	u32 lo = 0, hi = k, first;
+
+	while (lo < hi) {
+		u32 mid = lo + ((hi - lo) >> 1);
+
+		if (by[mid].t1 < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = lo;
+	hi = k;
+	while (lo < hi) {
+		u32 mid = lo + ((hi - lo) >> 1);
+
+		if (by[mid].t1 <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - first;
+}
+
+/*
+ * Whether the @g nodes with one lifetime at @by[@i] would make a stack
+ * that is rarely wrong: exactly two, and no other node starting when
+ * they start or none ending when they end (@c->by2 sorted by end).
+ * Counted on pinwheel packings, such a pair was wrong 3 times in 186,
+ * against 49 in 310 for a pair with others starting and ending then and
+ * 46 in 109 for three or more.
+ */
+static bool ta_contract_sure(const struct ta_contract *c, u32 k, u32 i,
+			     u32 g)
+{
+	const struct ta_contract_key *x = &c->by[i];
+
+	if (g != 2)
+		return false;
+	return ta_contract_count(c->by, k, x->t1) == g ||
+	       ta_contract_count(c->by2, k, x->t2) == g;
+}
+
 /* One round of stacks. Return: how many merged. */
 static u32 ta_contract_stacks(struct ta_contract *c)
 {
 	u32 k = ta_contract_keys(c, true), i, merged = 0, top, pair[2];
 
+	if (c->careful) {
+		/* by2 by end: the nodes ending at a moment, counted */
+		for (i = 0; i < k; i++) {
+			c->by2[i].t1 = c->by2[i].t2;
+			c->by2[i].t2 = 0;
+		}
+		ta_env_sort(c->by2, k, sizeof(*c->by2), ta_contract_key_cmp);
+	}
 	for (i = 0; i < k; i = top) {
 		const struct ta_contract_key *x = &c->by[i];
 
+		if (c->careful) {
+			for (top = i + 1; top < k && c->by[top].t1 == x->t1 &&
+			     c->by[top].t2 == x->t2; top++)
+				;
+			if (!ta_contract_sure(c, k, i, top - i))
+				continue;
+		}
 		pair[0] = x->id;
 		for (top = i + 1; top < k; top++) {
 			const struct ta_contract_key *y = &c->by[top];
@@ -225,6 +301,14 @@ static u32 ta_contract_chains(struct ta_contract *c)
 		alone = !(i && ta_contract_same(&c->by[i - 1], x)) &&
 			!(i + 1 < k && ta_contract_same(&c->by[i + 1], x));
 		if (!alone && !c->rng)
+			continue;
+		/*
+		 * careful: only when nothing else ends then (forced: only its
+		 * bytes are freed), or at most three (wrong 14 times in 226
+		 * on pinwheels, against 78 in 213 with more)
+		 */
+		if (c->careful && ta_contract_count(c->by, k, x->t1) >
+				  (c->careful > 1 ? 1 : 3))
 			continue;
 		while (j < k && (c->by2[j].t1 < x->t1 ||
 				 (c->by2[j].t1 == x->t1 &&
@@ -652,21 +736,14 @@ static void ta_contract_start(struct ta_contract *c, const struct ta_problem *p,
 }
 
 /*
- * Merge in rounds (@variant & 2: chains before stacks), then search the
- * merged problem from a plan that stacks it all. Return: 0 with its plan
- * expanded into @node_off and its height in *@height, 1 when it merged
- * too little to be worth a search, or as ta_search_skyline().
+ * Rounds of merges (@variant & 2: chains before stacks) until one merges
+ * nothing, with @trials passes of ta_contract_trials() left. Return: 0,
+ * or as ta_work_add().
  */
-static int ta_contract_variant(struct ta_contract *c, u32 n, u32 variant,
-			       u64 lower_bound, u64 max_align,
-			       struct ta_work *lim, struct ta_buffer *mb,
-			       u64 *m_off, u64 *node_off, u64 *height,
-			       bool *proven)
+static int ta_contract_rounds(struct ta_contract *c, u32 n, u32 variant,
+			      struct ta_work *lim, u32 *trials)
 {
-	struct ta_problem mp = { 0 };
-	struct ta_work climb;
-	u32 round, merged, i, k = 0, trials = TA_CONTRACT_TRIALS;
-	u64 top = 0;
+	u32 round, merged;
 	int ret;
 
 	for (round = 0; round < TA_CONTRACT_ROUNDS; round++) {
@@ -681,8 +758,8 @@ static int ta_contract_variant(struct ta_contract *c, u32 n, u32 variant,
 		/* stuck: a stack in the way of a chain, taken apart */
 		if (!merged)
 			merged = ta_contract_repair(c);
-		if (!merged && !c->rng && trials) {
-			trials--;
+		if (!merged && !c->rng && *trials) {
+			(*trials)--;
 			merged = ta_contract_trials(c, n, lim);
 		}
 		ret = ta_work_add(lim, 64 * (u64)c->n_nodes);
@@ -692,6 +769,19 @@ static int ta_contract_variant(struct ta_contract *c, u32 n, u32 variant,
 		if (!merged || c->n_nodes + n > c->max_nodes)
 			break;
 	}
+	return 0;
+}
+
+/*
+ * The alive nodes as the merged problem's buffers (their ids in
+ * @c->ends), with a first plan that stacks them all. Return: how many.
+ */
+static u32 ta_contract_problem(struct ta_contract *c, u64 max_align,
+			       struct ta_buffer *mb, u64 *m_off, u64 *height)
+{
+	u32 i, k = 0;
+
+	*height = 0;
 	for (i = 0; i < c->n_nodes; i++) {
 		if (!c->node[i].alive)
 			continue;
@@ -699,27 +789,72 @@ static int ta_contract_variant(struct ta_contract *c, u32 n, u32 variant,
 		mb[k] = (struct ta_buffer){ .size = c->node[i].size,
 			.align = max_align, .start = c->node[i].start,
 			.end = c->node[i].end };
-		m_off[k] = top;		/* a first plan: all stacked */
-		top += mb[k].size;
+		m_off[k] = *height;
+		*height += mb[k].size;
 		k++;
 	}
-	/* merged less than a quarter away: the search does as well */
-	if (4 * (u64)k > 3 * (u64)n)
-		return 1;
-	*height = top;
-	mp.n_buffers = k;
-	mp.buffers = mb;
-	climb = ta_work_share(lim, 2);
-	ret = ta_tile(&mp, lower_bound, &climb, m_off, height);
-	ta_work_spent(lim, &climb);
-	if (ret < 0)
-		return ret;
-	if (!ret) {
-		*proven = true;
-		for (i = 0; i < k; i++)
-			node_off[c->ends[i]] = m_off[i];
-		ta_contract_expand(c, node_off);
-		return 0;
+	return k;
+}
+
+/*
+ * Merge in rounds, then search the merged problem from a plan that
+ * stacks it all: the tiling search, then the climb and the branch and
+ * bound. A careful way (@c->careful 2) first merges only what is rarely
+ * wrong (ta_contract_sure(), chains forced by being the only node ending
+ * then), gives that to the tiling search with a third of @lim, and when
+ * it finds no tiling merges more on top: chains with at most three nodes
+ * ending then (@c->careful 1), then every merge, as the other ways.
+ * Return: 0 with its plan expanded into @node_off and its height in
+ * *@height, 1 when it merged too little to be worth a search, or as
+ * ta_search_skyline().
+ */
+static int ta_contract_variant(struct ta_contract *c, u32 n, u32 variant,
+			       u64 lower_bound, u64 max_align,
+			       struct ta_work *lim, struct ta_buffer *mb,
+			       u64 *m_off, u64 *node_off, u64 *height,
+			       bool *proven)
+{
+	struct ta_problem mp = { .buffers = mb };
+	struct ta_work climb;
+	u32 i, trials;
+	int ret;
+
+	if (c->careful) {
+		/* too little merged without trials: no trials (a cut) */
+		trials = 0;
+		ret = ta_contract_rounds(c, n, variant, lim, &trials);
+		if (ret)
+			return ret;
+		if (4 * (u64)ta_contract_problem(c, max_align, mb, m_off,
+						 height) > 3 * (u64)n)
+			return 1;
+	}
+	for (;;) {
+		trials = TA_CONTRACT_TRIALS;
+		ret = ta_contract_rounds(c, n, variant, lim, &trials);
+		if (ret)
+			return ret;
+		mp.n_buffers = ta_contract_problem(c, max_align, mb, m_off,
+						   height);
+		/* merged less than a quarter away: the search does as well */
+		if (4 * (u64)mp.n_buffers > 3 * (u64)n)
+			return 1;
+		climb = ta_work_share(lim, c->careful ? 3 : 2);
+		ret = ta_tile(&mp, lower_bound, &climb, m_off, height);
+		ta_work_spent(lim, &climb);
+		if (ret < 0)
+			return ret;
+		if (!ret) {
+			*proven = true;
+			for (i = 0; i < mp.n_buffers; i++)
+				node_off[c->ends[i]] = m_off[i];
+			ta_contract_expand(c, node_off);
+			return 0;
+		}
+		if (!c->careful)
+			break;
+		/* no tiling of the careful merges: the rest on top of them */
+		c->careful--;
 	}
 	/* a first plan better than the stack: a few constructions */
 	climb = ta_work_share(lim, 16);
@@ -730,7 +865,7 @@ static int ta_contract_variant(struct ta_contract *c, u32 n, u32 variant,
 	ret = ta_search_skyline(&mp, lower_bound, lim, m_off, height, proven);
 	if (ret)
 		return ret == -E2BIG ? 1 : ret;
-	for (i = 0; i < k; i++)
+	for (i = 0; i < mp.n_buffers; i++)
 		node_off[c->ends[i]] = m_off[i];
 	ta_contract_expand(c, node_off);
 	return 0;
@@ -756,7 +891,7 @@ int ta_contract_search(const struct ta_problem *p, u64 lower_bound,
 	struct ta_contract c = { 0 };
 	struct ta_buffer *mb = NULL;
 	u64 *node_off = NULL, *m_off = NULL, max_align = 1, h, bytes, inner = 0;
-	u32 n = p->n_buffers, i, v, last = 0;
+	u32 n = p->n_buffers, i, v, way, last = 0;
 	bool changed = false, worth = false, m_proven;
 	int ret = -ENOMEM;
 
@@ -804,16 +939,20 @@ int ta_contract_search(const struct ta_problem *p, u64 lower_bound,
 	 * with a share of what is left, until the bound or the budget
 	 */
 	for (v = 0; !*proven; v++) {
-		struct ta_work part = ta_work_share(lim, v < TA_CONTRACT_VARIANTS ?
-						    8 - v : 4);
+		struct ta_work part;
 
+		/* the careful ways first, then the others and draws as before */
+		way = v < TA_CONTRACT_CAREFUL ? v : v - TA_CONTRACT_CAREFUL;
+		part = ta_work_share(lim, v < TA_CONTRACT_VARIANTS ? 8 - way : 4);
 		if (ta_work_limit_hit(lim))
 			break;
-		ta_contract_start(&c, p, v, last);
+		ta_contract_start(&c, p, way, last);
+		/* the draws as before the careful ways were added */
 		c.rng = v < TA_CONTRACT_VARIANTS ? 0 :
-			0x9e3779b97f4a7c15ULL * (v + 1);
+			0x9e3779b97f4a7c15ULL * (v - 1);
+		c.careful = v < TA_CONTRACT_CAREFUL ? 2 : 0;
 		m_proven = false;
-		ret = ta_contract_variant(&c, n, v, lower_bound, max_align,
+		ret = ta_contract_variant(&c, n, way, lower_bound, max_align,
 					  &part, mb, m_off, node_off, &h,
 					  &m_proven);
 		ta_work_spent(lim, &part);

@@ -886,9 +886,10 @@ static u64 stacked(const struct ta_buffer *b, u32 n, u64 *off)
  * ta_contract_search() alone, in a step budget, from a plan that stacks
  * everything: on 100 cut and 100 pinwheel tilings of 5 to 120 pieces
  * over 60 steps its plan is valid and lower, proven only at the optimum,
- * and at the optimum on at least 99 cuts and 68 pinwheels (what it
- * reaches: over only 60 steps many pieces share their ends, and a merge
- * may join two that lie apart); a problem with slack is left as it is (2).
+ * and at the optimum on at least 99 cuts and 95 pinwheels (it reaches 100
+ * and 98; 99 and 68 before the careful ways of merging: over only 60
+ * steps many pieces share their ends, and a merge may join two that lie
+ * apart); a problem with slack is left as it is (2).
  */
 static int t_contract(void)
 {
@@ -924,7 +925,7 @@ static int t_contract(void)
 	}
 	printf("# merged: %u of 100 cuts, %u of 100 pinwheels at the optimum\n",
 	       reached[0], reached[1]);
-	TA_CHECK(ran == 200 && reached[0] >= 99 && reached[1] >= 68,
+	TA_CHECK(ran == 200 && reached[0] >= 99 && reached[1] >= 95,
 		 "ran %u, cuts %u, pinwheels %u", ran, reached[0], reached[1]);
 	/* slack: one step with more bytes live */
 	{
