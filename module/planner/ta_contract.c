@@ -64,6 +64,7 @@
 #include "ta_search.h"
 #include "ta_climb.h"
 #include "ta_tile.h"
+#include "ta_plan_helpers.h"
 
 #define TA_CONTRACT_STACK	1
 #define TA_CONTRACT_CHAIN	2
@@ -126,10 +127,7 @@ static bool ta_contract_skip(struct ta_contract *c, u32 one_in)
 {
 	if (!c->rng)
 		return false;
-	c->rng ^= c->rng << 13;
-	c->rng ^= c->rng >> 7;
-	c->rng ^= c->rng << 17;
-	return (u32)c->rng % one_in == 0;
+	return (u32)ta_xorshift64(&c->rng) % one_in == 0;
 }
 
 static int ta_contract_key_cmp(const void *a, const void *b)
