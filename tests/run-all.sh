@@ -214,37 +214,6 @@ done
 minima+=(--min board-cma-vm=645 --min board-nomap-vm=645 --min board-pageless-vm=211)
 minima+=(--min board-cmadefault-vm=2 --min board-sramfar-vm=3)
 
-# The rest of the Debian packages, while the kernel compiles (make check
-# installed what the kernel build needs first: tests/deps.sh --kernel).
-"$TA_ROOT/tests/deps.sh" || ta_die "cannot install the packages make check needs"
-touch "$out/deps.done"
-
-tap_run host-build host_build
-touch "$out/host-build.done"
-# Always: no Makefile is a failed step (tap_run), not a silent skip.
-tap_run unit make -s -C "$TA_ROOT/tests/unit" run
-# libFuzzer targets, reproducible: FUZZ_RUNS inputs each from seed FUZZ_SEED
-# (defaults in tests/fuzz/Makefile); exploring is make fuzz
-tap_run fuzz make -s -C "$TA_ROOT/tests/fuzz" run
-# The ONNX importer against ONNX Runtime (tests/onnx-oracle/): the 1,072
-# models of libonnx-testdata, corpus/, 500 random models from seed 26; one
-# result a model (about 30 s on 2 cores)
-tap_run onnx-oracle "$TA_ROOT/tests/onnx-oracle/oracle.sh"
-tap_run harness "$TA_ROOT/tests/harness-selftest.sh"
-tap_run library "$TA_ROOT/tests/lib-install-test.sh"
-tap_run man "$TA_ROOT/tests/man-check.sh"
-# the planner's includes and calls: no circle but the allowed one
-tap_run planner-includes "$TA_ROOT/tests/planner-includes.sh"
-tap_run netlink-spec /usr/bin/python3 "$TA_ROOT/tests/netlink-spec-check.py" "$TA_ROOT" "$(ta_ynl_tools 7.2)"
-tap_run netlink-spec-6.12 /usr/bin/python3 "$TA_ROOT/tests/netlink-spec-check.py" "$TA_ROOT" "$(ta_ynl_tools 6.12)"
-tap_run netlink-gen "$TA_ROOT/tests/netlink-gen.sh" --check
-# onnx-oracle: 1,072 backend + 13 corpus + 500 random + 3 checks = 1,588
-# results, and oracle.sh's own two checks fail when fewer models ran
-minima+=(--min onnx-oracle=1429)
-minima+=(--min host-build=2 --min unit=107 --min fuzz=4 --min harness=19 --min library=13
-	--min man=114 --min planner-includes=5 --min netlink-spec=13 --min netlink-spec-6.12=13
-	--min netlink-gen=5)
-
 # The stock lane, once the test payload is there: Debian's stock kernels
 # 6.1, 6.12 (their headers) and 7.2 (a tree prepared from its source), each
 # with the module and the reference NPU driver built for it (W=1, sparse)
@@ -294,6 +263,37 @@ taps+=(--tap "demo-host=$TA_ROOT/build/demo/host.tap")
 minima+=(--min demo-vm=28 --min demo-host=6)
 stock_lane &
 stock_lane_job=$!
+
+# The rest of the Debian packages, while the kernel compiles (make check
+# installed what the kernel build needs first: tests/deps.sh --kernel).
+"$TA_ROOT/tests/deps.sh" || ta_die "cannot install the packages make check needs"
+touch "$out/deps.done"
+
+tap_run host-build host_build
+touch "$out/host-build.done"
+# Always: no Makefile is a failed step (tap_run), not a silent skip.
+tap_run unit make -s -C "$TA_ROOT/tests/unit" run
+# libFuzzer targets, reproducible: FUZZ_RUNS inputs each from seed FUZZ_SEED
+# (defaults in tests/fuzz/Makefile); exploring is make fuzz
+tap_run fuzz make -s -C "$TA_ROOT/tests/fuzz" run
+# The ONNX importer against ONNX Runtime (tests/onnx-oracle/): the 1,072
+# models of libonnx-testdata, corpus/, 500 random models from seed 26; one
+# result a model (about 30 s on 2 cores)
+tap_run onnx-oracle "$TA_ROOT/tests/onnx-oracle/oracle.sh"
+tap_run harness "$TA_ROOT/tests/harness-selftest.sh"
+tap_run library "$TA_ROOT/tests/lib-install-test.sh"
+tap_run man "$TA_ROOT/tests/man-check.sh"
+# the planner's includes and calls: no circle but the allowed one
+tap_run planner-includes "$TA_ROOT/tests/planner-includes.sh"
+tap_run netlink-spec /usr/bin/python3 "$TA_ROOT/tests/netlink-spec-check.py" "$TA_ROOT" "$(ta_ynl_tools 7.2)"
+tap_run netlink-spec-6.12 /usr/bin/python3 "$TA_ROOT/tests/netlink-spec-check.py" "$TA_ROOT" "$(ta_ynl_tools 6.12)"
+tap_run netlink-gen "$TA_ROOT/tests/netlink-gen.sh" --check
+# onnx-oracle: 1,072 backend + 13 corpus + 500 random + 3 checks = 1,588
+# results, and oracle.sh's own two checks fail when fewer models ran
+minima+=(--min onnx-oracle=1429)
+minima+=(--min host-build=2 --min unit=107 --min fuzz=4 --min harness=19 --min library=13
+	--min man=114 --min planner-includes=5 --min netlink-spec=13 --min netlink-spec-6.12=13
+	--min netlink-gen=5)
 
 ta_log "waiting for the lanes"
 wait "$test_lane_job" "$stock_lane_job" "$arm64_lane_job"

@@ -193,12 +193,23 @@ ta_test_kernel_cached() {
 		[ -f "$d/.done" ] && echo "$d/linux"
 }
 
-# ta_config_check FRAGMENT: every CONFIG_ line of FRAGMENT is in ./.config.
+# ta_config_check FRAGMENT: every CONFIG_ line of FRAGMENT is in ./.config,
+# and no symbol a "# CONFIG_... is not set" line names is on.
 ta_config_check() {
 	local line missing=0
 	while read -r line; do
-		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
-		grep -qxF "$line" .config || { ta_log "config: $line did not stick"; missing=1; }
+		case "$line" in
+		CONFIG_*=*)
+			grep -qxF "$line" .config && continue ;;
+		"# CONFIG_"*" is not set")
+			line=${line#\# }
+			line=${line% is not set}
+			grep -q "^$line=" .config || continue
+			line="# $line is not set" ;;
+		*) continue ;;
+		esac
+		ta_log "config: $line did not stick"
+		missing=1
 	done <"$1"
 	[ "$missing" = 0 ] || ta_die "$(basename "$1") does not apply cleanly (see above)"
 }
