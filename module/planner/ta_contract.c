@@ -193,30 +193,28 @@ static u32 ta_contract_keys(struct ta_contract *c, bool by_life)
 	return k;
 }
 
+/* The first of the @k keys in @by with t1 > @t (@past) or t1 >= @t. */
+static u32 ta_contract_from(const struct ta_contract_key *by, u32 k, u32 t,
+			    bool past)
+{
+	u32 lo = 0, hi = k;
+
+	while (lo < hi) {
+		u32 mid = lo + ((hi - lo) >> 1);
+
+		if (by[mid].t1 < t || (past && by[mid].t1 == t))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* How many keys of the @k in @by have t1 == @t. */
 static u32 ta_contract_count(const struct ta_contract_key *by, u32 k, u32 t)
 {
-	u32 lo = 0, hi = k, first;
-
-	while (lo < hi) {
-		u32 mid = lo + ((hi - lo) >> 1);
-
-		if (by[mid].t1 < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	first = lo;
-	hi = k;
-	while (lo < hi) {
-		u32 mid = lo + ((hi - lo) >> 1);
-
-		if (by[mid].t1 <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo - first;
+	return ta_contract_from(by, k, t, true) -
+	       ta_contract_from(by, k, t, false);
 }
 
 /*
