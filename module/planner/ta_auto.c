@@ -17,6 +17,7 @@
  * 4. up to %TA_SEARCH_MAX_BUFFERS buffers, on a packing with no slack:
  *    an eighth of the time to the branch and bound, then half of what
  *    is left to the problem with its blocks merged (ta_contract.c);
+ *    from %TA_AUTO_FLAT_LARGE buffers, 7/8 to the merged problem at once;
  *    then the skyline branch and bound (ta_search.c) from the best plan,
  *    which stops at the lower bound or when it has proven its plan
  *    optimal (5/8 of what is left on a packing with no slack, else all),
@@ -69,6 +70,13 @@ static const u8 ta_auto_passes[][2] = {
 #define TA_AUTO_ALWAYS_GREEDY	256
 /* the order the iterated passes start from */
 #define TA_AUTO_ITERATE_ORDER	6
+/*
+ * From this many buffers a packing with no slack goes to the merged
+ * problem (ta_contract.c) at once, with 7/8 of the time left: at 2,000
+ * buffers the branch and bound's first eighth never reached the bound,
+ * and the merged search found its plans only when it had more time.
+ */
+#define TA_AUTO_FLAT_LARGE	1024
 
 struct ta_auto_key {
 	u64 k1;
@@ -280,12 +288,13 @@ static int ta_auto_iterate(const struct ta_problem *p, struct ta_fit *fit,
 }
 
 /*
- * The branch and bound's share of what is left: 5/8 of the time and of
- * the steps. It finds its plans early or not at all (the cuts it solves
- * take at most 0.4 s of 1 s); the rest goes to the improving search
- * (ta_climb.c), which starts from the best plan the search left.
+ * A share of what is left in @lim: @eighths / 8 of the time and of the
+ * steps. The branch and bound gets 5/8 on a packing with no slack: it
+ * finds its plans early or not at all (the cuts it solves take at most
+ * 0.4 s of 1 s); the rest goes to the improving search (ta_climb.c),
+ * which starts from the best plan the search left.
  */
-static struct ta_work ta_auto_search_share(struct ta_work *lim)
+static struct ta_work ta_auto_share(struct ta_work *lim, u32 eighths)
 {
 	struct ta_work part = *lim;
 	u64 now = ta_env_now_ns(), left;
@@ -294,11 +303,11 @@ static struct ta_work ta_auto_search_share(struct ta_work *lim)
 		part.root = lim;
 	if (lim->deadline_ns > now) {
 		left = lim->deadline_ns - now;
-		part.deadline_ns = now + (left >> 1) + (left >> 3);
+		part.deadline_ns = now + (left >> 3) * eighths;
 	}
 	if (lim->max_steps > lim->steps) {
 		left = lim->max_steps - lim->steps;
-		part.max_steps = lim->steps + (left >> 1) + (left >> 3);
+		part.max_steps = lim->steps + (left >> 3) * eighths;
 	}
 	return part;
 }
@@ -560,9 +569,10 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 		/*
 		 * A packing with no slack: an eighth of the time to the
 		 * search (most it solves, it solves at once), then half of
-		 * what is left to the problem with its blocks merged.
+		 * what is left to the problem with its blocks merged; from
+		 * %TA_AUTO_FLAT_LARGE buffers, 7/8 to the merged problem.
 		 */
-		if (flat) {
+		if (flat && n < TA_AUTO_FLAT_LARGE) {
 			slim = ta_work_share(&lim, 8);
 			ret = ta_search_skyline(p, lb, &slim, offsets, &best,
 						&proven);
@@ -571,7 +581,8 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 				goto out;
 		}
 		if (flat && best > lb && !proven) {
-			clim = ta_work_share(&lim, 2);
+			clim = ta_auto_share(&lim, n < TA_AUTO_FLAT_LARGE ?
+						   4 : 7);
 			ret = ta_contract_search(p, lb, &clim, offsets, &best,
 						 &proven);
 			ta_work_spent(&lim, &clim);
@@ -582,7 +593,7 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 		 * A packing with slack (every real trace): the search's own
 		 * time, as before; the climb gets what it leaves.
 		 */
-		slim = flat ? ta_auto_search_share(&lim) : lim;
+		slim = flat ? ta_auto_share(&lim, 5) : lim;
 		ret = 0;
 		if (best > lb && !proven) {
 			ret = ta_search_skyline(p, lb, &slim, offsets, &best,

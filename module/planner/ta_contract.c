@@ -85,6 +85,12 @@
 #define TA_CONTRACT_VARIANTS	6
 /* careful ways, run first (ta_contract_variant()) */
 #define TA_CONTRACT_CAREFUL	2
+/*
+ * A random draw's share of the time left: many short draws (a draw with
+ * a wrong merge has no tiling however long it is searched), each merged,
+ * tiled and climbed, without the branch and bound
+ */
+#define TA_CONTRACT_DRAW_SHARE	16
 
 /* One buffer of the merged problem, or one that was merged away. */
 struct ta_contract_node {
@@ -111,6 +117,7 @@ struct ta_contract {
 	u32 *cand;			/* the stacks to try that on */
 	u32 n_nodes;
 	struct ta_contract_key *by;	/* alive nodes, sorted for a rule */
+	u32 n_by;			/* how many, as last sorted */
 	struct ta_contract_key *by2;
 	u8 *used;			/* merged in this round */
 	u32 *ends, *starts;		/* alive ids by end, by start */
@@ -167,10 +174,11 @@ static u32 ta_contract_merge(struct ta_contract *c, const u32 *ids, u32 k,
 
 /*
  * The alive nodes into @by, keyed by (start, end) when @by_life, else by
- * (end, 0) and into @by2 by (start, 0), all then by size; sorted.
- * Return: their count.
+ * (end, 0) and into @by2 by (start, 0), all then by size; @by sorted, and
+ * @by2 too when @starts (not by life). Return: their count (also in
+ * @c->n_by).
  */
-static u32 ta_contract_keys(struct ta_contract *c, bool by_life)
+static u32 ta_contract_keys(struct ta_contract *c, bool by_life, bool starts)
 {
 	u32 i, k = 0;
 
@@ -188,8 +196,9 @@ static u32 ta_contract_keys(struct ta_contract *c, bool by_life)
 		k++;
 	}
 	ta_env_sort(c->by, k, sizeof(*c->by), ta_contract_key_cmp);
-	if (!by_life)
+	if (!by_life && starts)
 		ta_env_sort(c->by2, k, sizeof(*c->by2), ta_contract_key_cmp);
+	c->n_by = k;
 	return k;
 }
 
@@ -239,7 +248,7 @@ static bool ta_contract_sure(const struct ta_contract *c, u32 k, u32 i,
 /* One round of stacks. Return: how many merged. */
 static u32 ta_contract_stacks(struct ta_contract *c)
 {
-	u32 k = ta_contract_keys(c, true), i, merged = 0, top, pair[2];
+	u32 k = ta_contract_keys(c, true, false), i, merged = 0, top, pair[2];
 
 	if (c->careful) {
 		/* by2 by end: the nodes ending at a moment, counted */
@@ -287,7 +296,8 @@ static bool ta_contract_same(const struct ta_contract_key *a,
 /* One round of chains. Return: how many merged. */
 static u32 ta_contract_chains(struct ta_contract *c)
 {
-	u32 k = ta_contract_keys(c, false), i, j = 0, m, merged = 0, pair[2];
+	u32 k = ta_contract_keys(c, false, true), i, j = 0, m, merged = 0;
+	u32 pair[2];
 
 	for (i = 0; i < k; i++) {
 		const struct ta_contract_key *x = &c->by[i], *y;
@@ -393,18 +403,19 @@ static u32 ta_contract_first(const struct ta_contract *c, const u32 *ids,
  *	long right  [a, t1)  s4		at the top
  *	short right [b, t1)  s5		at the bottom
  *
- * with s1 = s3 + s4 and s5 = s2 + s3 (H = s1 + s2 = s4 + s5). Return:
- * how many merged.
+ * with s1 = s3 + s4 and s5 = s2 + s3 (H = s1 + s2 = s4 + s5). With
+ * @ends_ready, @c->by already holds the alive nodes by end (a round of
+ * chains that merged nothing just sorted them). Return: how many merged.
  */
-static u32 ta_contract_pinwheels(struct ta_contract *c)
+static u32 ta_contract_pinwheels(struct ta_contract *c, bool ends_ready)
 {
 	u32 k, i, merged = 0;
 
-	k = ta_contract_keys(c, false);
+	k = ends_ready ? c->n_by : ta_contract_keys(c, false, false);
 	for (i = 0; i < k; i++)
 		c->ends[i] = c->by[i].id;
 	/* by start, end, size: the lookups and the long right arms */
-	k = ta_contract_keys(c, true);
+	k = ta_contract_keys(c, true, false);
 	for (i = 0; i < k; i++)
 		c->starts[i] = c->by[i].id;
 	for (i = 0; i < k; i++) {
@@ -500,7 +511,8 @@ static u32 ta_contract_unstack(struct ta_contract *c, u32 m, u64 size)
  */
 static u32 ta_contract_repair(struct ta_contract *c)
 {
-	u32 k = ta_contract_keys(c, false), i, p, merged = 0, pair[2], side;
+	u32 k = ta_contract_keys(c, false, true), i, p, merged = 0, pair[2];
+	u32 side;
 
 	for (i = 0; i < k; i++) {
 		c->ends[i] = c->by[i].id;
@@ -609,7 +621,7 @@ static u32 ta_contract_trials(struct ta_contract *c, u32 n,
 			break;
 		nh = ta_contract_dissolve(c, m);
 		got = ta_contract_chains(c);
-		got += ta_contract_pinwheels(c);
+		got += ta_contract_pinwheels(c, !got);
 		if (got)
 			merged += got;
 		else
@@ -739,18 +751,20 @@ static void ta_contract_start(struct ta_contract *c, const struct ta_problem *p,
 static int ta_contract_rounds(struct ta_contract *c, u32 n, u32 variant,
 			      struct ta_work *lim, u32 *trials)
 {
-	u32 round, merged;
+	u32 round, merged, chained;
 	int ret;
 
 	for (round = 0; round < TA_CONTRACT_ROUNDS; round++) {
 		if (variant & 2) {
 			merged = ta_contract_chains(c);
 			merged += ta_contract_stacks(c);
+			chained = 1;	/* the stacks sorted by lifetime */
 		} else {
 			merged = ta_contract_stacks(c);
-			merged += ta_contract_chains(c);
+			chained = ta_contract_chains(c);
+			merged += chained;
 		}
-		merged += ta_contract_pinwheels(c);
+		merged += ta_contract_pinwheels(c, !chained);
 		/* stuck: a stack in the way of a chain, taken apart */
 		if (!merged)
 			merged = ta_contract_repair(c);
@@ -794,8 +808,8 @@ static u32 ta_contract_problem(struct ta_contract *c, u64 max_align,
 
 /*
  * Merge in rounds, then search the merged problem from a plan that
- * stacks it all: the tiling search, then the climb and the branch and
- * bound. A careful way (@c->careful 2) first merges only what is rarely
+ * stacks it all: the tiling search, then the climb and (not in a random
+ * draw) the branch and bound. A careful way (@c->careful 2) first merges only what is rarely
  * wrong (ta_contract_sure(), chains forced by being the only node ending
  * then), gives that to the tiling search with a third of @lim, and when
  * it finds no tiling merges more on top: chains with at most three nodes
@@ -858,7 +872,9 @@ static int ta_contract_variant(struct ta_contract *c, u32 n, u32 variant,
 	ta_work_spent(lim, &climb);
 	if (ret)
 		return ret == -E2BIG ? 1 : ret;
-	ret = ta_search_skyline(&mp, lower_bound, lim, m_off, height, proven);
+	/* a draw leaves the branch and bound's time to the next draws */
+	ret = c->rng ? 0 : ta_search_skyline(&mp, lower_bound, lim, m_off,
+					     height, proven);
 	if (ret)
 		return ret == -E2BIG ? 1 : ret;
 	for (i = 0; i < mp.n_buffers; i++)
@@ -932,14 +948,16 @@ int ta_contract_search(const struct ta_problem *p, u64 lower_bound,
 	}
 	/*
 	 * The four ways in turn, then draws that skip merges at random, each
-	 * with a share of what is left, until the bound or the budget
+	 * with a share of what is left (1/%TA_CONTRACT_DRAW_SHARE for a
+	 * draw), until the bound or the budget
 	 */
 	for (v = 0; !*proven; v++) {
 		struct ta_work part;
 
 		/* the careful ways first, then the others and draws as before */
 		way = v < TA_CONTRACT_CAREFUL ? v : v - TA_CONTRACT_CAREFUL;
-		part = ta_work_share(lim, v < TA_CONTRACT_VARIANTS ? 8 - way : 4);
+		part = ta_work_share(lim, v < TA_CONTRACT_VARIANTS ? 8 - way :
+				     TA_CONTRACT_DRAW_SHARE);
 		if (ta_work_limit_hit(lim))
 			break;
 		ta_contract_start(&c, p, way, last);
