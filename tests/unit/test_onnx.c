@@ -423,7 +423,7 @@ static int t_flipped(void)
 	char path[1200];
 	size_t len, i;
 	u8 *data, *copy;
-	int fails = 0, k;
+	int fails = 0, flips = 0, k;
 
 	snprintf(path, sizeof(path), "%s/inception_v1_light.onnx",
 		 shared_dir());
@@ -431,10 +431,15 @@ static int t_flipped(void)
 	TA_CHECK(data, "%s", path);
 	copy = malloc(len);
 	TA_CHECK(copy, "oom");
-	for (i = 0; i < len; i += 3) {
+	/*
+	 * Every 7th byte, three ways: the fuzzers (make fuzz) explore the
+	 * rest; every 3rd byte cost this test 40 s under ASan.
+	 */
+	for (i = 0; i < len; i += 7) {
 		for (k = 0; k < 3; k++) {
 			memcpy(copy, data, len);
 			copy[i] ^= (u8)masks[k];
+			flips++;
 			if (damaged_ok(copy, len, &fails)) {
 				printf("# flipped byte %zu ^ 0x%x\n", i,
 				       masks[k]);
@@ -446,7 +451,9 @@ static int t_flipped(void)
 	}
 	free(copy);
 	free(data);
-	TA_CHECK(fails > 10000, "only %d flips rejected", fails);
+	printf("# %d of %d flips rejected\n", fails, flips);
+	TA_CHECK(flips == (int)(3 * ((len + 6) / 7)), "%d flips", flips);
+	TA_CHECK(fails > flips / 2, "only %d of %d flips rejected", fails, flips);
 	return 0;
 }
 
