@@ -6,7 +6,7 @@
 set -euo pipefail
 
 packages=(
-	build-essential flex bison bc libelf-dev libssl-dev cpio kmod xz-utils
+	build-essential flex bison bc libelf-dev libssl-dev cpio kmod xz-utils ccache
 	linux-source-6.1 linux-source-6.12 linux-headers-amd64
 	qemu-system-x86 qemu-system-arm busybox-static sparse python3
 	libnl-genl-3-dev:amd64 pkg-config python3-yaml python3-jsonschema
@@ -30,7 +30,7 @@ packages=(
 )
 
 if [ "${1:-}" = --kernel ]; then
-	packages=(build-essential flex bison bc libelf-dev libssl-dev cpio kmod xz-utils)
+	packages=(build-essential flex bison bc libelf-dev libssl-dev cpio kmod xz-utils ccache)
 fi
 
 # The arm64 board's static test programs link Debian's arm64 libnl

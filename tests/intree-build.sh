@@ -45,13 +45,16 @@ sources=$(cd "$TA_ROOT/module" && ls ./*.c planner/*.c tests/*.c | sed 's|^\./||
 diff <(echo "$sources") <(echo "$listed") >&2
 tap $? "with CONFIG_TENSORARENA_KUNIT_TEST, module/Makefile lists the test hooks and every suite of module/tests/"
 
-tmp=$(mktemp -d "$TA_CACHE/intree.XXXXXX")
+# One place in the work tree, the same every run: the compiler cache
+# (lib.sh) finds the objects of the last run's in-tree build there.
+tmp=$TA_ROOT/build/intree
 linux=$tmp/linux
-mkdir -p "$linux" "$tmp/upper" "$tmp/work"
 cleanup() {
 	mountpoint -q "$linux" && umount "$linux"
 	rm -rf "$tmp"
 }
+cleanup
+mkdir -p "$linux" "$tmp/upper" "$tmp/work"
 trap cleanup EXIT
 if mount -t overlay overlay -o "lowerdir=$tree,upperdir=$tmp/upper,workdir=$tmp/work" \
 	"$linux" 2>/dev/null; then

@@ -19,6 +19,27 @@ TA_STOCK_ABI=${TA_STOCK_ABI:-}
 ta_log() { printf '[%(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
 ta_die() { ta_log "error: $*"; exit 1; }
 
+# ta_ccache_env: make check's compiler cache. Every compiler a build calls
+# by name (gcc, cc, clang, aarch64-linux-gnu-gcc: Debian's ccache puts them
+# in /usr/lib/ccache) goes through ccache, in depend mode (the compiler's
+# own dependency file, no second preprocessor run: a miss costs little),
+# cached in $TA_CACHE/ccache. A hit replays the compiler's stderr, so the
+# W=1 checks still see every warning; sparse (C=2) is not a compiler call
+# and always runs. Keys hold the sources' and headers' contents and paths:
+# a clone elsewhere, or a change to a header, recompiles what it reaches.
+# Exported, so the lanes and every script they run see it; ccache itself
+# arrives with tests/deps.sh --kernel (until then the PATH entry is empty).
+ta_ccache_env() {
+	export CCACHE_DIR=$TA_CACHE/ccache CCACHE_DEPEND=1 CCACHE_MAXSIZE=3G
+	case ":$PATH:" in *:/usr/lib/ccache:*) ;; *) export PATH=/usr/lib/ccache:$PATH ;; esac
+}
+# The kernel trees are cached whole, as trees: the scripts that build them
+# keep their objects out of the compiler cache (set here, not in them: each
+# is part of its tree's cache key).
+case ${0##*/} in
+build-kernel-7.2.sh | build-stock72-tree.sh | build-arm64.sh) export CCACHE_DISABLE=1 ;;
+esac
+
 # ta_cache_key PACKAGE FILE...: the cache key of a kernel tree built from
 # Debian's source PACKAGE: its exact version and the FILEs (the config
 # fragment, the build script) hashed.

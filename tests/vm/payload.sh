@@ -34,19 +34,30 @@ mkdir -p "$payload/tests" "$build"
 
 # The modules: plain, with the KUnit suites (where the kernel has KUnit),
 # and the reference NPU driver.
-ko=$(ta_build_module "$kdir" "$build/module" "${kmake[@]}") || ta_die "module build failed"
-cp "$ko" "$payload/tensorarena.ko"
-# TA_PAYLOAD_PREBUILT=DIR: lint.sh --out DIR built the KUnit module and the
-# reference NPU driver against the same tree (W=1, sparse): taken from there
-# (the debug kernel has no MODVERSIONS, so the NPU driver built against
-# the KUnit build's symbols loads beside either build).
+# TA_PAYLOAD_PREBUILT=DIR: lint.sh --out DIR built the module and the
+# reference NPU driver against the same tree (W=1, sparse where it runs):
+# taken from there. Against a tree with KUnit that module is the KUnit
+# build, and the plain one is built here (the debug kernel has no
+# MODVERSIONS, so the NPU driver built against the KUnit build's symbols
+# loads beside either build); against a distribution's kernel (the arm64
+# board's), which has no KUnit to link with, it is the plain module.
+kunit=0
+grep -qx 'CONFIG_KUNIT=y' "$kdir/.config" && kunit=1
 pre=${TA_PAYLOAD_PREBUILT:-}
-if [ -n "$pre" ] && [ -f "$pre/module/tensorarena.ko" ] && [ -f "$pre/npu/tests/npu-sim/ta_npu_sim.ko" ]; then
-	cp "$pre/module/tensorarena.ko" "$payload/tensorarena-kunit.ko"
-	cp "$pre/npu/tests/npu-sim/ta_npu_sim.ko" "$payload/ta_npu_sim.ko"
+prebuilt=0
+[ -n "$pre" ] && [ -f "$pre/module/tensorarena.ko" ] &&
+	[ -f "$pre/npu/tests/npu-sim/ta_npu_sim.ko" ] && prebuilt=1
+if [ $prebuilt = 1 ] && [ $kunit = 0 ]; then
+	cp "$pre/module/tensorarena.ko" "$payload/tensorarena.ko"
 else
-	# A distribution's kernel (the arm64 board's) has no KUnit to link with.
-	if grep -qx 'CONFIG_KUNIT=y' "$kdir/.config"; then
+	ko=$(ta_build_module "$kdir" "$build/module" "${kmake[@]}") || ta_die "module build failed"
+	cp "$ko" "$payload/tensorarena.ko"
+fi
+if [ $prebuilt = 1 ]; then
+	cp "$pre/npu/tests/npu-sim/ta_npu_sim.ko" "$payload/ta_npu_sim.ko"
+	[ $kunit = 0 ] || cp "$pre/module/tensorarena.ko" "$payload/tensorarena-kunit.ko"
+else
+	if [ $kunit = 1 ]; then
 		ko=$(ta_build_module "$kdir" "$build/module-kunit" TA_KUNIT=1 "${kmake[@]}") ||
 			ta_die "KUnit module build failed"
 		cp "$ko" "$payload/tensorarena-kunit.ko"
