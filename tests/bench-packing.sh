@@ -9,6 +9,8 @@
 #
 #   tests/bench-packing.sh [--family F]... [--sizes "N..."] [--seeds "S..."]
 #                          [ta_bench options]
+# TA_BENCH=PATH: another ta_bench (planner.md, "Measuring on a loaded
+# machine"); default userspace/bin/ta_bench.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$root/build/bench-packing
@@ -47,5 +49,5 @@ for family in "${families[@]}"; do
 	done
 done
 echo "bench-packing: $count instances (${families[*]}; sizes $sizes)"
-exec "$root/userspace/bin/ta_bench" "$out" --strategy greedy-size \
+exec "${TA_BENCH:-$root/userspace/bin/ta_bench}" "$out" --strategy greedy-size \
 	--strategy auto "$@"
