@@ -925,7 +925,7 @@ int ta_contract_search(const struct ta_problem *p, u64 lower_bound,
 	struct ta_contract c = { 0 };
 	struct ta_buffer *mb = NULL;
 	u64 *node_off = NULL, *m_off = NULL, max_align = 1, h, bytes, inner = 0;
-	u32 n = p->n_buffers, i, v, way, last = 0;
+	u32 n = p->n_buffers, i, v, way, last = 0, few = 0;
 	bool changed = false, worth = false, m_proven;
 	int ret = -ENOMEM;
 
@@ -982,6 +982,9 @@ int ta_contract_search(const struct ta_problem *p, u64 lower_bound,
 				     TA_CONTRACT_DRAW_SHARE);
 		if (ta_work_limit_hit(lim))
 			break;
+		/* its careful rounds merged too little the first time (a cut) */
+		if (v < TA_CONTRACT_CAREFUL && (few & BIT(way)))
+			continue;
 		ta_contract_start(&c, p, way, last);
 		/* the draws' seeds as before the careful ways were added */
 		c.rng = v < TA_CONTRACT_VARIANTS ? 0 :
@@ -998,6 +1001,8 @@ int ta_contract_search(const struct ta_problem *p, u64 lower_bound,
 		if (ret < 0)
 			goto out;
 		worth |= ret != 1;
+		if (v < TA_CONTRACT_CAREFUL && ret == 1)
+			few |= BIT(way);
 		/* too little merged every way: no draw merges more */
 		if (v + 1 == TA_CONTRACT_VARIANTS && !worth)
 			break;
