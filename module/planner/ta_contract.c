@@ -42,9 +42,14 @@
  * bytes freed are the first node's, the second fills them). Those blocks
  * go to the tiling search with a third of the way's share; when it finds
  * no tiling, chains with at most three nodes ending then merge on top, and
- * then every merge (a ladder: fewer blocks, more of them wrong). On a cut,
- * where careful merging takes away less than a quarter, the careful ways
- * stop after their rounds and leave their time to the others.
+ * then every merge (a ladder: fewer blocks, more of them wrong). Two more
+ * careful ways (forward and mirrored) add a middle rung: after the chains
+ * of at most three, every stack of exactly two nodes, tiled again, and
+ * every merge on top of that (the order of the merges decides which go
+ * wrong: pinwheel n2000_s2 of make bench tiles that way, not the other,
+ * and n2000_s1 the other way). On a cut, where careful merging takes
+ * away less than a quarter, the careful ways stop after their rounds and
+ * leave their time to the others.
  *
  * The merged problem's plan is only a
  * candidate: auto keeps it when it is lower than the plan in hand. Only
@@ -82,9 +87,12 @@
 /* pinwheel arms tried per centre and side, at most */
 #define TA_CONTRACT_ARMS	32
 /* ways to merge (forward or mirrored in time, stacks or chains first) */
-#define TA_CONTRACT_VARIANTS	6
-/* careful ways, run first (ta_contract_variant()) */
-#define TA_CONTRACT_CAREFUL	2
+#define TA_CONTRACT_VARIANTS	8
+/*
+ * careful ways, run first (ta_contract_variant()); the last two with a
+ * middle rung
+ */
+#define TA_CONTRACT_CAREFUL	4
 /*
  * A random draw's share of the time left: many short draws (a draw with
  * a wrong merge has no tiling however long it is searched), each merged,
@@ -123,6 +131,7 @@ struct ta_contract {
 	u32 *ends, *starts;		/* alive ids by end, by start */
 	u64 rng;			/* 0, or a draw to skip merges by */
 	u32 careful;			/* 2, 1: careful merges; 0: all */
+	u32 mid;			/* 1: a middle rung to come; 2: on */
 };
 
 /*
@@ -229,7 +238,8 @@ static u32 ta_contract_count(const struct ta_contract_key *by, u32 k, u32 t)
 /*
  * Whether the @g nodes with one lifetime at @by[@i] would make a stack
  * that is rarely wrong: exactly two, and no other node starting when
- * they start or none ending when they end (@c->by2 sorted by end).
+ * they start or none ending when they end (@c->by2 sorted by end); on the
+ * middle rung (@c->mid 2) every pair.
  * Counted on pinwheel packings, such a pair was wrong 3 times in 186,
  * against 49 in 310 for a pair with others starting and ending then and
  * 46 in 109 for three or more.
@@ -241,6 +251,8 @@ static bool ta_contract_sure(const struct ta_contract *c, u32 k, u32 i,
 
 	if (g != 2)
 		return false;
+	if (c->mid > 1)
+		return true;
 	return ta_contract_count(c->by, k, x->t1) == g ||
 	       ta_contract_count(c->by2, k, x->t2) == g;
 }
@@ -809,11 +821,13 @@ static u32 ta_contract_problem(struct ta_contract *c, u64 max_align,
 /*
  * Merge in rounds, then search the merged problem from a plan that
  * stacks it all: the tiling search, then the climb and (not in a random
- * draw) the branch and bound. A careful way (@c->careful 2) first merges only what is rarely
- * wrong (ta_contract_sure(), chains forced by being the only node ending
- * then), gives that to the tiling search with a third of @lim, and when
- * it finds no tiling merges more on top: chains with at most three nodes
- * ending then (@c->careful 1), then every merge, as the other ways.
+ * draw) the branch and bound. A careful way (@c->careful 2) first merges
+ * only what is rarely wrong (ta_contract_sure(), chains forced by being
+ * the only node ending then), gives that to the tiling search with a
+ * third of @lim, and when it finds no tiling merges more on top: chains
+ * with at most three nodes ending then (@c->careful 1), with @c->mid 1
+ * then every stack of two nodes too (@c->mid 2), then every merge, as
+ * the other ways.
  * Return: 0 with its plan expanded into @node_off and its height in
  * *@height, 1 when it merged too little to be worth a search, or as
  * ta_search_skyline().
@@ -863,6 +877,14 @@ static int ta_contract_variant(struct ta_contract *c, u32 n, u32 variant,
 		}
 		if (!c->careful)
 			break;
+		/*
+		 * a middle way, after the careful chains: every stack of
+		 * exactly two nodes too, then every merge on top of that
+		 */
+		if (c->careful == 1 && c->mid == 1) {
+			c->mid = 2;
+			continue;
+		}
 		/* no tiling of the careful merges: the rest on top of them */
 		c->careful--;
 	}
@@ -903,7 +925,7 @@ int ta_contract_search(const struct ta_problem *p, u64 lower_bound,
 	struct ta_contract c = { 0 };
 	struct ta_buffer *mb = NULL;
 	u64 *node_off = NULL, *m_off = NULL, max_align = 1, h, bytes, inner = 0;
-	u32 n = p->n_buffers, i, v, way, last = 0;
+	u32 n = p->n_buffers, i, v, way, last = 0, few = 0;
 	bool changed = false, worth = false, m_proven;
 	int ret = -ENOMEM;
 
@@ -947,7 +969,7 @@ int ta_contract_search(const struct ta_problem *p, u64 lower_bound,
 			last = p->buffers[i].end;
 	}
 	/*
-	 * The four ways in turn, then draws that skip merges at random, each
+	 * The careful ways, the four others in turn, then draws that skip merges at random, each
 	 * with a share of what is left (1/%TA_CONTRACT_DRAW_SHARE for a
 	 * draw), until the bound or the budget
 	 */
@@ -955,16 +977,20 @@ int ta_contract_search(const struct ta_problem *p, u64 lower_bound,
 		struct ta_work part;
 
 		/* the careful ways first, then the others and draws as before */
-		way = v < TA_CONTRACT_CAREFUL ? v : v - TA_CONTRACT_CAREFUL;
+		way = v < TA_CONTRACT_CAREFUL ? v & 1 : v - TA_CONTRACT_CAREFUL;
 		part = ta_work_share(lim, v < TA_CONTRACT_VARIANTS ? 8 - way :
 				     TA_CONTRACT_DRAW_SHARE);
 		if (ta_work_limit_hit(lim))
 			break;
+		/* its careful rounds merged too little the first time (a cut) */
+		if (v < TA_CONTRACT_CAREFUL && (few & BIT(way)))
+			continue;
 		ta_contract_start(&c, p, way, last);
-		/* the draws as before the careful ways were added */
+		/* the draws' seeds as before the careful ways were added */
 		c.rng = v < TA_CONTRACT_VARIANTS ? 0 :
-			0x9e3779b97f4a7c15ULL * (v - 1);
+			0x9e3779b97f4a7c15ULL * (v - 3);
 		c.careful = v < TA_CONTRACT_CAREFUL ? 2 : 0;
+		c.mid = v < TA_CONTRACT_CAREFUL && v >= 2;
 		m_proven = false;
 		ret = ta_contract_variant(&c, n, way, lower_bound, max_align,
 					  &part, mb, m_off, node_off, &h,
@@ -975,6 +1001,8 @@ int ta_contract_search(const struct ta_problem *p, u64 lower_bound,
 		if (ret < 0)
 			goto out;
 		worth |= ret != 1;
+		if (v < TA_CONTRACT_CAREFUL && ret == 1)
+			few |= BIT(way);
 		/* too little merged every way: no draw merges more */
 		if (v + 1 == TA_CONTRACT_VARIANTS && !worth)
 			break;
