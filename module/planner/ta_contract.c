@@ -969,9 +969,10 @@ int ta_contract_search(const struct ta_problem *p, u64 lower_bound,
 			last = p->buffers[i].end;
 	}
 	/*
-	 * The careful ways, the four others in turn, then draws that skip merges at random, each
-	 * with a share of what is left (1/%TA_CONTRACT_DRAW_SHARE for a
-	 * draw), until the bound or the budget
+	 * The careful ways, the four others in turn, then draws that skip
+	 * merges at random, each with a share of what is left
+	 * (1/%TA_CONTRACT_DRAW_SHARE for a draw), until the bound or the
+	 * budget
 	 */
 	for (v = 0; !*proven; v++) {
 		struct ta_work part;
