@@ -450,26 +450,29 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 			 TA_AUTO_DEFAULT_NS + TA_AUTO_NS_PER_BUFFER * n);
 	lim = ta_work_sub(w, deadline, budget ? budget->steps : 0);
 
-	flo = ta_env_alloc_array(n, sizeof(*flo));
-	if (!flo)
-		return -ENOMEM;
-	ret = ta_auto_freelist(p, budget, flo, &fl_h, res, w);
+	/* freelist's plan, in @offsets: the plan when auto stops here */
+	ret = ta_auto_freelist(p, budget, offsets, &fl_h, res, w);
 	if (ret)
-		goto out;
+		return ret;
 	/*
 	 * What comes next starts with sorts and the fit engine's index,
 	 * which cannot stop half way: about one more freelist pass (both
 	 * O(n log n) over the same buffers). When that does not fit in the
 	 * time left, or freelist met the lower bound, freelist's plan is the
-	 * plan: auto returns within its budget plus that one pass.
+	 * plan: auto returns within its budget plus that one pass (and
+	 * nothing more: no copy, no array of its own).
 	 */
 	h = ta_env_now_ns();
 	if (fl_h <= lb || (fl_h != U64_MAX && n > TA_AUTO_ALWAYS_GREEDY &&
 			   h + (h - t0) >= deadline)) {
-		ta_auto_copy(offsets, flo, n);
 		best = fl_h;
 		goto searched;
 	}
+	/* kept apart: the search writes its plans into @offsets */
+	flo = ta_env_alloc_array(n, sizeof(*flo));
+	if (!flo)
+		return -ENOMEM;
+	ta_auto_copy(flo, offsets, n);
 	fit = ta_fit_create(p->buffers, n, TA_FIT_RUNS, w);
 	keys = ta_env_alloc_array(n, sizeof(*keys));
 	order = ta_env_alloc_array(n, sizeof(*order));
