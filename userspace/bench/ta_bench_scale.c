@@ -270,6 +270,10 @@ int ta_bench_scale(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (!rounds) {
+		fprintf(stderr, "ta_bench --scale: --rounds is at least 1\n");
+		return 2;
+	}
 	if (!trace) {
 		snprintf(path, sizeof(path), "%s/traces/real/Y_1.csv", dir);
 		trace = path;
