@@ -287,31 +287,6 @@ static int ta_auto_iterate(const struct ta_problem *p, struct ta_fit *fit,
 	return 0;
 }
 
-/*
- * A share of what is left in @lim: @eighths / 8 of the time and of the
- * steps. The branch and bound gets 5/8 on a packing with no slack: it
- * finds its plans early or not at all (the cuts it solves take at most
- * 0.4 s of 1 s); the rest goes to the improving search (ta_climb.c),
- * which starts from the best plan the search left.
- */
-static struct ta_work ta_auto_share(struct ta_work *lim, u32 eighths)
-{
-	struct ta_work part = *lim;
-	u64 now = ta_env_now_ns(), left;
-
-	if (!part.root)
-		part.root = lim;
-	if (lim->deadline_ns > now) {
-		left = lim->deadline_ns - now;
-		part.deadline_ns = now + (left >> 3) * eighths;
-	}
-	if (lim->max_steps > lim->steps) {
-		left = lim->max_steps - lim->steps;
-		part.max_steps = lim->steps + (left >> 3) * eighths;
-	}
-	return part;
-}
-
 #define TA_AUTO_RIVALS	3
 
 /*
@@ -584,8 +559,8 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 				goto out;
 		}
 		if (flat && best > lb && !proven) {
-			clim = ta_auto_share(&lim, n < TA_AUTO_FLAT_LARGE ?
-						   4 : 7);
+			clim = ta_work_part(&lim, n < TA_AUTO_FLAT_LARGE ?
+						  4 : 7, 8);
 			ret = ta_contract_search(p, lb, &clim, offsets, &best,
 						 &proven);
 			ta_work_spent(&lim, &clim);
@@ -593,10 +568,15 @@ int ta_plan_auto(const struct ta_problem *p, const struct ta_budget *budget,
 				goto out;
 		}
 		/*
-		 * A packing with slack (every real trace): the search's own
-		 * time, as before; the climb gets what it leaves.
+		 * The branch and bound gets 5/8 of what is left on a packing
+		 * with no slack: it finds its plans early or not at all (the
+		 * cuts it solves take at most 0.4 s of 1 s); the rest goes to
+		 * the improving search (ta_climb.c), which starts from the
+		 * best plan the search left. A packing with slack (every real
+		 * trace): the search's own time, as before; the climb gets
+		 * what it leaves.
 		 */
-		slim = flat ? ta_auto_share(&lim, 5) : lim;
+		slim = flat ? ta_work_part(&lim, 5, 8) : lim;
 		ret = 0;
 		if (best > lb && !proven) {
 			ret = ta_search_skyline(p, lb, &slim, offsets, &best,

@@ -59,7 +59,7 @@ int ta_work_limit_hit(struct ta_work *w)
 	return w->timed_out ? 1 : 0;
 }
 
-struct ta_work ta_work_share(struct ta_work *w, u32 share)
+struct ta_work ta_work_part(struct ta_work *w, u32 num, u32 den)
 {
 	struct ta_work part = *w;
 	u64 now = ta_env_now_ns();
@@ -67,10 +67,15 @@ struct ta_work ta_work_share(struct ta_work *w, u32 share)
 	if (!part.root)
 		part.root = w;
 	if (w->deadline_ns > now)
-		part.deadline_ns = now + (w->deadline_ns - now) / share;
+		part.deadline_ns = now + (w->deadline_ns - now) / den * num;
 	if (w->max_steps > w->steps)
-		part.max_steps = w->steps + (w->max_steps - w->steps) / share;
+		part.max_steps = w->steps + (w->max_steps - w->steps) / den * num;
 	return part;
+}
+
+struct ta_work ta_work_share(struct ta_work *w, u32 share)
+{
+	return ta_work_part(w, 1, share);
 }
 
 void ta_work_spent(struct ta_work *w, const struct ta_work *part)

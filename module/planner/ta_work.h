@@ -9,7 +9,7 @@
  * work units, its hard deadline (&ta_budget.limit_ns) and its sticky stop
  * (-EINTR or -ETIMEDOUT). An engine that runs to a softer limit - a
  * deadline of its own, a step limit - takes a sub-budget (ta_work_sub(),
- * ta_work_share()): a copy carrying those limits and its own step count,
+ * ta_work_share(), ta_work_part()): a copy carrying those limits and its own step count,
  * whose work and stop are counted in the call's budget (@root).
  */
 #ifndef TA_WORK_H
@@ -117,6 +117,17 @@ int ta_work_limit_hit(struct ta_work *w);
  * ta_work_spent() counts what it spent back in @w.
  */
 struct ta_work ta_work_share(struct ta_work *w, u32 share);
+
+/**
+ * ta_work_part() - a sub-budget for @num / @den of what @w has left
+ * @w: the caller's budget
+ * @num: the callee's part
+ * @den: out of this many (what is left is divided first, then
+ *	 multiplied: ta_work_share(@w, @den) is ta_work_part(@w, 1, @den))
+ *
+ * Return: as ta_work_share().
+ */
+struct ta_work ta_work_part(struct ta_work *w, u32 num, u32 den);
 
 /**
  * ta_work_spent() - count in @w what @part spent
