@@ -764,19 +764,21 @@ static int ta_contract_rounds(struct ta_contract *c, u32 n, u32 variant,
 			      struct ta_work *lim, u32 *trials)
 {
 	u32 round, merged, chained;
+	bool ends_ready;
 	int ret;
 
 	for (round = 0; round < TA_CONTRACT_ROUNDS; round++) {
 		if (variant & 2) {
 			merged = ta_contract_chains(c);
 			merged += ta_contract_stacks(c);
-			chained = 1;	/* the stacks sorted by lifetime */
+			ends_ready = false;	/* the stacks sorted by lifetime */
 		} else {
 			merged = ta_contract_stacks(c);
 			chained = ta_contract_chains(c);
 			merged += chained;
+			ends_ready = !chained;
 		}
-		merged += ta_contract_pinwheels(c, !chained);
+		merged += ta_contract_pinwheels(c, ends_ready);
 		/* stuck: a stack in the way of a chain, taken apart */
 		if (!merged)
 			merged = ta_contract_repair(c);
