@@ -62,7 +62,7 @@ void *ta_env_alloc_array(size_t n, size_t size);
 void ta_env_free(void *p);
 
 /**
- * ta_env_sort() - sort an array (a merge sort: list_sort() in the kernel,
+ * ta_env_sort() - sort an array (a merge sort of indices in the kernel,
  *		   sort()'s heapsort when short of memory; qsort in libc)
  * @base: first element
  * @n: element count

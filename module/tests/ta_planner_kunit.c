@@ -8,10 +8,12 @@
  * concats, sizes near 2^63, zero tensors, bad input, the validator,
  * seeded random traces and graphs (a plain LCG) that every strategy must
  * plan validly, and groups (ta_group.h): lanes, a link, the refusals,
- * extend, each plan passing ta_group_check(). Arrays come from
+ * extend, each plan passing ta_group_check(); and the kernel's
+ * ta_env_sort() against sort(). Arrays come from
  * kunit_kcalloc() to keep frames small.
  */
 #include <kunit/test.h>
+#include <linux/sort.h>
 
 #include "../planner/ta_group.h"
 #include "../planner/ta_planner.h"
@@ -846,6 +848,55 @@ static void ta_kt_group_extend(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ta_group_check(&gp, noff, cap + 176, &c), 0);
 }
 
+/* An element of ta_kt_env_sort(): few distinct keys, ties broken by index. */
+struct ta_kt_sort_elem {
+	u32 key;
+	u32 index;
+};
+
+static int ta_kt_sort_cmp(const void *a, const void *b)
+{
+	const struct ta_kt_sort_elem *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/*
+ * ta_env_sort() (the kernel's merge sort of indices, sort() in place for
+ * short arrays) orders as sort() does, at sizes around its insertion runs
+ * and its merge widths, with many equal keys.
+ */
+static void ta_kt_env_sort(struct kunit *test)
+{
+	static const u32 sizes[] = { 0, 1, 2, 15, 16, 17, 23, 31, 33, 64, 100,
+				     1000, 4099 };
+	struct ta_kt_sort_elem *a, *want;
+	unsigned int k, cases = 0;
+	u32 i, n;
+
+	a = kunit_kcalloc(test, 4099, sizeof(*a), GFP_KERNEL);
+	want = kunit_kcalloc(test, 4099, sizeof(*want), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	ta_kt_seed = 77;
+	for (k = 0; k < ARRAY_SIZE(sizes); k++) {
+		n = sizes[k];
+		for (i = 0; i < n; i++) {
+			a[i].key = ta_kt_rand() % (n / 4 + 1);
+			a[i].index = ta_kt_rand();
+		}
+		memcpy(want, a, n * sizeof(*a));
+		sort(want, n, sizeof(*want), ta_kt_sort_cmp, NULL);
+		ta_env_sort(a, n, sizeof(*a), ta_kt_sort_cmp);
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(a, want, n * sizeof(*a)), 0,
+				    "%u elements", n);
+		cases++;
+	}
+	KUNIT_EXPECT_EQ(test, cases, ARRAY_SIZE(sizes));
+}
+
 static struct kunit_case ta_planner_kunit_cases[] = {
 	KUNIT_CASE(ta_kt_names),
 	KUNIT_CASE(ta_kt_bad_input),
@@ -866,6 +917,7 @@ static struct kunit_case ta_planner_kunit_cases[] = {
 	KUNIT_CASE(ta_kt_group_solve),
 	KUNIT_CASE(ta_kt_group_refusals),
 	KUNIT_CASE(ta_kt_group_extend),
+	KUNIT_CASE(ta_kt_env_sort),
 	{}
 };
 
