@@ -42,6 +42,10 @@ static inline u64 ta_nl_get_u64(const struct nlattr *attr, u64 def)
  * @tensor: the type of the stream's tensor nests
  * @op: the type of its op nests
  * @buffer: the type of its buffer nests
+ * @tensors_packed: the type of its packed tensor arrays (struct ta_tensor)
+ * @ops_packed: of its packed op arrays (struct ta_op)
+ * @refs_packed: of its packed reference arrays (u32)
+ * @buffers_packed: of its packed buffer arrays (struct ta_lifetime)
  */
 struct ta_nl_graph {
 	const struct nlattr *head;
@@ -50,6 +54,10 @@ struct ta_nl_graph {
 	int tensor;
 	int op;
 	int buffer;
+	int tensors_packed;
+	int ops_packed;
+	int refs_packed;
+	int buffers_packed;
 };
 
 /* ta_nl_parse.c: a graph's attributes into a &struct ta_plan_request */

@@ -166,6 +166,10 @@ static int ta_nl_group_member(struct netlink_ext_ack *extack,
 		.tensor = TA_NL_A_MEMBER_TENSOR,
 		.op = TA_NL_A_MEMBER_OP,
 		.buffer = TA_NL_A_MEMBER_BUFFER,
+		.tensors_packed = TA_NL_A_MEMBER_TENSORS_PACKED,
+		.ops_packed = TA_NL_A_MEMBER_OPS_PACKED,
+		.refs_packed = TA_NL_A_MEMBER_REFS_PACKED,
+		.buffers_packed = TA_NL_A_MEMBER_BUFFERS_PACKED,
 	};
 	int err;
 

@@ -3,7 +3,8 @@
  * ta_nl_parse.c - a graph's netlink attributes into a &struct
  * ta_plan_request: the counts first (ta_nl_count()), checked against the
  * module's limits before anything is copied (ta_nl_check_shape()), then
- * the tensors, buffers, ops and references (ta_nl_parse_arrays()) and
+ * the tensors, buffers, ops and references, nested or packed
+ * (ta_nl_parse_arrays()) and
  * plan-create's fixed offsets (ta_nl_parse_fixed()). The graph's
  * attributes are a message's own (plan-create) or a nest's (a group
  * member): &struct ta_nl_graph says where. Every rejection carries an
@@ -20,13 +21,33 @@
 #include "ta_nl.h"
 #include "ta_nl_gen.h"
 
+/*
+ * The element size of a packed array attribute of @g, or 0 for another
+ * type: the graph's tensors (struct ta_tensor), ops (struct ta_op), their
+ * references (u32) or its buffers (struct ta_lifetime).
+ */
+static u32 ta_nl_packed_elem(const struct ta_nl_graph *g, int type)
+{
+	if (type == g->tensors_packed)
+		return sizeof(struct ta_tensor);
+	if (type == g->ops_packed)
+		return sizeof(struct ta_op);
+	if (type == g->refs_packed)
+		return sizeof(u32);
+	if (type == g->buffers_packed)
+		return sizeof(struct ta_lifetime);
+	return 0;
+}
+
 /**
  * ta_nl_count() - count a graph's tensors, ops and references
  * @extack: for the message
  * @g: where the graph's attributes are
  * @req: its flags set; gets the counts
  *
- * Also checks that the graph's form (@req->flags) matches its attributes.
+ * Also checks that the graph's form (@req->flags) matches its attributes,
+ * that it is either nested or packed, and that each packed array holds
+ * whole entries.
  *
  * Return: 0, or -EINVAL with an extack message.
  */
@@ -34,37 +55,64 @@ int ta_nl_count(struct netlink_ext_ack *extack, const struct ta_nl_graph *g,
 		struct ta_plan_request *req)
 {
 	struct nlattr *const *tb = g->tb;
-	const struct nlattr *attr, *ref;
-	int rem, rrem;
-	u64 n_refs = 0;
+	const struct nlattr *attr, *ref, *tensors, *ops, *buffers, *nested;
+	const struct nlattr *packed;
+	u64 n_tensors = 0, n_ops = 0, n_refs = 0;
+	int rem, rrem, type;
+	u32 elem;
 
 	nla_for_each_attr(attr, g->head, g->len, rem) {
-		if (nla_type(attr) == g->tensor ||
-		    nla_type(attr) == g->buffer) {
-			req->n_tensors++;
-		} else if (nla_type(attr) == g->op) {
-			req->n_ops++;
+		type = nla_type(attr);
+		elem = ta_nl_packed_elem(g, type);
+		if (elem && nla_len(attr) % elem) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "a packed array must hold whole entries");
+			return -EINVAL;
+		}
+		if (type == g->tensors_packed || type == g->buffers_packed) {
+			n_tensors += nla_len(attr) / elem;
+		} else if (type == g->ops_packed) {
+			n_ops += nla_len(attr) / elem;
+		} else if (type == g->refs_packed) {
+			n_refs += nla_len(attr) / elem;
+		} else if (type == g->tensor || type == g->buffer) {
+			n_tensors++;
+		} else if (type == g->op) {
+			n_ops++;
 			nla_for_each_nested(ref, attr, rrem)
 				n_refs += nla_type(ref) == TA_NL_A_OP_INPUT ||
 					  nla_type(ref) == TA_NL_A_OP_OUTPUT;
 		}
 	}
-	if (tb[g->tensor] && tb[g->buffer]) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[g->buffer],
+	nested = tb[g->tensor] ?: tb[g->op] ?: tb[g->buffer];
+	packed = tb[g->tensors_packed] ?: tb[g->ops_packed] ?:
+		 tb[g->refs_packed] ?: tb[g->buffers_packed];
+	if (nested && packed) {
+		NL_SET_ERR_MSG_ATTR(extack, packed,
+				    "a graph is nested or packed: packed arrays cannot come with tensor, op or buffer nests");
+		return -EINVAL;
+	}
+	tensors = tb[g->tensor] ?: tb[g->tensors_packed];
+	ops = tb[g->op] ?: tb[g->ops_packed] ?: tb[g->refs_packed];
+	buffers = tb[g->buffer] ?: tb[g->buffers_packed];
+	if (tensors && buffers) {
+		NL_SET_ERR_MSG_ATTR(extack, buffers,
 				    "tensor and buffer attributes cannot be mixed");
 		return -EINVAL;
 	}
 	if (req->flags & TA_CREATE_LIFETIMES) {
-		if (tb[g->tensor] || tb[g->op]) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[g->tensor] ?: tb[g->op],
+		if (tensors || ops) {
+			NL_SET_ERR_MSG_ATTR(extack, tensors ?: ops,
 					    "lifetime form takes buffer attributes, not tensors or ops");
 			return -EINVAL;
 		}
-	} else if (tb[g->buffer]) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[g->buffer],
+	} else if (buffers) {
+		NL_SET_ERR_MSG_ATTR(extack, buffers,
 				    "buffer attributes need the lifetimes flag");
 		return -EINVAL;
 	}
+	req->n_tensors = min_t(u64, n_tensors, U32_MAX);
+	req->n_ops = min_t(u64, n_ops, U32_MAX);
 	req->n_refs = min_t(u64, n_refs, U32_MAX);
 	return 0;
 }
@@ -110,35 +158,60 @@ int ta_nl_check_shape(struct netlink_ext_ack *extack,
 	return err;
 }
 
+/*
+ * An extack message that is not a literal (a rule's reason), and the
+ * attribute at fault.
+ */
+static void ta_nl_blame(struct netlink_ext_ack *extack,
+			const struct nlattr *attr, const char *why)
+{
+	ta_nl_set_err_msg_str(extack, why, why);
+	NL_SET_BAD_ATTR(extack, attr);
+}
+
+/*
+ * The planner's size and alignment rules for @size and @align (0: the
+ * default, set in @align): NULL, or why they are broken, with the errno
+ * in @err.
+ */
+static const char *ta_nl_size_align_error(u64 size, u64 *align,
+					  u64 default_align, int *err)
+{
+	*align = *align ?: default_align;
+	*err = -EINVAL;
+	if (*align & (*align - 1))
+		return "align is not a power of two";
+	*err = -E2BIG;
+	if (*align > TA_PLAN_MAX_ALIGN)
+		return "align above 2^32";
+	if (size >= TA_PLAN_MAX_SIZE)
+		return "size beyond the planner's limit";
+	*err = 0;
+	return NULL;
+}
+
 /* The size and alignment rules of the planner, with the attribute to blame. */
 static int ta_nl_check_size_align(struct netlink_ext_ack *extack,
 				  struct nlattr **tb, int size_type,
 				  int align_type, const struct nlattr *nest,
 				  u64 default_align, u64 *size, u64 *align)
 {
+	const char *why;
+	int err;
+
 	if (!tb[size_type]) {
 		NL_SET_ERR_ATTR_MISS(extack, nest, size_type);
 		NL_SET_ERR_MSG_ATTR(extack, nest, "size attribute missing");
 		return -EINVAL;
 	}
 	*size = nla_get_u64(tb[size_type]);
-	*align = ta_nl_get_u64(tb[align_type], 0) ?: default_align;
-	if (*align & (*align - 1)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[align_type],
-				    "align is not a power of two");
-		return -EINVAL;
-	}
-	if (*align > TA_PLAN_MAX_ALIGN) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[align_type],
-				    "align above 2^32");
-		return -E2BIG;
-	}
-	if (*size >= TA_PLAN_MAX_SIZE) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[size_type],
-				    "size beyond the planner's limit");
-		return -E2BIG;
-	}
-	return 0;
+	*align = ta_nl_get_u64(tb[align_type], 0);
+	why = ta_nl_size_align_error(*size, align, default_align, &err);
+	if (why)
+		ta_nl_blame(extack, *align & (*align - 1) ||
+			    *align > TA_PLAN_MAX_ALIGN ? tb[align_type] :
+			    tb[size_type], why);
+	return err;
 }
 
 /*
@@ -236,6 +309,150 @@ static void ta_nl_parse_op(const struct nlattr *nest, struct ta_graph_op *op,
 		}
 }
 
+/* Where the next tensor, op and reference of a graph go. */
+struct ta_nl_cursor {
+	u32 tensor;
+	u32 op;
+	u32 ref;
+};
+
+/*
+ * A packed entry at fault: "tensor 7: align is not a power of two" where
+ * extack messages can be formatted (6.2), @why alone before; the packed
+ * attribute is the one to blame.
+ */
+static int ta_nl_packed_error(struct netlink_ext_ack *extack,
+			      const struct nlattr *attr, const char *kind,
+			      u32 index, const char *why, int err)
+{
+	char msg[80];
+
+	snprintf(msg, sizeof(msg), "%s %u: %s", kind, index, why);
+	ta_nl_set_err_msg_str(extack, why, msg);
+	NL_SET_BAD_ATTR(extack, attr);
+	return err;
+}
+
+static int ta_nl_packed_tensor(struct netlink_ext_ack *extack,
+			       const struct nlattr *attr, const void *data,
+			       u32 index, struct ta_plan_request *req)
+{
+	struct ta_graph_tensor *t = &req->tensors[index];
+	struct ta_tensor in;
+	const char *why;
+	int err;
+
+	memcpy(&in, data, sizeof(in));	/* 4-byte aligned in the message */
+	if (in.pad)
+		return ta_nl_packed_error(extack, attr, "tensor", index,
+					  "pad is not zero", -EINVAL);
+	if (in.flags & ~TA_TENSOR_FLAGS_ALL)
+		return ta_nl_packed_error(extack, attr, "tensor", index,
+					  "unknown tensor flags", -EINVAL);
+	why = ta_nl_size_align_error(in.size, &in.align, req->default_align,
+				     &err);
+	if (why)
+		return ta_nl_packed_error(extack, attr, "tensor", index, why,
+					  err);
+	t->size = in.size;
+	t->align = in.align;
+	t->flags = in.flags;
+	return 0;
+}
+
+static int ta_nl_packed_buffer(struct netlink_ext_ack *extack,
+			       const struct nlattr *attr, const void *data,
+			       u32 index, struct ta_plan_request *req)
+{
+	struct ta_buffer *b = &req->buffers[index];
+	struct ta_lifetime in;
+	const char *why;
+	int err;
+
+	memcpy(&in, data, sizeof(in));
+	why = ta_nl_size_align_error(in.size, &in.align, req->default_align,
+				     &err);
+	if (why)
+		return ta_nl_packed_error(extack, attr, "buffer", index, why,
+					  err);
+	if (in.start >= in.end)
+		return ta_nl_packed_error(extack, attr, "buffer", index,
+					  "end must be after start", -EINVAL);
+	if (in.end > TA_PLAN_MAX_STEPS)
+		return ta_nl_packed_error(extack, attr, "buffer", index,
+					  "end beyond the planner's step limit",
+					  -E2BIG);
+	b->size = in.size;
+	b->align = in.align;
+	b->start = in.start;
+	b->end = in.end;
+	return 0;
+}
+
+static int ta_nl_packed_op(struct netlink_ext_ack *extack,
+			   const struct nlattr *attr, const void *data,
+			   u32 index, struct ta_plan_request *req)
+{
+	struct ta_graph_op *op = &req->ops[index];
+	struct ta_op in;
+
+	memcpy(&in, data, sizeof(in));
+	if (in.flags & ~TA_OP_FLAGS_ALL)
+		return ta_nl_packed_error(extack, attr, "op", index,
+					  "unknown op flags", -EINVAL);
+	if ((u64)in.first_ref + in.n_inputs + in.n_outputs > req->n_refs)
+		return ta_nl_packed_error(extack, attr, "op", index,
+					  "its references run past refs-packed",
+					  -EINVAL);
+	op->first_ref = in.first_ref;
+	op->n_inputs = in.n_inputs;
+	op->n_outputs = in.n_outputs;
+	op->flags = in.flags;
+	return 0;
+}
+
+/*
+ * One packed array attribute of @g, its entries checked and copied at
+ * @at: the one walker of the four kinds (ta_nl_packed_elem()). References
+ * must name a tensor; the rest of an op's graph rules are the planner's
+ * (ta_graph.c), as for the ioctl.
+ */
+static int ta_nl_parse_packed(struct netlink_ext_ack *extack,
+			      const struct ta_nl_graph *g,
+			      const struct nlattr *attr,
+			      struct ta_plan_request *req,
+			      struct ta_nl_cursor *at)
+{
+	int type = nla_type(attr);
+	u32 elem = ta_nl_packed_elem(g, type);
+	u32 n = nla_len(attr) / elem, k, ref;
+	const u8 *data = nla_data(attr);
+	int err = 0;
+
+	for (k = 0; k < n && !err; k++, data += elem) {
+		if (type == g->tensors_packed) {
+			err = ta_nl_packed_tensor(extack, attr, data,
+						  at->tensor++, req);
+		} else if (type == g->buffers_packed) {
+			err = ta_nl_packed_buffer(extack, attr, data,
+						  at->tensor++, req);
+		} else if (type == g->ops_packed) {
+			err = ta_nl_packed_op(extack, attr, data, at->op++,
+					      req);
+		} else {
+			memcpy(&ref, data, sizeof(ref));
+			if (ref >= req->n_tensors)
+				err = ta_nl_packed_error(extack, attr,
+							 "reference", at->ref,
+							 "names no tensor",
+							 -EINVAL);
+			req->refs[at->ref++] = ref;
+		}
+	}
+	cond_resched();
+	return err;
+}
+
 /**
  * ta_nl_parse_arrays() - copy a graph's tensors, ops and references
  * @extack: for the message
@@ -252,7 +469,7 @@ int ta_nl_parse_arrays(struct netlink_ext_ack *extack,
 {
 	bool lifetimes = req->flags & TA_CREATE_LIFETIMES;
 	u32 n = max_t(u32, req->n_tensors, 1);
-	u32 t = 0, o = 0, r = 0;
+	struct ta_nl_cursor at = {};
 	const struct nlattr *attr;
 	int rem, err = 0;
 
@@ -273,16 +490,19 @@ int ta_nl_parse_arrays(struct netlink_ext_ack *extack,
 		if (nla_type(attr) == g->tensor)
 			err = ta_nl_parse_tensor(extack, attr,
 						 req->default_align,
-						 &req->tensors[t++]);
+						 &req->tensors[at.tensor++]);
 		else if (nla_type(attr) == g->buffer)
 			err = ta_nl_parse_buffer(extack, attr,
 						 req->default_align,
-						 &req->buffers[t++]);
+						 &req->buffers[at.tensor++]);
 		else if (nla_type(attr) == g->op)
-			ta_nl_parse_op(attr, &req->ops[o++], req->refs, &r);
+			ta_nl_parse_op(attr, &req->ops[at.op++], req->refs,
+				       &at.ref);
+		else if (ta_nl_packed_elem(g, nla_type(attr)))
+			err = ta_nl_parse_packed(extack, g, attr, req, &at);
 		if (err)
 			return err;
-		if (!((t + o) & 1023))
+		if (!((at.tensor + at.op) & 1023))
 			cond_resched();
 	}
 	return 0;

@@ -181,6 +181,10 @@ int tensorarena_nl_plan_create_doit(struct sk_buff *skb,
 		.tensor = TA_NL_A_PLAN_TENSOR,
 		.op = TA_NL_A_PLAN_OP,
 		.buffer = TA_NL_A_PLAN_BUFFER,
+		.tensors_packed = TA_NL_A_PLAN_TENSORS_PACKED,
+		.ops_packed = TA_NL_A_PLAN_OPS_PACKED,
+		.refs_packed = TA_NL_A_PLAN_REFS_PACKED,
+		.buffers_packed = TA_NL_A_PLAN_BUFFERS_PACKED,
 	};
 	struct ta_plan_summary sum;
 	struct ta_owner caller;

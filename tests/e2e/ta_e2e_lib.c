@@ -844,6 +844,84 @@ TEST_F(ioctl, traces) { test_traces(self->c, "ioctl"); }
 TEST_F(netlink, model) { test_model(self->c, "netlink"); }
 TEST_F(netlink, export) { test_export(self->c, "netlink"); }
 TEST_F(netlink, traces) { test_traces(self->c, "netlink"); }
+/*
+ * The netlink client sends the module (family version 2) packed arrays,
+ * in several attributes where one would pass 64 KiB, and an older module
+ * nests: both encodings of the same graphs plan as offline does. Graphs:
+ * the model; a chain of 5,000 tensors (two tensor and two op attributes
+ * packed); 3,000 buffers with lifetimes (two buffer attributes).
+ */
+static struct ta_graph_builder *packed_chain(uint32_t n)
+{
+	struct ta_graph_builder *g = ta_graph_new();
+	uint32_t i, in, out;
+
+	ta_graph_add_tensor(g, 256, 0, TA_TENSOR_INPUT);
+	for (i = 1; i < n; i++) {
+		ta_graph_add_tensor(g, 64 + (i % 7) * 64, 0,
+				    i == n - 1 ? TA_TENSOR_OUTPUT : 0);
+		in = i - 1;
+		out = i;
+		ta_graph_add_op(g, &in, 1, &out, 1);
+	}
+	return g;
+}
+
+static struct ta_graph_builder *packed_lifetimes(uint32_t n)
+{
+	struct ta_graph_builder *g = ta_graph_new();
+	uint32_t i, seed = 7, start;
+
+	for (i = 0; i < n; i++) {
+		seed = seed * 1103515245 + 12345;
+		start = i / 4;
+		ta_graph_add_buffer(g, 64 << (seed >> 28 & 3), 0, start,
+				    start + 1 + (seed >> 20 & 15));
+	}
+	return g;
+}
+
+TEST_F(netlink, packed_and_nested)
+{
+	struct ta_plan_options o = { .strategy = TA_STRATEGY_GREEDY_SIZE };
+	struct ta_graph_builder *g[3];
+	const char *names[3] = { "model", "chain of 5000", "3000 buffers" };
+	int i, enc, cases = 0, was;
+	struct model m;
+
+	model_build(&m);
+	g[0] = m.g;
+	g[1] = packed_chain(5000);
+	g[2] = packed_lifetimes(3000);
+	was = ta_netlink_packed(self->c, -1);
+	CHECK(was == 1, "netlink: the module's family takes packed arrays");
+	for (i = 0; i < 3; i++) {
+		for (enc = 1; enc >= 0; enc--) {
+			struct ta_plan *kp = NULL, *op = NULL;
+			int err;
+
+			ta_netlink_packed(self->c, enc);
+			err = ta_plan_submit(self->c, g[i], &o, &kp);
+			if (!err)
+				err = ta_plan_offline(g[i], &o, &op);
+			CHECK(!err && same_offsets(kp, op),
+			      "netlink %s %s: kernel plan identical to offline (error %d)",
+			      enc ? "packed" : "nested", names[i], err);
+			if (kp)
+				CHECK(!ta_plan_destroy(kp),
+				      "netlink %s %s: destroy",
+				      enc ? "packed" : "nested", names[i]);
+			ta_plan_free(kp);
+			ta_plan_free(op);
+			cases++;
+		}
+		ta_graph_free(g[i]);
+	}
+	ta_netlink_packed(self->c, was);
+	CHECK(cases == 6, "netlink: both encodings of 3 graphs planned (%d)",
+	      cases);
+}
+
 /* --bench: the figures, and the client's open as their one check. */
 TEST_F(ioctl, bench) { bench(self->c, "ioctl", true); }
 TEST_F(netlink, bench) { bench(self->c, "netlink", false); }

@@ -448,6 +448,209 @@ static struct nl_msg *b_default_align_huge(void)
 	return b_default_align(1ULL << 33);
 }
 
+/*
+ * Packed arrays (family version 2): @n struct ta_tensor of @size bytes,
+ * each with @flags and @pad, in one tensors-packed attribute.
+ */
+static void put_tensors_packed(struct nl_msg *m, uint32_t n, uint64_t size,
+			       uint64_t align, uint32_t flags, uint32_t pad)
+{
+	struct ta_tensor t[4];
+	uint32_t i;
+
+	for (i = 0; i < n && i < 4; i++) {
+		t[i] = (struct ta_tensor){ .size = size, .align = align,
+					   .flags = flags, .pad = pad };
+		if (i == 0 && !flags)
+			t[i].flags = TA_TENSOR_INPUT;
+	}
+	nla_put(m, TA_NL_A_PLAN_TENSORS_PACKED, (int)(i * sizeof(t[0])), t);
+}
+
+/* A packed op reading @in, writing @out, with @flags: refs 0 and 1. */
+static void put_op_packed(struct nl_msg *m, uint32_t in, uint32_t out,
+			  uint32_t flags, uint32_t n_refs_given)
+{
+	struct ta_op op = { .first_ref = 0, .n_inputs = 1, .n_outputs = 1,
+			    .flags = flags };
+	uint32_t refs[2] = { in, out };
+
+	nla_put(m, TA_NL_A_PLAN_OPS_PACKED, sizeof(op), &op);
+	nla_put(m, TA_NL_A_PLAN_REFS_PACKED,
+		(int)(n_refs_given * sizeof(refs[0])), refs);
+}
+
+static void put_buffer_packed(struct nl_msg *m, uint64_t size,
+			      uint64_t align, uint32_t start, uint32_t end)
+{
+	struct ta_lifetime l = { .size = size, .align = align,
+				 .start = start, .end = end };
+
+	nla_put(m, TA_NL_A_PLAN_BUFFERS_PACKED, sizeof(l), &l);
+}
+
+static struct nl_msg *b_pk_partial(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+	struct ta_tensor t = { .size = 64, .flags = TA_TENSOR_INPUT };
+
+	nla_put(m, TA_NL_A_PLAN_TENSORS_PACKED, sizeof(t) - 4, &t);
+	put_op_packed(m, 0, 1, 0, 2);
+	return m;
+}
+
+static struct nl_msg *b_pk_mixed_nest(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	put_tensors_packed(m, 2, 64, 0, 0, 0);
+	put_op(m, 0, 1);
+	return m;
+}
+
+static struct nl_msg *b_pk_lifetime_tensor(void)
+{
+	struct nl_msg *m = create_msg(TA_CREATE_LIFETIMES, 0);
+
+	put_tensors_packed(m, 2, 64, 0, 0, 0);
+	return m;
+}
+
+static struct nl_msg *b_pk_buffer_no_flag(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	put_buffer_packed(m, 64, 0, 0, 1);
+	return m;
+}
+
+static struct nl_msg *b_pk_tensors_buffers(void)
+{
+	struct nl_msg *m = create_msg(TA_CREATE_LIFETIMES, 0);
+
+	put_buffer_packed(m, 64, 0, 0, 1);
+	put_tensors_packed(m, 1, 64, 0, 0, 0);
+	return m;
+}
+
+static struct nl_msg *b_pk_pad(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	put_tensors_packed(m, 2, 64, 0, 0, 1);
+	put_op_packed(m, 0, 1, 0, 2);
+	return m;
+}
+
+static struct nl_msg *b_pk_tensor_flag(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	put_tensors_packed(m, 2, 64, 0, 0x100, 0);
+	put_op_packed(m, 0, 1, 0, 2);
+	return m;
+}
+
+static struct nl_msg *b_pk_align3(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	put_tensors_packed(m, 2, 64, 3, 0, 0);
+	put_op_packed(m, 0, 1, 0, 2);
+	return m;
+}
+
+static struct nl_msg *b_pk_align_huge(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	put_tensors_packed(m, 2, 64, 1ULL << 33, 0, 0);
+	put_op_packed(m, 0, 1, 0, 2);
+	return m;
+}
+
+static struct nl_msg *b_pk_size_huge(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	put_tensors_packed(m, 2, 1ULL << 63, 0, 0, 0);
+	put_op_packed(m, 0, 1, 0, 2);
+	return m;
+}
+
+static struct nl_msg *b_pk_op_flag(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	put_tensors_packed(m, 2, 64, 0, 0, 0);
+	put_op_packed(m, 0, 1, 0x80, 2);
+	return m;
+}
+
+static struct nl_msg *b_pk_refs_past(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	put_tensors_packed(m, 2, 64, 0, 0, 0);
+	put_op_packed(m, 0, 1, 0, 1);	/* two references, one given */
+	return m;
+}
+
+static struct nl_msg *b_pk_ref_range(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	put_tensors_packed(m, 2, 64, 0, 0, 0);
+	put_op_packed(m, 0, 5, 0, 2);
+	return m;
+}
+
+static struct nl_msg *b_pk_malformed(void)
+{
+	struct nl_msg *m = create_msg(0, 0);
+
+	put_tensors_packed(m, 3, 64, 0, 0, 0);	/* tensor 2: no op */
+	put_op_packed(m, 0, 1, 0, 2);
+	return m;
+}
+
+static struct nl_msg *b_pk_start_end(void)
+{
+	struct nl_msg *m = create_msg(TA_CREATE_LIFETIMES, 0);
+
+	put_buffer_packed(m, 64, 0, 3, 3);
+	return m;
+}
+
+static struct nl_msg *b_pk_end_limit(void)
+{
+	struct nl_msg *m = create_msg(TA_CREATE_LIFETIMES, 0);
+
+	put_buffer_packed(m, 64, 0, 0, 0xffffffffU);
+	return m;
+}
+
+static struct nl_msg *b_pk_buffer_align3(void)
+{
+	struct nl_msg *m = create_msg(TA_CREATE_LIFETIMES, 0);
+
+	put_buffer_packed(m, 64, 3, 0, 1);
+	return m;
+}
+
+static struct nl_msg *b_pk_too_many(void)
+{
+	struct nl_msg *m = create_msg(TA_CREATE_LIFETIMES, 0);
+	struct ta_lifetime l[9];
+	uint32_t i;
+
+	for (i = 0; i < 9; i++)	/* max_tensors is set to 8 for this row */
+		l[i] = (struct ta_lifetime){ .size = 64, .start = i,
+					     .end = i + 1 };
+	nla_put(m, TA_NL_A_PLAN_BUFFERS_PACKED, sizeof(l), l);
+	return m;
+}
+
 static struct nl_msg *b_info_attr(void)
 {
 	struct nl_msg *m = msg_new(TA_NL_CMD_INFO, 0);
@@ -485,6 +688,24 @@ static const struct bad_row bad_rows[] = {
 	{ "create: buffer without end -> EINVAL", b_no_end, -EINVAL, "needs start and end" },
 	{ "create: budget above max_budget_ms -> EINVAL", b_budget, -EINVAL, "max_budget_ms" },
 	{ "create: taller than the arena -> ENOSPC", b_too_tall, -ENOSPC, "no free slice" },
+	{ "create: packed array of part of an entry -> EINVAL", b_pk_partial, -EINVAL, "must hold whole entries" },
+	{ "create: packed tensors with an op nest -> EINVAL", b_pk_mixed_nest, -EINVAL, "nested or packed" },
+	{ "create: lifetimes flag with packed tensors -> EINVAL", b_pk_lifetime_tensor, -EINVAL, "lifetime form takes buffer" },
+	{ "create: packed buffers without lifetimes flag -> EINVAL", b_pk_buffer_no_flag, -EINVAL, "need the lifetimes flag" },
+	{ "create: packed buffers and tensors -> EINVAL", b_pk_tensors_buffers, -EINVAL, "cannot be mixed" },
+	{ "create: packed tensor pad not zero -> EINVAL", b_pk_pad, -EINVAL, "pad is not zero" },
+	{ "create: packed tensor unknown flag -> EINVAL", b_pk_tensor_flag, -EINVAL, "unknown tensor flags" },
+	{ "create: packed tensor align 3 -> EINVAL", b_pk_align3, -EINVAL, "align is not a power of two" },
+	{ "create: packed tensor align 2^33 -> E2BIG", b_pk_align_huge, -E2BIG, "align above 2^32" },
+	{ "create: packed tensor size 2^63 -> E2BIG", b_pk_size_huge, -E2BIG, "size beyond the planner's limit" },
+	{ "create: packed op unknown flag -> EINVAL", b_pk_op_flag, -EINVAL, "unknown op flags" },
+	{ "create: packed op references past refs-packed -> EINVAL", b_pk_refs_past, -EINVAL, "run past refs-packed" },
+	{ "create: packed reference beyond the tensors -> EINVAL", b_pk_ref_range, -EINVAL, "names no tensor" },
+	{ "create: packed graph, tensor no op references -> EINVAL", b_pk_malformed, -EINVAL, "malformed graph" },
+	{ "create: packed buffer start == end -> EINVAL", b_pk_start_end, -EINVAL, "end must be after start" },
+	{ "create: packed buffer end past the step limit -> E2BIG", b_pk_end_limit, -E2BIG, "step limit" },
+	{ "create: packed buffer align 3 -> EINVAL", b_pk_buffer_align3, -EINVAL, "align is not a power of two" },
+	{ "create: packed buffers beyond max_tensors -> E2BIG", b_pk_too_many, -E2BIG, "max_tensors" },
 	{ "get: no plan-id -> EINVAL", b_get_missing, -EINVAL, "plan-id attribute missing" },
 	{ "get: plan-id 0 -> ERANGE", b_get_zero, -ERANGE, "integer out of range" },
 	{ "get: plan-id as u8 -> EINVAL", b_get_u8, -EINVAL, "invalid attribute length" },
@@ -541,10 +762,13 @@ TEST_F(nl, bad_input)
 		const struct bad_row *row = &bad_rows[i];
 		int err;
 
-		if (row->build == b_too_many)
+		bool few = row->build == b_too_many ||
+			   row->build == b_pk_too_many;
+
+		if (few)
 			write_param("max_tensors", "8");
 		err = xfer(sk, row->build());
-		if (row->build == b_too_many)
+		if (few)
 			write_param("max_tensors", saved_max);
 		if (err != row->err)
 			printf("# error %d (%s), expected %d\n", err, R.extack,

@@ -86,6 +86,12 @@ int ta_ioctl_group_get(struct ta_client *c, struct ta_group_get *args);
  * is missing (-ENOENT) or libnl fails.
  */
 int ta_netlink_open(struct ta_client *c);
+/*
+ * For tests: whether the netlink client @c sends graphs in packed arrays
+ * (1) or nests (0); @packed 0 or 1 sets it, -1 only reads it. Returns the
+ * setting before, or -EINVAL for a client of another transport.
+ */
+int ta_netlink_packed(struct ta_client *c, int packed);
 
 /* ta_graph_load(): hand the model's fixed offsets to the builder. */
 void ta_graph_take_model_offsets(struct ta_graph_builder *g,

@@ -286,11 +286,15 @@ int ta_nl_elem(const void *base, uint32_t i, uint32_t usize, void *dst,
 	return 0;
 }
 
-/* plan-create's nests of a request's graph. */
+/* plan-create's nests or packed arrays of a request's graph. */
 const struct ta_nl_graph_attrs ta_nl_plan_graph_attrs = {
 	.tensor = TA_NL_A_PLAN_TENSOR,
 	.op = TA_NL_A_PLAN_OP,
 	.buffer = TA_NL_A_PLAN_BUFFER,
+	.tensors_packed = TA_NL_A_PLAN_TENSORS_PACKED,
+	.ops_packed = TA_NL_A_PLAN_OPS_PACKED,
+	.refs_packed = TA_NL_A_PLAN_REFS_PACKED,
+	.buffers_packed = TA_NL_A_PLAN_BUFFERS_PACKED,
 };
 
 /*
@@ -361,18 +365,80 @@ static char *ta_nl_room(struct nl_msg *msg, uint64_t len)
 	return nlmsg_reserve(msg, (size_t)len, NLA_ALIGNTO);
 }
 
+/*
+ * A packed array is the uAPI struct's entries back to back, in attributes
+ * of whole entries of at most this many bytes (an attribute's length is
+ * 16 bits): 2,730 tensors or buffers, 4,095 ops, 16,382 references each.
+ */
+#define TA_NL_PACKED_MAX	(0xffffU - NLA_HDRLEN)
+
+/* The bytes of @n entries of @elem bytes in packed attributes. */
+static uint64_t ta_nl_packed_len(uint32_t n, uint32_t elem)
+{
+	uint32_t per = TA_NL_PACKED_MAX / elem;
+
+	return (uint64_t)n * elem + (uint64_t)(n + per - 1) / per * NLA_HDRLEN;
+}
+
+/*
+ * Entry @i of @n in packed attributes of @type at @p: a new attribute's
+ * header first where one begins; returns where the entry goes.
+ */
+static char *ta_nl_packed_entry(char *p, int type, uint32_t i, uint32_t n,
+				uint32_t elem)
+{
+	uint32_t per = TA_NL_PACKED_MAX / elem;
+	uint32_t in_attr = n - i < per ? n - i : per;
+	struct nlattr a = {
+		.nla_len = NLA_HDRLEN + in_attr * elem, .nla_type = type,
+	};
+
+	if (i % per)
+		return p;
+	memcpy(p, &a, sizeof(a));
+	return p + NLA_HDRLEN;
+}
+
 /**
- * ta_nl_put_graph() - a graph's tensor and op nests
+ * ta_nl_graph_size() - the fewest bytes a request's graph can take
+ * @a: the graph as plan-create's struct holds it
+ * @packed: in packed arrays, else in nests
+ *
+ * In nests: a nest header and a size per tensor, start and end per
+ * buffer, a header per op, one attribute per reference. Packed: exact.
+ *
+ * Return: the bytes.
+ */
+uint64_t ta_nl_graph_size(const struct ta_plan_create *a, int packed)
+{
+	if (!packed)
+		return (uint64_t)a->n_tensors *
+		       (a->flags & TA_CREATE_LIFETIMES ? 32 : 16) +
+		       (uint64_t)a->n_ops * 4 + (uint64_t)a->n_refs * 8;
+	if (a->flags & TA_CREATE_LIFETIMES)
+		return ta_nl_packed_len(a->n_tensors,
+					sizeof(struct ta_lifetime));
+	return ta_nl_packed_len(a->n_tensors, sizeof(struct ta_tensor)) +
+	       ta_nl_packed_len(a->n_ops, sizeof(struct ta_op)) +
+	       ta_nl_packed_len(a->n_refs, sizeof(uint32_t));
+}
+
+/**
+ * ta_nl_put_graph() - a graph's tensors and ops, in nests or packed
  * @msg: the request
  * @a: the graph as plan-create's struct holds it (tensors, ops, refs and
  *     their element sizes)
- * @at: the nest types to use (plan-create's, or a group member's)
+ * @at: the attribute types to use (plan-create's, or a group member's)
+ * @packed: packed arrays (the family's version 2), else nests
+ *
+ * Packed, the refs array goes as it is (as the ioctl's); nested, each op
+ * carries its own references.
  *
  * Return: 0; -EINVAL or -E2BIG for a bad element (as the ioctl's checks);
  * -EFAULT for a missing array; -EMSGSIZE when @msg is full.
  */
 int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
-		    const struct ta_nl_graph_attrs *at)
+		    const struct ta_nl_graph_attrs *at, int packed)
 {
 	const uint32_t *refs = (const uint32_t *)(uintptr_t)a->refs;
 	const void *tensors = (const void *)(uintptr_t)a->tensors;
@@ -408,16 +474,26 @@ int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
 		    a->n_refs)
 			return -EINVAL;
 		/* an attribute's length is 16 bits: 16,381 references */
-		if ((uint64_t)op.n_inputs + op.n_outputs > TA_NL_MAX_OP_REFS)
+		if (!packed &&
+		    (uint64_t)op.n_inputs + op.n_outputs > TA_NL_MAX_OP_REFS)
 			return -EMSGSIZE;
 		len += ta_nl_op_len(&op);
 	}
+	if (packed)
+		len = ta_nl_graph_size(a, 1);
 	p = ta_nl_room(msg, len);
 	if (!p)
 		return -EMSGSIZE;
 	/* checked above: the elements are copied, not checked again */
 	for (i = 0; i < a->n_tensors; i++) {
 		ta_nl_elem(tensors, i, a->tensor_size, &t, sizeof(t));
+		if (packed) {
+			p = ta_nl_packed_entry(p, at->tensors_packed, i,
+					       a->n_tensors, sizeof(t));
+			memcpy(p, &t, sizeof(t));
+			p += sizeof(t);
+			continue;
+		}
 		p = ta_nl_fill_nest(p, at->tensor, ta_nl_tensor_len(&t) -
 				    NLA_HDRLEN);
 		p = ta_nl_fill_u64(p, TA_NL_A_TENSOR_SIZE, t.size);
@@ -428,6 +504,13 @@ int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
 	}
 	for (i = 0; i < a->n_ops; i++) {
 		ta_nl_elem(ops, i, a->op_size, &op, sizeof(op));
+		if (packed) {
+			p = ta_nl_packed_entry(p, at->ops_packed, i, a->n_ops,
+					       sizeof(op));
+			memcpy(p, &op, sizeof(op));
+			p += sizeof(op);
+			continue;
+		}
 		p = ta_nl_fill_nest(p, at->op, ta_nl_op_len(&op) - NLA_HDRLEN);
 		if (op.flags)
 			p = ta_nl_fill_u32(p, TA_NL_A_OP_FLAGS, op.flags);
@@ -436,12 +519,18 @@ int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
 					   TA_NL_A_OP_INPUT : TA_NL_A_OP_OUTPUT,
 					   refs[op.first_ref + k]);
 	}
+	for (i = 0; packed && i < a->n_refs; i++) {
+		p = ta_nl_packed_entry(p, at->refs_packed, i, a->n_refs,
+				       sizeof(*refs));
+		memcpy(p, &refs[i], sizeof(*refs));
+		p += sizeof(*refs);
+	}
 	return 0;
 }
 
-/* As ta_nl_put_graph(), for a graph in lifetime form (buffer nests). */
+/* As ta_nl_put_graph(), for a graph in lifetime form (buffers). */
 int ta_nl_put_lifetimes(struct nl_msg *msg, const struct ta_plan_create *a,
-			const struct ta_nl_graph_attrs *at)
+			const struct ta_nl_graph_attrs *at, int packed)
 {
 	const void *tensors = (const void *)(uintptr_t)a->tensors;
 	struct ta_lifetime l;
@@ -462,11 +551,20 @@ int ta_nl_put_lifetimes(struct nl_msg *msg, const struct ta_plan_create *a,
 			return err;
 		len += ta_nl_lifetime_len(&l);
 	}
+	if (packed)
+		len = ta_nl_graph_size(a, 1);
 	p = ta_nl_room(msg, len);
 	if (!p)
 		return -EMSGSIZE;
 	for (i = 0; i < a->n_tensors; i++) {
 		ta_nl_elem(tensors, i, a->tensor_size, &l, sizeof(l));
+		if (packed) {
+			p = ta_nl_packed_entry(p, at->buffers_packed, i,
+					       a->n_tensors, sizeof(l));
+			memcpy(p, &l, sizeof(l));
+			p += sizeof(l);
+			continue;
+		}
 		p = ta_nl_fill_nest(p, at->buffer, ta_nl_lifetime_len(&l) -
 				    NLA_HDRLEN);
 		p = ta_nl_fill_u64(p, TA_NL_A_BUFFER_SIZE, l.size);
@@ -521,16 +619,14 @@ static int ta_nl_create(struct ta_client *c, struct ta_plan_create *a)
 	if (a->offsets && (size_t)a->n_tensors * 8 > TA_NL_MAX_OFFSETS_LEN)
 		return c->dev_fd >= 0 ? ta_ioctl_ops.create(c, a) : -E2BIG;
 	/*
-	 * The fewest bytes the graph's nests can take (a nest header and a
-	 * size per tensor, start and end per buffer, a header per op, one
-	 * attribute per reference): beyond one message, the client's ioctl
-	 * file takes the graph before any attribute is built.
+	 * Beyond one message, the client's ioctl file takes the graph before
+	 * any attribute is built.
 	 */
-	size = (size_t)a->n_tensors * (a->flags & TA_CREATE_LIFETIMES ? 32 : 16) +
-	       (size_t)a->n_ops * 4 + (size_t)a->n_refs * 8;
-	if (size > TA_NL_MAX_REQUEST && c->dev_fd >= 0)
+	if (ta_nl_graph_size(a, nl->packed) > TA_NL_MAX_REQUEST &&
+	    c->dev_fd >= 0)
 		return ta_ioctl_ops.create(c, a);
-	size = (size_t)a->n_tensors * 56 + (size_t)a->n_ops * 12 +
+	size = nl->packed ? (size_t)ta_nl_graph_size(a, 1) :
+	       (size_t)a->n_tensors * 56 + (size_t)a->n_ops * 12 +
 	       (size_t)a->n_refs * 8;
 	msg = ta_nl_msg(nl, TA_NL_CMD_PLAN_CREATE, 0, size);
 	if (!msg)
@@ -545,9 +641,11 @@ static int ta_nl_create(struct ta_client *c, struct ta_plan_create *a)
 		return -EMSGSIZE;
 	}
 	if (a->flags & TA_CREATE_LIFETIMES)
-		err = ta_nl_put_lifetimes(msg, a, &ta_nl_plan_graph_attrs);
+		err = ta_nl_put_lifetimes(msg, a, &ta_nl_plan_graph_attrs,
+					  nl->packed);
 	else
-		err = ta_nl_put_graph(msg, a, &ta_nl_plan_graph_attrs);
+		err = ta_nl_put_graph(msg, a, &ta_nl_plan_graph_attrs,
+				      nl->packed);
 	/* the fixed strategy's offsets: one u64 per tensor, as the ioctl's */
 	if (!err && a->offsets &&
 	    nla_put(msg, TA_NL_A_PLAN_OFFSETS, (int)(a->n_tensors * 8),
@@ -833,6 +931,45 @@ static void ta_nl_close(struct ta_client *c)
 	c->nl = NULL;
 }
 
+static int ta_nl_family_parse(struct nlmsghdr *hdr, struct nlattr **tb,
+			      void *arg)
+{
+	struct ta_nl *nl = arg;
+
+	(void)hdr;
+	if (!tb[CTRL_ATTR_FAMILY_ID])
+		return -EPROTO;
+	nl->family = nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
+	nl->packed = tb[CTRL_ATTR_VERSION] &&
+		     nla_get_u32(tb[CTRL_ATTR_VERSION]) >= TA_NL_PACKED_VERSION;
+	return 0;
+}
+
+/*
+ * The family's ID and version, in one request to the controller (as
+ * genl_ctrl_resolve() asks, which returns the ID alone): a module of
+ * version 2 or later is sent packed graph arrays, an older one nests.
+ * Return: 0; -ENOENT when the family is not registered; -ENOMEM; -EIO.
+ */
+static int ta_nl_resolve(struct ta_nl *nl)
+{
+	struct nl_msg *msg = nlmsg_alloc();
+	int err;
+
+	if (!msg)
+		return -ENOMEM;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, GENL_ID_CTRL, 0, 0,
+			 CTRL_CMD_GETFAMILY, 1) ||
+	    nla_put_string(msg, CTRL_ATTR_FAMILY_NAME, TA_NL_FAMILY_NAME)) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	err = ta_nl_xfer(nl, msg, ta_nl_family_parse, nl);
+	if (err == -ENOENT || err == -ENOMEM)
+		return err;
+	return err ? -EIO : 0;
+}
+
 /**
  * ta_netlink_open() - connect to the tensorarena family
  * @c: the client; its nl member receives the state
@@ -866,19 +1003,30 @@ int ta_netlink_open(struct ta_client *c)
 	 */
 	nl_socket_disable_msg_peek(nl->sk);
 	nl_socket_set_msg_buf_size(nl->sk, TA_NL_RECV_BUF);
-	nl->family = genl_ctrl_resolve(nl->sk, TA_NL_FAMILY_NAME);
-	if (nl->family < 0) {
-		err = -ENOENT;
-		goto fail;
-	}
 	/* ta_nl_xfer() asks for an ACK where no reply comes. */
 	nl_socket_disable_auto_ack(nl->sk);
+	err = ta_nl_resolve(nl);
+	if (err)
+		goto fail;
 	c->nl = nl;
 	return 0;
 fail:
 	nl_socket_free(nl->sk);
 	free(nl);
 	return err;
+}
+
+int ta_netlink_packed(struct ta_client *c, int packed)
+{
+	struct ta_nl *nl = c->transport == TA_TRANSPORT_NETLINK ? c->nl : NULL;
+	int was;
+
+	if (!nl)
+		return -EINVAL;
+	was = nl->packed;
+	if (packed >= 0)
+		nl->packed = !!packed;
+	return was;
 }
 
 /**

@@ -20,8 +20,12 @@
 struct ta_nl {
 	struct nl_sock *sk;
 	int family;
+	int packed;		/* the family takes packed graph arrays */
 	char extack[256];	/* the last failure's extack text, or "" */
 };
+
+/* The family version that takes packed arrays (tensors-packed...). */
+#define TA_NL_PACKED_VERSION	2
 
 #define TA_NL_MAX2(a, b)	((int)(a) > (int)(b) ? (int)(a) : (int)(b))
 /* The highest top-level attribute type of any reply. */
@@ -56,6 +60,10 @@ struct ta_nl_graph_attrs {
 	int tensor;
 	int op;
 	int buffer;
+	int tensors_packed;
+	int ops_packed;
+	int refs_packed;
+	int buffers_packed;
 };
 
 extern const struct ta_nl_graph_attrs ta_nl_plan_graph_attrs;
@@ -75,9 +83,10 @@ int ta_nl_nonzero(const void *p, size_t n);
 int ta_nl_elem(const void *base, uint32_t i, uint32_t usize, void *dst,
 	       size_t ksize);
 int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
-		    const struct ta_nl_graph_attrs *at);
+		    const struct ta_nl_graph_attrs *at, int packed);
 int ta_nl_put_lifetimes(struct nl_msg *msg, const struct ta_plan_create *a,
-			const struct ta_nl_graph_attrs *at);
+			const struct ta_nl_graph_attrs *at, int packed);
+uint64_t ta_nl_graph_size(const struct ta_plan_create *a, int packed);
 
 /* ta_netlink_group.c: group-create, group-add, group-get. */
 int ta_nl_group_create(struct ta_client *c, struct ta_group_create *args);

@@ -24,11 +24,15 @@
 
 #include "ta_netlink.h"
 
-/* A member's graph goes in its own tensor, op and buffer nests. */
+/* A member's graph goes in its own nests or packed arrays. */
 static const struct ta_nl_graph_attrs ta_nl_member_graph_attrs = {
 	.tensor = TA_NL_A_MEMBER_TENSOR,
 	.op = TA_NL_A_MEMBER_OP,
 	.buffer = TA_NL_A_MEMBER_BUFFER,
+	.tensors_packed = TA_NL_A_MEMBER_TENSORS_PACKED,
+	.ops_packed = TA_NL_A_MEMBER_OPS_PACKED,
+	.refs_packed = TA_NL_A_MEMBER_REFS_PACKED,
+	.buffers_packed = TA_NL_A_MEMBER_BUFFERS_PACKED,
 };
 
 /* Member @i of a user array of @usize-byte structs, checked as the ioctl. */
@@ -54,7 +58,7 @@ static int ta_nl_group_member_elem(uint64_t base, uint32_t i, uint32_t usize,
 
 /* One member struct as a member nest. */
 static int ta_nl_group_put_member(struct nl_msg *msg,
-				  const struct ta_group_member *m)
+				  const struct ta_group_member *m, int packed)
 {
 	struct ta_plan_create pc = {
 		.tensors = m->tensors,
@@ -77,9 +81,11 @@ static int ta_nl_group_put_member(struct nl_msg *msg,
 	    (m->flags && nla_put_u32(msg, TA_NL_A_MEMBER_FLAGS, m->flags)))
 		return -EMSGSIZE;
 	if (m->flags & TA_CREATE_LIFETIMES)
-		err = ta_nl_put_lifetimes(msg, &pc, &ta_nl_member_graph_attrs);
+		err = ta_nl_put_lifetimes(msg, &pc, &ta_nl_member_graph_attrs,
+					  packed);
 	else
-		err = ta_nl_put_graph(msg, &pc, &ta_nl_member_graph_attrs);
+		err = ta_nl_put_graph(msg, &pc, &ta_nl_member_graph_attrs,
+				      packed);
 	if (err)
 		return err;
 	nla_nest_end(msg, nest);
@@ -200,7 +206,8 @@ static size_t ta_nl_group_member_room(const struct ta_group_member *m)
 
 /* The members, links and shared entries of a create as attributes. */
 static int ta_nl_group_create_attrs(struct nl_msg *msg,
-				    const struct ta_group_create *a)
+				    const struct ta_group_create *a,
+				    int packed)
 {
 	struct ta_group_member m;
 	uint32_t i;
@@ -219,7 +226,7 @@ static int ta_nl_group_create_attrs(struct nl_msg *msg,
 		err = ta_nl_group_member_elem(a->members, i, a->member_size,
 					      &m);
 		if (!err)
-			err = ta_nl_group_put_member(msg, &m);
+			err = ta_nl_group_put_member(msg, &m, packed);
 		if (err)
 			return err;
 	}
@@ -263,7 +270,7 @@ int ta_nl_group_create(struct ta_client *c, struct ta_group_create *a)
 			size + ((size_t)a->n_links + a->n_shared) * 40);
 	if (!msg)
 		return -ENOMEM;
-	err = ta_nl_group_create_attrs(msg, a);
+	err = ta_nl_group_create_attrs(msg, a, nl->packed);
 	if (err) {
 		nlmsg_free(msg);
 		return err;
@@ -343,7 +350,7 @@ int ta_nl_group_add(struct ta_client *c, struct ta_group_add *a)
 	    nla_put_u32(msg, TA_NL_A_GROUP_STRATEGY, a->strategy) ||
 	    nla_put_u64(msg, TA_NL_A_GROUP_BUDGET_NS, a->budget_ns))
 		goto free_msg;
-	err = ta_nl_group_put_member(msg, &m);
+	err = ta_nl_group_put_member(msg, &m, nl->packed);
 	if (!err)
 		err = ta_nl_group_put_refs(msg, a->links, a->n_links,
 					   a->link_size, a->shared,
