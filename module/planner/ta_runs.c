@@ -146,6 +146,7 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
 	r->cmod = NULL;
 	r->work = 0;
 	r->ok = false;
+	r->nodes_ok = false;
 	if (!r->pts)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
@@ -393,14 +394,24 @@ static int ta_runs_add(struct ta_runs *r, u32 l, u64 lo, u64 hi)
 }
 
 /*
- * Canonical nodes of leaves [ls, le) into r->canon; proper ancestors into
- * r->anc (each once: r->seen[v] == r->stamp marks the ones taken in this
- * call, so a root path shared by several canonical nodes is walked once).
+ * Canonical nodes of the leaves of steps [s, e) into r->canon; proper
+ * ancestors into r->anc (each once: r->seen[v] == r->stamp marks the ones
+ * taken in this call, so a root path shared by several canonical nodes is
+ * walked once). Kept for the next call: a query and the insert after it
+ * ask for the same steps.
  */
-static void ta_runs_nodes(struct ta_runs *r, u32 ls, u32 le)
+static void ta_runs_nodes(struct ta_runs *r, u32 s, u32 e)
 {
-	u32 lo = ls + r->m, hi = le + r->m, q, v;
+	u32 lo, hi, q, v;
 
+	/* a buffer is asked for, then inserted: the same nodes */
+	if (r->nodes_ok && s == r->nodes_s && e == r->nodes_e)
+		return;
+	r->nodes_s = s;
+	r->nodes_e = e;
+	r->nodes_ok = true;
+	lo = ta_runs_leaf(r, s) + r->m;
+	hi = ta_runs_leaf(r, e) + r->m;
 	if (!++r->stamp) {
 		/* wrapped after 2^32 calls: forget the old marks */
 		for (v = 0; v < 2 * r->m; v++)
@@ -441,7 +452,7 @@ int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi)
 	u32 q, sub = r->sub_base;
 	int ret = 0;
 
-	ta_runs_nodes(r, ta_runs_leaf(r, s), ta_runs_leaf(r, e));
+	ta_runs_nodes(r, s, e);
 	if (r->cdepth && !++r->tick)
 		ta_runs_cache_clear(r);	/* wrapped: forget every entry */
 	for (q = 0; q < r->n_canon && !ret; q++) {
@@ -561,26 +572,30 @@ static bool ta_runs_gather(struct ta_runs *r, u64 *total, u32 skip)
 	return true;
 }
 
-/* Restore the heap of lists (by the lo of their next run) below @q. */
+/*
+ * Restore the heap of lists (r->heap, keyed by the lo of their next run in
+ * r->hkey, side by side) below @q.
+ */
 static void ta_runs_sift(struct ta_runs *r, u32 q, u32 n)
 {
 	u32 l = r->heap[q];
-	u64 key = r->lp[l]->lo;
+	u64 key = r->hkey[q];
 
 	for (;;) {
 		u32 c = 2 * q + 1;
 
 		if (c >= n)
 			break;
-		if (c + 1 < n &&
-		    r->lp[r->heap[c + 1]]->lo < r->lp[r->heap[c]]->lo)
+		if (c + 1 < n && r->hkey[c + 1] < r->hkey[c])
 			c++;
-		if (r->lp[r->heap[c]]->lo >= key)
+		if (r->hkey[c] >= key)
 			break;
 		r->heap[q] = r->heap[c];
+		r->hkey[q] = r->hkey[c];
 		q = c;
 	}
 	r->heap[q] = l;
+	r->hkey[q] = key;
 }
 
 /*
@@ -600,8 +615,10 @@ static s64 ta_runs_union_heap(struct ta_runs *r, const struct ta_span **out,
 	bool open = false;
 
 	/* heap of list indices; r->lp[l] advances, r->ln[l] counts down */
-	for (q = 0; q < n; q++)
+	for (q = 0; q < n; q++) {
 		r->heap[q] = q;
+		r->hkey[q] = r->lp[q]->lo;
+	}
 	for (q = n / 2; q--;)
 		ta_runs_sift(r, q, n);
 	while (n) {
@@ -624,8 +641,13 @@ static s64 ta_runs_union_heap(struct ta_runs *r, const struct ta_span **out,
 			r->ln[l]--;
 		} while (r->ln[l] && sp->hi <= chi);
 		r->lp[l] = sp;
-		if (!r->ln[l])
-			r->heap[0] = r->heap[--n];
+		if (!r->ln[l]) {
+			n--;
+			r->heap[0] = r->heap[n];
+			r->hkey[0] = r->hkey[n];
+		} else {
+			r->hkey[0] = sp->lo;
+		}
 		if (n)
 			ta_runs_sift(r, 0, n);
 	}
@@ -829,7 +851,7 @@ s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
 	u32 skip = 0;
 	u64 total = 0;
 
-	ta_runs_nodes(r, ta_runs_leaf(r, s), ta_runs_leaf(r, e));
+	ta_runs_nodes(r, s, e);
 	r->n_lists = 0;
 	if (r->cdepth) {
 		if (ta_runs_cache_lists(r, &total, work) >= 0) {
