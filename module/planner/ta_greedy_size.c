@@ -8,10 +8,12 @@
  * them in which it fits at its alignment, the lowest such gap on a tie, or
  * on top of them all when no gap fits. The fit engine (ta_fit.c) answers
  * that question, with its run index for the traces where a buffer has
- * thousands of neighbours.
+ * thousands of neighbours. Each time-connected component (or a run of
+ * small ones) is planned on its own, with an engine of its own size.
  *
  * Time O(n log n + K log K), K the number of (placed, overlapping) pairs;
- * memory about 240 bytes per buffer, allocated before planning starts.
+ * memory about 240 bytes per buffer of the largest part, allocated before
+ * that part's planning starts.
  */
 #include "ta_fit.h"
 #include "ta_plan_helpers.h"
