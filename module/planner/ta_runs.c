@@ -343,7 +343,11 @@ static int ta_runs_grow(struct ta_runs *r, u32 l, u32 need)
 	return 0;
 }
 
-/* Add [lo, hi) to list @l, merging with the runs it overlaps or touches. */
+/*
+ * Add [lo, hi) to list @l, merging with the runs it overlaps or touches.
+ * Returns 0, 1 when a run of the list held it already (nothing changed),
+ * or -ENOSPC.
+ */
 static int ta_runs_add(struct ta_runs *r, u32 l, u64 lo, u64 hi)
 {
 	u32 n = r->lnum[l], a = 0, b = n, i, j, k;
@@ -387,6 +391,8 @@ static int ta_runs_add(struct ta_runs *r, u32 l, u64 lo, u64 hi)
 		for (k = 0; j + k < n; k++)
 			s[i + 1 + k] = s[j + k];
 		r->lnum[l] = n - (j - i - 1);
+	} else if (s[i].lo == lo && s[i].hi == hi) {
+		return 1;	/* inside a run already */
 	}
 	s[i].lo = lo;
 	s[i].hi = hi;
@@ -433,6 +439,7 @@ static void ta_runs_nodes(struct ta_runs *r, u32 s, u32 e)
 			r->seen[v] = r->stamp;
 			r->anc[r->n_anc++] = v;
 		}
+		r->anc_end[q] = r->n_anc;
 	}
 }
 
@@ -449,27 +456,40 @@ static void ta_runs_nodes(struct ta_runs *r, u32 s, u32 e)
  */
 int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi)
 {
-	u32 q, sub = r->sub_base;
+	u32 q, k = 0, sub = r->sub_base;
 	int ret = 0;
 
 	ta_runs_nodes(r, s, e);
 	if (r->cdepth && !++r->tick)
 		ta_runs_cache_clear(r);	/* wrapped: forget every entry */
-	for (q = 0; q < r->n_canon && !ret; q++) {
+	for (q = 0; q < r->n_canon && ret >= 0; q++) {
 		u32 c = r->canon[q], d = ta_runs_depth(c);
+		bool held = false;
 
 		/* own(c) changes: the entries under c are stale from now */
 		if (r->cdepth && d <= r->cdepth)
 			r->cmod[c] = r->tick;
 		ret = ta_runs_add(r, c, lo, hi);
-		if (!ret && !ta_runs_small(r, c))
+		if (ret >= 0 && !ta_runs_small(r, c)) {
 			ret = ta_runs_add(r, sub + c, lo, hi);
+			held = ret == 1;
+		}
+		/*
+		 * Then c's ancestors that no canonical node before it had,
+		 * upwards. sub(v) is within its parent's: once one of them
+		 * held the span already, so do all above it.
+		 */
+		for (; k < r->anc_end[q] && ret >= 0 && !held; k++) {
+			if (ta_runs_small(r, r->anc[k]))
+				continue;
+			ret = ta_runs_add(r, sub + r->anc[k], lo, hi);
+			held = ret == 1;
+		}
+		k = r->anc_end[q];
 	}
-	for (q = 0; q < r->n_anc && !ret; q++)
-		if (!ta_runs_small(r, r->anc[q]))
-			ret = ta_runs_add(r, sub + r->anc[q], lo, hi);
-	if (ret)
-		r->ok = false;
+	if (ret >= 0)
+		return 0;
+	r->ok = false;
 	return ret;
 }
 

@@ -34,6 +34,7 @@ struct ta_runs {
 	bool nodes_ok;
 	u32 canon[64];
 	u32 anc[64];
+	u32 anc_end[64];
 	const struct ta_span *lp[TA_RUNS_MAX_LISTS];
 	u32 ln[TA_RUNS_MAX_LISTS];
 	u32 heap[TA_RUNS_MAX_LISTS];
