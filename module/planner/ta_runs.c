@@ -493,59 +493,69 @@ int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi)
 	return ret;
 }
 
-/* Union of two sorted lists of runs into @o; returns its length. */
+/*
+ * Union of two sorted lists of runs into @o; returns its length. The runs
+ * of the longer list that meet no run of the shorter one are copied in
+ * stretches, their ends found by galloping, and only the others are
+ * compared: a query's lists are mostly one long one (a cached union, a
+ * high node's sub list) and a few short ones.
+ */
 static u32 ta_runs_merge(const struct ta_span *a, u32 na,
 			 const struct ta_span *b, u32 nb, struct ta_span *o)
 {
-	u32 i = 0, j = 0, k = 0;
-	u64 clo, chi;
+	u32 i = 0, j, k = 0;
 
-	if (a[0].lo <= b[0].lo) {
-		clo = a[0].lo;
-		chi = a[0].hi;
-		i = 1;
-	} else {
-		clo = b[0].lo;
-		chi = b[0].hi;
-		j = 1;
-	}
-	while (i < na && j < nb) {
-		bool ta = a[i].lo <= b[j].lo;
-		u64 xlo = ta ? a[i].lo : b[j].lo;
-		u64 xhi = ta ? a[i].hi : b[j].hi;
-		bool fresh = xlo > chi;
+	if (na < nb) {
+		const struct ta_span *t = a;
 
-		i += ta;
-		j += !ta;
-		o[k].lo = clo;
-		o[k].hi = chi;
-		k += fresh;
-		clo = fresh ? xlo : clo;
-		chi = fresh ? xhi : (xhi > chi ? xhi : chi);
+		a = b;
+		b = t;
+		j = na;
+		na = nb;
+		nb = j;
 	}
-	for (; i < na; i++) {
-		if (a[i].lo > chi) {
-			o[k].lo = clo;
-			o[k++].hi = chi;
-			clo = a[i].lo;
-			chi = a[i].hi;
-		} else if (a[i].hi > chi) {
-			chi = a[i].hi;
+	for (j = 0; j < nb; j++) {
+		struct ta_span cur = b[j];
+		u32 lo = i + 1, hi = i + 1;
+
+		if (k && cur.lo <= o[k - 1].hi) {
+			/* it meets the run just written: reopen that */
+			k--;
+			if (o[k].lo < cur.lo)
+				cur.lo = o[k].lo;
+			if (o[k].hi > cur.hi)
+				cur.hi = o[k].hi;
+		} else if (i < na && a[i].hi < cur.lo) {
+			/* the first run of a from i on that ends at cur or after */
+			while (hi < na && a[hi].hi < cur.lo) {
+				lo = hi + 1;
+				hi = i + 2 * (hi - i);
+			}
+			if (hi > na)
+				hi = na;
+			while (lo < hi) {
+				u32 mid = lo + ((hi - lo) >> 1);
+
+				if (a[mid].hi < cur.lo)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			/* a[i, lo) end before cur and after what is written */
+			memcpy(o + k, a + i, (lo - i) * sizeof(*o));
+			k += lo - i;
+			i = lo;
 		}
-	}
-	for (; j < nb; j++) {
-		if (b[j].lo > chi) {
-			o[k].lo = clo;
-			o[k++].hi = chi;
-			clo = b[j].lo;
-			chi = b[j].hi;
-		} else if (b[j].hi > chi) {
-			chi = b[j].hi;
+		for (; i < na && a[i].lo <= cur.hi; i++) {
+			if (a[i].lo < cur.lo)
+				cur.lo = a[i].lo;
+			if (a[i].hi > cur.hi)
+				cur.hi = a[i].hi;
 		}
+		o[k++] = cur;
 	}
-	o[k].lo = clo;
-	o[k++].hi = chi;
-	return k;
+	memcpy(o + k, a + i, (na - i) * sizeof(*o));
+	return k + na - i;
 }
 
 static bool ta_runs_take(struct ta_runs *r, u32 l, u64 *total)
