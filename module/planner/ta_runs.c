@@ -18,10 +18,14 @@
  * - A query's answer is the union of sub(c) over its canonical nodes c and
  *   own(a) over their proper ancestors a: a buffer overlapping [s, e)
  *   shares a leaf with it, so its node and some c are on one root path.
- *   The lists are merged pairwise, shortest first, coalescing as they go;
- *   from %TA_RUNS_HEAP_LISTS lists on (long lifetimes: on Y_1, 42 lists
- *   of 666 runs into a union of 30) in one pass over a min-heap of the
- *   lists, reading each run once, O(R log L) for R runs in L lists.
+ *   The lists are merged pairwise, shortest first, coalescing as they go
+ *   (the runs of the longer list that meet none of the shorter's are
+ *   copied in stretches); from %TA_RUNS_HEAP_LISTS lists on (long
+ *   lifetimes: on Y_1, 42 lists of 666 runs into a union of 30) in one
+ *   pass over a min-heap of the lists, reading each run once, O(R log L)
+ *   for R runs in L lists.
+ * - sub(v) lies within its parent's: an insert going up the sub lists
+ *   stops at the first that held the span already.
  * - Nodes near the leaves (small subtrees) keep no sub list: a query walks
  *   their subtree's own lists instead. That saves most of the memory.
  * - The union of own() along the root path of a node at depth <= 8 is
