@@ -28,7 +28,7 @@
  *   stops at the first that held the span already.
  * - Nodes near the leaves (small subtrees) keep no sub list: a query walks
  *   their subtree's own lists instead. That saves most of the memory.
- * - The union of own() along the root path of a node at depth <= 8 is
+ * - The union of own() along the root path of a node at depth <= 10 is
  *   cached, made from its parent's entry and its own list when asked for.
  *   A query's ancestors down to that depth lie on the root paths of two
  *   nodes (its left and right edges), so their two entries stand for all
@@ -47,7 +47,7 @@
 
 #define TA_RUNS_SMALL		4	/* subtrees this many levels deep */
 #define TA_RUNS_POOL_PER_BUF	9	/* pool spans per buffer */
-#define TA_RUNS_CACHE_DEPTH	8	/* cache unions down to this depth */
+#define TA_RUNS_CACHE_DEPTH	10	/* cache unions down to this depth */
 #define TA_RUNS_INVALID		U32_MAX
 #define TA_RUNS_HEAP_LISTS	24	/* lists from which to union in a heap */
 
