@@ -334,13 +334,17 @@ static int ta_fit_scan(const struct ta_span *g, u32 k,
 	if (!extra && mode == TA_FIT_BEST) {
 		/* the common case, the same steps without the choices */
 		for (; i < k; i++) {
-			u64 lim = g[i].lo, o = (y + mask) & ~mask;
+			u64 lim = g[i].lo, o;
 
-			if (o < y)
-				return -EOVERFLOW;
-			if (lim > o && lim - o >= size && lim - y < best_gap) {
-				best_gap = lim - y;
-				best = o;
+			/* a gap too short or no tighter fails before aligning */
+			if (lim > y && lim - y >= size && lim - y < best_gap) {
+				o = (y + mask) & ~mask;
+				if (o < y)
+					return -EOVERFLOW;
+				if (lim > o && lim - o >= size) {
+					best_gap = lim - y;
+					best = o;
+				}
 			}
 			if (g[i].hi > y)
 				y = g[i].hi;
