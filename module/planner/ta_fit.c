@@ -328,9 +328,35 @@ static int ta_fit_scan(const struct ta_span *g, u32 k,
 		       const struct ta_span *extra, u64 size, u64 mask,
 		       u32 mode, u64 *off)
 {
-	u64 y = 0, best = U64_MAX, best_gap = U64_MAX;
+	u64 y = 0, best = U64_MAX, best_gap = U64_MAX, top;
 	u32 i = 0;
 
+	if (!extra && mode == TA_FIT_BEST) {
+		/* the common case, the same steps without the choices */
+		for (; i < k; i++) {
+			u64 lim = g[i].lo, o;
+
+			/* a gap too short or no tighter fails before aligning */
+			if (lim > y && lim - y >= size && lim - y < best_gap) {
+				o = (y + mask) & ~mask;
+				if (o < y)
+					return -EOVERFLOW;
+				if (lim > o && lim - o >= size) {
+					best_gap = lim - y;
+					best = o;
+				}
+			}
+			if (g[i].hi > y)
+				y = g[i].hi;
+		}
+		/* above them all when no gap fits */
+		top = (y + mask) & ~mask;
+		if (top < y)
+			return -EOVERFLOW;
+		if (best == U64_MAX && top != U64_MAX && U64_MAX - top >= size)
+			best = top;
+		goto check;
+	}
 	for (;;) {
 		const struct ta_span *sp = NULL;
 		u64 lim, o = (y + mask) & ~mask;
@@ -360,6 +386,7 @@ static int ta_fit_scan(const struct ta_span *g, u32 k,
 		if (sp->hi > y)
 			y = sp->hi;
 	}
+check:
 	if (best > TA_PLAN_MAX_HEIGHT || size > TA_PLAN_MAX_HEIGHT - best)
 		return -EOVERFLOW;
 	*off = best;

@@ -8,14 +8,19 @@
  * them in which it fits at its alignment, the lowest such gap on a tie, or
  * on top of them all when no gap fits. The fit engine (ta_fit.c) answers
  * that question, with its run index for the traces where a buffer has
- * thousands of neighbours.
+ * thousands of neighbours. Each time-connected component (or a run of
+ * small ones) is planned on its own, with an engine of its own size.
  *
  * Time O(n log n + K log K), K the number of (placed, overlapping) pairs;
- * memory about 240 bytes per buffer, allocated before planning starts.
+ * memory about 240 bytes per buffer of the largest part, allocated before
+ * that part's planning starts.
  */
 #include "ta_fit.h"
 #include "ta_plan_helpers.h"
 #include "ta_strategy.h"
+
+/* Buffers a part gathers at least (whole components) before the next. */
+#define TA_GREEDY_PART	4096
 
 struct ta_greedy_key {
 	u64 size;
@@ -63,25 +68,13 @@ int ta_greedy_order(const struct ta_buffer *b, u32 n, u32 *order)
 	return 0;
 }
 
-/**
- * ta_greedy_place() - place buffers largest first, each in its best gap
- * @bufs: validated buffers
- * @n: how many, at least 1
- * @fixed: NULL, or per buffer an offset it must have (placed first, as
- *	   given, in the same size order) or %TA_OFFSET_UNFIXED; the others
- *	   are then placed around them
- * @offsets: out, one per buffer
- * @height: out, max(offset + size)
- * @w: work counter
- *
- * The engine behind greedy-size, also used by pingpong for the regions and
- * the tensors no branch covers.
- *
- * Return: 0, -ENOMEM, -EOVERFLOW when the height would reach 2^63, -EINTR,
- * -ETIMEDOUT (see ta_work_check()).
+/*
+ * Greedy placement of one part of the buffers (all of them, or some whole
+ * time-connected components), as ta_greedy_place() describes.
  */
-int ta_greedy_place(const struct ta_buffer *bufs, u32 n, const u64 *fixed,
-		    u64 *offsets, u64 *height, struct ta_work *w)
+static int ta_greedy_place_part(const struct ta_buffer *bufs, u32 n,
+				const u64 *fixed, u64 *offsets, u64 *height,
+				struct ta_work *w)
 {
 	struct ta_fit *fit = NULL;
 	u32 *order;
@@ -140,6 +133,166 @@ destroy_fit:
 	ta_fit_destroy(fit);
 free_order:
 	ta_env_free(order);
+	return ret;
+}
+
+struct ta_greedy_start {
+	u32 start;
+	u32 index;
+};
+
+static int ta_greedy_cmp_start(const void *a, const void *b)
+{
+	const struct ta_greedy_start *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/*
+ * Cut the buffers into parts: whole time-connected components (no buffer
+ * of one overlaps a buffer of another in time), consecutive in time,
+ * gathered until a part holds %TA_GREEDY_PART buffers. @part gets each
+ * buffer's part. Returns the number of parts, or 0 when memory is short.
+ */
+static u32 ta_greedy_parts(const struct ta_buffer *b, u32 n, u32 *part)
+{
+	struct ta_greedy_start *key;
+	u32 i, parts = 0, in_part = 0, reach = 0;
+
+	key = ta_env_alloc_array(n, sizeof(*key));
+	if (!key)
+		return 0;
+	for (i = 0; i < n; i++) {
+		key[i].start = b[i].start;
+		key[i].index = i;
+	}
+	ta_env_sort(key, n, sizeof(*key), ta_greedy_cmp_start);
+	for (i = 0; i < n; i++) {
+		const struct ta_buffer *x = &b[key[i].index];
+
+		/* nothing before starts a lifetime that reaches this one */
+		if (i && x->start >= reach && in_part >= TA_GREEDY_PART) {
+			parts++;
+			in_part = 0;
+		}
+		if (x->end > reach)
+			reach = x->end;
+		part[key[i].index] = parts;
+		in_part++;
+	}
+	ta_env_free(key);
+	return parts + 1;
+}
+
+/**
+ * ta_greedy_place() - place buffers largest first, each in its best gap
+ * @bufs: validated buffers
+ * @n: how many, at least 1
+ * @fixed: NULL, or per buffer an offset it must have (placed first, as
+ *	   given, in the same size order) or %TA_OFFSET_UNFIXED; the others
+ *	   are then placed around them
+ * @offsets: out, one per buffer
+ * @height: out, max(offset + size)
+ * @w: work counter
+ *
+ * The engine behind greedy-size, also used by pingpong for the regions and
+ * the tensors no branch covers.
+ *
+ * Where a buffer goes depends only on the placed buffers that overlap it
+ * in time, so each time-connected component is planned on its own, in
+ * the same order restricted to it, with the same offsets as a plan of the
+ * whole: the fit engine then indexes one part at a time (a few thousand
+ * buffers at least, whole components), which keeps it small.
+ *
+ * Return: 0, -ENOMEM, -EOVERFLOW when the height would reach 2^63, -EINTR,
+ * -ETIMEDOUT (see ta_work_check()).
+ */
+int ta_greedy_place(const struct ta_buffer *bufs, u32 n, const u64 *fixed,
+		    u64 *offsets, u64 *height, struct ta_work *w)
+{
+	struct ta_buffer *pb = NULL;
+	u64 *pfixed = NULL, *poff = NULL, h, top = 0;
+	u32 *part, *first = NULL, *member = NULL;
+	u32 parts, i, p, k, most = 0;
+	int ret = -ENOMEM;
+
+	if (n <= TA_GREEDY_PART)
+		return ta_greedy_place_part(bufs, n, fixed, offsets, height, w);
+	part = ta_env_alloc_array(n, sizeof(*part));
+	if (!part)
+		return -ENOMEM;
+	parts = ta_greedy_parts(bufs, n, part);
+	if (!parts)
+		goto out;
+	ret = ta_work_add(w, 4 * (u64)n);
+	if (ret)
+		goto out;
+	/* the members of each part, in index order: a counting sort */
+	ret = -ENOMEM;
+	first = ta_env_alloc_array(parts + 1, sizeof(*first));
+	if (!first)
+		goto out;
+	for (i = 0; i < n; i++)
+		first[part[i] + 1]++;
+	for (p = 0; p < parts; p++) {
+		if (first[p + 1] > most)
+			most = first[p + 1];
+		first[p + 1] += first[p];
+	}
+	/*
+	 * A part costs its engine and a copy (36 bytes a buffer) on top of
+	 * this: when one holds most buffers, the whole takes less memory.
+	 */
+	if (most > n / 4 * 3) {
+		ta_env_free(first);
+		ta_env_free(part);
+		return ta_greedy_place_part(bufs, n, fixed, offsets, height,
+					    w);
+	}
+	member = ta_env_alloc_array(n, sizeof(*member));
+	if (!member)
+		goto out;
+	for (i = 0; i < n; i++)
+		member[first[part[i]]++] = i;
+	for (p = parts; p; p--)
+		first[p] = first[p - 1];
+	first[0] = 0;
+	ta_env_free(part);
+	part = NULL;
+	pb = ta_env_alloc_array(most, sizeof(*pb));
+	poff = ta_env_alloc_array(most, sizeof(*poff));
+	if (fixed)
+		pfixed = ta_env_alloc_array(most, sizeof(*pfixed));
+	if (!pb || !poff || (fixed && !pfixed))
+		goto out;
+	for (p = 0; p < parts; p++) {
+		u32 lo = first[p], cnt = first[p + 1] - lo;
+
+		/* in index order, so that ties fall as in the whole */
+		for (k = 0; k < cnt; k++) {
+			pb[k] = bufs[member[lo + k]];
+			if (fixed)
+				pfixed[k] = fixed[member[lo + k]];
+		}
+		ret = ta_greedy_place_part(pb, cnt, pfixed, poff, &h, w);
+		if (ret)
+			goto out;
+		for (k = 0; k < cnt; k++)
+			offsets[member[lo + k]] = poff[k];
+		if (h > top)
+			top = h;
+	}
+	*height = top;
+	ret = 0;
+out:
+	ta_env_free(pfixed);
+	ta_env_free(poff);
+	ta_env_free(pb);
+	ta_env_free(member);
+	ta_env_free(first);
+	ta_env_free(part);
 	return ret;
 }
 

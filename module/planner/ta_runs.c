@@ -18,13 +18,17 @@
  * - A query's answer is the union of sub(c) over its canonical nodes c and
  *   own(a) over their proper ancestors a: a buffer overlapping [s, e)
  *   shares a leaf with it, so its node and some c are on one root path.
- *   The lists are merged pairwise, shortest first, coalescing as they go;
- *   from %TA_RUNS_HEAP_LISTS lists on (long lifetimes: on Y_1, 42 lists
- *   of 666 runs into a union of 30) in one pass over a min-heap of the
- *   lists, reading each run once, O(R log L) for R runs in L lists.
+ *   The lists are merged pairwise, shortest first, coalescing as they go
+ *   (the runs of the longer list that meet none of the shorter's are
+ *   copied in stretches); from %TA_RUNS_HEAP_LISTS lists on (long
+ *   lifetimes: on Y_1, 42 lists of 666 runs into a union of 30) in one
+ *   pass over a min-heap of the lists, reading each run once, O(R log L)
+ *   for R runs in L lists.
+ * - sub(v) lies within its parent's: an insert going up the sub lists
+ *   stops at the first that held the span already.
  * - Nodes near the leaves (small subtrees) keep no sub list: a query walks
  *   their subtree's own lists instead. That saves most of the memory.
- * - The union of own() along the root path of a node at depth <= 8 is
+ * - The union of own() along the root path of a node at depth <= 10 is
  *   cached, made from its parent's entry and its own list when asked for.
  *   A query's ancestors down to that depth lie on the root paths of two
  *   nodes (its left and right edges), so their two entries stand for all
@@ -43,7 +47,7 @@
 
 #define TA_RUNS_SMALL		4	/* subtrees this many levels deep */
 #define TA_RUNS_POOL_PER_BUF	9	/* pool spans per buffer */
-#define TA_RUNS_CACHE_DEPTH	8	/* cache unions down to this depth */
+#define TA_RUNS_CACHE_DEPTH	10	/* cache unions down to this depth */
 #define TA_RUNS_INVALID		U32_MAX
 #define TA_RUNS_HEAP_LISTS	24	/* lists from which to union in a heap */
 
@@ -146,6 +150,7 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
 	r->cmod = NULL;
 	r->work = 0;
 	r->ok = false;
+	r->nodes_ok = false;
 	if (!r->pts)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
@@ -342,7 +347,11 @@ static int ta_runs_grow(struct ta_runs *r, u32 l, u32 need)
 	return 0;
 }
 
-/* Add [lo, hi) to list @l, merging with the runs it overlaps or touches. */
+/*
+ * Add [lo, hi) to list @l, merging with the runs it overlaps or touches.
+ * Returns 0, 1 when a run of the list held it already (nothing changed),
+ * or -ENOSPC.
+ */
 static int ta_runs_add(struct ta_runs *r, u32 l, u64 lo, u64 hi)
 {
 	u32 n = r->lnum[l], a = 0, b = n, i, j, k;
@@ -386,6 +395,8 @@ static int ta_runs_add(struct ta_runs *r, u32 l, u64 lo, u64 hi)
 		for (k = 0; j + k < n; k++)
 			s[i + 1 + k] = s[j + k];
 		r->lnum[l] = n - (j - i - 1);
+	} else if (s[i].lo == lo && s[i].hi == hi) {
+		return 1;	/* inside a run already */
 	}
 	s[i].lo = lo;
 	s[i].hi = hi;
@@ -393,14 +404,24 @@ static int ta_runs_add(struct ta_runs *r, u32 l, u64 lo, u64 hi)
 }
 
 /*
- * Canonical nodes of leaves [ls, le) into r->canon; proper ancestors into
- * r->anc (each once: r->seen[v] == r->stamp marks the ones taken in this
- * call, so a root path shared by several canonical nodes is walked once).
+ * Canonical nodes of the leaves of steps [s, e) into r->canon; proper
+ * ancestors into r->anc (each once: r->seen[v] == r->stamp marks the ones
+ * taken in this call, so a root path shared by several canonical nodes is
+ * walked once). Kept for the next call: a query and the insert after it
+ * ask for the same steps.
  */
-static void ta_runs_nodes(struct ta_runs *r, u32 ls, u32 le)
+static void ta_runs_nodes(struct ta_runs *r, u32 s, u32 e)
 {
-	u32 lo = ls + r->m, hi = le + r->m, q, v;
+	u32 lo, hi, q, v;
 
+	/* a buffer is asked for, then inserted: the same nodes */
+	if (r->nodes_ok && s == r->nodes_s && e == r->nodes_e)
+		return;
+	r->nodes_s = s;
+	r->nodes_e = e;
+	r->nodes_ok = true;
+	lo = ta_runs_leaf(r, s) + r->m;
+	hi = ta_runs_leaf(r, e) + r->m;
 	if (!++r->stamp) {
 		/* wrapped after 2^32 calls: forget the old marks */
 		for (v = 0; v < 2 * r->m; v++)
@@ -422,6 +443,7 @@ static void ta_runs_nodes(struct ta_runs *r, u32 ls, u32 le)
 			r->seen[v] = r->stamp;
 			r->anc[r->n_anc++] = v;
 		}
+		r->anc_end[q] = r->n_anc;
 	}
 }
 
@@ -438,83 +460,106 @@ static void ta_runs_nodes(struct ta_runs *r, u32 ls, u32 le)
  */
 int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi)
 {
-	u32 q, sub = r->sub_base;
+	u32 q, k = 0, sub = r->sub_base;
 	int ret = 0;
 
-	ta_runs_nodes(r, ta_runs_leaf(r, s), ta_runs_leaf(r, e));
+	ta_runs_nodes(r, s, e);
 	if (r->cdepth && !++r->tick)
 		ta_runs_cache_clear(r);	/* wrapped: forget every entry */
-	for (q = 0; q < r->n_canon && !ret; q++) {
+	for (q = 0; q < r->n_canon && ret >= 0; q++) {
 		u32 c = r->canon[q], d = ta_runs_depth(c);
+		bool held = false;
 
 		/* own(c) changes: the entries under c are stale from now */
 		if (r->cdepth && d <= r->cdepth)
 			r->cmod[c] = r->tick;
 		ret = ta_runs_add(r, c, lo, hi);
-		if (!ret && !ta_runs_small(r, c))
+		if (ret >= 0 && !ta_runs_small(r, c)) {
 			ret = ta_runs_add(r, sub + c, lo, hi);
+			held = ret == 1;
+		}
+		/*
+		 * Then c's ancestors that no canonical node before it had,
+		 * upwards. sub(v) is within its parent's: once one of them
+		 * held the span already, so do all above it.
+		 */
+		for (; k < r->anc_end[q] && ret >= 0 && !held; k++) {
+			if (ta_runs_small(r, r->anc[k]))
+				continue;
+			ret = ta_runs_add(r, sub + r->anc[k], lo, hi);
+			held = ret == 1;
+		}
+		k = r->anc_end[q];
 	}
-	for (q = 0; q < r->n_anc && !ret; q++)
-		if (!ta_runs_small(r, r->anc[q]))
-			ret = ta_runs_add(r, sub + r->anc[q], lo, hi);
-	if (ret)
-		r->ok = false;
+	if (ret >= 0)
+		return 0;
+	r->ok = false;
 	return ret;
 }
 
-/* Union of two sorted lists of runs into @o; returns its length. */
+/*
+ * Union of two sorted lists of runs into @o; returns its length. The runs
+ * of the longer list that meet no run of the shorter one are copied in
+ * stretches, their ends found by galloping, and only the others are
+ * compared: a query's lists are mostly one long one (a cached union, a
+ * high node's sub list) and a few short ones.
+ */
 static u32 ta_runs_merge(const struct ta_span *a, u32 na,
 			 const struct ta_span *b, u32 nb, struct ta_span *o)
 {
-	u32 i = 0, j = 0, k = 0;
-	u64 clo, chi;
+	u32 i = 0, j, k = 0;
 
-	if (a[0].lo <= b[0].lo) {
-		clo = a[0].lo;
-		chi = a[0].hi;
-		i = 1;
-	} else {
-		clo = b[0].lo;
-		chi = b[0].hi;
-		j = 1;
-	}
-	while (i < na && j < nb) {
-		bool ta = a[i].lo <= b[j].lo;
-		u64 xlo = ta ? a[i].lo : b[j].lo;
-		u64 xhi = ta ? a[i].hi : b[j].hi;
-		bool fresh = xlo > chi;
+	if (na < nb) {
+		const struct ta_span *t = a;
 
-		i += ta;
-		j += !ta;
-		o[k].lo = clo;
-		o[k].hi = chi;
-		k += fresh;
-		clo = fresh ? xlo : clo;
-		chi = fresh ? xhi : (xhi > chi ? xhi : chi);
+		a = b;
+		b = t;
+		j = na;
+		na = nb;
+		nb = j;
 	}
-	for (; i < na; i++) {
-		if (a[i].lo > chi) {
-			o[k].lo = clo;
-			o[k++].hi = chi;
-			clo = a[i].lo;
-			chi = a[i].hi;
-		} else if (a[i].hi > chi) {
-			chi = a[i].hi;
+	for (j = 0; j < nb; j++) {
+		struct ta_span cur = b[j];
+		u32 lo = i + 1, hi = i + 1;
+
+		if (k && cur.lo <= o[k - 1].hi) {
+			/* it meets the run just written: reopen that */
+			k--;
+			if (o[k].lo < cur.lo)
+				cur.lo = o[k].lo;
+			if (o[k].hi > cur.hi)
+				cur.hi = o[k].hi;
+		} else if (i < na && a[i].hi < cur.lo) {
+			/* the first run of a from i on that ends at cur or after */
+			while (hi < na && a[hi].hi < cur.lo) {
+				lo = hi + 1;
+				hi = i + 2 * (hi - i);
+			}
+			if (hi > na)
+				hi = na;
+			while (lo < hi) {
+				u32 mid = lo + ((hi - lo) >> 1);
+
+				if (a[mid].hi < cur.lo)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			/* a[i, lo) end before cur and after what is written */
+			memcpy(o + k, a + i, (lo - i) * sizeof(*o));
+			k += lo - i;
+			i = lo;
 		}
-	}
-	for (; j < nb; j++) {
-		if (b[j].lo > chi) {
-			o[k].lo = clo;
-			o[k++].hi = chi;
-			clo = b[j].lo;
-			chi = b[j].hi;
-		} else if (b[j].hi > chi) {
-			chi = b[j].hi;
+		for (; i < na && a[i].lo <= cur.hi; i++) {
+			if (a[i].lo < cur.lo)
+				cur.lo = a[i].lo;
+			if (a[i].hi > cur.hi)
+				cur.hi = a[i].hi;
 		}
+		o[k++] = cur;
 	}
-	o[k].lo = clo;
-	o[k++].hi = chi;
-	return k;
+	memcpy(o + k, a + i, (na - i) * sizeof(*o));
+	return k + na - i;
 }
 
 static bool ta_runs_take(struct ta_runs *r, u32 l, u64 *total)
@@ -561,26 +606,30 @@ static bool ta_runs_gather(struct ta_runs *r, u64 *total, u32 skip)
 	return true;
 }
 
-/* Restore the heap of lists (by the lo of their next run) below @q. */
+/*
+ * Restore the heap of lists (r->heap, keyed by the lo of their next run in
+ * r->hkey, side by side) below @q.
+ */
 static void ta_runs_sift(struct ta_runs *r, u32 q, u32 n)
 {
 	u32 l = r->heap[q];
-	u64 key = r->lp[l]->lo;
+	u64 key = r->hkey[q];
 
 	for (;;) {
 		u32 c = 2 * q + 1;
 
 		if (c >= n)
 			break;
-		if (c + 1 < n &&
-		    r->lp[r->heap[c + 1]]->lo < r->lp[r->heap[c]]->lo)
+		if (c + 1 < n && r->hkey[c + 1] < r->hkey[c])
 			c++;
-		if (r->lp[r->heap[c]]->lo >= key)
+		if (r->hkey[c] >= key)
 			break;
 		r->heap[q] = r->heap[c];
+		r->hkey[q] = r->hkey[c];
 		q = c;
 	}
 	r->heap[q] = l;
+	r->hkey[q] = key;
 }
 
 /*
@@ -600,8 +649,10 @@ static s64 ta_runs_union_heap(struct ta_runs *r, const struct ta_span **out,
 	bool open = false;
 
 	/* heap of list indices; r->lp[l] advances, r->ln[l] counts down */
-	for (q = 0; q < n; q++)
+	for (q = 0; q < n; q++) {
 		r->heap[q] = q;
+		r->hkey[q] = r->lp[q]->lo;
+	}
 	for (q = n / 2; q--;)
 		ta_runs_sift(r, q, n);
 	while (n) {
@@ -624,8 +675,13 @@ static s64 ta_runs_union_heap(struct ta_runs *r, const struct ta_span **out,
 			r->ln[l]--;
 		} while (r->ln[l] && sp->hi <= chi);
 		r->lp[l] = sp;
-		if (!r->ln[l])
-			r->heap[0] = r->heap[--n];
+		if (!r->ln[l]) {
+			n--;
+			r->heap[0] = r->heap[n];
+			r->hkey[0] = r->hkey[n];
+		} else {
+			r->hkey[0] = sp->lo;
+		}
 		if (n)
 			ta_runs_sift(r, 0, n);
 	}
@@ -829,7 +885,7 @@ s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
 	u32 skip = 0;
 	u64 total = 0;
 
-	ta_runs_nodes(r, ta_runs_leaf(r, s), ta_runs_leaf(r, e));
+	ta_runs_nodes(r, s, e);
 	r->n_lists = 0;
 	if (r->cdepth) {
 		if (ta_runs_cache_lists(r, &total, work) >= 0) {

@@ -30,11 +30,15 @@ struct ta_runs {
 	u32 cdepth, ccap, cbump, tick;
 	u32 n_canon, n_anc, n_lists;
 	u32 *seen, stamp;
+	u32 nodes_s, nodes_e;
+	bool nodes_ok;
 	u32 canon[64];
 	u32 anc[64];
+	u32 anc_end[64];
 	const struct ta_span *lp[TA_RUNS_MAX_LISTS];
 	u32 ln[TA_RUNS_MAX_LISTS];
 	u32 heap[TA_RUNS_MAX_LISTS];
+	u64 hkey[TA_RUNS_MAX_LISTS];
 	u64 work;
 	bool ok;
 };
