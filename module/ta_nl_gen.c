@@ -27,7 +27,7 @@ const struct nla_policy tensorarena_group_link_nl_policy[TA_NL_A_LINK_TO_TENSOR 
 	[TA_NL_A_LINK_TO_TENSOR] = { .type = NLA_U32, },
 };
 
-const struct nla_policy tensorarena_group_member_nl_policy[TA_NL_A_MEMBER_BUFFERS_PACKED + 1] = {
+const struct nla_policy tensorarena_group_member_nl_policy[TA_NL_A_MEMBER_REFS_PACKED + 1] = {
 	[TA_NL_A_MEMBER_LANE] = NLA_POLICY_MAX(NLA_U32, 7),
 	[TA_NL_A_MEMBER_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x1),
 	[TA_NL_A_MEMBER_TENSOR] = NLA_POLICY_NESTED(tensorarena_tensor_nl_policy),
@@ -35,8 +35,8 @@ const struct nla_policy tensorarena_group_member_nl_policy[TA_NL_A_MEMBER_BUFFER
 	[TA_NL_A_MEMBER_BUFFER] = NLA_POLICY_NESTED(tensorarena_buffer_nl_policy),
 	[TA_NL_A_MEMBER_TENSORS_PACKED] = { .type = NLA_BINARY, },
 	[TA_NL_A_MEMBER_OPS_PACKED] = { .type = NLA_BINARY, },
-	[TA_NL_A_MEMBER_REFS_PACKED] = { .type = NLA_BINARY, },
 	[TA_NL_A_MEMBER_BUFFERS_PACKED] = { .type = NLA_BINARY, },
+	[TA_NL_A_MEMBER_REFS_PACKED] = { .type = NLA_BINARY, },
 };
 
 const struct nla_policy tensorarena_group_shared_nl_policy[TA_NL_A_SHARED_KEY + 1] = {
