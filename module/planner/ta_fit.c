@@ -65,6 +65,24 @@ static int ta_fit_cmp_key(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+int ta_fit_order_by_start(const struct ta_buffer *b, u32 n, u32 *order)
+{
+	struct ta_fit_key *keys = ta_env_alloc_array(n + 1, sizeof(*keys));
+	u32 i;
+
+	if (!keys)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		keys[i].start = b[i].start;
+		keys[i].idx = i;
+	}
+	ta_env_sort(keys, n, sizeof(*keys), ta_fit_cmp_key);
+	for (i = 0; i < n; i++)
+		order[i] = keys[i].idx;
+	ta_env_free(keys);
+	return 0;
+}
+
 void ta_fit_destroy(struct ta_fit *f)
 {
 	if (!f)
@@ -83,7 +101,6 @@ void ta_fit_destroy(struct ta_fit *f)
 struct ta_fit *ta_fit_create(const struct ta_buffer *b, u32 n, u32 flags,
 			     struct ta_work *w)
 {
-	struct ta_fit_key *keys;
 	struct ta_fit *f;
 	u32 i;
 
@@ -102,7 +119,6 @@ struct ta_fit *ta_fit_create(const struct ta_buffer *b, u32 n, u32 flags,
 		f->leaves <<= 1;
 		f->shift++;
 	}
-	keys = ta_env_alloc_array(n + 1, sizeof(*keys));
 	f->by_start = ta_env_alloc_array(n + 1, sizeof(*f->by_start));
 	f->pos = ta_env_alloc_array(n + 1, sizeof(*f->pos));
 	f->tree = ta_env_alloc_array(2 * (size_t)f->leaves, sizeof(*f->tree));
@@ -111,7 +127,7 @@ struct ta_fit *ta_fit_create(const struct ta_buffer *b, u32 n, u32 flags,
 	f->nb = ta_env_alloc_array(2 * ((size_t)n + 1), sizeof(*f->nb));
 	f->tmp = f->nb ? f->nb + n + 1 : NULL;
 	f->count = ta_env_alloc_array(TA_FIT_RADIX, sizeof(*f->count));
-	if (!keys || !f->by_start || !f->pos || !f->tree || !f->off ||
+	if (!f->by_start || !f->pos || !f->tree || !f->off ||
 	    !f->nb || !f->count)
 		goto free_engine;
 	if (flags & TA_FIT_RUNS && n) {
@@ -121,16 +137,10 @@ struct ta_fit *ta_fit_create(const struct ta_buffer *b, u32 n, u32 flags,
 		f->has_runs = true;
 		f->runs_ok = true;
 	}
-	for (i = 0; i < n; i++) {
-		keys[i].start = b[i].start;
-		keys[i].idx = i;
-	}
-	ta_env_sort(keys, n, sizeof(*keys), ta_fit_cmp_key);
-	for (i = 0; i < n; i++) {
-		f->by_start[i] = keys[i].idx;
-		f->pos[keys[i].idx] = i;
-	}
-	ta_env_free(keys);
+	if (ta_fit_order_by_start(b, n, f->by_start))
+		goto free_engine;
+	for (i = 0; i < n; i++)
+		f->pos[f->by_start[i]] = i;
 	f->bytes = sizeof(*f) + (size_t)(n + 1) *
 		   (2 * sizeof(u32) + sizeof(u64) + 2 * sizeof(*f->nb)) +
 		   2 * (size_t)f->leaves * sizeof(u32) +
@@ -139,7 +149,6 @@ struct ta_fit *ta_fit_create(const struct ta_buffer *b, u32 n, u32 flags,
 	return f;
 
 free_engine:
-	ta_env_free(keys);
 	ta_fit_destroy(f);
 	return NULL;
 }

@@ -28,6 +28,19 @@ struct ta_fit;
 struct ta_span;
 
 /**
+ * ta_fit_order_by_start() - buffer indices by start step, ties by index
+ * @b: the buffers
+ * @n: how many
+ * @order: out, the @n indices in that order
+ *
+ * The fit engine's order of its buffers, and greedy-size's walk through
+ * time to find its components.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int ta_fit_order_by_start(const struct ta_buffer *b, u32 n, u32 *order);
+
+/**
  * ta_fit_create() - build the fit engine for a set of buffers
  * @b: the buffers (validated; sizes and alignments as ta_plan_solve() checks)
  * @n: how many

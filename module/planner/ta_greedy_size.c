@@ -136,20 +136,6 @@ free_order:
 	return ret;
 }
 
-struct ta_greedy_start {
-	u32 start;
-	u32 index;
-};
-
-static int ta_greedy_cmp_start(const void *a, const void *b)
-{
-	const struct ta_greedy_start *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
 /*
  * Cut the buffers into parts: whole time-connected components (no buffer
  * of one overlaps a buffer of another in time), consecutive in time,
@@ -158,19 +144,18 @@ static int ta_greedy_cmp_start(const void *a, const void *b)
  */
 static u32 ta_greedy_parts(const struct ta_buffer *b, u32 n, u32 *part)
 {
-	struct ta_greedy_start *key;
 	u32 i, parts = 0, in_part = 0, reach = 0;
+	u32 *order;
 
-	key = ta_env_alloc_array(n, sizeof(*key));
-	if (!key)
+	order = ta_env_alloc_array(n, sizeof(*order));
+	if (!order)
 		return 0;
-	for (i = 0; i < n; i++) {
-		key[i].start = b[i].start;
-		key[i].index = i;
+	if (ta_fit_order_by_start(b, n, order)) {
+		ta_env_free(order);
+		return 0;
 	}
-	ta_env_sort(key, n, sizeof(*key), ta_greedy_cmp_start);
 	for (i = 0; i < n; i++) {
-		const struct ta_buffer *x = &b[key[i].index];
+		const struct ta_buffer *x = &b[order[i]];
 
 		/* nothing before starts a lifetime that reaches this one */
 		if (i && x->start >= reach && in_part >= TA_GREEDY_PART) {
@@ -179,10 +164,10 @@ static u32 ta_greedy_parts(const struct ta_buffer *b, u32 n, u32 *part)
 		}
 		if (x->end > reach)
 			reach = x->end;
-		part[key[i].index] = parts;
+		part[order[i]] = parts;
 		in_part++;
 	}
-	ta_env_free(key);
+	ta_env_free(order);
 	return parts + 1;
 }
 
