@@ -462,7 +462,8 @@ int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
 			return err;
 		if (t.pad)
 			return -EINVAL;
-		len += ta_nl_tensor_len(&t);
+		if (!packed)
+			len += ta_nl_tensor_len(&t);
 	}
 	for (i = 0; i < a->n_ops; i++) {
 		err = ta_nl_elem(ops, i, a->op_size, &op, sizeof(op));
@@ -474,8 +475,9 @@ int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
 		    a->n_refs)
 			return -EINVAL;
 		/* an attribute's length is 16 bits: 16,381 references */
-		if (!packed &&
-		    (uint64_t)op.n_inputs + op.n_outputs > TA_NL_MAX_OP_REFS)
+		if (packed)
+			continue;
+		if ((uint64_t)op.n_inputs + op.n_outputs > TA_NL_MAX_OP_REFS)
 			return -EMSGSIZE;
 		len += ta_nl_op_len(&op);
 	}
@@ -549,7 +551,8 @@ int ta_nl_put_lifetimes(struct nl_msg *msg, const struct ta_plan_create *a,
 		err = ta_nl_elem(tensors, i, a->tensor_size, &l, sizeof(l));
 		if (err)
 			return err;
-		len += ta_nl_lifetime_len(&l);
+		if (!packed)
+			len += ta_nl_lifetime_len(&l);
 	}
 	if (packed)
 		len = ta_nl_graph_size(a, 1);
