@@ -85,6 +85,59 @@ int ta_ioctl_info(struct ta_device *ta, const struct ta_owner *caller,
 	return 0;
 }
 
+/* A long copy in yields, and stops on a signal, every this many bytes. */
+#define TA_COPY_YIELD_BYTES	SZ_256K
+
+/*
+ * ta_copy_graph() and ta_copy_lifetimes() copy their arrays in through a
+ * buffer on the stack, this many bytes, and convert each chunk into the
+ * request: no copy of the whole array to convert from.
+ */
+#define TA_COPY_BOUNCE_BYTES	512
+
+union ta_copy_bounce {
+	struct ta_tensor tensors[TA_COPY_BOUNCE_BYTES / sizeof(struct ta_tensor)];
+	struct ta_op ops[TA_COPY_BOUNCE_BYTES / sizeof(struct ta_op)];
+	struct ta_lifetime lifetimes[TA_COPY_BOUNCE_BYTES /
+				     sizeof(struct ta_lifetime)];
+};
+
+/* An element size the caller gave: 0, or -EINVAL / -E2BIG as ta_copy_elems(). */
+static int ta_copy_size_check(u32 usize, size_t min_size)
+{
+	if (usize < min_size)
+		return -EINVAL;
+	if (usize > TA_MAX_ELEM_SIZE)
+		return -E2BIG;
+	return 0;
+}
+
+/* Copy @n elements of @usize bytes at @src into @dst, @ksize bytes each. */
+static int ta_copy_elems_in(void *dst, const u8 __user *src, u32 n,
+			    u32 usize, size_t ksize)
+{
+	u32 i;
+	int err;
+
+	if (usize == ksize)	/* the layout this kernel knows: one copy */
+		return copy_from_user(dst, src, (size_t)n * ksize) ? -EFAULT : 0;
+	for (i = 0; i < n; i++) {
+		err = copy_struct_from_user((u8 *)dst + (size_t)i * ksize,
+					    ksize, src + (size_t)i * usize,
+					    usize);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Between the chunks of a long copy: yield; -EINTR on a signal. */
+static int ta_copy_yield(void)
+{
+	cond_resched();
+	return signal_pending(current) ? -EINTR : 0;
+}
+
 /**
  * ta_copy_elems() - copy an array of user structs of the caller's size
  * @uptr: user pointer
@@ -104,53 +157,128 @@ void *ta_copy_elems(u64 uptr, u32 n, u32 usize, size_t ksize,
 		    size_t min_size)
 {
 	const u8 __user *src = u64_to_user_ptr(uptr);
-	size_t done, chunk, total;
+	u32 i, chunk, per_chunk;
 	u8 *dst;
-	u32 i;
 	int err;
 
-	if (usize < min_size)
-		return ERR_PTR(-EINVAL);
-	if (usize > TA_MAX_ELEM_SIZE)
-		return ERR_PTR(-E2BIG);
+	err = ta_copy_size_check(usize, min_size);
+	if (err)
+		return ERR_PTR(err);
 	dst = kvcalloc(max_t(u32, n, 1), ksize, TA_GFP_USER);
 	if (!dst)
 		return ERR_PTR(-ENOMEM);
-	if (usize == ksize) {
-		/* The layout this kernel knows: one copy, in chunks. */
-		total = (size_t)n * ksize;
-		for (done = 0; done < total; done += chunk) {
-			chunk = min_t(size_t, total - done, SZ_256K);
-			if (copy_from_user(dst + done, src + done, chunk)) {
-				err = -EFAULT;
-				goto free_dst;
-			}
-			cond_resched();
-			if (signal_pending(current)) {
-				err = -EINTR;
-				goto free_dst;
-			}
-		}
-		return dst;
-	}
-	for (i = 0; i < n; i++) {
-		err = copy_struct_from_user(dst + (size_t)i * ksize, ksize,
-					    src + (size_t)i * usize, usize);
-		if (err)
-			goto free_dst;
-		if (!(i & 1023)) {
-			cond_resched();
-			if (signal_pending(current)) {
-				err = -EINTR;
-				goto free_dst;
-			}
+	per_chunk = TA_COPY_YIELD_BYTES / max_t(size_t, usize, ksize);
+	for (i = 0; i < n; i += chunk) {
+		chunk = min(n - i, per_chunk);
+		err = ta_copy_elems_in(dst + (size_t)i * ksize,
+				       src + (size_t)i * usize, chunk, usize,
+				       ksize);
+		if (!err)
+			err = ta_copy_yield();
+		if (err) {
+			kvfree(dst);
+			return ERR_PTR(err);
 		}
 	}
 	return dst;
+}
 
-free_dst:
-	kvfree(dst);
-	return ERR_PTR(err);
+/*
+ * ta_copy_elems_each() - copy an array of user structs in, chunk by chunk
+ * @uptr, @n, @usize, @ksize, @min_size: as ta_copy_elems()
+ * @bounce: room for @per_chunk elements of @ksize bytes
+ * @take: given each chunk copied into @bounce (zero-extended as by
+ *	  ta_copy_elems()): @ctx, the index of its first element, the
+ *	  elements, their number; returns 0 or an errno that stops the copy
+ * @ctx: @take's first argument
+ *
+ * Return: 0, an error of ta_copy_elems() but -ENOMEM, or @take's.
+ */
+static int ta_copy_elems_each(u64 uptr, u32 n, u32 usize, size_t ksize,
+			      size_t min_size, void *bounce, u32 per_chunk,
+			      int (*take)(void *ctx, u32 first,
+					  const void *elems, u32 n),
+			      void *ctx)
+{
+	const u8 __user *src = u64_to_user_ptr(uptr);
+	size_t since_yield = 0;
+	u32 i, chunk;
+	int err;
+
+	err = ta_copy_size_check(usize, min_size);
+	if (err)
+		return err;
+	for (i = 0; i < n; i += chunk) {
+		chunk = min(n - i, per_chunk);
+		err = ta_copy_elems_in(bounce, src + (size_t)i * usize, chunk,
+				       usize, ksize);
+		if (!err)
+			err = take(ctx, i, bounce, chunk);
+		if (err)
+			return err;
+		since_yield += (size_t)chunk * usize;
+		if (since_yield >= TA_COPY_YIELD_BYTES) {
+			since_yield = 0;
+			err = ta_copy_yield();
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/* Tensors into the request: each pad zero, its alignment defaulted. */
+static int ta_take_tensors(void *ctx, u32 first, const void *elems, u32 n)
+{
+	struct ta_plan_request *req = ctx;
+	struct ta_graph_tensor *out = req->tensors + first;
+	const struct ta_tensor *in = elems;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		if (in[i].pad)
+			return -EINVAL;
+		out[i].size = in[i].size;
+		out[i].align = in[i].align ?: req->default_align;
+		out[i].flags = in[i].flags;
+	}
+	return 0;
+}
+
+/* Ops into the request: no unknown flag. */
+static int ta_take_ops(void *ctx, u32 first, const void *elems, u32 n)
+{
+	struct ta_plan_request *req = ctx;
+	struct ta_graph_op *out = req->ops + first;
+	const struct ta_op *in = elems;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		if (in[i].flags & ~TA_OP_FLAGS_ALL)
+			return -EINVAL;
+		out[i].first_ref = in[i].first_ref;
+		out[i].n_inputs = in[i].n_inputs;
+		out[i].n_outputs = in[i].n_outputs;
+		out[i].flags = in[i].flags;
+	}
+	return 0;
+}
+
+/* Lifetimes into the request's buffers, alignment defaulted. */
+static int ta_take_lifetimes(void *ctx, u32 first, const void *elems, u32 n)
+{
+	struct ta_plan_request *req = ctx;
+	struct ta_buffer *out = req->buffers + first;
+	const struct ta_lifetime *in = elems;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		out[i].size = in[i].size;
+		out[i].align = in[i].align ?: req->default_align;
+		out[i].start = in[i].start;
+		out[i].end = in[i].end;
+	}
+	return 0;
 }
 
 /**
@@ -164,59 +292,32 @@ free_dst:
 int ta_copy_graph(const struct ta_plan_create *args,
 		  struct ta_plan_request *req)
 {
-	struct ta_tensor *tensors;
-	struct ta_op *ops;
-	u32 i;
+	union ta_copy_bounce bounce;
+	int err;
 
-	tensors = ta_copy_elems(args->tensors, req->n_tensors,
-				args->tensor_size, sizeof(*tensors),
-				offsetofend(struct ta_tensor, pad));
-	if (IS_ERR(tensors))
-		return PTR_ERR(tensors);
 	req->tensors = kvcalloc(max_t(u32, req->n_tensors, 1),
 				sizeof(*req->tensors), TA_GFP_USER);
-	if (!req->tensors) {
-		kvfree(tensors);
-		return -ENOMEM;
-	}
-	for (i = 0; i < req->n_tensors; i++) {
-		if (tensors[i].pad) {
-			kvfree(tensors);
-			return -EINVAL;
-		}
-		req->tensors[i].size = tensors[i].size;
-		req->tensors[i].align = tensors[i].align ?: req->default_align;
-		req->tensors[i].flags = tensors[i].flags;
-	}
-	kvfree(tensors);
-
-	ops = ta_copy_elems(args->ops, req->n_ops, args->op_size, sizeof(*ops),
-			    offsetofend(struct ta_op, flags));
-	if (IS_ERR(ops))
-		return PTR_ERR(ops);
 	req->ops = kvcalloc(max_t(u32, req->n_ops, 1), sizeof(*req->ops),
 			    TA_GFP_USER);
-	if (!req->ops) {
-		kvfree(ops);
+	if (!req->tensors || !req->ops)
 		return -ENOMEM;
-	}
-	for (i = 0; i < req->n_ops; i++) {
-		if (ops[i].flags & ~TA_OP_FLAGS_ALL) {
-			kvfree(ops);
-			return -EINVAL;
-		}
-		req->ops[i].first_ref = ops[i].first_ref;
-		req->ops[i].n_inputs = ops[i].n_inputs;
-		req->ops[i].n_outputs = ops[i].n_outputs;
-		req->ops[i].flags = ops[i].flags;
-	}
-	kvfree(ops);
-
+	err = ta_copy_elems_each(args->tensors, req->n_tensors,
+				 args->tensor_size, sizeof(bounce.tensors[0]),
+				 offsetofend(struct ta_tensor, pad),
+				 bounce.tensors, ARRAY_SIZE(bounce.tensors),
+				 ta_take_tensors, req);
+	if (err)
+		return err;
+	err = ta_copy_elems_each(args->ops, req->n_ops, args->op_size,
+				 sizeof(bounce.ops[0]),
+				 offsetofend(struct ta_op, flags), bounce.ops,
+				 ARRAY_SIZE(bounce.ops), ta_take_ops, req);
+	if (err)
+		return err;
 	req->refs = ta_copy_elems(args->refs, req->n_refs, sizeof(u32),
 				  sizeof(u32), sizeof(u32));
 	if (IS_ERR(req->refs)) {
-		int err = PTR_ERR(req->refs);
-
+		err = PTR_ERR(req->refs);
 		req->refs = NULL;
 		return err;
 	}
@@ -228,33 +329,24 @@ int ta_copy_graph(const struct ta_plan_create *args,
  * @args: the caller's pointer and element size
  * @req: the checked request to fill
  *
- * Return: 0, or an error of ta_copy_elems().
+ * Return: 0, or an error of ta_copy_elems(). On error, ta_request_free()
+ * frees what was copied.
  */
 int ta_copy_lifetimes(const struct ta_plan_create *args,
 		      struct ta_plan_request *req)
 {
-	struct ta_lifetime *lifetimes;
-	u32 i;
+	union ta_copy_bounce bounce;
 
-	lifetimes = ta_copy_elems(args->tensors, req->n_tensors,
-				  args->tensor_size, sizeof(*lifetimes),
-				  offsetofend(struct ta_lifetime, end));
-	if (IS_ERR(lifetimes))
-		return PTR_ERR(lifetimes);
 	req->buffers = kvcalloc(max_t(u32, req->n_tensors, 1),
 				sizeof(*req->buffers), TA_GFP_USER);
-	if (!req->buffers) {
-		kvfree(lifetimes);
+	if (!req->buffers)
 		return -ENOMEM;
-	}
-	for (i = 0; i < req->n_tensors; i++) {
-		req->buffers[i].size = lifetimes[i].size;
-		req->buffers[i].align = lifetimes[i].align ?: req->default_align;
-		req->buffers[i].start = lifetimes[i].start;
-		req->buffers[i].end = lifetimes[i].end;
-	}
-	kvfree(lifetimes);
-	return 0;
+	return ta_copy_elems_each(args->tensors, req->n_tensors,
+				  args->tensor_size,
+				  sizeof(bounce.lifetimes[0]),
+				  offsetofend(struct ta_lifetime, end),
+				  bounce.lifetimes, ARRAY_SIZE(bounce.lifetimes),
+				  ta_take_lifetimes, req);
 }
 
 /* TA_STRATEGY_FIXED: the caller's offsets, one __u64 per tensor. */

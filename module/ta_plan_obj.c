@@ -89,13 +89,19 @@ static void ta_user_put_locked(struct ta_device *ta, struct ta_user *user)
 static struct ta_user *ta_user_take(struct ta_device *ta, kuid_t uid,
 				    bool creating)
 {
-	struct ta_user *user, *fresh;
+	struct ta_user *user, *fresh = NULL;
 	unsigned int *count;
 	int err = -ENOMEM;
 
-	fresh = kzalloc_obj(*fresh, GFP_KERNEL_ACCOUNT);
 	mutex_lock(&ta->users_lock);
 	user = ta_user_find_locked(ta, uid, &fresh);
+	if (!user) {
+		/* A new account: allocated unlocked, looked up again. */
+		mutex_unlock(&ta->users_lock);
+		fresh = kzalloc_obj(*fresh, GFP_KERNEL_ACCOUNT);
+		mutex_lock(&ta->users_lock);
+		user = ta_user_find_locked(ta, uid, &fresh);
+	}
 	if (!user)
 		goto unlock;
 	count = creating ? &user->n_creating : &user->n_plans;
