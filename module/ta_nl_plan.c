@@ -103,6 +103,25 @@ static void ta_nl_create_error(struct genl_info *info, int err)
 	}
 }
 
+/*
+ * The room ta_nl_put_summary() and ta_nl_put_tiers() take (with
+ * @capacity: a tiered plan's): a reply is allocated to its size, since
+ * every byte of an skb's data is zeroed when it is allocated on kernels
+ * with init_on_alloc, and a page-sized reply for 100 bytes cost more than
+ * its copy.
+ */
+static size_t ta_nl_summary_size(u64 capacity)
+{
+	size_t size = nla_total_size(sizeof(u32)) +
+		      4 * nla_total_size_64bit(sizeof(u64)) +
+		      nla_total_size(sizeof(u8));
+
+	if (capacity)
+		size += 6 * nla_total_size_64bit(sizeof(u64)) +
+			nla_total_size(sizeof(u32));
+	return size;
+}
+
 static int ta_nl_put_summary(struct sk_buff *msg,
 			     const struct ta_plan_summary *sum)
 {
@@ -149,7 +168,7 @@ static int ta_nl_create_reply(struct genl_info *info,
 	struct sk_buff *msg;
 	void *hdr;
 
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	msg = genlmsg_new(ta_nl_summary_size(capacity), GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &ta_nl_family, 0,
@@ -260,6 +279,13 @@ static size_t ta_nl_placement_size(void)
 	       nla_total_size(sizeof(u32));
 }
 
+/* The room ta_nl_put_plan() takes for @plan. */
+static size_t ta_nl_plan_size(const struct ta_plan_obj *plan)
+{
+	return ta_nl_summary_size(plan->fast_capacity) +
+	       3 * nla_total_size(sizeof(u32));
+}
+
 /* The figures of @plan: everything but the placements. */
 static int ta_nl_put_plan(struct sk_buff *msg, const struct ta_plan_obj *plan)
 {
@@ -357,7 +383,7 @@ int tensorarena_nl_plan_get_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -EMSGSIZE;
 		goto put;
 	}
-	msg = genlmsg_new(NLMSG_GOODSIZE +
+	msg = genlmsg_new(ta_nl_plan_size(plan) + nla_total_size(sizeof(u32)) +
 			  plan->n_tensors * ta_nl_placement_size(), GFP_KERNEL);
 	err = -ENOMEM;
 	if (!msg)

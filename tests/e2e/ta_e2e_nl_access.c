@@ -242,9 +242,15 @@ TEST_F(nl, quota)
  * cut to netlink_max_plan_ms whatever budget-ns asks (here 5 s, cut to
  * 100 ms); either a plan in about that time or ETIMEDOUT naming the
  * parameter. A plan must show the cut: not proven optimal (the search did
- * not end by itself) and planned for the cap's 100 ms at least (every good
- * run: 100.1 to 115 ms); a search that ended sooner never met the cap and
- * tested nothing.
+ * not end by itself) and planned for at least half the cap. Nearly every
+ * run plans for the whole cap (100.1 to 126 ms); auto returns at half of
+ * it when its first pass (freelist's) took that long, since the fit
+ * engine's setup, about one more such pass, would not fit in the rest
+ * (ta_plan_auto()): a 400-buffer pass takes microseconds natively, but
+ * once, on the emulated arm64 board beside the rest of make check, the
+ * plan came after 52.9 ms. Under 5 s either stop would come later, so
+ * both show the cap; a search that ended sooner than half the cap never
+ * met it and tested nothing.
  */
 TEST_F(nl, budget_cut)
 {
@@ -282,7 +288,7 @@ TEST_F(nl, budget_cut)
 		printf("# planned for %llu ns\n",
 		       (unsigned long long)R.plan_time_ns);
 		CHECK(false, "%s", name);
-	} else if (R.optimal != 0 || R.plan_time_ns < 100000000ULL) {
+	} else if (R.optimal != 0 || R.plan_time_ns < 50000000ULL) {
 		printf("# the cap did not cut: optimal %d, planned for %llu ns\n",
 		       R.optimal, (unsigned long long)R.plan_time_ns);
 		CHECK(false, "%s", name);
