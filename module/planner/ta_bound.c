@@ -10,6 +10,7 @@
 #include "ta_alias.h"
 #include "ta_bound.h"
 #include "ta_plan_helpers.h"
+#include "ta_sort.h"
 
 int ta_cmp_u64(const void *a, const void *b)
 {
@@ -30,7 +31,11 @@ u64 *ta_sweep_events(const struct ta_buffer *bufs, u32 n)
 		ev[2 * i] = (u64)bufs[i].start << 32 | 1ULL << 31 | i;
 		ev[2 * i + 1] = (u64)bufs[i].end << 32 | i;
 	}
-	ta_env_sort(ev, (size_t)n * 2, sizeof(*ev), ta_cmp_u64);
+	/* every key differs: the radix sort's order is qsort's */
+	if (ta_radix_sort(ev, NULL, 2 * n)) {
+		ta_env_free(ev);
+		return NULL;
+	}
 	return ev;
 }
 

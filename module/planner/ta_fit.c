@@ -24,6 +24,7 @@
 #include "ta_fit.h"
 #include "ta_plan_helpers.h"
 #include "ta_runs.h"
+#include "ta_sort.h"
 
 #define TA_FIT_CHECK_EVERY	256
 
@@ -51,35 +52,23 @@ struct ta_fit {
 #define TA_FIT_RADIX		BIT(TA_FIT_RADIX_BITS)
 #define TA_FIT_MERGE_MAX	2048
 
-struct ta_fit_key {
-	u32 start;
-	u32 idx;
-};
-
-static int ta_fit_cmp_key(const void *a, const void *b)
-{
-	const struct ta_fit_key *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
 int ta_fit_order_by_start(const struct ta_buffer *b, u32 n, u32 *order)
 {
-	struct ta_fit_key *keys = ta_env_alloc_array(n + 1, sizeof(*keys));
+	u64 *key = ta_env_alloc_array(n + 1, sizeof(*key));
 	u32 i;
 
-	if (!keys)
+	if (!key)
 		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		keys[i].start = b[i].start;
-		keys[i].idx = i;
-	}
-	ta_env_sort(keys, n, sizeof(*keys), ta_fit_cmp_key);
+	/* start, then index: every key differs */
 	for (i = 0; i < n; i++)
-		order[i] = keys[i].idx;
-	ta_env_free(keys);
+		key[i] = (u64)b[i].start << 32 | i;
+	if (ta_radix_sort(key, NULL, n)) {
+		ta_env_free(key);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		order[i] = (u32)key[i];
+	ta_env_free(key);
 	return 0;
 }
 
@@ -130,15 +119,15 @@ struct ta_fit *ta_fit_create(const struct ta_buffer *b, u32 n, u32 flags,
 	if (!f->by_start || !f->pos || !f->tree || !f->off ||
 	    !f->nb || !f->count)
 		goto free_engine;
+	if (ta_fit_order_by_start(b, n, f->by_start))
+		goto free_engine;
 	if (flags & TA_FIT_RUNS && n) {
-		if (ta_runs_init(&f->runs, b, n, f->nb, f->tmp,
+		if (ta_runs_init(&f->runs, b, f->by_start, n, f->nb, f->tmp,
 				 2 * (n + 1)))
 			goto free_engine;
 		f->has_runs = true;
 		f->runs_ok = true;
 	}
-	if (ta_fit_order_by_start(b, n, f->by_start))
-		goto free_engine;
 	for (i = 0; i < n; i++)
 		f->pos[f->by_start[i]] = i;
 	f->bytes = sizeof(*f) + (size_t)(n + 1) *

@@ -101,13 +101,6 @@ static u32 ta_runs_leaf(const struct ta_runs *r, u32 step)
 	return lo;
 }
 
-static int ta_runs_cmp_u32(const void *a, const void *b)
-{
-	u32 x = *(const u32 *)a, y = *(const u32 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Forget every cached union (the pool is reused from its start). */
 static void ta_runs_cache_clear(struct ta_runs *r)
 {
@@ -125,6 +118,7 @@ static void ta_runs_cache_clear(struct ta_runs *r)
  * ta_runs_init() - set up the structure for a set of buffers
  * @r: the structure
  * @b: the buffers (their starts define the leaves)
+ * @by_start: their indices by start (ta_fit_order_by_start())
  * @n: how many, at least 1
  * @sa: scratch, @scap spans
  * @sb: unused, kept for the callers
@@ -132,8 +126,9 @@ static void ta_runs_cache_clear(struct ta_runs *r)
  *
  * Return: 0 or -ENOMEM.
  */
-int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
-		 struct ta_span *sa, struct ta_span *sb, u32 scap)
+int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
+		 const u32 *by_start, u32 n, struct ta_span *sa,
+		 struct ta_span *sb, u32 scap)
 {
 	u32 i, m = 0;
 
@@ -153,12 +148,10 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
 	r->nodes_ok = false;
 	if (!r->pts)
 		return -ENOMEM;
+	/* the distinct starts, in order */
 	for (i = 0; i < n; i++)
-		r->pts[i] = b[i].start;
-	ta_env_sort(r->pts, n, sizeof(*r->pts), ta_runs_cmp_u32);
-	for (i = 0; i < n; i++)
-		if (!m || r->pts[m - 1] != r->pts[i])
-			r->pts[m++] = r->pts[i];
+		if (!m || r->pts[m - 1] != b[by_start[i]].start)
+			r->pts[m++] = b[by_start[i]].start;
 	r->m = m;
 	r->leaf_depth = ta_runs_depth(2 * m - 1);
 	/* own lists 1 .. 2m - 1, then sub lists of the nodes above the small */

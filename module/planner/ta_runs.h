@@ -48,8 +48,9 @@ extern u32 ta_runs_debug_pool;
 extern u64 ta_runs_debug_heap_unions;
 extern u64 ta_runs_debug_cache_full;
 #endif
-int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
-		 struct ta_span *sa, struct ta_span *sb, u32 scap);
+int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
+		 const u32 *by_start, u32 n, struct ta_span *sa,
+		 struct ta_span *sb, u32 scap);
 void ta_runs_free(struct ta_runs *r);
 void ta_runs_reset(struct ta_runs *r);
 size_t ta_runs_bytes(const struct ta_runs *r);
