@@ -37,8 +37,8 @@ struct ta_fit {
 	u32 *pos;		/* buffer -> position in by_start */
 	u32 *tree;		/* 2 * leaves: latest end placed per subtree */
 	u64 *off;
-	struct ta_span *nb;	/* neighbours of one query */
-	struct ta_span *tmp;	/* sort scratch, right after nb */
+	struct ta_span *nb;	/* neighbours of one query; the runs' scratch */
+	struct ta_span *tmp;	/* sort scratch after nb; the runs' cache */
 	u32 *count;		/* radix counters */
 	struct ta_work *w;	/* work counter */
 	struct ta_work own;	/* the counter when none is given */
@@ -112,7 +112,7 @@ struct ta_fit *ta_fit_create(const struct ta_buffer *b, u32 n, u32 flags,
 	f->pos = ta_env_alloc_array(n + 1, sizeof(*f->pos));
 	f->tree = ta_env_alloc_array(2 * (size_t)f->leaves, sizeof(*f->tree));
 	f->off = ta_env_alloc_array(n + 1, sizeof(*f->off));
-	/* nb and tmp are halves of one array: the run index's scratch */
+	/* nb and tmp: the run index's scratch and its cache's pool */
 	f->nb = ta_env_alloc_array(2 * ((size_t)n + 1), sizeof(*f->nb));
 	f->tmp = f->nb ? f->nb + n + 1 : NULL;
 	f->count = ta_env_alloc_array(TA_FIT_RADIX, sizeof(*f->count));
@@ -123,7 +123,7 @@ struct ta_fit *ta_fit_create(const struct ta_buffer *b, u32 n, u32 flags,
 		goto free_engine;
 	if (flags & TA_FIT_RUNS && n) {
 		if (ta_runs_init(&f->runs, b, f->by_start, n, f->nb, f->tmp,
-				 2 * (n + 1)))
+				 n + 1))
 			goto free_engine;
 		f->has_runs = true;
 		f->runs_ok = true;
@@ -414,6 +414,9 @@ int ta_fit_lowest_beside(struct ta_fit *f, u32 b, u32 mode,
 		k = ta_fit_neighbours(f, b);
 		/* neighbours found, sorted (a few passes) and scanned */
 		ret = ta_work_add(f->w, 16 + 4 * (u64)k);
+		/* the sort's scratch is where the run index caches unions */
+		if (f->runs_ok)
+			ta_runs_cache_drop(&f->runs);
 		if (!ret)
 			g = ta_fit_sort(f, k);
 	}

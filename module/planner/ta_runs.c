@@ -34,7 +34,8 @@
  *   nodes (its left and right edges), so their two entries stand for all
  *   of them. An insert stamps the nodes whose own list it changed; an
  *   entry older than a stamp on its path is stale. The entries share a
- *   pool of n / 2 spans; when it is full they all start over.
+ *   pool of n + 1 spans, the fit engine's sort scratch (which only its
+ *   other index uses); when it is full they all start over.
  *
  * Lists live in one pool allocated up front; a list that outgrows its block
  * moves to a bigger one (about 1.4 times), and when the pool is full it is
@@ -120,9 +121,11 @@ static void ta_runs_cache_clear(struct ta_runs *r)
  * @b: the buffers (their starts define the leaves)
  * @by_start: their indices by start (ta_fit_order_by_start())
  * @n: how many, at least 1
- * @sa: scratch, @scap spans
- * @sb: unused, kept for the callers
- * @scap: scratch capacity
+ * @sa: scratch for the merges, @scap spans
+ * @sb: the pool of the cached unions, @scap spans: the caller's scratch
+ *	for the other index, which it may overwrite only after a query
+ *	failed (then ta_runs_cache_drop())
+ * @scap: capacity of each
  *
  * Return: 0 or -ENOMEM.
  */
@@ -186,15 +189,14 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
 			r->cdepth = TA_RUNS_CACHE_DEPTH;
 		/* an entry per node down to the cache depth, by node number */
 		nc = 2U << r->cdepth;
-		r->ccap = (n >> 1) + 64;
+		r->ccap = scap;
 		r->cbump = 0;
-		r->cpool = ta_env_alloc_array(r->ccap, sizeof(*r->cpool));
+		r->cpool = sb;
 		r->coff = ta_env_alloc_array(nc, sizeof(*r->coff));
 		r->cnum = ta_env_alloc_array(nc, sizeof(*r->cnum));
 		r->cstamp = ta_env_alloc_array(nc, sizeof(*r->cstamp));
 		r->cmod = ta_env_alloc_array(nc, sizeof(*r->cmod));
-		if (!r->cpool || !r->coff || !r->cnum || !r->cstamp ||
-		    !r->cmod) {
+		if (!r->coff || !r->cnum || !r->cstamp || !r->cmod) {
 			ta_runs_free(r);
 			return -ENOMEM;
 		}
@@ -217,7 +219,6 @@ void ta_runs_free(struct ta_runs *r)
 	ta_env_free(r->cstamp);
 	ta_env_free(r->cnum);
 	ta_env_free(r->coff);
-	ta_env_free(r->cpool);
 	r->cmod = NULL;
 	r->cstamp = NULL;
 	r->cnum = NULL;
@@ -259,6 +260,16 @@ void ta_runs_reset(struct ta_runs *r)
 }
 
 /**
+ * ta_runs_cache_drop() - forget the cached unions: their pool was overwritten
+ * @r: the structure
+ */
+void ta_runs_cache_drop(struct ta_runs *r)
+{
+	if (r->cdepth)
+		ta_runs_cache_clear(r);
+}
+
+/**
  * ta_runs_bytes() - memory ta_runs_init() took
  * @r: the structure
  *
@@ -272,8 +283,7 @@ size_t ta_runs_bytes(const struct ta_runs *r)
 		       2 * (size_t)r->m * sizeof(*r->seen);
 
 	if (r->cdepth)
-		bytes += (size_t)r->ccap * sizeof(*r->cpool) +
-			 (8 * sizeof(u32) << r->cdepth);
+		bytes += 8 * sizeof(u32) << r->cdepth;
 	return bytes;
 }
 
@@ -491,6 +501,31 @@ int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi)
 }
 
 /*
+ * The first run of @a from @i on (a[i].hi <= @hi) that ends after @hi, or
+ * @na: a gallop, then a binary search.
+ */
+static u32 ta_runs_gallop_hi(const struct ta_span *a, u32 i, u32 na, u64 hi)
+{
+	u32 lo = i + 1, up = i + 1;
+
+	while (up < na && a[up].hi <= hi) {
+		lo = up + 1;
+		up = i + 2 * (up - i);
+	}
+	if (up > na)
+		up = na;
+	while (lo < up) {
+		u32 mid = lo + ((up - lo) >> 1);
+
+		if (a[mid].hi <= hi)
+			lo = mid + 1;
+		else
+			up = mid;
+	}
+	return lo;
+}
+
+/*
  * Union of two sorted lists of runs into @o; returns its length. The runs
  * of the longer list that meet no run of the shorter one are copied in
  * stretches, their ends found by galloping, and only the others are
@@ -543,11 +578,17 @@ static u32 ta_runs_merge(const struct ta_span *a, u32 na,
 			k += lo - i;
 			i = lo;
 		}
-		for (; i < na && a[i].lo <= cur.hi; i++) {
+		if (i < na && a[i].lo <= cur.hi) {
 			if (a[i].lo < cur.lo)
 				cur.lo = a[i].lo;
-			if (a[i].hi > cur.hi)
+			/* the runs of a inside cur: skipped by galloping */
+			if (a[i].hi <= cur.hi)
+				i = ta_runs_gallop_hi(a, i, na, cur.hi);
+			/* one more may reach past cur; the next starts after it */
+			if (i < na && a[i].lo <= cur.hi) {
 				cur.hi = a[i].hi;
+				i++;
+			}
 		}
 		o[k++] = cur;
 	}

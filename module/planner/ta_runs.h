@@ -53,6 +53,7 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
 		 struct ta_span *sb, u32 scap);
 void ta_runs_free(struct ta_runs *r);
 void ta_runs_reset(struct ta_runs *r);
+void ta_runs_cache_drop(struct ta_runs *r);
 size_t ta_runs_bytes(const struct ta_runs *r);
 int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi);
 s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
