@@ -654,8 +654,9 @@ static void ta_runs_sift(struct ta_runs *r, u32 q, u32 n)
 
 		if (c >= n)
 			break;
-		if (c + 1 < n && r->hkey[c + 1] < r->hkey[c])
-			c++;
+		/* the lesser child, without a branch to mispredict */
+		if (c + 1 < n)
+			c += r->hkey[c + 1] < r->hkey[c];
 		if (r->hkey[c] >= key)
 			break;
 		r->heap[q] = r->heap[c];
