@@ -318,17 +318,48 @@ static u32 ta_fit_neighbours(struct ta_fit *f, u32 b)
 }
 
 /*
- * The lowest (first fit) or tightest (best fit) gap for @size at alignment
- * mask @mask among the spans @g[0, @k), sorted by lo, and @extra (one more
- * occupied span, or NULL); above them all when no gap fits.
+ * The lowest (first fit) or tightest (best fit) gap for @size (> 0) at
+ * alignment mask @mask among the spans @g[0, @k), sorted by lo (@runs:
+ * disjoint too, the run index's), and @extra (one more occupied span, or
+ * NULL); above them all when no gap fits.
  */
-static int ta_fit_scan(const struct ta_span *g, u32 k,
+static int ta_fit_scan(const struct ta_span *g, u32 k, bool runs,
 		       const struct ta_span *extra, u64 size, u64 mask,
 		       u32 mode, u64 *off)
 {
 	u64 y = 0, best = U64_MAX, best_gap = U64_MAX, top;
 	u32 i = 0;
 
+	if (runs && !extra && mode == TA_FIT_BEST) {
+		/*
+		 * Disjoint runs: the gap before run i is g[i].lo - g[i - 1].hi.
+		 * slack is best_gap - size, 2^63 before any fits: gap - size
+		 * wraps to 2^63 or more for a gap too short (both are below
+		 * 2^63), so one comparison takes size <= gap < best_gap.
+		 */
+		u64 slack = BIT_ULL(63);
+
+		for (; i < k; i++) {
+			u64 gap = g[i].lo - y, o;
+
+			if (gap - size < slack) {
+				o = (y + mask) & ~mask;
+				if (o < y)
+					return -EOVERFLOW;
+				if (g[i].lo > o && g[i].lo - o >= size) {
+					slack = gap - size;
+					best = o;
+				}
+			}
+			y = g[i].hi;
+		}
+		top = (y + mask) & ~mask;
+		if (top < y)
+			return -EOVERFLOW;
+		if (best == U64_MAX && top != U64_MAX && U64_MAX - top >= size)
+			best = top;
+		goto check;
+	}
 	if (!extra && mode == TA_FIT_BEST) {
 		/* the common case, the same steps without the choices */
 		for (; i < k; i++) {
@@ -422,7 +453,8 @@ int ta_fit_lowest_beside(struct ta_fit *f, u32 b, u32 mode,
 	}
 	if (ret)
 		return ret;
-	return ta_fit_scan(g, k, extra, buf->size, buf->align - 1, mode, off);
+	return ta_fit_scan(g, k, runs >= 0, extra, buf->size, buf->align - 1,
+			   mode, off);
 }
 
 int ta_fit_lowest(struct ta_fit *f, u32 b, u32 mode, u64 *off)
