@@ -50,7 +50,7 @@
 #define TA_RUNS_POOL_PER_BUF	9	/* pool spans per buffer */
 #define TA_RUNS_CACHE_DEPTH	10	/* cache unions down to this depth */
 #define TA_RUNS_INVALID		U32_MAX
-#define TA_RUNS_HEAP_LISTS	24	/* lists from which to union in a heap */
+#define TA_RUNS_HEAP_LISTS	32	/* lists from which to union in a heap */
 
 #ifdef TA_PLAN_DEBUG
 /* Tests shrink the pool to exercise compaction and the fallback. */
