@@ -122,8 +122,7 @@ struct ta_fit *ta_fit_create(const struct ta_buffer *b, u32 n, u32 flags,
 	if (ta_fit_order_by_start(b, n, f->by_start))
 		goto free_engine;
 	if (flags & TA_FIT_RUNS && n) {
-		if (ta_runs_init(&f->runs, b, f->by_start, n, f->nb, f->tmp,
-				 n + 1))
+		if (ta_runs_init(&f->runs, b, f->by_start, n, f->nb, n + 1))
 			goto free_engine;
 		f->has_runs = true;
 		f->runs_ok = true;

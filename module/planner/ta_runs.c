@@ -50,7 +50,7 @@
 #define TA_RUNS_POOL_PER_BUF	9	/* pool spans per buffer */
 #define TA_RUNS_CACHE_DEPTH	10	/* cache unions down to this depth */
 #define TA_RUNS_INVALID		U32_MAX
-#define TA_RUNS_HEAP_LISTS	32	/* lists from which to union in a heap */
+#define TA_RUNS_HEAP_LISTS	24	/* lists from which to union in a heap */
 
 #ifdef TA_PLAN_DEBUG
 /* Tests shrink the pool to exercise compaction and the fallback. */
@@ -121,17 +121,17 @@ static void ta_runs_cache_clear(struct ta_runs *r)
  * @b: the buffers (their starts define the leaves)
  * @by_start: their indices by start (ta_fit_order_by_start())
  * @n: how many, at least 1
- * @sa: scratch for the merges, @scap spans
- * @sb: the pool of the cached unions, @scap spans: the caller's scratch
- *	for the other index, which it may overwrite only after a query
- *	failed (then ta_runs_cache_drop())
- * @scap: capacity of each
+ * @sa: scratch, 2 * @scap spans: the first half for the merges, the
+ *	second the pool of the cached unions; a query whose merges need more
+ *	drops the cache and takes it all. The caller's scratch for the other
+ *	index, which it may overwrite only after a query failed (then
+ *	ta_runs_cache_drop())
+ * @scap: half of @sa
  *
  * Return: 0 or -ENOMEM.
  */
 int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
-		 const u32 *by_start, u32 n, struct ta_span *sa,
-		 struct ta_span *sb, u32 scap)
+		 const u32 *by_start, u32 n, struct ta_span *sa, u32 scap)
 {
 	u32 i, m = 0;
 
@@ -169,8 +169,9 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
 #endif
 	r->bump = 0;
 	r->sa = sa;
-	r->sb = sb;
 	r->scap = scap;
+	r->slim = scap;
+	r->sbase = 0;
 	r->pool = ta_env_alloc_array(r->pool_cap, sizeof(*r->pool));
 	r->loff = ta_env_alloc_array(r->nlists, sizeof(*r->loff));
 	r->lnum = ta_env_alloc_array(r->nlists, sizeof(*r->lnum));
@@ -191,7 +192,7 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
 		nc = 2U << r->cdepth;
 		r->ccap = scap;
 		r->cbump = 0;
-		r->cpool = sb;
+		r->cpool = sa + scap;
 		r->coff = ta_env_alloc_array(nc, sizeof(*r->coff));
 		r->cnum = ta_env_alloc_array(nc, sizeof(*r->cnum));
 		r->cstamp = ta_env_alloc_array(nc, sizeof(*r->cstamp));
@@ -678,7 +679,7 @@ static void ta_runs_sift(struct ta_runs *r, u32 q, u32 n)
 static s64 ta_runs_union_heap(struct ta_runs *r, const struct ta_span **out,
 			      u64 *work)
 {
-	struct ta_span *o = r->sa;
+	struct ta_span *o = r->sa + r->sbase;
 	u32 n = r->n_lists, k = 0, q, taken = 0;
 	u64 clo = 0, chi = 0;
 	bool open = false;
@@ -740,11 +741,11 @@ static s64 ta_runs_union_heap(struct ta_runs *r, const struct ta_span **out,
 static s64 ta_runs_merge_all(struct ta_runs *r, const struct ta_span **out,
 			     u64 *work)
 {
-	struct ta_span *dst = r->sa;
+	struct ta_span *dst = r->sa + r->sbase;
 	u32 q, j, w = 0, n = r->n_lists;
 
 	if (!n) {
-		*out = r->sa;
+		*out = dst;
 		return 0;
 	}
 	if (n >= TA_RUNS_HEAP_LISTS)
@@ -765,7 +766,7 @@ static s64 ta_runs_merge_all(struct ta_runs *r, const struct ta_span **out,
 		const struct ta_span *p;
 		u32 got;
 
-		if ((u64)w + r->ln[n - 1] + r->ln[n - 2] > r->scap)
+		if ((u64)w + r->ln[n - 1] + r->ln[n - 2] > r->slim)
 			return -ENOSPC;
 		got = ta_runs_merge(r->lp[n - 1], r->ln[n - 1], r->lp[n - 2],
 				    r->ln[n - 2], dst + w);
@@ -919,9 +920,12 @@ s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
 {
 	u32 skip = 0;
 	u64 total = 0;
+	s64 got;
 
 	ta_runs_nodes(r, s, e);
 	r->n_lists = 0;
+	/* without a cache its pool is scratch too */
+	r->slim = r->cdepth ? r->scap : 2 * r->scap;
 	if (r->cdepth) {
 		if (ta_runs_cache_lists(r, &total, work) >= 0) {
 			skip = r->cdepth;
@@ -930,8 +934,43 @@ s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
 			total = 0;
 		}
 	}
-	if (!ta_runs_gather(r, &total, skip) || total > r->scap)
+	if (ta_runs_gather(r, &total, skip) && total <= r->slim) {
+		*work += total + r->n_lists;
+		got = ta_runs_merge_all(r, out, work);
+		if (got != -ENOSPC || !r->cdepth)
+			return got;
+	} else if (!r->cdepth) {
 		return -ENOSPC;
+	}
+	/*
+	 * Short of scratch: the cached unions move to its start, and the
+	 * cache's pool, its second half, joins it.
+	 */
+	r->n_lists = 0;
+	total = 0;
+	skip = 0;
+	if (ta_runs_cache_lists(r, &total, work) >= 0 && total <= r->scap) {
+		u32 j, k;
+
+		for (j = 0; j < r->n_lists; j++) {
+			for (k = 0; k < r->ln[j]; k++)
+				r->sa[r->sbase + k] = r->lp[j][k];
+			r->lp[j] = r->sa + r->sbase;
+			r->sbase += r->ln[j];
+		}
+		skip = r->cdepth;
+	} else {
+		r->n_lists = 0;
+		total = 0;
+	}
+	ta_runs_cache_clear(r);
+	r->slim = 2 * r->scap - r->sbase;
+	if (!ta_runs_gather(r, &total, skip) || total > r->slim) {
+		r->sbase = 0;
+		return -ENOSPC;
+	}
 	*work += total + r->n_lists;
-	return ta_runs_merge_all(r, out, work);
+	got = ta_runs_merge_all(r, out, work);
+	r->sbase = 0;
+	return got;
 }
