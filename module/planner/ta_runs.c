@@ -34,8 +34,9 @@
  *   nodes (its left and right edges), so their two entries stand for all
  *   of them. An insert stamps the nodes whose own list it changed; an
  *   entry older than a stamp on its path is stale. The entries share a
- *   pool of n + 1 spans, the fit engine's sort scratch (which only its
- *   other index uses); when it is full they all start over.
+ *   pool of n + 1 spans, the second half of the fit engine's sort scratch
+ *   (which only its other index uses, and a query whose merges need it:
+ *   both drop the cache); when it is full they all start over.
  *
  * Lists live in one pool allocated up front; a list that outgrows its block
  * moves to a bigger one (about 1.4 times), and when the pool is full it is
