@@ -29,7 +29,9 @@
  * - Nodes near the leaves (small subtrees) keep no sub list: a query walks
  *   their subtree's own lists instead. That saves most of the memory.
  * - The union of own() along the root path of a node at depth <= 10 is
- *   cached, made from its parent's entry and its own list when asked for.
+ *   cached, made when asked for from its grandparent's entry and its own
+ *   and its parent's lists (entries every other level take less of the
+ *   pool, which fills up).
  *   A query's ancestors down to that depth lie on the root paths of two
  *   nodes (its left and right edges), so their two entries stand for all
  *   of them. An insert stamps the nodes whose own list it changed; an
@@ -806,46 +808,61 @@ static bool ta_runs_cache_valid(const struct ta_runs *r, u32 v)
 
 /*
  * Cache the union of own() along the root path of @v (depth <= the cache
- * depth): the union of its parent's entry, made first if need be, and
- * own(@v). False when an entry does not fit the scratch or the pool.
+ * depth): the union of its grandparent's entry, made first if need be,
+ * own(@v) and own() of its parent. False when an entry does not fit the
+ * scratch or the pool.
  */
 static bool ta_runs_cache_make(struct ta_runs *r, u32 v, u64 *work)
 {
 	u32 path[TA_RUNS_CACHE_DEPTH + 1], np = 0, a, j, k;
 	struct ta_span *dst;
 
-	for (a = v; a && !ta_runs_cache_valid(r, a); a >>= 1)
+	/* entries every other level: each from its grandparent's */
+	for (a = v; a && !ta_runs_cache_valid(r, a); a >>= 2)
 		path[np++] = a;
 	while (np--) {
-		const struct ta_span *up = NULL, *own;
-		u32 nup = 0, nown;
+		const struct ta_span *up = NULL, *own, *o2 = NULL;
+		u32 nup = 0, nown, n2 = 0;
 
 		a = path[np];
-		if (a > 1) {
-			up = r->cpool + r->coff[a >> 1];
-			nup = r->cnum[a >> 1];
+		if (a > 3) {
+			up = r->cpool + r->coff[a >> 2];
+			nup = r->cnum[a >> 2];
 		}
 		own = r->pool + r->loff[a];
 		nown = r->loff[a] ? r->lnum[a] : 0;
-		if ((u64)nup + nown > r->scap || nup + nown > r->ccap)
+		if (a > 1 && r->loff[a >> 1]) {
+			o2 = r->pool + r->loff[a >> 1];
+			n2 = r->lnum[a >> 1];
+		}
+		if (2 * ((u64)nup + nown + n2) > r->scap ||
+		    nup + nown + n2 > r->ccap)
 			return false;
+		/* the two own lists into the scratch's start */
+		if (nown && n2) {
+			nown = ta_runs_merge(own, nown, o2, n2, r->sa);
+			own = r->sa;
+		} else if (n2) {
+			own = o2;
+			nown = n2;
+		}
 		/* into the pool's free end, or the scratch when it is full */
 		dst = r->cbump + nup + nown <= r->ccap ?
-		      r->cpool + r->cbump : r->sa;
+		      r->cpool + r->cbump : r->sa + nown;
 		if (nup && nown)
 			k = ta_runs_merge(up, nup, own, nown, dst);
 		else
 			for (k = 0, j = 0; j < nup + nown; j++, k++)
 				dst[k] = nup ? up[j] : own[j];
-		*work += nup + nown;
-		if (dst == r->sa) {
+		*work += nup + nown + n2;
+		if (dst == r->sa + nown) {
 			/* full: forget every entry, this one starts over */
 			ta_runs_cache_clear(r);
 #ifdef TA_PLAN_DEBUG
 			ta_runs_debug_cache_full++;
 #endif
 			for (j = 0; j < k; j++)
-				r->cpool[j] = r->sa[j];
+				r->cpool[j] = dst[j];
 		}
 		r->coff[a] = r->cbump;
 		r->cnum[a] = k;
