@@ -37,6 +37,7 @@ TA_PLANNER_SRCS := \
 	module/planner/ta_search_slab.c \
 	module/planner/ta_search_state.c \
 	module/planner/ta_skyline.c \
+	module/planner/ta_sort.c \
 	module/planner/ta_stack.c \
 	module/planner/ta_tier.c \
 	module/planner/ta_tier_bound.c \

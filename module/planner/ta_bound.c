@@ -10,6 +10,7 @@
 #include "ta_alias.h"
 #include "ta_bound.h"
 #include "ta_plan_helpers.h"
+#include "ta_sort.h"
 
 int ta_cmp_u64(const void *a, const void *b)
 {
@@ -18,20 +19,44 @@ int ta_cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Sweep events: step << 32 | kind << 31 | buffer, kind 0 = end, 1 = start. */
+/*
+ * Sweep events: step << 32 | kind << 31 | buffer, kind 0 = end, 1 = start.
+ * Every key differs, so any sort gives qsort's order. The ends and the
+ * starts are sorted apart, each with a scratch of n keys, then merged
+ * with a copy of the ends: at most 3n keys at once, as a sort of all 2n
+ * with a scratch of its own half would not be.
+ */
 u64 *ta_sweep_events(const struct ta_buffer *bufs, u32 n)
 {
 	u64 *ev = ta_env_alloc_array((size_t)n * 2, sizeof(*ev));
-	u32 i;
+	u64 *end = NULL, *start;
+	u32 i, a = 0, b = 0, k = 0;
 
 	if (!ev)
 		return NULL;
+	start = ev + n;
 	for (i = 0; i < n; i++) {
-		ev[2 * i] = (u64)bufs[i].start << 32 | 1ULL << 31 | i;
-		ev[2 * i + 1] = (u64)bufs[i].end << 32 | i;
+		ev[i] = (u64)bufs[i].end << 32 | i;
+		start[i] = (u64)bufs[i].start << 32 | 1ULL << 31 | i;
 	}
-	ta_env_sort(ev, (size_t)n * 2, sizeof(*ev), ta_cmp_u64);
+	if (ta_radix_sort(ev, NULL, n) || ta_radix_sort(start, NULL, n))
+		goto fail;
+	end = ta_env_alloc_array(n + 1, sizeof(*end));
+	if (!end)
+		goto fail;
+	for (i = 0; i < n; i++)
+		end[i] = ev[i];
+	/* into ev from its start: k = a + b never passes start[b] */
+	while (a < n && b < n)
+		ev[k++] = end[a] < start[b] ? end[a++] : start[b++];
+	while (a < n)
+		ev[k++] = end[a++];
+	ta_env_free(end);
 	return ev;
+
+fail:
+	ta_env_free(ev);
+	return NULL;
 }
 
 /* log2 of TA_PLAN_MAX_ALIGN */

@@ -24,6 +24,7 @@
 #include "ta_fit.h"
 #include "ta_plan_helpers.h"
 #include "ta_runs.h"
+#include "ta_sort.h"
 
 #define TA_FIT_CHECK_EVERY	256
 
@@ -36,8 +37,8 @@ struct ta_fit {
 	u32 *pos;		/* buffer -> position in by_start */
 	u32 *tree;		/* 2 * leaves: latest end placed per subtree */
 	u64 *off;
-	struct ta_span *nb;	/* neighbours of one query */
-	struct ta_span *tmp;	/* sort scratch, right after nb */
+	struct ta_span *nb;	/* neighbours of one query; the runs' scratch */
+	struct ta_span *tmp;	/* sort scratch after nb; the runs' cache */
 	u32 *count;		/* radix counters */
 	struct ta_work *w;	/* work counter */
 	struct ta_work own;	/* the counter when none is given */
@@ -51,35 +52,23 @@ struct ta_fit {
 #define TA_FIT_RADIX		BIT(TA_FIT_RADIX_BITS)
 #define TA_FIT_MERGE_MAX	2048
 
-struct ta_fit_key {
-	u32 start;
-	u32 idx;
-};
-
-static int ta_fit_cmp_key(const void *a, const void *b)
-{
-	const struct ta_fit_key *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
 int ta_fit_order_by_start(const struct ta_buffer *b, u32 n, u32 *order)
 {
-	struct ta_fit_key *keys = ta_env_alloc_array(n + 1, sizeof(*keys));
+	u64 *key = ta_env_alloc_array(n + 1, sizeof(*key));
 	u32 i;
 
-	if (!keys)
+	if (!key)
 		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		keys[i].start = b[i].start;
-		keys[i].idx = i;
-	}
-	ta_env_sort(keys, n, sizeof(*keys), ta_fit_cmp_key);
+	/* start, then index: every key differs */
 	for (i = 0; i < n; i++)
-		order[i] = keys[i].idx;
-	ta_env_free(keys);
+		key[i] = (u64)b[i].start << 32 | i;
+	if (ta_radix_sort(key, NULL, n)) {
+		ta_env_free(key);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		order[i] = (u32)key[i];
+	ta_env_free(key);
 	return 0;
 }
 
@@ -123,22 +112,21 @@ struct ta_fit *ta_fit_create(const struct ta_buffer *b, u32 n, u32 flags,
 	f->pos = ta_env_alloc_array(n + 1, sizeof(*f->pos));
 	f->tree = ta_env_alloc_array(2 * (size_t)f->leaves, sizeof(*f->tree));
 	f->off = ta_env_alloc_array(n + 1, sizeof(*f->off));
-	/* nb and tmp are halves of one array: the run index's scratch */
+	/* nb and tmp: the run index's scratch and its cache's pool */
 	f->nb = ta_env_alloc_array(2 * ((size_t)n + 1), sizeof(*f->nb));
 	f->tmp = f->nb ? f->nb + n + 1 : NULL;
 	f->count = ta_env_alloc_array(TA_FIT_RADIX, sizeof(*f->count));
 	if (!f->by_start || !f->pos || !f->tree || !f->off ||
 	    !f->nb || !f->count)
 		goto free_engine;
+	if (ta_fit_order_by_start(b, n, f->by_start))
+		goto free_engine;
 	if (flags & TA_FIT_RUNS && n) {
-		if (ta_runs_init(&f->runs, b, n, f->nb, f->tmp,
-				 2 * (n + 1)))
+		if (ta_runs_init(&f->runs, b, f->by_start, n, f->nb, n + 1))
 			goto free_engine;
 		f->has_runs = true;
 		f->runs_ok = true;
 	}
-	if (ta_fit_order_by_start(b, n, f->by_start))
-		goto free_engine;
 	for (i = 0; i < n; i++)
 		f->pos[f->by_start[i]] = i;
 	f->bytes = sizeof(*f) + (size_t)(n + 1) *
@@ -329,17 +317,48 @@ static u32 ta_fit_neighbours(struct ta_fit *f, u32 b)
 }
 
 /*
- * The lowest (first fit) or tightest (best fit) gap for @size at alignment
- * mask @mask among the spans @g[0, @k), sorted by lo, and @extra (one more
- * occupied span, or NULL); above them all when no gap fits.
+ * The lowest (first fit) or tightest (best fit) gap for @size (> 0) at
+ * alignment mask @mask among the spans @g[0, @k), sorted by lo (@runs:
+ * disjoint too, the run index's), and @extra (one more occupied span, or
+ * NULL); above them all when no gap fits.
  */
-static int ta_fit_scan(const struct ta_span *g, u32 k,
+static int ta_fit_scan(const struct ta_span *g, u32 k, bool runs,
 		       const struct ta_span *extra, u64 size, u64 mask,
 		       u32 mode, u64 *off)
 {
 	u64 y = 0, best = U64_MAX, best_gap = U64_MAX, top;
 	u32 i = 0;
 
+	if (runs && !extra && mode == TA_FIT_BEST) {
+		/*
+		 * Disjoint runs: the gap before run i is g[i].lo - g[i - 1].hi.
+		 * slack is best_gap - size, 2^63 before any fits: gap - size
+		 * wraps to 2^63 or more for a gap too short (both are below
+		 * 2^63), so one comparison takes size <= gap < best_gap.
+		 */
+		u64 slack = BIT_ULL(63);
+
+		for (; i < k; i++) {
+			u64 gap = g[i].lo - y, o;
+
+			if (gap - size < slack) {
+				o = (y + mask) & ~mask;
+				if (o < y)
+					return -EOVERFLOW;
+				if (g[i].lo > o && g[i].lo - o >= size) {
+					slack = gap - size;
+					best = o;
+				}
+			}
+			y = g[i].hi;
+		}
+		top = (y + mask) & ~mask;
+		if (top < y)
+			return -EOVERFLOW;
+		if (best == U64_MAX && top != U64_MAX && U64_MAX - top >= size)
+			best = top;
+		goto check;
+	}
 	if (!extra && mode == TA_FIT_BEST) {
 		/* the common case, the same steps without the choices */
 		for (; i < k; i++) {
@@ -425,12 +444,16 @@ int ta_fit_lowest_beside(struct ta_fit *f, u32 b, u32 mode,
 		k = ta_fit_neighbours(f, b);
 		/* neighbours found, sorted (a few passes) and scanned */
 		ret = ta_work_add(f->w, 16 + 4 * (u64)k);
+		/* the sort's scratch is where the run index caches unions */
+		if (f->runs_ok)
+			ta_runs_cache_drop(&f->runs);
 		if (!ret)
 			g = ta_fit_sort(f, k);
 	}
 	if (ret)
 		return ret;
-	return ta_fit_scan(g, k, extra, buf->size, buf->align - 1, mode, off);
+	return ta_fit_scan(g, k, runs >= 0, extra, buf->size, buf->align - 1,
+			   mode, off);
 }
 
 int ta_fit_lowest(struct ta_fit *f, u32 b, u32 mode, u64 *off)

@@ -17,27 +17,11 @@
  */
 #include "ta_fit.h"
 #include "ta_plan_helpers.h"
+#include "ta_sort.h"
 #include "ta_strategy.h"
 
 /* Buffers a part gathers at least (whole components) before the next. */
 #define TA_GREEDY_PART	4096
-
-struct ta_greedy_key {
-	u64 size;
-	u32 len;
-	u32 index;
-};
-
-static int ta_greedy_cmp_key(const void *a, const void *b)
-{
-	const struct ta_greedy_key *x = a, *y = b;
-
-	if (x->size != y->size)
-		return x->size > y->size ? -1 : 1;
-	if (x->len != y->len)
-		return x->len > y->len ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
-}
 
 /**
  * ta_greedy_order() - greedy-size's placement order
@@ -50,22 +34,26 @@ static int ta_greedy_cmp_key(const void *a, const void *b)
  */
 int ta_greedy_order(const struct ta_buffer *b, u32 n, u32 *order)
 {
-	struct ta_greedy_key *key;
+	u64 *key;
 	u32 i;
+	int ret;
 
-	key = ta_env_alloc_array(n, sizeof(*key));
+	key = ta_env_alloc_array(n + 1, sizeof(*key));
 	if (!key)
 		return -ENOMEM;
+	/* stable radix sorts: by lifetime, longest first, then by size */
 	for (i = 0; i < n; i++) {
-		key[i].size = b[i].size;
-		key[i].len = b[i].end - b[i].start;
-		key[i].index = i;
+		key[i] = ~(u32)(b[i].end - b[i].start);
+		order[i] = i;
 	}
-	ta_env_sort(key, n, sizeof(*key), ta_greedy_cmp_key);
-	for (i = 0; i < n; i++)
-		order[i] = key[i].index;
+	ret = ta_radix_sort(key, order, n);
+	if (!ret) {
+		for (i = 0; i < n; i++)
+			key[i] = ~b[order[i]].size;
+		ret = ta_radix_sort(key, order, n);
+	}
 	ta_env_free(key);
-	return 0;
+	return ret;
 }
 
 /*

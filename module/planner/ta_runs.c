@@ -29,12 +29,16 @@
  * - Nodes near the leaves (small subtrees) keep no sub list: a query walks
  *   their subtree's own lists instead. That saves most of the memory.
  * - The union of own() along the root path of a node at depth <= 10 is
- *   cached, made from its parent's entry and its own list when asked for.
+ *   cached, made when asked for from its grandparent's entry and its own
+ *   and its parent's lists (entries every other level take less of the
+ *   pool, which fills up).
  *   A query's ancestors down to that depth lie on the root paths of two
  *   nodes (its left and right edges), so their two entries stand for all
  *   of them. An insert stamps the nodes whose own list it changed; an
  *   entry older than a stamp on its path is stale. The entries share a
- *   pool of n / 2 spans; when it is full they all start over.
+ *   pool of n + 1 spans, the second half of the fit engine's sort scratch
+ *   (which only its other index uses, and a query whose merges need it:
+ *   both drop the cache); when it is full they all start over.
  *
  * Lists live in one pool allocated up front; a list that outgrows its block
  * moves to a bigger one (about 1.4 times), and when the pool is full it is
@@ -101,13 +105,6 @@ static u32 ta_runs_leaf(const struct ta_runs *r, u32 step)
 	return lo;
 }
 
-static int ta_runs_cmp_u32(const void *a, const void *b)
-{
-	u32 x = *(const u32 *)a, y = *(const u32 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Forget every cached union (the pool is reused from its start). */
 static void ta_runs_cache_clear(struct ta_runs *r)
 {
@@ -125,15 +122,19 @@ static void ta_runs_cache_clear(struct ta_runs *r)
  * ta_runs_init() - set up the structure for a set of buffers
  * @r: the structure
  * @b: the buffers (their starts define the leaves)
+ * @by_start: their indices by start (ta_fit_order_by_start())
  * @n: how many, at least 1
- * @sa: scratch, @scap spans
- * @sb: unused, kept for the callers
- * @scap: scratch capacity
+ * @sa: scratch, 2 * @scap spans: the first half for the merges, the
+ *	second the pool of the cached unions; a query whose merges need more
+ *	drops the cache and takes it all. The caller's scratch for the other
+ *	index, which it may overwrite only after a query failed (then
+ *	ta_runs_cache_drop())
+ * @scap: half of @sa
  *
  * Return: 0 or -ENOMEM.
  */
-int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
-		 struct ta_span *sa, struct ta_span *sb, u32 scap)
+int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
+		 const u32 *by_start, u32 n, struct ta_span *sa, u32 scap)
 {
 	u32 i, m = 0;
 
@@ -153,12 +154,10 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
 	r->nodes_ok = false;
 	if (!r->pts)
 		return -ENOMEM;
+	/* the distinct starts, in order */
 	for (i = 0; i < n; i++)
-		r->pts[i] = b[i].start;
-	ta_env_sort(r->pts, n, sizeof(*r->pts), ta_runs_cmp_u32);
-	for (i = 0; i < n; i++)
-		if (!m || r->pts[m - 1] != r->pts[i])
-			r->pts[m++] = r->pts[i];
+		if (!m || r->pts[m - 1] != b[by_start[i]].start)
+			r->pts[m++] = b[by_start[i]].start;
 	r->m = m;
 	r->leaf_depth = ta_runs_depth(2 * m - 1);
 	/* own lists 1 .. 2m - 1, then sub lists of the nodes above the small */
@@ -173,8 +172,9 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
 #endif
 	r->bump = 0;
 	r->sa = sa;
-	r->sb = sb;
 	r->scap = scap;
+	r->slim = scap;
+	r->sbase = 0;
 	r->pool = ta_env_alloc_array(r->pool_cap, sizeof(*r->pool));
 	r->loff = ta_env_alloc_array(r->nlists, sizeof(*r->loff));
 	r->lnum = ta_env_alloc_array(r->nlists, sizeof(*r->lnum));
@@ -193,15 +193,14 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
 			r->cdepth = TA_RUNS_CACHE_DEPTH;
 		/* an entry per node down to the cache depth, by node number */
 		nc = 2U << r->cdepth;
-		r->ccap = (n >> 1) + 64;
+		r->ccap = scap;
 		r->cbump = 0;
-		r->cpool = ta_env_alloc_array(r->ccap, sizeof(*r->cpool));
+		r->cpool = sa + scap;
 		r->coff = ta_env_alloc_array(nc, sizeof(*r->coff));
 		r->cnum = ta_env_alloc_array(nc, sizeof(*r->cnum));
 		r->cstamp = ta_env_alloc_array(nc, sizeof(*r->cstamp));
 		r->cmod = ta_env_alloc_array(nc, sizeof(*r->cmod));
-		if (!r->cpool || !r->coff || !r->cnum || !r->cstamp ||
-		    !r->cmod) {
+		if (!r->coff || !r->cnum || !r->cstamp || !r->cmod) {
 			ta_runs_free(r);
 			return -ENOMEM;
 		}
@@ -224,7 +223,6 @@ void ta_runs_free(struct ta_runs *r)
 	ta_env_free(r->cstamp);
 	ta_env_free(r->cnum);
 	ta_env_free(r->coff);
-	ta_env_free(r->cpool);
 	r->cmod = NULL;
 	r->cstamp = NULL;
 	r->cnum = NULL;
@@ -266,6 +264,16 @@ void ta_runs_reset(struct ta_runs *r)
 }
 
 /**
+ * ta_runs_cache_drop() - forget the cached unions: their pool was overwritten
+ * @r: the structure
+ */
+void ta_runs_cache_drop(struct ta_runs *r)
+{
+	if (r->cdepth)
+		ta_runs_cache_clear(r);
+}
+
+/**
  * ta_runs_bytes() - memory ta_runs_init() took
  * @r: the structure
  *
@@ -279,8 +287,7 @@ size_t ta_runs_bytes(const struct ta_runs *r)
 		       2 * (size_t)r->m * sizeof(*r->seen);
 
 	if (r->cdepth)
-		bytes += (size_t)r->ccap * sizeof(*r->cpool) +
-			 (8 * sizeof(u32) << r->cdepth);
+		bytes += 8 * sizeof(u32) << r->cdepth;
 	return bytes;
 }
 
@@ -498,6 +505,31 @@ int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi)
 }
 
 /*
+ * The first run of @a from @i on (a[i].hi <= @hi) that ends after @hi, or
+ * @na: a gallop, then a binary search.
+ */
+static u32 ta_runs_gallop_hi(const struct ta_span *a, u32 i, u32 na, u64 hi)
+{
+	u32 lo = i + 1, up = i + 1;
+
+	while (up < na && a[up].hi <= hi) {
+		lo = up + 1;
+		up = i + 2 * (up - i);
+	}
+	if (up > na)
+		up = na;
+	while (lo < up) {
+		u32 mid = lo + ((up - lo) >> 1);
+
+		if (a[mid].hi <= hi)
+			lo = mid + 1;
+		else
+			up = mid;
+	}
+	return lo;
+}
+
+/*
  * Union of two sorted lists of runs into @o; returns its length. The runs
  * of the longer list that meet no run of the shorter one are copied in
  * stretches, their ends found by galloping, and only the others are
@@ -550,11 +582,17 @@ static u32 ta_runs_merge(const struct ta_span *a, u32 na,
 			k += lo - i;
 			i = lo;
 		}
-		for (; i < na && a[i].lo <= cur.hi; i++) {
+		if (i < na && a[i].lo <= cur.hi) {
 			if (a[i].lo < cur.lo)
 				cur.lo = a[i].lo;
-			if (a[i].hi > cur.hi)
+			/* the runs of a inside cur: skipped by galloping */
+			if (a[i].hi <= cur.hi)
+				i = ta_runs_gallop_hi(a, i, na, cur.hi);
+			/* one more may reach past cur; the next starts after it */
+			if (i < na && a[i].lo <= cur.hi) {
 				cur.hi = a[i].hi;
+				i++;
+			}
 		}
 		o[k++] = cur;
 	}
@@ -620,8 +658,9 @@ static void ta_runs_sift(struct ta_runs *r, u32 q, u32 n)
 
 		if (c >= n)
 			break;
-		if (c + 1 < n && r->hkey[c + 1] < r->hkey[c])
-			c++;
+		/* the lesser child, without a branch to mispredict */
+		if (c + 1 < n)
+			c += r->hkey[c + 1] < r->hkey[c];
 		if (r->hkey[c] >= key)
 			break;
 		r->heap[q] = r->heap[c];
@@ -643,7 +682,7 @@ static void ta_runs_sift(struct ta_runs *r, u32 q, u32 n)
 static s64 ta_runs_union_heap(struct ta_runs *r, const struct ta_span **out,
 			      u64 *work)
 {
-	struct ta_span *o = r->sa;
+	struct ta_span *o = r->sa + r->sbase;
 	u32 n = r->n_lists, k = 0, q, taken = 0;
 	u64 clo = 0, chi = 0;
 	bool open = false;
@@ -705,11 +744,11 @@ static s64 ta_runs_union_heap(struct ta_runs *r, const struct ta_span **out,
 static s64 ta_runs_merge_all(struct ta_runs *r, const struct ta_span **out,
 			     u64 *work)
 {
-	struct ta_span *dst = r->sa;
+	struct ta_span *dst = r->sa + r->sbase;
 	u32 q, j, w = 0, n = r->n_lists;
 
 	if (!n) {
-		*out = r->sa;
+		*out = dst;
 		return 0;
 	}
 	if (n >= TA_RUNS_HEAP_LISTS)
@@ -730,7 +769,7 @@ static s64 ta_runs_merge_all(struct ta_runs *r, const struct ta_span **out,
 		const struct ta_span *p;
 		u32 got;
 
-		if ((u64)w + r->ln[n - 1] + r->ln[n - 2] > r->scap)
+		if ((u64)w + r->ln[n - 1] + r->ln[n - 2] > r->slim)
 			return -ENOSPC;
 		got = ta_runs_merge(r->lp[n - 1], r->ln[n - 1], r->lp[n - 2],
 				    r->ln[n - 2], dst + w);
@@ -769,46 +808,61 @@ static bool ta_runs_cache_valid(const struct ta_runs *r, u32 v)
 
 /*
  * Cache the union of own() along the root path of @v (depth <= the cache
- * depth): the union of its parent's entry, made first if need be, and
- * own(@v). False when an entry does not fit the scratch or the pool.
+ * depth): the union of its grandparent's entry, made first if need be,
+ * own(@v) and own() of its parent. False when an entry does not fit the
+ * scratch or the pool.
  */
 static bool ta_runs_cache_make(struct ta_runs *r, u32 v, u64 *work)
 {
 	u32 path[TA_RUNS_CACHE_DEPTH + 1], np = 0, a, j, k;
 	struct ta_span *dst;
 
-	for (a = v; a && !ta_runs_cache_valid(r, a); a >>= 1)
+	/* entries every other level: each from its grandparent's */
+	for (a = v; a && !ta_runs_cache_valid(r, a); a >>= 2)
 		path[np++] = a;
 	while (np--) {
-		const struct ta_span *up = NULL, *own;
-		u32 nup = 0, nown;
+		const struct ta_span *up = NULL, *own, *o2 = NULL;
+		u32 nup = 0, nown, n2 = 0;
 
 		a = path[np];
-		if (a > 1) {
-			up = r->cpool + r->coff[a >> 1];
-			nup = r->cnum[a >> 1];
+		if (a > 3) {
+			up = r->cpool + r->coff[a >> 2];
+			nup = r->cnum[a >> 2];
 		}
 		own = r->pool + r->loff[a];
 		nown = r->loff[a] ? r->lnum[a] : 0;
-		if ((u64)nup + nown > r->scap || nup + nown > r->ccap)
+		if (a > 1 && r->loff[a >> 1]) {
+			o2 = r->pool + r->loff[a >> 1];
+			n2 = r->lnum[a >> 1];
+		}
+		if (2 * ((u64)nup + nown + n2) > r->scap ||
+		    nup + nown + n2 > r->ccap)
 			return false;
+		/* the two own lists into the scratch's start */
+		if (nown && n2) {
+			nown = ta_runs_merge(own, nown, o2, n2, r->sa);
+			own = r->sa;
+		} else if (n2) {
+			own = o2;
+			nown = n2;
+		}
 		/* into the pool's free end, or the scratch when it is full */
 		dst = r->cbump + nup + nown <= r->ccap ?
-		      r->cpool + r->cbump : r->sa;
+		      r->cpool + r->cbump : r->sa + nown;
 		if (nup && nown)
 			k = ta_runs_merge(up, nup, own, nown, dst);
 		else
 			for (k = 0, j = 0; j < nup + nown; j++, k++)
 				dst[k] = nup ? up[j] : own[j];
-		*work += nup + nown;
-		if (dst == r->sa) {
+		*work += nup + nown + n2;
+		if (dst == r->sa + nown) {
 			/* full: forget every entry, this one starts over */
 			ta_runs_cache_clear(r);
 #ifdef TA_PLAN_DEBUG
 			ta_runs_debug_cache_full++;
 #endif
 			for (j = 0; j < k; j++)
-				r->cpool[j] = r->sa[j];
+				r->cpool[j] = dst[j];
 		}
 		r->coff[a] = r->cbump;
 		r->cnum[a] = k;
@@ -884,9 +938,12 @@ s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
 {
 	u32 skip = 0;
 	u64 total = 0;
+	s64 got;
 
 	ta_runs_nodes(r, s, e);
 	r->n_lists = 0;
+	/* without a cache its pool is scratch too */
+	r->slim = r->cdepth ? r->scap : 2 * r->scap;
 	if (r->cdepth) {
 		if (ta_runs_cache_lists(r, &total, work) >= 0) {
 			skip = r->cdepth;
@@ -895,8 +952,43 @@ s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
 			total = 0;
 		}
 	}
-	if (!ta_runs_gather(r, &total, skip) || total > r->scap)
+	if (ta_runs_gather(r, &total, skip) && total <= r->slim) {
+		*work += total + r->n_lists;
+		got = ta_runs_merge_all(r, out, work);
+		if (got != -ENOSPC || !r->cdepth)
+			return got;
+	} else if (!r->cdepth) {
 		return -ENOSPC;
+	}
+	/*
+	 * Short of scratch: the cached unions move to its start, and the
+	 * cache's pool, its second half, joins it.
+	 */
+	r->n_lists = 0;
+	total = 0;
+	skip = 0;
+	if (ta_runs_cache_lists(r, &total, work) >= 0 && total <= r->scap) {
+		u32 j, k;
+
+		for (j = 0; j < r->n_lists; j++) {
+			for (k = 0; k < r->ln[j]; k++)
+				r->sa[r->sbase + k] = r->lp[j][k];
+			r->lp[j] = r->sa + r->sbase;
+			r->sbase += r->ln[j];
+		}
+		skip = r->cdepth;
+	} else {
+		r->n_lists = 0;
+		total = 0;
+	}
+	ta_runs_cache_clear(r);
+	r->slim = 2 * r->scap - r->sbase;
+	if (!ta_runs_gather(r, &total, skip) || total > r->slim) {
+		r->sbase = 0;
+		return -ENOSPC;
+	}
 	*work += total + r->n_lists;
-	return ta_runs_merge_all(r, out, work);
+	got = ta_runs_merge_all(r, out, work);
+	r->sbase = 0;
+	return got;
 }

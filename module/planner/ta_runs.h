@@ -23,8 +23,8 @@ struct ta_runs {
 	u32 pool_cap, bump;
 	u32 *loff, *lnum;
 	u8 *lcls;
-	struct ta_span *sa, *sb;
-	u32 scap;
+	struct ta_span *sa;
+	u32 scap, slim, sbase;
 	struct ta_span *cpool;
 	u32 *coff, *cnum, *cstamp, *cmod;
 	u32 cdepth, ccap, cbump, tick;
@@ -48,10 +48,11 @@ extern u32 ta_runs_debug_pool;
 extern u64 ta_runs_debug_heap_unions;
 extern u64 ta_runs_debug_cache_full;
 #endif
-int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b, u32 n,
-		 struct ta_span *sa, struct ta_span *sb, u32 scap);
+int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
+		 const u32 *by_start, u32 n, struct ta_span *sa, u32 scap);
 void ta_runs_free(struct ta_runs *r);
 void ta_runs_reset(struct ta_runs *r);
+void ta_runs_cache_drop(struct ta_runs *r);
 size_t ta_runs_bytes(const struct ta_runs *r);
 int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi);
 s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
