@@ -5,8 +5,9 @@
 # against offline planning in the same VM, plus mmap write bandwidth. TCG
 # makes absolute numbers slow; the ratios are the point. Both kernels,
 # because the transports' costs differ between them: 6.1 copies every
-# netlink request above a page into vmalloc'd memory, 6.10 and later use
-# kvmalloc (Documentation/testing.md, "The transport benchmark").
+# netlink request above a page into vmalloc'd memory, 6.12 uses kvmalloc
+# (Documentation/testing.md, "The copy in, large netlink requests on 6.1,
+# two kernels").
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
