@@ -552,7 +552,7 @@ static u32 ta_runs_merge(const struct ta_span *a, u32 na,
 	}
 	for (j = 0; j < nb; j++) {
 		struct ta_span cur = b[j];
-		u32 lo = i + 1, hi = i + 1;
+		u32 lo;
 
 		if (k && cur.lo <= o[k - 1].hi) {
 			/* it meets the run just written: reopen that */
@@ -562,21 +562,11 @@ static u32 ta_runs_merge(const struct ta_span *a, u32 na,
 			if (o[k].hi > cur.hi)
 				cur.hi = o[k].hi;
 		} else if (i < na && a[i].hi < cur.lo) {
-			/* the first run of a from i on that ends at cur or after */
-			while (hi < na && a[hi].hi < cur.lo) {
-				lo = hi + 1;
-				hi = i + 2 * (hi - i);
-			}
-			if (hi > na)
-				hi = na;
-			while (lo < hi) {
-				u32 mid = lo + ((hi - lo) >> 1);
-
-				if (a[mid].hi < cur.lo)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
+			/*
+			 * the first run of a from i on that ends at cur or
+			 * after (cur.lo > a[i].hi, so cur.lo - 1 is defined)
+			 */
+			lo = ta_runs_gallop_hi(a, i, na, cur.lo - 1);
 			/* a[i, lo) end before cur and after what is written */
 			memcpy(o + k, a + i, (lo - i) * sizeof(*o));
 			k += lo - i;
