@@ -42,8 +42,7 @@ struct ta_fit {
 	u32 *count;		/* radix counters */
 	struct ta_work *w;	/* work counter */
 	struct ta_work own;	/* the counter when none is given */
-	struct ta_runs runs;	/* the run index, with TA_FIT_RUNS */
-	bool has_runs;		/* created with TA_FIT_RUNS */
+	struct ta_runs *runs;	/* the run index, or NULL */
 	bool runs_ok;		/* the index holds every placed buffer */
 	size_t bytes;		/* what ta_fit_create() allocated */
 };
@@ -51,6 +50,14 @@ struct ta_fit {
 #define TA_FIT_RADIX_BITS	11
 #define TA_FIT_RADIX		BIT(TA_FIT_RADIX_BITS)
 #define TA_FIT_MERGE_MAX	2048
+/*
+ * Fewer buffers: no run index. Enumerating a few hundred neighbours costs
+ * less than setting the index up (a dozen allocations, 7 KiB of list
+ * pointers); both give the same plan.
+ */
+#ifndef TA_FIT_RUNS_MIN
+#define TA_FIT_RUNS_MIN		128
+#endif
 
 int ta_fit_order_by_start(const struct ta_buffer *b, u32 n, u32 *order)
 {
@@ -82,8 +89,10 @@ void ta_fit_destroy(struct ta_fit *f)
 	ta_env_free(f->off);
 	ta_env_free(f->nb);
 	ta_env_free(f->count);
-	if (f->has_runs)
-		ta_runs_free(&f->runs);
+	if (f->runs) {
+		ta_runs_free(f->runs);
+		ta_env_free(f->runs);
+	}
 	ta_env_free(f);
 }
 
@@ -115,16 +124,23 @@ struct ta_fit *ta_fit_create(const struct ta_buffer *b, u32 n, u32 flags,
 	/* nb and tmp: the run index's scratch and its cache's pool */
 	f->nb = ta_env_alloc_array(2 * ((size_t)n + 1), sizeof(*f->nb));
 	f->tmp = f->nb ? f->nb + n + 1 : NULL;
-	f->count = ta_env_alloc_array(TA_FIT_RADIX, sizeof(*f->count));
+	/* a query sorts at most n spans: the radix sort only above */
+	if (n > TA_FIT_MERGE_MAX)
+		f->count = ta_env_alloc_array(TA_FIT_RADIX, sizeof(*f->count));
 	if (!f->by_start || !f->pos || !f->tree || !f->off ||
-	    !f->nb || !f->count)
+	    !f->nb || (n > TA_FIT_MERGE_MAX && !f->count))
 		goto free_engine;
 	if (ta_fit_order_by_start(b, n, f->by_start))
 		goto free_engine;
-	if (flags & TA_FIT_RUNS && n) {
-		if (ta_runs_init(&f->runs, b, f->by_start, n, f->nb, n + 1))
+	if (flags & TA_FIT_RUNS && n >= TA_FIT_RUNS_MIN) {
+		f->runs = ta_env_alloc_array(1, sizeof(*f->runs));
+		if (!f->runs)
 			goto free_engine;
-		f->has_runs = true;
+		if (ta_runs_init(f->runs, b, f->by_start, n, f->nb, n + 1)) {
+			ta_env_free(f->runs);
+			f->runs = NULL;
+			goto free_engine;
+		}
 		f->runs_ok = true;
 	}
 	for (i = 0; i < n; i++)
@@ -132,8 +148,8 @@ struct ta_fit *ta_fit_create(const struct ta_buffer *b, u32 n, u32 flags,
 	f->bytes = sizeof(*f) + (size_t)(n + 1) *
 		   (2 * sizeof(u32) + sizeof(u64) + 2 * sizeof(*f->nb)) +
 		   2 * (size_t)f->leaves * sizeof(u32) +
-		   TA_FIT_RADIX * sizeof(u32) +
-		   (f->has_runs ? ta_runs_bytes(&f->runs) : 0);
+		   (f->count ? TA_FIT_RADIX * sizeof(u32) : 0) +
+		   (f->runs ? sizeof(*f->runs) + ta_runs_bytes(f->runs) : 0);
 	return f;
 
 free_engine:
@@ -153,8 +169,8 @@ void ta_fit_reset(struct ta_fit *f)
 	for (i = 0; i < 2 * f->leaves; i++)
 		f->tree[i] = 0;
 	f->w->units += f->leaves;
-	if (f->has_runs) {
-		ta_runs_reset(&f->runs);
+	if (f->runs) {
+		ta_runs_reset(f->runs);
 		f->runs_ok = true;
 		f->w->units += f->n;
 	}
@@ -185,11 +201,11 @@ void ta_fit_place(struct ta_fit *f, u32 b, u64 off)
 	ta_fit_set(f, b, buf->end);
 	if (f->runs_ok) {
 		/* a full index stays off: the tree answers from now on */
-		if (ta_runs_insert(&f->runs, buf->start, buf->end, off,
+		if (ta_runs_insert(f->runs, buf->start, buf->end, off,
 				   off + buf->size))
 			f->runs_ok = false;
-		f->w->units += f->runs.work;
-		f->runs.work = 0;
+		f->w->units += f->runs->work;
+		f->runs->work = 0;
 	}
 }
 
@@ -435,7 +451,7 @@ int ta_fit_lowest_beside(struct ta_fit *f, u32 b, u32 mode,
 		return 0;
 	}
 	if (f->runs_ok)
-		runs = ta_runs_query(&f->runs, buf->start, buf->end, &g,
+		runs = ta_runs_query(f->runs, buf->start, buf->end, &g,
 				     &f->w->units);
 	if (runs >= 0) {
 		k = (u32)runs;
@@ -446,7 +462,7 @@ int ta_fit_lowest_beside(struct ta_fit *f, u32 b, u32 mode,
 		ret = ta_work_add(f->w, 16 + 4 * (u64)k);
 		/* the sort's scratch is where the run index caches unions */
 		if (f->runs_ok)
-			ta_runs_cache_drop(&f->runs);
+			ta_runs_cache_drop(f->runs);
 		if (!ret)
 			g = ta_fit_sort(f, k);
 	}

@@ -44,11 +44,13 @@ int ta_fit_order_by_start(const struct ta_buffer *b, u32 n, u32 *order);
  * ta_fit_create() - build the fit engine for a set of buffers
  * @b: the buffers (validated; sizes and alignments as ta_plan_solve() checks)
  * @n: how many
- * @flags: 0 or %TA_FIT_RUNS
+ * @flags: 0 or %TA_FIT_RUNS (the run index, kept from 128 buffers on:
+ *	   below, enumerating neighbours costs less than building it, and
+ *	   the plans are the same)
  * @w: work counter every query adds to, or NULL for one of its own
  *
  * Memory, taken here and nowhere else: about 70 bytes per buffer, plus
- * about 180 with %TA_FIT_RUNS.
+ * about 180 with the run index.
  *
  * Return: the engine, or NULL when memory is short.
  */

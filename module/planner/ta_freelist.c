@@ -33,6 +33,7 @@
  */
 #include "ta_bits.h"
 #include "ta_plan_helpers.h"
+#include "ta_sort.h"
 #include "ta_strategy.h"
 
 #define TA_FL_NIL	U32_MAX
@@ -290,51 +291,35 @@ static void ta_fl_release(struct ta_fl *fl, u32 k, u64 *work)
 	ta_fl_tree_add(fl, k, work);
 }
 
-static int ta_fl_cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-struct ta_fl_key {
-	u32 start;
-	u32 index;
-	u64 size;
-};
-
-static int ta_fl_cmp_alloc(const void *a, const void *b)
-{
-	const struct ta_fl_key *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->size != y->size)
-		return x->size > y->size ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/* Allocation order into @alloc, release order (end << 32 | i) into @rel. */
+/*
+ * Allocation order into @alloc (start, then largest first, then index),
+ * release order (end << 32 | i) into @rel: stable radix sorts, by size
+ * then by start, as greedy-size's order.
+ */
 static int ta_fl_orders(const struct ta_buffer *bufs, u32 n, u32 *alloc,
 			u64 *rel)
 {
-	struct ta_fl_key *key = ta_env_alloc_array(n, sizeof(*key));
+	u64 *key = ta_env_alloc_array(n + 1, sizeof(*key));
 	u32 i;
+	int ret;
 
 	if (!key)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		key[i].start = bufs[i].start;
-		key[i].index = i;
-		key[i].size = bufs[i].size;
+		key[i] = ~bufs[i].size;
+		alloc[i] = i;
 		rel[i] = (u64)bufs[i].end << 32 | i;
 	}
-	ta_env_sort(key, n, sizeof(*key), ta_fl_cmp_alloc);
-	for (i = 0; i < n; i++)
-		alloc[i] = key[i].index;
+	ret = ta_radix_sort(key, alloc, n);
+	if (!ret) {
+		for (i = 0; i < n; i++)
+			key[i] = bufs[alloc[i]].start;
+		ret = ta_radix_sort(key, alloc, n);
+	}
 	ta_env_free(key);
-	ta_env_sort(rel, n, sizeof(*rel), ta_fl_cmp_u64);
-	return 0;
+	if (!ret)
+		ret = ta_radix_sort(rel, NULL, n);
+	return ret;
 }
 
 static void ta_fl_init(struct ta_fl *fl, u32 nodes)

@@ -22,6 +22,7 @@
 #include "ta_test.h"
 #include "planner_build.h"
 #include "ta_runs.h"
+#include "ta_sort.h"
 
 struct ref_span {
 	u64 lo, hi;
@@ -226,8 +227,98 @@ static int t_greedy_vs_reference(void)
 	return 0;
 }
 
+/*
+ * ta_radix_sort() against qsort() by (key, original place), at sizes on
+ * both sides of each of its paths (insertion below 32, merge below 256,
+ * 8-bit digits below 4,096, 11-bit above) and with keys that differ in
+ * one low range, two ranges far apart (start << 32 | index), all bits,
+ * or not at all; with and without values.
+ */
+struct sort_ref {
+	u64 key;
+	u32 val;
+};
+
+static int sort_ref_cmp(const void *a, const void *b)
+{
+	const struct sort_ref *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->val < y->val ? -1 : x->val > y->val;
+}
+
+static u64 sort_key(u32 shape, u32 i)
+{
+	switch (shape) {
+	case 0:
+		return lcg() % 7;
+	case 1:
+		return (u64)(lcg() % 300) << 32 | i;
+	case 2:
+		return (u64)lcg() << 40 ^ (u64)lcg() << 20 ^ lcg();
+	case 3:
+		return ~(u64)(lcg() % 5000);
+	default:
+		return 42;
+	}
+}
+
+static int t_radix_sort(void)
+{
+	static const u32 sizes[] = { 0, 1, 2, 31, 32, 33, 101, 255, 256, 257,
+				     1000, 4095, 4096, 5000, 70000 };
+	const u32 n_sizes = sizeof(sizes) / sizeof(sizes[0]), n_shapes = 5;
+	u32 s, shape, i, with_val, ran = 0, max_n = 70000;
+	struct sort_ref *ref = calloc(max_n, sizeof(*ref));
+	u64 *key = calloc(max_n, sizeof(*key));
+	u32 *val = calloc(max_n, sizeof(*val));
+	int ret = 0;
+
+	TA_CHECK(ref && key && val, "memory");
+	for (s = 0; s < n_sizes && !ret; s++) {
+		for (shape = 0; shape < n_shapes && !ret; shape++) {
+			for (with_val = 0; with_val < 2 && !ret; with_val++) {
+				u32 n = sizes[s];
+
+				lcg_state = 900 + 10 * s + shape;
+				for (i = 0; i < n; i++) {
+					key[i] = sort_key(shape, i);
+					val[i] = i;
+					ref[i].key = key[i];
+					ref[i].val = i;
+				}
+				qsort(ref, n, sizeof(*ref), sort_ref_cmp);
+				if (ta_radix_sort(key, with_val ? val : NULL,
+						  n)) {
+					ret = -1;
+					break;
+				}
+				for (i = 0; i < n; i++)
+					if (key[i] != ref[i].key ||
+					    (with_val && val[i] != ref[i].val))
+						break;
+				if (i < n) {
+					printf("# n %u shape %u values %u: differs at %u\n",
+					       n, shape, with_val, i);
+					ret = 1;
+				}
+				ran++;
+			}
+		}
+	}
+	free(ref);
+	free(key);
+	free(val);
+	TA_CHECK(!ret, "%d", ret);
+	TA_CHECK(ran == n_sizes * n_shapes * 2, "ran %u of %u", ran,
+		 n_sizes * n_shapes * 2);
+	return 0;
+}
+
 const struct ta_test ta_greedy_ref_tests[] = {
 	{ "greedy-size: plans equal an O(n^2) best fit, 120 random inputs",
 	  t_greedy_vs_reference },
+	{ "radix sort: as qsort by key then place, 150 inputs", t_radix_sort },
 	{ NULL, NULL },
 };
