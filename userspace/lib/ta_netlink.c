@@ -399,6 +399,40 @@ static char *ta_nl_packed_entry(char *p, int type, uint32_t i, uint32_t n,
 	return p + NLA_HDRLEN;
 }
 
+/*
+ * @n entries of @elem bytes at @src, already in the uAPI's layout, in
+ * packed attributes of @type at @p: one copy per attribute. Returns the
+ * end.
+ */
+static char *ta_nl_put_packed(char *p, int type, const void *src,
+			      uint32_t n, uint32_t elem)
+{
+	uint32_t per = TA_NL_PACKED_MAX / elem, i, in_attr;
+
+	for (i = 0; i < n; i += in_attr) {
+		in_attr = n - i < per ? n - i : per;
+		p = ta_nl_packed_entry(p, type, i, n, elem);
+		memcpy(p, (const char *)src + (size_t)i * elem,
+		       (size_t)in_attr * elem);
+		p += (size_t)in_attr * elem;
+	}
+	return p;
+}
+
+/*
+ * Element @i of a user array into @dst: a fixed-size copy when the
+ * caller's element is the library's own (the usual case), else
+ * ta_nl_elem()'s zero-extension and check.
+ */
+static int ta_nl_elem_at(const void *base, uint32_t i, uint32_t usize,
+			 void *dst, size_t ksize)
+{
+	if (usize != ksize)
+		return ta_nl_elem(base, i, usize, dst, ksize);
+	memcpy(dst, (const char *)base + (size_t)i * ksize, ksize);
+	return 0;
+}
+
 /**
  * ta_nl_graph_size() - the fewest bytes a request's graph can take
  * @a: the graph as plan-create's struct holds it
@@ -457,7 +491,7 @@ int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
 	    (a->n_refs && !a->refs))
 		return -EFAULT;
 	for (i = 0; i < a->n_tensors; i++) {
-		err = ta_nl_elem(tensors, i, a->tensor_size, &t, sizeof(t));
+		err = ta_nl_elem_at(tensors, i, a->tensor_size, &t, sizeof(t));
 		if (err)
 			return err;
 		if (t.pad)
@@ -466,7 +500,7 @@ int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
 			len += ta_nl_tensor_len(&t);
 	}
 	for (i = 0; i < a->n_ops; i++) {
-		err = ta_nl_elem(ops, i, a->op_size, &op, sizeof(op));
+		err = ta_nl_elem_at(ops, i, a->op_size, &op, sizeof(op));
 		if (err)
 			return err;
 		if (op.flags & ~TA_OP_INPLACE)
@@ -487,6 +521,15 @@ int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
 	if (!p)
 		return -EMSGSIZE;
 	/* checked above: the elements are copied, not checked again */
+	if (packed && a->tensor_size == sizeof(t) && a->op_size == sizeof(op)) {
+		p = ta_nl_put_packed(p, at->tensors_packed, tensors,
+				     a->n_tensors, sizeof(t));
+		p = ta_nl_put_packed(p, at->ops_packed, ops, a->n_ops,
+				     sizeof(op));
+		ta_nl_put_packed(p, at->refs_packed, refs, a->n_refs,
+				 sizeof(*refs));
+		return 0;
+	}
 	for (i = 0; i < a->n_tensors; i++) {
 		ta_nl_elem(tensors, i, a->tensor_size, &t, sizeof(t));
 		if (packed) {
@@ -547,7 +590,9 @@ int ta_nl_put_lifetimes(struct nl_msg *msg, const struct ta_plan_create *a,
 		return -EINVAL;
 	if (a->n_tensors && !a->tensors)
 		return -EFAULT;
-	for (i = 0; i < a->n_tensors; i++) {
+	/* the library's own layout, packed: nothing to check or count */
+	for (i = 0; i < a->n_tensors && (!packed ||
+					 a->tensor_size != sizeof(l)); i++) {
 		err = ta_nl_elem(tensors, i, a->tensor_size, &l, sizeof(l));
 		if (err)
 			return err;
@@ -559,6 +604,11 @@ int ta_nl_put_lifetimes(struct nl_msg *msg, const struct ta_plan_create *a,
 	p = ta_nl_room(msg, len);
 	if (!p)
 		return -EMSGSIZE;
+	if (packed && a->tensor_size == sizeof(l)) {
+		ta_nl_put_packed(p, at->buffers_packed, tensors, a->n_tensors,
+				 sizeof(l));
+		return 0;
+	}
 	for (i = 0; i < a->n_tensors; i++) {
 		ta_nl_elem(tensors, i, a->tensor_size, &l, sizeof(l));
 		if (packed) {
