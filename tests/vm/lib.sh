@@ -327,7 +327,14 @@ ta_kbuild() {
 	local what=$1 kdir=$2 dir=$3
 	shift 3
 	find "$dir" \( -name '*.o' -o -name '.*.cmd' -o -name '*.ko' \) -delete
-	if ! make -C "$kdir" M="$dir" W=1 "$@" modules >"$dir/build.log" 2>&1; then
+	# Debian 12's pahole (1.24) once failed to add the BTF of a module
+	# whose build was otherwise complete ("pahole: ...ko: Invalid
+	# argument", the machine loaded; the same build passed right after):
+	# that last step, and only that failure, is tried a second time.
+	if ! make -C "$kdir" M="$dir" W=1 "$@" modules >"$dir/build.log" 2>&1 &&
+	   ! { grep -q '^pahole: .*\.ko: ' "$dir/build.log" &&
+	       echo "# pahole failed: the module's last step again" >>"$dir/build.log" &&
+	       make -C "$kdir" M="$dir" W=1 "$@" modules >>"$dir/build.log" 2>&1; }; then
 		cat "$dir/build.log" >&2
 		ta_die "$what build against $kdir failed"
 	fi
