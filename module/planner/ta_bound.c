@@ -191,9 +191,10 @@ int ta_sweep_lower_bound(const struct ta_buffer *bufs, u32 n, u64 *lb,
 	if (!n)
 		return 0;
 	ev = ta_sweep_events(bufs, n);
-	ls.idx = ta_env_alloc_array(n, sizeof(*ls.idx));
-	ls.pos = ta_env_alloc_array(n, sizeof(*ls.pos));
-	if (!ev || !ls.idx || !ls.pos) {
+	/* idx, then pos: one allocation */
+	ls.idx = ta_env_alloc_array(2 * (size_t)n, sizeof(*ls.idx));
+	ls.pos = ls.idx ? ls.idx + n : NULL;
+	if (!ev || !ls.idx) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -232,7 +233,6 @@ int ta_sweep_lower_bound(const struct ta_buffer *bufs, u32 n, u64 *lb,
 			best = here;
 	}
 out:
-	ta_env_free(ls.pos);
 	ta_env_free(ls.idx);
 	ta_env_free(ev);
 	if (!ret)

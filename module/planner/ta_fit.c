@@ -83,11 +83,6 @@ void ta_fit_destroy(struct ta_fit *f)
 {
 	if (!f)
 		return;
-	ta_env_free(f->by_start);
-	ta_env_free(f->pos);
-	ta_env_free(f->tree);
-	ta_env_free(f->off);
-	ta_env_free(f->nb);
 	ta_env_free(f->count);
 	if (f->runs) {
 		ta_runs_free(f->runs);
@@ -99,12 +94,31 @@ void ta_fit_destroy(struct ta_fit *f)
 struct ta_fit *ta_fit_create(const struct ta_buffer *b, u32 n, u32 flags,
 			     struct ta_work *w)
 {
+	size_t m = (size_t)n + 1, bytes;
 	struct ta_fit *f;
-	u32 i;
+	u32 i, leaves = 1, shift = 0;
 
-	f = ta_env_alloc_array(1, sizeof(*f));
+	while (leaves < n) {
+		leaves <<= 1;
+		shift++;
+	}
+	/*
+	 * One allocation: the engine, then its offsets, the neighbour spans
+	 * (nb, then tmp: the run index's scratch and its cache's pool), the
+	 * start order, the positions in it and the tree of ends.
+	 */
+	bytes = sizeof(*f) + m * (sizeof(u64) + 2 * sizeof(struct ta_span) +
+				  2 * sizeof(u32)) +
+		2 * (size_t)leaves * sizeof(u32);
+	f = ta_env_alloc_array(1, bytes);
 	if (!f)
 		return NULL;
+	f->off = (u64 *)(f + 1);
+	f->nb = (struct ta_span *)(f->off + m);
+	f->tmp = f->nb + m;
+	f->by_start = (u32 *)(f->tmp + m);
+	f->pos = f->by_start + m;
+	f->tree = f->pos + m;
 	f->b = b;
 	f->n = n;
 	if (!w) {
@@ -112,24 +126,14 @@ struct ta_fit *ta_fit_create(const struct ta_buffer *b, u32 n, u32 flags,
 		w = &f->own;
 	}
 	f->w = w;
-	f->leaves = 1;
-	while (f->leaves < n) {
-		f->leaves <<= 1;
-		f->shift++;
-	}
-	f->by_start = ta_env_alloc_array(n + 1, sizeof(*f->by_start));
-	f->pos = ta_env_alloc_array(n + 1, sizeof(*f->pos));
-	f->tree = ta_env_alloc_array(2 * (size_t)f->leaves, sizeof(*f->tree));
-	f->off = ta_env_alloc_array(n + 1, sizeof(*f->off));
-	/* nb and tmp: the run index's scratch and its cache's pool */
-	f->nb = ta_env_alloc_array(2 * ((size_t)n + 1), sizeof(*f->nb));
-	f->tmp = f->nb ? f->nb + n + 1 : NULL;
+	f->leaves = leaves;
+	f->shift = shift;
 	/* a query sorts at most n spans: the radix sort only above */
-	if (n > TA_FIT_MERGE_MAX)
+	if (n > TA_FIT_MERGE_MAX) {
 		f->count = ta_env_alloc_array(TA_FIT_RADIX, sizeof(*f->count));
-	if (!f->by_start || !f->pos || !f->tree || !f->off ||
-	    !f->nb || (n > TA_FIT_MERGE_MAX && !f->count))
-		goto free_engine;
+		if (!f->count)
+			goto free_engine;
+	}
 	if (ta_fit_order_by_start(b, n, f->by_start))
 		goto free_engine;
 	if (flags & TA_FIT_RUNS && n >= TA_FIT_RUNS_MIN) {
@@ -145,9 +149,7 @@ struct ta_fit *ta_fit_create(const struct ta_buffer *b, u32 n, u32 flags,
 	}
 	for (i = 0; i < n; i++)
 		f->pos[f->by_start[i]] = i;
-	f->bytes = sizeof(*f) + (size_t)(n + 1) *
-		   (2 * sizeof(u32) + sizeof(u64) + 2 * sizeof(*f->nb)) +
-		   2 * (size_t)f->leaves * sizeof(u32) +
+	f->bytes = bytes +
 		   (f->count ? TA_FIT_RADIX * sizeof(u32) : 0) +
 		   (f->runs ? sizeof(*f->runs) + ta_runs_bytes(f->runs) : 0);
 	return f;

@@ -9,81 +9,15 @@
  * of the planning. A radix sort reads each key once per 11-bit digit (8
  * bits below 4,096 keys), and only over the bits in which the keys differ,
  * each pass starting at the lowest such bit it has not sorted: 2 to 4
- * passes on real traces. Below 256 keys a merge sort takes fewer steps
- * than a pass's counters, below 32 an insertion sort.
+ * passes on real traces (keys such as step << 32 | index skip the
+ * index's unused high bits). Below 32 keys an insertion sort.
  */
 #include "ta_plan_helpers.h"
 #include "ta_sort.h"
 
 #define TA_SORT_BITS	11
 #define TA_SORT_SMALL	4096	/* fewer keys: 8-bit digits */
-#define TA_SORT_MERGE	256	/* fewer keys: a merge sort */
 #define TA_SORT_TINY	32	/* fewer keys: an insertion sort */
-
-/*
- * Stable bottom-up merge sort of @n keys (insertion sort in runs of 8),
- * with the scratch @tk, @tv: fewer steps than a radix pass's 256 counters
- * for a few hundred keys. Returns the arrays that hold the result.
- */
-static void ta_sort_merge(u64 **key, u32 **val, u64 *tk, u32 *tv, u32 n)
-{
-	u64 *k = *key, *xk;
-	u32 *v = *val, *xv;
-	u32 i, j, w;
-
-	for (i = 0; i < n; i += 8) {
-		u32 end = i + 8 < n ? i + 8 : n;
-
-		for (j = i + 1; j < end; j++) {
-			u64 kj = k[j];
-			u32 vj = v ? v[j] : 0, m = j;
-
-			for (; m > i && k[m - 1] > kj; m--) {
-				k[m] = k[m - 1];
-				if (v)
-					v[m] = v[m - 1];
-			}
-			k[m] = kj;
-			if (v)
-				v[m] = vj;
-		}
-	}
-	for (w = 8; w < n; w <<= 1) {
-		for (i = 0; i < n; i += 2 * w) {
-			u32 mid = i + w < n ? i + w : n;
-			u32 end = i + 2 * w < n ? i + 2 * w : n;
-			u32 a = i, b = mid, o = i;
-
-			while (a < mid && b < end) {
-				/* the left run first on a tie: stable */
-				u32 from = k[b] < k[a] ? b++ : a++;
-
-				tk[o] = k[from];
-				if (v)
-					tv[o] = v[from];
-				o++;
-			}
-			for (; a < mid; a++, o++) {
-				tk[o] = k[a];
-				if (v)
-					tv[o] = v[a];
-			}
-			for (; b < end; b++, o++) {
-				tk[o] = k[b];
-				if (v)
-					tv[o] = v[b];
-			}
-		}
-		xk = k;
-		k = tk;
-		tk = xk;
-		xv = v;
-		v = tv;
-		tv = xv;
-	}
-	*key = k;
-	*val = v;
-}
 
 /* Stable insertion sort, for a few keys. */
 static void ta_sort_insertion(u64 *key, u32 *val, u32 n)
@@ -133,7 +67,7 @@ int ta_radix_sort(u64 *key, u32 *val, u32 n)
 	u64 any = 0, all = U64_MAX, diff, *scratch, *tk, *k = key, *xk;
 	u32 *tv = NULL, *count, *v = val, *xv;
 	u32 i, shift, bits = n < TA_SORT_SMALL ? 8 : TA_SORT_BITS;
-	u32 radix = n < TA_SORT_MERGE ? 0 : BIT(bits);
+	u32 radix = BIT(bits);
 
 	for (i = 0; i < n; i++) {
 		any |= key[i];
@@ -155,13 +89,7 @@ int ta_radix_sort(u64 *key, u32 *val, u32 n)
 	count = (u32 *)(scratch + n);
 	if (val)
 		tv = count + radix;
-	if (n < TA_SORT_MERGE) {
-		ta_sort_merge(&k, &v, tk, tv, n);
-		shift = 64;
-	} else {
-		shift = __builtin_ctzll(diff);
-	}
-	for (; shift < 64 && diff >> shift;
+	for (shift = __builtin_ctzll(diff); shift < 64 && diff >> shift;
 	     shift = ta_sort_next_digit(diff, shift + bits)) {
 		u32 sum = 0;
 
