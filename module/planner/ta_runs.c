@@ -20,10 +20,12 @@
  *   shares a leaf with it, so its node and some c are on one root path.
  *   The lists are merged pairwise, shortest first, coalescing as they go
  *   (the runs of the longer list that meet none of the shorter's are
- *   copied in stretches); from %TA_RUNS_HEAP_LISTS lists on (long
- *   lifetimes: on Y_1, 42 lists of 666 runs into a union of 30) in one
- *   pass over a min-heap of the lists, reading each run once, O(R log L)
- *   for R runs in L lists.
+ *   copied in stretches); from %TA_RUNS_SWEEP_LISTS lists on (long
+ *   lifetimes: on Y_1, 42 lists of 666 runs into a union of 30) by
+ *   sweeping: an output run grows by passes over the lists, each taking
+ *   its runs that start inside it; each run is read once, and an output
+ *   run costs a pass or two over the L lists, O(R + U L) for R runs into
+ *   a union of U.
  * - sub(v) lies within its parent's: an insert going up the sub lists
  *   stops at the first that held the span already.
  * - Nodes near the leaves (small subtrees) keep no sub list: a query walks
@@ -53,13 +55,13 @@
 #define TA_RUNS_POOL_PER_BUF	9	/* pool spans per buffer */
 #define TA_RUNS_CACHE_DEPTH	10	/* cache unions down to this depth */
 #define TA_RUNS_INVALID		U32_MAX
-#define TA_RUNS_HEAP_LISTS	24	/* lists from which to union in a heap */
+#define TA_RUNS_SWEEP_LISTS	16	/* lists from which to union in passes */
 
 #ifdef TA_PLAN_DEBUG
 /* Tests shrink the pool to exercise compaction and the fallback. */
 u32 ta_runs_debug_pool;
-/* Unions made in one heap pass, so that tests can see they ran. */
-u64 ta_runs_debug_heap_unions;
+/* Unions made by sweeping, so that tests can see they ran. */
+u64 ta_runs_debug_sweep_unions;
 /* Cache pools that filled up and started over. */
 u64 ta_runs_debug_cache_full;
 #endif
@@ -635,91 +637,71 @@ static bool ta_runs_gather(struct ta_runs *r, u64 *total, u32 skip)
 }
 
 /*
- * Restore the heap of lists (r->heap, keyed by the lo of their next run in
- * r->hkey, side by side) below @q.
+ * Union of the gathered lists in passes, for queries with many lists
+ * (long lifetimes: their runs mostly fall inside runs of other lists, and
+ * the union has few runs). An output run [clo, chi) is grown by passes
+ * over the lists, each list taking every run that starts at or before chi;
+ * a pass also finds the least start left, and the run is done when that
+ * lies past chi (which is then the next run's start). A list is read once;
+ * a run of the output costs a pass or two over the lists left.
  */
-static void ta_runs_sift(struct ta_runs *r, u32 q, u32 n)
-{
-	u32 l = r->heap[q];
-	u64 key = r->hkey[q];
-
-	for (;;) {
-		u32 c = 2 * q + 1;
-
-		if (c >= n)
-			break;
-		/* the lesser child, without a branch to mispredict */
-		if (c + 1 < n)
-			c += r->hkey[c + 1] < r->hkey[c];
-		if (r->hkey[c] >= key)
-			break;
-		r->heap[q] = r->heap[c];
-		r->hkey[q] = r->hkey[c];
-		q = c;
-	}
-	r->heap[q] = l;
-	r->hkey[q] = key;
-}
-
-/*
- * Union of the gathered lists in one pass, for queries with many lists
- * (long lifetimes: their runs mostly fall inside runs of other lists): a
- * binary min-heap of the lists by the lo of their next run. The least is
- * taken; it starts a new output run or extends the current one, and its
- * list then skips, without the heap, every run that ends inside the
- * current run. Each run is read once; the heap moves once per run taken.
- */
-static s64 ta_runs_union_heap(struct ta_runs *r, const struct ta_span **out,
-			      u64 *work)
+static s64 ta_runs_union_sweep(struct ta_runs *r, const struct ta_span **out,
+			       u64 *work)
 {
 	struct ta_span *o = r->sa + r->sbase;
-	u32 n = r->n_lists, k = 0, q, taken = 0;
-	u64 clo = 0, chi = 0;
-	bool open = false;
+	u64 *head = r->head, clo = U64_MAX, chi;
+	u32 n = r->n_lists, k = 0, q;
+	u64 passes = 0;
 
-	/* heap of list indices; r->lp[l] advances, r->ln[l] counts down */
+	/* the lo of each list's next run, side by side for the passes */
 	for (q = 0; q < n; q++) {
-		r->heap[q] = q;
-		r->hkey[q] = r->lp[q]->lo;
+		head[q] = r->lp[q]->lo;
+		if (head[q] < clo)
+			clo = head[q];
 	}
-	for (q = n / 2; q--;)
-		ta_runs_sift(r, q, n);
+	chi = clo;
 	while (n) {
-		u32 l = r->heap[0];
-		const struct ta_span *sp = r->lp[l];
+		u64 next = U64_MAX;
 
-		taken++;
-		if (!open || sp->lo > chi) {
-			if (open)
-				o[k++] = (struct ta_span){ clo, chi };
-			clo = sp->lo;
-			chi = sp->hi;
-			open = true;
-		} else if (sp->hi > chi) {
-			chi = sp->hi;
+		passes += n;
+		for (q = 0; q < n; q++) {
+			const struct ta_span *sp;
+			u32 c;
+
+			if (head[q] > chi) {
+				next = head[q] < next ? head[q] : next;
+				continue;
+			}
+			sp = r->lp[q];
+			c = r->ln[q];
+			do {
+				if (sp->hi > chi)
+					chi = sp->hi;
+				sp++;
+			} while (--c && sp->lo <= chi);
+			if (!c) {
+				n--;
+				r->lp[q] = r->lp[n];
+				r->ln[q] = r->ln[n];
+				head[q] = head[n];
+				q--;
+				continue;
+			}
+			r->lp[q] = sp;
+			r->ln[q] = c;
+			head[q] = sp->lo;
+			next = sp->lo < next ? sp->lo : next;
 		}
-		/* this list's runs inside [clo, chi) add nothing */
-		do {
-			sp++;
-			r->ln[l]--;
-		} while (r->ln[l] && sp->hi <= chi);
-		r->lp[l] = sp;
-		if (!r->ln[l]) {
-			n--;
-			r->heap[0] = r->heap[n];
-			r->hkey[0] = r->hkey[n];
-		} else {
-			r->hkey[0] = sp->lo;
+		if (next > chi) {
+			o[k++] = (struct ta_span){ clo, chi };
+			clo = next;
+			chi = next;
 		}
-		if (n)
-			ta_runs_sift(r, 0, n);
 	}
-	if (open)
-		o[k++] = (struct ta_span){ clo, chi };
 #ifdef TA_PLAN_DEBUG
-	ta_runs_debug_heap_unions++;
+	ta_runs_debug_sweep_unions++;
 #endif
-	*work += taken + k;
+	*work += passes + k;
 	r->n_lists = 1;
 	*out = o;
 	return k;
@@ -741,8 +723,8 @@ static s64 ta_runs_merge_all(struct ta_runs *r, const struct ta_span **out,
 		*out = dst;
 		return 0;
 	}
-	if (n >= TA_RUNS_HEAP_LISTS)
-		return ta_runs_union_heap(r, out, work);
+	if (n >= TA_RUNS_SWEEP_LISTS)
+		return ta_runs_union_sweep(r, out, work);
 	/* sort the lists by length, longest first (insertion: few lists) */
 	for (q = 1; q < n; q++) {
 		const struct ta_span *p = r->lp[q];
