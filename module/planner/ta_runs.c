@@ -568,9 +568,14 @@ static u32 ta_runs_merge(const struct ta_span *a, u32 na,
 			 * the first run of a from i on that ends at cur or
 			 * after (cur.lo > a[i].hi, so cur.lo - 1 is defined)
 			 */
-			lo = ta_runs_gallop_hi(a, i, na, cur.lo - 1);
+			lo = i + 1;
+			if (lo < na && a[lo].hi < cur.lo)
+				lo = ta_runs_gallop_hi(a, lo, na, cur.lo - 1);
 			/* a[i, lo) end before cur and after what is written */
-			memcpy(o + k, a + i, (lo - i) * sizeof(*o));
+			if (lo - i == 1)
+				o[k] = a[i];
+			else
+				memcpy(o + k, a + i, (lo - i) * sizeof(*o));
 			k += lo - i;
 			i = lo;
 		}
@@ -578,8 +583,12 @@ static u32 ta_runs_merge(const struct ta_span *a, u32 na,
 			if (a[i].lo < cur.lo)
 				cur.lo = a[i].lo;
 			/* the runs of a inside cur: skipped by galloping */
-			if (a[i].hi <= cur.hi)
-				i = ta_runs_gallop_hi(a, i, na, cur.hi);
+			if (a[i].hi <= cur.hi) {
+				i++;
+				if (i < na && a[i].hi <= cur.hi)
+					i = ta_runs_gallop_hi(a, i, na,
+							      cur.hi);
+			}
 			/* one more may reach past cur; the next starts after it */
 			if (i < na && a[i].lo <= cur.hi) {
 				cur.hi = a[i].hi;
