@@ -120,6 +120,61 @@ static void ta_runs_cache_clear(struct ta_runs *r)
 	r->tick = 0;
 }
 
+/*
+ * Mark the nodes whose sub list some query will read: the canonical nodes
+ * (above the small subtrees) of every buffer's leaves. Only the engine's
+ * buffers are ever asked for, so the other sub lists need not be kept.
+ * The buffers in start order: a start's leaf follows the one before, an
+ * end's is found by galloping from its start's.
+ */
+static void ta_runs_mark_asked(struct ta_runs *r, const struct ta_buffer *b,
+			       const u32 *by_start, u32 n)
+{
+	u32 i, first = 0, lo, hi, up, step;
+
+	for (i = 0; i < r->nlists - r->sub_base; i++)
+		r->asked[i] = 0;
+	for (i = 0; i < n; i++) {
+		const struct ta_buffer *x = &b[by_start[i]];
+
+		while (r->pts[first] < x->start)
+			first++;
+		/* the first leaf at or after the end: in (lo, up] */
+		lo = first;
+		step = 1;
+		up = first + 1;
+		while (up < r->m && r->pts[up] < x->end) {
+			lo = up;
+			step <<= 1;
+			up = first + step;
+		}
+		if (up > r->m)
+			up = r->m;
+		while (lo + 1 < up) {
+			u32 mid = lo + ((up - lo) >> 1);
+
+			if (r->pts[mid] < x->end)
+				lo = mid;
+			else
+				up = mid;
+		}
+		lo = first + r->m;
+		hi = up + r->m;
+		for (; lo < hi; lo >>= 1, hi >>= 1) {
+			if (lo & 1) {
+				if (!ta_runs_small(r, lo))
+					r->asked[lo] = 1;
+				lo++;
+			}
+			if (hi & 1) {
+				--hi;
+				if (!ta_runs_small(r, hi))
+					r->asked[hi] = 1;
+			}
+		}
+	}
+}
+
 /**
  * ta_runs_init() - set up the structure for a set of buffers
  * @r: the structure
@@ -146,6 +201,7 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
 	r->loff = NULL;
 	r->lnum = NULL;
 	r->lcls = NULL;
+	r->asked = NULL;
 	r->cpool = NULL;
 	r->coff = NULL;
 	r->cnum = NULL;
@@ -182,10 +238,14 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
 	r->lnum = ta_env_alloc_array(r->nlists, sizeof(*r->lnum));
 	r->lcls = ta_env_alloc_array(r->nlists, sizeof(*r->lcls));
 	r->seen = ta_env_alloc_array(2 * (size_t)m, sizeof(*r->seen));
-	if (!r->pool || !r->loff || !r->lnum || !r->lcls || !r->seen) {
+	r->asked = ta_env_alloc_array(r->nlists - r->sub_base + 1,
+				      sizeof(*r->asked));
+	if (!r->pool || !r->loff || !r->lnum || !r->lcls || !r->seen ||
+	    !r->asked) {
 		ta_runs_free(r);
 		return -ENOMEM;
 	}
+	ta_runs_mark_asked(r, b, by_start, n);
 	r->cdepth = 0;
 	if (r->leaf_depth > TA_RUNS_SMALL + 2) {
 		u32 nc;
@@ -231,6 +291,8 @@ void ta_runs_free(struct ta_runs *r)
 	r->coff = NULL;
 	r->cpool = NULL;
 	ta_env_free(r->seen);
+	ta_env_free(r->asked);
+	r->asked = NULL;
 	ta_env_free(r->lcls);
 	ta_env_free(r->lnum);
 	ta_env_free(r->loff);
@@ -286,7 +348,9 @@ size_t ta_runs_bytes(const struct ta_runs *r)
 	size_t bytes = (size_t)r->m * sizeof(*r->pts) +
 		       (size_t)r->pool_cap * sizeof(*r->pool) +
 		       (size_t)r->nlists * (2 * sizeof(u32) + 1) +
-		       2 * (size_t)r->m * sizeof(*r->seen);
+		       2 * (size_t)r->m * sizeof(*r->seen) +
+		       (size_t)(r->nlists - r->sub_base + 1) *
+		       sizeof(*r->asked);
 
 	if (r->cdepth)
 		bytes += 8 * sizeof(u32) << r->cdepth;
@@ -483,7 +547,7 @@ int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi)
 		if (r->cdepth && d <= r->cdepth)
 			r->cmod[c] = r->tick;
 		ret = ta_runs_add(r, c, lo, hi);
-		if (ret >= 0 && !ta_runs_small(r, c)) {
+		if (ret >= 0 && !ta_runs_small(r, c) && r->asked[c]) {
 			ret = ta_runs_add(r, sub + c, lo, hi);
 			held = ret == 1;
 		}
@@ -493,7 +557,7 @@ int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi)
 		 * held the span already, so do all above it.
 		 */
 		for (; k < r->anc_end[q] && ret >= 0 && !held; k++) {
-			if (ta_runs_small(r, r->anc[k]))
+			if (ta_runs_small(r, r->anc[k]) || !r->asked[r->anc[k]])
 				continue;
 			ret = ta_runs_add(r, sub + r->anc[k], lo, hi);
 			held = ret == 1;

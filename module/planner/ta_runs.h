@@ -23,6 +23,7 @@ struct ta_runs {
 	u32 pool_cap, bump;
 	u32 *loff, *lnum;
 	u8 *lcls;
+	u8 *asked;
 	struct ta_span *sa;
 	u32 scap, slim, sbase;
 	struct ta_span *cpool;
