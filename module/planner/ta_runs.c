@@ -51,7 +51,7 @@
 #include "ta_plan_helpers.h"
 #include "ta_runs.h"
 
-#define TA_RUNS_SMALL		3	/* subtrees this many levels deep */
+#define TA_RUNS_SMALL		4	/* subtrees this many levels deep */
 #define TA_RUNS_POOL_PER_BUF	9	/* pool spans per buffer */
 #define TA_RUNS_CACHE_DEPTH	10	/* cache unions down to this depth */
 #define TA_RUNS_INVALID		U32_MAX
