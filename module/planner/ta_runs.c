@@ -710,6 +710,49 @@ static bool ta_runs_gather(struct ta_runs *r, u64 *total, u32 skip)
 }
 
 /*
+ * Before a sweep: the lists of one run (a long query's leaves' own lists,
+ * most of them) become one list, their runs sorted by insertion and
+ * coalesced at @f, so that the passes do not visit each. Only when there
+ * are four or more and @f has room for them.
+ */
+static void ta_runs_unite_singles(struct ta_runs *r, struct ta_span *f,
+				  u32 room)
+{
+	u32 n = r->n_lists, q, m = 0, j;
+
+	for (q = 0; q < n; q++)
+		m += r->ln[q] == 1;
+	if (m < 4 || m > room)
+		return;
+	m = 0;
+	for (q = 0; q < n; q++) {
+		struct ta_span v = r->lp[q][0];
+
+		if (r->ln[q] != 1)
+			continue;
+		for (j = m++; j && f[j - 1].lo > v.lo; j--)
+			f[j] = f[j - 1];
+		f[j] = v;
+		/* the last list takes its place */
+		n--;
+		r->lp[q] = r->lp[n];
+		r->ln[q] = r->ln[n];
+		q--;
+	}
+	for (q = 1, j = 1; q < m; q++) {
+		if (f[q].lo <= f[j - 1].hi) {
+			if (f[q].hi > f[j - 1].hi)
+				f[j - 1].hi = f[q].hi;
+		} else {
+			f[j++] = f[q];
+		}
+	}
+	r->lp[n] = f;
+	r->ln[n] = j;
+	r->n_lists = n + 1;
+}
+
+/*
  * Union of the gathered lists in passes, for queries with many lists
  * (long lifetimes: their runs mostly fall inside runs of other lists, and
  * the union has few runs). An output run [clo, chi) is grown by passes
@@ -724,8 +767,19 @@ static s64 ta_runs_union_sweep(struct ta_runs *r, const struct ta_span **out,
 	struct ta_span *o = r->sa + r->sbase;
 	u64 *head = r->head, clo = U64_MAX, chi;
 	u32 n = r->n_lists, k = 0, q;
-	u64 passes = 0;
+	u64 passes = 0, total = 0;
 
+	/*
+	 * The output is written behind the runs read (it holds at most as
+	 * many): the united single runs go after all the runs, if there is
+	 * room.
+	 */
+	for (q = 0; q < n; q++)
+		total += r->ln[q];
+	if (2 * total <= r->slim) {
+		ta_runs_unite_singles(r, o + total, (u32)total);
+		n = r->n_lists;
+	}
 	/* the lo of each list's next run, side by side for the passes */
 	for (q = 0; q < n; q++) {
 		head[q] = r->lp[q]->lo;
