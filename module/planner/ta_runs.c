@@ -712,17 +712,18 @@ static bool ta_runs_gather(struct ta_runs *r, u64 *total, u32 skip)
 /*
  * Before a sweep: the lists of one run (a long query's leaves' own lists,
  * most of them) become one list, their runs sorted by insertion and
- * coalesced at @f, so that the passes do not visit each. Only when there
- * are four or more and @f has room for them.
+ * coalesced at @f, so that the passes do not visit each (and before
+ * pairwise merges, so that each does not cost a merge). Only when there
+ * are @least or more and @f has room for them.
  */
 static void ta_runs_unite_singles(struct ta_runs *r, struct ta_span *f,
-				  u32 room)
+				  u32 room, u32 least)
 {
 	u32 n = r->n_lists, q, m = 0, j;
 
 	for (q = 0; q < n; q++)
 		m += r->ln[q] == 1;
-	if (m < 4 || m > room)
+	if (m < least || m > room)
 		return;
 	m = 0;
 	for (q = 0; q < n; q++) {
@@ -777,7 +778,7 @@ static s64 ta_runs_union_sweep(struct ta_runs *r, const struct ta_span **out,
 	for (q = 0; q < n; q++)
 		total += r->ln[q];
 	if (2 * total <= r->slim) {
-		ta_runs_unite_singles(r, o + total, (u32)total);
+		ta_runs_unite_singles(r, o + total, (u32)total, 4);
 		n = r->n_lists;
 	}
 	/* the lo of each list's next run, side by side for the passes */
@@ -845,6 +846,7 @@ static s64 ta_runs_merge_all(struct ta_runs *r, const struct ta_span **out,
 {
 	struct ta_span *dst = r->sa + r->sbase;
 	u32 q, j, w = 0, n = r->n_lists;
+	u64 tot = 0;
 
 	if (!n) {
 		*out = dst;
@@ -852,6 +854,16 @@ static s64 ta_runs_merge_all(struct ta_runs *r, const struct ta_span **out,
 	}
 	if (n >= TA_RUNS_SWEEP_LISTS)
 		return ta_runs_union_sweep(r, out, work);
+	/* the lists of one run first, at the scratch's start */
+	for (q = 0; q < n; q++)
+		tot += r->ln[q];
+	if (2 * tot <= r->slim) {
+		ta_runs_unite_singles(r, dst, (u32)tot, 2);
+		if (r->n_lists != n) {
+			n = r->n_lists;
+			w = r->ln[n - 1];
+		}
+	}
 	/* sort the lists by length, longest first (insertion: few lists) */
 	for (q = 1; q < n; q++) {
 		const struct ta_span *p = r->lp[q];
