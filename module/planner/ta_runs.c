@@ -25,11 +25,13 @@
  *   sweeping: an output run grows by passes over the lists, each taking
  *   its runs that start inside it; each run is read once, and an output
  *   run costs a pass or two over the L lists, O(R + U L) for R runs into
- *   a union of U.
+ *   a union of U. Either way the lists of one run are united first.
  * - sub(v) lies within its parent's: an insert going up the sub lists
  *   stops at the first that held the span already.
  * - Nodes near the leaves (small subtrees) keep no sub list: a query walks
  *   their subtree's own lists instead. That saves most of the memory.
+ *   Nor does a node that is no canonical node of any of the buffers: no
+ *   query reads its sub list (marked once, when the structure is made).
  * - The union of own() along the root path of a node at depth <= 10 is
  *   cached, made when asked for from its grandparent's entry and its own
  *   and its parent's lists (entries every other level take less of the
