@@ -20,14 +20,18 @@
  *   shares a leaf with it, so its node and some c are on one root path.
  *   The lists are merged pairwise, shortest first, coalescing as they go
  *   (the runs of the longer list that meet none of the shorter's are
- *   copied in stretches); from %TA_RUNS_HEAP_LISTS lists on (long
- *   lifetimes: on Y_1, 42 lists of 666 runs into a union of 30) in one
- *   pass over a min-heap of the lists, reading each run once, O(R log L)
- *   for R runs in L lists.
+ *   copied in stretches); from %TA_RUNS_SWEEP_LISTS lists on (long
+ *   lifetimes: on Y_1, 42 lists of 666 runs into a union of 30) by
+ *   sweeping: an output run grows by passes over the lists, each taking
+ *   its runs that start inside it; each run is read once, and an output
+ *   run costs a pass or two over the L lists, O(R + U L) for R runs into
+ *   a union of U. Either way the lists of one run are united first.
  * - sub(v) lies within its parent's: an insert going up the sub lists
  *   stops at the first that held the span already.
  * - Nodes near the leaves (small subtrees) keep no sub list: a query walks
  *   their subtree's own lists instead. That saves most of the memory.
+ *   Nor does a node that is no canonical node of any of the buffers: no
+ *   query reads its sub list (marked once, when the structure is made).
  * - The union of own() along the root path of a node at depth <= 10 is
  *   cached, made when asked for from its grandparent's entry and its own
  *   and its parent's lists (entries every other level take less of the
@@ -53,13 +57,13 @@
 #define TA_RUNS_POOL_PER_BUF	9	/* pool spans per buffer */
 #define TA_RUNS_CACHE_DEPTH	10	/* cache unions down to this depth */
 #define TA_RUNS_INVALID		U32_MAX
-#define TA_RUNS_HEAP_LISTS	24	/* lists from which to union in a heap */
+#define TA_RUNS_SWEEP_LISTS	16	/* lists from which to union in passes */
 
 #ifdef TA_PLAN_DEBUG
 /* Tests shrink the pool to exercise compaction and the fallback. */
 u32 ta_runs_debug_pool;
-/* Unions made in one heap pass, so that tests can see they ran. */
-u64 ta_runs_debug_heap_unions;
+/* Unions made by sweeping, so that tests can see they ran. */
+u64 ta_runs_debug_sweep_unions;
 /* Cache pools that filled up and started over. */
 u64 ta_runs_debug_cache_full;
 #endif
@@ -118,6 +122,61 @@ static void ta_runs_cache_clear(struct ta_runs *r)
 	r->tick = 0;
 }
 
+/*
+ * Mark the nodes whose sub list some query will read: the canonical nodes
+ * (above the small subtrees) of every buffer's leaves. Only the engine's
+ * buffers are ever asked for, so the other sub lists need not be kept.
+ * The buffers in start order: a start's leaf follows the one before, an
+ * end's is found by galloping from its start's.
+ */
+static void ta_runs_mark_asked(struct ta_runs *r, const struct ta_buffer *b,
+			       const u32 *by_start, u32 n)
+{
+	u32 i, first = 0, lo, hi, up, step;
+
+	for (i = 0; i < r->nlists - r->sub_base; i++)
+		r->asked[i] = 0;
+	for (i = 0; i < n; i++) {
+		const struct ta_buffer *x = &b[by_start[i]];
+
+		while (r->pts[first] < x->start)
+			first++;
+		/* the first leaf at or after the end: in (lo, up] */
+		lo = first;
+		step = 1;
+		up = first + 1;
+		while (up < r->m && r->pts[up] < x->end) {
+			lo = up;
+			step <<= 1;
+			up = first + step;
+		}
+		if (up > r->m)
+			up = r->m;
+		while (lo + 1 < up) {
+			u32 mid = lo + ((up - lo) >> 1);
+
+			if (r->pts[mid] < x->end)
+				lo = mid;
+			else
+				up = mid;
+		}
+		lo = first + r->m;
+		hi = up + r->m;
+		for (; lo < hi; lo >>= 1, hi >>= 1) {
+			if (lo & 1) {
+				if (!ta_runs_small(r, lo))
+					r->asked[lo] = 1;
+				lo++;
+			}
+			if (hi & 1) {
+				--hi;
+				if (!ta_runs_small(r, hi))
+					r->asked[hi] = 1;
+			}
+		}
+	}
+}
+
 /**
  * ta_runs_init() - set up the structure for a set of buffers
  * @r: the structure
@@ -144,6 +203,7 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
 	r->loff = NULL;
 	r->lnum = NULL;
 	r->lcls = NULL;
+	r->asked = NULL;
 	r->cpool = NULL;
 	r->coff = NULL;
 	r->cnum = NULL;
@@ -180,10 +240,14 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
 	r->lnum = ta_env_alloc_array(r->nlists, sizeof(*r->lnum));
 	r->lcls = ta_env_alloc_array(r->nlists, sizeof(*r->lcls));
 	r->seen = ta_env_alloc_array(2 * (size_t)m, sizeof(*r->seen));
-	if (!r->pool || !r->loff || !r->lnum || !r->lcls || !r->seen) {
+	r->asked = ta_env_alloc_array(r->nlists - r->sub_base + 1,
+				      sizeof(*r->asked));
+	if (!r->pool || !r->loff || !r->lnum || !r->lcls || !r->seen ||
+	    !r->asked) {
 		ta_runs_free(r);
 		return -ENOMEM;
 	}
+	ta_runs_mark_asked(r, b, by_start, n);
 	r->cdepth = 0;
 	if (r->leaf_depth > TA_RUNS_SMALL + 2) {
 		u32 nc;
@@ -229,6 +293,8 @@ void ta_runs_free(struct ta_runs *r)
 	r->coff = NULL;
 	r->cpool = NULL;
 	ta_env_free(r->seen);
+	ta_env_free(r->asked);
+	r->asked = NULL;
 	ta_env_free(r->lcls);
 	ta_env_free(r->lnum);
 	ta_env_free(r->loff);
@@ -284,7 +350,9 @@ size_t ta_runs_bytes(const struct ta_runs *r)
 	size_t bytes = (size_t)r->m * sizeof(*r->pts) +
 		       (size_t)r->pool_cap * sizeof(*r->pool) +
 		       (size_t)r->nlists * (2 * sizeof(u32) + 1) +
-		       2 * (size_t)r->m * sizeof(*r->seen);
+		       2 * (size_t)r->m * sizeof(*r->seen) +
+		       (size_t)(r->nlists - r->sub_base + 1) *
+		       sizeof(*r->asked);
 
 	if (r->cdepth)
 		bytes += 8 * sizeof(u32) << r->cdepth;
@@ -481,7 +549,7 @@ int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi)
 		if (r->cdepth && d <= r->cdepth)
 			r->cmod[c] = r->tick;
 		ret = ta_runs_add(r, c, lo, hi);
-		if (ret >= 0 && !ta_runs_small(r, c)) {
+		if (ret >= 0 && !ta_runs_small(r, c) && r->asked[c]) {
 			ret = ta_runs_add(r, sub + c, lo, hi);
 			held = ret == 1;
 		}
@@ -491,7 +559,7 @@ int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi)
 		 * held the span already, so do all above it.
 		 */
 		for (; k < r->anc_end[q] && ret >= 0 && !held; k++) {
-			if (ta_runs_small(r, r->anc[k]))
+			if (ta_runs_small(r, r->anc[k]) || !r->asked[r->anc[k]])
 				continue;
 			ret = ta_runs_add(r, sub + r->anc[k], lo, hi);
 			held = ret == 1;
@@ -566,9 +634,14 @@ static u32 ta_runs_merge(const struct ta_span *a, u32 na,
 			 * the first run of a from i on that ends at cur or
 			 * after (cur.lo > a[i].hi, so cur.lo - 1 is defined)
 			 */
-			lo = ta_runs_gallop_hi(a, i, na, cur.lo - 1);
+			lo = i + 1;
+			if (lo < na && a[lo].hi < cur.lo)
+				lo = ta_runs_gallop_hi(a, lo, na, cur.lo - 1);
 			/* a[i, lo) end before cur and after what is written */
-			memcpy(o + k, a + i, (lo - i) * sizeof(*o));
+			if (lo - i == 1)
+				o[k] = a[i];
+			else
+				memcpy(o + k, a + i, (lo - i) * sizeof(*o));
 			k += lo - i;
 			i = lo;
 		}
@@ -576,8 +649,12 @@ static u32 ta_runs_merge(const struct ta_span *a, u32 na,
 			if (a[i].lo < cur.lo)
 				cur.lo = a[i].lo;
 			/* the runs of a inside cur: skipped by galloping */
-			if (a[i].hi <= cur.hi)
-				i = ta_runs_gallop_hi(a, i, na, cur.hi);
+			if (a[i].hi <= cur.hi) {
+				i++;
+				if (i < na && a[i].hi <= cur.hi)
+					i = ta_runs_gallop_hi(a, i, na,
+							      cur.hi);
+			}
 			/* one more may reach past cur; the next starts after it */
 			if (i < na && a[i].lo <= cur.hi) {
 				cur.hi = a[i].hi;
@@ -635,91 +712,126 @@ static bool ta_runs_gather(struct ta_runs *r, u64 *total, u32 skip)
 }
 
 /*
- * Restore the heap of lists (r->heap, keyed by the lo of their next run in
- * r->hkey, side by side) below @q.
+ * Before a sweep: the lists of one run (a long query's leaves' own lists,
+ * most of them) become one list, their runs sorted by insertion and
+ * coalesced at @f, so that the passes do not visit each (and before
+ * pairwise merges, so that each does not cost a merge). Only when there
+ * are @least or more and @f has room for them.
  */
-static void ta_runs_sift(struct ta_runs *r, u32 q, u32 n)
+static void ta_runs_unite_singles(struct ta_runs *r, struct ta_span *f,
+				  u32 room, u32 least)
 {
-	u32 l = r->heap[q];
-	u64 key = r->hkey[q];
+	u32 n = r->n_lists, q, m = 0, j;
 
-	for (;;) {
-		u32 c = 2 * q + 1;
+	for (q = 0; q < n; q++)
+		m += r->ln[q] == 1;
+	if (m < least || m > room)
+		return;
+	m = 0;
+	for (q = 0; q < n; q++) {
+		struct ta_span v = r->lp[q][0];
 
-		if (c >= n)
-			break;
-		/* the lesser child, without a branch to mispredict */
-		if (c + 1 < n)
-			c += r->hkey[c + 1] < r->hkey[c];
-		if (r->hkey[c] >= key)
-			break;
-		r->heap[q] = r->heap[c];
-		r->hkey[q] = r->hkey[c];
-		q = c;
+		if (r->ln[q] != 1)
+			continue;
+		for (j = m++; j && f[j - 1].lo > v.lo; j--)
+			f[j] = f[j - 1];
+		f[j] = v;
+		/* the last list takes its place */
+		n--;
+		r->lp[q] = r->lp[n];
+		r->ln[q] = r->ln[n];
+		q--;
 	}
-	r->heap[q] = l;
-	r->hkey[q] = key;
+	for (q = 1, j = 1; q < m; q++) {
+		if (f[q].lo <= f[j - 1].hi) {
+			if (f[q].hi > f[j - 1].hi)
+				f[j - 1].hi = f[q].hi;
+		} else {
+			f[j++] = f[q];
+		}
+	}
+	r->lp[n] = f;
+	r->ln[n] = j;
+	r->n_lists = n + 1;
 }
 
 /*
- * Union of the gathered lists in one pass, for queries with many lists
- * (long lifetimes: their runs mostly fall inside runs of other lists): a
- * binary min-heap of the lists by the lo of their next run. The least is
- * taken; it starts a new output run or extends the current one, and its
- * list then skips, without the heap, every run that ends inside the
- * current run. Each run is read once; the heap moves once per run taken.
+ * Union of the gathered lists in passes, for queries with many lists
+ * (long lifetimes: their runs mostly fall inside runs of other lists, and
+ * the union has few runs). An output run [clo, chi) is grown by passes
+ * over the lists, each list taking every run that starts at or before chi;
+ * a pass also finds the least start left, and the run is done when that
+ * lies past chi (which is then the next run's start). A list is read once;
+ * a run of the output costs a pass or two over the lists left.
  */
-static s64 ta_runs_union_heap(struct ta_runs *r, const struct ta_span **out,
-			      u64 *work)
+static s64 ta_runs_union_sweep(struct ta_runs *r, const struct ta_span **out,
+			       u64 *work)
 {
 	struct ta_span *o = r->sa + r->sbase;
-	u32 n = r->n_lists, k = 0, q, taken = 0;
-	u64 clo = 0, chi = 0;
-	bool open = false;
+	u64 *head = r->head, clo = U64_MAX, chi;
+	u32 n = r->n_lists, k = 0, q;
+	u64 passes = 0, total = 0;
 
-	/* heap of list indices; r->lp[l] advances, r->ln[l] counts down */
+	/*
+	 * The output is written behind the runs read (it holds at most as
+	 * many): the united single runs go after all the runs, if there is
+	 * room.
+	 */
+	for (q = 0; q < n; q++)
+		total += r->ln[q];
+	if (2 * total <= r->slim) {
+		ta_runs_unite_singles(r, o + total, (u32)total, 4);
+		n = r->n_lists;
+	}
+	/* the lo of each list's next run, side by side for the passes */
 	for (q = 0; q < n; q++) {
-		r->heap[q] = q;
-		r->hkey[q] = r->lp[q]->lo;
+		head[q] = r->lp[q]->lo;
+		if (head[q] < clo)
+			clo = head[q];
 	}
-	for (q = n / 2; q--;)
-		ta_runs_sift(r, q, n);
+	chi = clo;
 	while (n) {
-		u32 l = r->heap[0];
-		const struct ta_span *sp = r->lp[l];
+		u64 next = U64_MAX;
 
-		taken++;
-		if (!open || sp->lo > chi) {
-			if (open)
-				o[k++] = (struct ta_span){ clo, chi };
-			clo = sp->lo;
-			chi = sp->hi;
-			open = true;
-		} else if (sp->hi > chi) {
-			chi = sp->hi;
+		passes += n;
+		for (q = 0; q < n; q++) {
+			const struct ta_span *sp;
+			u32 c;
+
+			if (head[q] > chi) {
+				next = head[q] < next ? head[q] : next;
+				continue;
+			}
+			sp = r->lp[q];
+			c = r->ln[q];
+			do {
+				if (sp->hi > chi)
+					chi = sp->hi;
+				sp++;
+			} while (--c && sp->lo <= chi);
+			if (!c) {
+				n--;
+				r->lp[q] = r->lp[n];
+				r->ln[q] = r->ln[n];
+				head[q] = head[n];
+				q--;
+				continue;
+			}
+			r->lp[q] = sp;
+			r->ln[q] = c;
+			head[q] = sp->lo;
+			next = sp->lo < next ? sp->lo : next;
 		}
-		/* this list's runs inside [clo, chi) add nothing */
-		do {
-			sp++;
-			r->ln[l]--;
-		} while (r->ln[l] && sp->hi <= chi);
-		r->lp[l] = sp;
-		if (!r->ln[l]) {
-			n--;
-			r->heap[0] = r->heap[n];
-			r->hkey[0] = r->hkey[n];
-		} else {
-			r->hkey[0] = sp->lo;
+		if (next > chi) {
+			o[k++] = (struct ta_span){ clo, chi };
+			clo = next;
+			chi = next;
 		}
-		if (n)
-			ta_runs_sift(r, 0, n);
 	}
-	if (open)
-		o[k++] = (struct ta_span){ clo, chi };
 #ifdef TA_PLAN_DEBUG
-	ta_runs_debug_heap_unions++;
+	ta_runs_debug_sweep_unions++;
 #endif
-	*work += taken + k;
+	*work += passes + k;
 	r->n_lists = 1;
 	*out = o;
 	return k;
@@ -736,13 +848,24 @@ static s64 ta_runs_merge_all(struct ta_runs *r, const struct ta_span **out,
 {
 	struct ta_span *dst = r->sa + r->sbase;
 	u32 q, j, w = 0, n = r->n_lists;
+	u64 tot = 0;
 
 	if (!n) {
 		*out = dst;
 		return 0;
 	}
-	if (n >= TA_RUNS_HEAP_LISTS)
-		return ta_runs_union_heap(r, out, work);
+	if (n >= TA_RUNS_SWEEP_LISTS)
+		return ta_runs_union_sweep(r, out, work);
+	/* the lists of one run first, at the scratch's start */
+	for (q = 0; q < n; q++)
+		tot += r->ln[q];
+	if (2 * tot <= r->slim) {
+		ta_runs_unite_singles(r, dst, (u32)tot, 2);
+		if (r->n_lists != n) {
+			n = r->n_lists;
+			w = r->ln[n - 1];
+		}
+	}
 	/* sort the lists by length, longest first (insertion: few lists) */
 	for (q = 1; q < n; q++) {
 		const struct ta_span *p = r->lp[q];

@@ -23,6 +23,7 @@ struct ta_runs {
 	u32 pool_cap, bump;
 	u32 *loff, *lnum;
 	u8 *lcls;
+	u8 *asked;
 	struct ta_span *sa;
 	u32 scap, slim, sbase;
 	struct ta_span *cpool;
@@ -37,15 +38,14 @@ struct ta_runs {
 	u32 anc_end[64];
 	const struct ta_span *lp[TA_RUNS_MAX_LISTS];
 	u32 ln[TA_RUNS_MAX_LISTS];
-	u32 heap[TA_RUNS_MAX_LISTS];
-	u64 hkey[TA_RUNS_MAX_LISTS];
+	u64 head[TA_RUNS_MAX_LISTS];
 	u64 work;
 	bool ok;
 };
 
 #ifdef TA_PLAN_DEBUG
 extern u32 ta_runs_debug_pool;
-extern u64 ta_runs_debug_heap_unions;
+extern u64 ta_runs_debug_sweep_unions;
 extern u64 ta_runs_debug_cache_full;
 #endif
 int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,

@@ -12,8 +12,8 @@
  * them all. It lists the neighbours by scanning every placed buffer and
  * sorts them with qsort(): nothing of the fit engine (ta_fit.c) or its run
  * index (ta_runs.c) is shared. The shapes with long lifetimes over many
- * start steps make the run index answer from dozens of lists (its heap
- * union) and fill the pool of its cached root-path unions (which then
+ * start steps make the run index answer from dozens of lists (its union
+ * by sweeping) and fill the pool of its cached root-path unions (which then
  * starts over); the test checks that both happened.
  */
 #include <stdlib.h>
@@ -169,7 +169,7 @@ static int t_greedy_vs_reference(void)
 {
 	const u32 n_shapes = sizeof(ref_shapes) / sizeof(ref_shapes[0]);
 	u32 s, seed, ran = 0, max_n = 0;
-	u64 heap_unions, cache_full;
+	u64 sweep_unions, cache_full;
 	struct ta_buffer *b;
 	u64 *off, *ref, sizes[16];
 	struct ta_result res;
@@ -182,7 +182,7 @@ static int t_greedy_vs_reference(void)
 	off = calloc(max_n, sizeof(*off));
 	ref = calloc(max_n, sizeof(*ref));
 	TA_CHECK(b && off && ref, "memory");
-	ta_runs_debug_heap_unions = 0;
+	ta_runs_debug_sweep_unions = 0;
 	ta_runs_debug_cache_full = 0;
 	for (s = 0; s < n_shapes && !ret; s++) {
 		const struct ref_shape *sh = &ref_shapes[s];
@@ -211,16 +211,16 @@ static int t_greedy_vs_reference(void)
 			ran++;
 		}
 	}
-	heap_unions = ta_runs_debug_heap_unions;
+	sweep_unions = ta_runs_debug_sweep_unions;
 	cache_full = ta_runs_debug_cache_full;
-	printf("# heap unions %llu, cache pool full %llu\n",
-	       (unsigned long long)heap_unions,
+	printf("# sweep unions %llu, cache pool full %llu\n",
+	       (unsigned long long)sweep_unions,
 	       (unsigned long long)cache_full);
 	free(b);
 	free(off);
 	free(ref);
 	TA_CHECK(!ret, "%d", ret);
-	TA_CHECK(heap_unions > 0, "no union made in one heap pass");
+	TA_CHECK(sweep_unions > 0, "no union made by sweeping");
 	TA_CHECK(cache_full > 0, "the cached unions never filled their pool");
 	TA_CHECK(ran == n_shapes * REF_SEEDS, "ran %u of %u", ran,
 		 n_shapes * REF_SEEDS);
