@@ -22,28 +22,30 @@ int ta_cmp_u64(const void *a, const void *b)
 /*
  * Sweep events: step << 32 | kind << 31 | buffer, kind 0 = end, 1 = start.
  * Every key differs, so any sort gives qsort's order. The ends and the
- * starts are sorted apart, each with a scratch of n keys, then merged
- * with a copy of the ends: at most 3n keys at once, as a sort of all 2n
- * with a scratch of its own half would not be.
+ * starts are sorted apart in a scratch of n keys (and the counters) after
+ * them, which then holds a copy of the ends for the merge: about 3n keys
+ * at once, as a sort of all 2n with a scratch of its own half would not
+ * be.
  */
 u64 *ta_sweep_events(const struct ta_buffer *bufs, u32 n)
 {
-	u64 *ev = ta_env_alloc_array((size_t)n * 2, sizeof(*ev));
-	u64 *end = NULL, *start;
+	/* 2n events, then the sorts' scratch, which then holds the ends */
+	u64 *ev = ta_env_alloc_array(2 * (size_t)n + 1 +
+				     ta_radix_scratch_words(n, false),
+				     sizeof(*ev));
+	u64 *end, *start;
 	u32 i, a = 0, b = 0, k = 0;
 
 	if (!ev)
 		return NULL;
 	start = ev + n;
+	end = ev + 2 * (size_t)n + 1;
 	for (i = 0; i < n; i++) {
 		ev[i] = (u64)bufs[i].end << 32 | i;
 		start[i] = (u64)bufs[i].start << 32 | 1ULL << 31 | i;
 	}
-	if (ta_radix_sort(ev, NULL, n) || ta_radix_sort(start, NULL, n))
-		goto fail;
-	end = ta_env_alloc_array(n + 1, sizeof(*end));
-	if (!end)
-		goto fail;
+	ta_radix_sort_in(ev, NULL, n, end);
+	ta_radix_sort_in(start, NULL, n, end);
 	for (i = 0; i < n; i++)
 		end[i] = ev[i];
 	/* into ev from its start: k = a + b never passes start[b] */
@@ -51,12 +53,7 @@ u64 *ta_sweep_events(const struct ta_buffer *bufs, u32 n)
 		ev[k++] = end[a] < start[b] ? end[a++] : start[b++];
 	while (a < n)
 		ev[k++] = end[a++];
-	ta_env_free(end);
 	return ev;
-
-fail:
-	ta_env_free(ev);
-	return NULL;
 }
 
 /* log2 of TA_PLAN_MAX_ALIGN */

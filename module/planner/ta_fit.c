@@ -61,7 +61,9 @@ struct ta_fit {
 
 int ta_fit_order_by_start(const struct ta_buffer *b, u32 n, u32 *order)
 {
-	u64 *key = ta_env_alloc_array(n + 1, sizeof(*key));
+	/* the keys, then the sort's scratch: one allocation */
+	u64 *key = ta_env_alloc_array(n + 1 + ta_radix_scratch_words(n, false),
+				      sizeof(*key));
 	u32 i;
 
 	if (!key)
@@ -69,10 +71,7 @@ int ta_fit_order_by_start(const struct ta_buffer *b, u32 n, u32 *order)
 	/* start, then index: every key differs */
 	for (i = 0; i < n; i++)
 		key[i] = (u64)b[i].start << 32 | i;
-	if (ta_radix_sort(key, NULL, n)) {
-		ta_env_free(key);
-		return -ENOMEM;
-	}
+	ta_radix_sort_in(key, NULL, n, key + n + 1);
 	for (i = 0; i < n; i++)
 		order[i] = (u32)key[i];
 	ta_env_free(key);

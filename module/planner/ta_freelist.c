@@ -299,9 +299,11 @@ static void ta_fl_release(struct ta_fl *fl, u32 k, u64 *work)
 static int ta_fl_orders(const struct ta_buffer *bufs, u32 n, u32 *alloc,
 			u64 *rel)
 {
-	u64 *key = ta_env_alloc_array(n + 1, sizeof(*key));
+	/* the keys, then the sorts' scratch: one allocation */
+	u64 *key = ta_env_alloc_array(n + 1 + ta_radix_scratch_words(n, true),
+				      sizeof(*key));
+	u64 *scratch = key + n + 1;
 	u32 i;
-	int ret;
 
 	if (!key)
 		return -ENOMEM;
@@ -310,16 +312,13 @@ static int ta_fl_orders(const struct ta_buffer *bufs, u32 n, u32 *alloc,
 		alloc[i] = i;
 		rel[i] = (u64)bufs[i].end << 32 | i;
 	}
-	ret = ta_radix_sort(key, alloc, n);
-	if (!ret) {
-		for (i = 0; i < n; i++)
-			key[i] = bufs[alloc[i]].start;
-		ret = ta_radix_sort(key, alloc, n);
-	}
+	ta_radix_sort_in(key, alloc, n, scratch);
+	for (i = 0; i < n; i++)
+		key[i] = bufs[alloc[i]].start;
+	ta_radix_sort_in(key, alloc, n, scratch);
+	ta_radix_sort_in(rel, NULL, n, scratch);
 	ta_env_free(key);
-	if (!ret)
-		ret = ta_radix_sort(rel, NULL, n);
-	return ret;
+	return 0;
 }
 
 static void ta_fl_init(struct ta_fl *fl, u32 nodes)

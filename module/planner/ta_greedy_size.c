@@ -36,9 +36,10 @@ int ta_greedy_order(const struct ta_buffer *b, u32 n, u32 *order)
 {
 	u64 *key;
 	u32 i;
-	int ret;
 
-	key = ta_env_alloc_array(n + 1, sizeof(*key));
+	/* the keys, then the sorts' scratch: one allocation */
+	key = ta_env_alloc_array(n + 1 + ta_radix_scratch_words(n, true),
+				 sizeof(*key));
 	if (!key)
 		return -ENOMEM;
 	/* stable radix sorts: by lifetime, longest first, then by size */
@@ -46,14 +47,12 @@ int ta_greedy_order(const struct ta_buffer *b, u32 n, u32 *order)
 		key[i] = ~(u32)(b[i].end - b[i].start);
 		order[i] = i;
 	}
-	ret = ta_radix_sort(key, order, n);
-	if (!ret) {
-		for (i = 0; i < n; i++)
-			key[i] = ~b[order[i]].size;
-		ret = ta_radix_sort(key, order, n);
-	}
+	ta_radix_sort_in(key, order, n, key + n + 1);
+	for (i = 0; i < n; i++)
+		key[i] = ~b[order[i]].size;
+	ta_radix_sort_in(key, order, n, key + n + 1);
 	ta_env_free(key);
-	return ret;
+	return 0;
 }
 
 /*

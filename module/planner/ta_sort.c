@@ -10,7 +10,10 @@
  * bits below 4,096 keys), and only over the bits in which the keys differ,
  * each pass starting at the lowest such bit it has not sorted: 2 to 4
  * passes on real traces (keys such as step << 32 | index skip the
- * index's unused high bits). Below 32 keys an insertion sort.
+ * index's unused high bits). Below 32 keys an insertion sort. The caller
+ * gives the scratch (ta_radix_scratch_words()), so that it and the
+ * caller's keys take one allocation: in the kernel each is an accounted
+ * kvcalloc(), on a 100-tensor model a good part of planning.
  */
 #include "ta_plan_helpers.h"
 #include "ta_sort.h"
@@ -51,22 +54,39 @@ static u32 ta_sort_next_digit(u64 diff, u32 shift)
 	return __builtin_ctzll(diff >> shift << shift);
 }
 
+static u32 ta_sort_bits(u32 n)
+{
+	return n < TA_SORT_SMALL ? 8 : TA_SORT_BITS;
+}
+
 /**
- * ta_radix_sort() - sort keys ascending, stably, each with its value
+ * ta_radix_scratch_words() - the scratch ta_radix_sort_in() takes
+ * @n: how many keys
+ * @with_val: whether they carry values
+ *
+ * Return: its size in u64 words: @n keys, the counters, @n values.
+ */
+size_t ta_radix_scratch_words(u32 n, bool with_val)
+{
+	return n + ((size_t)BIT(ta_sort_bits(n)) + (with_val ? n : 0) + 1) / 2;
+}
+
+/**
+ * ta_radix_sort_in() - sort keys ascending, stably, each with its value,
+ *			in the caller's scratch
  * @key: the keys
  * @val: a value per key, moved with it, or NULL
  * @n: how many
+ * @scratch: ta_radix_scratch_words(@n, @val != NULL) words
  *
  * Equal keys keep their order, so a sort by a second key after a first
  * one orders by the second, then the first.
- *
- * Return: 0 or -ENOMEM (@key and @val are then unchanged).
  */
-int ta_radix_sort(u64 *key, u32 *val, u32 n)
+void ta_radix_sort_in(u64 *key, u32 *val, u32 n, u64 *scratch)
 {
-	u64 any = 0, all = U64_MAX, diff, *scratch, *tk, *k = key, *xk;
+	u64 any = 0, all = U64_MAX, diff, *tk = scratch, *k = key, *xk;
 	u32 *tv = NULL, *count, *v = val, *xv;
-	u32 i, shift, bits = n < TA_SORT_SMALL ? 8 : TA_SORT_BITS;
+	u32 i, shift, bits = ta_sort_bits(n);
 	u32 radix = BIT(bits);
 
 	for (i = 0; i < n; i++) {
@@ -75,17 +95,11 @@ int ta_radix_sort(u64 *key, u32 *val, u32 n)
 	}
 	diff = any ^ all;
 	if (!diff)
-		return 0;
+		return;
 	if (n < TA_SORT_TINY) {
 		ta_sort_insertion(key, val, n);
-		return 0;
+		return;
 	}
-	/* one allocation: n scratch keys, the counters, n scratch values */
-	scratch = ta_env_alloc_array(n + ((size_t)radix + (val ? n : 0) + 1) / 2,
-				     sizeof(*scratch));
-	if (!scratch)
-		return -ENOMEM;
-	tk = scratch;
 	count = (u32 *)(scratch + n);
 	if (val)
 		tv = count + radix;
@@ -125,6 +139,4 @@ int ta_radix_sort(u64 *key, u32 *val, u32 n)
 			for (i = 0; i < n; i++)
 				val[i] = v[i];
 	}
-	ta_env_free(scratch);
-	return 0;
 }

@@ -8,6 +8,7 @@
 
 #include "ta_planner.h"
 
-int ta_radix_sort(u64 *key, u32 *val, u32 n);
+size_t ta_radix_scratch_words(u32 n, bool with_val);
+void ta_radix_sort_in(u64 *key, u32 *val, u32 n, u64 *scratch);
 
 #endif /* TA_SORT_H */

@@ -751,7 +751,10 @@ static int enomem_sweep(const char *what, struct ta_problem *p, u64 *off,
 		 ret, (unsigned long long)res.height);
 	printf("# %s: %lu allocations failed in turn, %lu with -ENOMEM\n",
 	       what, nth - 1, failed);
-	/* the search's own: well past the strategies' few */
+	/*
+	 * the search's own: well past the strategies' few (about 20 on a
+	 * 100-buffer graph since issue 30's cuts for small graphs, 50 before)
+	 */
 	TA_CHECK(nth > least, "%s: only %lu allocations", what, nth - 1);
 	return 0;
 }
@@ -777,10 +780,10 @@ static int t_enomem_sweep(void)
 	struct ta_problem p = { .buffers = b };
 
 	p.n_buffers = cuts_in_sequence(11, widths, 2, 24, 20, b);
-	if (enomem_sweep("in parts", &p, off, 65536, 100))
+	if (enomem_sweep("in parts", &p, off, 65536, 60))
 		return 1;
 	p.n_buffers = layers_over_block(1, b);
-	if (enomem_sweep("a slab", &p, off, 65536, 100))
+	if (enomem_sweep("a slab", &p, off, 65536, 60))
 		return 1;
 	return 0;
 }

@@ -228,7 +228,7 @@ static int t_greedy_vs_reference(void)
 }
 
 /*
- * ta_radix_sort() against qsort() by (key, original place), at sizes on
+ * ta_radix_sort_in() against qsort() by (key, original place), at sizes on
  * both sides of each of its paths (insertion below 32, merge below 256,
  * 8-bit digits below 4,096, 11-bit above) and with keys that differ in
  * one low range, two ranges far apart (start << 32 | index), all bits,
@@ -273,9 +273,11 @@ static int t_radix_sort(void)
 	struct sort_ref *ref = calloc(max_n, sizeof(*ref));
 	u64 *key = calloc(max_n, sizeof(*key));
 	u32 *val = calloc(max_n, sizeof(*val));
+	u64 *scratch = calloc(ta_radix_scratch_words(max_n, true),
+			      sizeof(*scratch));
 	int ret = 0;
 
-	TA_CHECK(ref && key && val, "memory");
+	TA_CHECK(ref && key && val && scratch, "memory");
 	for (s = 0; s < n_sizes && !ret; s++) {
 		for (shape = 0; shape < n_shapes && !ret; shape++) {
 			for (with_val = 0; with_val < 2 && !ret; with_val++) {
@@ -289,11 +291,8 @@ static int t_radix_sort(void)
 					ref[i].val = i;
 				}
 				qsort(ref, n, sizeof(*ref), sort_ref_cmp);
-				if (ta_radix_sort(key, with_val ? val : NULL,
-						  n)) {
-					ret = -1;
-					break;
-				}
+				ta_radix_sort_in(key, with_val ? val : NULL, n,
+						 scratch);
 				for (i = 0; i < n; i++)
 					if (key[i] != ref[i].key ||
 					    (with_val && val[i] != ref[i].val))
@@ -310,6 +309,7 @@ static int t_radix_sort(void)
 	free(ref);
 	free(key);
 	free(val);
+	free(scratch);
 	TA_CHECK(!ret, "%d", ret);
 	TA_CHECK(ran == n_sizes * n_shapes * 2, "ran %u of %u", ran,
 		 n_sizes * n_shapes * 2);
