@@ -302,11 +302,12 @@ static int ta_fl_orders(const struct ta_buffer *bufs, u32 n, u32 *alloc,
 	/* the keys, then the sorts' scratch: one allocation */
 	u64 *key = ta_env_alloc_array(n + 1 + ta_radix_scratch_words(n, true),
 				      sizeof(*key));
-	u64 *scratch = key + n + 1;
+	u64 *scratch;
 	u32 i;
 
 	if (!key)
 		return -ENOMEM;
+	scratch = key + n + 1;
 	for (i = 0; i < n; i++) {
 		key[i] = ~bufs[i].size;
 		alloc[i] = i;
