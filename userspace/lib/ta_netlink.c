@@ -580,9 +580,9 @@ int ta_nl_put_lifetimes(struct nl_msg *msg, const struct ta_plan_create *a,
 	const void *tensors = (const void *)(uintptr_t)a->tensors;
 	struct ta_lifetime l;
 	uint64_t len = 0;
+	int err, own_layout;
 	uint32_t i;
 	char *p;
-	int err;
 
 	if (a->n_ops || a->n_refs)
 		return -EINVAL;
@@ -591,8 +591,8 @@ int ta_nl_put_lifetimes(struct nl_msg *msg, const struct ta_plan_create *a,
 	if (a->n_tensors && !a->tensors)
 		return -EFAULT;
 	/* the library's own layout, packed: nothing to check or count */
-	for (i = 0; i < a->n_tensors && (!packed ||
-					 a->tensor_size != sizeof(l)); i++) {
+	own_layout = packed && a->tensor_size == sizeof(l);
+	for (i = 0; !own_layout && i < a->n_tensors; i++) {
 		err = ta_nl_elem(tensors, i, a->tensor_size, &l, sizeof(l));
 		if (err)
 			return err;
@@ -604,7 +604,7 @@ int ta_nl_put_lifetimes(struct nl_msg *msg, const struct ta_plan_create *a,
 	p = ta_nl_room(msg, len);
 	if (!p)
 		return -EMSGSIZE;
-	if (packed && a->tensor_size == sizeof(l)) {
+	if (own_layout) {
 		ta_nl_put_packed(p, at->buffers_packed, tensors, a->n_tensors,
 				 sizeof(l));
 		return 0;
