@@ -202,8 +202,7 @@ void ta_fit_place(struct ta_fit *f, u32 b, u64 off)
 	ta_fit_set(f, b, buf->end);
 	if (f->runs_ok) {
 		/* a full index stays off: the tree answers from now on */
-		if (ta_runs_insert(f->runs, buf->start, buf->end, off,
-				   off + buf->size))
+		if (ta_runs_insert(f->runs, f->pos[b], off, off + buf->size))
 			f->runs_ok = false;
 		f->w->units += f->runs->work;
 		f->runs->work = 0;
@@ -452,8 +451,7 @@ int ta_fit_lowest_beside(struct ta_fit *f, u32 b, u32 mode,
 		return 0;
 	}
 	if (f->runs_ok)
-		runs = ta_runs_query(f->runs, buf->start, buf->end, &g,
-				     &f->w->units);
+		runs = ta_runs_query(f->runs, f->pos[b], &g, &f->w->units);
 	if (runs >= 0) {
 		k = (u32)runs;
 		ret = ta_work_add(f->w, 16 + (u64)k);

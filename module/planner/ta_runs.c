@@ -93,22 +93,6 @@ static bool ta_runs_small(const struct ta_runs *r, u32 v)
 	return ta_runs_depth(v) + TA_RUNS_SMALL >= r->leaf_depth;
 }
 
-/* Leaf index of the first start step >= @step. */
-static u32 ta_runs_leaf(const struct ta_runs *r, u32 step)
-{
-	u32 lo = 0, hi = r->m;
-
-	while (lo < hi) {
-		u32 mid = lo + ((hi - lo) >> 1);
-
-		if (r->pts[mid] < step)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Forget every cached union (the pool is reused from its start). */
 static void ta_runs_cache_clear(struct ta_runs *r)
 {
@@ -127,7 +111,8 @@ static void ta_runs_cache_clear(struct ta_runs *r)
  * (above the small subtrees) of every buffer's leaves. Only the engine's
  * buffers are ever asked for, so the other sub lists need not be kept.
  * The buffers in start order: a start's leaf follows the one before, an
- * end's is found by galloping from its start's.
+ * end's is found by galloping from its start's. Each buffer's leaves are
+ * kept for its query and its insert.
  */
 static void ta_runs_mark_asked(struct ta_runs *r, const struct ta_buffer *b,
 			       const u32 *by_start, u32 n)
@@ -162,6 +147,8 @@ static void ta_runs_mark_asked(struct ta_runs *r, const struct ta_buffer *b,
 		}
 		lo = first + r->m;
 		hi = up + r->m;
+		r->leaves[2 * i] = lo;
+		r->leaves[2 * i + 1] = hi;
 		for (; lo < hi; lo >>= 1, hi >>= 1) {
 			if (lo & 1) {
 				if (!ta_runs_small(r, lo))
@@ -198,6 +185,7 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
 	u32 i, m = 0;
 
 	r->pts = ta_env_alloc_array(n, sizeof(*r->pts));
+	r->leaves = NULL;
 	r->seen = NULL;
 	r->pool = NULL;
 	r->loff = NULL;
@@ -219,6 +207,7 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
 		if (!m || r->pts[m - 1] != b[by_start[i]].start)
 			r->pts[m++] = b[by_start[i]].start;
 	r->m = m;
+	r->n = n;
 	r->leaf_depth = ta_runs_depth(2 * m - 1);
 	/* own lists 1 .. 2m - 1, then sub lists of the nodes above the small */
 	r->sub_base = 2 * m;
@@ -242,8 +231,9 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
 	r->seen = ta_env_alloc_array(2 * (size_t)m, sizeof(*r->seen));
 	r->asked = ta_env_alloc_array(r->nlists - r->sub_base + 1,
 				      sizeof(*r->asked));
+	r->leaves = ta_env_alloc_array(2 * (size_t)n, sizeof(*r->leaves));
 	if (!r->pool || !r->loff || !r->lnum || !r->lcls || !r->seen ||
-	    !r->asked) {
+	    !r->asked || !r->leaves) {
 		ta_runs_free(r);
 		return -ENOMEM;
 	}
@@ -293,6 +283,8 @@ void ta_runs_free(struct ta_runs *r)
 	r->coff = NULL;
 	r->cpool = NULL;
 	ta_env_free(r->seen);
+	ta_env_free(r->leaves);
+	r->leaves = NULL;
 	ta_env_free(r->asked);
 	r->asked = NULL;
 	ta_env_free(r->lcls);
@@ -351,6 +343,7 @@ size_t ta_runs_bytes(const struct ta_runs *r)
 		       (size_t)r->pool_cap * sizeof(*r->pool) +
 		       (size_t)r->nlists * (2 * sizeof(u32) + 1) +
 		       2 * (size_t)r->m * sizeof(*r->seen) +
+		       2 * (size_t)r->n * sizeof(*r->leaves) +
 		       (size_t)(r->nlists - r->sub_base + 1) *
 		       sizeof(*r->asked);
 
@@ -479,24 +472,23 @@ static int ta_runs_add(struct ta_runs *r, u32 l, u64 lo, u64 hi)
 }
 
 /*
- * Canonical nodes of the leaves of steps [s, e) into r->canon; proper
- * ancestors into r->anc (each once: r->seen[v] == r->stamp marks the ones
- * taken in this call, so a root path shared by several canonical nodes is
- * walked once). Kept for the next call: a query and the insert after it
- * ask for the same steps.
+ * Canonical nodes of the leaves of the buffer at @i in start order into
+ * r->canon; proper ancestors into r->anc (each once: r->seen[v] ==
+ * r->stamp marks the ones taken in this call, so a root path shared by
+ * several canonical nodes is walked once). Kept for the next call: a
+ * query and the insert after it ask for the same buffer.
  */
-static void ta_runs_nodes(struct ta_runs *r, u32 s, u32 e)
+static void ta_runs_nodes(struct ta_runs *r, u32 i)
 {
 	u32 lo, hi, q, v;
 
 	/* a buffer is asked for, then inserted: the same nodes */
-	if (r->nodes_ok && s == r->nodes_s && e == r->nodes_e)
+	if (r->nodes_ok && i == r->nodes_i)
 		return;
-	r->nodes_s = s;
-	r->nodes_e = e;
+	r->nodes_i = i;
 	r->nodes_ok = true;
-	lo = ta_runs_leaf(r, s) + r->m;
-	hi = ta_runs_leaf(r, e) + r->m;
+	lo = r->leaves[2 * i];
+	hi = r->leaves[2 * i + 1];
 	if (!++r->stamp) {
 		/* wrapped after 2^32 calls: forget the old marks */
 		for (v = 0; v < 2 * r->m; v++)
@@ -525,20 +517,19 @@ static void ta_runs_nodes(struct ta_runs *r, u32 s, u32 e)
 /**
  * ta_runs_insert() - record a placed buffer
  * @r: the structure
- * @s: first step
- * @e: end step
+ * @i: its position in the start order ta_runs_init() was given
  * @lo: first byte
  * @hi: end byte (@lo < @hi)
  *
  * Return: 0, or -ENOSPC when the pool is full (the structure is then off
  * for good: r->ok is false).
  */
-int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi)
+int ta_runs_insert(struct ta_runs *r, u32 i, u64 lo, u64 hi)
 {
 	u32 q, k = 0, sub = r->sub_base;
 	int ret = 0;
 
-	ta_runs_nodes(r, s, e);
+	ta_runs_nodes(r, i);
 	if (r->cdepth && !++r->tick)
 		ta_runs_cache_clear(r);	/* wrapped: forget every entry */
 	for (q = 0; q < r->n_canon && ret >= 0; q++) {
@@ -1036,24 +1027,23 @@ static int ta_runs_cache_lists(struct ta_runs *r, u64 *total, u64 *work)
 }
 
 /**
- * ta_runs_query() - the runs placed buffers occupy somewhere in [s, e)
+ * ta_runs_query() - the runs placed buffers occupy during a buffer's life
  * @r: the structure
- * @s: first step, a start step of one of the buffers
- * @e: end step, > @s
+ * @i: the buffer's position in the start order ta_runs_init() was given
  * @out: out, the runs, sorted and disjoint (valid until the next call)
  * @work: in/out, work done, for yielding
  *
  * Return: the number of runs, or -ENOSPC when the answer needs more
  * scratch than there is (ask the slow way).
  */
-s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
-		  const struct ta_span **out, u64 *work)
+s64 ta_runs_query(struct ta_runs *r, u32 i, const struct ta_span **out,
+		  u64 *work)
 {
 	u32 skip = 0;
 	u64 total = 0;
 	s64 got;
 
-	ta_runs_nodes(r, s, e);
+	ta_runs_nodes(r, i);
 	r->n_lists = 0;
 	/* without a cache its pool is scratch too */
 	r->slim = r->cdepth ? r->scap : 2 * r->scap;

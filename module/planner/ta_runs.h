@@ -31,7 +31,7 @@ struct ta_runs {
 	u32 cdepth, ccap, cbump, tick;
 	u32 n_canon, n_anc, n_lists;
 	u32 *seen, stamp;
-	u32 nodes_s, nodes_e;
+	u32 *leaves, n, nodes_i;
 	bool nodes_ok;
 	u32 canon[64];
 	u32 anc[64];
@@ -54,8 +54,8 @@ void ta_runs_free(struct ta_runs *r);
 void ta_runs_reset(struct ta_runs *r);
 void ta_runs_cache_drop(struct ta_runs *r);
 size_t ta_runs_bytes(const struct ta_runs *r);
-int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi);
-s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
-		  const struct ta_span **out, u64 *work);
+int ta_runs_insert(struct ta_runs *r, u32 i, u64 lo, u64 hi);
+s64 ta_runs_query(struct ta_runs *r, u32 i, const struct ta_span **out,
+		  u64 *work);
 
 #endif /* TA_RUNS_H */
