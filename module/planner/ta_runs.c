@@ -188,8 +188,7 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
 	r->leaves = NULL;
 	r->seen = NULL;
 	r->pool = NULL;
-	r->loff = NULL;
-	r->lnum = NULL;
+	r->l = NULL;
 	r->lcls = NULL;
 	r->asked = NULL;
 	r->cpool = NULL;
@@ -225,14 +224,13 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
 	r->slim = scap;
 	r->sbase = 0;
 	r->pool = ta_env_alloc_array(r->pool_cap, sizeof(*r->pool));
-	r->loff = ta_env_alloc_array(r->nlists, sizeof(*r->loff));
-	r->lnum = ta_env_alloc_array(r->nlists, sizeof(*r->lnum));
+	r->l = ta_env_alloc_array(r->nlists, sizeof(*r->l));
 	r->lcls = ta_env_alloc_array(r->nlists, sizeof(*r->lcls));
 	r->seen = ta_env_alloc_array(2 * (size_t)m, sizeof(*r->seen));
 	r->asked = ta_env_alloc_array(r->nlists - r->sub_base + 1,
 				      sizeof(*r->asked));
 	r->leaves = ta_env_alloc_array(2 * (size_t)n, sizeof(*r->leaves));
-	if (!r->pool || !r->loff || !r->lnum || !r->lcls || !r->seen ||
+	if (!r->pool || !r->l || !r->lcls || !r->seen ||
 	    !r->asked || !r->leaves) {
 		ta_runs_free(r);
 		return -ENOMEM;
@@ -288,14 +286,12 @@ void ta_runs_free(struct ta_runs *r)
 	ta_env_free(r->asked);
 	r->asked = NULL;
 	ta_env_free(r->lcls);
-	ta_env_free(r->lnum);
-	ta_env_free(r->loff);
+	ta_env_free(r->l);
 	ta_env_free(r->pool);
 	ta_env_free(r->pts);
 	r->seen = NULL;
 	r->lcls = NULL;
-	r->lnum = NULL;
-	r->loff = NULL;
+	r->l = NULL;
 	r->pool = NULL;
 	r->pts = NULL;
 	r->ok = false;
@@ -310,8 +306,8 @@ void ta_runs_reset(struct ta_runs *r)
 	u32 i;
 
 	for (i = 0; i < r->nlists; i++) {
-		r->loff[i] = 0;
-		r->lnum[i] = 0;
+		r->l[i].off = 0;
+		r->l[i].num = 0;
 		r->lcls[i] = 0;
 	}
 	r->bump = 0;
@@ -366,14 +362,14 @@ static void ta_runs_compact(struct ta_runs *r)
 	while (pos < r->bump) {
 		u32 l = (u32)r->pool[pos].lo;
 		u32 cap = (u32)r->pool[pos].hi;
-		u32 n = r->lnum[l], k;
+		u32 n = r->l[l].num, k;
 
-		if (r->loff[l] != pos + 1) {
+		if (r->l[l].off != pos + 1) {
 			pos += 1 + cap;
 			continue;
 		}
 		if (!n) {
-			r->loff[l] = 0;
+			r->l[l].off = 0;
 			pos += 1 + cap;
 			continue;
 		}
@@ -382,7 +378,7 @@ static void ta_runs_compact(struct ta_runs *r)
 		r->pool[dst].hi = ta_runs_cap(k);
 		for (j = 0; j < n; j++)
 			r->pool[dst + 1 + j] = r->pool[pos + 1 + j];
-		r->loff[l] = dst + 1;
+		r->l[l].off = dst + 1;
 		r->lcls[l] = k;
 		dst += 1 + ta_runs_cap(k);
 		pos += 1 + cap;
@@ -393,7 +389,7 @@ static void ta_runs_compact(struct ta_runs *r)
 /* Give list @l room for @need runs. */
 static int ta_runs_grow(struct ta_runs *r, u32 l, u32 need)
 {
-	u32 k = r->loff[l] ? r->lcls[l] + 1U : 0, cap, off, j;
+	u32 k = r->l[l].off ? r->lcls[l] + 1U : 0, cap, off, j;
 
 	while (ta_runs_cap(k) < need)
 		k++;
@@ -404,12 +400,12 @@ static int ta_runs_grow(struct ta_runs *r, u32 l, u32 need)
 			return -ENOSPC;
 	}
 	off = r->bump + 1;
-	r->work += r->lnum[l];
+	r->work += r->l[l].num;
 	r->pool[r->bump].lo = l;
 	r->pool[r->bump].hi = cap;
-	for (j = 0; j < r->lnum[l]; j++)
-		r->pool[off + j] = r->pool[r->loff[l] + j];
-	r->loff[l] = off;
+	for (j = 0; j < r->l[l].num; j++)
+		r->pool[off + j] = r->pool[r->l[l].off + j];
+	r->l[l].off = off;
 	r->lcls[l] = k;
 	r->bump += 1 + cap;
 	return 0;
@@ -422,11 +418,11 @@ static int ta_runs_grow(struct ta_runs *r, u32 l, u32 need)
  */
 static int ta_runs_add(struct ta_runs *r, u32 l, u64 lo, u64 hi)
 {
-	u32 n = r->lnum[l], a = 0, b = n, i, j, k;
+	u32 n = r->l[l].num, a = 0, b = n, i, j, k;
 	struct ta_span *s;
 
-	if (r->loff[l]) {
-		s = r->pool + r->loff[l];
+	if (r->l[l].off) {
+		s = r->pool + r->l[l].off;
 		while (a < b) {
 			u32 mid = a + ((b - a) >> 1);
 
@@ -439,8 +435,8 @@ static int ta_runs_add(struct ta_runs *r, u32 l, u64 lo, u64 hi)
 	i = a;
 	j = i;
 	r->work += 8 + n - i;	/* the search, then a merge or a shift */
-	if (r->loff[l]) {
-		s = r->pool + r->loff[l];
+	if (r->l[l].off) {
+		s = r->pool + r->l[l].off;
 		for (; j < n && s[j].lo <= hi; j++) {
 			if (s[j].lo < lo)
 				lo = s[j].lo;
@@ -449,20 +445,20 @@ static int ta_runs_add(struct ta_runs *r, u32 l, u64 lo, u64 hi)
 		}
 	}
 	if (j == i) {
-		if (!r->loff[l] || n + 1 > ta_runs_cap(r->lcls[l])) {
+		if (!r->l[l].off || n + 1 > ta_runs_cap(r->lcls[l])) {
 			int ret = ta_runs_grow(r, l, n + 1);
 
 			if (ret)
 				return ret;
 		}
-		s = r->pool + r->loff[l];
+		s = r->pool + r->l[l].off;
 		for (k = n; k > i; k--)
 			s[k] = s[k - 1];
-		r->lnum[l] = n + 1;
+		r->l[l].num = n + 1;
 	} else if (j > i + 1) {
 		for (k = 0; j + k < n; k++)
 			s[i + 1 + k] = s[j + k];
-		r->lnum[l] = n - (j - i - 1);
+		r->l[l].num = n - (j - i - 1);
 	} else if (s[i].lo == lo && s[i].hi == hi) {
 		return 1;	/* inside a run already */
 	}
@@ -660,13 +656,23 @@ static u32 ta_runs_merge(const struct ta_span *a, u32 na,
 
 static bool ta_runs_take(struct ta_runs *r, u32 l, u64 *total)
 {
-	u32 n = r->loff[l] ? r->lnum[l] : 0;
+	u32 n = r->l[l].num;	/* a list with runs has a block */
 
 	if (!n)
 		return true;
-	if (r->n_lists == TA_RUNS_MAX_LISTS)
+	if (n == 1 && r->n_single < TA_RUNS_SINGLES) {
+		/* a list of one run: read with the others once all are asked */
+		r->sp[r->n_single++] = r->pool + r->l[l].off;
+		ta_prefetch(r->sp[r->n_single - 1]);
+		*total += 1;
+		return true;
+	}
+	/* room for the singles' list */
+	if (r->n_lists == TA_RUNS_MAX_LISTS - 1)
 		return false;
-	r->lp[r->n_lists] = r->pool + r->loff[l];
+	r->lp[r->n_lists] = r->pool + r->l[l].off;
+	/* its first runs, for the merges after the gathering */
+	ta_prefetch(r->lp[r->n_lists]);
 	r->ln[r->n_lists++] = n;
 	*total += n;
 	return true;
@@ -688,9 +694,10 @@ static bool ta_runs_gather(struct ta_runs *r, u64 *total, u32 skip)
 				return false;
 			continue;
 		}
+		/* its subtree's own lists, mostly empty */
 		for (lo = c, hi = c + 1; lo < 2 * r->m; lo <<= 1, hi <<= 1)
 			for (v = lo; v < hi && v < 2 * r->m; v++)
-				if (!ta_runs_take(r, v, total))
+				if (r->l[v].num && !ta_runs_take(r, v, total))
 					return false;
 	}
 	for (q = 0; q < r->n_anc; q++) {
@@ -703,35 +710,26 @@ static bool ta_runs_gather(struct ta_runs *r, u64 *total, u32 skip)
 }
 
 /*
- * Before a sweep: the lists of one run (a long query's leaves' own lists,
- * most of them) become one list, their runs sorted by insertion and
- * coalesced at @f, so that the passes do not visit each (and before
- * pairwise merges, so that each does not cost a merge). Only when there
- * are @least or more and @f has room for them.
+ * The lists of one run (a long query's leaves' own lists, most of them),
+ * gathered apart by ta_runs_take(), sorted: coalesced into one list, so
+ * that the passes do not visit each (and before pairwise merges, so that
+ * each does not cost a merge). Their runs were asked from the memory
+ * when they were gathered: read now, they are there.
  */
-static void ta_runs_unite_singles(struct ta_runs *r, struct ta_span *f,
-				  u32 room, u32 least)
+static void ta_runs_unite_singles(struct ta_runs *r)
 {
-	u32 n = r->n_lists, q, m = 0, j;
+	struct ta_span *f = r->single;
+	u32 m = r->n_single, q, j;
 
-	for (q = 0; q < n; q++)
-		m += r->ln[q] == 1;
-	if (m < least || m > room)
+	if (!m)
 		return;
-	m = 0;
-	for (q = 0; q < n; q++) {
-		struct ta_span v = r->lp[q][0];
+	/* sorted by insertion */
+	for (q = 0; q < m; q++) {
+		struct ta_span v = *r->sp[q];
 
-		if (r->ln[q] != 1)
-			continue;
-		for (j = m++; j && f[j - 1].lo > v.lo; j--)
+		for (j = q; j && f[j - 1].lo > v.lo; j--)
 			f[j] = f[j - 1];
 		f[j] = v;
-		/* the last list takes its place */
-		n--;
-		r->lp[q] = r->lp[n];
-		r->ln[q] = r->ln[n];
-		q--;
 	}
 	for (q = 1, j = 1; q < m; q++) {
 		if (f[q].lo <= f[j - 1].hi) {
@@ -741,9 +739,9 @@ static void ta_runs_unite_singles(struct ta_runs *r, struct ta_span *f,
 			f[j++] = f[q];
 		}
 	}
-	r->lp[n] = f;
-	r->ln[n] = j;
-	r->n_lists = n + 1;
+	r->lp[r->n_lists] = f;
+	r->ln[r->n_lists++] = j;
+	r->n_single = 0;
 }
 
 /*
@@ -761,19 +759,8 @@ static s64 ta_runs_union_sweep(struct ta_runs *r, const struct ta_span **out,
 	struct ta_span *o = r->sa + r->sbase;
 	u64 *head = r->head, clo = U64_MAX, chi;
 	u32 n = r->n_lists, k = 0, q;
-	u64 passes = 0, total = 0;
+	u64 passes = 0;
 
-	/*
-	 * The output is written behind the runs read (it holds at most as
-	 * many): the united single runs go after all the runs, if there is
-	 * room.
-	 */
-	for (q = 0; q < n; q++)
-		total += r->ln[q];
-	if (2 * total <= r->slim) {
-		ta_runs_unite_singles(r, o + total, (u32)total, 4);
-		n = r->n_lists;
-	}
 	/* the lo of each list's next run, side by side for the passes */
 	for (q = 0; q < n; q++) {
 		head[q] = r->lp[q]->lo;
@@ -838,25 +825,17 @@ static s64 ta_runs_merge_all(struct ta_runs *r, const struct ta_span **out,
 			     u64 *work)
 {
 	struct ta_span *dst = r->sa + r->sbase;
-	u32 q, j, w = 0, n = r->n_lists;
-	u64 tot = 0;
+	u32 q, j, w = 0, n = r->n_lists + r->n_single;
 
+	/* the lists of one run first (many of them: sweep the lists) */
+	ta_runs_unite_singles(r);
 	if (!n) {
 		*out = dst;
 		return 0;
 	}
 	if (n >= TA_RUNS_SWEEP_LISTS)
 		return ta_runs_union_sweep(r, out, work);
-	/* the lists of one run first, at the scratch's start */
-	for (q = 0; q < n; q++)
-		tot += r->ln[q];
-	if (2 * tot <= r->slim) {
-		ta_runs_unite_singles(r, dst, (u32)tot, 2);
-		if (r->n_lists != n) {
-			n = r->n_lists;
-			w = r->ln[n - 1];
-		}
-	}
+	n = r->n_lists;
 	/* sort the lists by length, longest first (insertion: few lists) */
 	for (q = 1; q < n; q++) {
 		const struct ta_span *p = r->lp[q];
@@ -933,11 +912,11 @@ static bool ta_runs_cache_make(struct ta_runs *r, u32 v, u64 *work)
 			up = r->cpool + r->coff[a >> 2];
 			nup = r->cnum[a >> 2];
 		}
-		own = r->pool + r->loff[a];
-		nown = r->loff[a] ? r->lnum[a] : 0;
-		if (a > 1 && r->loff[a >> 1]) {
-			o2 = r->pool + r->loff[a >> 1];
-			n2 = r->lnum[a >> 1];
+		own = r->pool + r->l[a].off;
+		nown = r->l[a].off ? r->l[a].num : 0;
+		if (a > 1 && r->l[a >> 1].off) {
+			o2 = r->pool + r->l[a >> 1].off;
+			n2 = r->l[a >> 1].num;
 		}
 		if (2 * ((u64)nup + nown + n2) > r->scap ||
 		    nup + nown + n2 > r->ccap)
@@ -1045,6 +1024,7 @@ s64 ta_runs_query(struct ta_runs *r, u32 i, const struct ta_span **out,
 
 	ta_runs_nodes(r, i);
 	r->n_lists = 0;
+	r->n_single = 0;
 	/* without a cache its pool is scratch too */
 	r->slim = r->cdepth ? r->scap : 2 * r->scap;
 	if (r->cdepth) {
@@ -1056,7 +1036,7 @@ s64 ta_runs_query(struct ta_runs *r, u32 i, const struct ta_span **out,
 		}
 	}
 	if (ta_runs_gather(r, &total, skip) && total <= r->slim) {
-		*work += total + r->n_lists;
+		*work += total + r->n_lists + r->n_single;
 		got = ta_runs_merge_all(r, out, work);
 		if (got != -ENOSPC || !r->cdepth)
 			return got;
@@ -1068,6 +1048,7 @@ s64 ta_runs_query(struct ta_runs *r, u32 i, const struct ta_span **out,
 	 * cache's pool, its second half, joins it.
 	 */
 	r->n_lists = 0;
+	r->n_single = 0;
 	total = 0;
 	skip = 0;
 	if (ta_runs_cache_lists(r, &total, work) >= 0 && total <= r->scap) {
@@ -1090,7 +1071,7 @@ s64 ta_runs_query(struct ta_runs *r, u32 i, const struct ta_span **out,
 		r->sbase = 0;
 		return -ENOSPC;
 	}
-	*work += total + r->n_lists;
+	*work += total + r->n_lists + r->n_single;
 	got = ta_runs_merge_all(r, out, work);
 	r->sbase = 0;
 	return got;

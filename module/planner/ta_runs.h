@@ -9,6 +9,11 @@
 
 #include "ta_plan_helpers.h"
 
+/* A list of runs: where its block starts in the pool (0: none), its length. */
+struct ta_runs_list {
+	u32 off, num;
+};
+
 /*
  * struct ta_runs - placed buffers as runs of occupied addresses over a
  * segment tree of time (ta_runs.c); fields are private to ta_runs.c but
@@ -16,12 +21,13 @@
  * and reset it (the caller counts it as work done).
  */
 #define TA_RUNS_MAX_LISTS	256
+#define TA_RUNS_SINGLES		64	/* lists of one run gathered apart */
 struct ta_runs {
 	u32 *pts;
 	u32 m, leaf_depth, nlists, sub_base;
 	struct ta_span *pool;
 	u32 pool_cap, bump;
-	u32 *loff, *lnum;
+	struct ta_runs_list *l;
 	u8 *lcls;
 	u8 *asked;
 	struct ta_span *sa;
@@ -39,6 +45,9 @@ struct ta_runs {
 	const struct ta_span *lp[TA_RUNS_MAX_LISTS];
 	u32 ln[TA_RUNS_MAX_LISTS];
 	u64 head[TA_RUNS_MAX_LISTS];
+	struct ta_span single[TA_RUNS_SINGLES];
+	const struct ta_span *sp[TA_RUNS_SINGLES];
+	u32 n_single;
 	u64 work;
 	bool ok;
 };
