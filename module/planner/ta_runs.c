@@ -57,6 +57,7 @@
 #define TA_RUNS_POOL_PER_BUF	9	/* pool spans per buffer */
 #define TA_RUNS_CACHE_DEPTH	10	/* cache unions down to this depth */
 #define TA_RUNS_INVALID		U32_MAX
+#define TA_RUNS_FREE		U64_MAX	/* a free block's tag */
 #define TA_RUNS_SWEEP_LISTS	16	/* lists from which to union in passes */
 
 #ifdef TA_PLAN_DEBUG
@@ -219,6 +220,8 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
 		r->pool_cap = ta_runs_debug_pool;
 #endif
 	r->bump = 0;
+	for (i = 0; i < TA_RUNS_CLASSES; i++)
+		r->freel[i] = 0;
 	r->sa = sa;
 	r->scap = scap;
 	r->slim = scap;
@@ -311,6 +314,8 @@ void ta_runs_reset(struct ta_runs *r)
 		r->lcls[i] = 0;
 	}
 	r->bump = 0;
+	for (i = 0; i < TA_RUNS_CLASSES; i++)
+		r->freel[i] = 0;
 	if (r->cdepth)
 		ta_runs_cache_clear(r);
 	r->work = 0;
@@ -359,15 +364,20 @@ static void ta_runs_compact(struct ta_runs *r)
 	u32 pos = 0, dst = 0, j;
 
 	r->work += r->bump;
+	/* the free blocks are dead like the others, and move */
+	for (j = 0; j < TA_RUNS_CLASSES; j++)
+		r->freel[j] = 0;
 	while (pos < r->bump) {
-		u32 l = (u32)r->pool[pos].lo;
+		u64 tag = r->pool[pos].lo;
+		u32 l = (u32)tag;
 		u32 cap = (u32)r->pool[pos].hi;
-		u32 n = r->l[l].num, k;
+		u32 n, k;
 
-		if (r->l[l].off != pos + 1) {
+		if (tag == TA_RUNS_FREE || r->l[l].off != pos + 1) {
 			pos += 1 + cap;
 			continue;
 		}
+		n = r->l[l].num;
 		if (!n) {
 			r->l[l].off = 0;
 			pos += 1 + cap;
@@ -386,28 +396,45 @@ static void ta_runs_compact(struct ta_runs *r)
 	r->bump = dst;
 }
 
-/* Give list @l room for @need runs. */
+/*
+ * Give list @l room for @need runs: a free block of the class it needs (one
+ * a list left when it grew), else the pool's end. The block it leaves is
+ * free for the next list that grows into its class.
+ */
 static int ta_runs_grow(struct ta_runs *r, u32 l, u32 need)
 {
-	u32 k = r->l[l].off ? r->lcls[l] + 1U : 0, cap, off, j;
+	u32 k = r->l[l].off ? r->lcls[l] + 1U : 0, cap, off, hdr, j;
 
 	while (ta_runs_cap(k) < need)
 		k++;
 	cap = ta_runs_cap(k);
-	if ((u64)r->bump + 1 + cap > r->pool_cap) {
-		ta_runs_compact(r);
-		if ((u64)r->bump + 1 + cap > r->pool_cap)
-			return -ENOSPC;
+	if (k < TA_RUNS_CLASSES && r->freel[k]) {
+		hdr = r->freel[k] - 1;
+		r->freel[k] = (u32)r->pool[hdr + 1].lo;
+	} else {
+		if ((u64)r->bump + 1 + cap > r->pool_cap) {
+			ta_runs_compact(r);
+			if ((u64)r->bump + 1 + cap > r->pool_cap)
+				return -ENOSPC;
+		}
+		hdr = r->bump;
+		r->bump += 1 + cap;
 	}
-	off = r->bump + 1;
+	off = hdr + 1;
 	r->work += r->l[l].num;
-	r->pool[r->bump].lo = l;
-	r->pool[r->bump].hi = cap;
+	r->pool[hdr].lo = l;
+	r->pool[hdr].hi = cap;
 	for (j = 0; j < r->l[l].num; j++)
 		r->pool[off + j] = r->pool[r->l[l].off + j];
+	if (r->l[l].off && r->lcls[l] < TA_RUNS_CLASSES) {
+		/* its old block: tagged free, linked through its first span */
+		hdr = r->l[l].off - 1;
+		r->pool[hdr].lo = TA_RUNS_FREE;
+		r->pool[hdr + 1].lo = r->freel[r->lcls[l]];
+		r->freel[r->lcls[l]] = hdr + 1;
+	}
 	r->l[l].off = off;
 	r->lcls[l] = k;
-	r->bump += 1 + cap;
 	return 0;
 }
 

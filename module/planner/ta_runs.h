@@ -22,11 +22,13 @@ struct ta_runs_list {
  */
 #define TA_RUNS_MAX_LISTS	256
 #define TA_RUNS_SINGLES		64	/* lists of one run gathered apart */
+#define TA_RUNS_CLASSES		48	/* block classes with free lists */
 struct ta_runs {
 	u32 *pts;
 	u32 m, leaf_depth, nlists, sub_base;
 	struct ta_span *pool;
 	u32 pool_cap, bump;
+	u32 freel[TA_RUNS_CLASSES];	/* free blocks by class, + 1 */
 	struct ta_runs_list *l;
 	u8 *lcls;
 	u8 *asked;
