@@ -450,14 +450,11 @@ static int ta_runs_add(struct ta_runs *r, u32 l, u64 lo, u64 hi)
 
 	if (r->l[l].off) {
 		s = r->pool + r->l[l].off;
-		while (a < b) {
-			u32 mid = a + ((b - a) >> 1);
-
-			if (s[mid].hi < lo)
-				a = mid + 1;
-			else
-				b = mid;
-		}
+		/* the first run that ends at lo or after: without a branch */
+		for (; b > 1; b -= b >> 1)
+			a = s[a + (b >> 1) - 1].hi < lo ? a + (b >> 1) : a;
+		if (b && s[a].hi < lo)
+			a++;
 	}
 	i = a;
 	j = i;
@@ -592,7 +589,7 @@ int ta_runs_insert(struct ta_runs *r, u32 i, u64 lo, u64 hi)
  */
 static u32 ta_runs_gallop_hi(const struct ta_span *a, u32 i, u32 na, u64 hi)
 {
-	u32 lo = i + 1, up = i + 1;
+	u32 lo = i + 1, up = i + 1, n;
 
 	while (up < na && a[up].hi <= hi) {
 		lo = up + 1;
@@ -600,14 +597,11 @@ static u32 ta_runs_gallop_hi(const struct ta_span *a, u32 i, u32 na, u64 hi)
 	}
 	if (up > na)
 		up = na;
-	while (lo < up) {
-		u32 mid = lo + ((up - lo) >> 1);
-
-		if (a[mid].hi <= hi)
-			lo = mid + 1;
-		else
-			up = mid;
-	}
+	/* in [lo, up]: halved without a branch on the runs */
+	for (n = up - lo; n > 1; n -= n >> 1)
+		lo = a[lo + (n >> 1) - 1].hi <= hi ? lo + (n >> 1) : lo;
+	if (n && a[lo].hi <= hi)
+		lo++;
 	return lo;
 }
 
