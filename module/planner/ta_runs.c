@@ -922,8 +922,12 @@ static bool ta_runs_cache_make(struct ta_runs *r, u32 v, u64 *work)
 	struct ta_span *dst;
 
 	/* entries every other level: each from its grandparent's */
-	for (a = v; a && !ta_runs_cache_valid(r, a); a >>= 2)
+	for (a = v; a && !ta_runs_cache_valid(r, a); a >>= 2) {
 		path[np++] = a;
+		/* its own lists, read below: seldom in the cache */
+		ta_prefetch(r->pool + r->l[a].off);
+		ta_prefetch(r->pool + r->l[a >> 1].off);
+	}
 	while (np--) {
 		const struct ta_span *up = NULL, *own, *o2 = NULL;
 		u32 nup = 0, nown, n2 = 0;
