@@ -16,7 +16,9 @@
 #include <linux/types.h>
 #include <linux/errno.h>
 #include <linux/limits.h>
+#include <linux/prefetch.h>
 #include <linux/string.h>
+#define ta_prefetch(p)	prefetch(p)
 #else
 #include <stdbool.h>
 #include <stddef.h>
@@ -43,6 +45,8 @@ typedef __s64 s64;
 #ifndef U64_MAX
 #define U64_MAX ((u64)~0ULL)
 #endif
+/* a hint: the cache line at p will be read soon */
+#define ta_prefetch(p)	__builtin_prefetch(p)
 #endif /* __KERNEL__ */
 
 /**

@@ -15,7 +15,9 @@
  * union of the neighbours' address spans as sorted runs, read without
  * visiting the neighbours one by one. The gaps between runs are the gaps
  * between the neighbours, so both give the same answer; the tree is the
- * fallback when the index is full or a buffer was unplaced.
+ * fallback when the index is full or a buffer was unplaced, built from a
+ * bit per placed buffer the first time it is needed (until then placing
+ * a buffer does not update it).
  *
  * Memory, taken once in ta_fit_create(): about 70 bytes per buffer (the
  * tree, the start order, offsets and the neighbour scratch), plus the run
@@ -44,6 +46,8 @@ struct ta_fit {
 	struct ta_work own;	/* the counter when none is given */
 	struct ta_runs *runs;	/* the run index, or NULL */
 	bool runs_ok;		/* the index holds every placed buffer */
+	bool tree_ok;		/* the tree is kept (else built when asked) */
+	u32 *placed;		/* bit per buffer: placed */
 	size_t bytes;		/* what ta_fit_create() allocated */
 };
 
@@ -108,7 +112,7 @@ struct ta_fit *ta_fit_create(const struct ta_buffer *b, u32 n, u32 flags,
 	 */
 	bytes = sizeof(*f) + m * (sizeof(u64) + 2 * sizeof(struct ta_span) +
 				  2 * sizeof(u32)) +
-		2 * (size_t)leaves * sizeof(u32);
+		2 * (size_t)leaves * sizeof(u32) + (m + 31) / 32 * sizeof(u32);
 	f = ta_env_alloc_array(1, bytes);
 	if (!f)
 		return NULL;
@@ -118,6 +122,7 @@ struct ta_fit *ta_fit_create(const struct ta_buffer *b, u32 n, u32 flags,
 	f->by_start = (u32 *)(f->tmp + m);
 	f->pos = f->by_start + m;
 	f->tree = f->pos + m;
+	f->placed = f->tree + 2 * (size_t)leaves;
 	f->b = b;
 	f->n = n;
 	if (!w) {
@@ -146,6 +151,7 @@ struct ta_fit *ta_fit_create(const struct ta_buffer *b, u32 n, u32 flags,
 		}
 		f->runs_ok = true;
 	}
+	f->tree_ok = !f->runs;
 	for (i = 0; i < n; i++)
 		f->pos[f->by_start[i]] = i;
 	f->bytes = bytes +
@@ -169,10 +175,13 @@ void ta_fit_reset(struct ta_fit *f)
 
 	for (i = 0; i < 2 * f->leaves; i++)
 		f->tree[i] = 0;
+	for (i = 0; i < (f->n + 32) / 32; i++)
+		f->placed[i] = 0;
 	f->w->units += f->leaves;
 	if (f->runs) {
 		ta_runs_reset(f->runs);
 		f->runs_ok = true;
+		f->tree_ok = false;
 		f->w->units += f->n;
 	}
 }
@@ -192,19 +201,47 @@ static void ta_fit_set(struct ta_fit *f, u32 b, u32 end)
 	}
 }
 
+/*
+ * The tree of ends, built from the placed buffers when first needed: while
+ * the run index answers, placements do not keep it (its updates miss the
+ * cache). Kept from then on.
+ */
+static void ta_fit_tree(struct ta_fit *f)
+{
+	u32 i, k;
+
+	if (f->tree_ok)
+		return;
+	for (i = 0; i < f->leaves; i++) {
+		u32 b = i < f->n ? f->by_start[i] : 0;
+
+		f->tree[f->leaves + i] =
+			i < f->n && f->placed[b / 32] & BIT(b % 32) &&
+			f->b[b].size ? f->b[b].end : 0;
+	}
+	for (k = f->leaves - 1; k; k--)
+		f->tree[k] = f->tree[2 * k] > f->tree[2 * k + 1] ?
+			     f->tree[2 * k] : f->tree[2 * k + 1];
+	f->w->units += 2 * f->leaves;
+	f->tree_ok = true;
+}
+
 void ta_fit_place(struct ta_fit *f, u32 b, u64 off)
 {
 	const struct ta_buffer *buf = &f->b[b];
 
 	f->off[b] = off;
+	f->placed[b / 32] |= BIT(b % 32);
 	if (!buf->size)
 		return;
-	ta_fit_set(f, b, buf->end);
+	if (f->tree_ok)
+		ta_fit_set(f, b, buf->end);
 	if (f->runs_ok) {
 		/* a full index stays off: the tree answers from now on */
-		if (ta_runs_insert(f->runs, buf->start, buf->end, off,
-				   off + buf->size))
+		if (ta_runs_insert(f->runs, f->pos[b], off, off + buf->size)) {
 			f->runs_ok = false;
+			ta_fit_tree(f);
+		}
 		f->w->units += f->runs->work;
 		f->runs->work = 0;
 	}
@@ -212,8 +249,11 @@ void ta_fit_place(struct ta_fit *f, u32 b, u64 off)
 
 void ta_fit_unplace_last(struct ta_fit *f, u32 b)
 {
-	ta_fit_set(f, b, 0);
+	f->placed[b / 32] &= ~BIT(b % 32);
+	if (f->tree_ok)
+		ta_fit_set(f, b, 0);
 	f->runs_ok = false;
+	ta_fit_tree(f);
 }
 
 /*
@@ -452,12 +492,12 @@ int ta_fit_lowest_beside(struct ta_fit *f, u32 b, u32 mode,
 		return 0;
 	}
 	if (f->runs_ok)
-		runs = ta_runs_query(f->runs, buf->start, buf->end, &g,
-				     &f->w->units);
+		runs = ta_runs_query(f->runs, f->pos[b], &g, &f->w->units);
 	if (runs >= 0) {
 		k = (u32)runs;
 		ret = ta_work_add(f->w, 16 + (u64)k);
 	} else {
+		ta_fit_tree(f);
 		k = ta_fit_neighbours(f, b);
 		/* neighbours found, sorted (a few passes) and scanned */
 		ret = ta_work_add(f->w, 16 + 4 * (u64)k);

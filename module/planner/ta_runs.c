@@ -57,6 +57,7 @@
 #define TA_RUNS_POOL_PER_BUF	9	/* pool spans per buffer */
 #define TA_RUNS_CACHE_DEPTH	10	/* cache unions down to this depth */
 #define TA_RUNS_INVALID		U32_MAX
+#define TA_RUNS_FREE		U64_MAX	/* a free block's tag */
 #define TA_RUNS_SWEEP_LISTS	16	/* lists from which to union in passes */
 
 #ifdef TA_PLAN_DEBUG
@@ -93,22 +94,6 @@ static bool ta_runs_small(const struct ta_runs *r, u32 v)
 	return ta_runs_depth(v) + TA_RUNS_SMALL >= r->leaf_depth;
 }
 
-/* Leaf index of the first start step >= @step. */
-static u32 ta_runs_leaf(const struct ta_runs *r, u32 step)
-{
-	u32 lo = 0, hi = r->m;
-
-	while (lo < hi) {
-		u32 mid = lo + ((hi - lo) >> 1);
-
-		if (r->pts[mid] < step)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* Forget every cached union (the pool is reused from its start). */
 static void ta_runs_cache_clear(struct ta_runs *r)
 {
@@ -127,7 +112,8 @@ static void ta_runs_cache_clear(struct ta_runs *r)
  * (above the small subtrees) of every buffer's leaves. Only the engine's
  * buffers are ever asked for, so the other sub lists need not be kept.
  * The buffers in start order: a start's leaf follows the one before, an
- * end's is found by galloping from its start's.
+ * end's is found by galloping from its start's. Each buffer's leaves are
+ * kept for its query and its insert.
  */
 static void ta_runs_mark_asked(struct ta_runs *r, const struct ta_buffer *b,
 			       const u32 *by_start, u32 n)
@@ -162,6 +148,8 @@ static void ta_runs_mark_asked(struct ta_runs *r, const struct ta_buffer *b,
 		}
 		lo = first + r->m;
 		hi = up + r->m;
+		r->leaves[2 * i] = lo;
+		r->leaves[2 * i + 1] = hi;
 		for (; lo < hi; lo >>= 1, hi >>= 1) {
 			if (lo & 1) {
 				if (!ta_runs_small(r, lo))
@@ -198,10 +186,10 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
 	u32 i, m = 0;
 
 	r->pts = ta_env_alloc_array(n, sizeof(*r->pts));
+	r->leaves = NULL;
 	r->seen = NULL;
 	r->pool = NULL;
-	r->loff = NULL;
-	r->lnum = NULL;
+	r->l = NULL;
 	r->lcls = NULL;
 	r->asked = NULL;
 	r->cpool = NULL;
@@ -219,6 +207,7 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
 		if (!m || r->pts[m - 1] != b[by_start[i]].start)
 			r->pts[m++] = b[by_start[i]].start;
 	r->m = m;
+	r->n = n;
 	r->leaf_depth = ta_runs_depth(2 * m - 1);
 	/* own lists 1 .. 2m - 1, then sub lists of the nodes above the small */
 	r->sub_base = 2 * m;
@@ -231,19 +220,21 @@ int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
 		r->pool_cap = ta_runs_debug_pool;
 #endif
 	r->bump = 0;
+	for (i = 0; i < TA_RUNS_CLASSES; i++)
+		r->freel[i] = 0;
 	r->sa = sa;
 	r->scap = scap;
 	r->slim = scap;
 	r->sbase = 0;
 	r->pool = ta_env_alloc_array(r->pool_cap, sizeof(*r->pool));
-	r->loff = ta_env_alloc_array(r->nlists, sizeof(*r->loff));
-	r->lnum = ta_env_alloc_array(r->nlists, sizeof(*r->lnum));
+	r->l = ta_env_alloc_array(r->nlists, sizeof(*r->l));
 	r->lcls = ta_env_alloc_array(r->nlists, sizeof(*r->lcls));
 	r->seen = ta_env_alloc_array(2 * (size_t)m, sizeof(*r->seen));
 	r->asked = ta_env_alloc_array(r->nlists - r->sub_base + 1,
 				      sizeof(*r->asked));
-	if (!r->pool || !r->loff || !r->lnum || !r->lcls || !r->seen ||
-	    !r->asked) {
+	r->leaves = ta_env_alloc_array(2 * (size_t)n, sizeof(*r->leaves));
+	if (!r->pool || !r->l || !r->lcls || !r->seen ||
+	    !r->asked || !r->leaves) {
 		ta_runs_free(r);
 		return -ENOMEM;
 	}
@@ -293,17 +284,17 @@ void ta_runs_free(struct ta_runs *r)
 	r->coff = NULL;
 	r->cpool = NULL;
 	ta_env_free(r->seen);
+	ta_env_free(r->leaves);
+	r->leaves = NULL;
 	ta_env_free(r->asked);
 	r->asked = NULL;
 	ta_env_free(r->lcls);
-	ta_env_free(r->lnum);
-	ta_env_free(r->loff);
+	ta_env_free(r->l);
 	ta_env_free(r->pool);
 	ta_env_free(r->pts);
 	r->seen = NULL;
 	r->lcls = NULL;
-	r->lnum = NULL;
-	r->loff = NULL;
+	r->l = NULL;
 	r->pool = NULL;
 	r->pts = NULL;
 	r->ok = false;
@@ -318,11 +309,13 @@ void ta_runs_reset(struct ta_runs *r)
 	u32 i;
 
 	for (i = 0; i < r->nlists; i++) {
-		r->loff[i] = 0;
-		r->lnum[i] = 0;
+		r->l[i].off = 0;
+		r->l[i].num = 0;
 		r->lcls[i] = 0;
 	}
 	r->bump = 0;
+	for (i = 0; i < TA_RUNS_CLASSES; i++)
+		r->freel[i] = 0;
 	if (r->cdepth)
 		ta_runs_cache_clear(r);
 	r->work = 0;
@@ -351,6 +344,7 @@ size_t ta_runs_bytes(const struct ta_runs *r)
 		       (size_t)r->pool_cap * sizeof(*r->pool) +
 		       (size_t)r->nlists * (2 * sizeof(u32) + 1) +
 		       2 * (size_t)r->m * sizeof(*r->seen) +
+		       2 * (size_t)r->n * sizeof(*r->leaves) +
 		       (size_t)(r->nlists - r->sub_base + 1) *
 		       sizeof(*r->asked);
 
@@ -370,17 +364,22 @@ static void ta_runs_compact(struct ta_runs *r)
 	u32 pos = 0, dst = 0, j;
 
 	r->work += r->bump;
+	/* the free blocks are dead like the others, and move */
+	for (j = 0; j < TA_RUNS_CLASSES; j++)
+		r->freel[j] = 0;
 	while (pos < r->bump) {
-		u32 l = (u32)r->pool[pos].lo;
+		u64 tag = r->pool[pos].lo;
+		u32 l = (u32)tag;
 		u32 cap = (u32)r->pool[pos].hi;
-		u32 n = r->lnum[l], k;
+		u32 n, k;
 
-		if (r->loff[l] != pos + 1) {
+		if (tag == TA_RUNS_FREE || r->l[l].off != pos + 1) {
 			pos += 1 + cap;
 			continue;
 		}
+		n = r->l[l].num;
 		if (!n) {
-			r->loff[l] = 0;
+			r->l[l].off = 0;
 			pos += 1 + cap;
 			continue;
 		}
@@ -389,7 +388,7 @@ static void ta_runs_compact(struct ta_runs *r)
 		r->pool[dst].hi = ta_runs_cap(k);
 		for (j = 0; j < n; j++)
 			r->pool[dst + 1 + j] = r->pool[pos + 1 + j];
-		r->loff[l] = dst + 1;
+		r->l[l].off = dst + 1;
 		r->lcls[l] = k;
 		dst += 1 + ta_runs_cap(k);
 		pos += 1 + cap;
@@ -397,28 +396,45 @@ static void ta_runs_compact(struct ta_runs *r)
 	r->bump = dst;
 }
 
-/* Give list @l room for @need runs. */
+/*
+ * Give list @l room for @need runs: a free block of the class it needs (one
+ * a list left when it grew), else the pool's end. The block it leaves is
+ * free for the next list that grows into its class.
+ */
 static int ta_runs_grow(struct ta_runs *r, u32 l, u32 need)
 {
-	u32 k = r->loff[l] ? r->lcls[l] + 1U : 0, cap, off, j;
+	u32 k = r->l[l].off ? r->lcls[l] + 1U : 0, cap, off, hdr, j;
 
 	while (ta_runs_cap(k) < need)
 		k++;
 	cap = ta_runs_cap(k);
-	if ((u64)r->bump + 1 + cap > r->pool_cap) {
-		ta_runs_compact(r);
-		if ((u64)r->bump + 1 + cap > r->pool_cap)
-			return -ENOSPC;
+	if (k < TA_RUNS_CLASSES && r->freel[k]) {
+		hdr = r->freel[k] - 1;
+		r->freel[k] = (u32)r->pool[hdr + 1].lo;
+	} else {
+		if ((u64)r->bump + 1 + cap > r->pool_cap) {
+			ta_runs_compact(r);
+			if ((u64)r->bump + 1 + cap > r->pool_cap)
+				return -ENOSPC;
+		}
+		hdr = r->bump;
+		r->bump += 1 + cap;
 	}
-	off = r->bump + 1;
-	r->work += r->lnum[l];
-	r->pool[r->bump].lo = l;
-	r->pool[r->bump].hi = cap;
-	for (j = 0; j < r->lnum[l]; j++)
-		r->pool[off + j] = r->pool[r->loff[l] + j];
-	r->loff[l] = off;
+	off = hdr + 1;
+	r->work += r->l[l].num;
+	r->pool[hdr].lo = l;
+	r->pool[hdr].hi = cap;
+	for (j = 0; j < r->l[l].num; j++)
+		r->pool[off + j] = r->pool[r->l[l].off + j];
+	if (r->l[l].off && r->lcls[l] < TA_RUNS_CLASSES) {
+		/* its old block: tagged free, linked through its first span */
+		hdr = r->l[l].off - 1;
+		r->pool[hdr].lo = TA_RUNS_FREE;
+		r->pool[hdr + 1].lo = r->freel[r->lcls[l]];
+		r->freel[r->lcls[l]] = hdr + 1;
+	}
+	r->l[l].off = off;
 	r->lcls[l] = k;
-	r->bump += 1 + cap;
 	return 0;
 }
 
@@ -429,25 +445,22 @@ static int ta_runs_grow(struct ta_runs *r, u32 l, u32 need)
  */
 static int ta_runs_add(struct ta_runs *r, u32 l, u64 lo, u64 hi)
 {
-	u32 n = r->lnum[l], a = 0, b = n, i, j, k;
+	u32 n = r->l[l].num, a = 0, b = n, i, j, k;
 	struct ta_span *s;
 
-	if (r->loff[l]) {
-		s = r->pool + r->loff[l];
-		while (a < b) {
-			u32 mid = a + ((b - a) >> 1);
-
-			if (s[mid].hi < lo)
-				a = mid + 1;
-			else
-				b = mid;
-		}
+	if (r->l[l].off) {
+		s = r->pool + r->l[l].off;
+		/* the first run that ends at lo or after: without a branch */
+		for (; b > 1; b -= b >> 1)
+			a = s[a + (b >> 1) - 1].hi < lo ? a + (b >> 1) : a;
+		if (b && s[a].hi < lo)
+			a++;
 	}
 	i = a;
 	j = i;
 	r->work += 8 + n - i;	/* the search, then a merge or a shift */
-	if (r->loff[l]) {
-		s = r->pool + r->loff[l];
+	if (r->l[l].off) {
+		s = r->pool + r->l[l].off;
 		for (; j < n && s[j].lo <= hi; j++) {
 			if (s[j].lo < lo)
 				lo = s[j].lo;
@@ -456,20 +469,20 @@ static int ta_runs_add(struct ta_runs *r, u32 l, u64 lo, u64 hi)
 		}
 	}
 	if (j == i) {
-		if (!r->loff[l] || n + 1 > ta_runs_cap(r->lcls[l])) {
+		if (!r->l[l].off || n + 1 > ta_runs_cap(r->lcls[l])) {
 			int ret = ta_runs_grow(r, l, n + 1);
 
 			if (ret)
 				return ret;
 		}
-		s = r->pool + r->loff[l];
+		s = r->pool + r->l[l].off;
 		for (k = n; k > i; k--)
 			s[k] = s[k - 1];
-		r->lnum[l] = n + 1;
+		r->l[l].num = n + 1;
 	} else if (j > i + 1) {
 		for (k = 0; j + k < n; k++)
 			s[i + 1 + k] = s[j + k];
-		r->lnum[l] = n - (j - i - 1);
+		r->l[l].num = n - (j - i - 1);
 	} else if (s[i].lo == lo && s[i].hi == hi) {
 		return 1;	/* inside a run already */
 	}
@@ -479,24 +492,23 @@ static int ta_runs_add(struct ta_runs *r, u32 l, u64 lo, u64 hi)
 }
 
 /*
- * Canonical nodes of the leaves of steps [s, e) into r->canon; proper
- * ancestors into r->anc (each once: r->seen[v] == r->stamp marks the ones
- * taken in this call, so a root path shared by several canonical nodes is
- * walked once). Kept for the next call: a query and the insert after it
- * ask for the same steps.
+ * Canonical nodes of the leaves of the buffer at @i in start order into
+ * r->canon; proper ancestors into r->anc (each once: r->seen[v] ==
+ * r->stamp marks the ones taken in this call, so a root path shared by
+ * several canonical nodes is walked once). Kept for the next call: a
+ * query and the insert after it ask for the same buffer.
  */
-static void ta_runs_nodes(struct ta_runs *r, u32 s, u32 e)
+static void ta_runs_nodes(struct ta_runs *r, u32 i)
 {
 	u32 lo, hi, q, v;
 
 	/* a buffer is asked for, then inserted: the same nodes */
-	if (r->nodes_ok && s == r->nodes_s && e == r->nodes_e)
+	if (r->nodes_ok && i == r->nodes_i)
 		return;
-	r->nodes_s = s;
-	r->nodes_e = e;
+	r->nodes_i = i;
 	r->nodes_ok = true;
-	lo = ta_runs_leaf(r, s) + r->m;
-	hi = ta_runs_leaf(r, e) + r->m;
+	lo = r->leaves[2 * i];
+	hi = r->leaves[2 * i + 1];
 	if (!++r->stamp) {
 		/* wrapped after 2^32 calls: forget the old marks */
 		for (v = 0; v < 2 * r->m; v++)
@@ -525,20 +537,19 @@ static void ta_runs_nodes(struct ta_runs *r, u32 s, u32 e)
 /**
  * ta_runs_insert() - record a placed buffer
  * @r: the structure
- * @s: first step
- * @e: end step
+ * @i: its position in the start order ta_runs_init() was given
  * @lo: first byte
  * @hi: end byte (@lo < @hi)
  *
  * Return: 0, or -ENOSPC when the pool is full (the structure is then off
  * for good: r->ok is false).
  */
-int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi)
+int ta_runs_insert(struct ta_runs *r, u32 i, u64 lo, u64 hi)
 {
 	u32 q, k = 0, sub = r->sub_base;
 	int ret = 0;
 
-	ta_runs_nodes(r, s, e);
+	ta_runs_nodes(r, i);
 	if (r->cdepth && !++r->tick)
 		ta_runs_cache_clear(r);	/* wrapped: forget every entry */
 	for (q = 0; q < r->n_canon && ret >= 0; q++) {
@@ -578,7 +589,7 @@ int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi)
  */
 static u32 ta_runs_gallop_hi(const struct ta_span *a, u32 i, u32 na, u64 hi)
 {
-	u32 lo = i + 1, up = i + 1;
+	u32 lo = i + 1, up = i + 1, n;
 
 	while (up < na && a[up].hi <= hi) {
 		lo = up + 1;
@@ -586,14 +597,11 @@ static u32 ta_runs_gallop_hi(const struct ta_span *a, u32 i, u32 na, u64 hi)
 	}
 	if (up > na)
 		up = na;
-	while (lo < up) {
-		u32 mid = lo + ((up - lo) >> 1);
-
-		if (a[mid].hi <= hi)
-			lo = mid + 1;
-		else
-			up = mid;
-	}
+	/* in [lo, up]: halved without a branch on the runs */
+	for (n = up - lo; n > 1; n -= n >> 1)
+		lo = a[lo + (n >> 1) - 1].hi <= hi ? lo + (n >> 1) : lo;
+	if (n && a[lo].hi <= hi)
+		lo++;
 	return lo;
 }
 
@@ -669,13 +677,23 @@ static u32 ta_runs_merge(const struct ta_span *a, u32 na,
 
 static bool ta_runs_take(struct ta_runs *r, u32 l, u64 *total)
 {
-	u32 n = r->loff[l] ? r->lnum[l] : 0;
+	u32 n = r->l[l].num;	/* a list with runs has a block */
 
 	if (!n)
 		return true;
-	if (r->n_lists == TA_RUNS_MAX_LISTS)
+	if (n == 1 && r->n_single < TA_RUNS_SINGLES) {
+		/* a list of one run: read with the others once all are asked */
+		r->sp[r->n_single++] = r->pool + r->l[l].off;
+		ta_prefetch(r->sp[r->n_single - 1]);
+		*total += 1;
+		return true;
+	}
+	/* room for the singles' list */
+	if (r->n_lists == TA_RUNS_MAX_LISTS - 1)
 		return false;
-	r->lp[r->n_lists] = r->pool + r->loff[l];
+	r->lp[r->n_lists] = r->pool + r->l[l].off;
+	/* its first runs, for the merges after the gathering */
+	ta_prefetch(r->lp[r->n_lists]);
 	r->ln[r->n_lists++] = n;
 	*total += n;
 	return true;
@@ -697,9 +715,10 @@ static bool ta_runs_gather(struct ta_runs *r, u64 *total, u32 skip)
 				return false;
 			continue;
 		}
+		/* its subtree's own lists, mostly empty */
 		for (lo = c, hi = c + 1; lo < 2 * r->m; lo <<= 1, hi <<= 1)
 			for (v = lo; v < hi && v < 2 * r->m; v++)
-				if (!ta_runs_take(r, v, total))
+				if (r->l[v].num && !ta_runs_take(r, v, total))
 					return false;
 	}
 	for (q = 0; q < r->n_anc; q++) {
@@ -712,35 +731,26 @@ static bool ta_runs_gather(struct ta_runs *r, u64 *total, u32 skip)
 }
 
 /*
- * Before a sweep: the lists of one run (a long query's leaves' own lists,
- * most of them) become one list, their runs sorted by insertion and
- * coalesced at @f, so that the passes do not visit each (and before
- * pairwise merges, so that each does not cost a merge). Only when there
- * are @least or more and @f has room for them.
+ * The lists of one run (a long query's leaves' own lists, most of them),
+ * gathered apart by ta_runs_take(), sorted: coalesced into one list, so
+ * that the passes do not visit each (and before pairwise merges, so that
+ * each does not cost a merge). Their runs were asked from the memory
+ * when they were gathered: read now, they are there.
  */
-static void ta_runs_unite_singles(struct ta_runs *r, struct ta_span *f,
-				  u32 room, u32 least)
+static void ta_runs_unite_singles(struct ta_runs *r)
 {
-	u32 n = r->n_lists, q, m = 0, j;
+	struct ta_span *f = r->single;
+	u32 m = r->n_single, q, j;
 
-	for (q = 0; q < n; q++)
-		m += r->ln[q] == 1;
-	if (m < least || m > room)
+	if (!m)
 		return;
-	m = 0;
-	for (q = 0; q < n; q++) {
-		struct ta_span v = r->lp[q][0];
+	/* sorted by insertion */
+	for (q = 0; q < m; q++) {
+		struct ta_span v = *r->sp[q];
 
-		if (r->ln[q] != 1)
-			continue;
-		for (j = m++; j && f[j - 1].lo > v.lo; j--)
+		for (j = q; j && f[j - 1].lo > v.lo; j--)
 			f[j] = f[j - 1];
 		f[j] = v;
-		/* the last list takes its place */
-		n--;
-		r->lp[q] = r->lp[n];
-		r->ln[q] = r->ln[n];
-		q--;
 	}
 	for (q = 1, j = 1; q < m; q++) {
 		if (f[q].lo <= f[j - 1].hi) {
@@ -750,9 +760,9 @@ static void ta_runs_unite_singles(struct ta_runs *r, struct ta_span *f,
 			f[j++] = f[q];
 		}
 	}
-	r->lp[n] = f;
-	r->ln[n] = j;
-	r->n_lists = n + 1;
+	r->lp[r->n_lists] = f;
+	r->ln[r->n_lists++] = j;
+	r->n_single = 0;
 }
 
 /*
@@ -770,19 +780,8 @@ static s64 ta_runs_union_sweep(struct ta_runs *r, const struct ta_span **out,
 	struct ta_span *o = r->sa + r->sbase;
 	u64 *head = r->head, clo = U64_MAX, chi;
 	u32 n = r->n_lists, k = 0, q;
-	u64 passes = 0, total = 0;
+	u64 passes = 0;
 
-	/*
-	 * The output is written behind the runs read (it holds at most as
-	 * many): the united single runs go after all the runs, if there is
-	 * room.
-	 */
-	for (q = 0; q < n; q++)
-		total += r->ln[q];
-	if (2 * total <= r->slim) {
-		ta_runs_unite_singles(r, o + total, (u32)total, 4);
-		n = r->n_lists;
-	}
 	/* the lo of each list's next run, side by side for the passes */
 	for (q = 0; q < n; q++) {
 		head[q] = r->lp[q]->lo;
@@ -847,25 +846,17 @@ static s64 ta_runs_merge_all(struct ta_runs *r, const struct ta_span **out,
 			     u64 *work)
 {
 	struct ta_span *dst = r->sa + r->sbase;
-	u32 q, j, w = 0, n = r->n_lists;
-	u64 tot = 0;
+	u32 q, j, w = 0, n = r->n_lists + r->n_single;
 
+	/* the lists of one run first (many of them: sweep the lists) */
+	ta_runs_unite_singles(r);
 	if (!n) {
 		*out = dst;
 		return 0;
 	}
 	if (n >= TA_RUNS_SWEEP_LISTS)
 		return ta_runs_union_sweep(r, out, work);
-	/* the lists of one run first, at the scratch's start */
-	for (q = 0; q < n; q++)
-		tot += r->ln[q];
-	if (2 * tot <= r->slim) {
-		ta_runs_unite_singles(r, dst, (u32)tot, 2);
-		if (r->n_lists != n) {
-			n = r->n_lists;
-			w = r->ln[n - 1];
-		}
-	}
+	n = r->n_lists;
 	/* sort the lists by length, longest first (insertion: few lists) */
 	for (q = 1; q < n; q++) {
 		const struct ta_span *p = r->lp[q];
@@ -931,8 +922,12 @@ static bool ta_runs_cache_make(struct ta_runs *r, u32 v, u64 *work)
 	struct ta_span *dst;
 
 	/* entries every other level: each from its grandparent's */
-	for (a = v; a && !ta_runs_cache_valid(r, a); a >>= 2)
+	for (a = v; a && !ta_runs_cache_valid(r, a); a >>= 2) {
 		path[np++] = a;
+		/* its own lists, read below: seldom in the cache */
+		ta_prefetch(r->pool + r->l[a].off);
+		ta_prefetch(r->pool + r->l[a >> 1].off);
+	}
 	while (np--) {
 		const struct ta_span *up = NULL, *own, *o2 = NULL;
 		u32 nup = 0, nown, n2 = 0;
@@ -942,11 +937,11 @@ static bool ta_runs_cache_make(struct ta_runs *r, u32 v, u64 *work)
 			up = r->cpool + r->coff[a >> 2];
 			nup = r->cnum[a >> 2];
 		}
-		own = r->pool + r->loff[a];
-		nown = r->loff[a] ? r->lnum[a] : 0;
-		if (a > 1 && r->loff[a >> 1]) {
-			o2 = r->pool + r->loff[a >> 1];
-			n2 = r->lnum[a >> 1];
+		own = r->pool + r->l[a].off;
+		nown = r->l[a].off ? r->l[a].num : 0;
+		if (a > 1 && r->l[a >> 1].off) {
+			o2 = r->pool + r->l[a >> 1].off;
+			n2 = r->l[a >> 1].num;
 		}
 		if (2 * ((u64)nup + nown + n2) > r->scap ||
 		    nup + nown + n2 > r->ccap)
@@ -1036,25 +1031,25 @@ static int ta_runs_cache_lists(struct ta_runs *r, u64 *total, u64 *work)
 }
 
 /**
- * ta_runs_query() - the runs placed buffers occupy somewhere in [s, e)
+ * ta_runs_query() - the runs placed buffers occupy during a buffer's life
  * @r: the structure
- * @s: first step, a start step of one of the buffers
- * @e: end step, > @s
+ * @i: the buffer's position in the start order ta_runs_init() was given
  * @out: out, the runs, sorted and disjoint (valid until the next call)
  * @work: in/out, work done, for yielding
  *
  * Return: the number of runs, or -ENOSPC when the answer needs more
  * scratch than there is (ask the slow way).
  */
-s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
-		  const struct ta_span **out, u64 *work)
+s64 ta_runs_query(struct ta_runs *r, u32 i, const struct ta_span **out,
+		  u64 *work)
 {
 	u32 skip = 0;
 	u64 total = 0;
 	s64 got;
 
-	ta_runs_nodes(r, s, e);
+	ta_runs_nodes(r, i);
 	r->n_lists = 0;
+	r->n_single = 0;
 	/* without a cache its pool is scratch too */
 	r->slim = r->cdepth ? r->scap : 2 * r->scap;
 	if (r->cdepth) {
@@ -1066,7 +1061,7 @@ s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
 		}
 	}
 	if (ta_runs_gather(r, &total, skip) && total <= r->slim) {
-		*work += total + r->n_lists;
+		*work += total + r->n_lists + r->n_single;
 		got = ta_runs_merge_all(r, out, work);
 		if (got != -ENOSPC || !r->cdepth)
 			return got;
@@ -1078,6 +1073,7 @@ s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
 	 * cache's pool, its second half, joins it.
 	 */
 	r->n_lists = 0;
+	r->n_single = 0;
 	total = 0;
 	skip = 0;
 	if (ta_runs_cache_lists(r, &total, work) >= 0 && total <= r->scap) {
@@ -1100,7 +1096,7 @@ s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
 		r->sbase = 0;
 		return -ENOSPC;
 	}
-	*work += total + r->n_lists;
+	*work += total + r->n_lists + r->n_single;
 	got = ta_runs_merge_all(r, out, work);
 	r->sbase = 0;
 	return got;

@@ -9,6 +9,11 @@
 
 #include "ta_plan_helpers.h"
 
+/* A list of runs: where its block starts in the pool (0: none), its length. */
+struct ta_runs_list {
+	u32 off, num;
+};
+
 /*
  * struct ta_runs - placed buffers as runs of occupied addresses over a
  * segment tree of time (ta_runs.c); fields are private to ta_runs.c but
@@ -16,12 +21,15 @@
  * and reset it (the caller counts it as work done).
  */
 #define TA_RUNS_MAX_LISTS	256
+#define TA_RUNS_SINGLES		64	/* lists of one run gathered apart */
+#define TA_RUNS_CLASSES		48	/* block classes with free lists */
 struct ta_runs {
 	u32 *pts;
 	u32 m, leaf_depth, nlists, sub_base;
 	struct ta_span *pool;
 	u32 pool_cap, bump;
-	u32 *loff, *lnum;
+	u32 freel[TA_RUNS_CLASSES];	/* free blocks by class, + 1 */
+	struct ta_runs_list *l;
 	u8 *lcls;
 	u8 *asked;
 	struct ta_span *sa;
@@ -31,7 +39,7 @@ struct ta_runs {
 	u32 cdepth, ccap, cbump, tick;
 	u32 n_canon, n_anc, n_lists;
 	u32 *seen, stamp;
-	u32 nodes_s, nodes_e;
+	u32 *leaves, n, nodes_i;
 	bool nodes_ok;
 	u32 canon[64];
 	u32 anc[64];
@@ -39,6 +47,9 @@ struct ta_runs {
 	const struct ta_span *lp[TA_RUNS_MAX_LISTS];
 	u32 ln[TA_RUNS_MAX_LISTS];
 	u64 head[TA_RUNS_MAX_LISTS];
+	struct ta_span single[TA_RUNS_SINGLES];
+	const struct ta_span *sp[TA_RUNS_SINGLES];
+	u32 n_single;
 	u64 work;
 	bool ok;
 };
@@ -54,8 +65,8 @@ void ta_runs_free(struct ta_runs *r);
 void ta_runs_reset(struct ta_runs *r);
 void ta_runs_cache_drop(struct ta_runs *r);
 size_t ta_runs_bytes(const struct ta_runs *r);
-int ta_runs_insert(struct ta_runs *r, u32 s, u32 e, u64 lo, u64 hi);
-s64 ta_runs_query(struct ta_runs *r, u32 s, u32 e,
-		  const struct ta_span **out, u64 *work);
+int ta_runs_insert(struct ta_runs *r, u32 i, u64 lo, u64 hi);
+s64 ta_runs_query(struct ta_runs *r, u32 i, const struct ta_span **out,
+		  u64 *work);
 
 #endif /* TA_RUNS_H */
