@@ -11,6 +11,9 @@
 # and the ratios are printed per boot and as medians across the boots.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+kernels=${TA_BENCH_KERNELS:-6.1 6.12}
+boots=${TA_BENCH_BOOTS:-3}
+[[ $boots =~ ^[1-9][0-9]*$ ]] || ta_die "TA_BENCH_BOOTS=$boots: give a number of boots, 1 or more"
 
 out=$TA_ROOT/build/bench-vm
 rm -rf "$out"
@@ -26,8 +29,6 @@ gcc -O2 -static -I"$TA_ROOT/uapi" -I"$TA_ROOT/module/planner" \
 	"$TA_ROOT/userspace/libtensorarena-internal.a" $TA_STATIC_LIBS
 cp "$TA_SHARED/bench/traces/real/S_1.csv" "$out/payload/traces/"
 cp "$TA_ROOT/tests/e2e/vm-tests.sh" "$out/payload/tests/"
-kernels=${TA_BENCH_KERNELS:-6.1 6.12}
-boots=${TA_BENCH_BOOTS:-3}
 for series in $kernels; do
 	abi=$(ta_stock_abi "$series")
 	ko=$(ta_build_module "/usr/src/linux-headers-$abi" \
