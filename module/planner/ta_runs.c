@@ -67,6 +67,9 @@ u32 ta_runs_debug_pool;
 u64 ta_runs_debug_sweep_unions;
 /* Cache pools that filled up and started over. */
 u64 ta_runs_debug_cache_full;
+/* Blocks a growing list took from a free list, free blocks compacted. */
+u64 ta_runs_debug_block_reused;
+u64 ta_runs_debug_free_compacted;
 #endif
 
 /* Capacity of block class @k: 2, 3, 4, 6, 8, 12, ... */
@@ -374,6 +377,9 @@ static void ta_runs_compact(struct ta_runs *r)
 		u32 n, k;
 
 		if (tag == TA_RUNS_FREE || r->l[l].off != pos + 1) {
+#ifdef TA_PLAN_DEBUG
+			ta_runs_debug_free_compacted += tag == TA_RUNS_FREE;
+#endif
 			pos += 1 + cap;
 			continue;
 		}
@@ -411,6 +417,9 @@ static int ta_runs_grow(struct ta_runs *r, u32 l, u32 need)
 	if (k < TA_RUNS_CLASSES && r->freel[k]) {
 		hdr = r->freel[k] - 1;
 		r->freel[k] = (u32)r->pool[hdr + 1].lo;
+#ifdef TA_PLAN_DEBUG
+		ta_runs_debug_block_reused++;
+#endif
 	} else {
 		if ((u64)r->bump + 1 + cap > r->pool_cap) {
 			ta_runs_compact(r);

@@ -58,6 +58,8 @@ struct ta_runs {
 extern u32 ta_runs_debug_pool;
 extern u64 ta_runs_debug_sweep_unions;
 extern u64 ta_runs_debug_cache_full;
+extern u64 ta_runs_debug_block_reused;
+extern u64 ta_runs_debug_free_compacted;
 #endif
 int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
 		 const u32 *by_start, u32 n, struct ta_span *sa, u32 scap);

@@ -465,7 +465,7 @@ static int t_greedy_smallest_gap(void)
 static int t_greedy_runs_fallback(void)
 {
 	static const u32 pools[] = { 0, 40, 300, 900, 3000 };
-	u32 n = 600, i, seed;
+	u32 n = 600, i, seed, ran = 0;
 	struct ta_buffer *b = calloc(n, sizeof(*b));
 	u64 *ref = calloc(n, sizeof(*ref)), *off = calloc(n, sizeof(*off));
 	struct ta_problem p = trace(b, n);
@@ -474,6 +474,8 @@ static int t_greedy_runs_fallback(void)
 	int ret = 0;
 
 	TA_CHECK(b && ref && off, "memory");
+	ta_runs_debug_block_reused = 0;
+	ta_runs_debug_free_compacted = 0;
 	for (seed = 1; seed <= 6 && !ret; seed++) {
 		lcg_state = 4242 + seed;
 		for (i = 0; i < n; i++) {
@@ -494,6 +496,7 @@ static int t_greedy_runs_fallback(void)
 				ret = 1;
 				break;
 			}
+			ran++;
 		}
 	}
 	ta_runs_debug_pool = 0;
@@ -501,6 +504,11 @@ static int t_greedy_runs_fallback(void)
 	free(ref);
 	free(off);
 	TA_CHECK(!ret, "%d", ret);
+	TA_CHECK(ran == 6 * sizeof(pools) / sizeof(pools[0]), "ran %u", ran);
+	/* a list's old block reused, and free blocks met by a compaction */
+	TA_CHECK(ta_runs_debug_block_reused > 0, "no block reused");
+	TA_CHECK(ta_runs_debug_free_compacted > 0,
+		 "no compaction met a free block");
 	return 0;
 }
 
