@@ -448,24 +448,34 @@ static int ta_runs_grow(struct ta_runs *r, u32 l, u32 need)
 }
 
 /*
+ * The first of the @n runs of @s from @a on that ends at @x or after, or
+ * @a + @n: the range halved without a branch on the runs (whose order
+ * against @x the data decides).
+ */
+static u32 ta_runs_first_ending_at(const struct ta_span *s, u32 a, u32 n,
+				   u64 x)
+{
+	for (; n > 1; n -= n >> 1)
+		a = s[a + (n >> 1) - 1].hi < x ? a + (n >> 1) : a;
+	if (n && s[a].hi < x)
+		a++;
+	return a;
+}
+
+/*
  * Add [lo, hi) to list @l, merging with the runs it overlaps or touches.
  * Returns 0, 1 when a run of the list held it already (nothing changed),
  * or -ENOSPC.
  */
 static int ta_runs_add(struct ta_runs *r, u32 l, u64 lo, u64 hi)
 {
-	u32 n = r->l[l].num, a = 0, b = n, i, j, k;
+	u32 n = r->l[l].num, i = 0, j, k;
 	struct ta_span *s;
 
 	if (r->l[l].off) {
 		s = r->pool + r->l[l].off;
-		/* the first run that ends at lo or after: without a branch */
-		for (; b > 1; b -= b >> 1)
-			a = s[a + (b >> 1) - 1].hi < lo ? a + (b >> 1) : a;
-		if (b && s[a].hi < lo)
-			a++;
+		i = ta_runs_first_ending_at(s, 0, n, lo);
 	}
-	i = a;
 	j = i;
 	r->work += 8 + n - i;	/* the search, then a merge or a shift */
 	if (r->l[l].off) {
@@ -598,7 +608,7 @@ int ta_runs_insert(struct ta_runs *r, u32 i, u64 lo, u64 hi)
  */
 static u32 ta_runs_gallop_hi(const struct ta_span *a, u32 i, u32 na, u64 hi)
 {
-	u32 lo = i + 1, up = i + 1, n;
+	u32 lo = i + 1, up = i + 1;
 
 	while (up < na && a[up].hi <= hi) {
 		lo = up + 1;
@@ -606,12 +616,8 @@ static u32 ta_runs_gallop_hi(const struct ta_span *a, u32 i, u32 na, u64 hi)
 	}
 	if (up > na)
 		up = na;
-	/* in [lo, up]: halved without a branch on the runs */
-	for (n = up - lo; n > 1; n -= n >> 1)
-		lo = a[lo + (n >> 1) - 1].hi <= hi ? lo + (n >> 1) : lo;
-	if (n && a[lo].hi <= hi)
-		lo++;
-	return lo;
+	/* in [lo, up]; hi + 1 cannot wrap: heights stay below 2^63 */
+	return ta_runs_first_ending_at(a, lo, up - lo, hi + 1);
 }
 
 /*
@@ -947,8 +953,8 @@ static bool ta_runs_cache_make(struct ta_runs *r, u32 v, u64 *work)
 			nup = r->cnum[a >> 2];
 		}
 		own = r->pool + r->l[a].off;
-		nown = r->l[a].off ? r->l[a].num : 0;
-		if (a > 1 && r->l[a >> 1].off) {
+		nown = r->l[a].num;
+		if (a > 1 && r->l[a >> 1].num) {
 			o2 = r->pool + r->l[a >> 1].off;
 			n2 = r->l[a >> 1].num;
 		}
