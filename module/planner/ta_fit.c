@@ -212,13 +212,14 @@ static void ta_fit_tree(struct ta_fit *f)
 
 	if (f->tree_ok)
 		return;
-	for (i = 0; i < f->leaves; i++) {
-		u32 b = i < f->n ? f->by_start[i] : 0;
+	for (i = 0; i < f->n; i++) {
+		u32 b = f->by_start[i];
 
-		f->tree[f->leaves + i] =
-			i < f->n && f->placed[b / 32] & BIT(b % 32) &&
-			f->b[b].size ? f->b[b].end : 0;
+		f->tree[f->leaves + i] = f->placed[b / 32] & BIT(b % 32) &&
+					 f->b[b].size ? f->b[b].end : 0;
 	}
+	for (; i < f->leaves; i++)
+		f->tree[f->leaves + i] = 0;
 	for (k = f->leaves - 1; k; k--)
 		f->tree[k] = f->tree[2 * k] > f->tree[2 * k + 1] ?
 			     f->tree[2 * k] : f->tree[2 * k + 1];
