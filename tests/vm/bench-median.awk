@@ -30,12 +30,9 @@ function median(list,	v, n, i, j, t)
 
 function add(key, what, value)
 {
-	if (!((key, what) in seen)) {
-		seen[key, what] = 1
-		if (!(key in known)) {
-			known[key] = 1
-			order[++n_keys] = key
-		}
+	if (!(key in known)) {
+		known[key] = 1
+		order[++n_keys] = key
 	}
 	values[key, what] = values[key, what] " " value
 }
@@ -68,7 +65,7 @@ END {
 		line = line sprintf("; kernel planning / offline planning %.2fx (%.2f-%.2f)", m, lo, hi)
 		m = median(values[key, "adds"])
 		line = line sprintf("; kernel path adds %.0f us (%.0f-%.0f)", m, lo, hi)
-		if ((key, "mpath") in seen) {
+		if ((key, "mpath") in values) {
 			m = median(values[key, "mpath"])
 			line = line sprintf("; by median rounds %.2fx (%.2f-%.2f)", m, lo, hi)
 		}
