@@ -49,6 +49,12 @@ struct ta_fit {
 	bool tree_ok;		/* the tree is kept (else built when asked) */
 	u32 *placed;		/* bit per buffer: placed */
 	size_t bytes;		/* what ta_fit_create() allocated */
+	/*
+	 * ta_fit_neighbours()' walk, a waiting node a level at most: here,
+	 * not on the stack, where the kernel's -ftrivial-auto-var-init=zero
+	 * would clear it on every query.
+	 */
+	u32 stack[64];
 };
 
 #define TA_FIT_RADIX_BITS	11
@@ -330,11 +336,19 @@ static struct ta_span *ta_fit_sort(struct ta_fit *f, u32 n)
 	return a;
 }
 
-/* Collect the placed buffers overlapping @b into f->nb; return the count. */
+/*
+ * Collect the placed buffers overlapping @b into f->nb; return the count.
+ * The engine's arrays are read through locals: the kernel builds with
+ * -fno-strict-aliasing, under which each store into f->nb would otherwise
+ * make the compiler read f's pointers again.
+ */
 static u32 ta_fit_neighbours(struct ta_fit *f, u32 b)
 {
 	const struct ta_buffer *buf = f->b;
-	u32 stack[64];
+	const u32 *by_start = f->by_start, *tree = f->tree;
+	const u64 *off = f->off;
+	struct ta_span *nb = f->nb;
+	u32 *stack = f->stack, leaves = f->leaves, shift = f->shift;
 	u32 sp = 0, k = 0, s = buf[b].start, e = buf[b].end, lo = 0, hi;
 
 	/* the buffers starting before e: positions [0, hi) */
@@ -342,29 +356,29 @@ static u32 ta_fit_neighbours(struct ta_fit *f, u32 b)
 	while (lo < hi) {
 		u32 mid = lo + ((hi - lo) >> 1);
 
-		if (buf[f->by_start[mid]].start < e)
+		if (buf[by_start[mid]].start < e)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	hi = lo;
-	if (!hi || f->tree[1] <= s)
+	if (!hi || tree[1] <= s)
 		return 0;
 	stack[sp++] = 1;
 	while (sp) {
 		u32 node = stack[--sp], lvl, first;
 
-		if (f->tree[node] <= s)
+		if (tree[node] <= s)
 			continue;
 		lvl = 31 - __builtin_clz(node);
-		first = (node - (1U << lvl)) << (f->shift - lvl);
+		first = (node - (1U << lvl)) << (shift - lvl);
 		if (first >= hi)
 			continue;
-		if (node >= f->leaves) {
-			u32 o = f->by_start[node - f->leaves];
+		if (node >= leaves) {
+			u32 o = by_start[node - leaves];
 
-			f->nb[k].lo = f->off[o];
-			f->nb[k].hi = f->off[o] + buf[o].size;
+			nb[k].lo = off[o];
+			nb[k].hi = off[o] + buf[o].size;
 			k++;
 			continue;
 		}
