@@ -14,13 +14,16 @@
  * Two tables, each run in a child process (killed after --cap-s seconds,
  * default 60) so that peak memory is that run's alone:
  *
- *	scale STRATEGY N MS RSS_B/BUF SLOPE HEIGHT
+ *	scale STRATEGY N MS CPU_MS RSS_B/BUF SLOPE HEIGHT
  *
  * for greedy-size, freelist and auto (--budget-ms 1000) at 2^16, 2^18 and
- * 2^20 buffers: wall time of ta_plan_solve(), the peak resident memory it
- * added over the input (VmHWM after minus VmRSS before, in bytes per
- * buffer), and the slope log(t2/t1) / log(n2/n1) from the size before (1 is
- * linear; n log n shows as about 1.1 here). And
+ * 2^20 buffers, each run --rounds times: wall time of ta_plan_solve() and
+ * the CPU time its process spent in it (user and system: what the host's
+ * other work does not add to, though it still slows it), each the fastest
+ * of the rounds; the peak resident memory it added over the input (VmHWM
+ * after minus VmRSS before, in bytes per buffer, the most of the rounds);
+ * and the slope log(t2/t1) / log(n2/n1) of the wall times from the size
+ * before (1 is linear; n log n shows as about 1.1 here). And
  *
  *	budget N REQUESTED_MS TAKEN_MS RATIO ALLOWED_MS HEIGHT FREELIST_HEIGHT
  *
@@ -57,14 +60,15 @@ struct ta_bs_out {
 	int valid;
 	unsigned long long height;
 	double ms;
+	double cpu_ms;		/* the process's CPU time in the call */
 	long long rss_kb;	/* peak over the input */
 };
 
-static double ta_bs_now_ms(void)
+static double ta_bs_clock_ms(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
@@ -140,17 +144,19 @@ static void ta_bs_child(const struct ta_buffer *src, u32 ns, u32 n, int s,
 	struct ta_buffer *b = ta_bs_make(src, ns, n);
 	u64 *off = calloc(n, sizeof(*off));
 	long long before;
-	double t0;
+	double t0, c0;
 
 	if (b && off) {
 		p.buffers = b;
 		/* fault the offsets in: they are the input's, not the plan's */
 		memset(off, 0xff, (size_t)n * sizeof(*off));
 		before = ta_bs_status_kb("VmRSS:");
-		t0 = ta_bs_now_ms();
+		c0 = ta_bs_clock_ms(CLOCK_PROCESS_CPUTIME_ID);
+		t0 = ta_bs_clock_ms(CLOCK_MONOTONIC);
 		o.ret = ta_plan_solve(&p, s, budget_ms ? &budget : NULL, off,
 				      &res);
-		o.ms = ta_bs_now_ms() - t0;
+		o.ms = ta_bs_clock_ms(CLOCK_MONOTONIC) - t0;
+		o.cpu_ms = ta_bs_clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
 		o.rss_kb = ta_bs_status_kb("VmHWM:") - before;
 		if (!o.ret) {
 			o.height = res.height;
@@ -206,9 +212,10 @@ static bool ta_bs_run(const struct ta_buffer *src, u32 ns, u32 n, int s,
 	return true;
 }
 
-/* The fastest of a column's rounds, and its worst height. */
+/* The fastest of a column's rounds, its worst height and memory. */
 struct ta_bs_best {
-	double ms;
+	double ms, cpu_ms;
+	long long rss_kb;
 	u64 height;
 	u32 runs;
 };
@@ -223,6 +230,10 @@ static bool ta_bs_take(const struct ta_buffer *src, u32 ns, u32 n, int s,
 		return false;
 	if (!b->runs || o.ms < b->ms)
 		b->ms = o.ms;
+	if (!b->runs || o.cpu_ms < b->cpu_ms)
+		b->cpu_ms = o.cpu_ms;
+	if (!b->runs || o.rss_kb > b->rss_kb)
+		b->rss_kb = o.rss_kb;
 	if (o.height > b->height)
 		b->height = o.height;
 	b->runs++;
@@ -285,7 +296,9 @@ int ta_bench_scale(int argc, char **argv)
 	ns = in.prob.n_buffers;
 	printf("# scaling: %s (%u buffers) replicated in time, first N by start\n",
 	       trace, ns);
-	printf("# scale STRATEGY N MS RSS_B/BUF SLOPE HEIGHT\n");
+	printf("# %u rounds at each size: the fastest wall and CPU times, the most memory\n",
+	       rounds);
+	printf("# scale STRATEGY N MS CPU_MS RSS_B/BUF SLOPE HEIGHT\n");
 	for (si = 0; si < sizeof(strat) / sizeof(strat[0]); si++) {
 		double prev_ms = 0;
 		u32 prev_n = 0, e;
@@ -293,18 +306,22 @@ int ta_bench_scale(int argc, char **argv)
 		if (only >= 0 && strat[si] != only)
 			continue;
 		for (e = 16; e <= max_log2; e += 2) {
-			struct ta_bs_out o;
-			u32 n = 1U << e;
+			struct ta_bs_best o = { 0 };
+			u32 n = 1U << e, r;
+			bool failed = false;
 
 			printf("scale %-11s %8u ", ta_strategy_name(strat[si]),
 			       n);
-			if (!ta_bs_run(in.prob.buffers, ns, n, strat[si],
-				       strat[si] == TA_STRATEGY_AUTO ? 1000 : 0,
-				       cap_s, &o)) {
+			for (r = 0; r < rounds && !failed; r++)
+				failed = !ta_bs_take(in.prob.buffers, ns, n,
+						     strat[si],
+						     strat[si] == TA_STRATEGY_AUTO ?
+						     1000 : 0, cap_s, &o);
+			if (failed) {
 				prev_n = 0;
 				continue;
 			}
-			printf("%9.1f %9.1f ", o.ms,
+			printf("%9.1f %9.1f %9.1f ", o.ms, o.cpu_ms,
 			       o.rss_kb * 1024.0 / (double)n);
 			if (prev_n && prev_ms > 0 && o.ms > 0)
 				printf("%6.2f", log(o.ms / prev_ms) /
