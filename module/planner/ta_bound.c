@@ -44,8 +44,9 @@ u64 *ta_sweep_events(const struct ta_buffer *bufs, u32 n)
 		ev[i] = (u64)bufs[i].end << 32 | i;
 		start[i] = (u64)bufs[i].start << 32 | 1ULL << 31 | i;
 	}
-	ta_radix_sort_in(ev, NULL, n, end);
-	ta_radix_sort_in(start, NULL, n, end);
+	/* made in index order: ties are in it already */
+	ta_radix_sort_above(ev, NULL, n, end, 32);
+	ta_radix_sort_above(start, NULL, n, end, 32);
 	for (i = 0; i < n; i++)
 		end[i] = ev[i];
 	/* into ev from its start: k = a + b never passes start[b] */

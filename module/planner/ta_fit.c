@@ -78,10 +78,10 @@ int ta_fit_order_by_start(const struct ta_buffer *b, u32 n, u32 *order)
 
 	if (!key)
 		return -ENOMEM;
-	/* start, then index: every key differs */
+	/* start, then index: made in index order, sorted by start */
 	for (i = 0; i < n; i++)
 		key[i] = (u64)b[i].start << 32 | i;
-	ta_radix_sort_in(key, NULL, n, key + n + 1);
+	ta_radix_sort_above(key, NULL, n, key + n + 1, 32);
 	for (i = 0; i < n; i++)
 		order[i] = (u32)key[i];
 	ta_env_free(key);

@@ -317,7 +317,8 @@ static int ta_fl_orders(const struct ta_buffer *bufs, u32 n, u32 *alloc,
 	for (i = 0; i < n; i++)
 		key[i] = bufs[alloc[i]].start;
 	ta_radix_sort_in(key, alloc, n, scratch);
-	ta_radix_sort_in(rel, NULL, n, scratch);
+	/* made in index order: sorted by end */
+	ta_radix_sort_above(rel, NULL, n, scratch, 32);
 	ta_env_free(key);
 	return 0;
 }

@@ -10,7 +10,8 @@
  * bits below 4,096 keys), and only over the bits in which the keys differ,
  * each pass starting at the lowest such bit it has not sorted: 2 to 4
  * passes on real traces (keys such as step << 32 | index skip the
- * index's unused high bits). Below 32 keys an insertion sort. The caller
+ * index's unused high bits; made in index order, ta_radix_sort_above()
+ * skips the index too). Below 32 keys an insertion sort. The caller
  * gives the scratch (ta_radix_scratch_words()), so that it and the
  * caller's keys take one allocation: in the kernel each is an accounted
  * kvcalloc(), on a 100-tensor model a good part of planning.
@@ -71,18 +72,12 @@ size_t ta_radix_scratch_words(u32 n, bool with_val)
 	return n + ((size_t)BIT(ta_sort_bits(n)) + (with_val ? n : 0) + 1) / 2;
 }
 
-/**
- * ta_radix_sort_in() - sort keys ascending, stably, each with its value,
- *			in the caller's scratch
- * @key: the keys
- * @val: a value per key, moved with it, or NULL
- * @n: how many
- * @scratch: ta_radix_scratch_words(@n, @val != NULL) words
- *
- * Equal keys keep their order, so a sort by a second key after a first
- * one orders by the second, then the first.
+/*
+ * The sort itself, over the bits of @mask only: keys equal there keep their
+ * order.
  */
-void ta_radix_sort_in(u64 *key, u32 *val, u32 n, u64 *scratch)
+static void ta_radix_sort_masked(u64 *key, u32 *val, u32 n, u64 *scratch,
+				 u64 mask)
 {
 	u64 any = 0, all = U64_MAX, diff, *tk = scratch, *k = key, *xk;
 	u32 *tv = NULL, *count, *v = val, *xv;
@@ -93,7 +88,7 @@ void ta_radix_sort_in(u64 *key, u32 *val, u32 n, u64 *scratch)
 		any |= key[i];
 		all &= key[i];
 	}
-	diff = any ^ all;
+	diff = (any ^ all) & mask;
 	if (!diff)
 		return;
 	if (n < TA_SORT_TINY) {
@@ -139,4 +134,39 @@ void ta_radix_sort_in(u64 *key, u32 *val, u32 n, u64 *scratch)
 			for (i = 0; i < n; i++)
 				val[i] = v[i];
 	}
+}
+
+/**
+ * ta_radix_sort_in() - sort keys ascending, stably, each with its value,
+ *			in the caller's scratch
+ * @key: the keys
+ * @val: a value per key, moved with it, or NULL
+ * @n: how many
+ * @scratch: ta_radix_scratch_words(@n, @val != NULL) words
+ *
+ * Equal keys keep their order, so a sort by a second key after a first
+ * one orders by the second, then the first.
+ */
+void ta_radix_sort_in(u64 *key, u32 *val, u32 n, u64 *scratch)
+{
+	ta_radix_sort_masked(key, val, n, scratch, U64_MAX);
+}
+
+/**
+ * ta_radix_sort_above() - ta_radix_sort_in() by the bits from @low up
+ * @key: the keys, their bits below @low already ascending among the keys
+ *	 equal above them (such as step << 32 | index, made in index order)
+ * @val: a value per key, moved with it, or NULL
+ * @n: how many
+ * @scratch: ta_radix_scratch_words(@n, @val != NULL) words
+ * @low: the lowest bit that orders, below 64
+ *
+ * The same order as ta_radix_sort_in() gives those keys, in fewer passes:
+ * the sort is stable, so the bits below @low, which the keys' order
+ * already has, need no pass of their own (an index of 2^20 buffers takes
+ * two).
+ */
+void ta_radix_sort_above(u64 *key, u32 *val, u32 n, u64 *scratch, u32 low)
+{
+	ta_radix_sort_masked(key, val, n, scratch, ~(BIT_ULL(low) - 1));
 }

@@ -10,5 +10,6 @@
 
 size_t ta_radix_scratch_words(u32 n, bool with_val);
 void ta_radix_sort_in(u64 *key, u32 *val, u32 n, u64 *scratch);
+void ta_radix_sort_above(u64 *key, u32 *val, u32 n, u64 *scratch, u32 low);
 
 #endif /* TA_SORT_H */

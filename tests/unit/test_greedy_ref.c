@@ -231,8 +231,10 @@ static int t_greedy_vs_reference(void)
  * ta_radix_sort_in() against qsort() by (key, original place), at sizes on
  * both sides of each of its paths (insertion below 32, merge below 256,
  * 8-bit digits below 4,096, 11-bit above) and with keys that differ in
- * one low range, two ranges far apart (start << 32 | index), all bits,
- * or not at all; with and without values.
+ * one low range, two ranges far apart (start << 32 | index, with and
+ * without a flag in bit 31), all bits, or not at all; with and without
+ * values. The keys made in index order are sorted by
+ * ta_radix_sort_above() from bit 32 too, which must give the same.
  */
 struct sort_ref {
 	u64 key;
@@ -259,6 +261,8 @@ static u64 sort_key(u32 shape, u32 i)
 		return (u64)lcg() << 40 ^ (u64)lcg() << 20 ^ lcg();
 	case 3:
 		return ~(u64)(lcg() % 5000);
+	case 5:
+		return (u64)(lcg() % 300) << 32 | BIT_ULL(31) | i;
 	default:
 		return 42;
 	}
@@ -268,16 +272,18 @@ static int t_radix_sort(void)
 {
 	static const u32 sizes[] = { 0, 1, 2, 31, 32, 33, 101, 255, 256, 257,
 				     1000, 4095, 4096, 5000, 70000 };
-	const u32 n_sizes = sizeof(sizes) / sizeof(sizes[0]), n_shapes = 5;
-	u32 s, shape, i, with_val, ran = 0, max_n = 70000;
+	const u32 n_sizes = sizeof(sizes) / sizeof(sizes[0]), n_shapes = 6;
+	u32 s, shape, i, with_val, ran = 0, ran_above = 0, max_n = 70000;
 	struct sort_ref *ref = calloc(max_n, sizeof(*ref));
 	u64 *key = calloc(max_n, sizeof(*key));
 	u32 *val = calloc(max_n, sizeof(*val));
+	u64 *key2 = calloc(max_n, sizeof(*key2));
+	u32 *val2 = calloc(max_n, sizeof(*val2));
 	u64 *scratch = calloc(ta_radix_scratch_words(max_n, true),
 			      sizeof(*scratch));
 	int ret = 0;
 
-	TA_CHECK(ref && key && val && scratch, "memory");
+	TA_CHECK(ref && key && val && key2 && val2 && scratch, "memory");
 	for (s = 0; s < n_sizes && !ret; s++) {
 		for (shape = 0; shape < n_shapes && !ret; shape++) {
 			for (with_val = 0; with_val < 2 && !ret; with_val++) {
@@ -287,6 +293,8 @@ static int t_radix_sort(void)
 				for (i = 0; i < n; i++) {
 					key[i] = sort_key(shape, i);
 					val[i] = i;
+					key2[i] = key[i];
+					val2[i] = i;
 					ref[i].key = key[i];
 					ref[i].val = i;
 				}
@@ -303,22 +311,42 @@ static int t_radix_sort(void)
 					ret = 1;
 				}
 				ran++;
+				if (shape != 1 && shape != 5)
+					continue;
+				/* index order below bit 32: not sorted there */
+				ta_radix_sort_above(key2, with_val ? val2 : NULL,
+						    n, scratch, 32);
+				for (i = 0; i < n; i++)
+					if (key2[i] != ref[i].key ||
+					    (with_val && val2[i] != ref[i].val))
+						break;
+				if (i < n) {
+					printf("# n %u shape %u values %u: from bit 32, differs at %u\n",
+					       n, shape, with_val, i);
+					ret = 1;
+				}
+				ran_above++;
 			}
 		}
 	}
 	free(ref);
 	free(key);
 	free(val);
+	free(key2);
+	free(val2);
 	free(scratch);
 	TA_CHECK(!ret, "%d", ret);
 	TA_CHECK(ran == n_sizes * n_shapes * 2, "ran %u of %u", ran,
 		 n_sizes * n_shapes * 2);
+	TA_CHECK(ran_above == n_sizes * 2 * 2, "from bit 32: ran %u of %u",
+		 ran_above, n_sizes * 2 * 2);
 	return 0;
 }
 
 const struct ta_test ta_greedy_ref_tests[] = {
 	{ "greedy-size: plans equal an O(n^2) best fit, 120 random inputs",
 	  t_greedy_vs_reference },
-	{ "radix sort: as qsort by key then place, 150 inputs", t_radix_sort },
+	{ "radix sort: as qsort by key then place, 180 inputs and 60 from bit 32",
+	  t_radix_sort },
 	{ NULL, NULL },
 };
