@@ -268,6 +268,26 @@ static u64 sort_key(u32 shape, u32 i)
 	}
 }
 
+/*
+ * Whether a sort's result matches the reference: 0, or 1 after printing
+ * where it differs first.
+ */
+static int sort_check(const u64 *key, const u32 *val,
+		      const struct sort_ref *ref, u32 n, const char *what,
+		      u32 shape)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		if (key[i] != ref[i].key || (val && val[i] != ref[i].val))
+			break;
+	if (i == n)
+		return 0;
+	printf("# n %u shape %u values %u, %s: differs at %u\n", n, shape,
+	       val != NULL, what, i);
+	return 1;
+}
+
 static int t_radix_sort(void)
 {
 	static const u32 sizes[] = { 0, 1, 2, 31, 32, 33, 101, 255, 256, 257,
@@ -301,30 +321,16 @@ static int t_radix_sort(void)
 				qsort(ref, n, sizeof(*ref), sort_ref_cmp);
 				ta_radix_sort_in(key, with_val ? val : NULL, n,
 						 scratch);
-				for (i = 0; i < n; i++)
-					if (key[i] != ref[i].key ||
-					    (with_val && val[i] != ref[i].val))
-						break;
-				if (i < n) {
-					printf("# n %u shape %u values %u: differs at %u\n",
-					       n, shape, with_val, i);
-					ret = 1;
-				}
+				ret = sort_check(key, with_val ? val : NULL,
+						 ref, n, "all bits", shape);
 				ran++;
-				if (shape != 1 && shape != 5)
+				if (ret || (shape != 1 && shape != 5))
 					continue;
 				/* index order below bit 32: not sorted there */
 				ta_radix_sort_above(key2, with_val ? val2 : NULL,
 						    n, scratch, 32);
-				for (i = 0; i < n; i++)
-					if (key2[i] != ref[i].key ||
-					    (with_val && val2[i] != ref[i].val))
-						break;
-				if (i < n) {
-					printf("# n %u shape %u values %u: from bit 32, differs at %u\n",
-					       n, shape, with_val, i);
-					ret = 1;
-				}
+				ret = sort_check(key2, with_val ? val2 : NULL,
+						 ref, n, "from bit 32", shape);
 				ran_above++;
 			}
 		}
