@@ -72,12 +72,21 @@ size_t ta_radix_scratch_words(u32 n, bool with_val)
 	return n + ((size_t)BIT(ta_sort_bits(n)) + (with_val ? n : 0) + 1) / 2;
 }
 
-/*
- * The sort itself, over the bits of @mask only: keys equal there keep their
- * order.
+/**
+ * ta_radix_sort_above() - ta_radix_sort_in() by the bits from @low up
+ * @key: the keys, their bits below @low already ascending among the keys
+ *	 equal above them (such as step << 32 | index, made in index order)
+ * @val: a value per key, moved with it, or NULL
+ * @n: how many
+ * @scratch: ta_radix_scratch_words(@n, @val != NULL) words
+ * @low: the lowest bit that orders, below 64 (0: every bit)
+ *
+ * The same order as ta_radix_sort_in() gives those keys, in fewer passes:
+ * the sort is stable, so the bits below @low, which the keys' order
+ * already has, need no pass of their own (an index of 2^20 buffers takes
+ * two).
  */
-static void ta_radix_sort_masked(u64 *key, u32 *val, u32 n, u64 *scratch,
-				 u64 mask)
+void ta_radix_sort_above(u64 *key, u32 *val, u32 n, u64 *scratch, u32 low)
 {
 	u64 any = 0, all = U64_MAX, diff, *tk = scratch, *k = key, *xk;
 	u32 *tv = NULL, *count, *v = val, *xv;
@@ -88,7 +97,7 @@ static void ta_radix_sort_masked(u64 *key, u32 *val, u32 n, u64 *scratch,
 		any |= key[i];
 		all &= key[i];
 	}
-	diff = (any ^ all) & mask;
+	diff = (any ^ all) & ~(BIT_ULL(low) - 1);
 	if (!diff)
 		return;
 	if (n < TA_SORT_TINY) {
@@ -149,24 +158,5 @@ static void ta_radix_sort_masked(u64 *key, u32 *val, u32 n, u64 *scratch,
  */
 void ta_radix_sort_in(u64 *key, u32 *val, u32 n, u64 *scratch)
 {
-	ta_radix_sort_masked(key, val, n, scratch, U64_MAX);
-}
-
-/**
- * ta_radix_sort_above() - ta_radix_sort_in() by the bits from @low up
- * @key: the keys, their bits below @low already ascending among the keys
- *	 equal above them (such as step << 32 | index, made in index order)
- * @val: a value per key, moved with it, or NULL
- * @n: how many
- * @scratch: ta_radix_scratch_words(@n, @val != NULL) words
- * @low: the lowest bit that orders, below 64
- *
- * The same order as ta_radix_sort_in() gives those keys, in fewer passes:
- * the sort is stable, so the bits below @low, which the keys' order
- * already has, need no pass of their own (an index of 2^20 buffers takes
- * two).
- */
-void ta_radix_sort_above(u64 *key, u32 *val, u32 n, u64 *scratch, u32 low)
-{
-	ta_radix_sort_masked(key, val, n, scratch, ~(BIT_ULL(low) - 1));
+	ta_radix_sort_above(key, val, n, scratch, 0);
 }
