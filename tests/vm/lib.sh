@@ -494,16 +494,26 @@ ta_qemu() {
 # tests/vm/init in MODE and powers itself off. The console goes to LOG.
 # With TA_HOSTROOT=1 the host's / is shared read-only over virtio-9p (tag
 # "hostroot"): the VM's tests may chroot into it for the host's userland.
+# With TA_VM_CLOCK=icount the guest's clock counts its instructions (QEMU's
+# -icount shift=0: each one takes 1 ns of the guest's time, whatever the
+# host does meanwhile; sleep=off: an idle guest skips to its next timer),
+# on one CPU: stock 6.1 stalled bringing up its second CPU under -icount.
 ta_boot() {
 	local kernel=$1 initrd=$2 log=$3 mode=$4 limit=${5:-900} share=() irq=
+	local clock=() cpus=2
+	case ${TA_VM_CLOCK:-wall} in
+	wall) ;;
+	icount) clock=(-icount shift=0,sleep=off) cpus=1 ;;
+	*) ta_die "TA_VM_CLOCK=$TA_VM_CLOCK: wall or icount" ;;
+	esac
 	# The test kernel has no PCI_MSI and its ACPI finds no routing for the
 	# virtio-9p device's INTx: route it from the MP table (acpi=noirq).
 	if [ "${TA_HOSTROOT:-0}" = 1 ]; then
 		share=(-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on)
 		irq=" acpi=noirq"
 	fi
-	ta_qemu "$log" "$limit" "$mode" qemu-system-x86_64 -accel tcg \
-		-m 1G -smp 2 -kernel "$kernel" -initrd "$initrd" "${share[@]}" \
+	ta_qemu "$log" "$limit" "$mode" qemu-system-x86_64 -accel tcg "${clock[@]}" \
+		-m 1G -smp "$cpus" -kernel "$kernel" -initrd "$initrd" "${share[@]}" \
 		-append "console=ttyS0 loglevel=7 panic=-1 ta_mode=$mode$irq $TA_BOOT_ARGS" \
 		-display none -monitor none -no-reboot
 }
