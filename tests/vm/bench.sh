@@ -46,44 +46,34 @@ for series in $kernels; do
 	cp "$ko" "$out/payload/tensorarena.ko"
 	ta_initramfs "$out/bench-$series.cpio.gz" "$out/payload"
 done
-# The kernels alternate boot by boot, so that the host's load over the
-# run weighs on each alike.
-for boot in $(seq 1 "$boots"); do
-	for series in $kernels; do
-		abi=$(ta_stock_abi "$series")
-		log=$out/console-$series-$boot.log
-		ta_log "booting Debian's stock kernel $abi for the transport benchmark (boot $boot of $boots)"
-		ta_boot "$(ta_stock_kernel "$abi")" "$out/bench-$series.cpio.gz" \
-			"$log" bench 900
-		echo "# bench kernel $abi, boot $boot of $boots"
-		grep -E '^(# bench|bench: )' "$log" ||
-			ta_die "no benchmark output; see $log"
+# bench_boots CLOCK BOOTS: boot each kernel BOOTS times with the guest's
+# clock CLOCK (wall or icount: TA_VM_CLOCK in tests/vm/lib.sh), print
+# every boot's bench lines, then per kernel their medians across the
+# boots (one boot's ratios are not the next one's under TCG). The kernels
+# alternate boot by boot, so that the host's load over the run weighs on
+# each alike.
+bench_boots() {
+	local clock=$1 n=$2 tag=${1/wall/} boot series abi log
+	for boot in $(seq 1 "$n"); do
+		for series in $kernels; do
+			abi=$(ta_stock_abi "$series")
+			log=$out/console-${tag:+$tag-}$series-$boot.log
+			ta_log "booting Debian's stock kernel $abi for the transport benchmark, $clock clock (boot $boot of $n)"
+			TA_VM_CLOCK=$clock ta_boot "$(ta_stock_kernel "$abi")" \
+				"$out/bench-$series.cpio.gz" "$log" bench 900
+			echo "# bench kernel $abi, $clock clock, boot $boot of $n"
+			grep -E '^(# bench|bench: )' "$log" ||
+				ta_die "no benchmark output; see $log"
+		done
 	done
-done
-# One boot's ratios are not the next one's under TCG: the medians.
-for series in $kernels; do
-	echo "# bench kernel $(ta_stock_abi "$series"), the medians of $boots boots (and their range)"
-	awk -v boots="$boots" -f "$TA_ROOT/tests/vm/bench-median.awk" \
-		$(seq -f "$out/console-$series-%g.log" 1 "$boots") ||
-		ta_die "the boots of $series did not all print every bench line"
-done
+	for series in $kernels; do
+		echo "# bench kernel $(ta_stock_abi "$series"), $clock clock: the medians of $n boots (and their range)"
+		awk -v boots="$n" -f "$TA_ROOT/tests/vm/bench-median.awk" \
+			$(seq -f "$out/console-${tag:+$tag-}$series-%g.log" 1 "$n") ||
+			ta_die "the $clock clock boots of $series did not all print every bench line"
+	done
+}
+
+bench_boots wall "$boots"
 # The same bench in the guest's instruction time.
-[ "$icount_boots" = 0 ] && exit 0
-for boot in $(seq 1 "$icount_boots"); do
-	for series in $kernels; do
-		abi=$(ta_stock_abi "$series")
-		log=$out/console-icount-$series-$boot.log
-		ta_log "booting Debian's stock kernel $abi for the transport benchmark, the guest's clock counting instructions (boot $boot of $icount_boots)"
-		TA_VM_CLOCK=icount ta_boot "$(ta_stock_kernel "$abi")" \
-			"$out/bench-$series.cpio.gz" "$log" bench 900
-		echo "# bench kernel $abi, icount boot $boot of $icount_boots"
-		grep -E '^(# bench|bench: )' "$log" ||
-			ta_die "no benchmark output; see $log"
-	done
-done
-for series in $kernels; do
-	echo "# bench kernel $(ta_stock_abi "$series"), icount: the medians of $icount_boots boots (and their range)"
-	awk -v boots="$icount_boots" -f "$TA_ROOT/tests/vm/bench-median.awk" \
-		$(seq -f "$out/console-icount-$series-%g.log" 1 "$icount_boots") ||
-		ta_die "the icount boots of $series did not all print every bench line"
-done
+[ "$icount_boots" = 0 ] || bench_boots icount "$icount_boots"
