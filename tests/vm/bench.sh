@@ -53,11 +53,13 @@ done
 # alternate boot by boot, so that the host's load over the run weighs on
 # each alike.
 bench_boots() {
-	local clock=$1 n=$2 tag=${1/wall/} boot series abi log
+	local clock=$1 n=$2 logs=$out/console- boot series abi log
+	# console-6.1-1.log under TCG's clock, console-icount-6.1-1.log
+	[ "$clock" = wall ] || logs+=$clock-
 	for boot in $(seq 1 "$n"); do
 		for series in $kernels; do
 			abi=$(ta_stock_abi "$series")
-			log=$out/console-${tag:+$tag-}$series-$boot.log
+			log=$logs$series-$boot.log
 			ta_log "booting Debian's stock kernel $abi for the transport benchmark, $clock clock (boot $boot of $n)"
 			TA_VM_CLOCK=$clock ta_boot "$(ta_stock_kernel "$abi")" \
 				"$out/bench-$series.cpio.gz" "$log" bench 900
@@ -69,7 +71,7 @@ bench_boots() {
 	for series in $kernels; do
 		echo "# bench kernel $(ta_stock_abi "$series"), $clock clock: the medians of $n boots (and their range)"
 		awk -v boots="$n" -f "$TA_ROOT/tests/vm/bench-median.awk" \
-			$(seq -f "$out/console-${tag:+$tag-}$series-%g.log" 1 "$n") ||
+			$(seq -f "$logs$series-%g.log" 1 "$n") ||
 			ta_die "the $clock clock boots of $series did not all print every bench line"
 	done
 }
