@@ -421,6 +421,27 @@ static char *ta_nl_put_packed(char *p, int type, const void *src,
 }
 
 /*
+ * @n entries of a user array at @src, @usize bytes each and checked, in
+ * packed attributes of @type at @p as the library's @elem-byte struct:
+ * one copy per attribute when the two are the same size, else each entry
+ * through ta_nl_elem(). Returns the end.
+ */
+static char *ta_nl_put_entries(char *p, int type, const void *src,
+			       uint32_t n, uint32_t usize, uint32_t elem)
+{
+	uint32_t i;
+
+	if (usize == elem)
+		return ta_nl_put_packed(p, type, src, n, elem);
+	for (i = 0; i < n; i++) {
+		p = ta_nl_packed_entry(p, type, i, n, elem);
+		ta_nl_elem(src, i, usize, p, elem);
+		p += elem;
+	}
+	return p;
+}
+
+/*
  * Element @i of a user array into @dst: a fixed-size copy when the
  * caller's element is the library's own (the usual case), else
  * ta_nl_elem()'s zero-extension and check.
@@ -576,17 +597,9 @@ int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
 	/* checked above: the elements are copied, not checked again */
 	if (packed == TA_NL_PACKED_SIZES)
 		p += ta_nl_tensor_runs(p, a, at);
-	else if (packed && a->tensor_size == sizeof(t))
-		p = ta_nl_put_packed(p, at->tensors_packed, tensors,
-				     a->n_tensors, sizeof(t));
-	for (i = 0; packed == TA_NL_PACKED && a->tensor_size != sizeof(t) &&
-	     i < a->n_tensors; i++) {
-		ta_nl_elem(tensors, i, a->tensor_size, &t, sizeof(t));
-		p = ta_nl_packed_entry(p, at->tensors_packed, i, a->n_tensors,
-				       sizeof(t));
-		memcpy(p, &t, sizeof(t));
-		p += sizeof(t);
-	}
+	else if (packed)
+		p = ta_nl_put_entries(p, at->tensors_packed, tensors,
+				      a->n_tensors, a->tensor_size, sizeof(t));
 	for (i = 0; !packed && i < a->n_tensors; i++) {
 		ta_nl_elem(tensors, i, a->tensor_size, &t, sizeof(t));
 		p = ta_nl_fill_nest(p, at->tensor, ta_nl_tensor_len(&t) -
@@ -597,16 +610,9 @@ int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
 		if (t.flags)
 			p = ta_nl_fill_u32(p, TA_NL_A_TENSOR_FLAGS, t.flags);
 	}
-	if (packed && a->op_size == sizeof(op))
-		p = ta_nl_put_packed(p, at->ops_packed, ops, a->n_ops,
-				     sizeof(op));
-	for (i = 0; packed && a->op_size != sizeof(op) && i < a->n_ops; i++) {
-		ta_nl_elem(ops, i, a->op_size, &op, sizeof(op));
-		p = ta_nl_packed_entry(p, at->ops_packed, i, a->n_ops,
-				       sizeof(op));
-		memcpy(p, &op, sizeof(op));
-		p += sizeof(op);
-	}
+	if (packed)
+		p = ta_nl_put_entries(p, at->ops_packed, ops, a->n_ops,
+				      a->op_size, sizeof(op));
 	for (i = 0; !packed && i < a->n_ops; i++) {
 		ta_nl_elem(ops, i, a->op_size, &op, sizeof(op));
 		p = ta_nl_fill_nest(p, at->op, ta_nl_op_len(&op) - NLA_HDRLEN);
@@ -654,20 +660,13 @@ int ta_nl_put_lifetimes(struct nl_msg *msg, const struct ta_plan_create *a,
 	p = ta_nl_room(msg, len);
 	if (!p)
 		return -EMSGSIZE;
-	if (own_layout) {
-		ta_nl_put_packed(p, at->buffers_packed, tensors, a->n_tensors,
-				 sizeof(l));
+	if (packed) {
+		ta_nl_put_entries(p, at->buffers_packed, tensors, a->n_tensors,
+				  a->tensor_size, sizeof(l));
 		return 0;
 	}
 	for (i = 0; i < a->n_tensors; i++) {
 		ta_nl_elem(tensors, i, a->tensor_size, &l, sizeof(l));
-		if (packed) {
-			p = ta_nl_packed_entry(p, at->buffers_packed, i,
-					       a->n_tensors, sizeof(l));
-			memcpy(p, &l, sizeof(l));
-			p += sizeof(l);
-			continue;
-		}
 		p = ta_nl_fill_nest(p, at->buffer, ta_nl_lifetime_len(&l) -
 				    NLA_HDRLEN);
 		p = ta_nl_fill_u64(p, TA_NL_A_BUFFER_SIZE, l.size);
