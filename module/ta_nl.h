@@ -46,8 +46,6 @@ static inline u64 ta_nl_get_u64(const struct nlattr *attr, u64 def)
  * @ops_packed: of its packed op arrays (struct ta_op)
  * @refs_packed: of its packed reference arrays (u32)
  * @buffers_packed: of its packed buffer arrays (struct ta_lifetime)
- * @sizes_packed: of its packed tensor sizes (u64: default alignment, no
- *		  flags), in the same stream of tensors as @tensors_packed
  */
 struct ta_nl_graph {
 	const struct nlattr *head;
@@ -60,7 +58,6 @@ struct ta_nl_graph {
 	int ops_packed;
 	int refs_packed;
 	int buffers_packed;
-	int sizes_packed;
 };
 
 /* ta_nl_parse.c: a graph's attributes into a &struct ta_plan_request */

@@ -27,7 +27,7 @@ const struct nla_policy tensorarena_group_link_nl_policy[TA_NL_A_LINK_TO_TENSOR 
 	[TA_NL_A_LINK_TO_TENSOR] = { .type = NLA_U32, },
 };
 
-const struct nla_policy tensorarena_group_member_nl_policy[TA_NL_A_MEMBER_SIZES_PACKED + 1] = {
+const struct nla_policy tensorarena_group_member_nl_policy[TA_NL_A_MEMBER_REFS_PACKED + 1] = {
 	[TA_NL_A_MEMBER_LANE] = NLA_POLICY_MAX(NLA_U32, 7),
 	[TA_NL_A_MEMBER_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x1),
 	[TA_NL_A_MEMBER_TENSOR] = NLA_POLICY_NESTED(tensorarena_tensor_nl_policy),
@@ -37,7 +37,6 @@ const struct nla_policy tensorarena_group_member_nl_policy[TA_NL_A_MEMBER_SIZES_
 	[TA_NL_A_MEMBER_OPS_PACKED] = { .type = NLA_BINARY, },
 	[TA_NL_A_MEMBER_BUFFERS_PACKED] = { .type = NLA_BINARY, },
 	[TA_NL_A_MEMBER_REFS_PACKED] = { .type = NLA_BINARY, },
-	[TA_NL_A_MEMBER_SIZES_PACKED] = { .type = NLA_BINARY, },
 };
 
 const struct nla_policy tensorarena_group_shared_nl_policy[TA_NL_A_SHARED_KEY + 1] = {
@@ -64,7 +63,7 @@ const struct nla_policy tensorarena_info_nl_policy[TA_NL_A_INFO_ABI_VERSION + 1]
 };
 
 /* TA_NL_CMD_PLAN_CREATE - do */
-const struct nla_policy tensorarena_plan_create_nl_policy[TA_NL_A_PLAN_SIZES_PACKED + 1] = {
+const struct nla_policy tensorarena_plan_create_nl_policy[TA_NL_A_PLAN_BUFFERS_PACKED + 1] = {
 	[TA_NL_A_PLAN_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x7),
 	[TA_NL_A_PLAN_STRATEGY] = NLA_POLICY_MAX(NLA_U32, 5),
 	[TA_NL_A_PLAN_BUDGET_NS] = { .type = NLA_U64, },
@@ -82,7 +81,6 @@ const struct nla_policy tensorarena_plan_create_nl_policy[TA_NL_A_PLAN_SIZES_PAC
 	[TA_NL_A_PLAN_OPS_PACKED] = { .type = NLA_BINARY, },
 	[TA_NL_A_PLAN_REFS_PACKED] = { .type = NLA_BINARY, },
 	[TA_NL_A_PLAN_BUFFERS_PACKED] = { .type = NLA_BINARY, },
-	[TA_NL_A_PLAN_SIZES_PACKED] = { .type = NLA_BINARY, },
 };
 
 /* TA_NL_CMD_PLAN_GET - do */
@@ -149,7 +147,7 @@ const struct genl_ops tensorarena_nl_ops[9] = {
 		.cmd		= TA_NL_CMD_PLAN_CREATE,
 		.doit		= tensorarena_nl_plan_create_doit,
 		.policy		= tensorarena_plan_create_nl_policy,
-		.maxattr	= TA_NL_A_PLAN_SIZES_PACKED,
+		.maxattr	= TA_NL_A_PLAN_BUFFERS_PACKED,
 	},
 	{
 		.cmd		= TA_NL_CMD_PLAN_GET,

@@ -16,14 +16,14 @@
 /* Common nested types */
 extern const struct nla_policy tensorarena_buffer_nl_policy[TA_NL_A_BUFFER_END + 1];
 extern const struct nla_policy tensorarena_group_link_nl_policy[TA_NL_A_LINK_TO_TENSOR + 1];
-extern const struct nla_policy tensorarena_group_member_nl_policy[TA_NL_A_MEMBER_SIZES_PACKED + 1];
+extern const struct nla_policy tensorarena_group_member_nl_policy[TA_NL_A_MEMBER_REFS_PACKED + 1];
 extern const struct nla_policy tensorarena_group_shared_nl_policy[TA_NL_A_SHARED_KEY + 1];
 extern const struct nla_policy tensorarena_op_nl_policy[TA_NL_A_OP_FLAGS + 1];
 extern const struct nla_policy tensorarena_tensor_nl_policy[TA_NL_A_TENSOR_FLAGS + 1];
 
 extern const struct nla_policy tensorarena_info_nl_policy[TA_NL_A_INFO_ABI_VERSION + 1];
 
-extern const struct nla_policy tensorarena_plan_create_nl_policy[TA_NL_A_PLAN_SIZES_PACKED + 1];
+extern const struct nla_policy tensorarena_plan_create_nl_policy[TA_NL_A_PLAN_BUFFERS_PACKED + 1];
 
 extern const struct nla_policy tensorarena_plan_get_nl_policy[TA_NL_A_PLAN_PLAN_ID + 1];
 

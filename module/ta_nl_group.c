@@ -170,7 +170,6 @@ static int ta_nl_group_member(struct netlink_ext_ack *extack,
 		.ops_packed = TA_NL_A_MEMBER_OPS_PACKED,
 		.refs_packed = TA_NL_A_MEMBER_REFS_PACKED,
 		.buffers_packed = TA_NL_A_MEMBER_BUFFERS_PACKED,
-		.sizes_packed = TA_NL_A_MEMBER_SIZES_PACKED,
 	};
 	int err;
 

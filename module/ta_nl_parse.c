@@ -23,9 +23,8 @@
 
 /*
  * The element size of a packed array attribute of @g, or 0 for another
- * type: the graph's tensors (struct ta_tensor, or a u64 size alone), ops
- * (struct ta_op), their references (u32) or its buffers (struct
- * ta_lifetime).
+ * type: the graph's tensors (struct ta_tensor), ops (struct ta_op), their
+ * references (u32) or its buffers (struct ta_lifetime).
  */
 static u32 ta_nl_packed_elem(const struct ta_nl_graph *g, int type)
 {
@@ -37,8 +36,6 @@ static u32 ta_nl_packed_elem(const struct ta_nl_graph *g, int type)
 		return sizeof(u32);
 	if (type == g->buffers_packed)
 		return sizeof(struct ta_lifetime);
-	if (type == g->sizes_packed)
-		return sizeof(u64);
 	return 0;
 }
 
@@ -72,8 +69,7 @@ int ta_nl_count(struct netlink_ext_ack *extack, const struct ta_nl_graph *g,
 					    "a packed array must hold whole entries");
 			return -EINVAL;
 		}
-		if (type == g->tensors_packed || type == g->sizes_packed ||
-		    type == g->buffers_packed) {
+		if (type == g->tensors_packed || type == g->buffers_packed) {
 			n_tensors += nla_len(attr) / elem;
 		} else if (type == g->ops_packed) {
 			n_ops += nla_len(attr) / elem;
@@ -89,16 +85,14 @@ int ta_nl_count(struct netlink_ext_ack *extack, const struct ta_nl_graph *g,
 		}
 	}
 	nested = tb[g->tensor] ?: tb[g->op] ?: tb[g->buffer];
-	packed = tb[g->tensors_packed] ?: tb[g->sizes_packed] ?:
-		 tb[g->ops_packed] ?: tb[g->refs_packed] ?:
-		 tb[g->buffers_packed];
+	packed = tb[g->tensors_packed] ?: tb[g->ops_packed] ?:
+		 tb[g->refs_packed] ?: tb[g->buffers_packed];
 	if (nested && packed) {
 		NL_SET_ERR_MSG_ATTR(extack, packed,
 				    "a graph is nested or packed: packed arrays cannot come with tensor, op or buffer nests");
 		return -EINVAL;
 	}
-	tensors = tb[g->tensor] ?: tb[g->tensors_packed] ?:
-		  tb[g->sizes_packed];
+	tensors = tb[g->tensor] ?: tb[g->tensors_packed];
 	ops = tb[g->op] ?: tb[g->ops_packed] ?: tb[g->refs_packed];
 	buffers = tb[g->buffer] ?: tb[g->buffers_packed];
 	if (tensors && buffers) {
@@ -366,27 +360,6 @@ static int ta_nl_packed_tensor(struct netlink_ext_ack *extack,
 	return 0;
 }
 
-/* A tensor given by its size alone: the default alignment, no flags. */
-static int ta_nl_packed_size(struct netlink_ext_ack *extack,
-			     const struct nlattr *attr, const void *data,
-			     u32 index, struct ta_plan_request *req)
-{
-	struct ta_graph_tensor *t = &req->tensors[index];
-	u64 size, align = 0;
-	const char *why;
-	int err;
-
-	memcpy(&size, data, sizeof(size));
-	why = ta_nl_size_align_error(size, &align, req->default_align, &err);
-	if (why)
-		return ta_nl_packed_error(extack, attr, "tensor", index, why,
-					  err);
-	t->size = size;
-	t->align = align;
-	t->flags = 0;
-	return 0;
-}
-
 static int ta_nl_packed_buffer(struct netlink_ext_ack *extack,
 			       const struct nlattr *attr, const void *data,
 			       u32 index, struct ta_plan_request *req)
@@ -440,7 +413,7 @@ static int ta_nl_packed_op(struct netlink_ext_ack *extack,
 
 /*
  * One packed array attribute of @g, its entries checked and copied at
- * @at: the one walker of the five kinds (ta_nl_packed_elem()). References
+ * @at: the one walker of the four kinds (ta_nl_packed_elem()). References
  * must name a tensor; the rest of an op's graph rules are the planner's
  * (ta_graph.c), as for the ioctl.
  */
@@ -460,9 +433,6 @@ static int ta_nl_parse_packed(struct netlink_ext_ack *extack,
 		if (type == g->tensors_packed) {
 			err = ta_nl_packed_tensor(extack, attr, data,
 						  at->tensor++, req);
-		} else if (type == g->sizes_packed) {
-			err = ta_nl_packed_size(extack, attr, data,
-						at->tensor++, req);
 		} else if (type == g->buffers_packed) {
 			err = ta_nl_packed_buffer(extack, attr, data,
 						  at->tensor++, req);

@@ -204,7 +204,6 @@ int tensorarena_nl_plan_create_doit(struct sk_buff *skb,
 		.ops_packed = TA_NL_A_PLAN_OPS_PACKED,
 		.refs_packed = TA_NL_A_PLAN_REFS_PACKED,
 		.buffers_packed = TA_NL_A_PLAN_BUFFERS_PACKED,
-		.sizes_packed = TA_NL_A_PLAN_SIZES_PACKED,
 	};
 	struct ta_plan_summary sum;
 	struct ta_owner caller;

@@ -651,87 +651,6 @@ static struct nl_msg *b_pk_too_many(void)
 	return m;
 }
 
-/*
- * Sizes-packed (family version 3): @n tensors of default alignment and no
- * flags, as their u64 sizes, in one attribute of @len bytes (all of them
- * when @len is 0).
- */
-static void put_sizes_packed(struct nl_msg *m, uint32_t n, uint64_t size,
-			     int len)
-{
-	uint64_t sizes[9];
-	uint32_t i;
-
-	for (i = 0; i < n && i < 9; i++)
-		sizes[i] = size;
-	nla_put(m, TA_NL_A_PLAN_SIZES_PACKED,
-		len ? len : (int)(i * sizeof(sizes[0])), sizes);
-}
-
-static struct nl_msg *b_sz_partial(void)
-{
-	struct nl_msg *m = create_msg(0, 0);
-
-	put_sizes_packed(m, 2, 64, 12);
-	put_op_packed(m, 0, 1, 0, 2);
-	return m;
-}
-
-static struct nl_msg *b_sz_mixed_nest(void)
-{
-	struct nl_msg *m = create_msg(0, 0);
-
-	put_sizes_packed(m, 2, 64, 0);
-	put_op(m, 0, 1);
-	return m;
-}
-
-static struct nl_msg *b_sz_lifetime(void)
-{
-	struct nl_msg *m = create_msg(TA_CREATE_LIFETIMES, 0);
-
-	put_sizes_packed(m, 2, 64, 0);
-	return m;
-}
-
-static struct nl_msg *b_sz_buffers(void)
-{
-	struct nl_msg *m = create_msg(TA_CREATE_LIFETIMES, 0);
-
-	put_buffer_packed(m, 64, 0, 0, 1);
-	put_sizes_packed(m, 1, 64, 0);
-	return m;
-}
-
-static struct nl_msg *b_sz_size_huge(void)
-{
-	struct nl_msg *m = create_msg(0, 0);
-
-	put_tensors_packed(m, 1, 64, 0, 0, 0);
-	put_sizes_packed(m, 1, 1ULL << 63, 0);	/* tensor 1, after tensor 0 */
-	put_op_packed(m, 0, 1, 0, 2);
-	return m;
-}
-
-static struct nl_msg *b_sz_malformed(void)
-{
-	struct nl_msg *m = create_msg(0, 0);
-
-	put_tensors_packed(m, 1, 64, 0, 0, 0);
-	put_sizes_packed(m, 2, 64, 0);	/* tensor 2: no op */
-	put_op_packed(m, 0, 1, 0, 2);
-	return m;
-}
-
-static struct nl_msg *b_sz_too_many(void)
-{
-	struct nl_msg *m = create_msg(0, 0);
-
-	put_sizes_packed(m, 9, 64, 0);	/* max_tensors is set to 8 */
-	put_op_packed(m, 0, 1, 0, 2);
-	return m;
-}
-
 static struct nl_msg *b_info_attr(void)
 {
 	struct nl_msg *m = msg_new(TA_NL_CMD_INFO, 0);
@@ -787,13 +706,6 @@ static const struct bad_row bad_rows[] = {
 	{ "create: packed buffer end past the step limit -> E2BIG", b_pk_end_limit, -E2BIG, "step limit" },
 	{ "create: packed buffer align 3 -> EINVAL", b_pk_buffer_align3, -EINVAL, "align is not a power of two" },
 	{ "create: packed buffers beyond max_tensors -> E2BIG", b_pk_too_many, -E2BIG, "max_tensors" },
-	{ "create: sizes-packed of part of a size -> EINVAL", b_sz_partial, -EINVAL, "must hold whole entries" },
-	{ "create: sizes-packed with an op nest -> EINVAL", b_sz_mixed_nest, -EINVAL, "nested or packed" },
-	{ "create: lifetimes flag with sizes-packed -> EINVAL", b_sz_lifetime, -EINVAL, "lifetime form takes buffer" },
-	{ "create: packed buffers and sizes -> EINVAL", b_sz_buffers, -EINVAL, "cannot be mixed" },
-	{ "create: sizes-packed size 2^63 -> E2BIG", b_sz_size_huge, -E2BIG, "size beyond the planner's limit" },
-	{ "create: sizes-packed graph, tensor no op references -> EINVAL", b_sz_malformed, -EINVAL, "malformed graph" },
-	{ "create: sizes-packed beyond max_tensors -> E2BIG", b_sz_too_many, -E2BIG, "max_tensors" },
 	{ "get: no plan-id -> EINVAL", b_get_missing, -EINVAL, "plan-id attribute missing" },
 	{ "get: plan-id 0 -> ERANGE", b_get_zero, -ERANGE, "integer out of range" },
 	{ "get: plan-id as u8 -> EINVAL", b_get_u8, -EINVAL, "invalid attribute length" },
@@ -851,8 +763,7 @@ TEST_F(nl, bad_input)
 		int err;
 
 		bool few = row->build == b_too_many ||
-			   row->build == b_pk_too_many ||
-			   row->build == b_sz_too_many;
+			   row->build == b_pk_too_many;
 
 		if (few)
 			write_param("max_tensors", "8");

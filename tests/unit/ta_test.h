@@ -43,7 +43,6 @@ extern const struct ta_test ta_bounded_tests[];
 extern const struct ta_test ta_runtime_tests[];
 extern const struct ta_test ta_tactl_tests[];
 extern const struct ta_test ta_lib_group_tests[];
-extern const struct ta_test ta_nl_encode_tests[];
 extern const struct ta_test ta_auto_tests[];
 extern const struct ta_test ta_scale_tests[];
 extern const struct ta_test ta_greedy_ref_tests[];

@@ -29,7 +29,6 @@ static const struct ta_test *const ta_tables[] = {
 	ta_runtime_tests,
 	ta_tactl_tests,
 	ta_lib_group_tests,
-	ta_nl_encode_tests,
 	ta_lib_tier_tests,
 	ta_tactl_tier_tests,
 };

@@ -87,11 +87,9 @@ int ta_ioctl_group_get(struct ta_client *c, struct ta_group_get *args);
  */
 int ta_netlink_open(struct ta_client *c);
 /*
- * For tests: how the netlink client @c sends graphs: in nests (0), packed
- * arrays (1), or packed arrays with runs of plain tensors as sizes (2;
- * enum ta_nl_encoding); @packed 0 to 2 sets it, -1 only reads it. Returns
- * the setting before, or -EINVAL for a client of another transport or
- * another value.
+ * For tests: whether the netlink client @c sends graphs in packed arrays
+ * (1) or nests (0); @packed 0 or 1 sets it, -1 only reads it. Returns the
+ * setting before, or -EINVAL for a client of another transport.
  */
 int ta_netlink_packed(struct ta_client *c, int packed);
 

@@ -295,7 +295,6 @@ const struct ta_nl_graph_attrs ta_nl_plan_graph_attrs = {
 	.ops_packed = TA_NL_A_PLAN_OPS_PACKED,
 	.refs_packed = TA_NL_A_PLAN_REFS_PACKED,
 	.buffers_packed = TA_NL_A_PLAN_BUFFERS_PACKED,
-	.sizes_packed = TA_NL_A_PLAN_SIZES_PACKED,
 };
 
 /*
@@ -421,27 +420,6 @@ static char *ta_nl_put_packed(char *p, int type, const void *src,
 }
 
 /*
- * @n entries of a user array at @src, @usize bytes each and checked, in
- * packed attributes of @type at @p as the library's @elem-byte struct:
- * one copy per attribute when the two are the same size, else each entry
- * through ta_nl_elem(). Returns the end.
- */
-static char *ta_nl_put_entries(char *p, int type, const void *src,
-			       uint32_t n, uint32_t usize, uint32_t elem)
-{
-	uint32_t i;
-
-	if (usize == elem)
-		return ta_nl_put_packed(p, type, src, n, elem);
-	for (i = 0; i < n; i++) {
-		p = ta_nl_packed_entry(p, type, i, n, elem);
-		ta_nl_elem(src, i, usize, p, elem);
-		p += elem;
-	}
-	return p;
-}
-
-/*
  * Element @i of a user array into @dst: a fixed-size copy when the
  * caller's element is the library's own (the usual case), else
  * ta_nl_elem()'s zero-extension and check.
@@ -458,13 +436,10 @@ static int ta_nl_elem_at(const void *base, uint32_t i, uint32_t usize,
 /**
  * ta_nl_graph_size() - the fewest bytes a request's graph can take
  * @a: the graph as plan-create's struct holds it
- * @packed: its encoding (enum ta_nl_encoding)
+ * @packed: in packed arrays, else in nests
  *
  * In nests: a nest header and a size per tensor, start and end per
  * buffer, a header per op, one attribute per reference. Packed: exact.
- * Packed with sizes: the packed length, which it never exceeds (each
- * tensor sent as a size saves 16 bytes, and each run adds at most two
- * headers of 4); ta_nl_put_graph() counts it exactly.
  *
  * Return: the bytes.
  */
@@ -482,59 +457,13 @@ uint64_t ta_nl_graph_size(const struct ta_plan_create *a, int packed)
 	       ta_nl_packed_len(a->n_refs, sizeof(uint32_t));
 }
 
-/* A tensor that goes as its size alone: the default alignment, no flags. */
-static int ta_nl_size_only(const struct ta_tensor *t)
-{
-	return !t->align && !t->flags;
-}
-
-/*
- * The tensors of @a (checked) in packed attributes of @at at @p, family
- * version 3: each run of tensors that go as their size alone in
- * sizes-packed attributes, each run of others in tensors-packed ones.
- * With @p NULL, only counts. Return: the bytes.
- */
-static uint64_t ta_nl_tensor_runs(char *p, const struct ta_plan_create *a,
-				  const struct ta_nl_graph_attrs *at)
-{
-	const void *tensors = (const void *)(uintptr_t)a->tensors;
-	uint32_t start, end, k, elem;
-	struct ta_tensor t;
-	uint64_t len = 0;
-	int sizes;
-
-	for (start = 0; start < a->n_tensors; start = end) {
-		ta_nl_elem_at(tensors, start, a->tensor_size, &t, sizeof(t));
-		sizes = ta_nl_size_only(&t);
-		for (end = start + 1; end < a->n_tensors; end++) {
-			ta_nl_elem_at(tensors, end, a->tensor_size, &t, sizeof(t));
-			if (ta_nl_size_only(&t) != sizes)
-				break;
-		}
-		elem = sizes ? sizeof(t.size) : sizeof(t);
-		len += ta_nl_packed_len(end - start, elem);
-		for (k = 0; p && k < end - start; k++) {
-			ta_nl_elem_at(tensors, start + k, a->tensor_size, &t,
-				   sizeof(t));
-			p = ta_nl_packed_entry(p, sizes ? at->sizes_packed :
-					       at->tensors_packed, k,
-					       end - start, elem);
-			memcpy(p, sizes ? (void *)&t.size : (void *)&t, elem);
-			p += elem;
-		}
-	}
-	return len;
-}
-
 /**
  * ta_nl_put_graph() - a graph's tensors and ops, in nests or packed
  * @msg: the request
  * @a: the graph as plan-create's struct holds it (tensors, ops, refs and
  *     their element sizes)
  * @at: the attribute types to use (plan-create's, or a group member's)
- * @packed: its encoding (enum ta_nl_encoding): nests, packed arrays (the
- *	    family's version 2), or those with runs of tensors of the default
- *	    alignment and no flags as their sizes alone (version 3)
+ * @packed: packed arrays (the family's version 2), else nests
  *
  * Packed, the refs array goes as it is (as the ioctl's); nested, each op
  * carries its own references.
@@ -587,21 +516,29 @@ int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
 		len += ta_nl_op_len(&op);
 	}
 	if (packed)
-		len = ta_nl_graph_size(a, packed);
-	if (packed == TA_NL_PACKED_SIZES)
-		len += ta_nl_tensor_runs(NULL, a, at) -
-		       ta_nl_packed_len(a->n_tensors, sizeof(t));
+		len = ta_nl_graph_size(a, 1);
 	p = ta_nl_room(msg, len);
 	if (!p)
 		return -EMSGSIZE;
 	/* checked above: the elements are copied, not checked again */
-	if (packed == TA_NL_PACKED_SIZES)
-		p += ta_nl_tensor_runs(p, a, at);
-	else if (packed)
-		p = ta_nl_put_entries(p, at->tensors_packed, tensors,
-				      a->n_tensors, a->tensor_size, sizeof(t));
-	for (i = 0; !packed && i < a->n_tensors; i++) {
+	if (packed && a->tensor_size == sizeof(t) && a->op_size == sizeof(op)) {
+		p = ta_nl_put_packed(p, at->tensors_packed, tensors,
+				     a->n_tensors, sizeof(t));
+		p = ta_nl_put_packed(p, at->ops_packed, ops, a->n_ops,
+				     sizeof(op));
+		ta_nl_put_packed(p, at->refs_packed, refs, a->n_refs,
+				 sizeof(*refs));
+		return 0;
+	}
+	for (i = 0; i < a->n_tensors; i++) {
 		ta_nl_elem(tensors, i, a->tensor_size, &t, sizeof(t));
+		if (packed) {
+			p = ta_nl_packed_entry(p, at->tensors_packed, i,
+					       a->n_tensors, sizeof(t));
+			memcpy(p, &t, sizeof(t));
+			p += sizeof(t);
+			continue;
+		}
 		p = ta_nl_fill_nest(p, at->tensor, ta_nl_tensor_len(&t) -
 				    NLA_HDRLEN);
 		p = ta_nl_fill_u64(p, TA_NL_A_TENSOR_SIZE, t.size);
@@ -610,11 +547,15 @@ int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
 		if (t.flags)
 			p = ta_nl_fill_u32(p, TA_NL_A_TENSOR_FLAGS, t.flags);
 	}
-	if (packed)
-		p = ta_nl_put_entries(p, at->ops_packed, ops, a->n_ops,
-				      a->op_size, sizeof(op));
-	for (i = 0; !packed && i < a->n_ops; i++) {
+	for (i = 0; i < a->n_ops; i++) {
 		ta_nl_elem(ops, i, a->op_size, &op, sizeof(op));
+		if (packed) {
+			p = ta_nl_packed_entry(p, at->ops_packed, i, a->n_ops,
+					       sizeof(op));
+			memcpy(p, &op, sizeof(op));
+			p += sizeof(op);
+			continue;
+		}
 		p = ta_nl_fill_nest(p, at->op, ta_nl_op_len(&op) - NLA_HDRLEN);
 		if (op.flags)
 			p = ta_nl_fill_u32(p, TA_NL_A_OP_FLAGS, op.flags);
@@ -623,9 +564,12 @@ int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
 					   TA_NL_A_OP_INPUT : TA_NL_A_OP_OUTPUT,
 					   refs[op.first_ref + k]);
 	}
-	if (packed)
-		ta_nl_put_packed(p, at->refs_packed, refs, a->n_refs,
-				 sizeof(*refs));
+	for (i = 0; packed && i < a->n_refs; i++) {
+		p = ta_nl_packed_entry(p, at->refs_packed, i, a->n_refs,
+				       sizeof(*refs));
+		memcpy(p, &refs[i], sizeof(*refs));
+		p += sizeof(*refs);
+	}
 	return 0;
 }
 
@@ -660,13 +604,20 @@ int ta_nl_put_lifetimes(struct nl_msg *msg, const struct ta_plan_create *a,
 	p = ta_nl_room(msg, len);
 	if (!p)
 		return -EMSGSIZE;
-	if (packed) {
-		ta_nl_put_entries(p, at->buffers_packed, tensors, a->n_tensors,
-				  a->tensor_size, sizeof(l));
+	if (own_layout) {
+		ta_nl_put_packed(p, at->buffers_packed, tensors, a->n_tensors,
+				 sizeof(l));
 		return 0;
 	}
 	for (i = 0; i < a->n_tensors; i++) {
 		ta_nl_elem(tensors, i, a->tensor_size, &l, sizeof(l));
+		if (packed) {
+			p = ta_nl_packed_entry(p, at->buffers_packed, i,
+					       a->n_tensors, sizeof(l));
+			memcpy(p, &l, sizeof(l));
+			p += sizeof(l);
+			continue;
+		}
 		p = ta_nl_fill_nest(p, at->buffer, ta_nl_lifetime_len(&l) -
 				    NLA_HDRLEN);
 		p = ta_nl_fill_u64(p, TA_NL_A_BUFFER_SIZE, l.size);
@@ -1037,17 +988,13 @@ static int ta_nl_family_parse(struct nlmsghdr *hdr, struct nlattr **tb,
 			      void *arg)
 {
 	struct ta_nl *nl = arg;
-	uint32_t version;
 
 	(void)hdr;
 	if (!tb[CTRL_ATTR_FAMILY_ID])
 		return -EPROTO;
 	nl->family = nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
-	version = tb[CTRL_ATTR_VERSION] ?
-		  nla_get_u32(tb[CTRL_ATTR_VERSION]) : 0;
-	nl->packed = version >= TA_NL_SIZES_VERSION ? TA_NL_PACKED_SIZES :
-		     version >= TA_NL_PACKED_VERSION ? TA_NL_PACKED :
-		     TA_NL_NESTED;
+	nl->packed = tb[CTRL_ATTR_VERSION] &&
+		     nla_get_u32(tb[CTRL_ATTR_VERSION]) >= TA_NL_PACKED_VERSION;
 	return 0;
 }
 
@@ -1127,11 +1074,11 @@ int ta_netlink_packed(struct ta_client *c, int packed)
 	struct ta_nl *nl = c->transport == TA_TRANSPORT_NETLINK ? c->nl : NULL;
 	int was;
 
-	if (!nl || packed < -1 || packed > TA_NL_PACKED_SIZES)
+	if (!nl)
 		return -EINVAL;
 	was = nl->packed;
 	if (packed >= 0)
-		nl->packed = packed;
+		nl->packed = !!packed;
 	return was;
 }
 

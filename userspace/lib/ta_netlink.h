@@ -20,25 +20,12 @@
 struct ta_nl {
 	struct nl_sock *sk;
 	int family;
-	int packed;		/* how graphs go: enum ta_nl_encoding */
+	int packed;		/* the family takes packed graph arrays */
 	char extack[256];	/* the last failure's extack text, or "" */
 };
 
 /* The family version that takes packed arrays (tensors-packed...). */
 #define TA_NL_PACKED_VERSION	2
-/* The family version that also takes tensors as sizes (sizes-packed). */
-#define TA_NL_SIZES_VERSION	3
-
-/*
- * How a graph goes in a request, by the family's version: in nests; in
- * packed arrays of the uAPI structs; in those with each run of tensors of
- * the default alignment and no flags as their sizes alone.
- */
-enum ta_nl_encoding {
-	TA_NL_NESTED,
-	TA_NL_PACKED,
-	TA_NL_PACKED_SIZES,
-};
 
 #define TA_NL_MAX2(a, b)	((int)(a) > (int)(b) ? (int)(a) : (int)(b))
 /* The highest top-level attribute type of any reply. */
@@ -77,7 +64,6 @@ struct ta_nl_graph_attrs {
 	int ops_packed;
 	int refs_packed;
 	int buffers_packed;
-	int sizes_packed;
 };
 
 extern const struct ta_nl_graph_attrs ta_nl_plan_graph_attrs;

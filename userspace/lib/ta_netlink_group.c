@@ -33,7 +33,6 @@ static const struct ta_nl_graph_attrs ta_nl_member_graph_attrs = {
 	.ops_packed = TA_NL_A_MEMBER_OPS_PACKED,
 	.refs_packed = TA_NL_A_MEMBER_REFS_PACKED,
 	.buffers_packed = TA_NL_A_MEMBER_BUFFERS_PACKED,
-	.sizes_packed = TA_NL_A_MEMBER_SIZES_PACKED,
 };
 
 /* Member @i of a user array of @usize-byte structs, checked as the ioctl. */
