@@ -412,10 +412,32 @@ static int ta_nl_packed_op(struct netlink_ext_ack *extack,
 }
 
 /*
+ * A packed reference array into @req->refs at @at: copied whole, then
+ * each checked to name a tensor (the rest of an op's graph rules are the
+ * planner's, ta_graph.c, as for the ioctl).
+ */
+static int ta_nl_packed_refs(struct netlink_ext_ack *extack,
+			     const struct nlattr *attr,
+			     struct ta_plan_request *req,
+			     struct ta_nl_cursor *at)
+{
+	u32 n = nla_len(attr) / sizeof(u32), k;
+	u32 *refs = &req->refs[at->ref];
+
+	memcpy(refs, nla_data(attr), n * sizeof(u32));
+	for (k = 0; k < n; k++)
+		if (refs[k] >= req->n_tensors)
+			return ta_nl_packed_error(extack, attr, "reference",
+						  at->ref + k,
+						  "names no tensor", -EINVAL);
+	at->ref += n;
+	return 0;
+}
+
+/*
  * One packed array attribute of @g, its entries checked and copied at
- * @at: the one walker of the four kinds (ta_nl_packed_elem()). References
- * must name a tensor; the rest of an op's graph rules are the planner's
- * (ta_graph.c), as for the ioctl.
+ * @at: the one walker of the four kinds (ta_nl_packed_elem()), each kind
+ * in a loop of its own (a reference array in one copy).
  */
 static int ta_nl_parse_packed(struct netlink_ext_ack *extack,
 			      const struct ta_nl_graph *g,
@@ -425,29 +447,24 @@ static int ta_nl_parse_packed(struct netlink_ext_ack *extack,
 {
 	int type = nla_type(attr);
 	u32 elem = ta_nl_packed_elem(g, type);
-	u32 n = nla_len(attr) / elem, k, ref;
+	u32 n = nla_len(attr) / elem, k;
 	const u8 *data = nla_data(attr);
 	int err = 0;
 
-	for (k = 0; k < n && !err; k++, data += elem) {
-		if (type == g->tensors_packed) {
+	if (type == g->refs_packed) {
+		err = ta_nl_packed_refs(extack, attr, req, at);
+	} else if (type == g->tensors_packed) {
+		for (k = 0; k < n && !err; k++, data += elem)
 			err = ta_nl_packed_tensor(extack, attr, data,
 						  at->tensor++, req);
-		} else if (type == g->buffers_packed) {
+	} else if (type == g->buffers_packed) {
+		for (k = 0; k < n && !err; k++, data += elem)
 			err = ta_nl_packed_buffer(extack, attr, data,
 						  at->tensor++, req);
-		} else if (type == g->ops_packed) {
+	} else {
+		for (k = 0; k < n && !err; k++, data += elem)
 			err = ta_nl_packed_op(extack, attr, data, at->op++,
 					      req);
-		} else {
-			memcpy(&ref, data, sizeof(ref));
-			if (ref >= req->n_tensors)
-				err = ta_nl_packed_error(extack, attr,
-							 "reference", at->ref,
-							 "names no tensor",
-							 -EINVAL);
-			req->refs[at->ref++] = ref;
-		}
 	}
 	cond_resched();
 	return err;
