@@ -152,15 +152,11 @@ int ta_nl_xfer(struct ta_nl *nl, struct nl_msg *msg, ta_nl_parse_fn parse,
 {
 	struct ta_nl_xfer x = { .nl = nl, .parse = parse, .arg = arg };
 	struct nlmsghdr *hdr = nlmsg_hdr(msg);
-	struct nl_cb *cb;
+	struct nl_cb *cb = nl->cb;
 	int ret;
 
 	nl->extack[0] = '\0';
-	cb = nl_cb_alloc(NL_CB_DEFAULT);
-	if (!cb) {
-		nlmsg_free(msg);
-		return -ENOMEM;
-	}
+	/* the client's callbacks, pointed at this exchange */
 	nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, ta_nl_seq_cb, &x);
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, ta_nl_valid_cb, &x);
 	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, ta_nl_done_cb, &x);
@@ -176,10 +172,8 @@ int ta_nl_xfer(struct ta_nl *nl, struct nl_msg *msg, ta_nl_parse_fn parse,
 	ret = nl_send_auto(nl->sk, msg);
 	x.seq = hdr->nlmsg_seq;	/* set by nl_send_auto() */
 	nlmsg_free(msg);
-	if (ret < 0) {
-		nl_cb_put(cb);
+	if (ret < 0)
 		return ret == -NLE_MSGSIZE ? -EMSGSIZE : -EIO;
-	}
 	while (!x.done) {
 		ret = nl_recvmsgs(nl->sk, cb);
 		if (ret < 0 && !x.done) {
@@ -188,7 +182,6 @@ int ta_nl_xfer(struct ta_nl *nl, struct nl_msg *msg, ta_nl_parse_fn parse,
 			break;
 		}
 	}
-	nl_cb_put(cb);
 	return x.err;
 }
 
@@ -481,8 +474,8 @@ int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
 	struct ta_tensor t;
 	struct ta_op op;
 	uint32_t i, k;
+	int err, own;
 	char *p;
-	int err;
 
 	if (a->tensor_size < sizeof(struct ta_tensor) ||
 	    a->op_size < sizeof(struct ta_op))
@@ -490,7 +483,15 @@ int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
 	if ((a->n_tensors && !a->tensors) || (a->n_ops && !a->ops) ||
 	    (a->n_refs && !a->refs))
 		return -EFAULT;
-	for (i = 0; i < a->n_tensors; i++) {
+	/*
+	 * The library's own layout, packed: the arrays go as they are, and
+	 * the module checks every entry with the same errors as below (a pad
+	 * or an op flag: EINVAL; references past refs: EINVAL), so they are
+	 * not read here first. A longer struct is checked here: its tail
+	 * never reaches the module.
+	 */
+	own = packed && a->tensor_size == sizeof(t) && a->op_size == sizeof(op);
+	for (i = 0; !own && i < a->n_tensors; i++) {
 		err = ta_nl_elem_at(tensors, i, a->tensor_size, &t, sizeof(t));
 		if (err)
 			return err;
@@ -499,7 +500,7 @@ int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
 		if (!packed)
 			len += ta_nl_tensor_len(&t);
 	}
-	for (i = 0; i < a->n_ops; i++) {
+	for (i = 0; !own && i < a->n_ops; i++) {
 		err = ta_nl_elem_at(ops, i, a->op_size, &op, sizeof(op));
 		if (err)
 			return err;
@@ -520,8 +521,8 @@ int ta_nl_put_graph(struct nl_msg *msg, const struct ta_plan_create *a,
 	p = ta_nl_room(msg, len);
 	if (!p)
 		return -EMSGSIZE;
-	/* checked above: the elements are copied, not checked again */
-	if (packed && a->tensor_size == sizeof(t) && a->op_size == sizeof(op)) {
+	/* checked above (or by the module): copied, not checked again */
+	if (own) {
 		p = ta_nl_put_packed(p, at->tensors_packed, tensors,
 				     a->n_tensors, sizeof(t));
 		p = ta_nl_put_packed(p, at->ops_packed, ops, a->n_ops,
@@ -979,6 +980,7 @@ static void ta_nl_close(struct ta_client *c)
 
 	if (!nl)
 		return;
+	nl_cb_put(nl->cb);
 	nl_socket_free(nl->sk);
 	free(nl);
 	c->nl = NULL;
@@ -1038,9 +1040,10 @@ int ta_netlink_open(struct ta_client *c)
 	if (!nl)
 		return -ENOMEM;
 	nl->sk = nl_socket_alloc();
-	if (!nl->sk) {
-		free(nl);
-		return -ENOMEM;
+	nl->cb = nl_cb_alloc(NL_CB_DEFAULT);
+	if (!nl->sk || !nl->cb) {
+		err = -ENOMEM;
+		goto fail;
 	}
 	if (genl_connect(nl->sk) < 0)
 		goto fail;
@@ -1064,6 +1067,7 @@ int ta_netlink_open(struct ta_client *c)
 	c->nl = nl;
 	return 0;
 fail:
+	nl_cb_put(nl->cb);
 	nl_socket_free(nl->sk);
 	free(nl);
 	return err;

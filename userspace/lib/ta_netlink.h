@@ -19,6 +19,7 @@
 /* The transport's state (ta_client.nl). */
 struct ta_nl {
 	struct nl_sock *sk;
+	struct nl_cb *cb;	/* ta_nl_xfer()'s callbacks, set per exchange */
 	int family;
 	int packed;		/* the family takes packed graph arrays */
 	char extack[256];	/* the last failure's extack text, or "" */
