@@ -138,6 +138,36 @@ static void fixed_refused(struct ta_client *c, const char *tname,
 	ta_plan_free(p);
 }
 
+/*
+ * A chain of 1,000 tensors all at offset 0: its offsets (8,000 bytes)
+ * take more than a page of the netlink request, and the refusal must
+ * still come from the transport asked for (its words), not from the ioctl
+ * the library falls back to when a request is full.
+ */
+static void fixed_refused_long(struct ta_client *c, const char *tname)
+{
+	struct ta_graph_builder *g = ta_graph_new();
+	uint64_t *off = calloc(1000, sizeof(*off));
+	uint32_t i, in, out;
+
+	CHECK(g && off, "%s fixed: memory for 1,000 tensors", tname);
+	if (!g || !off)
+		goto out;
+	ta_graph_add_tensor(g, 64, 0, TA_TENSOR_INPUT);
+	for (i = 1; i < 1000; i++) {
+		ta_graph_add_tensor(g, 64, 0, i == 999 ? TA_TENSOR_OUTPUT : 0);
+		in = i - 1;
+		out = i;
+		ta_graph_add_op(g, &in, 1, &out, 1);
+	}
+	fixed_refused(c, tname, g, off, 0,
+		      "1,000 tensors at offset 0 (offsets beyond a page)",
+		      "are both live at step");
+out:
+	free(off);
+	ta_graph_free(g);
+}
+
 static void test_fixed(struct ta_client *c, const char *tname)
 {
 	struct ta_graph_builder *g = view_graph(true);
@@ -188,6 +218,7 @@ static void test_fixed(struct ta_client *c, const char *tname)
 	off[2] = 0;
 	fixed_refused(c, tname, g, off, 0, "two live tensors overlapping",
 		      "tensors 0 and 1 are both live at step 0");
+	fixed_refused_long(c, tname);
 
 	/* unfixed tensors are placed around the fixed ones, as offline */
 	off[0] = 200;

@@ -682,6 +682,9 @@ static int ta_nl_create(struct ta_client *c, struct ta_plan_create *a)
 	size = nl->packed ? (size_t)ta_nl_graph_size(a, 1) :
 	       (size_t)a->n_tensors * 56 + (size_t)a->n_ops * 12 +
 	       (size_t)a->n_refs * 8;
+	/* the fixed strategy's offsets: beyond the page ta_nl_msg() adds */
+	if (a->offsets)
+		size += NLA_HDRLEN + (size_t)a->n_tensors * 8;
 	msg = ta_nl_msg(nl, TA_NL_CMD_PLAN_CREATE, 0, size);
 	if (!msg)
 		return -ENOMEM;
