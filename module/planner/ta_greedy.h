@@ -25,4 +25,9 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, const u64 *fixed,
  */
 int ta_greedy_order(const struct ta_buffer *b, u32 n, u32 *order);
 
+#ifdef TA_PLAN_DEBUG
+/* Parts ta_greedy_place() planned apart, so that tests can see it did. */
+extern u64 ta_greedy_debug_parts;
+#endif
+
 #endif /* TA_GREEDY_H */

@@ -23,6 +23,10 @@
 /* Buffers a part gathers at least (whole components) before the next. */
 #define TA_GREEDY_PART	4096
 
+#ifdef TA_PLAN_DEBUG
+u64 ta_greedy_debug_parts;
+#endif
+
 /**
  * ta_greedy_order() - greedy-size's placement order
  * @b: the buffers
@@ -251,6 +255,9 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, const u64 *fixed,
 		ret = ta_greedy_place_part(pb, cnt, pfixed, poff, &h, w);
 		if (ret)
 			goto out;
+#ifdef TA_PLAN_DEBUG
+		ta_greedy_debug_parts++;
+#endif
 		for (k = 0; k < cnt; k++)
 			offsets[member[lo + k]] = poff[k];
 		if (h > top)

@@ -14,13 +14,18 @@
  * index (ta_runs.c) is shared. The shapes with long lifetimes over many
  * start steps make the run index answer from dozens of lists (its union
  * by sweeping) and fill the pool of its cached root-path unions (which then
- * starts over); the test checks that both happened.
+ * starts over); the shapes in several time-disjoint groups, more than
+ * %TA_GREEDY_PART buffers, make ta_greedy_place() plan parts of them on
+ * their own; and a shape with offsets given to some buffers (as pingpong
+ * and contained tensors give them) places those first. The test checks
+ * that each of these happened.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ta_test.h"
 #include "planner_build.h"
+#include "ta_greedy.h"
 #include "ta_runs.h"
 #include "ta_sort.h"
 
@@ -75,14 +80,37 @@ static u64 ref_best_fit(const struct ta_buffer *bi, const struct ref_span *nb,
 	return best;
 }
 
-/* The reference plan into @off; returns its height. */
-static u64 ref_plan(const struct ta_buffer *b, u32 n, u64 *off)
+/* Buffer @i's best fit among the placed buffers overlapping it in time. */
+static u64 ref_fit(const struct ta_buffer *b, u32 n, u32 i, const bool *placed,
+		   const u64 *off, struct ref_span *nb)
+{
+	u32 j, k = 0;
+
+	for (j = 0; j < n; j++) {
+		if (j == i || !placed[j] || !b[j].size ||
+		    b[j].start >= b[i].end || b[i].start >= b[j].end)
+			continue;
+		nb[k].lo = off[j];
+		nb[k].hi = off[j] + b[j].size;
+		k++;
+	}
+	qsort(nb, k, sizeof(*nb), ref_cmp_span);
+	return ref_best_fit(&b[i], nb, k);
+}
+
+/*
+ * The reference plan into @off; returns its height. @fixed, when not NULL,
+ * gives some buffers their offsets (the others %TA_OFFSET_UNFIXED): those
+ * are placed first, in the same order, and the others fit around them.
+ */
+static u64 ref_plan(const struct ta_buffer *b, u32 n, const u64 *fixed,
+		    u64 *off)
 {
 	u32 *order = calloc(n, sizeof(*order));
 	bool *placed = calloc(n, sizeof(*placed));
 	struct ref_span *nb = calloc(n + 1, sizeof(*nb));
 	u64 top = 0;
-	u32 t, j;
+	u32 t, pass;
 
 	if (!order || !placed || !nb) {
 		top = U64_MAX;
@@ -92,25 +120,22 @@ static u64 ref_plan(const struct ta_buffer *b, u32 n, u64 *off)
 		order[t] = t;
 	ref_bufs = b;
 	qsort(order, n, sizeof(*order), ref_cmp_order);
-	for (t = 0; t < n; t++) {
-		u32 i = order[t], k = 0;
+	for (pass = fixed ? 0 : 1; pass < 2; pass++) {
+		for (t = 0; t < n; t++) {
+			u32 i = order[t];
 
-		off[i] = 0;
-		placed[i] = true;
-		if (!b[i].size)
-			continue;
-		for (j = 0; j < n; j++) {
-			if (j == i || !placed[j] || !b[j].size ||
-			    b[j].start >= b[i].end || b[i].start >= b[j].end)
+			if ((fixed && fixed[i] != TA_OFFSET_UNFIXED) != !pass)
 				continue;
-			nb[k].lo = off[j];
-			nb[k].hi = off[j] + b[j].size;
-			k++;
+			if (!b[i].size)
+				off[i] = 0;
+			else if (pass)
+				off[i] = ref_fit(b, n, i, placed, off, nb);
+			else
+				off[i] = fixed[i];
+			placed[i] = true;
+			if (b[i].size && off[i] + b[i].size > top)
+				top = off[i] + b[i].size;
 		}
-		qsort(nb, k, sizeof(*nb), ref_cmp_span);
-		off[i] = ref_best_fit(&b[i], nb, k);
-		if (off[i] + b[i].size > top)
-			top = off[i] + b[i].size;
 	}
 free_all:
 	free(order);
@@ -123,38 +148,59 @@ free_all:
  * Shapes of random input, each stressing a part of the engine: short
  * lifetimes (the run index's small subtrees), long ones (many canonical
  * nodes), few distinct sizes (ties in size, gap and length), alignments
- * (a gap that is big enough but not at the alignment), zero sizes, and
- * touching spans (runs that merge).
+ * (a gap that is big enough but not at the alignment), zero sizes,
+ * touching spans (runs that merge); @groups time-disjoint groups of
+ * lifetimes (each over its own @steps: greedy-size's parts), and one
+ * buffer in @fixed_one_in given an offset (0: none). @seeds inputs of
+ * the shape (0: %REF_SEEDS).
  */
 struct ref_shape {
 	u32 n, steps, max_len, n_sizes, max_size, max_align_log2;
 	bool zeros;
+	u32 groups, fixed_one_in, seeds;
 };
 
 static const struct ref_shape ref_shapes[] = {
-	{ 300, 200, 8, 0, 100000, 0, false },
-	{ 300, 200, 200, 0, 100000, 0, false },
-	{ 400, 500, 40, 6, 4096, 0, false },
-	{ 400, 300, 300, 3, 64, 0, false },
-	{ 300, 100, 30, 0, 5000, 6, false },
-	{ 300, 100, 30, 5, 512, 9, true },
-	{ 700, 2000, 60, 12, 1U << 20, 3, false },
-	{ 64, 4, 4, 2, 8, 1, true },
-	{ 900, 900, 900, 0, 100000, 0, false },
-	{ 900, 1500, 1500, 7, 1U << 16, 2, false },
+	{ 300, 200, 8, 0, 100000, 0, false, 0, 0, 0 },
+	{ 300, 200, 200, 0, 100000, 0, false, 0, 0, 0 },
+	{ 400, 500, 40, 6, 4096, 0, false, 0, 0, 0 },
+	{ 400, 300, 300, 3, 64, 0, false, 0, 0, 0 },
+	{ 300, 100, 30, 0, 5000, 6, false, 0, 0, 0 },
+	{ 300, 100, 30, 5, 512, 9, true, 0, 0, 0 },
+	{ 700, 2000, 60, 12, 1U << 20, 3, false, 0, 0, 0 },
+	{ 64, 4, 4, 2, 8, 1, true, 0, 0, 0 },
+	{ 900, 900, 900, 0, 100000, 0, false, 0, 0, 0 },
+	{ 900, 1500, 1500, 7, 1U << 16, 2, false, 0, 0, 0 },
+	/* parts of more than TA_GREEDY_PART buffers, whole groups each */
+	{ 8400, 2000, 40, 0, 100000, 0, false, 4, 0, 1 },
+	{ 8400, 1000, 1000, 9, 1U << 16, 2, true, 4, 0, 1 },
+	/* offsets given, in one part and in several */
+	{ 600, 400, 60, 0, 5000, 3, true, 0, 7, 0 },
+	{ 8400, 1500, 30, 0, 100000, 0, false, 4, 25, 1 },
 };
 
 #define REF_SEEDS	12
 
+static u32 ref_seeds(const struct ref_shape *sh)
+{
+	return sh->seeds ? sh->seeds : REF_SEEDS;
+}
+
+/* A random input of shape @sh into @b, and into @fixed when it has offsets */
 static void ref_random(const struct ref_shape *sh, struct ta_buffer *b,
-		       u64 *sizes)
+		       u64 *fixed, u64 *sizes)
 {
 	u32 i;
 
 	for (i = 0; i < sh->n_sizes; i++)
 		sizes[i] = 1 + lcg() % sh->max_size;
 	for (i = 0; i < sh->n; i++) {
-		b[i].start = lcg() % sh->steps;
+		u32 base = 0;
+
+		/* a group's lifetimes end before the next group's start */
+		if (sh->groups > 1)
+			base = lcg() % sh->groups * (sh->steps + sh->max_len);
+		b[i].start = base + lcg() % sh->steps;
 		b[i].end = b[i].start + 1 + lcg() % sh->max_len;
 		b[i].size = sh->n_sizes ? sizes[lcg() % sh->n_sizes] :
 					  1 + lcg() % sh->max_size;
@@ -162,68 +208,107 @@ static void ref_random(const struct ref_shape *sh, struct ta_buffer *b,
 			b[i].size = 0;
 		b[i].align = sh->max_align_log2 ?
 			     1ULL << (lcg() % (sh->max_align_log2 + 1)) : 1;
+		if (!sh->fixed_one_in)
+			continue;
+		fixed[i] = TA_OFFSET_UNFIXED;
+		if (!(lcg() % sh->fixed_one_in))
+			fixed[i] = (lcg() % (4ULL * sh->max_size)) &
+				   ~(b[i].align - 1);
 	}
+}
+
+/*
+ * One input of shape @sh through the planner: ta_plan_solve() with
+ * greedy-size (validated by plan_ok()), or ta_greedy_place() with the
+ * offsets @fixed gives. Its plan into @off, its height into @h.
+ */
+static int ref_engine_plan(const struct ref_shape *sh, struct ta_buffer *b,
+			   const u64 *fixed, u64 *off, u64 *h)
+{
+	struct ta_problem p = trace(b, sh->n);
+	struct ta_result res;
+	struct ta_work w;
+	int ret;
+
+	if (!sh->fixed_one_in) {
+		ret = plan_ok(&p, TA_STRATEGY_GREEDY_SIZE, off, &res);
+		*h = res.height;
+		return ret;
+	}
+	ta_work_init(&w, 0);
+	return ta_greedy_place(b, sh->n, fixed, off, h, &w);
 }
 
 static int t_greedy_vs_reference(void)
 {
 	const u32 n_shapes = sizeof(ref_shapes) / sizeof(ref_shapes[0]);
-	u32 s, seed, ran = 0, max_n = 0;
-	u64 sweep_unions, cache_full;
+	u32 s, seed, ran = 0, ran_fixed = 0, want = 0, want_fixed = 0;
+	u32 max_n = 0;
+	u64 sweep_unions, cache_full, parts;
 	struct ta_buffer *b;
-	u64 *off, *ref, sizes[16];
-	struct ta_result res;
+	u64 *off, *ref, *fixed, sizes[16];
 	int ret = 0;
 
-	for (s = 0; s < n_shapes; s++)
+	for (s = 0; s < n_shapes; s++) {
 		if (ref_shapes[s].n > max_n)
 			max_n = ref_shapes[s].n;
+		want += ref_seeds(&ref_shapes[s]);
+		if (ref_shapes[s].fixed_one_in)
+			want_fixed += ref_seeds(&ref_shapes[s]);
+	}
 	b = calloc(max_n, sizeof(*b));
 	off = calloc(max_n, sizeof(*off));
 	ref = calloc(max_n, sizeof(*ref));
-	TA_CHECK(b && off && ref, "memory");
+	fixed = calloc(max_n, sizeof(*fixed));
+	TA_CHECK(b && off && ref && fixed, "memory");
 	ta_runs_debug_sweep_unions = 0;
 	ta_runs_debug_cache_full = 0;
+	ta_greedy_debug_parts = 0;
 	for (s = 0; s < n_shapes && !ret; s++) {
 		const struct ref_shape *sh = &ref_shapes[s];
-		struct ta_problem p = trace(b, sh->n);
+		const u64 *given = sh->fixed_one_in ? fixed : NULL;
 
-		for (seed = 1; seed <= REF_SEEDS && !ret; seed++) {
-			u64 h;
+		for (seed = 1; seed <= ref_seeds(sh) && !ret; seed++) {
+			u64 h, want_h;
 
 			lcg_state = 7000 + 100 * s + seed;
-			ref_random(sh, b, sizes);
-			h = ref_plan(b, sh->n, ref);
-			if (h == U64_MAX) {
+			ref_random(sh, b, fixed, sizes);
+			want_h = ref_plan(b, sh->n, given, ref);
+			if (want_h == U64_MAX) {
 				ret = -1;
 				break;
 			}
-			ret = plan_ok(&p, TA_STRATEGY_GREEDY_SIZE, off, &res);
+			ret = ref_engine_plan(sh, b, given, off, &h);
 			if (ret)
 				break;
-			if (res.height != h ||
+			if (h != want_h ||
 			    memcmp(off, ref, sh->n * sizeof(*off))) {
 				printf("# shape %u seed %u: height %llu, reference %llu\n",
-				       s, seed, (unsigned long long)res.height,
-				       (unsigned long long)h);
+				       s, seed, (unsigned long long)h,
+				       (unsigned long long)want_h);
 				ret = 1;
 			}
 			ran++;
+			ran_fixed += given != NULL;
 		}
 	}
 	sweep_unions = ta_runs_debug_sweep_unions;
 	cache_full = ta_runs_debug_cache_full;
-	printf("# sweep unions %llu, cache pool full %llu\n",
+	parts = ta_greedy_debug_parts;
+	printf("# sweep unions %llu, cache pool full %llu, parts apart %llu\n",
 	       (unsigned long long)sweep_unions,
-	       (unsigned long long)cache_full);
+	       (unsigned long long)cache_full, (unsigned long long)parts);
 	free(b);
 	free(off);
 	free(ref);
+	free(fixed);
 	TA_CHECK(!ret, "%d", ret);
 	TA_CHECK(sweep_unions > 0, "no union made by sweeping");
 	TA_CHECK(cache_full > 0, "the cached unions never filled their pool");
-	TA_CHECK(ran == n_shapes * REF_SEEDS, "ran %u of %u", ran,
-		 n_shapes * REF_SEEDS);
+	TA_CHECK(parts > 0, "no input was planned in parts");
+	TA_CHECK(ran == want, "ran %u of %u", ran, want);
+	TA_CHECK(ran_fixed == want_fixed, "with offsets given: ran %u of %u",
+		 ran_fixed, want_fixed);
 	return 0;
 }
 
@@ -350,7 +435,7 @@ static int t_radix_sort(void)
 }
 
 const struct ta_test ta_greedy_ref_tests[] = {
-	{ "greedy-size: plans equal an O(n^2) best fit, 120 random inputs",
+	{ "greedy-size: plans equal an O(n^2) best fit, 135 random inputs",
 	  t_greedy_vs_reference },
 	{ "radix sort: as qsort by key then place, 180 inputs and 60 from bit 32",
 	  t_radix_sort },
