@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * planner_build.h - what the planner unit tests share: a trace problem,
- * plan_ok() (plan, validate, check the figures), a small graph builder and
- * a seeded generator. Included by test_planner*.c only; static inline, so
+ * plan_ok() (plan, validate, check the figures), a small graph builder, a
+ * first and best fit from their definition and a seeded generator. Included by test_planner*.c only; static inline, so
  * each file takes what it uses.
  */
 #ifndef TA_PLANNER_BUILD_H
@@ -130,6 +130,68 @@ static inline int gb_chain(struct gb *gb, const u64 *sizes, int n)
 		prev = cur;
 	}
 	return gb_finish(gb);
+}
+
+/* ---- first and best fit from their definition ------------------------ */
+
+struct ref_span {
+	u64 lo, hi;
+};
+
+static inline int ref_span_cmp(const void *a, const void *b)
+{
+	const struct ref_span *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->hi < y->hi ? -1 : x->hi > y->hi;
+}
+
+/*
+ * Where buffer @i (of @n, @b) goes among the @placed buffers (at @off)
+ * that overlap it in time, and @extra (or NULL): the lowest gap it fits
+ * at its alignment (@first), or the tightest gap measured from the top of
+ * the run below it, the lowest on a tie; above them all when none fits.
+ * Lists the neighbours by scanning every buffer and sorts them with
+ * qsort(), nothing of the fit engine. @nb: room for @n + 1 spans.
+ */
+static inline u64 ref_fit_answer(const struct ta_buffer *b, u32 n, u32 i,
+				 const bool *placed, const u64 *off,
+				 const struct ta_span *extra, bool first,
+				 struct ref_span *nb)
+{
+	u64 y = 0, best = U64_MAX, best_gap = U64_MAX, mask = b[i].align - 1;
+	u32 j, k = 0;
+
+	for (j = 0; j < n; j++) {
+		if (j == i || !placed[j] || !b[j].size ||
+		    b[j].start >= b[i].end || b[i].start >= b[j].end)
+			continue;
+		nb[k].lo = off[j];
+		nb[k].hi = off[j] + b[j].size;
+		k++;
+	}
+	if (extra) {
+		nb[k].lo = extra->lo;
+		nb[k].hi = extra->hi;
+		k++;
+	}
+	qsort(nb, k, sizeof(*nb), ref_span_cmp);
+	for (j = 0; j < k; j++) {
+		u64 o = (y + mask) & ~mask;
+
+		if (nb[j].lo > o && nb[j].lo - o >= b[i].size) {
+			if (first)
+				return o;
+			if (nb[j].lo - y < best_gap) {
+				best_gap = nb[j].lo - y;
+				best = o;
+			}
+		}
+		if (nb[j].hi > y)
+			y = nb[j].hi;
+	}
+	return best != U64_MAX ? best : (y + mask) & ~mask;
 }
 
 static u64 lcg_state;

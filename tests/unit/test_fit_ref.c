@@ -13,8 +13,9 @@
  * next reset), and the index's pool running out mid-pass. Every query here
  * is asked of two engines, one built with %TA_FIT_RUNS and one without
  * (which enumerates the neighbours); the answers must be equal. One query
- * in four is also answered by listing every placed buffer that overlaps
- * it, sorting them and scanning the gaps, with nothing of the engine.
+ * in four is also answered from the definition (ref_fit_answer(): every
+ * placed buffer that overlaps it listed, sorted, its gaps scanned), with
+ * nothing of the engine.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,64 +25,6 @@
 #include "ta_fit.h"
 #include "ta_greedy.h"
 #include "ta_runs.h"
-
-struct fit_ref_span {
-	u64 lo, hi;
-};
-
-static int fit_ref_cmp(const void *a, const void *b)
-{
-	const struct fit_ref_span *x = a, *y = b;
-
-	if (x->lo != y->lo)
-		return x->lo < y->lo ? -1 : 1;
-	return x->hi < y->hi ? -1 : x->hi > y->hi;
-}
-
-/*
- * Where buffer @i goes among the placed buffers that overlap it and
- * @extra (or NULL): the lowest gap it fits at its alignment (first fit),
- * or the tightest, the lowest on a tie (best fit); above them all when
- * none fits. @nb: room for every buffer and one more.
- */
-static u64 fit_ref_answer(const struct ta_buffer *b, u32 n, u32 i,
-			  const bool *placed, const u64 *off,
-			  const struct ta_span *extra, u32 mode,
-			  struct fit_ref_span *nb)
-{
-	u64 y = 0, best = U64_MAX, best_gap = U64_MAX, mask = b[i].align - 1;
-	u32 j, k = 0;
-
-	for (j = 0; j < n; j++) {
-		if (j == i || !placed[j] || !b[j].size ||
-		    b[j].start >= b[i].end || b[i].start >= b[j].end)
-			continue;
-		nb[k].lo = off[j];
-		nb[k].hi = off[j] + b[j].size;
-		k++;
-	}
-	if (extra) {
-		nb[k].lo = extra->lo;
-		nb[k].hi = extra->hi;
-		k++;
-	}
-	qsort(nb, k, sizeof(*nb), fit_ref_cmp);
-	for (j = 0; j < k; j++) {
-		u64 o = (y + mask) & ~mask;
-
-		if (nb[j].lo > o && nb[j].lo - o >= b[i].size) {
-			if (mode == TA_FIT_FIRST)
-				return o;
-			if (nb[j].lo - y < best_gap) {
-				best_gap = nb[j].lo - y;
-				best = o;
-			}
-		}
-		if (nb[j].hi > y)
-			y = nb[j].hi;
-	}
-	return best != U64_MAX ? best : (y + mask) & ~mask;
-}
 
 /* Input shapes: how long lifetimes are, against the steps they start in */
 struct fit_ref_shape {
@@ -116,7 +59,7 @@ struct fit_ref_counts {
 static int fit_ref_pass(struct ta_fit *a, struct ta_fit *p,
 			const struct ta_buffer *b, u32 n, u32 round,
 			u32 *order, u64 *off, bool *placed,
-			struct fit_ref_span *nb, struct fit_ref_counts *c)
+			struct ref_span *nb, struct fit_ref_counts *c)
 {
 	u32 t, i, j;
 
@@ -162,8 +105,8 @@ static int fit_ref_pass(struct ta_fit *a, struct ta_fit *p,
 		}
 		if (!(t % 4)) {
 			u64 want = b[i].size ?
-				   fit_ref_answer(b, n, i, placed, off, extra,
-						  mode, nb) : 0;
+				   ref_fit_answer(b, n, i, placed, off, extra,
+						  mode == TA_FIT_FIRST, nb) : 0;
 
 			c->referenced++;
 			if (oa != want) {
@@ -197,7 +140,7 @@ static int t_fit_vs_reference(void)
 	const u32 n_shapes = sizeof(fit_ref_shapes) / sizeof(fit_ref_shapes[0]);
 	struct fit_ref_counts c = { 0 };
 	struct ta_buffer *b;
-	struct fit_ref_span *nb;
+	struct ref_span *nb;
 	u32 s, seed, round, i, max_n = 0, *order;
 	u64 *off;
 	bool *placed;

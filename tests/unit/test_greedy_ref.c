@@ -29,10 +29,6 @@
 #include "ta_runs.h"
 #include "ta_sort.h"
 
-struct ref_span {
-	u64 lo, hi;
-};
-
 static const struct ta_buffer *ref_bufs;
 
 static int ref_cmp_order(const void *a, const void *b)
@@ -46,56 +42,6 @@ static int ref_cmp_order(const void *a, const void *b)
 	if (x->end - x->start != y->end - y->start)
 		return x->end - x->start > y->end - y->start ? -1 : 1;
 	return i < j ? -1 : i > j;
-}
-
-static int ref_cmp_span(const void *a, const void *b)
-{
-	const struct ref_span *x = a, *y = b;
-
-	if (x->lo != y->lo)
-		return x->lo < y->lo ? -1 : 1;
-	return x->hi < y->hi ? -1 : x->hi > y->hi;
-}
-
-/* Best fit for buffer @i among the @k spans @nb (sorted by lo). */
-static u64 ref_best_fit(const struct ta_buffer *bi, const struct ref_span *nb,
-			u32 k)
-{
-	u64 y = 0, best = U64_MAX, best_gap = U64_MAX, mask = bi->align - 1;
-	u32 j;
-
-	for (j = 0; j < k; j++) {
-		u64 o = (y + mask) & ~mask;
-
-		if (nb[j].lo > o && nb[j].lo - o >= bi->size &&
-		    nb[j].lo - y < best_gap) {
-			best_gap = nb[j].lo - y;
-			best = o;
-		}
-		if (nb[j].hi > y)
-			y = nb[j].hi;
-	}
-	if (best == U64_MAX)
-		best = (y + mask) & ~mask;
-	return best;
-}
-
-/* Buffer @i's best fit among the placed buffers overlapping it in time. */
-static u64 ref_fit(const struct ta_buffer *b, u32 n, u32 i, const bool *placed,
-		   const u64 *off, struct ref_span *nb)
-{
-	u32 j, k = 0;
-
-	for (j = 0; j < n; j++) {
-		if (j == i || !placed[j] || !b[j].size ||
-		    b[j].start >= b[i].end || b[i].start >= b[j].end)
-			continue;
-		nb[k].lo = off[j];
-		nb[k].hi = off[j] + b[j].size;
-		k++;
-	}
-	qsort(nb, k, sizeof(*nb), ref_cmp_span);
-	return ref_best_fit(&b[i], nb, k);
 }
 
 /*
@@ -129,7 +75,8 @@ static u64 ref_plan(const struct ta_buffer *b, u32 n, const u64 *fixed,
 			if (!b[i].size)
 				off[i] = 0;
 			else if (pass)
-				off[i] = ref_fit(b, n, i, placed, off, nb);
+				off[i] = ref_fit_answer(b, n, i, placed, off,
+							NULL, false, nb);
 			else
 				off[i] = fixed[i];
 			placed[i] = true;
