@@ -202,4 +202,56 @@ static inline u32 lcg(void)
 	return (u32)(lcg_state >> 33);
 }
 
+/*
+ * Shapes of random input for the reference tests: @n buffers starting in
+ * @steps steps, living 1 to @max_len; @n_sizes distinct sizes (0: any)
+ * up to @max_size; alignments up to 2^@max_align_log2; one buffer in 9 of
+ * size 0 with @zeros; @groups time-disjoint groups of lifetimes (each
+ * over its own @steps); one buffer in @fixed_one_in given an offset (0:
+ * none). @seeds inputs of the shape (0: %REF_SEEDS).
+ */
+struct ref_shape {
+	u32 n, steps, max_len, n_sizes, max_size, max_align_log2;
+	bool zeros;
+	u32 groups, fixed_one_in, seeds;
+};
+
+#define REF_SEEDS	12
+
+static inline u32 ref_seeds(const struct ref_shape *sh)
+{
+	return sh->seeds ? sh->seeds : REF_SEEDS;
+}
+
+/* A random input of shape @sh into @b, and into @fixed when it has offsets */
+static inline void ref_random(const struct ref_shape *sh,
+			      struct ta_buffer *b, u64 *fixed, u64 *sizes)
+{
+	u32 i;
+
+	for (i = 0; i < sh->n_sizes; i++)
+		sizes[i] = 1 + lcg() % sh->max_size;
+	for (i = 0; i < sh->n; i++) {
+		u32 base = 0;
+
+		/* a group's lifetimes end before the next group's start */
+		if (sh->groups > 1)
+			base = lcg() % sh->groups * (sh->steps + sh->max_len);
+		b[i].start = base + lcg() % sh->steps;
+		b[i].end = b[i].start + 1 + lcg() % sh->max_len;
+		b[i].size = sh->n_sizes ? sizes[lcg() % sh->n_sizes] :
+					  1 + lcg() % sh->max_size;
+		if (sh->zeros && !(lcg() % 9))
+			b[i].size = 0;
+		b[i].align = sh->max_align_log2 ?
+			     1ULL << (lcg() % (sh->max_align_log2 + 1)) : 1;
+		if (!sh->fixed_one_in)
+			continue;
+		fixed[i] = TA_OFFSET_UNFIXED;
+		if (!(lcg() % sh->fixed_one_in))
+			fixed[i] = (lcg() % (4ULL * sh->max_size)) &
+				   ~(b[i].align - 1);
+	}
+}
+
 #endif /* TA_PLANNER_BUILD_H */

@@ -47,6 +47,7 @@ extern const struct ta_test ta_auto_tests[];
 extern const struct ta_test ta_scale_tests[];
 extern const struct ta_test ta_greedy_ref_tests[];
 extern const struct ta_test ta_fit_ref_tests[];
+extern const struct ta_test ta_freelist_ref_tests[];
 extern const struct ta_test ta_contain_tests[];
 extern const struct ta_test ta_group_tests[];
 extern const struct ta_test ta_tier_tests[];

@@ -21,6 +21,7 @@ static const struct ta_test *const ta_tables[] = {
 	ta_scale_tests,
 	ta_greedy_ref_tests,
 	ta_fit_ref_tests,
+	ta_freelist_ref_tests,
 	ta_files_tests,
 	ta_tflite_tests,
 	ta_onnx_infer_tests,

@@ -92,21 +92,12 @@ free_all:
 }
 
 /*
- * Shapes of random input, each stressing a part of the engine: short
- * lifetimes (the run index's small subtrees), long ones (many canonical
- * nodes), few distinct sizes (ties in size, gap and length), alignments
- * (a gap that is big enough but not at the alignment), zero sizes,
- * touching spans (runs that merge); @groups time-disjoint groups of
- * lifetimes (each over its own @steps: greedy-size's parts), and one
- * buffer in @fixed_one_in given an offset (0: none). @seeds inputs of
- * the shape (0: %REF_SEEDS).
+ * Each stresses a part of the engine: short lifetimes (the run index's
+ * small subtrees), long ones (many canonical nodes), few distinct sizes
+ * (ties in size, gap and length), alignments (a gap big enough but not at
+ * the alignment), zero sizes, touching spans (runs that merge), groups
+ * (greedy-size's parts) and offsets given.
  */
-struct ref_shape {
-	u32 n, steps, max_len, n_sizes, max_size, max_align_log2;
-	bool zeros;
-	u32 groups, fixed_one_in, seeds;
-};
-
 static const struct ref_shape ref_shapes[] = {
 	{ 300, 200, 8, 0, 100000, 0, false, 0, 0, 0 },
 	{ 300, 200, 200, 0, 100000, 0, false, 0, 0, 0 },
@@ -125,44 +116,6 @@ static const struct ref_shape ref_shapes[] = {
 	{ 600, 400, 60, 0, 5000, 3, true, 0, 7, 0 },
 	{ 8400, 1500, 30, 0, 100000, 0, false, 4, 25, 1 },
 };
-
-#define REF_SEEDS	12
-
-static u32 ref_seeds(const struct ref_shape *sh)
-{
-	return sh->seeds ? sh->seeds : REF_SEEDS;
-}
-
-/* A random input of shape @sh into @b, and into @fixed when it has offsets */
-static void ref_random(const struct ref_shape *sh, struct ta_buffer *b,
-		       u64 *fixed, u64 *sizes)
-{
-	u32 i;
-
-	for (i = 0; i < sh->n_sizes; i++)
-		sizes[i] = 1 + lcg() % sh->max_size;
-	for (i = 0; i < sh->n; i++) {
-		u32 base = 0;
-
-		/* a group's lifetimes end before the next group's start */
-		if (sh->groups > 1)
-			base = lcg() % sh->groups * (sh->steps + sh->max_len);
-		b[i].start = base + lcg() % sh->steps;
-		b[i].end = b[i].start + 1 + lcg() % sh->max_len;
-		b[i].size = sh->n_sizes ? sizes[lcg() % sh->n_sizes] :
-					  1 + lcg() % sh->max_size;
-		if (sh->zeros && !(lcg() % 9))
-			b[i].size = 0;
-		b[i].align = sh->max_align_log2 ?
-			     1ULL << (lcg() % (sh->max_align_log2 + 1)) : 1;
-		if (!sh->fixed_one_in)
-			continue;
-		fixed[i] = TA_OFFSET_UNFIXED;
-		if (!(lcg() % sh->fixed_one_in))
-			fixed[i] = (lcg() % (4ULL * sh->max_size)) &
-				   ~(b[i].align - 1);
-	}
-}
 
 /*
  * One input of shape @sh through the planner: ta_plan_solve() with
