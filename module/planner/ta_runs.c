@@ -70,6 +70,8 @@ u64 ta_runs_debug_cache_full;
 /* Blocks a growing list took from a free list, free blocks compacted. */
 u64 ta_runs_debug_block_reused;
 u64 ta_runs_debug_free_compacted;
+/* Pools that ran out, leaving the engine to its other index. */
+u64 ta_runs_debug_pool_out;
 #endif
 
 /* Capacity of block class @k: 2, 3, 4, 6, 8, 12, ... */
@@ -598,6 +600,9 @@ int ta_runs_insert(struct ta_runs *r, u32 i, u64 lo, u64 hi)
 	}
 	if (ret >= 0)
 		return 0;
+#ifdef TA_PLAN_DEBUG
+	ta_runs_debug_pool_out++;
+#endif
 	r->ok = false;
 	return ret;
 }

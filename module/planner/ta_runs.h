@@ -60,6 +60,7 @@ extern u64 ta_runs_debug_sweep_unions;
 extern u64 ta_runs_debug_cache_full;
 extern u64 ta_runs_debug_block_reused;
 extern u64 ta_runs_debug_free_compacted;
+extern u64 ta_runs_debug_pool_out;
 #endif
 int ta_runs_init(struct ta_runs *r, const struct ta_buffer *b,
 		 const u32 *by_start, u32 n, struct ta_span *sa, u32 scap);

@@ -47,7 +47,7 @@ static const struct fit_ref_shape fit_ref_shapes[] = {
 
 /* The counts a run adds up, to show that each way of asking was taken */
 struct fit_ref_counts {
-	u64 queries, referenced, first, beside, unplaced, ran;
+	u64 queries, referenced, first, beside, unplaced, pool_out, ran;
 };
 
 /*
@@ -158,6 +158,7 @@ static int t_fit_vs_reference(void)
 		ret = -ENOMEM;
 		goto free_all;
 	}
+	ta_runs_debug_pool_out = 0;
 	for (s = 0; s < n_shapes && !ret; s++) {
 		const struct fit_ref_shape *sh = &fit_ref_shapes[s];
 
@@ -192,11 +193,13 @@ static int t_fit_vs_reference(void)
 			ta_fit_destroy(p);
 		}
 	}
-	printf("# %llu queries, %llu by definition too, %llu first fit, %llu with a span beside, %llu taken back\n",
+	c.pool_out = ta_runs_debug_pool_out;
+	printf("# %llu queries, %llu by definition too, %llu first fit, %llu with a span beside, %llu taken back, %llu pools ran out\n",
 	       (unsigned long long)c.queries,
 	       (unsigned long long)c.referenced,
 	       (unsigned long long)c.first, (unsigned long long)c.beside,
-	       (unsigned long long)c.unplaced);
+	       (unsigned long long)c.unplaced,
+	       (unsigned long long)c.pool_out);
 free_all:
 	free(b);
 	free(nb);
@@ -210,10 +213,11 @@ free_all:
 	TA_CHECK(c.referenced * 4 >= c.queries, "%llu of %llu by definition",
 		 (unsigned long long)c.referenced,
 		 (unsigned long long)c.queries);
-	TA_CHECK(c.first && c.beside && c.unplaced,
-		 "first fit %llu, beside %llu, taken back %llu",
+	TA_CHECK(c.first && c.beside && c.unplaced && c.pool_out,
+		 "first fit %llu, beside %llu, taken back %llu, pools out %llu",
 		 (unsigned long long)c.first, (unsigned long long)c.beside,
-		 (unsigned long long)c.unplaced);
+		 (unsigned long long)c.unplaced,
+		 (unsigned long long)c.pool_out);
 	return 0;
 }
 
