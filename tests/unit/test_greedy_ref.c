@@ -189,7 +189,7 @@ static int t_greedy_vs_reference(void)
 				ret = 1;
 			}
 			ran++;
-			ran_fixed += given != NULL;
+			ran_fixed += !!given;
 		}
 	}
 	sweep_unions = ta_runs_debug_sweep_unions;
