@@ -569,11 +569,41 @@ static void test_traces(struct ta_client *c, const char *tname)
 		test_trace(c, tname, traces[i]);
 }
 
+/*
+ * What a request that does nothing (ta_client_info(), an empty answer)
+ * costs over this client: the floor under every create's "kernel path
+ * adds". Under TCG it takes most of goal 5's allowance on the model
+ * (Documentation/testing.md, "Under TCG, a request that does nothing").
+ */
+static void bench_null(struct ta_client *c, const char *tname)
+{
+	double t0 = now_s(), t;
+	struct ta_info info;
+	long k = 0;
+	int err;
+
+	do {
+		/* flags and reserved are the caller's: zero */
+		memset(&info, 0, sizeof(info));
+		err = ta_client_info(c, &info);
+		if (err) {
+			printf("# bench %s null request: error %d\n", tname,
+			       err);
+			return;
+		}
+		k++;
+		t = now_s() - t0;
+	} while (t < BENCH_MIN_S);
+	printf("# bench %-7s null request (info)          %8.2f us a request (%ld requests)\n",
+	       tname, t / k * 1e6, k);
+}
+
 static void bench(struct ta_client *c, const char *tname, bool mmap_too)
 {
 	struct model m;
 	int i;
 
+	bench_null(c, tname);
 	model_build(&m);
 	bench_plans(c, tname, m.g, "model (101 tensors)",
 		    TA_STRATEGY_GREEDY_SIZE, 200);
