@@ -570,9 +570,9 @@ static void test_traces(struct ta_client *c, const char *tname)
 }
 
 /*
- * What a request that does next to nothing (ta_client_info(): the
- * arena's figures, read under a lock) costs over this client: the floor
- * under every create's "kernel path adds". Under TCG it takes most of goal 5's allowance on the model
+ * What a request that plans nothing (ta_client_info(): the arena's
+ * figures) costs over this client: the floor under every create's
+ * "kernel path adds". Under TCG it takes most of goal 5's allowance on the model
  * (Documentation/testing.md, "Under TCG, a request that does nothing").
  */
 static void bench_null(struct ta_client *c, const char *tname)
