@@ -26,24 +26,26 @@
 #include "ta_greedy.h"
 #include "ta_runs.h"
 
-/* Input shapes: how long lifetimes are, against the steps they start in */
-struct fit_ref_shape {
-	u32 n, steps, max_len, max_size, max_align_log2;
-	bool zeros;
-	u32 small_pool;	/* the run index's pool in spans, 0: its own */
-};
-
-static const struct fit_ref_shape fit_ref_shapes[] = {
-	{ 600, 400, 8, 100000, 0, false, 0 },
-	{ 600, 300, 300, 5000, 4, true, 0 },
-	{ 2500, 2000, 40, 100000, 0, false, 0 },
-	{ 1500, 1000, 1000, 1U << 16, 3, false, 0 },
-	{ 1200, 900, 100, 4096, 2, true, 700 },
-	{ 1200, 2000, 2000, 100000, 0, false, 2500 },
-};
-
 #define FIT_REF_SEEDS	3
 #define FIT_REF_ROUNDS	3
+
+/*
+ * planner_build.h's shapes, each with the run index's pool in spans (0:
+ * its own size): short and long lifetimes, alignments, zero sizes, pools
+ * that run out.
+ */
+static const struct fit_ref_shape {
+	struct ref_shape sh;
+	u32 small_pool;
+} fit_ref_shapes[] = {
+	{ { 600, 400, 8, 0, 100000, 0, false, 0, 0, FIT_REF_SEEDS }, 0 },
+	{ { 600, 300, 300, 0, 5000, 4, true, 0, 0, FIT_REF_SEEDS }, 0 },
+	{ { 2500, 2000, 40, 0, 100000, 0, false, 0, 0, FIT_REF_SEEDS }, 0 },
+	{ { 1500, 1000, 1000, 0, 1U << 16, 3, false, 0, 0, FIT_REF_SEEDS }, 0 },
+	{ { 1200, 900, 100, 0, 4096, 2, true, 0, 0, FIT_REF_SEEDS }, 700 },
+	{ { 1200, 2000, 2000, 0, 100000, 0, false, 0, 0, FIT_REF_SEEDS },
+	  2500 },
+};
 
 /* The counts a run adds up, to show that each way of asking was taken */
 struct fit_ref_counts {
@@ -141,14 +143,14 @@ static int t_fit_vs_reference(void)
 	struct fit_ref_counts c = { 0 };
 	struct ta_buffer *b;
 	struct ref_span *nb;
-	u32 s, seed, round, i, max_n = 0, *order;
-	u64 *off;
+	u32 s, seed, round, max_n = 0, *order;
+	u64 *off, sizes[16];
 	bool *placed;
 	int ret = 0;
 
 	for (s = 0; s < n_shapes; s++)
-		if (fit_ref_shapes[s].n > max_n)
-			max_n = fit_ref_shapes[s].n;
+		if (fit_ref_shapes[s].sh.n > max_n)
+			max_n = fit_ref_shapes[s].sh.n;
 	b = calloc(max_n, sizeof(*b));
 	nb = calloc(max_n + 1, sizeof(*nb));
 	order = calloc(max_n, sizeof(*order));
@@ -160,22 +162,14 @@ static int t_fit_vs_reference(void)
 	}
 	ta_runs_debug_pool_out = 0;
 	for (s = 0; s < n_shapes && !ret; s++) {
-		const struct fit_ref_shape *sh = &fit_ref_shapes[s];
+		const struct ref_shape *sh = &fit_ref_shapes[s].sh;
 
-		for (seed = 1; seed <= FIT_REF_SEEDS && !ret; seed++) {
+		for (seed = 1; seed <= ref_seeds(sh) && !ret; seed++) {
 			struct ta_fit *a, *p;
 
 			lcg_state = 31000 + 100 * s + seed;
-			for (i = 0; i < sh->n; i++) {
-				b[i].start = lcg() % sh->steps;
-				b[i].end = b[i].start + 1 + lcg() % sh->max_len;
-				b[i].size = 1 + lcg() % sh->max_size;
-				if (sh->zeros && !(lcg() % 9))
-					b[i].size = 0;
-				b[i].align = 1ULL << (lcg() %
-						      (sh->max_align_log2 + 1));
-			}
-			ta_runs_debug_pool = sh->small_pool;
+			ref_random(sh, b, NULL, sizes);
+			ta_runs_debug_pool = fit_ref_shapes[s].small_pool;
 			a = ta_fit_create(b, sh->n, TA_FIT_RUNS, NULL);
 			p = ta_fit_create(b, sh->n, 0, NULL);
 			ta_runs_debug_pool = 0;
