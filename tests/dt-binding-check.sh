@@ -3,11 +3,12 @@
 # dt-schema and device-tree-compiler), one TAP line per check:
 # dt-doc-validate on the binding; its examples compiled by dtc and validated
 # by dt-validate against the binding plus the kernel's reserved-memory
-# schemas and vendor prefixes; broken variants of the example rejected; the
+# schemas (and dt-schema's, where the kernel leaves the common ones to it)
+# and vendor prefixes; broken variants of the example rejected; the
 # binding's compatible is the driver's.
 # usage: dt-binding-check.sh [--tap] [KDIR]  (KDIR: a kernel tree whose
 # Documentation/devicetree/bindings to use; default: the arm64 6.1 tree,
-# tests/vm/build-arm64.sh)
+# tests/vm/build-arm64.sh). Its files go to build/dt-VERSION.PATCHLEVEL.
 set -uo pipefail
 . "$(dirname "$0")/vm/lib.sh"
 
@@ -16,10 +17,24 @@ kdir=${1:-$("$TA_ROOT/tests/vm/build-arm64.sh")} || exit 1
 bindings=$TA_ROOT/Documentation/devicetree/bindings
 binding=$bindings/misc/linux,tensorarena.yaml
 kbindings=$kdir/Documentation/devicetree/bindings
-out=$TA_ROOT/build/dt
+kver=$(awk '/^VERSION =/ { v = $3 } /^PATCHLEVEL =/ { p = $3 } END { print v "." p }' "$kdir/Makefile")
+out=$TA_ROOT/build/dt-$kver
 rm -rf "$out"
 mkdir -p "$out"
 cd "$out" || exit 1
+
+# The reserved-memory schemas: the kernel's, and where it leaves the
+# common ones to dt-schema (7.2 does), dt-schema's (ta_dtschema_schemas).
+reserved=$kbindings/reserved-memory
+reserved_from="the kernel's"
+if [ ! -f "$reserved/shared-dma-pool.yaml" ]; then
+	schemas=$(ta_dtschema_schemas) || exit 1
+	mkdir -p reserved-memory
+	cp "$kbindings"/reserved-memory/*.yaml "$schemas"/reserved-memory/*.yaml reserved-memory/ || exit 1
+	reserved=$out/reserved-memory
+	reserved_from="the kernel's and dt-schema's"
+	echo "# reserved-memory schemas of $kver and of dt-schema (${schemas%/root/*})"
+fi
 
 ok() { echo "ok - $1"; }
 not_ok() { # not_ok NAME FILE: the failure and the first lines of FILE
@@ -36,11 +51,11 @@ else
 	not_ok "dt-doc-validate: the binding is valid dt-schema" doc.log
 fi
 
-if dt-mk-schema -j -o schema.json "$kbindings/reserved-memory" \
+if dt-mk-schema -j -o schema.json "$reserved" \
 	"$kbindings/vendor-prefixes.yaml" "$binding" >mk.log 2>&1 && [ ! -s mk.log ]; then
-	ok "dt-mk-schema: the binding with the kernel's reserved-memory schemas and vendor prefixes"
+	ok "dt-mk-schema: the binding with $reserved_from reserved-memory schemas and the kernel's vendor prefixes"
 else
-	not_ok "dt-mk-schema: the binding with the kernel's reserved-memory schemas and vendor prefixes" mk.log
+	not_ok "dt-mk-schema: the binding with $reserved_from reserved-memory schemas and the kernel's vendor prefixes" mk.log
 fi
 
 # The examples, wrapped in a root node by dt-extract-example as the kernel's
@@ -89,7 +104,7 @@ rejects "a property the binding does not have" \
 	's/memory-region = <&npu_cma>;/&\n            iommus = <1>;/' "'iommus' does not match any of the regexes"
 rejects "a dma-coherent with a value" \
 	's/dma-coherent;/dma-coherent = <1>;/' "is not of type 'boolean'"
-rejects "a region both reusable and no-map (the kernel's shared-dma-pool schema)" \
+rejects "a region both reusable and no-map (the shared-dma-pool schema)" \
 	's/no-map;/no-map;\n                reusable;/' "should not be valid under {'required': \['reusable'\]}"
 
 # The driver binds what the binding documents.

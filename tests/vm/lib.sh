@@ -147,6 +147,43 @@ ta_k72_deb() {
 	echo "$f"
 }
 
+# ta_dtschema_schemas: the schemas directory of trixie-backports'
+# dt-schema (TA_DTSCHEMA_VERSION, or the suite's newest when that one is
+# gone), unpacked once into the cache: nothing is installed. Kernels that
+# leave the reserved-memory schemas (reserved-memory.yaml,
+# shared-dma-pool.yaml, memory-region.yaml) to dt-schema, as 7.2 does (its
+# bindings' DT_SCHEMA_MIN_VERSION is 2023.9), need them; Debian 12's
+# dt-schema (2022.08) predates their move, and the newer package's own
+# tools need python3-referencing, which Debian 12 does not have, so only
+# its schemas are taken, for Debian 12's tools to read.
+TA_DTSCHEMA_VERSION=${TA_DTSCHEMA_VERSION:-2025.08-1.2~bpo13+1}
+ta_dtschema_schemas() {
+	local v newest dir
+	ta_apt72_update
+	v=$(TA_APT72_TOOL=apt-cache ta_apt72 madison dt-schema | awk -F'|' '{gsub(/ /,"",$2); print $2}')
+	if ! grep -qxF "$TA_DTSCHEMA_VERSION" <<<"$v"; then
+		newest=$(sort -V <<<"$v" | tail -1)
+		[ -n "$newest" ] || ta_die "$TA_K72_SUITE has no dt-schema"
+		ta_log "dt-schema $TA_DTSCHEMA_VERSION is gone from $TA_K72_SUITE: using $newest"
+		v=$newest
+	else
+		v=$TA_DTSCHEMA_VERSION
+	fi
+	dir=$TA_CACHE/dt-schema-$v
+	if [ ! -f "$dir/.done" ]; then
+		mkdir -p "$TA_CACHE"
+		(
+			flock 9
+			[ -f "$dir/.done" ] && exit 0
+			rm -rf "$dir"
+			mkdir -p "$dir/deb"
+			cd "$dir/deb" && ta_apt72 download -qq "dt-schema=$v" &&
+				dpkg-deb -x dt-schema_*.deb "$dir/root" && touch "$dir/.done"
+		) 9>"$dir.lock" >&2 || ta_die "cannot fetch dt-schema $v from $TA_K72_SUITE"
+	fi
+	echo "$dir/root/usr/lib/python3/dist-packages/dtschema/schemas"
+}
+
 # ta_k72_source: linux-source-7.2's tarball, unpacked from its .deb once;
 # prints its path.
 ta_k72_source() {
