@@ -8,7 +8,9 @@
  * the buffer (ASan: libFuzzer hands it a heap copy of exactly @size bytes).
  * An accepted model must give figures consistent with its graph (inlined
  * subgraphs, in-place views, OfflineMemoryAllocation offsets), its fixed
- * offsets must go through the fixed strategy or be refused with -EINVAL,
+ * offsets must go through the fixed strategy, kept as they are in a plan
+ * valid for the problem with them (where a fixed tensor may lie within
+ * another: ta_contain.c), or be refused with -EINVAL,
  * a model rewritten with an OfflineMemoryAllocation
  * (ta_tflite_offline_image()) must read back as the same graph with
  * exactly the offsets written (or, with inlined subgraphs, none where
@@ -62,9 +64,18 @@ static void fuzz_fixed(struct ta_input *in, const struct ta_tflite_info *info)
 	ret = ta_plan_solve(&p, TA_STRATEGY_FIXED, NULL, off, &res);
 	FUZZ_CHECK(!ret || ret == -EINVAL || ret == -EOVERFLOW,
 		   "fixed strategy: %d", ret);
-	if (!ret)
-		FUZZ_CHECK(!ta_plan_validate(&in->prob, off, res.height),
+	if (!ret) {
+		/* p, not in->prob: containment is allowed with fixed offsets */
+		FUZZ_CHECK(!ta_plan_validate(&p, off, res.height),
 			   "fixed plan rejected");
+		for (i = 0; i < in->graph.n_tensors; i++)
+			FUZZ_CHECK(in->fixed_offsets[i] == TA_OFFSET_UNFIXED ||
+				   off[i] == in->fixed_offsets[i],
+				   "tensor %s: fixed at %llu, planned at %llu",
+				   in->ids[i],
+				   (unsigned long long)in->fixed_offsets[i],
+				   (unsigned long long)off[i]);
+	}
 	free(off);
 }
 
