@@ -103,21 +103,27 @@ ta_apt72_update() {
 	) 9>"$TA_APT72/update.lock" || ta_die "apt-get update of $TA_K72_SUITE failed"
 }
 
-# ta_k72_version: the package version of linux 7.2 used (TA_K72_VERSION,
-# or the suite's newest when that one is gone).
-ta_k72_version() {
-	local v newest
-	[ -n "${TA_K72_RESOLVED:-}" ] && { echo "$TA_K72_RESOLVED"; return; }
+# ta_apt72_version PACKAGE VERSION: VERSION when the suite has it, else
+# the suite's newest version of PACKAGE (and the log says so).
+ta_apt72_version() {
+	local pkg=$1 want=$2 v newest
 	ta_apt72_update
-	v=$(TA_APT72_TOOL=apt-cache ta_apt72 madison linux-source-7.2 | awk -F'|' '{gsub(/ /,"",$2); print $2}')
-	if grep -qxF "$TA_K72_VERSION" <<<"$v"; then
-		echo "$TA_K72_VERSION"
+	v=$(TA_APT72_TOOL=apt-cache ta_apt72 madison "$pkg" | awk -F'|' '{gsub(/ /,"",$2); print $2}')
+	if grep -qxF "$want" <<<"$v"; then
+		echo "$want"
 		return
 	fi
 	newest=$(sort -V <<<"$v" | tail -1)
-	[ -n "$newest" ] || ta_die "$TA_K72_SUITE has no linux-source-7.2"
-	ta_log "linux 7.2 $TA_K72_VERSION is gone from $TA_K72_SUITE: using $newest"
+	[ -n "$newest" ] || ta_die "$TA_K72_SUITE has no $pkg"
+	ta_log "$pkg $want is gone from $TA_K72_SUITE: using $newest"
 	echo "$newest"
+}
+
+# ta_k72_version: the package version of linux 7.2 used (TA_K72_VERSION,
+# or the suite's newest when that one is gone).
+ta_k72_version() {
+	[ -n "${TA_K72_RESOLVED:-}" ] && { echo "$TA_K72_RESOLVED"; return; }
+	ta_apt72_version linux-source-7.2 "$TA_K72_VERSION"
 }
 
 # ta_k72_abi [ARCH]: the ABI of that version, e.g. 7.2.12+deb13-amd64.
@@ -158,17 +164,8 @@ ta_k72_deb() {
 # its schemas are taken, for Debian 12's tools to read.
 TA_DTSCHEMA_VERSION=${TA_DTSCHEMA_VERSION:-2025.08-1.2~bpo13+1}
 ta_dtschema_schemas() {
-	local v newest dir
-	ta_apt72_update
-	v=$(TA_APT72_TOOL=apt-cache ta_apt72 madison dt-schema | awk -F'|' '{gsub(/ /,"",$2); print $2}')
-	if ! grep -qxF "$TA_DTSCHEMA_VERSION" <<<"$v"; then
-		newest=$(sort -V <<<"$v" | tail -1)
-		[ -n "$newest" ] || ta_die "$TA_K72_SUITE has no dt-schema"
-		ta_log "dt-schema $TA_DTSCHEMA_VERSION is gone from $TA_K72_SUITE: using $newest"
-		v=$newest
-	else
-		v=$TA_DTSCHEMA_VERSION
-	fi
+	local v dir
+	v=$(ta_apt72_version dt-schema "$TA_DTSCHEMA_VERSION") || return 1
 	dir=$TA_CACHE/dt-schema-$v
 	if [ ! -f "$dir/.done" ]; then
 		mkdir -p "$TA_CACHE"
