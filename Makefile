@@ -12,7 +12,7 @@
 #                             headers package (fails, saying which KDIR to
 #                             pass, when there is none)
 #   make test-kernel          build (or find cached) the project's debug test
-#                             kernel, Debian's linux-source-7.2 (fetched from
+#                             kernel, Debian's linux-source-7.3 (fetched from
 #                             trixie-backports into the cache, nothing
 #                             installed; tens of minutes the first time; make
 #                             check does it)
@@ -30,7 +30,7 @@
 #   make lint                 checkpatch --strict, W=1, sparse on the module
 #   make kunit                the KUnit suites through the kernel's kunit.py
 #                             (module/ as drivers/misc/tensorarena of a clean
-#                             7.2 source, --arch=x86_64, cached; TAP out)
+#                             7.3 source, --arch=x86_64, cached; TAP out)
 #   make fuzz                 every libFuzzer target for FUZZ_SECONDS (300) each,
 #                             exploring; its crashes join tests/fuzz/corpus/;
 #                             then the ONNX oracle on ONNX_ORACLE_MODELS (20000)
@@ -73,7 +73,7 @@ module:
 	$(MAKE) -C "$$kdir" M=$(TOP) modules
 
 test-kernel:
-	@$(TOP)/tests/vm/build-kernel-7.2.sh
+	@$(TOP)/tests/vm/build-kernel-newest.sh
 
 userspace:
 	$(MAKE) -C $(TOP)/userspace

@@ -110,6 +110,21 @@ static phys_addr_t ta_dmabuf_pageless_phys(struct ta_dmabuf *buf)
 }
 
 /*
+ * Whether @dev reaches the bus addresses [@addr, @addr + @size) directly:
+ * they lie under its DMA mask and bus limit (ta_dma_limit()). This is what
+ * the kernel's dma_capable() asks for a 64-bit dma_addr_t; from 7.3 on
+ * that inline calls force_dma_unencrypted(), which is not exported, so a
+ * module cannot use it.
+ */
+static bool ta_dmabuf_reaches(struct device *dev, dma_addr_t addr,
+			      size_t size)
+{
+	if (addr == DMA_MAPPING_ERROR)
+		return false;
+	return addr + size - 1 <= ta_dma_limit(dev);
+}
+
+/*
  * An importer reaches the buffer when an IOMMU maps it for the importer,
  * or when each piece's bus address as the importer sees it lies under the
  * importer's DMA mask and bus limit. Otherwise dma_map_sgtable() would
@@ -131,13 +146,13 @@ static int ta_dmabuf_check_reach(struct ta_dmabuf *buf, struct device *dev,
 		phys_addr_t phys = ta_dmabuf_pageless_phys(buf) +
 				   ta_dmabuf_arena_offset(buf);
 
-		if (dma_capable(dev, phys_to_dma(dev, phys), buf->size, true))
+		if (ta_dmabuf_reaches(dev, phys_to_dma(dev, phys), buf->size))
 			return 0;
 		goto refuse;
 	}
 	for_each_sgtable_sg(sgt, sg, i)
-		if (!dma_capable(dev, phys_to_dma(dev, sg_phys(sg)),
-				 sg->length, true))
+		if (!ta_dmabuf_reaches(dev, phys_to_dma(dev, sg_phys(sg)),
+				       sg->length))
 			goto refuse;
 	return 0;
 

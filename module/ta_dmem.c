@@ -38,8 +38,8 @@ int ta_dmem_register(struct ta_device *ta)
 {
 	struct dmem_cgroup_region *region;
 
-	region = dmem_cgroup_register_region(ta->size, "tensorarena/%s",
-					     dev_name(ta->dev));
+	region = ta_dmem_cgroup_register_region(ta->size, "tensorarena/%s",
+						dev_name(ta->dev));
 	if (IS_ERR(region)) {
 		dev_err(ta->dev, "cannot register the arena with the dmem cgroup controller: %ld\n",
 			PTR_ERR(region));

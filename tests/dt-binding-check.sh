@@ -24,7 +24,8 @@ mkdir -p "$out"
 cd "$out" || exit 1
 
 # The reserved-memory schemas: the kernel's, and where it leaves the
-# common ones to dt-schema (7.2 does), dt-schema's (ta_dtschema_schemas).
+# common ones to dt-schema (7.2 and later do), dt-schema's
+# (ta_dtschema_schemas).
 reserved=$kbindings/reserved-memory
 reserved_from="the kernel's"
 if [ ! -f "$reserved/shared-dma-pool.yaml" ]; then

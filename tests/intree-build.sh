@@ -4,17 +4,17 @@
 # drivers/misc/tensorarena/, the uAPI headers to include/uapi/linux/, one
 # line each in drivers/misc/Kconfig and drivers/misc/Makefile, then
 # CONFIG_TENSORARENA=m through Kconfig and the kernel's own build. The tree
-# is the 7.2 debug test kernel (cached, built), seen through
+# is the debug test kernel's, the newest (cached, built), seen through
 # an overlay (a copy where overlayfs is not available), so the cache does
 # not change. Also: module/Makefile lists every source, and the ioctl number
-# row of Documentation/uapi.md fits the 7.2 tree's ioctl-number.rst.
-# (tests/kunit-py.sh lays out a clean 7.2 source the same way for kunit.py.)
-# usage: intree-build.sh [--tap] [7.2_TEST_KERNEL_TREE]. TAP out.
+# row of Documentation/uapi.md fits that tree's ioctl-number.rst.
+# (tests/kunit-py.sh lays out a clean source the same way for kunit.py.)
+# usage: intree-build.sh [--tap] [TEST_KERNEL_TREE]. TAP out.
 set -uo pipefail
 . "$(dirname "$0")/vm/lib.sh"
 
 [ "${1:-}" = --tap ] && shift
-tree=${1:-$("$TA_ROOT/tests/vm/build-kernel-7.2.sh")} || exit 1
+tree=${1:-$("$TA_ROOT/tests/vm/build-kernel-newest.sh")} || exit 1
 n=0
 tap() { # tap STATUS DESCRIPTION
 	n=$((n + 1))
@@ -58,9 +58,9 @@ mkdir -p "$linux" "$tmp/upper" "$tmp/work"
 trap cleanup EXIT
 if mount -t overlay overlay -o "lowerdir=$tree,upperdir=$tmp/upper,workdir=$tmp/work" \
 	"$linux" 2>/dev/null; then
-	echo "# the 7.2 tree through an overlay: $tree"
+	echo "# the test kernel's tree through an overlay: $tree"
 else
-	echo "# no overlayfs here: copying the 7.2 tree ($tree)"
+	echo "# no overlayfs here: copying the test kernel's tree ($tree)"
 	cp -a "$tree/." "$linux/"
 fi
 
@@ -83,7 +83,7 @@ tap $? "Kconfig: CONFIG_TENSORARENA=m holds after olddefconfig (its dependencies
 
 start=$SECONDS
 kmake -j"$(nproc)" W=1 modules >>"$log" 2>&1
-tap $? "the 7.2 tree's make modules builds drivers/misc/tensorarena/tensorarena.ko"
+tap $? "the test kernel tree's make modules builds drivers/misc/tensorarena/tensorarena.ko"
 echo "# in-tree build: $((SECONDS - start)) s"
 warnings=$(grep -E 'drivers/misc/tensorarena/.*(warning|error):' "$log")
 [ -z "$warnings" ]
@@ -109,7 +109,7 @@ row=$(sed -n 's/^    \(0xA7  .*\)$/\1/p' "$TA_ROOT/Documentation/uapi.md")
 tap $? "Documentation/uapi.md gives the ioctl-number.rst row"
 others=$(grep -c '^0xA7 ' "$rst")
 [ "$others" = 0 ]
-tap $? "no other row of 7.2's ioctl-number.rst claims 0xA7 (found $others)"
+tap $? "no other row of the test kernel tree's ioctl-number.rst claims 0xA7 (found $others)"
 awk -v row="$row" '!done && /^0xA[A-F] / { print row; done = 1 } { print }' "$rst" >"$tmp/rst" &&
 	mv "$tmp/rst" "$rst"
 /usr/bin/python3 - "$rst" <<'PY' >&2

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The KUnit suites the kernel's way: module/ as drivers/misc/tensorarena of a
-# clean 7.2 source tree (as tests/intree-build.sh lays it out), then
+# clean source tree of the newest kernel (7.3, lib.sh; as tests/intree-build.sh lays it out), then
 #   tools/testing/kunit/kunit.py run --arch=x86_64 \
 #	--kunitconfig=drivers/misc/tensorarena
 # which configures a kernel from module/.kunitconfig, builds it with the
@@ -12,8 +12,8 @@
 # x86_64's olddefconfig turns on and the suites do not need (ACPI, the
 # block layer, input, USB, power management...), for a shorter cold build.
 #
-# Cached in $TA_CACHE: the unpacked source (kunit72-src-VERSION, read by
-# every run under a lock) and kunit.py's --build_dir (kunit72-KEY, KEY from
+# Cached in $TA_CACHE: the unpacked source (kunit-src-VERSION, read by
+# every run under a lock) and kunit.py's --build_dir (kunit-KEY, KEY from
 # the version and both kunitconfigs). The driver's files are
 # copied into the tree only when they changed, so a warm run rebuilds the
 # driver's changed objects and relinks.
@@ -35,13 +35,14 @@ export CCACHE_DISABLE=1
 # The planner suite alone has 15 cases: fewer cases in all is a broken run.
 min_cases=${TA_KUNITPY_MIN:-15}
 
-tarball=$(ta_k72_source) || exit 1
-version=$(ta_k72_version) || exit 1
-src=$TA_CACHE/kunit72-src-$version
+tarball=$(ta_newest_source) || exit 1
+version=$(ta_newest_version) || exit 1
+series=$(ta_newest_series)
+src=$TA_CACHE/kunit-src-$version
 linux=$src/linux
 lean=$TA_ROOT/tests/kunit/lean.kunitconfig
 key=$({ echo "$version"; cat "$TA_ROOT/module/.kunitconfig" "$lean"; } | sha256sum | cut -c1-16)
-cache=$TA_CACHE/kunit72-$key
+cache=$TA_CACHE/kunit-$key
 log=$TA_ROOT/build/kunit-py.log
 mkdir -p "$TA_CACHE" "$cache/bin" "$TA_ROOT/build"
 : >"$log"
@@ -51,11 +52,11 @@ exec 9>"$src.lock"
 flock 9
 
 if [ ! -f "$src/.done" ]; then
-	ta_log "kunit.py: unpacking the 7.2 source ($version) into $src"
+	ta_log "kunit.py: unpacking the $series source ($version) into $src"
 	rm -rf "$src"
 	mkdir -p "$src"
 	tar -C "$src" -xf "$tarball" || ta_die "cannot unpack $tarball"
-	mv "$src/linux-source-7.2" "$linux"
+	mv "$src/linux-source-$series" "$linux"
 	sed -i 's|^endmenu$|source "drivers/misc/tensorarena/Kconfig"\n&|' "$linux/drivers/misc/Kconfig"
 	echo 'obj-$(CONFIG_TENSORARENA)	+= tensorarena/' >>"$linux/drivers/misc/Makefile"
 	touch "$src/.done"

@@ -11,7 +11,7 @@
 #   --no-sparse    the W=1 builds without sparse: for a tree of a kernel
 #                  version another tree already checks with sparse (the
 #                  compat header takes the same branches there); make check
-#                  runs sparse on the debug 7.2 tree, 6.1 and 6.12
+#                  runs sparse on the debug 7.3 tree, 6.1 and 6.12
 #   --out DIR      build in DIR/module and DIR/npu (default build/lint-*):
 #                  the stock VMs' payloads take their modules from there
 # A tree without CONFIG_KUNIT (a distribution's kernel) builds the module
@@ -26,7 +26,7 @@ sparse=C=2
 [ "${1:-}" = --no-sparse ] && { sparse=; shift; }
 outdir=
 [ "${1:-}" = --out ] && { outdir=$2; shift 2; }
-kdir=${1:-$("$TA_ROOT/tests/vm/build-kernel-7.2.sh")} || exit 1
+kdir=${1:-$("$TA_ROOT/tests/vm/build-kernel-newest.sh")} || exit 1
 shift || true
 kmake=("$@")
 # One log and build directory per tree.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The netlink C code generated from Documentation/netlink/specs/tensorarena.yaml
-# by the kernel's YNL C generator of linux 7.2 (tools/net/ynl/pyynl/
-# ynl_gen_c.py of Debian's linux-source-7.2, the newest the archive has):
+# by the kernel's YNL C generator of the newest kernel Debian has (7.3,
+# lib.sh: tools/net/ynl/pyynl/ynl_gen_c.py of its linux-source):
 #   module/ta_nl_gen.h, module/ta_nl_gen.c   policies, ops table, handler
 #                                           prototypes (kernel mode)
 #   uapi/linux/tensorarena_netlink.h       the uAPI enums (uapi mode)
@@ -23,7 +23,7 @@ set -uo pipefail
 
 check=0
 [ "${1:-}" = --check ] && check=1
-ynl=$(ta_ynl_tools 7.2) || exit 1
+ynl=$(ta_ynl_tools "$(ta_newest_series)") || exit 1
 gen=$(ta_ynl_gen "$ynl")
 ynl612=$(ta_ynl_tools 6.12) || exit 1
 spec=Documentation/netlink/specs/tensorarena.yaml

@@ -6,9 +6,9 @@
 #     pedantic level; the one override is justified in debian/);
 #  3. DKMS builds the packaged module source, in a private DKMS tree (the
 #     system's /var/lib/dkms is not touched), cross, against the tree
-#     prepared for Debian's stock 7.2 arm64 kernel (the board's); the clean
-#     root below builds it for 6.12, and the stock lane builds the same
-#     source for 6.1, 6.12 and 7.2 (lint.sh: W=1, sparse on 6.1);
+#     prepared for Debian's stock newest arm64 kernel (7.3, the board's);
+#     the clean root below builds it for 6.12, and the stock lane builds
+#     the same source for 6.1, 6.12 and 7.3 (lint.sh: W=1, sparse on 6.1);
 #  4. a clean root (debootstrap --variant=minbase bookworm, cached as a
 #     tarball) installs the four packages with apt, which brings what they
 #     depend on from the archive; there the installed tactl plans a model,
@@ -91,8 +91,9 @@ dkms_build() { # dkms_build NAME TREE ARCH CROSS
 	tap $? "  its tensorarena.ko has the vermagic of $release"
 }
 start=$SECONDS
-a64_72=$("$TA_ROOT/tests/vm/build-stock72-tree.sh" arm64 2>>"$log") &&
-	dkms_build "Debian's stock 7.2 arm64 kernel (its prepared tree)" "$a64_72" arm64 "$TA_ARM64_CROSS"
+a64_newest=$("$TA_ROOT/tests/vm/build-stock-newest-tree.sh" arm64 2>>"$log") &&
+	dkms_build "Debian's stock $(ta_newest_series) arm64 kernel (its prepared tree)" "$a64_newest" \
+		arm64 "$TA_ARM64_CROSS"
 echo "# DKMS build: $((SECONDS - start)) s"
 
 # 4. The clean root.

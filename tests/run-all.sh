@@ -2,28 +2,29 @@
 # make check: every test of tensorarena, ending with "N passed, N failed".
 #  1. host: userspace build, planner unit tests, fuzzers (a fixed seed and
 #     count: reproducible), harness self-test, the man pages, the netlink
-#     spec (7.2's YNL generator makes the committed code; 6.12's must
-#     accept it)
-#  2. the debug test kernel, 7.2 (the newest Debian carries; built once,
-#     cached in $TA_CACHE), from the start, beside the host steps; lint
-#     against it (7.2's checkpatch, W=1, sparse), its payload
+#     spec (the newest kernel's YNL generator makes the committed code;
+#     6.12's must accept it)
+#  2. the debug test kernel on the newest kernel Debian carries (7.3,
+#     TA_NEWEST_VERSION in tests/vm/lib.sh; built once, cached in $TA_CACHE),
+#     from the start, beside the host steps; lint against it (its
+#     checkpatch, W=1, sparse), its payload
 #  3. the test VM (test lane): KUnit suites, end-to-end tests, fault sweeps,
 #     exhaustion, stress, worst-case inputs and the dmem cgroup under
-#     KASAN/lockdep/UBSAN/kmemleak; then the module built inside the 7.2
+#     KASAN/lockdep/UBSAN/kmemleak; then the module built inside that
 #     tree as drivers/misc/tensorarena (tests/intree-build.sh)
-#  4. Debian's stock kernels 6.1, 6.12 and 7.2 (x86, stock lane): the module
+#  4. Debian's stock kernels 6.1, 6.12 and 7.3 (x86, stock lane): the module
 #     built against each (W=1; sparse on 6.1 and 6.12, whose compat branches
-#     no other tree takes; 6.1, 6.12: their headers; 7.2: a tree prepared
-#     from its source, tests/vm/build-stock72-tree.sh), the stock
-#     tests; every test stock 6.1 passes must pass on 6.12, on 7.2 and under
+#     no other tree takes; 6.1, 6.12: their headers; 7.3: a tree prepared
+#     from its source, tests/vm/build-stock-newest-tree.sh), the stock
+#     tests; every test stock 6.1 passes must pass on 6.12, on 7.3 and under
 #     the debug kernel (results.py --same); then make demo (tests/vm/demo.sh)
 #     on the test payload
-#  5. the arm64 board on Debian's stock 7.2 arm64 kernel (device tree with
+#  5. the arm64 board on Debian's stock 7.3 arm64 kernel (device tree with
 #     the arena's memory-region, CMA and no-map), the device-tree binding
 #     (dt-schema); then the Debian packages, lintian, DKMS and the
 #     clean-root install (tests/package-test.sh), the module cross-built
 #     for arm64 6.1 (tests/arm64-build.sh), and the KUnit suites through
-#     kunit.py on a 7.2 source (tests/kunit-py.sh)
+#     kunit.py on a 7.3 source (tests/kunit-py.sh)
 set -uo pipefail
 . "$(dirname "$0")/vm/lib.sh"
 
@@ -50,8 +51,8 @@ ta_log() {
 # --min NAME=N for tests/results.py: each source must pass at least N
 # results. The figures are ~90% (rounded down) of the passed results of a
 # good run (build/check of 5f6dacc's warm run, 2026-12-03: test VM 1050,
-# stock 6.1 and 6.12 705, stock 7.2 706, boards cma and nomap 717,
-# pageless 235, cmadefault 3, demo 32, kunit-py 88, lint 164, unit 119;
+# stock 6.1 and 6.12 705, stock 7.2 (the newest then) 706, boards cma and
+# nomap 717, pageless 235, cmadefault 3, demo 32, kunit-py 88, lint 164, unit 119;
 # host TAP as each line says): a lane that
 # silently ran a part of its tests fails. Raise them when tests are added.
 minima=()
@@ -81,17 +82,19 @@ host_build() {
 	tap_one "userspace builds" make -s -C "$TA_ROOT/userspace" all
 	tap_one "static tactl for the VM builds" make -s -C "$TA_ROOT/userspace" "$TA_ROOT/userspace/bin/tactl.static"
 }
-# Linux 7.2 from trixie-backports, before the lanes that need it start: the
-# version (resolved once for the whole run), the source, the stock images
-# for x86 and arm64, their headers' Module.symvers, the YNL tools.
-ta_log "linux 7.2: $(ta_k72_version) of $TA_K72_SUITE"
-TA_K72_RESOLVED=$(ta_k72_version) || ta_die "no linux 7.2"
-export TA_K72_RESOLVED
+# The newest kernel (linux 7.3 of trixie-backports), before the lanes that
+# need it start: the version (resolved once for the whole run), the source,
+# the stock images for x86 and arm64, their headers' Module.symvers, the
+# YNL tools.
+newest=$(ta_newest_series)
+ta_log "linux $newest: $(ta_newest_version) of $TA_NEWEST_SUITE"
+TA_NEWEST_RESOLVED=$(ta_newest_version) || ta_die "no linux $newest"
+export TA_NEWEST_RESOLVED
 {
-	ta_k72_source && ta_k72_stock amd64 && ta_k72_stock arm64 &&
-		ta_k72_deb "linux-headers-$(ta_k72_abi amd64)" amd64 &&
-		ta_k72_deb "linux-headers-$(ta_k72_abi arm64)" arm64 && ta_ynl_tools 7.2
-} >/dev/null || ta_die "cannot fetch linux 7.2"
+	ta_newest_source && ta_newest_stock amd64 && ta_newest_stock arm64 &&
+		ta_newest_deb "linux-headers-$(ta_newest_abi amd64)" amd64 &&
+		ta_newest_deb "linux-headers-$(ta_newest_abi arm64)" arm64 && ta_ynl_tools "$newest"
+} >/dev/null || ta_die "cannot fetch linux $newest"
 
 # wait_for FILE: until FILE exists (another lane writes it), or this run ends.
 wait_for() {
@@ -105,8 +108,9 @@ wait_for() {
 # test payload must be there ($out/payload-test.done).
 stock_payload() {
 	local name=$1 kdir=$2 dir=$out/payload-$1 build=$TA_ROOT/build/$1 sparse=
-	# 7.2's compat branches: sparse on the debug 7.2 tree (test lane)
-	[ "$name" = stock-7.2 ] && sparse=--no-sparse
+	# the newest kernel's compat branches: sparse on the debug tree (test
+	# lane)
+	[ "$name" = "stock-$newest" ] && sparse=--no-sparse
 	"$TA_ROOT/tests/lint.sh" --tap --builds-only $sparse --out "$build" "$kdir" \
 		>"$out/lint-$name.tap" 2>"$out/lint-$name.err"
 	[ -f "$build/module/tensorarena.ko" ] && [ -f "$build/npu/tests/npu-sim/ta_npu_sim.ko" ] ||
@@ -118,16 +122,16 @@ stock_payload() {
 	cp "$build/module/tensorarena.ko" "$build/npu/tests/npu-sim/ta_npu_sim.ko" "$dir/"
 }
 
-# The test lane, from the start: the debug test kernel (7.2; built once,
-# cached), lint against its tree (7.2's checkpatch, W=1, sparse, the KUnit
-# build), the test payload (once the host's userspace build is done: the
-# two build the same files), the test VM, then the module built inside the
-# 7.2 tree (tests/intree-build.sh).
+# The test lane, from the start: the debug test kernel (the newest; built
+# once, cached), lint against its tree (its checkpatch, W=1, sparse, the
+# KUnit build), the test payload (once the host's userspace build is done:
+# the two build the same files), the test VM, then the module built inside
+# that tree (tests/intree-build.sh).
 test_lane() {
 	local kdir payload=$out/payload-test
 	# Should this lane stop early, the lanes waiting for it hear so.
 	trap 'touch "$out/payload-test.done"' EXIT
-	"$TA_ROOT/tests/vm/build-kernel-7.2.sh" >"$out/kdir.built" || ta_die "no test kernel"
+	"$TA_ROOT/tests/vm/build-kernel-newest.sh" >"$out/kdir.built" || ta_die "no test kernel"
 	kdir=$(cat "$out/kdir.built")
 	wait_for "$out/deps.done"
 	ta_log "test lane: lint"
@@ -139,9 +143,9 @@ test_lane() {
 		"$TA_ROOT/tests/vm/payload.sh" x86_64 "$kdir" "$payload" "$out/steps.log" || ta_die "test payload"
 	touch "$out/payload-test.done"
 	ta_initramfs "$out/test.cpio.gz" "$payload"
-	ta_log "booting the test kernel (7.2, TCG, test lane): KUnit + end-to-end + dmem"
+	ta_log "booting the test kernel ($newest, TCG, test lane): KUnit + end-to-end + dmem"
 	TA_HOSTROOT=1 ta_boot "$kdir/arch/x86/boot/bzImage" "$out/test.cpio.gz" "$out/console-test.log" test 2100
-	ta_log "test lane: intree-build (the 7.2 tree)"
+	ta_log "test lane: intree-build (the $newest tree)"
 	"$TA_ROOT/tests/intree-build.sh" --tap "$kdir" >"$out/intree.tap" 2>"$out/intree.err"
 	ta_log "test lane done"
 }
@@ -160,11 +164,10 @@ consoles+=(--console "test-vm=$out/console-test.log")
 consoles+=(--suites "test-vm=$TA_ROOT/tests/kunit/suites")
 minima+=(--min lint=147 --min intree=10 --min test-vm=945 --min kunit-py=79)
 
-# The arm64 board, a lane of its own from the start: Debian's stock 7.2
-# arm64 kernel (the newest the archive has: the mainline NPU drivers,
-# rocket and ethosu, are arm64 drivers of 6.18 and later) with a tree
-# prepared from its source, W=1 for arm64 there (sparse: on the debug 7.2
-# tree), the payload
+# The arm64 board, a lane of its own from the start: Debian's stock newest
+# arm64 kernel (7.3: the mainline NPU drivers, rocket and ethosu, are arm64
+# drivers of 6.18 and later) with a tree prepared from its source, W=1 for
+# arm64 there (sparse: on the debug tree), the payload
 # cross-built, and one boot per device-tree variant of the arena's
 # memory-region (tests/vm/board/): CMA, no-map, and no-map outside the
 # kernel's memory map (no struct page), on a non-coherent
@@ -174,23 +177,24 @@ arm64_variants=(cma nomap pageless cmadefault sramfar)
 arm64_lane() {
 	local a64 variant abi image
 	wait_for "$out/deps.done"
-	ta_log "arm64 lane: Debian's stock 7.2 arm64 kernel and its tree"
-	a64=$("$TA_ROOT/tests/vm/build-stock72-tree.sh" arm64) || ta_die "no arm64 7.2 tree"
-	abi=$(ta_k72_abi arm64)
-	image=$(ta_k72_stock arm64)/usr/lib/modules/$abi/vmlinuz
+	ta_log "arm64 lane: Debian's stock $newest arm64 kernel and its tree"
+	a64=$("$TA_ROOT/tests/vm/build-stock-newest-tree.sh" arm64) || ta_die "no arm64 $newest tree"
+	abi=$(ta_newest_abi arm64)
+	image=$(ta_newest_stock arm64)/usr/lib/modules/$abi/vmlinuz
 	ta_log "arm64 lane: lint-arm64"
 	"$TA_ROOT/tests/lint.sh" --tap --builds-only --no-sparse --out "$TA_ROOT/build/lint-arm64" \
 		"$a64" ARCH=arm64 CROSS_COMPILE="$TA_ARM64_CROSS" \
 		>"$out/lint-arm64.tap" 2>"$out/lint-arm64.err"
 	# The device-tree binding against 6.1's schemas, in the arm64 6.1 tree
 	# (tests/vm/build-arm64.sh, which arm64-build.sh uses later), and
-	# against 7.2's, with the reserved-memory schemas 7.2 leaves to
-	# dt-schema taken from trixie-backports' dt-schema.
-	ta_log "arm64 lane: dt-binding (6.1's schemas, then 7.2's)"
+	# against the newest kernel's, with the reserved-memory schemas it
+	# leaves to dt-schema (from 7.2 on) taken from trixie-backports'
+	# dt-schema.
+	ta_log "arm64 lane: dt-binding (6.1's schemas, then $newest's)"
 	"$TA_ROOT/tests/dt-binding-check.sh" --tap "$("$TA_ROOT/tests/vm/build-arm64.sh")" \
 		>"$out/dt-binding.tap" 2>"$out/dt-binding.err"
 	"$TA_ROOT/tests/dt-binding-check.sh" --tap "$a64" \
-		>"$out/dt-binding-7.2.tap" 2>"$out/dt-binding-7.2.err"
+		>"$out/dt-binding-newest.tap" 2>"$out/dt-binding-newest.err"
 	# its modules: those lint-arm64 built
 	TA_PAYLOAD_PREBUILT=$TA_ROOT/build/lint-arm64 \
 		"$TA_ROOT/tests/vm/payload.sh" arm64 "$a64" "$out/payload-arm64" "$out/steps-arm64.log" ||
@@ -222,9 +226,9 @@ arm64_lane() {
 arm64_lane &
 arm64_lane_job=$!
 taps+=(--tap "lint-arm64=$out/lint-arm64.tap" --tap "dt-binding=$out/dt-binding.tap")
-taps+=(--tap "dt-binding-7.2=$out/dt-binding-7.2.tap")
+taps+=(--tap "dt-binding-$newest=$out/dt-binding-newest.tap")
 taps+=(--tap "package=$out/package.tap" --tap "arm64=$out/arm64.tap" --tap "kunit-py=$out/kunit-py.tap")
-minima+=(--min lint-arm64=2 --min dt-binding=9 --min dt-binding-7.2=10 --min package=26 --min arm64=4)
+minima+=(--min lint-arm64=2 --min dt-binding=9 --min "dt-binding-$newest=10" --min package=26 --min arm64=4)
 for variant in "${arm64_variants[@]}"; do
 	consoles+=(--console "board-$variant-vm=$out/console-board-$variant.log")
 done
@@ -235,29 +239,30 @@ minima+=(--min board-cma-vm=645 --min board-nomap-vm=645 --min board-pageless-vm
 minima+=(--min board-cmadefault-vm=2 --min board-sramfar-vm=3)
 
 # The stock lane, once the test payload is there: Debian's stock kernels
-# 6.1, 6.12 (their headers) and 7.2 (a tree prepared from its source), each
+# 6.1, 6.12 (their headers) and 7.3 (a tree prepared from its source), each
 # with the module and the reference NPU driver built for it (W=1; sparse
-# but on 7.2, which the debug tree checks)
+# but on 7.3, which the debug tree checks)
 # and booted for the same tests; then make demo, as README.md gives it, on
 # the test payload: its VM (the demo's models, planned in the kernel and
 # run on the reference NPU) and its host part (the plans drawn).
-stock_series=(6.1 6.12 7.2)
+stock_series=(6.1 6.12 "$newest")
 stock_lane() {
 	local series abi kdir vmlinuz
 	wait_for "$out/payload-test.done"
 	for series in "${stock_series[@]}"; do
 		# In a subshell: a failure (ta_die) ends this series only.
 		(
-			if [ "$series" = 7.2 ]; then
-				abi=$(ta_k72_abi amd64)
-				kdir=$("$TA_ROOT/tests/vm/build-stock72-tree.sh" amd64) || ta_die "no stock 7.2 tree"
-				vmlinuz=$(ta_k72_stock amd64)/usr/lib/modules/$abi/vmlinuz
+			if [ "$series" = "$newest" ]; then
+				abi=$(ta_newest_abi amd64)
+				kdir=$("$TA_ROOT/tests/vm/build-stock-newest-tree.sh" amd64) ||
+					ta_die "no stock $newest tree"
+				vmlinuz=$(ta_newest_stock amd64)/usr/lib/modules/$abi/vmlinuz
 			else
 				abi=$(ta_stock_abi "$series")
 				kdir=/usr/src/linux-headers-$abi
 				vmlinuz=$(ta_stock_kernel "$abi") || exit 1
 			fi
-			ta_log "stock $series: W=1 (sparse but on 7.2), its payload"
+			ta_log "stock $series: W=1 (sparse but on $newest), its payload"
 			stock_payload "stock-$series" "$kdir" ||
 				ta_die "the module or the reference NPU driver does not build for $abi"
 			# Built into the debug kernel, modules here: DRM for the
@@ -276,10 +281,10 @@ stock_lane() {
 for series in "${stock_series[@]}"; do
 	taps+=(--tap "lint-stock-$series=$out/lint-stock-$series.tap")
 	consoles+=(--console "stock-$series-vm=$out/console-stock-$series.log")
-	# two builds, with sparse two results more (not on 7.2: lint.sh)
+	# two builds, with sparse two results more (not on the newest: lint.sh)
 	minima+=(--min "lint-stock-$series=2")
 done
-minima+=(--min stock-6.1-vm=634 --min stock-6.12-vm=634 --min stock-7.2-vm=635)
+minima+=(--min stock-6.1-vm=634 --min stock-6.12-vm=634 --min "stock-$newest-vm=635")
 consoles+=(--console "demo-vm=$TA_ROOT/build/demo/console.log")
 taps+=(--tap "demo-host=$TA_ROOT/build/demo/host.tap")
 minima+=(--min demo-vm=28 --min demo-host=6)
@@ -307,7 +312,7 @@ tap_run library "$TA_ROOT/tests/lib-install-test.sh"
 tap_run man "$TA_ROOT/tests/man-check.sh"
 # the planner's includes and calls: no circle but the allowed one
 tap_run planner-includes "$TA_ROOT/tests/planner-includes.sh"
-tap_run netlink-spec /usr/bin/python3 "$TA_ROOT/tests/netlink-spec-check.py" "$TA_ROOT" "$(ta_ynl_tools 7.2)"
+tap_run netlink-spec /usr/bin/python3 "$TA_ROOT/tests/netlink-spec-check.py" "$TA_ROOT" "$(ta_ynl_tools "$newest")"
 tap_run netlink-spec-6.12 /usr/bin/python3 "$TA_ROOT/tests/netlink-spec-check.py" "$TA_ROOT" "$(ta_ynl_tools 6.12)"
 tap_run netlink-gen "$TA_ROOT/tests/netlink-gen.sh" --check
 # onnx-oracle: 1,072 backend + 13 corpus + 500 random + 3 checks = 1,588
@@ -325,5 +330,5 @@ ta_log "compiler cache: $(ccache --print-stats 2>/dev/null | awk -F'\t' '
 	END { printf "%d hits, %d misses", hit, miss }') ($CCACHE_DIR)"
 ta_log "done in $(( (SECONDS - start) / 60 )) min $(( (SECONDS - start) % 60 )) s; consoles in build/check/"
 python3 "$TA_ROOT/tests/results.py" "${taps[@]}" "${consoles[@]}" "${minima[@]}" \
-	--same "stock-6.1-vm=stock-6.12-vm" --same "stock-6.1-vm=stock-7.2-vm" \
+	--same "stock-6.1-vm=stock-6.12-vm" --same "stock-6.1-vm=stock-$newest-vm" \
 	--same "stock-6.1-vm=test-vm"

@@ -189,10 +189,20 @@ static inline void dmem_cgroup_uncharge(struct dmem_cgroup_pool_state *pool,
 #endif
 
 /*
- * 7.2 has kzalloc_obj(), which its checkpatch asks for where
- * kzalloc(sizeof(*p), gfp) was; 6.12 does not. Where the kernel lacks it,
- * it is that allocation spelled out.
+ * 7.3 gave dmem_cgroup_register_region() the region's parameters as a
+ * struct dmem_cgroup_init (its size, and a reclaim callback this module
+ * does not set) where it took the size; it copies them.
  */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(7, 3, 0)
+#define ta_dmem_cgroup_register_region(region_size, name_fmt, ...)	\
+	dmem_cgroup_register_region(&(const struct dmem_cgroup_init){	\
+					    .size = (region_size) },	\
+				    name_fmt, ##__VA_ARGS__)
+#else
+#define ta_dmem_cgroup_register_region(region_size, name_fmt, ...)	\
+	dmem_cgroup_register_region(region_size, name_fmt, ##__VA_ARGS__)
+#endif
+
 /*
  * 7.x's DMA-API debugging counts a cache line mapped by more than seven
  * streaming mappings at once as a leak unless each says the overlap is
@@ -202,6 +212,11 @@ static inline void dmem_cgroup_uncharge(struct dmem_cgroup_pool_state *pool,
 #define DMA_ATTR_DEBUGGING_IGNORE_CACHELINES 0
 #endif
 
+/*
+ * 7.2 has kzalloc_obj(), which its checkpatch asks for where
+ * kzalloc(sizeof(*p), gfp) was; 6.12 does not. Where the kernel lacks it,
+ * it is that allocation spelled out.
+ */
 #ifndef kzalloc_obj
 #define kzalloc_obj(obj, gfp) kzalloc(sizeof(obj), gfp)
 #endif

@@ -724,7 +724,7 @@ run_exhaust_stress_tests() {
 }
 
 # run_dmem_tests: the arena in the dmem cgroup controller. From 6.14 a
-# kernel with CONFIG_CGROUP_DMEM (the 7.2 debug kernel) has it and
+# kernel with CONFIG_CGROUP_DMEM (the debug kernel) has it and
 # ta_e2e_dmem proves the charging; before 6.14 there is none, and the
 # module runs without it (include/ta_compat.h).
 run_dmem_tests() {

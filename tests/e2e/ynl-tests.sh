@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs inside the test VM (busybox sh) with the module loaded: drives the
 # tensorarena generic netlink family with the kernel's own YNL cli.py
-# (linux-source-7.2 tools/net/ynl) from Documentation/netlink/specs/
+# (tools/net/ynl of the newest linux-source, lib.sh) from Documentation/netlink/specs/
 # tensorarena.yaml. Python comes from the host's root, shared read-only over
 # virtio-9p (ta_boot with TA_HOSTROOT=1); the payload has the tools under
 # /ta/ynl and the spec in /ta/ynl/Documentation/netlink/specs/ (where

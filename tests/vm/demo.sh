@@ -24,12 +24,12 @@ rm -rf "$out"
 mkdir -p "$out"
 make -s -C "$TA_ROOT/userspace" all
 if [ "$arch" = arm64 ]; then
-	# The arm64 board runs Debian's stock 7.2 arm64 kernel; the module
+	# The arm64 board runs Debian's stock newest arm64 kernel; the module
 	# builds against a tree prepared from its source.
-	kdir=$("$TA_ROOT/tests/vm/build-stock72-tree.sh" arm64)
-	image=$(ta_k72_stock arm64)/usr/lib/modules/$(ta_k72_abi arm64)/vmlinuz
+	kdir=$("$TA_ROOT/tests/vm/build-stock-newest-tree.sh" arm64)
+	image=$(ta_newest_stock arm64)/usr/lib/modules/$(ta_newest_abi arm64)/vmlinuz
 else
-	kdir=$("$TA_ROOT/tests/vm/build-kernel-7.2.sh")
+	kdir=$("$TA_ROOT/tests/vm/build-kernel-newest.sh")
 fi
 # TA_DEMO_PAYLOAD: a payload payload.sh already built for this kernel
 # (make check's test payload), used instead of building it again.
@@ -50,7 +50,7 @@ cp "$TA_SHARED/models/person_detect_mobilenetv1_i8.tflite" \
 	"$TA_SHARED/models/mnist_cnn.onnx" "$TA_SHARED/models/ultraface_rfb320.onnx" \
 	"$out/payload/models/"
 if [ "$arch" = arm64 ]; then
-	ta_stock_modules "$(ta_k72_abi arm64)" "$out/payload/stock-modules" drm drm_dma_helper vgem vivid
+	ta_stock_modules "$(ta_newest_abi arm64)" "$out/payload/stock-modules" drm drm_dma_helper vgem vivid
 	ta_initramfs "$out/demo.cpio.gz" "$out/payload" "$(ta_arm64_busybox)"
 	ta_board_dtb cma "$out/board.dtb"
 	ta_log "booting the arm64 board under TCG (about a minute)"

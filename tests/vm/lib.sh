@@ -37,7 +37,7 @@ ta_ccache_env() {
 # keep their objects out of the compiler cache (set here, not in them: each
 # is part of its tree's cache key).
 case ${0##*/} in
-build-kernel-7.2.sh | build-stock72-tree.sh | build-arm64.sh) export CCACHE_DISABLE=1 ;;
+build-kernel-newest.sh | build-stock-newest-tree.sh | build-arm64.sh) export CCACHE_DISABLE=1 ;;
 esac
 
 # ta_cache_key PACKAGE FILE...: the cache key of a kernel tree built from
@@ -59,95 +59,104 @@ ta_arm64_dir() {
 		"$TA_ROOT/tests/vm/build-arm64.sh")"
 }
 
-# The newest kernel Debian carries: linux 7.2 of trixie-backports (also in
+# The newest kernel Debian carries: linux 7.3 of trixie-backports (also in
 # forky and sid; trixie-backports is signed by keys Debian 12's
 # debian-archive-keyring has). Fetched as apt would, through a private apt
 # configuration under the cache (its own sources list, lists and archives;
 # the host's /etc/apt is not read or changed), then apt-get download and
-# dpkg-deb -x: nothing is installed. TA_K72_VERSION is the package version
-# tested; when the archive no longer has it, the newest 7.2 of the suite is
-# taken and the log says so (Documentation/testing.md: moving to a newer
-# one). TA_K72_TAG is the suite's ABI tag (7.2.12+deb13-amd64).
-TA_K72_SUITE=${TA_K72_SUITE:-trixie-backports}
-TA_K72_TAG=${TA_K72_TAG:-deb13}
-TA_K72_VERSION=${TA_K72_VERSION:-7.2.12-1~bpo13+1}
-TA_APT72=$TA_CACHE/apt-$TA_K72_SUITE
+# dpkg-deb -x: nothing is installed. TA_NEWEST_VERSION is the package version
+# tested, and its series (7.3) names the packages (linux-source-7.3); when
+# the archive no longer has that version, the newest of the series in the
+# suite is taken and the log says so (Documentation/kernels.md: moving to a
+# newer one). TA_NEWEST_TAG is the suite's ABI tag (7.3.4+deb13-amd64).
+TA_NEWEST_SUITE=${TA_NEWEST_SUITE:-trixie-backports}
+TA_NEWEST_TAG=${TA_NEWEST_TAG:-deb13}
+TA_NEWEST_VERSION=${TA_NEWEST_VERSION:-7.3.4-1~bpo13+1}
+TA_APT_NEWEST=$TA_CACHE/apt-$TA_NEWEST_SUITE
 
-# ta_apt72 APT-GET ARGS...: apt-get with the private configuration.
-ta_apt72() {
-	local tool=${TA_APT72_TOOL:-apt-get}
-	"$tool" -q -o Dir::Etc::SourceList="$TA_APT72/sources.list" \
-		-o Dir::Etc::SourceParts="$TA_APT72/sources.list.d" \
-		-o Dir::Etc::Preferences="$TA_APT72/preferences" \
-		-o Dir::Etc::PreferencesParts="$TA_APT72/preferences.d" \
-		-o Dir::State::Lists="$TA_APT72/lists" -o Dir::Cache="$TA_APT72/cache" \
-		-o Dir::State::status="$TA_APT72/status" \
+# ta_newest_series: the series of TA_NEWEST_VERSION (7.3.4-1~bpo13+1: 7.3).
+ta_newest_series() {
+	local v=${TA_NEWEST_VERSION%%-*}
+	[[ $v =~ ^[0-9]+\.[0-9]+ ]] || ta_die "TA_NEWEST_VERSION $TA_NEWEST_VERSION: no series"
+	echo "${BASH_REMATCH[0]}"
+}
+
+# ta_apt_newest APT-GET ARGS...: apt-get with the private configuration.
+ta_apt_newest() {
+	local tool=${TA_APT_NEWEST_TOOL:-apt-get}
+	"$tool" -q -o Dir::Etc::SourceList="$TA_APT_NEWEST/sources.list" \
+		-o Dir::Etc::SourceParts="$TA_APT_NEWEST/sources.list.d" \
+		-o Dir::Etc::Preferences="$TA_APT_NEWEST/preferences" \
+		-o Dir::Etc::PreferencesParts="$TA_APT_NEWEST/preferences.d" \
+		-o Dir::State::Lists="$TA_APT_NEWEST/lists" -o Dir::Cache="$TA_APT_NEWEST/cache" \
+		-o Dir::State::status="$TA_APT_NEWEST/status" \
 		-o APT::Architectures::=amd64 -o APT::Architectures::=arm64 \
 		-o APT::Sandbox::User=root "$@"
 }
 
-# ta_apt72_update: the private configuration, and its package lists
+# ta_apt_newest_update: the private configuration, and its package lists
 # fetched once a day (at most). Lanes of one run may ask at once: under a
 # lock of the cache's.
-ta_apt72_update() {
-	mkdir -p "$TA_APT72"/{sources.list.d,preferences.d,lists/partial,cache/archives/partial}
+ta_apt_newest_update() {
+	mkdir -p "$TA_APT_NEWEST"/{sources.list.d,preferences.d,lists/partial,cache/archives/partial}
 	(
 		flock 9
-		[ -f "$TA_APT72/status" ] || : >"$TA_APT72/status"
-		: >"$TA_APT72/preferences"
-		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $TA_K72_SUITE main" \
-			>"$TA_APT72/sources.list"
-		if [ -z "$(find "$TA_APT72/lists" -name '*_Packages*' -mmin -1440 2>/dev/null)" ]; then
-			ta_apt72 update -qq >&2 || exit 1
+		[ -f "$TA_APT_NEWEST/status" ] || : >"$TA_APT_NEWEST/status"
+		: >"$TA_APT_NEWEST/preferences"
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $TA_NEWEST_SUITE main" \
+			>"$TA_APT_NEWEST/sources.list"
+		if [ -z "$(find "$TA_APT_NEWEST/lists" -name '*_Packages*' -mmin -1440 2>/dev/null)" ]; then
+			ta_apt_newest update -qq >&2 || exit 1
 		fi
-	) 9>"$TA_APT72/update.lock" || ta_die "apt-get update of $TA_K72_SUITE failed"
+	) 9>"$TA_APT_NEWEST/update.lock" || ta_die "apt-get update of $TA_NEWEST_SUITE failed"
 }
 
-# ta_apt72_version PACKAGE VERSION: VERSION when the suite has it, else
+# ta_apt_newest_version PACKAGE VERSION: VERSION when the suite has it, else
 # the suite's newest version of PACKAGE (and the log says so).
-ta_apt72_version() {
+ta_apt_newest_version() {
 	local pkg=$1 want=$2 v newest
-	ta_apt72_update
-	v=$(TA_APT72_TOOL=apt-cache ta_apt72 madison "$pkg" | awk -F'|' '{gsub(/ /,"",$2); print $2}')
+	ta_apt_newest_update
+	v=$(TA_APT_NEWEST_TOOL=apt-cache ta_apt_newest madison "$pkg" | awk -F'|' '{gsub(/ /,"",$2); print $2}')
 	if grep -qxF "$want" <<<"$v"; then
 		echo "$want"
 		return
 	fi
 	newest=$(sort -V <<<"$v" | tail -1)
-	[ -n "$newest" ] || ta_die "$TA_K72_SUITE has no $pkg"
-	ta_log "$pkg $want is gone from $TA_K72_SUITE: using $newest"
+	[ -n "$newest" ] || ta_die "$TA_NEWEST_SUITE has no $pkg"
+	ta_log "$pkg $want is gone from $TA_NEWEST_SUITE: using $newest"
 	echo "$newest"
 }
 
-# ta_k72_version: the package version of linux 7.2 used (TA_K72_VERSION,
-# or the suite's newest when that one is gone).
-ta_k72_version() {
-	[ -n "${TA_K72_RESOLVED:-}" ] && { echo "$TA_K72_RESOLVED"; return; }
-	ta_apt72_version linux-source-7.2 "$TA_K72_VERSION"
+# ta_newest_version: the package version of the newest kernel used
+# (TA_NEWEST_VERSION, or the suite's newest of its series when that one is
+# gone).
+ta_newest_version() {
+	[ -n "${TA_NEWEST_RESOLVED:-}" ] && { echo "$TA_NEWEST_RESOLVED"; return; }
+	ta_apt_newest_version "linux-source-$(ta_newest_series)" "$TA_NEWEST_VERSION"
 }
 
-# ta_k72_abi [ARCH]: the ABI of that version, e.g. 7.2.12+deb13-amd64.
-ta_k72_abi() {
+# ta_newest_abi [ARCH]: the ABI of that version, e.g. 7.3.4+deb13-amd64.
+ta_newest_abi() {
 	local v
-	v=$(ta_k72_version) || return 1
-	echo "${v%%-*}+$TA_K72_TAG-${1:-amd64}"
+	v=$(ta_newest_version) || return 1
+	echo "${v%%-*}+$TA_NEWEST_TAG-${1:-amd64}"
 }
 
-# ta_k72_deb PACKAGE [ARCH]: the .deb of PACKAGE at the 7.2 version
+# ta_newest_deb PACKAGE [ARCH]: the .deb of PACKAGE at the newest kernel's version
 # (downloaded once into the cache); prints its path.
-ta_k72_deb() {
+ta_newest_deb() {
 	local pkg=$1 arch=${2:-} v dir f
-	v=$(ta_k72_version) || return 1
-	dir=$TA_CACHE/debs-7.2/$v
+	v=$(ta_newest_version) || return 1
+	dir=$TA_CACHE/debs-$(ta_newest_series)/$v
 	f=$(ls "$dir/${pkg}_"*"${arch:+_$arch}.deb" 2>/dev/null | head -1)
 	if [ -z "$f" ]; then
 		mkdir -p "$dir"
 		(
 			flock 9
 			ls "$dir/${pkg}_"*"${arch:+_$arch}.deb" >/dev/null 2>&1 && exit 0
-			cd "$dir" && ta_apt72 download -qq "$pkg${arch:+:$arch}=$v"
+			cd "$dir" && ta_apt_newest download -qq "$pkg${arch:+:$arch}=$v"
 		) 9>"$dir/.download.lock" >&2 ||
-			ta_die "cannot download $pkg${arch:+:$arch} $v from $TA_K72_SUITE"
+			ta_die "cannot download $pkg${arch:+:$arch} $v from $TA_NEWEST_SUITE"
 		f=$(ls "$dir/${pkg}_"*"${arch:+_$arch}.deb" | head -1)
 	fi
 	echo "$f"
@@ -157,15 +166,15 @@ ta_k72_deb() {
 # dt-schema (TA_DTSCHEMA_VERSION, or the suite's newest when that one is
 # gone), unpacked once into the cache: nothing is installed. Kernels that
 # leave the reserved-memory schemas (reserved-memory.yaml,
-# shared-dma-pool.yaml, memory-region.yaml) to dt-schema, as 7.2 does (its
-# bindings' DT_SCHEMA_MIN_VERSION is 2023.9), need them; Debian 12's
+# shared-dma-pool.yaml, memory-region.yaml) to dt-schema, as 7.2 and later
+# do (their bindings' DT_SCHEMA_MIN_VERSION is 2023.9), need them; Debian 12's
 # dt-schema (2022.08) predates their move, and the newer package's own
 # tools need python3-referencing, which Debian 12 does not have, so only
 # its schemas are taken, for Debian 12's tools to read.
 TA_DTSCHEMA_VERSION=${TA_DTSCHEMA_VERSION:-2025.08-1.2~bpo13+1}
 ta_dtschema_schemas() {
 	local v dir
-	v=$(ta_apt72_version dt-schema "$TA_DTSCHEMA_VERSION") || return 1
+	v=$(ta_apt_newest_version dt-schema "$TA_DTSCHEMA_VERSION") || return 1
 	dir=$TA_CACHE/dt-schema-$v
 	if [ ! -f "$dir/.done" ]; then
 		mkdir -p "$TA_CACHE"
@@ -174,53 +183,54 @@ ta_dtschema_schemas() {
 			[ -f "$dir/.done" ] && exit 0
 			rm -rf "$dir"
 			mkdir -p "$dir/deb"
-			cd "$dir/deb" && ta_apt72 download -qq "dt-schema=$v" &&
+			cd "$dir/deb" && ta_apt_newest download -qq "dt-schema=$v" &&
 				dpkg-deb -x dt-schema_*.deb "$dir/root" && touch "$dir/.done"
-		) 9>"$dir.lock" >&2 || ta_die "cannot fetch dt-schema $v from $TA_K72_SUITE"
+		) 9>"$dir.lock" >&2 || ta_die "cannot fetch dt-schema $v from $TA_NEWEST_SUITE"
 	fi
 	echo "$dir/root/usr/lib/python3/dist-packages/dtschema/schemas"
 }
 
-# ta_k72_source: linux-source-7.2's tarball, unpacked from its .deb once;
-# prints its path.
-ta_k72_source() {
-	local v deb dir
-	v=$(ta_k72_version) || return 1
-	dir=$TA_CACHE/debs-7.2/$v/src
-	if [ ! -f "$dir/linux-source-7.2.tar.xz" ]; then
-		deb=$(ta_k72_deb linux-source-7.2) || return 1
+# ta_newest_source: linux-source-SERIES's tarball, unpacked from its .deb
+# once; prints its path.
+ta_newest_source() {
+	local v deb dir name
+	v=$(ta_newest_version) || return 1
+	name=linux-source-$(ta_newest_series)
+	dir=$TA_CACHE/debs-$(ta_newest_series)/$v/src
+	if [ ! -f "$dir/$name.tar.xz" ]; then
+		deb=$(ta_newest_deb "$name") || return 1
 		mkdir -p "$dir"
 		(
 			flock 9
-			[ -f "$dir/linux-source-7.2.tar.xz" ] && exit 0
-			dpkg-deb --fsys-tarfile "$deb" | tar -xO ./usr/src/linux-source-7.2.tar.xz \
-				>"$dir/linux-source-7.2.tar.xz.tmp" &&
-				mv "$dir/linux-source-7.2.tar.xz.tmp" "$dir/linux-source-7.2.tar.xz"
+			[ -f "$dir/$name.tar.xz" ] && exit 0
+			dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/src/$name.tar.xz" \
+				>"$dir/$name.tar.xz.tmp" &&
+				mv "$dir/$name.tar.xz.tmp" "$dir/$name.tar.xz"
 		) 9>"$dir/.lock" || ta_die "cannot unpack $deb"
 	fi
-	echo "$dir/linux-source-7.2.tar.xz"
+	echo "$dir/$name.tar.xz"
 }
 
-# ta_k72_stock ARCH: Debian's stock 7.2 kernel for ARCH (amd64, arm64): its
+# ta_newest_stock ARCH: Debian's stock newest kernel for ARCH (amd64, arm64): its
 # image, modules and configuration unpacked once into the cache (not
 # installed). Prints the directory; DIR/usr/lib/modules/ABI/vmlinuz.
-ta_k72_stock() {
+ta_newest_stock() {
 	local arch=$1 abi dir p deb
-	abi=$(ta_k72_abi "$arch") || return 1
+	abi=$(ta_newest_abi "$arch") || return 1
 	dir=$TA_CACHE/stock-$abi
 	if [ ! -f "$dir/.done" ]; then
 		for p in linux-binary linux-modules linux-base; do
-			ta_k72_deb "$p-$abi" "$arch" >/dev/null || return 1
+			ta_newest_deb "$p-$abi" "$arch" >/dev/null || return 1
 		done
 		mkdir -p "$TA_CACHE"
 		(
 			flock 9
 			[ -f "$dir/.done" ] && exit 0
-			ta_log "unpacking Debian's stock kernel $abi ($TA_K72_SUITE)"
+			ta_log "unpacking Debian's stock kernel $abi ($TA_NEWEST_SUITE)"
 			rm -rf "$dir"
 			mkdir -p "$dir"
 			for p in linux-binary linux-modules linux-base; do
-				dpkg-deb -x "$(ta_k72_deb "$p-$abi" "$arch")" "$dir" || exit 1
+				dpkg-deb -x "$(ta_newest_deb "$p-$abi" "$arch")" "$dir" || exit 1
 			done
 			depmod -b "$dir/usr" "$abi" && touch "$dir/.done"
 		) 9>"$dir.lock" || ta_die "cannot unpack Debian's stock kernel $abi"
@@ -228,23 +238,23 @@ ta_k72_stock() {
 	echo "$dir"
 }
 
-# The debug test kernel, 7.2 (tests/vm/build-kernel-7.2.sh): tinyconfig plus
-# tests/vm/test-7.2.config, keyed by the fragment, the script and the
-# package version.
-TA_FRAGMENT_72=$TA_ROOT/tests/vm/test-7.2.config
-ta_kernel72_dir() {
+# The debug test kernel, the newest (tests/vm/build-kernel-newest.sh):
+# tinyconfig plus tests/vm/test-newest.config, keyed by the fragment, the
+# script and the package version.
+TA_FRAGMENT_NEWEST=$TA_ROOT/tests/vm/test-newest.config
+ta_newest_kernel_dir() {
 	local v
-	v=$(ta_k72_version) || return 1
-	echo "$TA_CACHE/kernel72-$({ echo "$v"; cat "$TA_FRAGMENT_72" "$TA_ROOT/tests/vm/build-kernel-7.2.sh"; } |
+	v=$(ta_newest_version) || return 1
+	echo "$TA_CACHE/newest-kernel-$({ echo "$v"; cat "$TA_FRAGMENT_NEWEST" "$TA_ROOT/tests/vm/build-kernel-newest.sh"; } |
 		sha256sum | cut -c1-16)"
 }
 
 # ta_test_kernel_cached: the cached test kernel's tree (the pinned version,
-# TA_K72_VERSION, unless the run resolved another), or nothing. Never
+# TA_NEWEST_VERSION, unless the run resolved another), or nothing. Never
 # fetches: a plain make asks it.
 ta_test_kernel_cached() {
 	local d
-	d=$(TA_K72_RESOLVED=${TA_K72_RESOLVED:-$TA_K72_VERSION} ta_kernel72_dir) &&
+	d=$(TA_NEWEST_RESOLVED=${TA_NEWEST_RESOLVED:-$TA_NEWEST_VERSION} ta_newest_kernel_dir) &&
 		[ -f "$d/.done" ] && echo "$d/linux"
 }
 
@@ -328,7 +338,7 @@ ta_stock_kernel() {
 ta_stock_modules() {
 	local abi=$1 out=$2 base root line d name
 	shift 2
-	# Debian 12's images unpack to lib/modules, trixie's (7.2) to
+	# Debian 12's images unpack to lib/modules, trixie's (7.2 and later) to
 	# usr/lib/modules.
 	base=$TA_CACHE/stock-$abi
 	[ -d "$base/usr/lib/modules/$abi" ] && base=$base/usr
@@ -409,7 +419,8 @@ ta_build_npu_sim() {
 }
 
 # ta_ynl_tools [SERIES]: the kernel's YNL tools (tools/net/ynl) and netlink
-# schemas of Debian's linux-source-SERIES, 6.12 (the default) or 7.2,
+# schemas of Debian's linux-source-SERIES, 6.12 (the default) or the
+# newest kernel's (ta_newest_series),
 # extracted once into the cache; prints the directory. From 6.14 the
 # generator and the CLI are tools/net/ynl/pyynl/{ynl_gen_c,cli}.py, before
 # tools/net/ynl/{ynl-gen-c,cli}.py: ta_ynl_gen and ta_ynl_cli say which.
@@ -421,11 +432,11 @@ ta_ynl_tools() {
 		tarball=/usr/src/linux-source-6.12.tar.xz
 		[ -f "$tarball" ] || ta_die "no $tarball: run 'make deps'"
 		;;
-	7.2)
-		dir=$TA_CACHE/ynl-7.2-$(ta_k72_version) || return 1
-		tarball=$(ta_k72_source) || return 1
+	*)
+		[ "$series" = "$(ta_newest_series)" ] || ta_die "no YNL tools of $series"
+		dir=$TA_CACHE/ynl-$series-$(ta_newest_version) || return 1
+		tarball=$(ta_newest_source) || return 1
 		;;
-	*) ta_die "no YNL tools of $series" ;;
 	esac
 	if [ ! -f "$dir/tools/net/ynl/lib/ynl.py" ] && [ ! -f "$dir/tools/net/ynl/pyynl/lib/ynl.py" ]; then
 		tmp=$dir.tmp

@@ -129,10 +129,11 @@ cp "$TA_SHARED/bench/traces/real/resnet50.csv" "$TA_SHARED/bench/traces/real/S_1
 	"$payload/traces/" || ta_die "no bench traces in $TA_SHARED"
 cp "$TA_ROOT/tests/e2e/vm-tests.sh" "$TA_ROOT/tests/e2e/ynl-tests.sh" \
 	"$TA_ROOT/tests/e2e/ynl-tests.py" "$payload/tests/"
-# The kernel's YNL cli.py (7.2's, the test kernel's) drives the family from
-# its spec, with the host's python over virtio-9p: x86 only.
+# The kernel's YNL cli.py (the newest kernel's, the test kernel's) drives
+# the family from its spec, with the host's python over virtio-9p: x86
+# only.
 if [ "$arch" = x86_64 ]; then
-	ynl=$(ta_ynl_tools 7.2) || ta_die "no YNL tools"
+	ynl=$(ta_ynl_tools "$(ta_newest_series)") || ta_die "no YNL tools"
 	mkdir -p "$payload/ynl/tools/net" "$payload/ynl/Documentation"
 	cp -a "$ynl/tools/net/ynl" "$payload/ynl/tools/net/"
 	cp -a "$ynl/Documentation/netlink" "$payload/ynl/Documentation/"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The test VM alone, for a developer: the 7.2 debug kernel (built once,
+# The test VM alone, for a developer: the debug kernel (built once,
 # cached), the test payload (the module plain and with its KUnit suites,
 # the reference NPU driver, the e2e programs, tactl), one boot under TCG
 # with KASAN, lockdep, UBSAN and kmemleak, and the verdict of
@@ -22,13 +22,13 @@ fi
 out=$(realpath -m "${1:-$TA_ROOT/build/test-vm}")
 rm -rf "$out"
 mkdir -p "$out"
-kdir=$("$TA_ROOT/tests/vm/build-kernel-7.2.sh")
+kdir=$("$TA_ROOT/tests/vm/build-kernel-newest.sh")
 make -s -C "$TA_ROOT/userspace" all "$TA_ROOT/userspace/bin/tactl.static" >"$out/steps.log" 2>&1 ||
 	ta_die "userspace build failed (see $out/steps.log)"
 ta_log "test-vm: payload"
 "$TA_ROOT/tests/vm/payload.sh" x86_64 "$kdir" "$out/payload" "$out/steps.log"
 ta_initramfs "$out/test.cpio.gz" "$out/payload"
-ta_log "test-vm: booting the test kernel (7.2, TCG)"
+ta_log "test-vm: booting the test kernel ($(ta_newest_series), TCG)"
 TA_HOSTROOT=1 ta_boot "$kdir/arch/x86/boot/bzImage" "$out/test.cpio.gz" "$out/console.log" "$mode" 2100
 if [ "$mode" != test ]; then
 	python3 "$TA_ROOT/tests/results.py" --console "$mode-vm=$out/console.log" \
