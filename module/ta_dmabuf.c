@@ -35,6 +35,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
+#include <linux/swiotlb.h>
 
 #include "include/ta_compat.h"
 #include "ta_internal.h"
@@ -126,7 +127,9 @@ static bool ta_dmabuf_reaches(struct device *dev, dma_addr_t addr,
 
 /*
  * An importer reaches the buffer when an IOMMU maps it for the importer,
- * or when each piece's bus address as the importer sees it lies under the
+ * or when it does not bounce every mapping through swiotlb (swiotlb=force;
+ * a confidential guest's devices, which 7.3's dma_capable() refuses too)
+ * and each piece's bus address as the importer sees it lies under the
  * importer's DMA mask and bus limit. Otherwise dma_map_sgtable() would
  * bounce it through swiotlb (and with DMA_ATTR_SKIP_CPU_SYNC never copy it
  * back): the accelerator would work on a copy. Refuse at attach.
@@ -142,6 +145,12 @@ static int ta_dmabuf_check_reach(struct ta_dmabuf *buf, struct device *dev,
 
 	if (!dev->dma_mask || device_iommu_mapped(dev))
 		return 0;
+	if (is_swiotlb_force_bounce(dev)) {
+		dev_err_ratelimited(ta->dev, "%s %s maps all its DMA through swiotlb bounce buffers (swiotlb=force, or a confidential guest): it would work on a copy of plan %u, not on the plan\n",
+				    dev_driver_string(dev), dev_name(dev),
+				    plan->id);
+		return -ERANGE;
+	}
 	if (ta_dmabuf_pageless(buf)) {
 		phys_addr_t phys = ta_dmabuf_pageless_phys(buf) +
 				   ta_dmabuf_arena_offset(buf);

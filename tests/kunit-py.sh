@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The KUnit suites the kernel's way: module/ as drivers/misc/tensorarena of a
-# clean source tree of the newest kernel (7.3, lib.sh; as tests/intree-build.sh lays it out), then
+# clean source tree of the newest kernel (7.3, lib.sh; as
+# tests/intree-build.sh lays it out), then
 #   tools/testing/kunit/kunit.py run --arch=x86_64 \
 #	--kunitconfig=drivers/misc/tensorarena
 # which configures a kernel from module/.kunitconfig, builds it with the

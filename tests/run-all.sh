@@ -52,8 +52,8 @@ ta_log() {
 # results. The figures are ~90% (rounded down) of the passed results of a
 # good run (build/check of 5f6dacc's warm run, 2026-12-03: test VM 1050,
 # stock 6.1 and 6.12 705, stock 7.2 (the newest then) 706, boards cma and
-# nomap 717, pageless 235, cmadefault 3, demo 32, kunit-py 88, lint 164, unit 119;
-# host TAP as each line says): a lane that
+# nomap 717, pageless 235, cmadefault 3, demo 32, kunit-py 88, lint 164,
+# unit 119; host TAP as each line says): a lane that
 # silently ran a part of its tests fails. Raise them when tests are added.
 minima=()
 

@@ -18,6 +18,7 @@
 #include <linux/user_namespace.h>
 #include <linux/platform_device.h>
 #include <linux/sizes.h>
+#include <linux/swiotlb.h>
 
 #include "../ta_internal.h"
 #include "../include/tensorarena_kapi.h"
@@ -744,6 +745,66 @@ static u32 ta_kapi_export_plan(struct kunit *test, struct ta_kapi_fixture *f)
 }
 
 /*
+ * An importer that cannot work on the slice in place is refused at
+ * attach, with ERANGE: one whose DMA mask and bus limit stop a byte short
+ * of the slice (one that reaches its last byte exactly attaches), and one
+ * whose every mapping bounces through swiotlb (swiotlb=force, or a
+ * confidential guest), which would work on a copy.
+ */
+static void ta_kapi_importer_reach_test(struct kunit *test)
+{
+	struct ta_kapi_fixture *f = test->priv;
+	struct device *dev = f->live.ta.dev;
+	u64 saved_limit = dev->bus_dma_limit;
+	struct dma_buf_attachment *attach;
+	struct ta_plan_obj *plan;
+	struct dma_buf *dmabuf;
+	dma_addr_t last;
+
+	plan = ta_kapi_plan_get(f->id, f->file);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(plan));
+	dmabuf = ta_kapi_plan_dmabuf(plan);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dmabuf));
+	last = plan->slice_dma + ta_kapi_plan_size(plan) - 1;
+
+	dev->bus_dma_limit = last;
+	attach = dma_buf_attach(dmabuf, dev);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(attach));
+	if (!IS_ERR(attach))
+		dma_buf_detach(dmabuf, attach);
+	dev->bus_dma_limit = last - 1;
+	attach = dma_buf_attach(dmabuf, dev);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(attach), -ERANGE);
+	if (!IS_ERR(attach))
+		dma_buf_detach(dmabuf, attach);
+	dev->bus_dma_limit = saved_limit;
+#ifdef CONFIG_SWIOTLB
+	{
+		struct io_tlb_mem bounce = { .force_bounce = true };
+		struct io_tlb_mem *saved_mem = dev->dma_io_tlb_mem;
+
+		dev->dma_io_tlb_mem = &bounce;
+		attach = dma_buf_attach(dmabuf, dev);
+		dev->dma_io_tlb_mem = saved_mem;
+		KUNIT_EXPECT_EQ(test, PTR_ERR(attach), -ERANGE);
+		if (!IS_ERR(attach))
+			dma_buf_detach(dmabuf, attach);
+	}
+#else
+	/* no swiotlb: nothing bounces */
+	KUNIT_EXPECT_FALSE(test, is_swiotlb_force_bounce(dev));
+#endif
+	/* and the refusals left the importer able to attach */
+	attach = dma_buf_attach(dmabuf, dev);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(attach));
+	if (!IS_ERR(attach))
+		dma_buf_detach(dmabuf, attach);
+	ta_kapi_plan_put(plan);
+	dma_buf_put(dmabuf);
+	flush_delayed_fput();
+}
+
+/*
  * TENSOR_EXPORT's kernel side: an exportable tensor's dma-buf covers its
  * whole pages at a page-aligned offset, maps to one contiguous entry at
  * that offset, vmaps to the tensor, leads back to the plan and index
@@ -895,6 +956,7 @@ static struct kunit_case ta_kapi_cases[] = {
 	KUNIT_CASE(ta_kapi_reference_outlives_destroy_test),
 	KUNIT_CASE(ta_kapi_dmabuf_test),
 	KUNIT_CASE(ta_kapi_tensor_export_test),
+	KUNIT_CASE(ta_kapi_importer_reach_test),
 	KUNIT_CASE(ta_default_align_test),
 	{}
 };

@@ -1,9 +1,10 @@
 #!/bin/sh
 # Runs inside the test VM (busybox sh) with the module loaded: drives the
 # tensorarena generic netlink family with the kernel's own YNL cli.py
-# (tools/net/ynl of the newest linux-source, lib.sh) from Documentation/netlink/specs/
-# tensorarena.yaml. Python comes from the host's root, shared read-only over
-# virtio-9p (ta_boot with TA_HOSTROOT=1); the payload has the tools under
+# (tools/net/ynl of the newest linux-source, lib.sh) from
+# Documentation/netlink/specs/tensorarena.yaml. Python comes from the
+# host's root, shared read-only over virtio-9p (ta_boot with
+# TA_HOSTROOT=1); the payload has the tools under
 # /ta/ynl and the spec in /ta/ynl/Documentation/netlink/specs/ (where
 # cli.py finds genetlink-legacy.yaml, the schema it validates the spec against).
 # One line per check:  e2e: ok - NAME  /  e2e: not ok - NAME: WHY; and as

@@ -142,8 +142,8 @@ ta_newest_abi() {
 	echo "${v%%-*}+$TA_NEWEST_TAG-${1:-amd64}"
 }
 
-# ta_newest_deb PACKAGE [ARCH]: the .deb of PACKAGE at the newest kernel's version
-# (downloaded once into the cache); prints its path.
+# ta_newest_deb PACKAGE [ARCH]: the .deb of PACKAGE at the newest kernel's
+# version (downloaded once into the cache); prints its path.
 ta_newest_deb() {
 	local pkg=$1 arch=${2:-} v dir f
 	v=$(ta_newest_version) || return 1
