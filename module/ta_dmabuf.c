@@ -127,12 +127,14 @@ static bool ta_dmabuf_reaches(struct device *dev, dma_addr_t addr,
 
 /*
  * An importer reaches the buffer when an IOMMU maps it for the importer,
- * or when it does not bounce every mapping through swiotlb (swiotlb=force;
- * a confidential guest's devices, which 7.3's dma_capable() refuses too)
- * and each piece's bus address as the importer sees it lies under the
- * importer's DMA mask and bus limit. Otherwise dma_map_sgtable() would
- * bounce it through swiotlb (and with DMA_ATTR_SKIP_CPU_SYNC never copy it
- * back): the accelerator would work on a copy. Refuse at attach.
+ * or when each piece's bus address as the importer sees it lies under the
+ * importer's DMA mask and bus limit and, for pages (dma_map_sgtable()), it
+ * does not bounce every mapping through swiotlb (swiotlb=force; a
+ * confidential guest's devices, which 7.3's dma_capable() refuses too). A
+ * pageless tier is mapped with dma_map_resource(), which never bounces.
+ * Otherwise dma_map_sgtable() would bounce it through swiotlb (and with
+ * DMA_ATTR_SKIP_CPU_SYNC never copy it back): the accelerator would work
+ * on a copy. Refuse at attach.
  */
 static int ta_dmabuf_check_reach(struct ta_dmabuf *buf, struct device *dev,
 				 struct sg_table *sgt)
@@ -145,12 +147,6 @@ static int ta_dmabuf_check_reach(struct ta_dmabuf *buf, struct device *dev,
 
 	if (!dev->dma_mask || device_iommu_mapped(dev))
 		return 0;
-	if (is_swiotlb_force_bounce(dev)) {
-		dev_err_ratelimited(ta->dev, "%s %s maps all its DMA through swiotlb bounce buffers (swiotlb=force, or a confidential guest): it would work on a copy of plan %u, not on the plan\n",
-				    dev_driver_string(dev), dev_name(dev),
-				    plan->id);
-		return -ERANGE;
-	}
 	if (ta_dmabuf_pageless(buf)) {
 		phys_addr_t phys = ta_dmabuf_pageless_phys(buf) +
 				   ta_dmabuf_arena_offset(buf);
@@ -158,6 +154,12 @@ static int ta_dmabuf_check_reach(struct ta_dmabuf *buf, struct device *dev,
 		if (ta_dmabuf_reaches(dev, phys_to_dma(dev, phys), buf->size))
 			return 0;
 		goto refuse;
+	}
+	if (is_swiotlb_force_bounce(dev)) {
+		dev_err_ratelimited(ta->dev, "%s %s maps all its DMA through swiotlb bounce buffers (swiotlb=force, or a confidential guest): it would work on a copy of plan %u, not on the plan\n",
+				    dev_driver_string(dev), dev_name(dev),
+				    plan->id);
+		return -ERANGE;
 	}
 	for_each_sgtable_sg(sgt, sg, i)
 		if (!ta_dmabuf_reaches(dev, phys_to_dma(dev, sg_phys(sg)),

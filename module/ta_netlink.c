@@ -157,9 +157,9 @@ int tensorarena_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
 
 /*
  * The family and its group are kept here, not generated. ynl-gen-c.py (of
- * 7.2 and 7.3, tools/net/ynl/pyynl/ynl_gen_c.py) emits a struct genl_family only
- * for a spec of protocol genetlink (kernel_can_gen_family_struct()), and
- * that one could not be this family:
+ * 7.2 and 7.3, tools/net/ynl/pyynl/ynl_gen_c.py) emits a struct
+ * genl_family only for a spec of protocol genetlink
+ * (kernel_can_gen_family_struct()), and that one could not be this family:
  *  - the plain genetlink schema has no kernel-policy, so its ops are split
  *    ops (struct genl_split_ops, genl_family.split_ops), which 6.1 does not
  *    have (6.2 added them); nor c-family-name, c-version-name or a group's
