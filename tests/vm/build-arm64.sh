@@ -20,14 +20,10 @@ fi
 command -v "${TA_ARM64_CROSS}gcc" >/dev/null ||
 	ta_die "no ${TA_ARM64_CROSS}gcc: run 'make deps' (package gcc-aarch64-linux-gnu)"
 
-mkdir -p "$TA_CACHE"
-tmp=$(mktemp -d "$TA_CACHE/build-arm64.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 start=$SECONDS
 ta_log "preparing an arm64 tree in $dir (under a minute on an idle machine; cached afterwards)"
-tar -C "$tmp" -xf "$TA_SRC_TARBALL"
-mv "$tmp"/linux-source-6.1 "$tmp/linux"
-cd "$tmp/linux"
+ta_tree_unpack "$TA_SRC_TARBALL" linux-source-6.1
+cd "$TA_TREE_TMP/linux"
 make() { command make ARCH=arm64 CROSS_COMPILE="$TA_ARM64_CROSS" "$@"; }
 {
 	make -s defconfig &&
@@ -41,10 +37,4 @@ make -j"$(nproc)" modules_prepare >build.log 2>&1 || { tail -20 build.log >&2; t
 grep -rhoE --include='*.[chS]' 'EXPORT_SYMBOL(_GPL)?(_NS)?(_GPL)?\(\s*[A-Za-z0-9_]+' . |
 	sed -E 's/.*\(\s*//' | sort -u >exports.txt
 ta_log "arm64 tree prepared in $((SECONDS - start)) s"
-rm -rf "$dir"
-mkdir -p "$dir"
-mv "$tmp/linux" "$dir/linux"
-rmdir "$tmp"
-trap - EXIT
-touch "$dir/.done"
-echo "$dir/linux"
+ta_tree_keep "$dir"

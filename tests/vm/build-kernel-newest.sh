@@ -18,14 +18,10 @@ fi
 tarball=$(ta_newest_source) || exit 1
 series=$(ta_newest_series)
 
-mkdir -p "$TA_CACHE"
-tmp=$(mktemp -d "$TA_CACHE/build-newest.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 start=$SECONDS
 ta_log "building the $series test kernel ($(ta_newest_version)) in $dir (cached afterwards)"
-tar -C "$tmp" -xf "$tarball"
-mv "$tmp/linux-source-$series" "$tmp/linux"
-cd "$tmp/linux"
+ta_tree_unpack "$tarball" "linux-source-$series"
+cd "$TA_TREE_TMP/linux"
 {
 	make -s tinyconfig &&
 		KCONFIG_CONFIG=.config scripts/kconfig/merge_config.sh -m .config "$TA_FRAGMENT_NEWEST" &&
@@ -37,10 +33,4 @@ ta_log "compiling the $series bzImage and modules with -j$jobs (progress every m
 ta_make_logged "$series test kernel" -j"$jobs" bzImage modules
 make -j"$jobs" modules_prepare >>build.log 2>&1 || ta_die "$series modules_prepare failed"
 ta_log "$series test kernel built in $(( (SECONDS - start) / 60 )) min"
-rm -rf "$dir"
-mkdir -p "$dir"
-mv "$tmp/linux" "$dir/linux"
-rmdir "$tmp"
-trap - EXIT
-touch "$dir/.done"
-echo "$dir/linux"
+ta_tree_keep "$dir"

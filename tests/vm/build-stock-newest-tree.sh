@@ -30,14 +30,10 @@ tarball=$(ta_newest_source) || exit 1
 stock=$(ta_newest_stock "$arch") || exit 1
 hdeb=$(ta_newest_deb "linux-headers-$abi" "$arch") || exit 1
 
-mkdir -p "$TA_CACHE"
-tmp=$(mktemp -d "$TA_CACHE/stock-tree.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 start=$SECONDS
 ta_log "preparing a tree for Debian's stock $abi in $dir (cached afterwards)"
-tar -C "$tmp" -xf "$tarball"
-mv "$tmp/linux-source-$(ta_newest_series)" "$tmp/linux"
-cd "$tmp/linux"
+ta_tree_unpack "$tarball" "linux-source-$(ta_newest_series)"
+cd "$TA_TREE_TMP/linux"
 make() { command make ARCH="$karch" ${cross:+CROSS_COMPILE="$cross"} "$@"; }
 cp "$stock/usr/lib/modules/$abi/config" .config
 scripts/config --file .config --set-str LOCALVERSION "+${abi#*+}" --disable LOCALVERSION_AUTO
@@ -50,10 +46,4 @@ dpkg-deb --fsys-tarfile "$hdeb" |
 	tar -xO "./usr/src/linux-headers-$abi/Module.symvers" >Module.symvers ||
 	ta_die "no Module.symvers in $hdeb"
 ta_log "tree for $abi prepared in $((SECONDS - start)) s"
-rm -rf "$dir"
-mkdir -p "$dir"
-mv "$tmp/linux" "$dir/linux"
-rmdir "$tmp"
-trap - EXIT
-touch "$dir/.done"
-echo "$dir/linux"
+ta_tree_keep "$dir"

@@ -40,6 +40,32 @@ case ${0##*/} in
 build-kernel-newest.sh | build-stock-newest-tree.sh | build-arm64.sh) export CCACHE_DISABLE=1 ;;
 esac
 
+# ta_tree_unpack TARBALL TOPDIR: the kernel builders' scratch tree: TOPDIR
+# of TARBALL unpacked into a fresh directory under the cache, as
+# $TA_TREE_TMP/linux. The caller's EXIT trap removes $TA_TREE_TMP unless
+# ta_tree_keep took the tree, so call it in the builder's own shell, not
+# in a subshell.
+ta_tree_unpack() {
+	mkdir -p "$TA_CACHE"
+	TA_TREE_TMP=$(mktemp -d "$TA_CACHE/tree.XXXXXX")
+	trap 'rm -rf "$TA_TREE_TMP"' EXIT
+	tar -C "$TA_TREE_TMP" -xf "$1"
+	mv "$TA_TREE_TMP/$2" "$TA_TREE_TMP/linux"
+}
+
+# ta_tree_keep DIR: the tree ta_tree_unpack gave (built since) becomes
+# DIR/linux, in place of whatever DIR held, and DIR is marked done; prints
+# DIR/linux.
+ta_tree_keep() {
+	rm -rf "$1"
+	mkdir -p "$1"
+	mv "$TA_TREE_TMP/linux" "$1/linux"
+	rmdir "$TA_TREE_TMP"
+	trap - EXIT
+	touch "$1/.done"
+	echo "$1/linux"
+}
+
 # ta_cache_key PACKAGE FILE...: the cache key of a kernel tree built from
 # Debian's source PACKAGE: its exact version and the FILEs (the config
 # fragment, the build script) hashed.
