@@ -63,7 +63,8 @@ fi
 # the CUDA provider from NuGet; the CPU binary is in the npm package.
 ort_install() {
 	. "$(dirname "$0")/onnx-oracle/ort-version.sh"
-	[ -f "$TA_ORT_DIR/.installed" ] && return 0
+	# in use: make check's cache pruning (tests/vm/lib.sh) keeps it
+	[ -f "$TA_ORT_DIR/.installed" ] && { touch -c "$TA_ORT_DIR"; return 0; }
 	local tmp=$TA_ORT_DIR.tmp.$$
 	echo "deps: installing onnxruntime-node@$TA_ORT_VERSION into $TA_ORT_DIR" >&2
 	rm -rf "$tmp"

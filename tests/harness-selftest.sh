@@ -126,4 +126,64 @@ else
 	echo "not ok $n - build: make module without a kernel tree (exit $rc)"
 	sed 's/^/# /' "$tmp/out"
 fi
+
+# The cache's pruning (tests/vm/lib.sh), on a cache of made-up entries:
+# old_cache DIR lays them out. Entries unused for 40 days go, a lock file
+# with its entry or alone; an entry ta_cache_use marks, one 29 days old,
+# the compiler cache and a scratch tree of today stay, a scratch tree of
+# two days ago goes.
+old_cache() {
+	rm -rf "$1"
+	mkdir -p "$1"/{old-tree/linux,used-tree/linux/arch,new-tree,ccache,tree.old,tree.new}
+	touch "$1"/{old-tree.lock,orphan.lock,new-tree.lock,old.deb}
+	touch -d '40 days ago' "$1"/{old-tree,old-tree.lock,used-tree,ccache,orphan.lock,old.deb}
+	touch -d '29 days ago' "$1/new-tree"
+	touch -d '2 days ago' "$1/tree.old"
+}
+# prune DIR DAYS: ta_cache_prune on DIR, ta_cache_use of used-tree (and of
+# a path outside the cache) first. entries DIR: what is left, sorted.
+prune() {
+	(
+		export TA_CACHE=$1 TA_CACHE_KEEP_DAYS=$2
+		# shellcheck source=vm/lib.sh
+		. "$here/vm/lib.sh"
+		ta_cache_use "$1/used-tree/linux/arch" "$tmp/elsewhere"
+		ta_cache_prune
+	) >"$tmp/out" 2>&1
+}
+entries() { find "$1" -mindepth 1 -maxdepth 1 -printf '%f\n' | LC_ALL=C sort; }
+n=$((n + 1))
+old_cache "$tmp/cache30"
+prune "$tmp/cache30" 30
+rc=$?
+left=$(entries "$tmp/cache30" | tr '\n' ' ')
+if [ "$rc" = 0 ] && [ "$left" = "ccache new-tree new-tree.lock tree.new used-tree " ] &&
+	[ "$(grep -c '] cache: removed ' "$tmp/out")" = 4 ] && [ ! -e "$tmp/elsewhere" ]; then
+	echo "ok $n - cache: entries unused for 30 days pruned (4), used and newer ones kept"
+else
+	echo "not ok $n - cache: pruning (exit $rc, left: $left)"
+	sed 's/^/# /' "$tmp/out"
+fi
+n=$((n + 1))
+old_cache "$tmp/cache0"
+prune "$tmp/cache0" 0
+rc=$?
+left=$(entries "$tmp/cache0" | wc -l)
+if [ "$rc" = 0 ] && [ "$left" = 10 ] && ! grep -q 'cache: removed' "$tmp/out"; then
+	echo "ok $n - cache: TA_CACHE_KEEP_DAYS=0 keeps all 10 entries"
+else
+	echo "not ok $n - cache: TA_CACHE_KEEP_DAYS=0 (exit $rc, $left entries left)"
+	sed 's/^/# /' "$tmp/out"
+fi
+n=$((n + 1))
+old_cache "$tmp/cachex"
+prune "$tmp/cachex" 3x
+rc=$?
+left=$(entries "$tmp/cachex" | wc -l)
+if [ "$rc" = 1 ] && [ "$left" = 10 ] && grep -q 'TA_CACHE_KEEP_DAYS=3x is not a number' "$tmp/out"; then
+	echo "ok $n - cache: TA_CACHE_KEEP_DAYS=3x fails, nothing removed"
+else
+	echo "not ok $n - cache: TA_CACHE_KEEP_DAYS=3x (exit $rc, $left entries left)"
+	sed 's/^/# /' "$tmp/out"
+fi
 echo "1..$n"

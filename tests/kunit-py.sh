@@ -46,6 +46,7 @@ key=$({ echo "$version"; cat "$TA_ROOT/module/.kunitconfig" "$lean"; } | sha256s
 cache=$TA_CACHE/kunit-$key
 log=$TA_ROOT/build/kunit-py.log
 mkdir -p "$TA_CACHE" "$cache/bin" "$TA_ROOT/build"
+ta_cache_use "$src" "$cache"
 : >"$log"
 
 # One run at a time uses the tree and the build directory.

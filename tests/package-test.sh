@@ -110,6 +110,7 @@ if [ ! -f "$rootfs" ]; then
 fi
 mkdir -p "$root"
 tar -C "$root" -xf "$rootfs" 2>>"$log"
+ta_cache_use "$rootfs"
 tap $? "a clean root: debootstrap --variant=minbase bookworm (cached in $rootfs)"
 in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
 	LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
@@ -127,6 +128,7 @@ LIST
 # apt downloads only what is missing.
 archives=$TA_CACHE/clean-root-archives
 mkdir -p "$archives"
+ta_cache_use "$archives"
 cp "$archives"/*.deb "$root/var/cache/apt/archives/" 2>/dev/null
 mkdir -p "$root/tmp/debs"
 cp "${debs[@]}" "$root/tmp/debs/"

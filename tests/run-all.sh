@@ -82,6 +82,10 @@ host_build() {
 	tap_one "userspace builds" make -s -C "$TA_ROOT/userspace" all
 	tap_one "static tactl for the VM builds" make -s -C "$TA_ROOT/userspace" "$TA_ROOT/userspace/bin/tactl.static"
 }
+# The cache's entries that no run has used for TA_CACHE_KEEP_DAYS days
+# (30): an older kernel's trees and packages, trees of a builder since
+# changed (tests/vm/lib.sh). Before any lane takes an entry.
+ta_cache_prune
 # The newest kernel (linux 7.3 of trixie-backports), before the lanes that
 # need it start: the version (resolved once for the whole run), the source,
 # the stock images for x86 and arm64, their headers' Module.symvers, the

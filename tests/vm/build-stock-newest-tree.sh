@@ -22,6 +22,7 @@ arm64) karch=arm64 cross=$TA_ARM64_CROSS ;;
 esac
 abi=$(ta_newest_abi "$arch") || exit 1
 dir=$TA_CACHE/stock-tree-$abi-$(sha256sum "$0" | cut -c1-8)
+ta_cache_use "$dir"
 if [ -f "$dir/.done" ]; then
 	echo "$dir/linux"
 	exit 0

@@ -19,6 +19,57 @@ TA_STOCK_ABI=${TA_STOCK_ABI:-}
 ta_log() { printf '[%(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
 ta_die() { ta_log "error: $*"; exit 1; }
 
+# The cache keeps each thing a run builds or fetches in a top-level entry
+# of its own (a kernel tree, a kernel's packages, a source, a lock file
+# NAME.lock beside its NAME). A new kernel version, or a change to a tree's
+# builder or configuration, makes new entries and leaves the old ones: a
+# debug tree alone is 2.4 GB. Every function that hands out an entry marks
+# it used (ta_cache_use); make check removes, before it starts, the entries
+# no run has used for TA_CACHE_KEEP_DAYS days (ta_cache_prune).
+TA_CACHE_KEEP_DAYS=${TA_CACHE_KEEP_DAYS:-30}
+
+# ta_cache_use PATH...: each PATH (in the cache) is in use now: the
+# modification time of its top-level entry, and of that entry's lock file
+# if it has one, is set to now. A PATH outside the cache is left alone.
+ta_cache_use() {
+	local p top
+	for p in "$@"; do
+		case "$p" in "$TA_CACHE"/?*) ;; *) continue ;; esac
+		top=${p#"$TA_CACHE"/}
+		top=$TA_CACHE/${top%%/*}
+		touch -c "$top" "$top.lock" 2>/dev/null || true
+	done
+}
+
+# ta_cache_prune: remove the cache's top-level entries whose modification
+# time is TA_CACHE_KEEP_DAYS days old or more (0: keep everything), a lock
+# file with its entry (or alone, as old), and the kernel builders' scratch
+# trees (tree.*, left by a build that was killed) after a day. Not the
+# compiler cache, which keeps itself under its size (ta_ccache_env). Logs
+# what it removed and its size.
+ta_cache_prune() {
+	local days=$TA_CACHE_KEEP_DAYS e name mib why
+	case "$days" in '' | *[!0-9]*) ta_die "TA_CACHE_KEEP_DAYS=$days is not a number of days" ;; esac
+	[ "$days" -gt 0 ] && [ -d "$TA_CACHE" ] || return 0
+	while IFS= read -r -d '' e; do
+		[ -e "$e" ] || continue	# a lock file gone with its entry
+		name=${e##*/}
+		case "$name" in
+		ccache) continue ;;
+		*.lock) [ -e "${e%.lock}" ] && continue ;;	# goes with its entry
+		esac
+		mib=$(du -sm "$e" 2>/dev/null | cut -f1)
+		rm -rf "$e" "$e.lock" ||
+			{ ta_log "cache: cannot remove $e"; continue; }
+		case "$name" in
+		tree.*) why="a killed build's scratch tree" ;;
+		*) why="unused for $days days or more" ;;
+		esac
+		ta_log "cache: removed $name (${mib:-0} MiB): $why"
+	done < <(find "$TA_CACHE" -mindepth 1 -maxdepth 1 \
+		\( \( -name 'tree.*' -mtime +0 \) -o -mtime +"$((days - 1))" \) -print0)
+}
+
 # ta_ccache_env: make check's compiler cache. Every compiler a build calls
 # by name (gcc, cc, clang, aarch64-linux-gnu-gcc: Debian's ccache puts them
 # in /usr/lib/ccache) goes through ccache, in depend mode (the compiler's
@@ -81,8 +132,11 @@ ta_cache_key() {
 TA_ARM64_FRAGMENT=$TA_ROOT/tests/vm/arm64-6.1.config
 TA_ARM64_CROSS=${TA_ARM64_CROSS:-aarch64-linux-gnu-}
 ta_arm64_dir() {
-	echo "$TA_CACHE/arm64-$(ta_cache_key linux-source-6.1 "$TA_ARM64_FRAGMENT" \
-		"$TA_ROOT/tests/vm/build-arm64.sh")"
+	local dir
+	dir=$TA_CACHE/arm64-$(ta_cache_key linux-source-6.1 "$TA_ARM64_FRAGMENT" \
+		"$TA_ROOT/tests/vm/build-arm64.sh")
+	ta_cache_use "$dir"
+	echo "$dir"
 }
 
 # The newest kernel Debian carries: linux 7.3 of trixie-backports (also in
@@ -125,6 +179,7 @@ ta_apt_newest() {
 # lock of the cache's.
 ta_apt_newest_update() {
 	mkdir -p "$TA_APT_NEWEST"/{sources.list.d,preferences.d,lists/partial,cache/archives/partial}
+	ta_cache_use "$TA_APT_NEWEST"
 	(
 		flock 9
 		[ -f "$TA_APT_NEWEST/status" ] || : >"$TA_APT_NEWEST/status"
@@ -185,6 +240,7 @@ ta_newest_deb() {
 			ta_die "cannot download $pkg${arch:+:$arch} $v from $TA_NEWEST_SUITE"
 		f=$(ls "$dir/${pkg}_"*"${arch:+_$arch}.deb" | head -1)
 	fi
+	ta_cache_use "$f"
 	echo "$f"
 }
 
@@ -213,6 +269,7 @@ ta_dtschema_schemas() {
 				dpkg-deb -x dt-schema_*.deb "$dir/root" && touch "$dir/.done"
 		) 9>"$dir.lock" >&2 || ta_die "cannot fetch dt-schema $v from $TA_NEWEST_SUITE"
 	fi
+	ta_cache_use "$dir"
 	echo "$dir/root/usr/lib/python3/dist-packages/dtschema/schemas"
 }
 
@@ -234,6 +291,7 @@ ta_newest_source() {
 				mv "$dir/$name.tar.xz.tmp" "$dir/$name.tar.xz"
 		) 9>"$dir/.lock" || ta_die "cannot unpack $deb"
 	fi
+	ta_cache_use "$dir"
 	echo "$dir/$name.tar.xz"
 }
 
@@ -261,6 +319,7 @@ ta_newest_stock() {
 			depmod -b "$dir/usr" "$abi" && touch "$dir/.done"
 		) 9>"$dir.lock" || ta_die "cannot unpack Debian's stock kernel $abi"
 	fi
+	ta_cache_use "$dir"
 	echo "$dir"
 }
 
@@ -269,10 +328,12 @@ ta_newest_stock() {
 # script and the package version.
 TA_FRAGMENT_NEWEST=$TA_ROOT/tests/vm/test-newest.config
 ta_newest_kernel_dir() {
-	local v
+	local v dir
 	v=$(ta_newest_version) || return 1
-	echo "$TA_CACHE/newest-kernel-$({ echo "$v"; cat "$TA_FRAGMENT_NEWEST" "$TA_ROOT/tests/vm/build-kernel-newest.sh"; } |
-		sha256sum | cut -c1-16)"
+	dir=$TA_CACHE/newest-kernel-$({ echo "$v"; cat "$TA_FRAGMENT_NEWEST" "$TA_ROOT/tests/vm/build-kernel-newest.sh"; } |
+		sha256sum | cut -c1-16)
+	ta_cache_use "$dir"
+	echo "$dir"
 }
 
 # ta_test_kernel_cached: the cached test kernel's tree (the pinned version,
@@ -354,6 +415,7 @@ ta_stock_kernel() {
 		dpkg-deb -x "$tmp"/linux-image-*.deb "$dir"
 		rm -rf "$tmp"
 	fi
+	ta_cache_use "$dir"
 	echo "$dir/boot/vmlinuz-$abi"
 }
 
@@ -367,6 +429,7 @@ ta_stock_modules() {
 	# Debian 12's images unpack to lib/modules, trixie's (7.2 and later) to
 	# usr/lib/modules.
 	base=$TA_CACHE/stock-$abi
+	ta_cache_use "$base"
 	[ -d "$base/usr/lib/modules/$abi" ] && base=$base/usr
 	root=$base/lib/modules/$abi
 	[ -f "$root/modules.dep" ] || depmod -b "$base" "$abi" ||
@@ -474,6 +537,7 @@ ta_ynl_tools() {
 		rm -rf "$dir"
 		mv "$tmp" "$dir"
 	fi
+	ta_cache_use "$dir"
 	echo "$dir"
 }
 
@@ -636,5 +700,6 @@ ta_arm64_busybox() {
 		dpkg-deb -x "$tmp"/busybox-static_*.deb "$dir"
 		rm -rf "$tmp"
 	fi
+	ta_cache_use "$dir"
 	echo "$dir/bin/busybox"
 }
