@@ -164,26 +164,23 @@ else
 	echo "not ok $n - cache: pruning (exit $rc, left: $left)"
 	sed 's/^/# /' "$tmp/out"
 fi
-n=$((n + 1))
-old_cache "$tmp/cache0"
-prune "$tmp/cache0" 0
-rc=$?
-left=$(entries "$tmp/cache0" | wc -l)
-if [ "$rc" = 0 ] && [ "$left" = 10 ] && ! grep -q 'cache: removed' "$tmp/out"; then
-	echo "ok $n - cache: TA_CACHE_KEEP_DAYS=0 keeps all 10 entries"
-else
-	echo "not ok $n - cache: TA_CACHE_KEEP_DAYS=0 (exit $rc, $left entries left)"
-	sed 's/^/# /' "$tmp/out"
-fi
-n=$((n + 1))
-old_cache "$tmp/cachex"
-prune "$tmp/cachex" 3x
-rc=$?
-left=$(entries "$tmp/cachex" | wc -l)
-if [ "$rc" = 1 ] && [ "$left" = 10 ] && grep -q 'TA_CACHE_KEEP_DAYS=3x is not a number' "$tmp/out"; then
-	echo "ok $n - cache: TA_CACHE_KEEP_DAYS=3x fails, nothing removed"
-else
-	echo "not ok $n - cache: TA_CACHE_KEEP_DAYS=3x (exit $rc, $left entries left)"
-	sed 's/^/# /' "$tmp/out"
-fi
+# kept_all DAYS WANT_RC WHAT [ERROR]: pruning with TA_CACHE_KEEP_DAYS=DAYS
+# exits WANT_RC, removes none of the 10 entries, and says ERROR if given.
+kept_all() {
+	local rc left
+	n=$((n + 1))
+	old_cache "$tmp/cache-$1"
+	prune "$tmp/cache-$1" "$1"
+	rc=$?
+	left=$(entries "$tmp/cache-$1" | wc -l)
+	if [ "$rc" = "$2" ] && [ "$left" = 10 ] && ! grep -q 'cache: removed' "$tmp/out" &&
+		{ [ -z "${4:-}" ] || grep -qF "$4" "$tmp/out"; }; then
+		echo "ok $n - cache: TA_CACHE_KEEP_DAYS=$1 $3, all 10 entries kept"
+	else
+		echo "not ok $n - cache: TA_CACHE_KEEP_DAYS=$1 (exit $rc, $left entries left)"
+		sed 's/^/# /' "$tmp/out"
+	fi
+}
+kept_all 0 0 "keeps everything"
+kept_all 3x 1 "fails" "TA_CACHE_KEEP_DAYS=3x is not a number"
 echo "1..$n"
