@@ -180,31 +180,109 @@ static int t_pool_ceil_slice_end(void)
 }
 
 /*
- * A reduction over an empty axis writes the other axes whole; a SAME pool
- * with ceil_mode may have one more window (ONNX's inference).
+ * Reductions of an input without elements: where ONNX Runtime writes the
+ * operator's shape (every axis given as a number >= 0) that shape; where
+ * it does not (it ignores axes given as negative numbers, and reduces
+ * everything for noop_with_empty_axes), refused, whatever shape the model
+ * records. A SAME pool with ceil_mode may have one more window, and one
+ * over a dimension of 0 one window (ONNX's inference).
  */
 static int t_empty_reduce_same_ceil(void)
 {
 	static const s64 x[] = { 0, 1, 9 }, p[] = { 1, 1, 3 };
+	static const s64 e[] = { 6, 1, 0, 2 }, spec[] = { 1, 1, 1 };
+	static const struct {
+		const char *op, *a1, *a2;
+		int opset;
+		const char *msg;
+	} refused[] = {
+		{ "ReduceL2", "axes=[-1,0]", NULL, 13, "ONNX Runtime writes [1,1,9], the operator [1,1,1]" },
+		{ "ReduceMax", "axes=[-1,0]", "keepdims=0", 13, "ONNX Runtime writes [1,9], the operator [1]" },
+		{ "ReduceSum", "noop_with_empty_axes=1", NULL, 13, "ONNX Runtime writes [1,1,1], the operator [0,1,9]" },
+		{ "ArgMin", "axis=-1", "keepdims=0", 13, "ONNX Runtime writes [0,1,9], the operator [0,1]" },
+	};
+	struct pbw g = { 0 }, m;
+	struct ta_input in;
+	u32 i, pass, n = 0;
+
+	input(&g, "x", x, 3);
+	node(&g, "ReduceMean", "", "x", "rn", "axes=[1]", NULL);
+	node(&g, "ReduceMax", "", "x", "rs", "axes=[0]", "keepdims=0", NULL);
+	input(&g, "p", p, 3);
+	node(&g, "MaxPool", "", "p", "mp", "kernel_shape=[1]", "strides=[3]",
+	     "auto_pad:SAME_UPPER", "ceil_mode=1", NULL);
+	input(&g, "e", e, 4);
+	node(&g, "LpPool", "", "e", "lp", "kernel_shape=[2,2]", "strides=[3,2]",
+	     "auto_pad:SAME_LOWER", NULL);
+	output(&g, "rn");
+	output(&g, "rs");
+	output(&g, "mp");
+	output(&g, "lp");
+	m = model(&g, 13);
+	if (parsed(&m, &in) || has(&in, "rn", 0, "FLOAT [0,1,9]") ||
+	    has(&in, "rs", 36, "FLOAT [1,9]") ||
+	    has(&in, "mp", 8, "FLOAT [1,1,2]") ||
+	    has(&in, "lp", 24, "FLOAT [6,1,1,1]"))
+		return 1;
+	ta_input_free(&in);
+	/* each refused with and without the operator's shape recorded */
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		for (pass = 0; pass < 2; pass++) {
+			memset(&g, 0, sizeof(g));
+			input(&g, "x", x, 3);
+			node(&g, refused[i].op, "r", "x", "y", refused[i].a1,
+			     refused[i].a2, NULL);
+			if (pass && i == 0)
+				vinfo(&g, 12, "y", ONNX_FLOAT, spec, 3);
+			else
+				output(&g, "y");
+			m = model(&g, refused[i].opset);
+			if (fails(&m, -EINVAL, "node 0 (r, ", refused[i].op,
+				  refused[i].msg, "no one shape is safe", NULL))
+				return 1;
+			n++;
+		}
+	}
+	TA_CHECK(n == 8, "%u of 8 refusals checked", n);
+	return 0;
+}
+
+/*
+ * MaxPool with auto_pad SAME and dilations: ONNX Runtime pads for the
+ * window without its dilation and writes fewer windows than the operator
+ * (none, for [2,1,2] and a window of 3 dilated by 2), so a node after it
+ * sees another shape (a ReduceSum of its empty output keeps 2 elements
+ * where the operator's gives 1): refused where the two differ; accepted
+ * where they agree (a window of 1) or where ONNX Runtime refuses the node
+ * itself (an input of 1).
+ */
+static int t_same_pool_dilations(void)
+{
+	static const s64 x[] = { 2, 1, 2 }, one[] = { 2, 1, 1 };
 	struct pbw g = { 0 }, m;
 	struct ta_input in;
 
 	input(&g, "x", x, 3);
-	node(&g, "ReduceL2", "", "x", "r1", "axes=[-1,0]", NULL);
-	node(&g, "ReduceMax", "", "x", "r0", "axes=[-1,0]", "keepdims=0", NULL);
-	node(&g, "ReduceMean", "", "x", "rn", "axes=[1]", NULL);
-	input(&g, "p", p, 3);
-	node(&g, "MaxPool", "", "p", "mp", "kernel_shape=[1]", "strides=[3]",
-	     "auto_pad:SAME_UPPER", "ceil_mode=1", NULL);
-	output(&g, "r1");
-	output(&g, "r0");
-	output(&g, "rn");
-	output(&g, "mp");
-	m = model(&g, 13);
-	if (parsed(&m, &in) || has(&in, "r1", 36, "FLOAT [1,1,9]") ||
-	    has(&in, "r0", 36, "FLOAT [1,1,9]") ||
-	    has(&in, "rn", 0, "FLOAT [0,1,9]") ||
-	    has(&in, "mp", 8, "FLOAT [1,1,2]"))
+	node(&g, "MaxPool", "mp", "x", "y", "kernel_shape=[3]", "dilations=[2]",
+	     "auto_pad:SAME_UPPER", NULL);
+	output(&g, "y");
+	m = model(&g, 17);
+	if (fails(&m, -EINVAL, "node 0 (mp, MaxPool)",
+		  "spatial dimension 0: auto_pad SAME with dilation 2",
+		  "it writes 0, the operator 2", "no one shape is safe", NULL))
+		return 1;
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x, 3);
+	input(&g, "o", one, 3);
+	node(&g, "MaxPool", "", "x", "k1", "kernel_shape=[1]", "dilations=[3]",
+	     "auto_pad:SAME_LOWER", NULL);
+	node(&g, "MaxPool", "", "o", "o1", "kernel_shape=[3]", "dilations=[2]",
+	     "auto_pad:SAME_UPPER", NULL);
+	output(&g, "k1");
+	output(&g, "o1");
+	m = model(&g, 17);
+	if (parsed(&m, &in) || has(&in, "k1", 16, "FLOAT [2,1,2]") ||
+	    has(&in, "o1", 8, "FLOAT [2,1,1]"))
 		return 1;
 	ta_input_free(&in);
 	return 0;
@@ -390,8 +468,10 @@ const struct ta_test ta_onnx_ort_tests[] = {
 	  t_pool_ceil_slice_end },
 	{ "onnx: NonZero/Unique/Compress/NonMaxSuppression/TopK at their largest, Range bounded or refused",
 	  t_data_dependent },
-	{ "onnx: reductions over an empty axis, SAME pools with ceil_mode",
+	{ "onnx: reductions of an input without elements, SAME pools",
 	  t_empty_reduce_same_ceil },
+	{ "onnx: SAME pools with dilations refused where ONNX Runtime differs",
+	  t_same_pool_dilations },
 	{ "onnx: If/Loop/Scan and sequences refused", t_control_flow_refused },
 	{ "onnx: an empty constant shape, axes input", t_empty_constant },
 	{ "onnx: recorded shapes of run-time shape inputs checked",

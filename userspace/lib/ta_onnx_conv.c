@@ -78,6 +78,25 @@ static int ta_ox_window_attrs(struct ta_ox *ox, u32 nsp,
 }
 
 /*
+ * What ONNX Runtime (1.23) writes along spatial dimension @i of a pool with
+ * auto_pad SAME where the operator gives @out: it pads for
+ * the window without its dilation ((out - 1) x stride + kernel - in, not
+ * made 0 when negative), then slides the dilated window (@ek) over that;
+ * with ceil_mode the last division is rounded up, else towards zero.
+ * Negative: it refuses the node.
+ */
+static s64 ta_ox_same_pool_ort(const struct ta_ox_window *w, u32 i, s64 out,
+			       s64 ek)
+{
+	/* in + pads - ek, the pads (out - 1) x stride + kernel - in */
+	s64 span = (out - 1) * w->s[i] + w->k[i] - ek;
+
+	if (w->ceil_mode && span > 0)
+		return (span + w->s[i] - 1) / w->s[i] + 1;
+	return span / w->s[i] + 1;
+}
+
+/*
  * Output size of one spatial dimension. @pool: a pooling op, which ONNX
  * Runtime also runs when the window is larger than the padded input (see
  * below); a Conv it refuses then.
@@ -94,15 +113,28 @@ static int ta_ox_window_out(struct ta_ox *ox, const struct ta_ox_window *w,
 	if (!strcmp(w->auto_pad, "SAME_UPPER") ||
 	    !strcmp(w->auto_pad, "SAME_LOWER")) {
 		*out = (in + w->s[i] - 1) / w->s[i];
+		if (pool && w->dl[i] > 1) {
+			s64 ort = ta_ox_same_pool_ort(w, i, *out, ek);
+
+			if (ort >= 0 && ort != *out)
+				return ta_ox_node_fail(ox, -EINVAL,
+						       "spatial dimension %u: auto_pad SAME with dilation %lld, which ONNX Runtime pads for the window without its dilation: it writes %lld, the operator %lld, and no one shape is safe for the nodes after it",
+						       i, (long long)w->dl[i],
+						       (long long)ort, (long long)*out);
+		}
 		/*
-		 * ONNX's inference (1.12) applies ceil_mode to the pads SAME
-		 * gives, which can give one more: plan the larger.
+		 * ONNX's inference (1.12) puts the pads SAME gives into the
+		 * window's formula, ceil_mode's if set, which can give one
+		 * more; and its division truncates towards zero, which gives
+		 * 1 for an input dimension of 0 under a window shorter than
+		 * the stride (ONNX Runtime: 0, or refused). Plan the larger.
 		 */
 		span = (*out - 1) * w->s[i] + ek - in;
 		span = in + (span > 0 ? span : 0) - ek;
-		if (w->ceil_mode && span >= 0 &&
-		    (span + w->s[i] - 1) / w->s[i] + 1 > *out)
-			*out = (span + w->s[i] - 1) / w->s[i] + 1;
+		if (w->ceil_mode && span >= 0)
+			span += w->s[i] - 1;
+		if (span / w->s[i] + 1 > *out)
+			*out = span / w->s[i] + 1;
 		return 0;
 	}
 	span = in - ek;

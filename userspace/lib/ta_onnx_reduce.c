@@ -11,12 +11,66 @@ static s64 ta_ox_at_least_1(s64 d)
 	return d > 0 ? d : 1;
 }
 
+/* Whether @s has a dimension of 0: a tensor without elements. */
+static bool ta_ox_no_elements(const struct ta_ox_shape *s)
+{
+	u32 i;
+
+	for (i = 0; i < s->rank; i++)
+		if (!s->d[i])
+			return true;
+	return false;
+}
+
+/* @x with the dimensions in @mask reduced: to 1 with @keep, else dropped. */
+static void ta_ox_reduced(const struct ta_ox_shape *x, u32 mask, bool keep,
+			  struct ta_ox_shape *s)
+{
+	u32 i;
+
+	s->rank = 0;
+	for (i = 0; i < x->rank; i++) {
+		if (!(mask & (1U << i)))
+			s->d[s->rank++] = x->d[i];
+		else if (keep)
+			s->d[s->rank++] = 1;
+	}
+}
+
+/*
+ * A reduction over an input without elements, where ONNX Runtime (1.23)
+ * does not do what the operator says: it reduces only the axes given as
+ * numbers >= 0 (with none of them, it writes the input's shape whatever
+ * keepdims says: [0,4] over axis -1 stays [0,4]), and without axes it
+ * reduces them all even when noop_with_empty_axes is set. Its output
+ * @ort is then not always the operator's @spec, and no one shape is safe
+ * for the nodes after it in both (one can hold elements where the other
+ * has none, and ops along an axis see other dimensions): refused unless
+ * they are the same, whatever shape the model records (it would be the
+ * operator's).
+ */
+static int ta_ox_empty_reduction(struct ta_ox *ox,
+				 const struct ta_ox_shape *spec,
+				 const struct ta_ox_shape *ort)
+{
+	char a[128], b[128];
+
+	if (spec->rank == ort->rank &&
+	    !memcmp(spec->d, ort->d, spec->rank * sizeof(spec->d[0])))
+		return 0;
+	ta_ox_shape_str(ort, a, sizeof(a));
+	ta_ox_shape_str(spec, b, sizeof(b));
+	return ta_ox_node_fail(ox, -EINVAL,
+			       "over an input without elements ONNX Runtime writes %s, the operator %s (ONNX Runtime reduces only the axes given as numbers >= 0, all of them when none are given): no one shape is safe for the nodes after it",
+			       a, b);
+}
+
 int ta_ox_reduce(struct ta_ox *ox)
 {
 	struct ta_ox_value *x;
-	struct ta_ox_shape s = { 0 };
+	struct ta_ox_shape s, ort;
 	s64 axes[TA_OX_MAX_KEPT], keep, noop;
-	u32 i, ax = 0, mask = 0;
+	u32 i, ax = 0, mask = 0, ort_mask = 0;
 	s32 n;
 	bool sum = !strcmp(ox->nd.op_str, "ReduceSum");
 	int ret = ta_ox_one_output(ox) ?: ta_ox_need(ox, 0, &x) ?:
@@ -26,36 +80,33 @@ int ta_ox_reduce(struct ta_ox *ox)
 
 	if (ret)
 		return ret;
-	if (n <= 0 && noop)
-		return ta_ox_same(ox);
 	for (i = 0; n > 0 && i < (u32)n; i++) {
 		ret = ta_ox_axis(ox, axes[i], x->shape.rank, false, &ax);
 		if (ret)
 			return ret;
 		mask |= 1U << ax;
+		if (axes[i] >= 0)
+			ort_mask |= 1U << ax;
 	}
-	if (n <= 0)
-		mask = ~0U;
-	for (i = 0; i < x->shape.rank; i++) {
-		if (!(mask & (1U << i)))
-			s.d[s.rank++] = x->shape.d[i];
-		else if (keep)
-			s.d[s.rank++] = 1;
+	if (n <= 0) {
+		/* no axes: all of them, or none with noop_with_empty_axes */
+		mask = noop ? 0 : ~0U;
+		ort_mask = ~0U;
 	}
-	/*
-	 * Over an empty axis ONNX Runtime reduces that axis alone, and
-	 * writes the others whole: [0,1,9] over axes -1 and 0 gives [1,1,9].
-	 * Plan the larger: the input with each empty dimension made 1.
-	 */
-	for (i = 0; i < x->shape.rank; i++)
-		if ((mask & (1U << i)) && !x->shape.d[i])
-			break;
-	if (i < x->shape.rank) {
+	if (mask)
+		ta_ox_reduced(&x->shape, mask, keep, &s);
+	else
 		s = x->shape;
-		for (i = 0; i < s.rank; i++)
-			s.d[i] = ta_ox_at_least_1(s.d[i]);
+	if (ta_ox_no_elements(&x->shape)) {
+		if (ort_mask)
+			ta_ox_reduced(&x->shape, ort_mask, keep, &ort);
+		else
+			ort = x->shape;
+		ret = ta_ox_empty_reduction(ox, &s, &ort);
+		if (ret)
+			return ret;
 	}
-	return ta_ox_set(ox, 0, x->dtype, &s);
+	return mask ? ta_ox_set(ox, 0, x->dtype, &s) : ta_ox_same(ox);
 }
 
 int ta_ox_argmax(struct ta_ox *ox)
@@ -63,7 +114,7 @@ int ta_ox_argmax(struct ta_ox *ox)
 	struct ta_ox_value *x;
 	struct ta_ox_shape s = { 0 };
 	s64 axis, keep;
-	u32 ax = 0, i;
+	u32 ax = 0;
 	int ret = ta_ox_one_output(ox) ?: ta_ox_need(ox, 0, &x) ?:
 		  ta_ox_attr_int(ox, "axis", 0, &axis) ?:
 		  ta_ox_attr_int(ox, "keepdims", 1, &keep);
@@ -72,11 +123,12 @@ int ta_ox_argmax(struct ta_ox *ox)
 		ret = ta_ox_axis(ox, axis, x->shape.rank, false, &ax);
 	if (ret)
 		return ret;
-	for (i = 0; i < x->shape.rank; i++) {
-		if (i != ax)
-			s.d[s.rank++] = x->shape.d[i];
-		else if (keep)
-			s.d[s.rank++] = 1;
+	ta_ox_reduced(&x->shape, 1U << ax, keep, &s);
+	/* an input without elements: ONNX Runtime ignores a negative axis */
+	if (axis < 0 && ta_ox_no_elements(&x->shape)) {
+		ret = ta_ox_empty_reduction(ox, &s, &x->shape);
+		if (ret)
+			return ret;
 	}
 	return ta_ox_set(ox, 0, TA_OX_INT64, &s);
 }
