@@ -68,7 +68,7 @@ static int ta_ox_empty_reduction(struct ta_ox *ox,
 int ta_ox_reduce(struct ta_ox *ox)
 {
 	struct ta_ox_value *x;
-	struct ta_ox_shape s, ort;
+	struct ta_ox_shape s = { 0 }, ort = { 0 };
 	s64 axes[TA_OX_MAX_KEPT], keep, noop;
 	u32 i, ax = 0, mask = 0, ort_mask = 0;
 	s32 n;
