@@ -109,8 +109,8 @@ if [ ! -f "$rootfs" ]; then
 	rm -rf "$dk/bootstrap"
 fi
 mkdir -p "$root"
-tar -C "$root" -xf "$rootfs" 2>>"$log"
 ta_cache_use "$rootfs"
+tar -C "$root" -xf "$rootfs" 2>>"$log"
 tap $? "a clean root: debootstrap --variant=minbase bookworm (cached in $rootfs)"
 in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
 	LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
