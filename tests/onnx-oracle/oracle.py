@@ -206,7 +206,10 @@ def infer_sizes(model):
         if tt.elem_type not in ONNX_SIZE:
             continue
         dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim]
-        if any(d is None for d in dims):
+        # a negative dimension is onnx's own formula going below 0 (a
+        # pool's window past its padded input by more than a stride, which
+        # ONNX Runtime refuses): no size, and two of them multiply to one
+        if any(d is None or d < 0 for d in dims):
             continue
         out[v.name] = nbytes(ONNX_SIZE[tt.elem_type], dims)
     return out
