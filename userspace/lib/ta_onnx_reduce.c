@@ -11,17 +11,6 @@ static s64 ta_ox_at_least_1(s64 d)
 	return d > 0 ? d : 1;
 }
 
-/* Whether @s has a dimension of 0: a tensor without elements. */
-static bool ta_ox_no_elements(const struct ta_ox_shape *s)
-{
-	u32 i;
-
-	for (i = 0; i < s->rank; i++)
-		if (!s->d[i])
-			return true;
-	return false;
-}
-
 /* @x with the dimensions in @mask reduced: to 1 with @keep, else dropped. */
 static void ta_ox_reduced(const struct ta_ox_shape *x, u32 mask, bool keep,
 			  struct ta_ox_shape *s)
@@ -97,7 +86,7 @@ int ta_ox_reduce(struct ta_ox *ox)
 		ta_ox_reduced(&x->shape, mask, keep, &s);
 	else
 		s = x->shape;
-	if (ta_ox_no_elements(&x->shape)) {
+	if (!ta_ox_elems(&x->shape)) {
 		if (ort_mask)
 			ta_ox_reduced(&x->shape, ort_mask, keep, &ort);
 		else
@@ -125,7 +114,7 @@ int ta_ox_argmax(struct ta_ox *ox)
 		return ret;
 	ta_ox_reduced(&x->shape, 1U << ax, keep, &s);
 	/* an input without elements: ONNX Runtime ignores a negative axis */
-	if (axis < 0 && ta_ox_no_elements(&x->shape)) {
+	if (axis < 0 && !ta_ox_elems(&x->shape)) {
 		ret = ta_ox_empty_reduction(ox, &s, &x->shape);
 		if (ret)
 			return ret;
