@@ -34,6 +34,8 @@
 #include "ta_bound.h"
 #include "ta_contain.h"
 #include "ta_greedy.h"
+#include "ta_sort.h"
+#include "ta_validate.h"
 
 /* The sort key: a container ranks before its contents. */
 struct ta_contain_key {
@@ -57,13 +59,6 @@ static int ta_contain_cmp(const void *pa, const void *pb)
 	if (a->end != b->end)
 		return a->end > b->end ? -1 : 1;
 	return a->index < b->index ? -1 : a->index > b->index;
-}
-
-static int ta_cmp_ev(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /**
@@ -101,18 +96,29 @@ static void ta_contain_conflict(struct ta_conflict *c, u32 kind, u32 a,
 	c->step = step;
 }
 
+/* The scratch of ta_contain_rank(), in u64 words: keys, sort, indices. */
+static size_t ta_contain_scratch_words(u32 n)
+{
+	return n + ta_radix_scratch_words(n, true) + (n + 1) / 2;
+}
+
 /*
  * The selected tensors (with bytes; with @only, fixed there) ranked:
- * @key[r] is rank r's. Return: how many, or -EINVAL (and @c) for an
- * offset whose end passes %TA_PLAN_MAX_HEIGHT.
+ * @key[r] is rank r's. @lo is scratch of ta_contain_scratch_words(n): the
+ * first bytes, sorted by a radix sort (stable, made in index order), so
+ * that only the tensors of one first byte need the comparison sort.
+ * Return: how many, or -EINVAL (and @c) for an offset whose end passes
+ * %TA_PLAN_MAX_HEIGHT.
  */
 static s64 ta_contain_rank(const struct ta_problem *p, const u64 *offsets,
 			   const u64 *only, struct ta_contain_key *key,
-			   struct ta_conflict *c)
+			   u64 *lo, struct ta_conflict *c)
 {
-	u32 i, m = 0;
+	u32 i, j, m = 0, n = p->n_buffers;
+	u64 *scratch = lo + n;
+	u32 *idx = (u32 *)(scratch + ta_radix_scratch_words(n, true));
 
-	for (i = 0; i < p->n_buffers; i++) {
+	for (i = 0; i < n; i++) {
 		const struct ta_buffer *b = &p->buffers[i];
 
 		if (!b->size || (only && only[i] == TA_OFFSET_UNFIXED))
@@ -122,14 +128,29 @@ static s64 ta_contain_rank(const struct ta_problem *p, const u64 *offsets,
 			ta_contain_conflict(c, TA_CONFLICT_HEIGHT, i, i, 0);
 			return -EINVAL;
 		}
-		key[m].lo = offsets[i];
-		key[m].hi = offsets[i] + b->size;
-		key[m].start = b->start;
-		key[m].end = b->end;
-		key[m].index = i;
+		lo[m] = offsets[i];
+		idx[m] = i;
 		m++;
 	}
-	ta_env_sort(key, m, sizeof(*key), ta_contain_cmp);
+	ta_radix_sort_in(lo, idx, m, scratch);
+	for (j = 0; j < m; j++) {
+		const struct ta_buffer *b = &p->buffers[idx[j]];
+
+		i = idx[j];
+		key[j].lo = offsets[i];
+		key[j].hi = offsets[i] + b->size;
+		key[j].start = b->start;
+		key[j].end = b->end;
+		key[j].index = i;
+	}
+	/* ties in the first byte: the rest of the order */
+	for (i = 0; i < m; i = j) {
+		for (j = i + 1; j < m && key[j].lo == key[i].lo; j++)
+			;
+		if (j - i > 1)
+			ta_env_sort(key + i, j - i, sizeof(*key),
+				    ta_contain_cmp);
+	}
 	return m;
 }
 
@@ -193,7 +214,7 @@ int ta_contain_check(const struct ta_problem *p, const u64 *offsets,
 {
 	u32 n = p->n_buffers, m, k, r, i, hit = 0;
 	struct ta_contain_key *key;
-	u64 *ev = NULL, *bits = NULL;
+	u64 *lo, *ev = NULL, *bits = NULL;
 	u32 *par = NULL;
 	struct ta_bits live;
 	s64 got;
@@ -205,7 +226,11 @@ int ta_contain_check(const struct ta_problem *p, const u64 *offsets,
 	key = ta_env_alloc_array(n ? n : 1, sizeof(*key));
 	if (!key)
 		return -ENOMEM;
-	got = ta_contain_rank(p, offsets, only, key, c);
+	lo = ta_env_alloc_array(ta_contain_scratch_words(n), sizeof(*lo));
+	if (!lo)
+		goto out;
+	got = ta_contain_rank(p, offsets, only, key, lo, c);
+	ta_env_free(lo);
 	if (got < 0) {
 		ret = (int)got;
 		goto out;
@@ -216,7 +241,9 @@ int ta_contain_check(const struct ta_problem *p, const u64 *offsets,
 	if (ret || !m)
 		goto out;
 	ret = -ENOMEM;
-	ev = ta_env_alloc_array((size_t)m * 2, sizeof(*ev));
+	ev = ta_env_alloc_array((size_t)m * 2 +
+				ta_radix_scratch_words(m * 2, false),
+				sizeof(*ev));
 	par = ta_env_alloc_array(m, sizeof(*par));
 	bits = ta_env_alloc_array(ta_bits_words(m), sizeof(*bits));
 	if (!ev || !par || !bits)
@@ -227,7 +254,8 @@ int ta_contain_check(const struct ta_problem *p, const u64 *offsets,
 		ev[2 * r + 1] = (u64)key[r].end << 32 | r;
 		par[r] = TA_CONTAIN_NONE;
 	}
-	ta_env_sort(ev, (size_t)m * 2, sizeof(*ev), ta_cmp_ev);
+	/* every key differs: any sort gives the one order */
+	ta_radix_sort_in(ev, NULL, m * 2, ev + (size_t)m * 2);
 	ta_bits_init(&live, m, bits);
 	ret = 0;
 	for (k = 0; k < 2 * m && !ret; k++) {
@@ -262,28 +290,6 @@ out:
 	return ret;
 }
 
-/*
- * The fixed tensors' parents (ta_contain_check() of @p->fixed), in a new
- * array *@parent; NULL when the check fails (-EINVAL: the plan is refused
- * later, where it is checked). Return: 0 or a negative errno but -EINVAL.
- */
-static int ta_contain_parents(const struct ta_problem *p, u32 **parent,
-			      struct ta_work *w)
-{
-	struct ta_conflict c;
-	int ret;
-
-	*parent = ta_env_alloc_array(p->n_buffers, sizeof(**parent));
-	if (!*parent)
-		return -ENOMEM;
-	ret = ta_contain_check(p, p->fixed, p->fixed, *parent, &c, w);
-	if (ret) {
-		ta_env_free(*parent);
-		*parent = NULL;
-	}
-	return ret == -EINVAL ? 0 : ret;
-}
-
 /* @p's buffers with the contained ones' sizes 0 (they take no room). */
 static struct ta_buffer *ta_contain_outer(const struct ta_problem *p,
 					  const u32 *parent)
@@ -302,6 +308,46 @@ static struct ta_buffer *ta_contain_outer(const struct ta_problem *p,
 	return b;
 }
 
+/*
+ * The fixed tensors' parents, in a new array *@parent: ta_contain_check()
+ * of @p->fixed, whose result is returned (-EINVAL and @c when it refuses
+ * the fixed offsets; *@parent is then NULL, as on any error).
+ */
+static int ta_contain_parents(const struct ta_problem *p, u32 **parent,
+			      struct ta_conflict *c, struct ta_work *w)
+{
+	int ret;
+
+	*parent = ta_env_alloc_array(p->n_buffers, sizeof(**parent));
+	if (!*parent)
+		return -ENOMEM;
+	ret = ta_contain_check(p, p->fixed, p->fixed, *parent, c, w);
+	if (ret) {
+		ta_env_free(*parent);
+		*parent = NULL;
+	}
+	return ret;
+}
+
+/*
+ * The lower bound of @p, leaving out the tensors @parent says are
+ * contained; @parent NULL: the plain bound.
+ */
+static int ta_contain_bound(const struct ta_problem *p, const u32 *parent,
+			    u64 *lb, struct ta_work *w)
+{
+	struct ta_buffer *outer;
+	int ret;
+
+	if (!parent)
+		return ta_sweep_lower_bound(p->buffers, p->n_buffers, lb, w);
+	outer = ta_contain_outer(p, parent);
+	ret = outer ? ta_sweep_lower_bound(outer, p->n_buffers, lb, w) :
+		      -ENOMEM;
+	ta_env_free(outer);
+	return ret;
+}
+
 /**
  * ta_contain_lower_bound() - the lower bound of a problem, nesting known
  * @p: a validated problem without alias classes
@@ -318,58 +364,75 @@ static struct ta_buffer *ta_contain_outer(const struct ta_problem *p,
 int ta_contain_lower_bound(const struct ta_problem *p, u64 *lb,
 			   struct ta_work *w)
 {
-	struct ta_buffer *outer;
+	struct ta_conflict c;
 	u32 *parent = NULL;
 	int ret;
 
 	if (p->fixed && p->n_buffers) {
-		ret = ta_contain_parents(p, &parent, w);
-		if (ret)
+		ret = ta_contain_parents(p, &parent, &c, w);
+		if (ret && ret != -EINVAL)
 			return ret;
 	}
-	if (!parent)
-		return ta_sweep_lower_bound(p->buffers, p->n_buffers, lb, w);
-	outer = ta_contain_outer(p, parent);
-	ret = outer ? ta_sweep_lower_bound(outer, p->n_buffers, lb, w) :
-		      -ENOMEM;
-	ta_env_free(outer);
+	ret = ta_contain_bound(p, parent, lb, w);
 	ta_env_free(parent);
 	return ret;
 }
 
 /**
- * ta_contain_place() - the fixed strategy's placement, nesting known
- * @p: a validated problem with &ta_problem.fixed and no alias classes,
- *     whose fixed offsets ta_contain_check() accepted
+ * ta_contain_fixed() - the fixed strategy of a plan whose tensors may nest
+ * @p: a validated problem with &ta_problem.fixed, at least one buffer and
+ *     no alias classes
+ * @limit: the height the plan must stay under
  * @offsets: out, one per buffer
- * @height: out, max(offset + size)
+ * @res: out: the lower bound, the height (max(offset + size)) and, when
+ *	 the fixed offsets are refused, the conflict
  * @w: work counter
  *
- * ta_greedy_place() around the fixed tensors that no other contains (the
- * placement engine takes placed buffers that do not nest); the contained
- * ones keep their offsets, inside their containers.
+ * The lower bound as ta_contain_lower_bound() gives it, the fixed offsets
+ * checked as ta_check_plan() checks them (alignment and height first,
+ * then overlaps), then ta_greedy_place() around the fixed tensors that no
+ * other contains (the placement engine takes placed buffers that do not
+ * nest); the contained ones keep their offsets, inside their containers.
+ * The nesting is found once for all three.
  *
- * Return: as ta_greedy_place().
+ * Return: 0, -EINVAL (the fixed offsets refused, &ta_result.conflict
+ * set), or as ta_greedy_place().
  */
-int ta_contain_place(const struct ta_problem *p, u64 *offsets, u64 *height,
-		     struct ta_work *w)
+int ta_contain_fixed(const struct ta_problem *p, u64 limit, u64 *offsets,
+		     struct ta_result *res, struct ta_work *w)
 {
-	struct ta_buffer *outer;
+	struct ta_buffer *outer = NULL;
+	struct ta_conflict overlap;
 	u32 *parent, i;
-	int ret;
+	u64 top;
+	int ret, nest;
 
-	ret = ta_contain_parents(p, &parent, w);
+	nest = ta_contain_parents(p, &parent, &overlap, w);
+	if (nest && nest != -EINVAL)
+		return nest;
+	ret = ta_contain_bound(p, parent, &res->lower_bound, w);
 	if (ret)
-		return ret;
-	if (!parent)
-		return -EINVAL;
+		goto free_parent;
+	ret = ta_check_offsets(p, p->fixed, p->fixed, limit, &top,
+			       &res->conflict, w);
+	if (ret)
+		goto free_parent;
+	if (nest) {
+		res->conflict = overlap;
+		ret = nest;
+		goto free_parent;
+	}
+	ret = -ENOMEM;
 	outer = ta_contain_outer(p, parent);
-	ret = outer ? ta_greedy_place(outer, p->n_buffers, p->fixed, offsets,
-				      height, w) : -ENOMEM;
+	if (!outer)
+		goto free_parent;
+	ret = ta_greedy_place(outer, p->n_buffers, p->fixed, offsets,
+			      &res->height, w);
 	for (i = 0; !ret && i < p->n_buffers; i++)
 		if (parent[i] != TA_CONTAIN_NONE)
 			offsets[i] = p->fixed[i];
 	ta_env_free(outer);
+free_parent:
 	ta_env_free(parent);
 	return ret;
 }

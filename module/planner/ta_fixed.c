@@ -28,21 +28,22 @@ int ta_plan_fixed(const struct ta_problem *p, u64 *offsets,
 	u32 i, high = 0;
 	int ret;
 
-	if (root)
+	if (!p->n_buffers)
+		return root ? ta_alias_lower_bound(p, root, &res->lower_bound, w) :
+			      ta_contain_lower_bound(p, &res->lower_bound, w);
+	if (ta_contain_applies(p, root)) {
+		ret = ta_contain_fixed(p, limit, offsets, res, w);
+	} else {
 		ret = ta_alias_lower_bound(p, root, &res->lower_bound, w);
-	else
-		ret = ta_contain_lower_bound(p, &res->lower_bound, w);
-	if (ret || !p->n_buffers)
-		return ret;
-	ret = ta_check_plan(p, p->fixed, p->fixed, root, limit, &res->conflict,
-			    w);
-	if (ret)
-		return ret;
-	if (ta_contain_applies(p, root))
-		ret = ta_contain_place(p, offsets, &res->height, w);
-	else
+		if (ret)
+			return ret;
+		ret = ta_check_plan(p, p->fixed, p->fixed, root, limit,
+				    &res->conflict, w);
+		if (ret)
+			return ret;
 		ret = ta_greedy_place(p->buffers, p->n_buffers, p->fixed,
 				      offsets, &res->height, w);
+	}
 	if (ret)
 		return ret;
 	res->steps = p->n_buffers;

@@ -128,6 +128,42 @@ free_order:
 }
 
 /*
+ * Every buffer with bytes has a fixed offset (an external plan as a whole):
+ * the placement is those offsets, without a fit engine. Return: 1 when
+ * some buffer with bytes is unfixed (nothing done), else as
+ * ta_greedy_place().
+ */
+static int ta_greedy_all_fixed(const struct ta_buffer *bufs, u32 n,
+			       const u64 *fixed, u64 *offsets, u64 *height,
+			       struct ta_work *w)
+{
+	u64 top = 0, off;
+	u32 i;
+	int ret;
+
+	for (i = 0; i < n; i++)
+		if (bufs[i].size && fixed[i] == TA_OFFSET_UNFIXED)
+			return 1;
+	for (i = 0; i < n; i++) {
+		ret = ta_work_add(w, 1);
+		if (ret)
+			return ret;
+		offsets[i] = 0;
+		if (!bufs[i].size)
+			continue;
+		off = fixed[i];
+		if (off > TA_PLAN_MAX_HEIGHT ||
+		    bufs[i].size > TA_PLAN_MAX_HEIGHT - off)
+			return -EOVERFLOW;
+		offsets[i] = off;
+		if (off + bufs[i].size > top)
+			top = off + bufs[i].size;
+	}
+	*height = top;
+	return 0;
+}
+
+/*
  * Cut the buffers into parts: whole time-connected components (no buffer
  * of one overlaps a buffer of another in time), consecutive in time,
  * gathered until a part holds %TA_GREEDY_PART buffers. @part gets each
@@ -168,7 +204,8 @@ static u32 ta_greedy_parts(const struct ta_buffer *b, u32 n, u32 *part)
  * @n: how many, at least 1
  * @fixed: NULL, or per buffer an offset it must have (placed first, as
  *	   given, in the same size order) or %TA_OFFSET_UNFIXED; the others
- *	   are then placed around them
+ *	   are then placed around them (when there are none, no engine is
+ *	   made: the offsets are @fixed's)
  * @offsets: out, one per buffer
  * @height: out, max(offset + size)
  * @w: work counter
@@ -192,13 +229,19 @@ int ta_greedy_place(const struct ta_buffer *bufs, u32 n, const u64 *fixed,
 	u64 *pfixed = NULL, *poff = NULL, h, top = 0;
 	u32 *part, *first = NULL, *member = NULL;
 	u32 parts, i, p, k, most = 0;
-	int ret = -ENOMEM;
+	int ret;
 
+	if (fixed) {
+		ret = ta_greedy_all_fixed(bufs, n, fixed, offsets, height, w);
+		if (ret <= 0)
+			return ret;
+	}
 	if (n <= TA_GREEDY_PART)
 		return ta_greedy_place_part(bufs, n, fixed, offsets, height, w);
 	part = ta_env_alloc_array(n, sizeof(*part));
 	if (!part)
 		return -ENOMEM;
+	ret = -ENOMEM;
 	parts = ta_greedy_parts(bufs, n, part);
 	if (!parts)
 		goto out;

@@ -115,6 +115,9 @@ static const struct ref_shape ref_shapes[] = {
 	/* offsets given, in one part and in several */
 	{ 600, 400, 60, 0, 5000, 3, true, 0, 7, 0 },
 	{ 8400, 1500, 30, 0, 100000, 0, false, 4, 25, 1 },
+	/* every offset given (zero sizes too): no engine, the same plan */
+	{ 600, 400, 60, 0, 5000, 3, true, 0, 1, 0 },
+	{ 8400, 1500, 30, 0, 100000, 0, false, 4, 1, 1 },
 };
 
 /*
@@ -335,7 +338,7 @@ static int t_radix_sort(void)
 }
 
 const struct ta_test ta_greedy_ref_tests[] = {
-	{ "greedy-size: plans equal an O(n^2) best fit, 135 random inputs",
+	{ "greedy-size: plans equal an O(n^2) best fit, 148 random inputs",
 	  t_greedy_vs_reference },
 	{ "radix sort: as qsort by key then place, 180 inputs and 60 from bit 32",
 	  t_radix_sort },
