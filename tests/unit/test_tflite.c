@@ -105,9 +105,12 @@ struct tiny {
  * 2 [1,8] INT16; 3 [1,4] FLOAT32 variable; 4 output [1,2] FLOAT32;
  * 5 [3] INT32, used by no op. Ops: FULLY_CONNECTED(0, 1, -1) -> 2 (a new
  * style code), SVDF(2, 3) -> 4 (an old style code: deprecated field only).
+ * Tensors 0, 2 and 5 have a shape_signature with a batch left open (-1),
+ * 4 one without.
  */
 static void tiny_build(struct tiny *m)
 {
+	static const s32 open_batch[2] = { -1, 8 }, closed[2] = { 1, 2 };
 	static const struct {
 		s32 dims[2];
 		u32 ndims, type, buffer, var;
@@ -159,7 +162,7 @@ static void tiny_build(struct tiny *m)
 	fb_put(f, m->tensors_vec, 6);
 	fb_ref(f, fb_field(sg, 0), m->tensors_vec);
 	for (i = 0; i < 6; i++) {
-		tv[i] = fb_table(f, 6);
+		tv[i] = fb_table(f, 8);
 		fb_ref(f, m->tensors_vec + 4 + 4 * i, tv[i]);
 		x = fb_vec(f, ts[i].ndims, ts[i].dims);
 		fb_ref(f, fb_field(tv[i], 0), x);
@@ -169,6 +172,14 @@ static void tiny_build(struct tiny *m)
 		fb_ref(f, fb_field(tv[i], 3), x);
 		fb_absent(f, tv[i], 4);
 		f->b[fb_field(tv[i], 5)] = (u8)ts[i].var;
+		fb_absent(f, tv[i], 6);
+		if (i == 0 || i == 2 || i == 5)
+			fb_ref(f, fb_field(tv[i], 7),
+			       fb_vec(f, 2, open_batch));
+		else if (i == 4)
+			fb_ref(f, fb_field(tv[i], 7), fb_vec(f, 2, closed));
+		else
+			fb_absent(f, tv[i], 7);
 		if (!i)
 			m->t0_shape = fb_field(tv[i], 0) +
 				(f->b[fb_field(tv[i], 0)] |
@@ -235,6 +246,8 @@ static int t_tiny(void)
 		 info.n_used == 5 && info.n_ops == 2 && info.n_constants == 1 &&
 		 info.n_variables == 1 && info.naive_bytes == 112 &&
 		 info.constant_bytes == 64 && info.variable_bytes == 16, "info");
+	/* tensor 5's open batch is not counted: no op uses it */
+	TA_CHECK(info.n_dynamic == 2, "open dimensions: %u", info.n_dynamic);
 	for (i = 0; i < 5; i++) {
 		snprintf(id, sizeof(id), "%u", i);
 		TA_CHECK(!strcmp(in.ids[i], id), "id %u", i);
@@ -375,7 +388,9 @@ static int t_tiny_shared(void)
 
 /*
  * From /work/shared/models/PROVENANCE.md; 0 = not given there. The models
- * compiled for an NPU are in its compiled/ (@compiled).
+ * compiled for an NPU are in its compiled/ (@compiled). @dynamic: tensors
+ * whose shape_signature has a -1, counted in flatc's JSON of each model
+ * (tests/data/tflite-subset.fbs; every one of them is used by an op).
  */
 static const struct model_ref {
 	const char *file;
@@ -384,25 +399,27 @@ static const struct model_ref {
 	u64 max_live;
 	const char *op1;	/* an op kind and how often */
 	u32 op1_count;
+	u32 dynamic;
 } model_refs[] = {
 	{ "hello_world_mlp_f32.tflite", false, 10, 3, 0, 128,
-	  "FULLY_CONNECTED", 3 },
+	  "FULLY_CONNECTED", 3, 4 },
 	{ "person_detect_mobilenetv1_i8.tflite", false, 89, 31, 0, 55296,
-	  "DEPTHWISE_CONV_2D", 14 },
-	{ "keyword_svdf_scrambled.tflite", false, 54, 15, 7, 2112, "SVDF", 7 },
+	  "DEPTHWISE_CONV_2D", 14, 0 },
+	{ "keyword_svdf_scrambled.tflite", false, 54, 15, 7, 2112, "SVDF", 7,
+	  0 },
 	{ "mnist_lstm_i8.tflite", false, 27, 4, 2, 0,
-	  "UNIDIRECTIONAL_SEQUENCE_LSTM", 1 },
-	{ "kws_dscnn_i8.tflite", false, 35, 13, 0, 16000, "CONV_2D", 5 },
+	  "UNIDIRECTIONAL_SEQUENCE_LSTM", 1, 0 },
+	{ "kws_dscnn_i8.tflite", false, 35, 13, 0, 16000, "CONV_2D", 5, 14 },
 	{ "anomaly_autoencoder_i8.tflite", false, 31, 10, 0, 768,
-	  "FULLY_CONNECTED", 10 },
-	{ "resnet8_cifar10_i8.tflite", false, 38, 16, 0, 49152, "ADD", 3 },
+	  "FULLY_CONNECTED", 10, 11 },
+	{ "resnet8_cifar10_i8.tflite", false, 38, 16, 0, 49152, "ADD", 3, 17 },
 	{ "deeplabv3_mnv2_dm05_u8.tflite", false, 186, 72, 0, 7631901,
-	  "RESIZE_BILINEAR", 3 },
+	  "RESIZE_BILINEAR", 3, 0 },
 	{ "movenet_lightning_i8.tflite", false, 333, 157, 0, 1105920,
-	  "GATHER_ND", 4 },
-	{ "mobilenet_v2_1.0_224_u8.tflite", false, 0, 66, 0, 0, "ADD", 10 },
+	  "GATHER_ND", 4, 0 },
+	{ "mobilenet_v2_1.0_224_u8.tflite", false, 0, 66, 0, 0, "ADD", 10, 0 },
 	/* Vela for Ethos-U: one ethos-u op, its plan offline */
-	{ "person_detect_vela.tflite", true, 6, 1, 0, 0, "ethos-u", 1 },
+	{ "person_detect_vela.tflite", true, 6, 1, 0, 0, "ethos-u", 1, 0 },
 };
 
 const char *ta_test_shared_dir(void);
@@ -517,6 +534,8 @@ static int check_model(const char *dir, const struct model_ref *r)
 		 "%s: ops %u", r->file, info.n_ops);
 	TA_CHECK(info.n_variables == r->variables, "%s: variables %u",
 		 r->file, info.n_variables);
+	TA_CHECK(info.n_dynamic == r->dynamic, "%s: %u tensors left open",
+		 r->file, info.n_dynamic);
 	for (i = 0; i < in.graph.n_ops; i++)
 		kind += !strcmp(in.op_names[i], r->op1);
 	TA_CHECK(kind == r->op1_count, "%s: %u %s", r->file, kind, r->op1);

@@ -113,6 +113,10 @@ int ta_input_finish_graph(struct ta_input *in, const char *path,
  *		   signatures' entry points): not planned
  * @n_inplace: ops marked %TA_OP_INPLACE (views such as RESHAPE)
  * @n_fixed: tensors with an offset in OfflineMemoryAllocation (not -1)
+ * @n_dynamic: of the graph's tensors, those with a dimension the model
+ *	       leaves open (-1 in shape_signature, e.g. a batch): planned at
+ *	       the size shape records, which TFLite allocates unless the
+ *	       application resizes an input
  */
 struct ta_tflite_info {
 	u32 n_subgraphs;
@@ -129,6 +133,7 @@ struct ta_tflite_info {
 	u32 n_unreachable;
 	u32 n_inplace;
 	u32 n_fixed;
+	u32 n_dynamic;
 };
 
 /*

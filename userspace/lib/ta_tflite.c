@@ -344,6 +344,7 @@ static int ta_tfl_build(struct ta_tfl *m, struct ta_input *in)
 				m->info->n_variables++;
 				m->info->variable_bytes += tt->size;
 			}
+			m->info->n_dynamic += tt->dynamic;
 		}
 	}
 	for (i = 0; i < m->refs.n; i++)

@@ -58,6 +58,7 @@ enum {
 struct ta_tfl_tensor {
 	u64 size;
 	u32 flags;
+	bool dynamic;	/* its shape_signature has a -1: planned at its shape */
 	char *note;
 };
 

@@ -141,7 +141,7 @@ static int ta_tfl_tensor(struct ta_tfl *m, u32 s, const struct ta_fbv *tensors,
 	struct ta_fb *fb = &m->fb;
 	struct ta_tfl_tensor *tt = &m->sg[s].t[i];
 	struct ta_fbt t, b;
-	struct ta_fbv shape, name, data;
+	struct ta_fbv shape, sig, name, data;
 	u64 type, buf, var, elems = 1, bytes, extsize, k;
 	const char *tname;
 	char dims[TA_TFL_MAX_DIMS * 12 + 4], *nm, who[48];
@@ -164,8 +164,17 @@ static int ta_tfl_tensor(struct ta_tfl *m, u32 s, const struct ta_fbv *tensors,
 		ret = ta_fb_vector(fb, &t, TA_T_NAME, 1, &name);
 	if (!ret)
 		ret = ta_fb_scalar(fb, &t, TA_T_VARIABLE, 1, 0, &var);
+	if (!ret)
+		ret = ta_fb_vector(fb, &t, TA_T_SIGNATURE, 4, &sig);
 	if (ret)
 		return ret;
+	/*
+	 * A dimension left open by the converter (a batch): -1 in
+	 * shape_signature, its size in shape (1). TFLite allocates shape's
+	 * unless the application resizes the input, which tactl import says.
+	 */
+	for (k = 0; k < sig.len && !tt->dynamic; k++)
+		tt->dynamic = (s32)ta_fb_u32(fb, sig.data + 4 * k) < 0;
 	if (shape.len > TA_TFL_MAX_DIMS) {
 		ta_err(fb->err, fb->errlen, fb->path, 0,
 		       "%s: %llu dimensions, more than %u (the most this reader plans)",

@@ -60,6 +60,10 @@ static void import_print_tflite(const char *file,
 		fprintf(stderr,
 			"%s: OfflineMemoryAllocation: %u tensors at fixed offsets, %u planned around them\n",
 			file, info->n_fixed, info->n_used - info->n_fixed);
+	if (info->n_dynamic)
+		fprintf(stderr,
+			"%s: %u tensor%s with a dimension left open (shape_signature -1), planned at the shape the model records (TFLite's default); an application that resizes an input makes them larger: convert the model at that size\n",
+			file, info->n_dynamic, info->n_dynamic == 1 ? "" : "s");
 }
 
 int tactl_cmd_import(int argc, char **argv)
