@@ -59,6 +59,15 @@ int ta_greedy_order(const struct ta_buffer *b, u32 n, u32 *order)
 	return 0;
 }
 
+/* A fixed offset @at of buffer @b into *@off: -EOVERFLOW past the height. */
+static int ta_greedy_fixed_at(const struct ta_buffer *b, u64 at, u64 *off)
+{
+	*off = at;
+	if (at > TA_PLAN_MAX_HEIGHT || b->size > TA_PLAN_MAX_HEIGHT - at)
+		return -EOVERFLOW;
+	return 0;
+}
+
 /*
  * Greedy placement of one part of the buffers (all of them, or some whole
  * time-connected components), as ta_greedy_place() describes.
@@ -106,12 +115,10 @@ static int ta_greedy_place_part(const struct ta_buffer *bufs, u32 n,
 				if (ret)
 					goto destroy_fit;
 			} else {
-				off = fixed[i];
-				if (off > TA_PLAN_MAX_HEIGHT ||
-				    bufs[i].size > TA_PLAN_MAX_HEIGHT - off) {
-					ret = -EOVERFLOW;
+				ret = ta_greedy_fixed_at(&bufs[i], fixed[i],
+							 &off);
+				if (ret)
 					goto destroy_fit;
-				}
 			}
 			offsets[i] = off;
 			if (off + bufs[i].size > top)
@@ -151,10 +158,9 @@ static int ta_greedy_all_fixed(const struct ta_buffer *bufs, u32 n,
 		offsets[i] = 0;
 		if (!bufs[i].size)
 			continue;
-		off = fixed[i];
-		if (off > TA_PLAN_MAX_HEIGHT ||
-		    bufs[i].size > TA_PLAN_MAX_HEIGHT - off)
-			return -EOVERFLOW;
+		ret = ta_greedy_fixed_at(&bufs[i], fixed[i], &off);
+		if (ret)
+			return ret;
 		offsets[i] = off;
 		if (off + bufs[i].size > top)
 			top = off + bufs[i].size;
