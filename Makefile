@@ -26,7 +26,8 @@
 #                             cap per run) and after (limit 2 s), then the
 #                             transports in a VM of Debian's stock kernel
 #                             (and ta_bench --scale: time, memory and slope
-#                             at 2^16..2^20 buffers, auto's budget kept)
+#                             at 2^16..2^20 buffers, a fixed plan's check
+#                             too, auto's budget kept)
 #   make lint                 checkpatch --strict, W=1, sparse on the module
 #   make kunit                the KUnit suites through the kernel's kunit.py
 #                             (module/ as drivers/misc/tensorarena of a clean

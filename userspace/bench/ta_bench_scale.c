@@ -16,8 +16,10 @@
  *
  *	scale STRATEGY N MS CPU_MS RSS_B/BUF SLOPE HEIGHT
  *
- * for greedy-size, freelist and auto (--budget-ms 1000) at 2^16, 2^18 and
- * 2^20 buffers, each run --rounds times: wall time of ta_plan_solve() and
+ * for greedy-size, freelist, auto (--budget-ms 1000) and fixed (freelist's
+ * plan, made first and not timed, given back as a fixed plan: what the
+ * check of an external plan costs) at 2^16, 2^18 and 2^20 buffers, each
+ * run --rounds times: wall time of ta_plan_solve() and
  * the CPU time its process spent in it (user and system: what the host's
  * other work does not add to, though it still slows it), each the fastest
  * of the rounds; the peak resident memory it added over the input (VmHWM
@@ -134,6 +136,30 @@ static struct ta_buffer *ta_bs_make(const struct ta_buffer *src, u32 ns,
 	return b;
 }
 
+/*
+ * For the fixed strategy, freelist's plan of @p as @p->fixed (into @given),
+ * then the peak memory reset to what the process holds now (Linux's
+ * clear_refs), so that the run's own peak is measured.
+ */
+static int ta_bs_fixed_input(struct ta_problem *p, u64 *given)
+{
+	struct ta_result res;
+	FILE *f;
+	int ret;
+
+	ret = ta_plan_solve(p, TA_STRATEGY_FREELIST, NULL, given, &res);
+	if (ret)
+		return ret;
+	p->fixed = given;
+	f = fopen("/proc/self/clear_refs", "w");
+	if (!f)
+		return -errno;
+	ret = fputs("5", f) < 0 ? -EIO : 0;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
 static void ta_bs_child(const struct ta_buffer *src, u32 ns, u32 n, int s,
 			u64 budget_ms, int fd)
 {
@@ -143,11 +169,17 @@ static void ta_bs_child(const struct ta_buffer *src, u32 ns, u32 n, int s,
 	struct ta_result res;
 	struct ta_buffer *b = ta_bs_make(src, ns, n);
 	u64 *off = calloc(n, sizeof(*off));
+	u64 *given = s == TA_STRATEGY_FIXED ? calloc(n, sizeof(*given)) : NULL;
 	long long before;
 	double t0, c0;
 
-	if (b && off) {
+	if (b && off && (s != TA_STRATEGY_FIXED || given)) {
 		p.buffers = b;
+		if (given) {
+			o.ret = ta_bs_fixed_input(&p, given);
+			if (o.ret)
+				goto out;
+		}
 		/* fault the offsets in: they are the input's, not the plan's */
 		memset(off, 0xff, (size_t)n * sizeof(*off));
 		before = ta_bs_status_kb("VmRSS:");
@@ -163,6 +195,7 @@ static void ta_bs_child(const struct ta_buffer *src, u32 ns, u32 n, int s,
 			o.valid = !ta_plan_validate(&p, off, res.height);
 		}
 	}
+out:
 	if (write(fd, &o, sizeof(o)) != sizeof(o))
 		_exit(2);
 	_exit(0);
@@ -243,7 +276,8 @@ static bool ta_bs_take(const struct ta_buffer *src, u32 ns, u32 n, int s,
 int ta_bench_scale(int argc, char **argv)
 {
 	static const int strat[] = { TA_STRATEGY_GREEDY_SIZE,
-				     TA_STRATEGY_FREELIST, TA_STRATEGY_AUTO };
+				     TA_STRATEGY_FREELIST, TA_STRATEGY_AUTO,
+				     TA_STRATEGY_FIXED };
 	static const u32 bsizes[] = { 10, 100, 1000, 1U << 13, 1U << 16,
 				      1U << 18, 1U << 20 };
 	static const u64 budgets[] = { 10, 100, 1000 };
