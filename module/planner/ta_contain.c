@@ -35,7 +35,6 @@
 #include "ta_contain.h"
 #include "ta_greedy.h"
 #include "ta_sort.h"
-#include "ta_validate.h"
 
 /* The sort key: a container ranks before its contents. */
 struct ta_contain_key {
@@ -308,12 +307,20 @@ static struct ta_buffer *ta_contain_outer(const struct ta_problem *p,
 	return b;
 }
 
-/*
- * The fixed tensors' parents, in a new array *@parent: ta_contain_check()
- * of @p->fixed, whose result is returned (-EINVAL and @c when it refuses
- * the fixed offsets; *@parent is then NULL, as on any error).
+/**
+ * ta_contain_parents() - the nesting of a fixed plan
+ * @p: a validated problem with &ta_problem.fixed and at least one buffer
+ * @parent: out: a new array (ta_env_free()), per tensor its least
+ *	    container or %TA_CONTAIN_NONE; NULL on any error
+ * @c: out, when the fixed offsets are refused: the conflict
+ * @w: work counter
+ *
+ * ta_contain_check() of @p->fixed, once for the fixed strategy's lower
+ * bound, check and placement.
+ *
+ * Return: as ta_contain_check() (-EINVAL: the offsets refused).
  */
-static int ta_contain_parents(const struct ta_problem *p, u32 **parent,
+int ta_contain_parents(const struct ta_problem *p, u32 **parent,
 			      struct ta_conflict *c, struct ta_work *w)
 {
 	int ret;
@@ -329,11 +336,19 @@ static int ta_contain_parents(const struct ta_problem *p, u32 **parent,
 	return ret;
 }
 
-/*
- * The lower bound of @p, leaving out the tensors @parent says are
- * contained; @parent NULL: the plain bound.
+/**
+ * ta_contain_bound() - a lower bound with the nesting given
+ * @p: a validated problem
+ * @parent: from ta_contain_parents(), or NULL
+ * @lb: out
+ * @w: work counter
+ *
+ * ta_sweep_lower_bound() of @p's buffers, leaving out those @parent says
+ * are contained; with @parent NULL, of all of them.
+ *
+ * Return: as ta_sweep_lower_bound().
  */
-static int ta_contain_bound(const struct ta_problem *p, const u32 *parent,
+int ta_contain_bound(const struct ta_problem *p, const u32 *parent,
 			    u64 *lb, struct ta_work *w)
 {
 	struct ta_buffer *outer;
@@ -379,60 +394,35 @@ int ta_contain_lower_bound(const struct ta_problem *p, u64 *lb,
 }
 
 /**
- * ta_contain_fixed() - the fixed strategy of a plan whose tensors may nest
- * @p: a validated problem with &ta_problem.fixed, at least one buffer and
- *     no alias classes
- * @limit: the height the plan must stay under
+ * ta_contain_place() - the fixed strategy's placement, nesting known
+ * @p: a validated problem with &ta_problem.fixed and no alias classes,
+ *     whose fixed offsets ta_contain_check() accepted
+ * @parent: the fixed tensors' parents, from ta_contain_parents()
  * @offsets: out, one per buffer
- * @res: out: the lower bound, the height (max(offset + size)) and, when
- *	 the fixed offsets are refused, the conflict
+ * @height: out, max(offset + size)
  * @w: work counter
  *
- * The lower bound as ta_contain_lower_bound() gives it, the fixed offsets
- * checked as ta_check_plan() checks them (alignment and height first,
- * then overlaps), then ta_greedy_place() around the fixed tensors that no
- * other contains (the placement engine takes placed buffers that do not
- * nest); the contained ones keep their offsets, inside their containers.
- * The nesting is found once for all three.
+ * ta_greedy_place() around the fixed tensors that no other contains (the
+ * placement engine takes placed buffers that do not nest); the contained
+ * ones keep their offsets, inside their containers.
  *
- * Return: 0, -EINVAL (the fixed offsets refused, &ta_result.conflict
- * set), or as ta_greedy_place().
+ * Return: as ta_greedy_place().
  */
-int ta_contain_fixed(const struct ta_problem *p, u64 limit, u64 *offsets,
-		     struct ta_result *res, struct ta_work *w)
+int ta_contain_place(const struct ta_problem *p, const u32 *parent,
+		     u64 *offsets, u64 *height, struct ta_work *w)
 {
-	struct ta_buffer *outer = NULL;
-	struct ta_conflict overlap;
-	u32 *parent, i;
-	u64 top;
-	int ret, nest;
+	struct ta_buffer *outer;
+	u32 i;
+	int ret;
 
-	nest = ta_contain_parents(p, &parent, &overlap, w);
-	if (nest && nest != -EINVAL)
-		return nest;
-	ret = ta_contain_bound(p, parent, &res->lower_bound, w);
-	if (ret)
-		goto free_parent;
-	ret = ta_check_offsets(p, p->fixed, p->fixed, limit, &top,
-			       &res->conflict, w);
-	if (ret)
-		goto free_parent;
-	if (nest) {
-		res->conflict = overlap;
-		ret = nest;
-		goto free_parent;
-	}
-	ret = -ENOMEM;
 	outer = ta_contain_outer(p, parent);
 	if (!outer)
-		goto free_parent;
-	ret = ta_greedy_place(outer, p->n_buffers, p->fixed, offsets,
-			      &res->height, w);
+		return -ENOMEM;
+	ret = ta_greedy_place(outer, p->n_buffers, p->fixed, offsets, height,
+			      w);
 	for (i = 0; !ret && i < p->n_buffers; i++)
 		if (parent[i] != TA_CONTAIN_NONE)
 			offsets[i] = p->fixed[i];
 	ta_env_free(outer);
-free_parent:
-	ta_env_free(parent);
 	return ret;
 }

@@ -19,7 +19,11 @@ int ta_contain_check(const struct ta_problem *p, const u64 *offsets,
 		     struct ta_work *w);
 int ta_contain_lower_bound(const struct ta_problem *p, u64 *lb,
 			   struct ta_work *w);
-int ta_contain_fixed(const struct ta_problem *p, u64 limit, u64 *offsets,
-		     struct ta_result *res, struct ta_work *w);
+int ta_contain_parents(const struct ta_problem *p, u32 **parent,
+		       struct ta_conflict *c, struct ta_work *w);
+int ta_contain_bound(const struct ta_problem *p, const u32 *parent, u64 *lb,
+		     struct ta_work *w);
+int ta_contain_place(const struct ta_problem *p, const u32 *parent,
+		     u64 *offsets, u64 *height, struct ta_work *w);
 
 #endif /* TA_CONTAIN_H */

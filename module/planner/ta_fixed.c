@@ -15,6 +15,39 @@
 #include "ta_validate.h"
 
 /*
+ * The fixed strategy of a plan whose tensors may nest (at least one
+ * buffer, no alias classes): the lower bound as ta_contain_lower_bound()
+ * gives it, the fixed offsets checked as ta_check_plan() checks them
+ * (alignment and height first, then overlaps), then the placement around
+ * them (ta_contain_place()), the nesting found once for all three.
+ */
+static int ta_plan_fixed_nested(const struct ta_problem *p, u64 limit,
+				u64 *offsets, struct ta_result *res,
+				struct ta_work *w)
+{
+	struct ta_conflict overlap;
+	u32 *parent;
+	u64 top;
+	int ret, nest;
+
+	nest = ta_contain_parents(p, &parent, &overlap, w);
+	if (nest && nest != -EINVAL)
+		return nest;
+	ret = ta_contain_bound(p, parent, &res->lower_bound, w);
+	if (!ret)
+		ret = ta_check_offsets(p, p->fixed, p->fixed, limit, &top,
+				       &res->conflict, w);
+	if (!ret && nest) {
+		res->conflict = overlap;
+		ret = nest;
+	}
+	if (!ret)
+		ret = ta_contain_place(p, parent, offsets, &res->height, w);
+	ta_env_free(parent);
+	return ret;
+}
+
+/*
  * TA_STRATEGY_FIXED: the caller's offsets (@p->fixed) must be aligned,
  * within the height and free of live overlaps (aliases may share at one
  * offset; without aliases, a fixed tensor may lie within another:
@@ -32,7 +65,7 @@ int ta_plan_fixed(const struct ta_problem *p, u64 *offsets,
 		return root ? ta_alias_lower_bound(p, root, &res->lower_bound, w) :
 			      ta_contain_lower_bound(p, &res->lower_bound, w);
 	if (ta_contain_applies(p, root)) {
-		ret = ta_contain_fixed(p, limit, offsets, res, w);
+		ret = ta_plan_fixed_nested(p, limit, offsets, res, w);
 	} else {
 		ret = ta_alias_lower_bound(p, root, &res->lower_bound, w);
 		if (ret)
