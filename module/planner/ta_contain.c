@@ -321,7 +321,7 @@ static struct ta_buffer *ta_contain_outer(const struct ta_problem *p,
  * Return: as ta_contain_check() (-EINVAL: the offsets refused).
  */
 int ta_contain_parents(const struct ta_problem *p, u32 **parent,
-			      struct ta_conflict *c, struct ta_work *w)
+		       struct ta_conflict *c, struct ta_work *w)
 {
 	int ret;
 
@@ -348,8 +348,8 @@ int ta_contain_parents(const struct ta_problem *p, u32 **parent,
  *
  * Return: as ta_sweep_lower_bound().
  */
-int ta_contain_bound(const struct ta_problem *p, const u32 *parent,
-			    u64 *lb, struct ta_work *w)
+int ta_contain_bound(const struct ta_problem *p, const u32 *parent, u64 *lb,
+		     struct ta_work *w)
 {
 	struct ta_buffer *outer;
 	int ret;
