@@ -307,6 +307,64 @@ static int t_same_pool_dilations(void)
 }
 
 /*
+ * ceil_mode with a window longer than the padded input: ceil(span / stride)
+ * of a negative span is its truncation (ONNX Runtime 1.23 and ONNX's
+ * inference: -2 / 2 + 1 is no window), where (span + stride - 1) / stride
+ * gave one window, and a reduction after it took the input for one with
+ * elements (make fuzz, seed 1598766137, model 3040: the Shape after it was
+ * planned 8 bytes, ONNX Runtime wrote 24). Then each case of the sweep of
+ * 1,242 pools against ONNX Runtime that the formula decides.
+ */
+static int t_ceil_pool_past_input(void)
+{
+	static const s64 x[] = { 2, 2, 5, 3, 1 }, one[] = { 1, 1, 1 };
+	static const s64 two[] = { 1, 1, 2 }, four[] = { 1, 1, 4 };
+	struct pbw g = { 0 }, m;
+	struct ta_input in;
+
+	input(&g, "x", x, 5);
+	node(&g, "MaxPool", "mp", "x", "y", "kernel_shape=[3,3,3]",
+	     "strides=[3,1,2]", "auto_pad:VALID", "ceil_mode=1", NULL);
+	node(&g, "ReduceProd", "rp", "y", "r", "axes=[-5,-1,3,1]",
+	     "keepdims=0", NULL);
+	output(&g, "r");
+	m = model(&g, 17);
+	if (fails(&m, -EINVAL, "node 1 (rp, ReduceProd)",
+		  "ONNX Runtime writes [2,2,0], the operator [2]",
+		  "no one shape is safe", NULL))
+		return 1;
+	memset(&g, 0, sizeof(g));
+	input(&g, "a", one, 3);
+	input(&g, "b", one, 3);
+	input(&g, "c", two, 3);
+	input(&g, "d", four, 3);
+	/* window 3 over 1, stride 2: span -2, no window */
+	node(&g, "MaxPool", "", "a", "ya", "kernel_shape=[3]", "strides=[2]",
+	     "ceil_mode=1", NULL);
+	/* window 3 over 1, stride 3: span -2, one window (-2 / 3 is 0) */
+	node(&g, "MaxPool", "", "b", "yb", "kernel_shape=[3]", "strides=[3]",
+	     "ceil_mode=1", NULL);
+	/* window 4 over 2, stride 2: span -2, no window */
+	node(&g, "AveragePool", "", "c", "yc", "kernel_shape=[4]",
+	     "strides=[2]", "ceil_mode=1", NULL);
+	/* window 1 over 4, stride 2: 2 in ONNX Runtime, 3 kept (the larger) */
+	node(&g, "MaxPool", "", "d", "yd", "kernel_shape=[1]", "strides=[2]",
+	     "ceil_mode=1", NULL);
+	output(&g, "ya");
+	output(&g, "yb");
+	output(&g, "yc");
+	output(&g, "yd");
+	m = model(&g, 17);
+	if (parsed(&m, &in) || has(&in, "ya", 0, "FLOAT [1,1,0]") ||
+	    has(&in, "yb", 4, "FLOAT [1,1,1]") ||
+	    has(&in, "yc", 0, "FLOAT [1,1,0]") ||
+	    has(&in, "yd", 12, "FLOAT [1,1,3]"))
+		return 1;
+	ta_input_free(&in);
+	return 0;
+}
+
+/*
  * Ops whose output shape depends on the data are planned at the largest
  * they can produce; a recorded shape may be smaller, never larger.
  */
@@ -490,6 +548,8 @@ const struct ta_test ta_onnx_ort_tests[] = {
 	  t_empty_reduce_same_ceil },
 	{ "onnx: SAME pools with dilations refused where ONNX Runtime differs",
 	  t_same_pool_dilations },
+	{ "onnx: ceil_mode with the window longer than the padded input",
+	  t_ceil_pool_past_input },
 	{ "onnx: If/Loop/Scan and sequences refused", t_control_flow_refused },
 	{ "onnx: an empty constant shape, axes input", t_empty_constant },
 	{ "onnx: recorded shapes of run-time shape inputs checked",

@@ -149,25 +149,30 @@ static int ta_ox_window_out(struct ta_ox *ox, const struct ta_ox_window *w,
 	 * still computes span / stride + 1 (ceil mode: its ceiling), the
 	 * division truncated towards zero, and writes that many elements
 	 * when it is not negative: 3 in, window 5, pad 1, stride 2 gives 1.
-	 * C's division truncates so too, and the ceil mode's formula below
-	 * is never less than ONNX Runtime's: plan that. Negative: refused.
+	 * C's division truncates so too; and for a negative span the
+	 * ceiling is that truncation (-2 / 2 + 1 is 0 windows; the
+	 * (span + stride - 1) / stride of a positive span gave 1, where ONNX
+	 * Runtime and ONNX's inference write none). Negative: refused.
 	 */
-	if (span < 0 && (w->ceil_mode ? (span + w->s[i] - 1) / w->s[i] :
-			 span / w->s[i]) + 1 < 0)
+	if (span < 0 && span / w->s[i] + 1 < 0)
 		return ta_ox_node_fail(ox, -EINVAL,
 				       "spatial dimension %u: the window (%lld) is larger than the padded input (%lld) by more than the stride (%lld): the output size would be negative, and ONNX Runtime refuses it too",
 				       i, (long long)ek, (long long)(span + ek),
 				       (long long)w->s[i]);
-	if (w->ceil_mode) {
-		/*
-		 * Runtimes differ on a last window that would start in the
-		 * end padding: newer ones drop it, older ones (and the
-		 * operator's formula) keep it. Plan the larger: keep it.
-		 */
-		*out = (span + w->s[i] - 1) / w->s[i] + 1;
-	} else {
+	if (span < 0 || !w->ceil_mode) {
 		*out = span / w->s[i] + 1;
+		return 0;
 	}
+	/*
+	 * Runtimes differ on a last window that would start in the end
+	 * padding: newer ones drop it (ONNX Runtime 1.23 when
+	 * (out - 1) x stride >= in + the head pad), older ones (and the
+	 * operator's formula) keep it. Plan the larger: keep it. Both are
+	 * windows over the input, so neither is empty where the other is
+	 * not (with an input dimension of 0, where ONNX Runtime would drop
+	 * the only window, it refuses the node).
+	 */
+	*out = (span + w->s[i] - 1) / w->s[i] + 1;
 	return 0;
 }
 
