@@ -150,8 +150,8 @@ static int ta_ox_window_out(struct ta_ox *ox, const struct ta_ox_window *w,
 	 * division truncated towards zero, and writes that many elements
 	 * when it is not negative: 3 in, window 5, pad 1, stride 2 gives 1.
 	 * C's division truncates so too; and for a negative span the
-	 * ceiling is that truncation (-2 / 2 + 1 is 0 windows; the
-	 * (span + stride - 1) / stride of a positive span gave 1, where ONNX
+	 * ceiling is that truncation: -2 / 2 + 1 is no window, where the
+	 * positive span's (span + stride - 1) / stride gives one (ONNX
 	 * Runtime and ONNX's inference write none). Negative: refused.
 	 */
 	if (span < 0 && span / w->s[i] + 1 < 0)
