@@ -365,6 +365,80 @@ static int t_ceil_pool_past_input(void)
 }
 
 /*
+ * A reduction downstream of a data-dependent op: at run time its input may
+ * have no element (NonZero of zeros is [2,0]), and ONNX Runtime then
+ * reduces only the axes given as numbers >= 0. NonZero, ReduceSum over
+ * axis -1 and Shape: ONNX Runtime writes [2,0] and a Shape of 16 bytes
+ * where the plan had [2] and 8. Refused where the axes differ, through
+ * the nodes between too; accepted where they do not.
+ */
+static int t_may_empty_reduce(void)
+{
+	static const s64 x[] = { 2, 3 }, one[] = { 1 }, four[] = { 4 };
+	static const s64 tx[] = { 2, 8 }, neg1[] = { -1 }, pos1[] = { 1 };
+	static const s64 m3[] = { 3 };
+	struct pbw g = { 0 }, m;
+	struct ta_input in;
+
+	input(&g, "x", x, 2);
+	init(&g, "ax", ONNX_INT64, one, 1, neg1);
+	node(&g, "NonZero", "", "x", "nz", NULL);
+	node(&g, "ReduceSum", "rs", "nz,ax", "r", "keepdims=0", NULL);
+	node(&g, "Shape", "", "r", "s", NULL);
+	output(&g, "s");
+	m = model(&g, 13);
+	if (fails(&m, -EINVAL, "node 1 (rs, ReduceSum)",
+		  "its input's size comes from the data and may be 0",
+		  "no one shape is safe", NULL))
+		return 1;
+	/* the same axis as a number >= 0: what the operator reduces */
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x, 2);
+	init(&g, "ax", ONNX_INT64, one, 1, pos1);
+	node(&g, "NonZero", "", "x", "nz", NULL);
+	node(&g, "ReduceSum", "rs", "nz,ax", "r", "keepdims=0", NULL);
+	output(&g, "r");
+	m = model(&g, 13);
+	if (parsed(&m, &in) || has(&in, "r", 16, "INT64 [2]"))
+		return 1;
+	ta_input_free(&in);
+	/* through a node between: Compress, Relu, ReduceMax over axis -1 */
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x, 2);
+	vinfo(&g, 11, "c", ONNX_BOOL, four, 1);
+	node(&g, "Compress", "", "x,c", "cf", NULL);
+	node(&g, "Relu", "", "cf", "rl", NULL);
+	node(&g, "ReduceMax", "rm", "rl", "r", "axes=[-1]", NULL);
+	output(&g, "r");
+	m = model(&g, 13);
+	if (fails(&m, -EINVAL, "node 2 (rm, ReduceMax)",
+		  "may be 0 at run time", NULL))
+		return 1;
+	/* TopK: k computed at run time may be 0; a constant k is exact */
+	memset(&g, 0, sizeof(g));
+	input(&g, "t", tx, 2);
+	vinfo(&g, 11, "k", ONNX_INT64, one, 1);
+	node(&g, "TopK", "", "t,k", "tv,ti", NULL);
+	node(&g, "ArgMax", "am", "tv", "a", "axis=-1", NULL);
+	output(&g, "a");
+	m = model(&g, 13);
+	if (fails(&m, -EINVAL, "node 1 (am, ArgMax)", "may be 0 at run time",
+		  NULL))
+		return 1;
+	memset(&g, 0, sizeof(g));
+	input(&g, "t", tx, 2);
+	init(&g, "k", ONNX_INT64, one, 1, m3);
+	node(&g, "TopK", "", "t,k", "tv,ti", NULL);
+	node(&g, "ArgMax", "am", "tv", "a", "axis=-1", NULL);
+	output(&g, "a");
+	m = model(&g, 13);
+	if (parsed(&m, &in) || has(&in, "a", 16, "INT64 [2,1]"))
+		return 1;
+	ta_input_free(&in);
+	return 0;
+}
+
+/*
  * Ops whose output shape depends on the data are planned at the largest
  * they can produce; a recorded shape may be smaller, never larger.
  */
@@ -550,6 +624,8 @@ const struct ta_test ta_onnx_ort_tests[] = {
 	  t_same_pool_dilations },
 	{ "onnx: ceil_mode with the window longer than the padded input",
 	  t_ceil_pool_past_input },
+	{ "onnx: reductions of what may be empty at run time (NonZero...)",
+	  t_may_empty_reduce },
 	{ "onnx: If/Loop/Scan and sequences refused", t_control_flow_refused },
 	{ "onnx: an empty constant shape, axes input", t_empty_constant },
 	{ "onnx: recorded shapes of run-time shape inputs checked",

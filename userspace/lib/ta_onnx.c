@@ -402,6 +402,10 @@ static int ta_ox_node(struct ta_ox *ox, u32 i)
 			if (ret)
 				return ret;
 		}
+	/* an input that may be empty at run time: so may the outputs */
+	for (k = 0; k < nd->n_in; k++)
+		if (nd->in[k] >= 0 && ox->v[nd->in[k]].may_empty)
+			ta_ox_may_empty(ox);
 	/* folded: every input constant, no graph output, a known op */
 	for (k = 0; k < nd->n_in; k++)
 		if (nd->in[k] >= 0 && !ox->v[nd->in[k]].is_const)

@@ -81,6 +81,12 @@ struct ta_ox_value {
 	bool is_const;		/* initializer or output of a folded node */
 	bool used;		/* referenced by an op that is not folded */
 	bool is_output;		/* a graph output */
+	/*
+	 * its size comes from the data (NonZero, Compress...), planned at
+	 * the largest, and may be 0 at run time: so may every output of a
+	 * node that reads it
+	 */
+	bool may_empty;
 	s32 producer;		/* node index, or -1 */
 	/* a shape recorded in value_info or a graph output */
 	bool rec;
@@ -302,6 +308,7 @@ int ta_ox_split(struct ta_ox *ox);
 int ta_ox_tile(struct ta_ox *ox);
 
 /* ta_onnx_reduce.c: shape inference: reductions and data-dependent ops */
+void ta_ox_may_empty(struct ta_ox *ox);
 int ta_ox_reduce(struct ta_ox *ox);
 int ta_ox_argmax(struct ta_ox *ox);
 int ta_ox_nonzero(struct ta_ox *ox);

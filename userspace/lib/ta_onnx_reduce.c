@@ -26,6 +26,39 @@ static void ta_ox_reduced(const struct ta_ox_shape *x, u32 mask, bool keep,
 	}
 }
 
+/**
+ * ta_ox_may_empty() - the node's outputs may be empty at run time
+ * @ox: the reader, at a node whose outputs are set
+ *
+ * A data-dependent op planned at its largest (NonZero with no element
+ * non-zero writes [rank, 0]), or a node reading such an output.
+ */
+void ta_ox_may_empty(struct ta_ox *ox)
+{
+	u32 k;
+
+	for (k = 0; k < ox->nd.n_out; k++)
+		if (ox->nd.out[k] >= 0)
+			ox->v[ox->nd.out[k]].may_empty = true;
+}
+
+/*
+ * A reduction of an input whose size comes from the data: at run time it
+ * may have no element, and ONNX Runtime then reduces the axes of @ort_mask
+ * (below) where the operator reduces those of @mask. Where they differ
+ * (or without axes, noop_with_empty_axes, which ONNX Runtime does not
+ * keep there), no one shape is safe for the nodes after it: refused.
+ */
+static int ta_ox_may_empty_reduction(struct ta_ox *ox,
+				     const struct ta_ox_value *x, u32 mask,
+				     u32 ort_mask)
+{
+	if (!x->may_empty || mask == ort_mask)
+		return 0;
+	return ta_ox_node_fail(ox, -EINVAL,
+			       "its input's size comes from the data and may be 0 at run time, where ONNX Runtime reduces only the axes given as numbers >= 0 (all of them when none are given) and the operator others: no one shape is safe for the nodes after it");
+}
+
 /*
  * A reduction over an input without elements, where ONNX Runtime (1.23)
  * does not do what the operator says: it reduces only the axes given as
@@ -86,6 +119,10 @@ int ta_ox_reduce(struct ta_ox *ox)
 		ta_ox_reduced(&x->shape, mask, keep, &s);
 	else
 		s = x->shape;
+	ret = ta_ox_may_empty_reduction(ox, x, mask & (BIT(x->shape.rank) - 1),
+					ort_mask & (BIT(x->shape.rank) - 1));
+	if (ret)
+		return ret;
 	if (!ta_ox_elems(&x->shape)) {
 		if (ort_mask)
 			ta_ox_reduced(&x->shape, ort_mask, keep, &ort);
@@ -113,6 +150,10 @@ int ta_ox_argmax(struct ta_ox *ox)
 	if (ret)
 		return ret;
 	ta_ox_reduced(&x->shape, 1U << ax, keep, &s);
+	ret = ta_ox_may_empty_reduction(ox, x, 1U << ax,
+					axis < 0 ? 0 : 1U << ax);
+	if (ret)
+		return ret;
 	/* an input without elements: ONNX Runtime ignores a negative axis */
 	if (axis < 0 && !ta_ox_elems(&x->shape)) {
 		ret = ta_ox_empty_reduction(ox, &s, &x->shape);
@@ -157,7 +198,9 @@ int ta_ox_nonzero(struct ta_ox *ox)
 	/* a scalar is read as one element of rank 1 */
 	s.d[0] = ta_ox_at_least_1((s64)x->shape.rank);
 	s.d[1] = (s64)ta_ox_elems(&x->shape);
-	return ta_ox_set(ox, 0, TA_OX_INT64, &s);
+	ret = ta_ox_set(ox, 0, TA_OX_INT64, &s);
+	ta_ox_may_empty(ox);
+	return ret;
 }
 
 /*
@@ -220,7 +263,9 @@ int ta_ox_compress(struct ta_ox *ox)
 		if (len < s.d[0])
 			s.d[0] = len;
 	}
-	return ta_ox_set(ox, 0, x->dtype, &s);
+	ret = ta_ox_set(ox, 0, x->dtype, &s);
+	ta_ox_may_empty(ox);
+	return ret;
 }
 
 /*
@@ -262,7 +307,9 @@ int ta_ox_nms(struct ta_ox *ox)
 	if (s.d[0] && per_class > (s64)TA_OX_MAX_ELEMS / s.d[0])
 		return ta_ox_node_fail(ox, -EINVAL, "too many boxes");
 	s.d[0] *= per_class;
-	return ta_ox_set(ox, 0, TA_OX_INT64, &s);
+	ret = ta_ox_set(ox, 0, TA_OX_INT64, &s);
+	ta_ox_may_empty(ox);
+	return ret;
 }
 
 /*
@@ -303,8 +350,12 @@ int ta_ox_topk(struct ta_ox *ox)
 				       (long long)k, ax, (long long)s.d[ax]);
 	if (k >= 0)
 		s.d[ax] = k;
-	return ta_ox_set(ox, 0, x->dtype, &s) ?:
-	       ta_ox_set(ox, 1, TA_OX_INT64, &s);
+	ret = ta_ox_set(ox, 0, x->dtype, &s) ?:
+	      ta_ox_set(ox, 1, TA_OX_INT64, &s);
+	/* a k computed at run time may be 0 */
+	if (k < 0)
+		ta_ox_may_empty(ox);
+	return ret;
 }
 
 /* One scalar input's value as a double (an int or a float kept). */
