@@ -37,8 +37,6 @@ static int t_broadcast_lower_rank_first(void)
 	node(&g, "Sub", "sub", "one,a", "s", NULL);		/* 1 - a */
 	node(&g, "Div", "div", "one,a", "d", NULL);		/* 1 / a */
 	node(&g, "Where", "where", "c,a,s", "w", NULL);	/* scalar c */
-	node(&g, "PRelu", "prelu", "x,a", "pr", NULL);	/* slope [2,3] */
-	output(&g, "pr");
 	output(&g, "z");
 	output(&g, "d");
 	output(&g, "w");
@@ -49,9 +47,35 @@ static int t_broadcast_lower_rank_first(void)
 	ran += !has(&in, "s", 24, "FLOAT [2,3]");
 	ran += !has(&in, "d", 24, "FLOAT [2,3]");
 	ran += !has(&in, "w", 24, "FLOAT [2,3]");
-	ran += !has(&in, "pr", 24, "FLOAT [2,3]");
 	ta_input_free(&in);
-	TA_CHECK(ran == 5, "%d of 5 shapes right", ran);
+	TA_CHECK(ran == 4, "%d of 4 shapes right", ran);
+	/*
+	 * PRelu's slope [2,3] does not broadcast to X [3] one way: ONNX
+	 * Runtime writes [2,3], the operator X's [3] (make fuzz, seed
+	 * 672976473, model 8322: a GlobalMaxPool after it wrote fewer bytes
+	 * in ONNX Runtime than onnx's inference sizes); refused. A slope that
+	 * does broadcast to X plans X's shape.
+	 */
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x, 1);
+	input(&g, "a", a, 2);
+	node(&g, "PRelu", "prelu", "x,a", "pr", NULL);
+	output(&g, "pr");
+	m = model(&g, 13);
+	if (fails(&m, -EINVAL, "node 0 (prelu, PRelu)",
+		  "the slope [2,3] does not broadcast to X [3]",
+		  "ONNX Runtime broadcasts both ways and writes [2,3]",
+		  "no one shape is safe", NULL))
+		return 1;
+	memset(&g, 0, sizeof(g));
+	input(&g, "a", a, 2);
+	input(&g, "x", x, 1);
+	node(&g, "PRelu", "prelu", "a,x", "pr", NULL);
+	output(&g, "pr");
+	m = model(&g, 13);
+	if (parsed(&m, &in) || has(&in, "pr", 24, "FLOAT [2,3]"))
+		return 1;
+	ta_input_free(&in);
 	/* Max of [3], [3,1] and [2,3]: [3,1] and [2,3] do not broadcast */
 	memset(&g, 0, sizeof(g));
 	input(&g, "x", x, 1);

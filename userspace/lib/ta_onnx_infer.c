@@ -333,6 +333,24 @@ int ta_ox_binary(struct ta_ox *ox)
 		if (ret)
 			return ret;
 	}
+	/*
+	 * PRelu's slope broadcasts to X, one way: X's shape is the output.
+	 * ONNX Runtime broadcasts both ways and writes the larger; after it
+	 * the two differ in ways no one shape covers (a GlobalMaxPool of
+	 * ONNX Runtime's [2,4,3,2] writes 8 elements, of X's [4,3,2] 12).
+	 */
+	if (!strcmp(op, "PRelu") &&
+	    (s.rank != a->shape.rank ||
+	     memcmp(s.d, a->shape.d, s.rank * sizeof(s.d[0])))) {
+		char xs[128], ss[128], os[128];
+
+		ta_ox_shape_str(&a->shape, xs, sizeof(xs));
+		ta_ox_shape_str(&ta_ox_in(ox, 1)->shape, ss, sizeof(ss));
+		ta_ox_shape_str(&s, os, sizeof(os));
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "the slope %s does not broadcast to X %s, as the operator has it; ONNX Runtime broadcasts both ways and writes %s: no one shape is safe for the nodes after it",
+				       ss, xs, os);
+	}
 	dtype = a->dtype;
 	if (!strcmp(op, "Equal") || !strcmp(op, "Less") ||
 	    !strcmp(op, "Greater") || !strcmp(op, "LessOrEqual") ||
