@@ -289,9 +289,17 @@ out:
 	return ret;
 }
 
-/* @p's buffers with the contained ones' sizes 0 (they take no room). */
-static struct ta_buffer *ta_contain_outer(const struct ta_problem *p,
-					  const u32 *parent)
+/**
+ * ta_contain_outer() - the buffers that take room, nesting known
+ * @p: a validated problem
+ * @parent: from ta_contain_parents()
+ *
+ * Return: a new array (ta_env_free()) of @p's buffers with the contained
+ * ones' sizes 0 (they lie within their containers), or NULL when memory
+ * is short. The lower bound and the placement of a fixed plan take it.
+ */
+struct ta_buffer *ta_contain_outer(const struct ta_problem *p,
+				   const u32 *parent)
 {
 	struct ta_buffer *b;
 	u32 i;
@@ -337,33 +345,6 @@ int ta_contain_parents(const struct ta_problem *p, u32 **parent,
 }
 
 /**
- * ta_contain_bound() - a lower bound with the nesting given
- * @p: a validated problem
- * @parent: from ta_contain_parents(), or NULL
- * @lb: out
- * @w: work counter
- *
- * ta_sweep_lower_bound() of @p's buffers, leaving out those @parent says
- * are contained; with @parent NULL, of all of them.
- *
- * Return: as ta_sweep_lower_bound().
- */
-int ta_contain_bound(const struct ta_problem *p, const u32 *parent, u64 *lb,
-		     struct ta_work *w)
-{
-	struct ta_buffer *outer;
-	int ret;
-
-	if (!parent)
-		return ta_sweep_lower_bound(p->buffers, p->n_buffers, lb, w);
-	outer = ta_contain_outer(p, parent);
-	ret = outer ? ta_sweep_lower_bound(outer, p->n_buffers, lb, w) :
-		      -ENOMEM;
-	ta_env_free(outer);
-	return ret;
-}
-
-/**
  * ta_contain_lower_bound() - the lower bound of a problem, nesting known
  * @p: a validated problem without alias classes
  * @lb: out
@@ -379,6 +360,7 @@ int ta_contain_bound(const struct ta_problem *p, const u32 *parent, u64 *lb,
 int ta_contain_lower_bound(const struct ta_problem *p, u64 *lb,
 			   struct ta_work *w)
 {
+	struct ta_buffer *outer;
 	struct ta_conflict c;
 	u32 *parent = NULL;
 	int ret;
@@ -388,7 +370,12 @@ int ta_contain_lower_bound(const struct ta_problem *p, u64 *lb,
 		if (ret && ret != -EINVAL)
 			return ret;
 	}
-	ret = ta_contain_bound(p, parent, lb, w);
+	if (!parent)
+		return ta_sweep_lower_bound(p->buffers, p->n_buffers, lb, w);
+	outer = ta_contain_outer(p, parent);
+	ret = outer ? ta_sweep_lower_bound(outer, p->n_buffers, lb, w) :
+		      -ENOMEM;
+	ta_env_free(outer);
 	ta_env_free(parent);
 	return ret;
 }
@@ -398,6 +385,7 @@ int ta_contain_lower_bound(const struct ta_problem *p, u64 *lb,
  * @p: a validated problem with &ta_problem.fixed and no alias classes,
  *     whose fixed offsets ta_contain_check() accepted
  * @parent: the fixed tensors' parents, from ta_contain_parents()
+ * @outer: ta_contain_outer() of @parent
  * @offsets: out, one per buffer
  * @height: out, max(offset + size)
  * @w: work counter
@@ -409,20 +397,16 @@ int ta_contain_lower_bound(const struct ta_problem *p, u64 *lb,
  * Return: as ta_greedy_place().
  */
 int ta_contain_place(const struct ta_problem *p, const u32 *parent,
-		     u64 *offsets, u64 *height, struct ta_work *w)
+		     const struct ta_buffer *outer, u64 *offsets, u64 *height,
+		     struct ta_work *w)
 {
-	struct ta_buffer *outer;
 	u32 i;
 	int ret;
 
-	outer = ta_contain_outer(p, parent);
-	if (!outer)
-		return -ENOMEM;
 	ret = ta_greedy_place(outer, p->n_buffers, p->fixed, offsets, height,
 			      w);
 	for (i = 0; !ret && i < p->n_buffers; i++)
 		if (parent[i] != TA_CONTAIN_NONE)
 			offsets[i] = p->fixed[i];
-	ta_env_free(outer);
 	return ret;
 }

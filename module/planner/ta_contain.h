@@ -21,9 +21,10 @@ int ta_contain_lower_bound(const struct ta_problem *p, u64 *lb,
 			   struct ta_work *w);
 int ta_contain_parents(const struct ta_problem *p, u32 **parent,
 		       struct ta_conflict *c, struct ta_work *w);
-int ta_contain_bound(const struct ta_problem *p, const u32 *parent, u64 *lb,
-		     struct ta_work *w);
+struct ta_buffer *ta_contain_outer(const struct ta_problem *p,
+				   const u32 *parent);
 int ta_contain_place(const struct ta_problem *p, const u32 *parent,
-		     u64 *offsets, u64 *height, struct ta_work *w);
+		     const struct ta_buffer *outer, u64 *offsets, u64 *height,
+		     struct ta_work *w);
 
 #endif /* TA_CONTAIN_H */

@@ -19,12 +19,14 @@
  * buffer, no alias classes): the lower bound as ta_contain_lower_bound()
  * gives it, the fixed offsets checked as ta_check_plan() checks them
  * (alignment and height first, then overlaps), then the placement around
- * them (ta_contain_place()), the nesting found once for all three.
+ * them (ta_contain_place()); the nesting, and the buffers that take room,
+ * found once for all three.
  */
 static int ta_plan_fixed_nested(const struct ta_problem *p, u64 limit,
 				u64 *offsets, struct ta_result *res,
 				struct ta_work *w)
 {
+	struct ta_buffer *outer = NULL;
 	struct ta_conflict overlap;
 	u32 *parent;
 	u64 top;
@@ -33,7 +35,14 @@ static int ta_plan_fixed_nested(const struct ta_problem *p, u64 limit,
 	nest = ta_contain_parents(p, &parent, &overlap, w);
 	if (nest && nest != -EINVAL)
 		return nest;
-	ret = ta_contain_bound(p, parent, &res->lower_bound, w);
+	ret = -ENOMEM;
+	if (parent) {
+		outer = ta_contain_outer(p, parent);
+		if (!outer)
+			goto free_parent;
+	}
+	ret = ta_sweep_lower_bound(outer ? outer : p->buffers, p->n_buffers,
+				   &res->lower_bound, w);
 	if (!ret)
 		ret = ta_check_offsets(p, p->fixed, p->fixed, limit, &top,
 				       &res->conflict, w);
@@ -42,7 +51,10 @@ static int ta_plan_fixed_nested(const struct ta_problem *p, u64 limit,
 		ret = nest;
 	}
 	if (!ret)
-		ret = ta_contain_place(p, parent, offsets, &res->height, w);
+		ret = ta_contain_place(p, parent, outer, offsets, &res->height,
+				       w);
+	ta_env_free(outer);
+free_parent:
 	ta_env_free(parent);
 	return ret;
 }
