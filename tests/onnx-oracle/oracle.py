@@ -265,12 +265,7 @@ def empty_feed(arrays):
     random and the largest inputs never reach."""
     out = []
     for a in arrays:
-        if a.dtype == np.bool_:
-            out.append(np.zeros_like(a))
-        elif a.dtype.kind == "f":
-            out.append(np.zeros_like(a))
-        else:
-            out.append(a)
+        out.append(np.zeros_like(a) if a.dtype == np.bool_ or a.dtype.kind == "f" else a)
     return out
 
 

@@ -339,9 +339,7 @@ int ta_ox_binary(struct ta_ox *ox)
 	 * the two differ in ways no one shape covers (a GlobalMaxPool of
 	 * ONNX Runtime's [2,4,3,2] writes 8 elements, of X's [4,3,2] 12).
 	 */
-	if (!strcmp(op, "PRelu") &&
-	    (s.rank != a->shape.rank ||
-	     memcmp(s.d, a->shape.d, s.rank * sizeof(s.d[0])))) {
+	if (!strcmp(op, "PRelu") && !ta_ox_shape_eq(&s, &a->shape)) {
 		char xs[128], ss[128], os[128];
 
 		ta_ox_shape_str(&a->shape, xs, sizeof(xs));

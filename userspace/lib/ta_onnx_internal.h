@@ -222,6 +222,7 @@ u32 ta_ox_type_bits(u32 t, const char **name);
 bool ta_ox_is_int(u32 t);
 u64 ta_ox_elems(const struct ta_ox_shape *s);
 bool ta_ox_shape_ok(const struct ta_ox_shape *s);
+bool ta_ox_shape_eq(const struct ta_ox_shape *a, const struct ta_ox_shape *b);
 u32 ta_ox_fnv(const struct ta_ox_span *s);
 int ta_ox_rehash(struct ta_ox *ox, u32 size);
 int ta_ox_value(struct ta_ox *ox, const struct ta_ox_span *name,

@@ -52,6 +52,13 @@ u64 ta_ox_elems(const struct ta_ox_shape *s)
 	return e;
 }
 
+/* Whether two shapes are the same: rank and every dimension. */
+bool ta_ox_shape_eq(const struct ta_ox_shape *a, const struct ta_ox_shape *b)
+{
+	return a->rank == b->rank &&
+	       !memcmp(a->d, b->d, a->rank * sizeof(a->d[0]));
+}
+
 /* A shape's dimensions are >= 0 and its elements at most 2^36. */
 bool ta_ox_shape_ok(const struct ta_ox_shape *s)
 {

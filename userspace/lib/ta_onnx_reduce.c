@@ -77,8 +77,7 @@ static int ta_ox_empty_reduction(struct ta_ox *ox,
 {
 	char a[128], b[128];
 
-	if (spec->rank == ort->rank &&
-	    !memcmp(spec->d, ort->d, spec->rank * sizeof(spec->d[0])))
+	if (ta_ox_shape_eq(spec, ort))
 		return 0;
 	ta_ox_shape_str(ort, a, sizeof(a));
 	ta_ox_shape_str(spec, b, sizeof(b));
