@@ -121,17 +121,22 @@ class Builder:
             return self.new_input(dtype, shape)
         return self.const(self.rand_data(dtype, shape), node=r > 0.85)
 
-    def pick(self, dtypes=(F,), min_rank=0, max_rank=8, pred=None):
+    def pick(self, dtypes=(F,), min_rank=0, max_rank=8, pred=None, dyn=False):
         c = [n for n, (d, s) in self.vals.items()
-             if d in dtypes and min_rank <= len(s) <= max_rank and (pred is None or pred(s))]
+             if d in dtypes and min_rank <= len(s) <= max_rank and (dyn or None not in s)
+             and (pred is None or pred(s))]
         if not c:
             return None
         # mostly the newest (chains), sometimes an older one (DAGs)
         return c[-1] if self.rng.random() < 0.6 else self.rng.choice(c)
 
-    def x(self, dtypes=(F,), min_rank=0, max_rank=8, pred=None):
-        """An activation to work on: one built so far, or a new input."""
-        n = self.pick(dtypes, min_rank, max_rank, pred)
+    def x(self, dtypes=(F,), min_rank=0, max_rank=8, pred=None, dyn=False):
+        """An activation to work on: one built so far, or a new input. With
+        dyn, also one whose dimensions depend on the data (an output of
+        NonZero, Compress, Unique, NonMaxSuppression, TopK with a k from
+        the data, or of an op after one): None for each dimension the data
+        decides, so only ops that need no more than the rank take it."""
+        n = self.pick(dtypes, min_rank, max_rank, pred, dyn)
         if n is None:
             for _ in range(20):
                 s = self.rand_shape(self.rng.randint(min_rank, min(max_rank, 5)))
@@ -184,8 +189,10 @@ class Builder:
         known = {}
         for v in m.graph.value_info:
             tt = v.type.tensor_type
-            if tt.HasField("shape") and all(d.HasField("dim_value") for d in tt.shape.dim):
-                known[v.name] = (tt.elem_type, [d.dim_value for d in tt.shape.dim])
+            # the rank known; None where a dimension depends on the data
+            if tt.HasField("shape"):
+                known[v.name] = (tt.elem_type, [d.dim_value if d.HasField("dim_value") else None
+                                                for d in tt.shape.dim])
         for nd in self.nodes:
             if nd.op_type == "Constant":
                 continue
@@ -198,7 +205,7 @@ class Builder:
 def build_op(b, op):
     rng = b.rng
     if op in UNARY or op in ("Gelu", "Mish"):
-        x, s = b.x()
+        x, s = b.x(dyn=True)
         if op == "Clip" and rng.random() < 0.7:
             lo = b.const(np.array(rng.choice([0.0, 0.5]), np.float32), node=False)
             hi = b.const(np.array(rng.choice([1.0, 2.0]), np.float32), node=False)
@@ -208,7 +215,7 @@ def build_op(b, op):
         else:
             b.node(op, [x])
     elif op in AXIS_OPS:
-        x, s = b.x(min_rank=1)
+        x, s = b.x(dyn=True, min_rank=1)
         b.node(op, [x], axis=b.axis(len(s)))
     elif op == "InstanceNormalization":
         x, s = b.x(min_rank=3, max_rank=5)
@@ -230,13 +237,13 @@ def build_op(b, op):
             slope = b.bshape(s)
         b.node(op, [x, b.operand(F, slope)])
     elif op == "Not":
-        x, s = b.x(dtypes=(T.BOOL,))
+        x, s = b.x(dyn=True, dtypes=(T.BOOL,))
         b.node(op, [x])
     elif op == "Identity":
-        x, s = b.x(dtypes=(F, T.INT64, T.BOOL))
+        x, s = b.x(dyn=True, dtypes=(F, T.INT64, T.BOOL))
         b.node(op, [x])
     elif op == "Dropout":
-        x, s = b.x()
+        x, s = b.x(dyn=True)
         ins = [x]
         if rng.random() < 0.5:
             ins.append(b.const(np.array(0.5, np.float32), node=False))
@@ -246,7 +253,7 @@ def build_op(b, op):
         c = s[1]
         b.node(op, [x] + [b.const(np.ones(c, np.float32) * k, node=False) for k in (1, 0, 0, 1)])
     elif op == "Cast":
-        x, s = b.x(dtypes=(F, T.INT64, T.BOOL))
+        x, s = b.x(dyn=True, dtypes=(F, T.INT64, T.BOOL))
         b.node(op, [x], to=rng.choice([F, T.INT64, T.INT32, T.BOOL, T.DOUBLE, T.FLOAT16,
                                        T.UINT8, T.INT8]))
     elif op in ARITH or op in COMPARE or op == "Mod" or op in LOGIC:
@@ -256,8 +263,9 @@ def build_op(b, op):
             dt = T.INT64
         else:
             dt = F
-        x, s = b.x(dtypes=(dt,))
-        y = b.operand(dt, b.bshape(s))
+        x, s = b.x(dyn=True, dtypes=(dt,))
+        # a scalar or a [1] beside a value the data shapes: it broadcasts
+        y = b.operand(dt, b.bshape(s) if None not in s else [1] * rng.randint(0, 1))
         ins = [x, y] if rng.random() < 0.5 else [y, x]
         b.node(op, ins, **({"fmod": 0} if op == "Mod" else {}))
     elif op in VARIADIC:
@@ -310,7 +318,7 @@ def build_op(b, op):
         n_out = 2 if op == "MaxPool" and rng.random() < 0.3 else 1
         b.node(op, [x], n_out=n_out, **attrs)
     elif op.startswith("Global"):
-        x, s = b.x(min_rank=3, max_rank=5)
+        x, s = b.x(dyn=True, min_rank=3, max_rank=5)
         b.node(op, [x])
     elif op == "Concat":
         x, s = b.x(min_rank=1)
@@ -349,10 +357,10 @@ def build_op(b, op):
             shape = b.ints(dims)
         b.node(op, [x, shape])
     elif op == "Flatten":
-        x, s = b.x(min_rank=1)
+        x, s = b.x(dyn=True, min_rank=1)
         b.node(op, [x], axis=b.axis(len(s), extra=1))
     elif op == "Transpose":
-        x, s = b.x(min_rank=1)
+        x, s = b.x(dyn=True, min_rank=1)
         if rng.random() < 0.3:
             b.node(op, [x])
         else:
@@ -416,13 +424,13 @@ def build_op(b, op):
             ax = rng.sample(ones, rng.randint(1, len(ones)))
             b.node(op, [x, b.ints([a - len(s) if rng.random() < 0.5 else a for a in ax])])
     elif op == "Unsqueeze":
-        x, s = b.x()
+        x, s = b.x(dyn=True)
         k = rng.randint(1, 2)
         r = len(s) + k
         ax = rng.sample(range(r), k)
         b.node(op, [x, b.ints([a - r if rng.random() < 0.5 else a for a in ax])])
     elif op == "Shape":
-        x, s = b.x(dtypes=(F, T.INT64, T.BOOL))
+        x, s = b.x(dyn=True, dtypes=(F, T.INT64, T.BOOL))
         attrs = {}
         if rng.random() < 0.5:
             attrs["start"] = rng.randint(-len(s) - 1, len(s) + 1)
@@ -430,7 +438,7 @@ def build_op(b, op):
             attrs["end"] = rng.randint(-len(s) - 1, len(s) + 1)
         b.node(op, [x], **attrs)
     elif op == "Size":
-        x, s = b.x(dtypes=(F, T.INT64, T.BOOL))
+        x, s = b.x(dyn=True, dtypes=(F, T.INT64, T.BOOL))
         b.node(op, [x])
     elif op == "Gather":
         x, s = b.x(dtypes=(F, T.INT64), min_rank=1)
@@ -458,7 +466,7 @@ def build_op(b, op):
         b.node(rng.choice(["Add", "Mul", "Sub"]), [out, x] if rng.random() < 0.5 else [x, out])
     elif op == "ConstantOfShape":
         if rng.random() < 0.5:
-            x, s = b.x(dtypes=(F, T.INT64, T.BOOL))
+            x, s = b.x(dyn=True, dtypes=(F, T.INT64, T.BOOL))
             shape = b.node("Shape", [x])[0]
         else:
             shape = b.ints(b.rand_shape(rng.randint(1, 4)))
@@ -507,7 +515,7 @@ def build_op(b, op):
         t = b.bshape(s)
         b.node(op, [x, b.ints(t)])
     elif op == "Tile":
-        x, s = b.x(dtypes=(F, T.INT64), min_rank=1)
+        x, s = b.x(dyn=True, dtypes=(F, T.INT64), min_rank=1)
         b.node(op, [x, b.ints([rng.randint(1, 3) for _ in s])])
     elif op == "Split":
         x, s = b.x(min_rank=1, pred=lambda s: max(s) >= 2)
@@ -520,7 +528,7 @@ def build_op(b, op):
             n = rng.choice([k for k in (1, 2, 3) if d % k == 0])
             b.node(op, [x], n_out=n, axis=ax)
     elif op in REDUCE:
-        x, s = b.x(min_rank=0)
+        x, s = b.x(dyn=True, min_rank=0)
         attrs = {"keepdims": rng.randint(0, 1)}
         axes = [a - len(s) if rng.random() < 0.5 else a
                 for a in rng.sample(range(len(s)), rng.randint(0, len(s)))] if s else []
@@ -534,13 +542,23 @@ def build_op(b, op):
             attrs["axes"] = axes
         b.node(op, ins, **attrs)
     elif op in ("ArgMax", "ArgMin"):
-        x, s = b.x(min_rank=1)
+        x, s = b.x(dyn=True, min_rank=1)
         b.node(op, [x], axis=b.axis(len(s)), keepdims=rng.randint(0, 1),
                select_last_index=rng.randint(0, 1))
     elif op == "TopK":
         x, s = b.x(min_rank=1)
         ax = b.axis(len(s))
-        b.node(op, [x, b.ints([rng.randint(1, s[ax])])], n_out=2, axis=ax, largest=rng.randint(0, 1))
+        if rng.random() < 0.4:
+            # k from the data, 0 to the axis' length: how many of a new
+            # input's values pass 0.5 (all with the largest feed, none
+            # with the zeros feed)
+            v = b.new_input(F, [s[ax]])
+            big = b.node("Cast", [b.node("Greater", [v, b.const(np.array(0.5, np.float32),
+                                                                node=False)])[0]], to=T.INT64)[0]
+            k = b.node("ReduceSum", [big, b.ints([0], node=False)], keepdims=1)[0]
+        else:
+            k = b.ints([rng.randint(1, s[ax])])
+        b.node(op, [x, k], n_out=2, axis=ax, largest=rng.randint(0, 1))
     elif op == "CumSum":
         x, s = b.x(min_rank=1)
         b.node(op, [x, b.ints(b.axis(len(s)), node=False)], exclusive=rng.randint(0, 1))
@@ -586,7 +604,7 @@ def build_op(b, op):
         if s and s[-1] == 1:  # used with an activation, so not folded
             b.node("Add", [x, r] if rng.random() < 0.5 else [r, x])
     elif op == "NonZero":
-        x, s = b.x(max_rank=4)
+        x, s = b.x(dyn=True, max_rank=4)
         b.node(op, [x])
     elif op == "Unique":
         x, s = b.x(min_rank=1, max_rank=3)
