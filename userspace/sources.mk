@@ -65,6 +65,7 @@ TA_READER_SRCS := \
 	userspace/lib/ta_tflite_fb.c \
 	userspace/lib/ta_tflite_inline.c \
 	userspace/lib/ta_tflite_sg.c \
+	userspace/lib/ta_tflite_shape.c \
 	userspace/lib/ta_tflite_write.c \
 	userspace/lib/ta_trace.c
 

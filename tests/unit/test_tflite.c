@@ -352,6 +352,59 @@ static int t_tiny_corrupt(void)
 	return 0;
 }
 
+static u32 fb_get(const struct fbb *f, u32 at)
+{
+	return f->b[at] | f->b[at + 1] << 8 | f->b[at + 2] << 16 |
+	       (u32)f->b[at + 3] << 24;
+}
+
+/*
+ * The reader plans a tensor at its recorded shape, but TFLite's kernel
+ * computes its output's shape from the inputs: FULLY_CONNECTED of [1,8]
+ * by [8,8] writes [1,8] (32 bytes of INT16) whatever tensor 2 records.
+ * Recorded smaller, it would be planned too small; recorded larger or
+ * otherwise, the ops after it would be judged on a shape the runtime does
+ * not have. Both are refused, naming the op and the two shapes; the
+ * untouched model plans (t_tiny).
+ */
+static int t_tiny_recorded_shape(void)
+{
+	static const struct {
+		s32 d0, d1;
+		const char *want;
+	} cases[] = {
+		{ 1, 4, "subgraph 0, op 0 (FULLY_CONNECTED): its output, tensor 2, records [1,4], but TFLite's kernel computes [1,8]" },
+		{ 1, 16, "op 0 (FULLY_CONNECTED): its output, tensor 2, records [1,16], but TFLite's kernel computes [1,8]" },
+		{ 8, 1, "records [8,1], but TFLite's kernel computes [1,8]" },
+	};
+	static struct tiny m;
+	struct ta_input in;
+	char err[256] = "";
+	u32 t2, shape, k, ran = 0;
+
+	tiny_build(&m);
+	t2 = m.tensors_vec + 4 + 4 * 2;
+	t2 += fb_get(&m.f, t2);
+	shape = fb_field(t2, 0);
+	shape += fb_get(&m.f, shape);
+	TA_CHECK(fb_get(&m.f, shape) == 2 && fb_get(&m.f, shape + 4) == 1 &&
+		 fb_get(&m.f, shape + 8) == 8, "tensor 2 is [1,8]");
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		fb_put(&m.f, shape + 4, (u32)cases[k].d0);
+		fb_put(&m.f, shape + 8, (u32)cases[k].d1);
+		TA_CHECK(!expect_einval(m.f.b, m.f.n, cases[k].want),
+			 "case %u", k);
+		ran++;
+	}
+	fb_put(&m.f, shape + 4, 1);
+	fb_put(&m.f, shape + 8, 8);
+	TA_CHECK(!ta_tflite_parse(m.f.b, m.f.n, "tiny", &in, NULL, err,
+				  sizeof(err)), "restored: %s", err);
+	ta_input_free(&in);
+	TA_CHECK(ran == 3, "ran %u cases", ran);
+	return 0;
+}
+
 /*
  * Tables may share vectors: 4,100 operators that are one table reading one
  * 4,100-entry inputs vector make 16.8 M references from 33 KiB. -E2BIG.
@@ -884,6 +937,8 @@ int t_offline_write_subgraphs(void);
 const struct ta_test ta_tflite_tests[] = {
 	{ "tflite: hand-built model, sizes, flags, lifetimes", t_tiny },
 	{ "tflite: corrupt fields of the hand-built model", t_tiny_corrupt },
+	{ "tflite: a recorded output shape the kernel does not compute refused",
+	  t_tiny_recorded_shape },
 	{ "tflite: shared vectors cannot blow up", t_tiny_shared },
 	{ "tflite: every shared model vs PROVENANCE, every strategy", t_models },
 	{ "tflite: resnet8 skip connection", t_resnet_skip },

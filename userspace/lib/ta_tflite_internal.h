@@ -59,6 +59,8 @@ struct ta_tfl_tensor {
 	u64 size;
 	u32 flags;
 	bool dynamic;	/* its shape_signature has a -1: planned at its shape */
+	u32 rank;	/* its recorded shape, for ta_tfl_check_shape() */
+	u32 dims[TA_TFL_MAX_DIMS];
 	char *note;
 };
 
@@ -173,6 +175,10 @@ struct ta_tfl {
 /* ta_tflite_sg.c (the schema's enums, the subgraphs) */
 int ta_tfl_ref(struct ta_tfl_refs *r, u32 t);
 int ta_tfl_parse_subgraph(struct ta_tfl *m, u32 s);
+
+/* ta_tflite_shape.c (what the kernels compute against what is recorded) */
+int ta_tfl_check_shape(struct ta_tfl *m, u32 s, u32 i,
+		       const struct ta_fbt *o);
 
 /* ta_tflite_inline.c (inlining) */
 int ta_tfl_new_copy(struct ta_tfl *m, u32 s, u32 *copy);

@@ -195,9 +195,11 @@ static int ta_tfl_tensor(struct ta_tfl *m, u32 s, const struct ta_fbv *tensors,
 		if (d && elems > TA_TFL_MAX_ELEMS / (u64)d)
 			return ta_fb_bad(fb, t.pos, "tensor too large");
 		elems *= (u64)d;
+		tt->dims[k] = (u32)d;
 		dl += snprintf(dims + dl, sizeof(dims) - dl, "%s%d",
 			       k ? "," : "", d);
 	}
+	tt->rank = (u32)shape.len;
 	dims[dl++] = ']';
 	dims[dl] = 0;
 	bits = ta_tfl_type_bits(type, &tname);
@@ -470,7 +472,7 @@ static int ta_tfl_parse_op(struct ta_tfl *m, u32 s, const struct ta_fbv *ops,
 	}
 	op->view = ta_tfl_is_view(op->code) && in0 >= 0 && out0 >= 0 &&
 		   sg->t[in0].size == sg->t[out0].size;
-	return 0;
+	return ta_tfl_check_shape(m, s, i, &o);
 }
 
 /* Read subgraph @s (once): tensors, inputs, outputs, operators. */

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * ta_tflite_shape.c - the TFLite reader (ta_tflite.c): each op's output
+ * shape as TFLite's kernel computes it, against the shape the model
+ * records.
+ *
+ * The reader plans a tensor at its recorded shape. TFLite's kernels do not
+ * read that shape for their outputs: each op's Prepare() computes it from
+ * the inputs and the options, and the runtime resizes the tensor to it. A
+ * model that records an output smaller than that is planned too small, and
+ * the op writes past it (Documentation/tflite.md, "Against TFLite's
+ * runtime", measured in LiteRT). So for the builtins below the computed
+ * shape must be the recorded one, or the model is refused, naming the op;
+ * the other builtins' outputs are taken as recorded (tflite.md says which
+ * are checked). An op whose inputs the runtime itself refuses (shapes
+ * that do not broadcast, a stride of 0, a window past its input) is left
+ * to the runtime: it does not run, so it writes nothing.
+ */
+#include "ta_tflite_internal.h"
+
+/* BuiltinOperator values checked here. */
+enum {
+	TA_TFL_ADD = 0, TA_TFL_AVERAGE_POOL_2D = 1, TA_TFL_CONCATENATION = 2,
+	TA_TFL_CONV_2D = 3, TA_TFL_DEPTHWISE_CONV_2D = 4,
+	TA_TFL_FULLY_CONNECTED = 9, TA_TFL_L2_POOL_2D = 12,
+	TA_TFL_MAX_POOL_2D = 17,
+};
+
+/* BuiltinOptions union members read here, and their fields. */
+enum {
+	TA_TFL_CONV_OPTIONS = 1, TA_TFL_DEPTHWISE_OPTIONS = 2,
+	TA_TFL_POOL_OPTIONS = 5, TA_TFL_FC_OPTIONS = 8,
+	TA_TFL_CONCAT_OPTIONS = 10,
+	TA_TFL_PADDING_VALID = 1,
+};
+
+/* What the checker knows of an op's kind. */
+enum ta_tfl_shape_rule {
+	TA_TFL_RULE_NONE,	/* taken as recorded */
+	TA_TFL_RULE_SAME,	/* input 0's shape */
+	TA_TFL_RULE_BROADCAST,	/* inputs 0 and 1 broadcast */
+	TA_TFL_RULE_ELEMENTS,	/* input 0's element count (a view) */
+	TA_TFL_RULE_CONV,
+	TA_TFL_RULE_DEPTHWISE,
+	TA_TFL_RULE_POOL,
+	TA_TFL_RULE_FC,
+	TA_TFL_RULE_CONCAT,
+};
+
+static enum ta_tfl_shape_rule ta_tfl_rule(u32 code)
+{
+	switch (code) {
+	/* elementwise with one input, or whose output is input 0's shape */
+	case 6:		/* DEQUANTIZE */
+	case 8:		/* FLOOR */
+	case 11:	/* L2_NORMALIZATION */
+	case 13:	/* LOCAL_RESPONSE_NORMALIZATION */
+	case 14:	/* LOGISTIC */
+	case 19:	/* RELU */
+	case 20:	/* RELU_N1_TO_1 */
+	case 21:	/* RELU6 */
+	case 25:	/* SOFTMAX */
+	case 28:	/* TANH */
+	case 47:	/* EXP */
+	case 50:	/* LOG_SOFTMAX */
+	case 53:	/* CAST */
+	case 59:	/* NEG */
+	case 66:	/* SIN */
+	case 73:	/* LOG */
+	case 75:	/* SQRT */
+	case 76:	/* RSQRT */
+	case 87:	/* LOGICAL_NOT */
+	case 92:	/* SQUARE */
+	case 93:	/* ZEROS_LIKE */
+	case 98:	/* LEAKY_RELU */
+	case 101:	/* ABS */
+	case 104:	/* CEIL */
+	case 108:	/* COS */
+	case 111:	/* ELU */
+	case 114:	/* QUANTIZE */
+	case 116:	/* ROUND */
+	case 117:	/* HARD_SWISH */
+	case 150:	/* GELU */
+	case 153:	/* RELU_0_TO_1 */
+	case 158:	/* SIGN */
+		return TA_TFL_RULE_SAME;
+	/* two inputs, broadcast */
+	case TA_TFL_ADD:
+	case 18:	/* MUL */
+	case 41:	/* SUB */
+	case 42:	/* DIV */
+	case 54:	/* PRELU */
+	case 55:	/* MAXIMUM */
+	case 57:	/* MINIMUM */
+	case 58:	/* LESS */
+	case 61:	/* GREATER */
+	case 62:	/* GREATER_EQUAL */
+	case 63:	/* LESS_EQUAL */
+	case 71:	/* EQUAL */
+	case 72:	/* NOT_EQUAL */
+	case 78:	/* POW */
+	case 84:	/* LOGICAL_OR */
+	case 86:	/* LOGICAL_AND */
+	case 90:	/* FLOOR_DIV */
+	case 95:	/* FLOOR_MOD */
+	case 99:	/* SQUARED_DIFFERENCE */
+	case 156:	/* ATAN2 */
+	case 160:	/* BITWISE_XOR */
+	case 161:	/* RIGHT_SHIFT */
+		return TA_TFL_RULE_BROADCAST;
+	case TA_TFL_RESHAPE:
+	case TA_TFL_SQUEEZE:
+	case TA_TFL_EXPAND_DIMS:
+		return TA_TFL_RULE_ELEMENTS;
+	case TA_TFL_CONV_2D:
+		return TA_TFL_RULE_CONV;
+	case TA_TFL_DEPTHWISE_CONV_2D:
+		return TA_TFL_RULE_DEPTHWISE;
+	case TA_TFL_AVERAGE_POOL_2D:
+	case TA_TFL_L2_POOL_2D:
+	case TA_TFL_MAX_POOL_2D:
+		return TA_TFL_RULE_POOL;
+	case TA_TFL_FULLY_CONNECTED:
+		return TA_TFL_RULE_FC;
+	case TA_TFL_CONCATENATION:
+		return TA_TFL_RULE_CONCAT;
+	}
+	return TA_TFL_RULE_NONE;
+}
+
+/* A shape as computed: up to TA_TFL_MAX_DIMS dimensions. */
+struct ta_tfl_shape {
+	u32 rank;
+	s64 d[TA_TFL_MAX_DIMS];
+};
+
+static void ta_tfl_shape_of(const struct ta_tfl_tensor *t,
+			    struct ta_tfl_shape *s)
+{
+	u32 k;
+
+	s->rank = t->rank;
+	for (k = 0; k < t->rank; k++)
+		s->d[k] = t->dims[k];
+}
+
+static u64 ta_tfl_elems(const struct ta_tfl_tensor *t)
+{
+	u64 n = 1;
+	u32 k;
+
+	for (k = 0; k < t->rank; k++)
+		n *= t->dims[k];	/* bounded when the tensor was read */
+	return n;
+}
+
+/* "[1,2,3]" into @buf. */
+static const char *ta_tfl_dims_str(const struct ta_tfl_shape *s, char *buf,
+				   size_t len)
+{
+	size_t at = 0;
+	u32 k;
+
+	at += snprintf(buf, len, "[");
+	for (k = 0; k < s->rank && at < len; k++)
+		at += snprintf(buf + at, len - at, "%s%lld", k ? "," : "",
+			       (long long)s->d[k]);
+	if (at < len)
+		snprintf(buf + at, len - at, "]");
+	return buf;
+}
+
+/*
+ * TFLite's ComputeOutSize() (kernels/padding.h): the output length of a
+ * window @filter, @dilation apart, @stride apart over @in.
+ */
+static s64 ta_tfl_out_size(bool valid, s64 in, s64 filter, s64 stride,
+			   s64 dilation)
+{
+	s64 eff = (filter - 1) * dilation + 1;
+
+	if (valid)
+		return (in + stride - eff) / stride;
+	return (in + stride - 1) / stride;
+}
+
+/*
+ * The builtin options table of the op, when it is of union member @type;
+ * false when the op has none of that type (it is then not checked).
+ */
+static bool ta_tfl_options(struct ta_tfl *m, const struct ta_fbt *o,
+			   u64 type, struct ta_fbt *opt, int *ret)
+{
+	u64 have, at, pos;
+
+	*ret = ta_fb_scalar(&m->fb, o, TA_OP_OPTIONS_TYPE, 1, 0, &have);
+	if (!*ret)
+		*ret = ta_fb_field(&m->fb, o, TA_OP_OPTIONS, 4, &at);
+	if (*ret || have != type || !at)
+		return false;
+	*ret = ta_fb_deref(&m->fb, at, &pos);
+	if (!*ret)
+		*ret = ta_fb_table(&m->fb, pos, opt);
+	return !*ret;
+}
+
+/*
+ * Reads fields of @opt: @ids[k] into @v[k], @defs[k] when absent; field
+ * @ids[0] is the Padding enum (a byte) when @padding, the others int32.
+ */
+static int ta_tfl_ints(struct ta_tfl *m, const struct ta_fbt *opt,
+		       bool padding, const u32 *ids, const s32 *defs, s64 *v,
+		       u32 n)
+{
+	u64 x;
+	u32 k;
+	int ret = 0;
+
+	for (k = 0; k < n && !ret; k++) {
+		if (!k && padding) {
+			ret = ta_fb_scalar(&m->fb, opt, ids[k], 1, 0, &x);
+			v[k] = (int8_t)x;
+			continue;
+		}
+		ret = ta_fb_scalar(&m->fb, opt, ids[k], 4, (u32)defs[k], &x);
+		v[k] = (s32)x;
+	}
+	return ret;
+}
+
+/*
+ * The spatial output of CONV_2D, DEPTHWISE_CONV_2D and the pools: NHWC
+ * input @in, window @kh x @kw; @f holds padding, stride_w, stride_h,
+ * dilation_w, dilation_h. False when the runtime would refuse the op.
+ */
+static bool ta_tfl_spatial(const struct ta_tfl_tensor *in, const s64 *f,
+			   s64 kh, s64 kw, s64 channels,
+			   struct ta_tfl_shape *out)
+{
+	bool valid = f[0] == TA_TFL_PADDING_VALID;
+
+	if (in->rank != 4 || f[1] <= 0 || f[2] <= 0 || f[3] <= 0 ||
+	    f[4] <= 0 || kh <= 0 || kw <= 0)
+		return false;
+	out->rank = 4;
+	out->d[0] = in->dims[0];
+	out->d[1] = ta_tfl_out_size(valid, in->dims[1], kh, f[2], f[4]);
+	out->d[2] = ta_tfl_out_size(valid, in->dims[2], kw, f[1], f[3]);
+	out->d[3] = channels;
+	return out->d[1] >= 0 && out->d[2] >= 0;
+}
+
+/* Numpy's broadcast of @a and @b; false when they do not broadcast. */
+static bool ta_tfl_broadcast(const struct ta_tfl_tensor *a,
+			     const struct ta_tfl_tensor *b,
+			     struct ta_tfl_shape *out)
+{
+	u32 k;
+
+	out->rank = a->rank > b->rank ? a->rank : b->rank;
+	for (k = 0; k < out->rank; k++) {
+		s64 x = k < out->rank - a->rank ? 1 :
+			a->dims[k - (out->rank - a->rank)];
+		s64 y = k < out->rank - b->rank ? 1 :
+			b->dims[k - (out->rank - b->rank)];
+
+		if (x != y && x != 1 && y != 1)
+			return false;
+		out->d[k] = x == 1 ? y : x;
+	}
+	return true;
+}
+
+/*
+ * The output shape op @op computes from @t[@in[...]] (the op's inputs as
+ * written, -1 for one left out, @n_in of them) into @out. Returns 1 with
+ * @out set, 0 when the op is not checked (its rule is none, an input it
+ * needs is missing, or the runtime would refuse its inputs), or -errno.
+ */
+static int ta_tfl_computed(struct ta_tfl *m, const struct ta_fbt *o,
+			   const struct ta_tfl_op *op,
+			   const struct ta_tfl_tensor *t, const s32 *in,
+			   u32 n_in, struct ta_tfl_shape *out)
+{
+	static const u32 conv_ids[] = { 0, 1, 2, 4, 5 };
+	static const u32 dw_ids[] = { 0, 1, 2, 5, 6 };
+	static const u32 pool_ids[] = { 0, 1, 2, 3, 4 };
+	static const s32 conv_defs[] = { 0, 0, 0, 1, 1 };
+	static const s32 pool_defs[] = { 0, 0, 0, 0, 0 };
+	enum ta_tfl_shape_rule rule = ta_tfl_rule(op->code);
+	const struct ta_tfl_tensor *x, *w;
+	struct ta_fbt opt;
+	s64 f[5], g[5], axis;
+	u64 keep, units, in_elems;
+	u32 k, j;
+	int ret;
+
+	if (rule == TA_TFL_RULE_NONE || !n_in || in[0] < 0)
+		return 0;
+	x = &t[in[0]];
+	w = n_in > 1 && in[1] >= 0 ? &t[in[1]] : NULL;
+	switch (rule) {
+	case TA_TFL_RULE_SAME:
+	case TA_TFL_RULE_ELEMENTS:
+		ta_tfl_shape_of(x, out);
+		return 1;
+	case TA_TFL_RULE_BROADCAST:
+		return w && ta_tfl_broadcast(x, w, out) ? 1 : 0;
+	case TA_TFL_RULE_CONV:
+	case TA_TFL_RULE_DEPTHWISE:
+		if (!w || w->rank != 4)
+			return 0;
+		if (!ta_tfl_options(m, o, rule == TA_TFL_RULE_CONV ?
+				    TA_TFL_CONV_OPTIONS :
+				    TA_TFL_DEPTHWISE_OPTIONS, &opt, &ret))
+			return ret;
+		ret = ta_tfl_ints(m, &opt, true, rule == TA_TFL_RULE_CONV ?
+				  conv_ids : dw_ids, conv_defs, f, 5);
+		if (ret)
+			return ret;
+		/* filter [O, KH, KW, I]; depthwise [1, KH, KW, O] */
+		return ta_tfl_spatial(x, f, w->dims[1], w->dims[2],
+				      rule == TA_TFL_RULE_CONV ? w->dims[0] :
+				      w->dims[3], out) ? 1 : 0;
+	case TA_TFL_RULE_POOL:
+		if (!ta_tfl_options(m, o, TA_TFL_POOL_OPTIONS, &opt, &ret))
+			return ret;
+		ret = ta_tfl_ints(m, &opt, true, pool_ids, pool_defs, f, 5);
+		if (ret || x->rank != 4)
+			return ret;
+		/* stride_w, stride_h, then the window: no dilation */
+		g[0] = f[0];
+		g[1] = f[1];
+		g[2] = f[2];
+		g[3] = 1;
+		g[4] = 1;
+		return ta_tfl_spatial(x, g, f[4], f[3], x->dims[3], out) ?
+		       1 : 0;
+	case TA_TFL_RULE_FC:
+		/* weights [units, input depth] */
+		if (!w || w->rank != 2 || !w->dims[1])
+			return 0;
+		keep = 0;
+		if (ta_tfl_options(m, o, TA_TFL_FC_OPTIONS, &opt, &ret))
+			ret = ta_fb_scalar(&m->fb, &opt, 2, 1, 0, &keep);
+		if (ret)
+			return ret;
+		units = w->dims[0];
+		in_elems = ta_tfl_elems(x);
+		if (in_elems % w->dims[1])
+			return 0;
+		if (keep) {
+			if (!x->rank || x->dims[x->rank - 1] != w->dims[1])
+				return 0;
+			ta_tfl_shape_of(x, out);
+			out->d[x->rank - 1] = (s64)units;
+		} else {
+			out->rank = 2;
+			out->d[0] = (s64)(in_elems / w->dims[1]);
+			out->d[1] = (s64)units;
+		}
+		return 1;
+	case TA_TFL_RULE_CONCAT:
+		if (!ta_tfl_options(m, o, TA_TFL_CONCAT_OPTIONS, &opt, &ret))
+			return ret;
+		ret = ta_tfl_ints(m, &opt, false, (const u32[]){ 0 },
+				  (const s32[]){ 0 }, &axis, 1);
+		if (ret || !x->rank)
+			return ret;
+		if (axis < 0)
+			axis += x->rank;
+		if (axis < 0 || axis >= x->rank)
+			return 0;
+		ta_tfl_shape_of(x, out);
+		for (k = 1; k < n_in; k++) {
+			const struct ta_tfl_tensor *y;
+
+			if (in[k] < 0)
+				return 0;
+			y = &t[in[k]];
+			if (y->rank != x->rank)
+				return 0;
+			for (j = 0; j < x->rank; j++)
+				if (j != axis && y->dims[j] != x->dims[j])
+					return 0;
+			out->d[axis] += y->dims[axis];
+		}
+		return 1;
+	case TA_TFL_RULE_NONE:
+		break;
+	}
+	return 0;
+}
+
+/**
+ * ta_tfl_check_shape() - op @i of subgraph @s computes what the model
+ * records for its first output
+ * @m: the model
+ * @s: subgraph
+ * @i: op
+ * @o: the op's table
+ *
+ * Return: 0; -EINVAL (with a message naming the op, the tensor and both
+ * shapes) when the recorded shape is not the computed one; -errno when
+ * the file is corrupt.
+ */
+int ta_tfl_check_shape(struct ta_tfl *m, u32 s, u32 i, const struct ta_fbt *o)
+{
+	struct ta_tfl_sg *sg = &m->sg[s];
+	const struct ta_tfl_op *op = &sg->ops[i];
+	struct ta_tfl_shape want, got;
+	struct ta_fbv ins, outs;
+	s32 in[TA_TFL_MAX_DIMS + 1];
+	char a[TA_TFL_MAX_DIMS * 21 + 3], b[sizeof(a)];
+	const struct ta_tfl_tensor *y;
+	bool same;
+	u32 n_in, k;
+	s32 out0;
+	int ret;
+
+	if (ta_tfl_rule(op->code) == TA_TFL_RULE_NONE)
+		return 0;
+	ret = ta_fb_vector(&m->fb, o, TA_OP_INPUTS, 4, &ins);
+	if (!ret)
+		ret = ta_fb_vector(&m->fb, o, TA_OP_OUTPUTS, 4, &outs);
+	if (ret || !outs.len || ins.len > TA_TFL_MAX_DIMS + 1)
+		return ret;
+	/* the indices were checked when the op was read */
+	n_in = (u32)ins.len;
+	for (k = 0; k < n_in; k++)
+		in[k] = (s32)ta_fb_u32(&m->fb, ins.data + 4 * k);
+	out0 = (s32)ta_fb_u32(&m->fb, outs.data);
+	ret = ta_tfl_computed(m, o, op, sg->t, in, n_in, &want);
+	if (ret <= 0)
+		return ret;
+	y = &sg->t[out0];
+	if (ta_tfl_rule(op->code) == TA_TFL_RULE_ELEMENTS) {
+		/* a view: any shape of as many elements */
+		u64 n = 1;
+
+		for (k = 0; k < want.rank; k++)
+			n *= (u64)want.d[k];
+		same = n == ta_tfl_elems(y);
+	} else {
+		same = want.rank == y->rank;
+		for (k = 0; same && k < y->rank; k++)
+			same = want.d[k] == y->dims[k];
+	}
+	if (same)
+		return 0;
+	ta_tfl_shape_of(y, &got);
+	if (ta_tfl_rule(op->code) == TA_TFL_RULE_ELEMENTS)
+		ta_err(m->fb.err, m->fb.errlen, m->fb.path, 0,
+		       "subgraph %u, op %u (%s): its output, tensor %d, records %s, not as many elements as its input's %s, which TFLite's kernel keeps: the model is refused rather than planned at the recorded size",
+		       s, i, op->name, out0,
+		       ta_tfl_dims_str(&got, a, sizeof(a)),
+		       ta_tfl_dims_str(&want, b, sizeof(b)));
+	else
+		ta_err(m->fb.err, m->fb.errlen, m->fb.path, 0,
+		       "subgraph %u, op %u (%s): its output, tensor %d, records %s, but TFLite's kernel computes %s from its inputs and writes that: the model is refused rather than planned at the recorded size",
+		       s, i, op->name, out0,
+		       ta_tfl_dims_str(&got, a, sizeof(a)),
+		       ta_tfl_dims_str(&want, b, sizeof(b)));
+	return -EINVAL;
+}
