@@ -79,8 +79,26 @@ ort_install() {
 	touch "$TA_ORT_DIR/.installed"
 }
 
+# @litertjs/core for the TFLite reader's oracle, as onnxruntime-node above;
+# the stamp is written when its runtime loads and runs a model offline.
+litert_install() {
+	. "$(dirname "$0")/tflite-oracle/litert-version.sh"
+	[ -f "$TA_LITERT_DIR/.installed" ] && { touch -c "$TA_LITERT_DIR"; return 0; }
+	local tmp=$TA_LITERT_DIR.tmp.$$
+	echo "deps: installing @litertjs/core@$TA_LITERT_VERSION into $TA_LITERT_DIR" >&2
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	npm install --prefix "$tmp" --no-save --no-audit --no-fund --loglevel=error \
+		"@litertjs/core@$TA_LITERT_VERSION" >&2 || { rm -rf "$tmp"; return 1; }
+	/usr/bin/python3 "$(dirname "$0")/tflite-oracle/oracle.py" --selftest --litert "$tmp" >&2 ||
+		{ echo "deps: @litertjs/core@$TA_LITERT_VERSION does not run a model" >&2; rm -rf "$tmp"; return 1; }
+	rm -rf "$TA_LITERT_DIR"
+	mv "$tmp" "$TA_LITERT_DIR"
+	touch "$TA_LITERT_DIR/.installed"
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
-	[ "${1:-}" = --kernel ] || ort_install
+	[ "${1:-}" = --kernel ] || { ort_install && litert_install; }
 	exit 0
 fi
 if [ "$(id -u)" != 0 ]; then
@@ -99,4 +117,4 @@ if [ -n "$headers612" ]; then
 fi
 echo "deps: installing ${missing[*]}" >&2
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-[ "${1:-}" = --kernel ] || ort_install
+[ "${1:-}" = --kernel ] || { ort_install && litert_install; }

@@ -18,6 +18,9 @@
  */
 #include "ta_tflite_internal.h"
 
+/* Inputs of one op read here (a CONCATENATION of more is not checked). */
+#define TA_TFL_SHAPE_MAX_INPUTS	64
+
 /* BuiltinOperator values checked here. */
 enum {
 	TA_TFL_ADD = 0, TA_TFL_AVERAGE_POOL_2D = 1, TA_TFL_CONCATENATION = 2,
@@ -410,7 +413,7 @@ int ta_tfl_check_shape(struct ta_tfl *m, u32 s, u32 i, const struct ta_fbt *o)
 	const struct ta_tfl_op *op = &sg->ops[i];
 	struct ta_tfl_shape want, got;
 	struct ta_fbv ins, outs;
-	s32 in[TA_TFL_MAX_DIMS + 1];
+	s32 in[TA_TFL_SHAPE_MAX_INPUTS];
 	char a[TA_TFL_MAX_DIMS * 21 + 3], b[sizeof(a)];
 	const struct ta_tfl_tensor *y;
 	bool same;
@@ -423,7 +426,7 @@ int ta_tfl_check_shape(struct ta_tfl *m, u32 s, u32 i, const struct ta_fbt *o)
 	ret = ta_fb_vector(&m->fb, o, TA_OP_INPUTS, 4, &ins);
 	if (!ret)
 		ret = ta_fb_vector(&m->fb, o, TA_OP_OUTPUTS, 4, &outs);
-	if (ret || !outs.len || ins.len > TA_TFL_MAX_DIMS + 1)
+	if (ret || !outs.len || ins.len > TA_TFL_SHAPE_MAX_INPUTS)
 		return ret;
 	/* the indices were checked when the op was read */
 	n_in = (u32)ins.len;

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+// litert-run.mjs - run TFLite models in LiteRT (the npm package
+// @litertjs/core: TFLite's runtime built to WebAssembly, its CPU path) and
+// report every output's shape, or the tensors the runtime found recorded
+// too small: the oracle of tests/tflite-oracle/oracle.py.
+//
+//	node litert-run.mjs LITERT_DIR < JOBS
+//
+// LITERT_DIR is the npm prefix @litertjs/core was installed into
+// (tests/deps.sh). One job a line on stdin, JSON: {"model": PATH}; the
+// model's inputs are fed zeros at the shapes it records. One answer a line
+// on stdout, in order:
+//	{"ok": true, "outputs": [{"name", "dims"}...]}	in the model's order
+//	{"ok": false, "error": TEXT, "too_small": [TENSOR...]}
+// "too_small": the tensors whose recorded size the runtime found smaller
+// than the shape its kernels computed ("Custom allocation is too small
+// for tensor idx: N"): it refuses to run the model.
+import fs from 'fs';
+import path from 'path';
+import readline from 'readline';
+import vm from 'vm';
+import { createRequire } from 'module';
+
+const prefix = process.argv[2];
+const wasmDir = path.join(prefix, 'node_modules', '@litertjs', 'core', 'wasm');
+// The package is written for a browser: its loader runs the Emscripten
+// script with importScripts() and reads self; give it those in Node.
+globalThis.require = createRequire(path.join(wasmDir, 'x.js'));
+globalThis.__dirname = wasmDir;
+globalThis.self = globalThis;
+globalThis.importScripts = (u) => {
+	const f = String(u).replace(/^file:\/\//, '');
+	vm.runInThisContext(fs.readFileSync(f, 'utf8'), { filename: f });
+};
+
+// the runtime's messages: its complaints are part of the answer
+let said = [];
+for (const k of ['log', 'info', 'warn', 'error'])
+	console[k] = (...a) => { said.push(a.join(' ')); };
+const errWrite = process.stderr.write.bind(process.stderr);
+process.stderr.write = (s, ...rest) => { said.push(String(s)); return true; };
+
+const ARRAYS = {
+	float32: Float32Array, int32: Int32Array, int8: Int8Array,
+	uint8: Uint8Array, int16: Int16Array, int64: BigInt64Array,
+	bool: Uint8Array, float16: Uint16Array, uint32: Uint32Array,
+};
+
+const core = await import(path.join(prefix, 'node_modules', '@litertjs', 'core', 'dist', 'index.js'));
+
+async function runJob(job) {
+	said = [];
+	const model = await core.loadAndCompile(new Uint8Array(fs.readFileSync(job.model)),
+						{ accelerator: 'wasm' });
+	const outs = model.getOutputDetails();
+	const feeds = model.getInputDetails().map((d) => {
+		const dims = Object.values(d.shape);
+		const Ctor = ARRAYS[d.dtype];
+		if (!Ctor)
+			throw new Error(`input ${d.name}: type ${d.dtype} not fed here`);
+		return new core.Tensor(new Ctor(dims.reduce((a, b) => a * b, 1)), dims);
+	});
+	const results = await model.run(feeds);
+	const tooSmall = [];
+	for (const s of said) {
+		const m = /Custom allocation is too small for tensor idx: (\d+)/.exec(s);
+		if (m)
+			tooSmall.push(Number(m[1]));
+	}
+	const failed = said.find((s) => /ERROR/.test(s));
+	const outputs = [];
+	for (const [i, t] of results.entries()) {
+		const w = await t.moveTo('wasm');
+		outputs.push({ name: outs[i].name, dims: Array.from(w.type.layout.dimensions, Number) });
+		w.delete();
+	}
+	for (const f of feeds)
+		f.delete();
+	model.delete();
+	if (failed)
+		return { ok: false, error: failed.trim().split('\n')[0], too_small: tooSmall };
+	return { ok: true, outputs };
+}
+
+await core.loadLiteRt(wasmDir + '/');
+const rl = readline.createInterface({ input: process.stdin, terminal: false });
+for await (const line of rl) {
+	if (!line.trim())
+		continue;
+	let answer;
+	try {
+		answer = await runJob(JSON.parse(line));
+	} catch (e) {
+		answer = { ok: false, error: String(e && e.message || e).split('\n')[0], too_small: [] };
+	}
+	process.stdout.write(JSON.stringify(answer) + '\n');
+}
+process.exit(0);

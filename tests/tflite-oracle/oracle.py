@@ -1,0 +1,371 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0 OR MIT
+"""The TFLite reader against TFLite's own runtime: no planned tensor smaller
+than what the runtime writes (Documentation/tflite.md, "Against TFLite's
+runtime").
+
+The reader plans each tensor at the shape the model records. TFLite's
+kernels compute their outputs' shapes themselves (each op's Prepare()), so
+a model whose recorded shape is smaller than what its op computes is
+planned too small. The runtime is LiteRT (the npm package @litertjs/core:
+TFLite built to WebAssembly), run by litert-run.mjs.
+
+For each model given (every *.tflite of the folders named):
+- as it is: a copy with every tensor an operator of the main subgraph
+  writes made a graph output (no signatures, no shape_signature: the
+  runtime then allocates the recorded shapes) runs in LiteRT on zeros;
+  each tensor must be planned by `tactl import` at least as large as the
+  runtime wrote it;
+- mutated: for each such tensor, a copy whose recorded shape is one
+  smaller in its last dimension above 1. LiteRT must say the recorded size
+  is too small for that tensor (the check that this oracle sees what the
+  runtime computes), and `tactl import` of the mutated model must refuse
+  it, naming the op (`op N (NAME): ...`), or plan it at least as large as
+  the runtime writes.
+
+TAP on stdout, one result a model and one a mutation, counts as comments.
+"""
+import argparse
+import glob
+import importlib.util
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+
+# TFLite's TensorType: bytes an element (INT4 counted apart)
+TYPE_SIZE = {0: 4, 1: 2, 2: 4, 3: 1, 4: 8, 6: 1, 7: 2, 8: 8, 9: 1, 10: 8,
+             11: 16, 12: 8, 15: 4, 16: 2, 18: 2}
+REFUSAL = re.compile(r"op (\d+) \(([A-Z0-9_]+)\)")
+
+
+class Flat:
+    """Just enough of a .tflite FlatBuffer to read and rewrite it."""
+
+    def __init__(self, data):
+        self.b = bytearray(data)
+
+    def u32(self, o):
+        return struct.unpack_from("<I", self.b, o)[0]
+
+    def i32(self, o):
+        return struct.unpack_from("<i", self.b, o)[0]
+
+    def slot(self, t, k):
+        """(where field k's vtable entry is, where the field is or None)"""
+        vt = t - self.i32(t)
+        vlen = struct.unpack_from("<H", self.b, vt)[0]
+        if 4 + 2 * k >= vlen:
+            return None, None
+        off = struct.unpack_from("<H", self.b, vt + 4 + 2 * k)[0]
+        return vt + 4 + 2 * k, (t + off if off else None)
+
+    def field(self, t, k):
+        return self.slot(t, k)[1]
+
+    def deref(self, p):
+        return p + self.u32(p)
+
+    def vector(self, p):
+        """(first element, length) of the vector field at p, or (0, 0)"""
+        if p is None:
+            return 0, 0
+        v = self.deref(p)
+        return v + 4, self.u32(v)
+
+    def tables(self, p):
+        first, n = self.vector(p)
+        return [self.deref(first + 4 * k) for k in range(n)]
+
+    def ints(self, p):
+        first, n = self.vector(p)
+        return [self.i32(first + 4 * k) for k in range(n)]
+
+    def root(self):
+        return self.u32(0)
+
+    def subgraphs(self):
+        return self.tables(self.field(self.root(), 2))
+
+    def tensors(self, sg):
+        return self.tables(self.field(sg, 0))
+
+    def append_ints(self, vals):
+        """a new int32 vector at the end; returns its position"""
+        while len(self.b) % 4:
+            self.b.append(0)
+        pos = len(self.b)
+        self.b += struct.pack("<I", len(vals)) + b"".join(struct.pack("<i", v) for v in vals)
+        return pos
+
+    def point(self, p, target):
+        """the offset field at p names target (forward only, as uoffset)"""
+        struct.pack_into("<I", self.b, p, target - p)
+
+    def drop(self, t, k):
+        """field k of table t absent (in its vtable, shared or not)"""
+        s, f = self.slot(t, k)
+        if f is not None:
+            struct.pack_into("<H", self.b, s, 0)
+
+
+def model_facts(fl):
+    """the main subgraph: tensors written by its ops (in order), shapes, types"""
+    sg = fl.subgraphs()[0]
+    written = []
+    for op in fl.tables(fl.field(sg, 3)):
+        for t in fl.ints(fl.field(op, 2)):
+            if t >= 0 and t not in written:
+                written.append(t)
+    shapes, types = [], []
+    for t in fl.tensors(sg):
+        shapes.append(fl.ints(fl.field(t, 0)))
+        f = fl.field(t, 1)
+        types.append(fl.b[f] if f is not None else 0)
+    return sg, written, shapes, types
+
+
+def nbytes(ttype, dims):
+    n = 1
+    for d in dims:
+        n *= d
+    if ttype == 17:
+        return (n + 1) // 2
+    return n * TYPE_SIZE.get(ttype, 0)
+
+
+def exposed(data):
+    """every tensor the main subgraph's ops write a graph output, no
+    signature_defs, no shape_signature; returns (bytes, output tensors)"""
+    fl = Flat(data)
+    sg, written, _, _ = model_facts(fl)
+    outs = fl.ints(fl.field(sg, 2))
+    new = outs + [t for t in written if t not in outs]
+    for g in fl.subgraphs():
+        for t in fl.tensors(g):
+            fl.drop(t, 7)
+    fl.drop(fl.root(), 7)
+    fl.point(fl.field(sg, 2), fl.append_ints(new))
+    return bytes(fl.b), new
+
+
+def shrunk(data, ti):
+    """tensor ti of the main subgraph recorded one smaller in its last
+    dimension above 1 (a vector of its own); None when none is"""
+    fl = Flat(data)
+    sg = fl.subgraphs()[0]
+    t = fl.tensors(sg)[ti]
+    dims = fl.ints(fl.field(t, 0))
+    for k in reversed(range(len(dims))):
+        if dims[k] > 1:
+            dims[k] -= 1
+            fl.point(fl.field(t, 0), fl.append_ints(dims))
+            return bytes(fl.b), dims
+    return None, None
+
+
+class LiteRt:
+    """litert-run.mjs, started again after each model it did not run: a
+    failed allocation can leave its WebAssembly memory unusable"""
+
+    def __init__(self, prefix):
+        self.prefix, self.p = prefix, None
+
+    def run(self, path):
+        if self.p is None:
+            self.p = subprocess.Popen(["node", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                            "litert-run.mjs"), self.prefix],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=subprocess.DEVNULL, text=True)
+        self.p.stdin.write(json.dumps({"model": path}) + "\n")
+        self.p.stdin.flush()
+        line = self.p.stdout.readline()
+        ans = json.loads(line) if line else {"ok": False, "error": "LiteRT ended", "too_small": []}
+        if not ans["ok"]:
+            self.p.stdin.close()
+            self.p.wait()
+            self.p = None
+        return ans
+
+
+def planned(tactl, path, tmp):
+    """tensor index -> planned bytes (the main subgraph's), or the refusal"""
+    g = os.path.join(tmp, "m.graph")
+    r = subprocess.run([tactl, "import", path, "-o", g, "--quiet"],
+                       capture_output=True, text=True, timeout=60)
+    if r.returncode:
+        return None, (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-1]
+    sizes = {}
+    with open(g) as f:
+        for line in f:
+            t = line.split("#", 1)[0].split()
+            if len(t) >= 3 and t[0] == "tensor" and ":" not in t[1]:
+                sizes[int(t[1])] = int(t[2])
+    return sizes, None
+
+
+def tiny_model():
+    """ADD of two [2, 3] inputs, then RELU: made with tests/data's
+    Builder (python3-flatbuffers), no file needed"""
+    spec = importlib.util.spec_from_file_location(
+        "make_tflite_models", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                           "..", "data", "make-tflite-models.py"))
+    mk = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mk)
+    ts = [mk.tensor("a", [2, 3]), mk.tensor("b", [2, 3]), mk.tensor("sum", [2, 3]),
+          mk.tensor("out", [2, 3])]
+    main = mk.subgraph("main", ts, [0, 1], [3], [mk.op(mk.ADD, [0, 1], [2]),
+                                                 mk.op(mk.RELU, [2], [3])])
+    return mk.ModelWriter().model([main])
+
+
+def selftest(prefix):
+    """The runtime runs a model and reports every tensor an op writes, and
+    finds a recorded shape smaller than its kernel's too small: what this
+    oracle relies on (tests/deps.sh runs it before keeping an install)."""
+    rt = LiteRt(prefix)
+    with tempfile.TemporaryDirectory() as tmp:
+        p = os.path.join(tmp, "x.tflite")
+        data = tiny_model()
+        x, outs = exposed(data)
+        open(p, "wb").write(x)
+        ans = rt.run(p)
+        if not ans["ok"] or [o["dims"] for o in ans["outputs"]] != [[2, 3], [2, 3]] or outs != [3, 2]:
+            print("selftest: the tiny model: %s" % ans, file=sys.stderr)
+            return 1
+        m, _ = shrunk(data, 2)
+        x, _ = exposed(m)
+        open(p, "wb").write(x)
+        ans = rt.run(p)
+        if ans["ok"] or 2 not in ans["too_small"]:
+            print("selftest: [2, 2] recorded for ADD's [2, 3]: %s" % ans, file=sys.stderr)
+            return 1
+    print("selftest: LiteRT ran the tiny model and found a recorded shape too small",
+          file=sys.stderr)
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tactl")
+    ap.add_argument("--litert", required=True)
+    ap.add_argument("--selftest", action="store_true")
+    ap.add_argument("--min-models", type=int, default=1)
+    ap.add_argument("--min-mutations", type=int, default=1)
+    ap.add_argument("dirs", nargs="*")
+    a = ap.parse_args()
+    if a.selftest:
+        return selftest(a.litert)
+    models = sorted(p for d in a.dirs for p in glob.glob(os.path.join(d, "*.tflite")))
+    rt = LiteRt(a.litert)
+    n = 0
+    count = {"models": 0, "ran": 0, "mutations": 0, "refused": 0, "larger": 0,
+             "under": 0, "unseen": 0, "lrt_ran": 0, "lrt_small": 0, "lrt_trap": 0}
+    refusals = {}
+
+    def result(ok, text):
+        nonlocal n
+        n += 1
+        print("%s %d - %s" % ("ok" if ok else "not ok", n, text))
+        sys.stdout.flush()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in models:
+            name = os.path.basename(path)
+            data = open(path, "rb").read()
+            count["models"] += 1
+            fl = Flat(data)
+            _, written, shapes, types = model_facts(fl)
+            x, outs = exposed(data)
+            xp = os.path.join(tmp, "x.tflite")
+            open(xp, "wb").write(x)
+            ans = rt.run(xp)
+            sizes, why = planned(a.tactl, path, tmp)
+            if not ans["ok"]:
+                # a model this runtime cannot run (Vela's ethos-u op):
+                # no claim either way, and its mutations are not tried
+                result(True, "%s: LiteRT cannot run it (%s); not compared" % (name, ans["error"][:80]))
+                continue
+            count["ran"] += 1
+            if sizes is None:
+                result(False, "%s: tactl import refused a model LiteRT runs: %s" % (name, why))
+                continue
+            under = []
+            for t, o in zip(outs, ans["outputs"]):
+                w = nbytes(types[t], o["dims"])
+                if sizes.get(t, 0) < w:
+                    under.append("tensor %d planned %d bytes, LiteRT wrote %d %s" % (
+                        t, sizes.get(t, 0), w, o["dims"]))
+            result(not under, "%s: %d tensors as LiteRT writes them%s" % (
+                name, len(outs), ": " + "; ".join(under[:3]) if under else ""))
+            for t in written:
+                m, dims = shrunk(data, t)
+                if m is None:
+                    continue
+                count["mutations"] += 1
+                mp = os.path.join(tmp, "m.tflite")
+                open(mp, "wb").write(m)
+                mx, _ = exposed(m)
+                open(xp, "wb").write(mx)
+                ans = rt.run(xp)
+                sizes, why = planned(a.tactl, mp, tmp)
+                label = "%s tensor %d %s recorded %s" % (name, t, shapes[t], dims)
+                if ans["ok"]:
+                    count["lrt_ran"] += 1
+                elif t in ans.get("too_small", []):
+                    count["lrt_small"] += 1
+                elif "out of bounds" in ans["error"]:
+                    count["lrt_trap"] += 1
+                if sizes is None:
+                    r = REFUSAL.search(why)
+                    if r:
+                        count["refused"] += 1
+                        refusals[r.group(2)] = refusals.get(r.group(2), 0) + 1
+                        result(True, "%s: refused (%s)" % (label, why[why.find("op "):][:100]))
+                    else:
+                        result(False, "%s: refused without naming the op: %s" % (label, why))
+                    continue
+                if ans["ok"]:
+                    # it ran: what it wrote, tensor by tensor
+                    under = []
+                    for u, o in zip(outs, ans["outputs"]):
+                        w = nbytes(types[u], o["dims"])
+                        if sizes.get(u, 0) < w:
+                            under.append("tensor %d planned %d bytes, LiteRT wrote %d %s" % (
+                                u, sizes.get(u, 0), w, o["dims"]))
+                    if under:
+                        count["under"] += 1
+                    else:
+                        count["larger"] += 1
+                    result(not under, "%s: accepted, LiteRT ran it%s" % (
+                        label, ": " + "; ".join(under[:2]) if under else ", nothing under-sized"))
+                elif ans.get("too_small") or "out of bounds" in ans["error"]:
+                    # the runtime computed more than the recorded shape: it
+                    # refused its allocation, or wrote past it and trapped
+                    count["under"] += 1
+                    result(False, "%s: accepted and planned %d bytes; LiteRT: %s" % (
+                        label, sizes.get(t, 0), ans["error"][:80]))
+                else:
+                    count["unseen"] += 1
+                    result(True, "%s: LiteRT cannot run it (%s); not compared" % (
+                        label, ans["error"][:60]))
+    print("# models: %(models)d, LiteRT ran %(ran)d; mutations: %(mutations)d, refused "
+          "%(refused)d, planned as large as the runtime %(larger)d, under-sized %(under)d, "
+          "not run by LiteRT %(unseen)d" % count)
+    print("# LiteRT on the mutations: found the recorded shape too small %(lrt_small)d, "
+          "trapped writing outside its memory %(lrt_trap)d, ran %(lrt_ran)d" % count)
+    for op, k in sorted(refusals.items(), key=lambda x: -x[1]):
+        print("#   refused %4d  %s" % (k, op))
+    result(count["ran"] >= a.min_models, "models LiteRT ran: %d (at least %d)" % (
+        count["ran"], a.min_models))
+    result(count["mutations"] - count["unseen"] >= a.min_mutations,
+           "mutations judged: %d (at least %d)" % (
+               count["mutations"] - count["unseen"], a.min_mutations))
+    print("1..%d" % n)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

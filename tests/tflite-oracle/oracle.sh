@@ -1,0 +1,25 @@
+#!/bin/bash
+# The TFLite reader against TFLite's runtime (Documentation/tflite.md,
+# "Against TFLite's runtime"): every model of ../shared/models (TA_SHARED
+# overrides the folder) as it is and with each tensor its ops write
+# recorded one smaller, run in LiteRT (@litertjs/core, installed by
+# tests/deps.sh). TAP on stdout, one result a model and one a mutation;
+# the run fails unless LiteRT ran at least two of the models and was
+# compared on at least 60 mutations.
+#
+#	tests/tflite-oracle/oracle.sh
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+. "$here/litert-version.sh"
+models=${TA_SHARED:-$root/../shared}
+[ -d "$models/models" ] && models=$models/models
+tactl=$root/userspace/bin/tactl
+for need in "$TA_LITERT_DIR/.installed" "$models" "$tactl"; do
+	if [ ! -e "$need" ]; then
+		echo "not ok - tflite-oracle: $need is missing (make deps; make -C userspace)"
+		exit 1
+	fi
+done
+exec /usr/bin/python3 "$here/oracle.py" --tactl "$tactl" --litert "$TA_LITERT_DIR" \
+	--min-models 2 --min-mutations 60 "$models"
