@@ -31,6 +31,7 @@ import importlib.util
 import json
 import os
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -207,19 +208,94 @@ def planned(tactl, path, tmp):
     return sizes, None
 
 
-def tiny_model():
-    """ADD of two [2, 3] inputs, then RELU: made with tests/data's
-    Builder (python3-flatbuffers), no file needed"""
+def builder():
+    """tests/data's model Builder (python3-flatbuffers), with options
+    tables of any number of int32 slots (a byte or bool field reads the
+    low byte of its slot)"""
     spec = importlib.util.spec_from_file_location(
         "make_tflite_models", os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                            "..", "data", "make-tflite-models.py"))
     mk = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mk)
+
+    class Writer(mk.ModelWriter):
+        def options(self, member, indices):
+            b = self.b
+            b.StartObject(len(indices))
+            for k, v in enumerate(indices):
+                b.PrependInt32Slot(k, v, 0)
+            return b.EndObject()
+    return mk, Writer
+
+
+def tiny_model():
+    """ADD of two [2, 3] inputs, then RELU"""
+    mk, writer = builder()
     ts = [mk.tensor("a", [2, 3]), mk.tensor("b", [2, 3]), mk.tensor("sum", [2, 3]),
           mk.tensor("out", [2, 3])]
     main = mk.subgraph("main", ts, [0, 1], [3], [mk.op(mk.ADD, [0, 1], [2]),
                                                  mk.op(mk.RELU, [2], [3])])
-    return mk.ModelWriter().model([main])
+    return writer().model([main])
+
+
+# One op each, float, the shapes of the kernels written out here from
+# TFLite's formulas (kernels/padding.h; SAME: ceil(in / stride), VALID:
+# ceil((in - (k - 1) x dilation) / stride)): what the shared models do not
+# have (dilation, strides that do not divide, VALID, depth multipliers,
+# keep_num_dims, broadcasting to a new rank, CONCATENATION). Each is run in
+# LiteRT and mutated like the shared models. (op, options member, option
+# slots, [(shape, constant?)] inputs, output shape)
+CONV_2D, DEPTHWISE, AVG_POOL, MAX_POOL, FC, CONCAT = 3, 4, 1, 17, 9, 2
+ADD, MUL, SUB, RESHAPE, SOFTMAX, MAXIMUM = 0, 18, 41, 22, 25, 55
+SYNTHETIC = [
+    ("conv_valid_dilated", CONV_2D, 1, [1, 1, 2, 0, 2, 1],
+     [([1, 9, 8, 2], False), ([3, 3, 2, 2], True), ([3], True)], [1, 4, 6, 3]),
+    ("conv_same_stride3", CONV_2D, 1, [0, 3, 3, 0, 1, 1],
+     [([2, 7, 5, 1], False), ([4, 2, 2, 1], True), ([4], True)], [2, 3, 2, 4]),
+    ("depthwise_same_multiplier2", DEPTHWISE, 2, [0, 2, 2, 2],
+     [([1, 7, 5, 3], False), ([1, 3, 3, 6], True)], [1, 4, 3, 6]),
+    ("depthwise_valid_dilated", DEPTHWISE, 2, [1, 1, 1, 1, 0, 2, 2],
+     [([1, 8, 9, 2], False), ([1, 2, 3, 2], True)], [1, 6, 5, 2]),
+    ("max_pool_same", MAX_POOL, 5, [0, 3, 2, 2, 3],
+     [([1, 5, 7, 2], False)], [1, 3, 3, 2]),
+    ("avg_pool_valid", AVG_POOL, 5, [1, 2, 2, 3, 3],
+     [([1, 6, 7, 4], False)], [1, 2, 3, 4]),
+    ("fc_keep_num_dims", FC, 8, [0, 0, 1],
+     [([2, 3, 4], False), ([5, 4], True)], [2, 3, 5]),
+    ("fc_flattened", FC, 8, [],
+     [([2, 3, 4], False), ([5, 6], True)], [4, 5]),
+    ("concat_last_axis", CONCAT, 10, [-1],
+     [([2, 3, 1], False), ([2, 3, 4], False), ([2, 3, 2], False)], [2, 3, 7]),
+    ("add_broadcast_new_rank", ADD, 0, [],
+     [([2, 1, 3], False), ([4, 1], False)], [2, 4, 3]),
+    ("mul_broadcast_first_lower", MUL, 0, [],
+     [([3], False), ([2, 2, 1], False)], [2, 2, 3]),
+    ("maximum_broadcast", MAXIMUM, 0, [],
+     [([5, 1], False), ([1, 4], False)], [5, 4]),
+    ("softmax", SOFTMAX, 0, [],
+     [([3, 5], False)], [3, 5]),
+]
+
+
+def synthetic_models():
+    """[(name, bytes)] of SYNTHETIC"""
+    mk, writer = builder()
+    out = []
+    for name, code, member, slots, ins, shape in SYNTHETIC:
+        ts, inputs = [], []
+        for k, (dims, const) in enumerate(ins):
+            n = 1
+            for d in dims:
+                n *= d
+            ts.append(mk.tensor("in%d" % k, dims, mk.FLOAT32,
+                                bytes(4 * n) if const else None))
+            if not const:
+                inputs.append(k)
+        ts.append(mk.tensor("out", shape))
+        o = mk.op(code, list(range(len(ins))), [len(ins)],
+                  (member, slots, False) if member else None)
+        out.append((name, writer().model([mk.subgraph("main", ts, inputs, [len(ins)], [o])])))
+    return out
 
 
 def selftest(prefix):
@@ -260,6 +336,11 @@ def main():
     if a.selftest:
         return selftest(a.litert)
     models = sorted(p for d in a.dirs for p in glob.glob(os.path.join(d, "*.tflite")))
+    synth_dir = tempfile.mkdtemp(prefix="ta-tflite-oracle-")
+    for name, data in synthetic_models():
+        path = os.path.join(synth_dir, "synthetic_%s.tflite" % name)
+        open(path, "wb").write(data)
+        models.append(path)
     rt = LiteRt(a.litert)
     n = 0
     count = {"models": 0, "ran": 0, "mutations": 0, "refused": 0, "larger": 0,
@@ -299,6 +380,11 @@ def main():
                 if sizes.get(t, 0) < w:
                     under.append("tensor %d planned %d bytes, LiteRT wrote %d %s" % (
                         t, sizes.get(t, 0), w, o["dims"]))
+                elif o["dims"] != shapes[t]:
+                    # the runtime ran it at another shape than recorded:
+                    # the reader's rules would be judging the wrong shapes
+                    under.append("tensor %d: LiteRT wrote %s, the model records %s" % (
+                        t, o["dims"], shapes[t]))
             result(not under, "%s: %d tensors as LiteRT writes them%s" % (
                 name, len(outs), ": " + "; ".join(under[:3]) if under else ""))
             for t in written:
@@ -365,6 +451,7 @@ def main():
            "mutations judged: %d (at least %d)" % (
                count["mutations"] - count["unseen"], a.min_mutations))
     print("1..%d" % n)
+    shutil.rmtree(synth_dir, ignore_errors=True)
 
 
 if __name__ == "__main__":
