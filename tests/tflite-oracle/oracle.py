@@ -238,42 +238,83 @@ def tiny_model():
     return writer().model([main])
 
 
-# One op each, float, the shapes of the kernels written out here from
-# TFLite's formulas (kernels/padding.h; SAME: ceil(in / stride), VALID:
-# ceil((in - (k - 1) x dilation) / stride)): what the shared models do not
-# have (dilation, strides that do not divide, VALID, depth multipliers,
-# keep_num_dims, broadcasting to a new rank, CONCATENATION). Each is run in
-# LiteRT and mutated like the shared models. (op, options member, option
-# slots, [(shape, constant?)] inputs, output shape)
+# One op each, the shapes of the kernels written out here from TFLite's
+# formulas (kernels/padding.h; SAME: ceil(in / stride), VALID:
+# ceil((in - (k - 1) x dilation) / stride); the others as each kernel's
+# Prepare() has them): what the shared models do not have (dilation,
+# strides that do not divide, VALID, depth multipliers, keep_num_dims,
+# broadcasting to a new rank, negative axes, several outputs), and the ops
+# whose shape comes from a constant input. Each is run in LiteRT and
+# mutated like the shared models. (name, op, options member, option slots,
+# inputs, outputs): an input is (shape, None) fed as a float input, (shape,
+# True) a float constant, (shape, [ints]) an INT32 constant; an output is
+# a shape (FLOAT32) or (shape, "int32").
 CONV_2D, DEPTHWISE, AVG_POOL, MAX_POOL, FC, CONCAT = 3, 4, 1, 17, 9, 2
-ADD, MUL, SUB, RESHAPE, SOFTMAX, MAXIMUM = 0, 18, 41, 22, 25, 55
+ADD, MUL, RESHAPE, SOFTMAX, MAXIMUM = 0, 18, 22, 25, 55
+PAD, MEAN, SUM, REDUCE_MAX, TRANSPOSE = 34, 40, 74, 82, 39
+RESIZE_BILINEAR, RESIZE_NEAREST, ARG_MAX, TILE, SLICE = 23, 97, 56, 69, 65
+SPLIT, PACK, UNPACK, GATHER, SPACE_TO_DEPTH, DEPTH_TO_SPACE = 49, 83, 88, 36, 26, 5
+F = None
 SYNTHETIC = [
     ("conv_valid_dilated", CONV_2D, 1, [1, 1, 2, 0, 2, 1],
-     [([1, 9, 8, 2], False), ([3, 3, 2, 2], True), ([3], True)], [1, 4, 6, 3]),
+     [([1, 9, 8, 2], F), ([3, 3, 2, 2], True), ([3], True)], [[1, 4, 6, 3]]),
     ("conv_same_stride3", CONV_2D, 1, [0, 3, 3, 0, 1, 1],
-     [([2, 7, 5, 1], False), ([4, 2, 2, 1], True), ([4], True)], [2, 3, 2, 4]),
+     [([2, 7, 5, 1], F), ([4, 2, 2, 1], True), ([4], True)], [[2, 3, 2, 4]]),
     ("depthwise_same_multiplier2", DEPTHWISE, 2, [0, 2, 2, 2],
-     [([1, 7, 5, 3], False), ([1, 3, 3, 6], True)], [1, 4, 3, 6]),
+     [([1, 7, 5, 3], F), ([1, 3, 3, 6], True)], [[1, 4, 3, 6]]),
     ("depthwise_valid_dilated", DEPTHWISE, 2, [1, 1, 1, 1, 0, 2, 2],
-     [([1, 8, 9, 2], False), ([1, 2, 3, 2], True)], [1, 6, 5, 2]),
+     [([1, 8, 9, 2], F), ([1, 2, 3, 2], True)], [[1, 6, 5, 2]]),
     ("max_pool_same", MAX_POOL, 5, [0, 3, 2, 2, 3],
-     [([1, 5, 7, 2], False)], [1, 3, 3, 2]),
+     [([1, 5, 7, 2], F)], [[1, 3, 3, 2]]),
     ("avg_pool_valid", AVG_POOL, 5, [1, 2, 2, 3, 3],
-     [([1, 6, 7, 4], False)], [1, 2, 3, 4]),
+     [([1, 6, 7, 4], F)], [[1, 2, 3, 4]]),
     ("fc_keep_num_dims", FC, 8, [0, 0, 1],
-     [([2, 3, 4], False), ([5, 4], True)], [2, 3, 5]),
+     [([2, 3, 4], F), ([5, 4], True)], [[2, 3, 5]]),
     ("fc_flattened", FC, 8, [],
-     [([2, 3, 4], False), ([5, 6], True)], [4, 5]),
+     [([2, 3, 4], F), ([5, 6], True)], [[4, 5]]),
     ("concat_last_axis", CONCAT, 10, [-1],
-     [([2, 3, 1], False), ([2, 3, 4], False), ([2, 3, 2], False)], [2, 3, 7]),
+     [([2, 3, 1], F), ([2, 3, 4], F), ([2, 3, 2], F)], [[2, 3, 7]]),
     ("add_broadcast_new_rank", ADD, 0, [],
-     [([2, 1, 3], False), ([4, 1], False)], [2, 4, 3]),
+     [([2, 1, 3], F), ([4, 1], F)], [[2, 4, 3]]),
     ("mul_broadcast_first_lower", MUL, 0, [],
-     [([3], False), ([2, 2, 1], False)], [2, 2, 3]),
+     [([3], F), ([2, 2, 1], F)], [[2, 2, 3]]),
     ("maximum_broadcast", MAXIMUM, 0, [],
-     [([5, 1], False), ([1, 4], False)], [5, 4]),
-    ("softmax", SOFTMAX, 0, [],
-     [([3, 5], False)], [3, 5]),
+     [([5, 1], F), ([1, 4], F)], [[5, 4]]),
+    ("softmax", SOFTMAX, 0, [], [([3, 5], F)], [[3, 5]]),
+    ("pad", PAD, 0, [],
+     [([1, 3, 4, 2], F), ([4, 2], [0, 0, 1, 2, 0, 3, 1, 0])], [[1, 6, 7, 3]]),
+    ("mean_keep_dims", MEAN, 27, [1],
+     [([2, 3, 4], F), ([2], [1, -1])], [[2, 1, 1]]),
+    ("sum_first_axis", SUM, 27, [],
+     [([2, 3, 4], F), ([1], [0])], [[3, 4]]),
+    ("reduce_max_to_scalar", REDUCE_MAX, 27, [],
+     [([2, 3], F), ([2], [0, 1])], [[]]),
+    ("transpose", TRANSPOSE, 0, [],
+     [([2, 3, 4], F), ([3], [2, 0, 1])], [[4, 2, 3]]),
+    ("resize_bilinear", RESIZE_BILINEAR, 15, [0, 0],
+     [([1, 3, 4, 2], F), ([2], [5, 7])], [[1, 5, 7, 2]]),
+    ("resize_nearest_neighbor", RESIZE_NEAREST, 74, [0],
+     [([1, 2, 3, 1], F), ([2], [4, 5])], [[1, 4, 5, 1]]),
+    ("arg_max_middle_axis", ARG_MAX, 40, [2],
+     [([2, 5, 3], F), ([1], [1])], [([2, 3], "int32")]),
+    ("tile", TILE, 0, [],
+     [([2, 3], F), ([2], [3, 1])], [[6, 3]]),
+    ("slice_to_the_end", SLICE, 0, [],
+     [([4, 5, 3], F), ([3], [1, 0, 1]), ([3], [2, -1, 2])], [[2, 5, 2]]),
+    ("split_three", SPLIT, 35, [3],
+     [([], [1]), ([2, 6, 3], F)], [[2, 2, 3], [2, 2, 3], [2, 2, 3]]),
+    ("pack_middle_axis", PACK, 59, [3, 1],
+     [([2, 3], F), ([2, 3], F), ([2, 3], F)], [[2, 3, 3]]),
+    ("unpack_middle_axis", UNPACK, 64, [2, 1],
+     [([3, 2, 4], F)], [[3, 4], [3, 4]]),
+    ("gather_indices_2d", GATHER, 23, [0, 0],
+     [([5, 4], F), ([2, 3], [0, 4, 1, 2, 3, 0])], [[2, 3, 4]]),
+    ("gather_axis_1", GATHER, 23, [1, 0],
+     [([5, 4], F), ([2], [3, 1])], [[5, 2]]),
+    ("space_to_depth", SPACE_TO_DEPTH, 19, [2],
+     [([1, 4, 6, 2], F)], [[1, 2, 3, 8]]),
+    ("depth_to_space", DEPTH_TO_SPACE, 94, [2],
+     [([1, 2, 3, 8], F)], [[1, 4, 6, 2]]),
 ]
 
 
@@ -281,20 +322,26 @@ def synthetic_models():
     """[(name, bytes)] of SYNTHETIC"""
     mk, writer = builder()
     out = []
-    for name, code, member, slots, ins, shape in SYNTHETIC:
+    for name, code, member, slots, ins, outs in SYNTHETIC:
         ts, inputs = [], []
-        for k, (dims, const) in enumerate(ins):
+        for k, (dims, kind) in enumerate(ins):
             n = 1
             for d in dims:
                 n *= d
-            ts.append(mk.tensor("in%d" % k, dims, mk.FLOAT32,
-                                bytes(4 * n) if const else None))
-            if not const:
+            if isinstance(kind, list):
+                ts.append(mk.tensor("in%d" % k, dims, mk.INT32, mk.int32s(*kind)))
+                continue
+            ts.append(mk.tensor("in%d" % k, dims, mk.FLOAT32, bytes(4 * n) if kind else None))
+            if not kind:
                 inputs.append(k)
-        ts.append(mk.tensor("out", shape))
-        o = mk.op(code, list(range(len(ins))), [len(ins)],
+        written = []
+        for j, o in enumerate(outs):
+            shape, ttype = (o[0], mk.INT32) if isinstance(o, tuple) else (o, mk.FLOAT32)
+            written.append(len(ts))
+            ts.append(mk.tensor("out%d" % j, shape, ttype))
+        o = mk.op(code, list(range(len(ins))), written,
                   (member, slots, False) if member else None)
-        out.append((name, writer().model([mk.subgraph("main", ts, inputs, [len(ins)], [o])])))
+        out.append((name, writer().model([mk.subgraph("main", ts, inputs, written, [o])])))
     return out
 
 

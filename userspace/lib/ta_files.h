@@ -117,6 +117,10 @@ int ta_input_finish_graph(struct ta_input *in, const char *path,
  *	       leaves open (-1 in shape_signature, e.g. a batch): planned at
  *	       the size shape records, which TFLite allocates unless the
  *	       application resizes an input
+ * @n_shape_checked: ops, of every subgraph read, whose recorded output
+ *		     shape was checked against the one TFLite's kernel
+ *		     computes (ta_tflite_shape.c); the others' are taken as
+ *		     recorded
  */
 struct ta_tflite_info {
 	u32 n_subgraphs;
@@ -134,6 +138,7 @@ struct ta_tflite_info {
 	u32 n_inplace;
 	u32 n_fixed;
 	u32 n_dynamic;
+	u32 n_shape_checked;
 };
 
 /*

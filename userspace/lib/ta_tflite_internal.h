@@ -59,8 +59,11 @@ struct ta_tfl_tensor {
 	u64 size;
 	u32 flags;
 	bool dynamic;	/* its shape_signature has a -1: planned at its shape */
-	u32 rank;	/* its recorded shape, for ta_tfl_check_shape() */
+	/* for ta_tfl_check_shape(): its recorded shape, type and data */
+	u32 rank;
 	u32 dims[TA_TFL_MAX_DIMS];
+	u32 type;
+	struct ta_fbv data;
 	char *note;
 };
 

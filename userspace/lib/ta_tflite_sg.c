@@ -209,6 +209,7 @@ static int ta_tfl_tensor(struct ta_tfl *m, u32 s, const struct ta_fbv *tensors,
 		       who, tname, (unsigned long long)type);
 		return -EINVAL;
 	}
+	tt->type = (u32)type;
 	bytes = (elems * bits + 7) / 8;
 	tt->size = bytes;
 	if (var)
@@ -224,6 +225,8 @@ static int ta_tfl_tensor(struct ta_tfl *m, u32 s, const struct ta_fbv *tensors,
 			ret = ta_fb_scalar(fb, &b, TA_BUF_SIZE, 8, 0, &extsize);
 		if (ret)
 			return ret;
+		/* a constant's values, for ta_tfl_check_shape() */
+		tt->data = data;
 		/* a variable's data is its initial value: still variable */
 		if ((data.len || extsize) && !var)
 			tt->flags |= TA_TENSOR_CONSTANT;

@@ -32,10 +32,17 @@ enum {
 /* BuiltinOptions union members read here, and their fields. */
 enum {
 	TA_TFL_CONV_OPTIONS = 1, TA_TFL_DEPTHWISE_OPTIONS = 2,
-	TA_TFL_POOL_OPTIONS = 5, TA_TFL_FC_OPTIONS = 8,
-	TA_TFL_CONCAT_OPTIONS = 10,
+	TA_TFL_POOL_OPTIONS = 5, TA_TFL_SVDF_OPTIONS = 6,
+	TA_TFL_FC_OPTIONS = 8, TA_TFL_CONCAT_OPTIONS = 10,
+	TA_TFL_SPACE_TO_DEPTH_OPTIONS = 19, TA_TFL_GATHER_OPTIONS = 23,
+	TA_TFL_REDUCER_OPTIONS = 27, TA_TFL_SPLIT_OPTIONS = 35,
+	TA_TFL_PACK_OPTIONS = 59, TA_TFL_UNPACK_OPTIONS = 64,
+	TA_TFL_DEPTH_TO_SPACE_OPTIONS = 94,
 	TA_TFL_PADDING_VALID = 1,
 };
+
+/* TensorType of the constants read here (axes, paddings, sizes...). */
+enum { TA_TFL_INT32 = 2, TA_TFL_INT64 = 4 };
 
 /* What the checker knows of an op's kind. */
 enum ta_tfl_shape_rule {
@@ -48,6 +55,22 @@ enum ta_tfl_shape_rule {
 	TA_TFL_RULE_POOL,
 	TA_TFL_RULE_FC,
 	TA_TFL_RULE_CONCAT,
+	/* from constant inputs */
+	TA_TFL_RULE_PAD,	/* paddings [rank, 2] */
+	TA_TFL_RULE_REDUCE,	/* axes; keep_dims */
+	TA_TFL_RULE_TRANSPOSE,	/* perm */
+	TA_TFL_RULE_RESIZE,	/* [height, width] */
+	TA_TFL_RULE_ARG,	/* axis: ARG_MAX, ARG_MIN */
+	TA_TFL_RULE_TILE,	/* multiples */
+	TA_TFL_RULE_SLICE,	/* begin, size */
+	TA_TFL_RULE_SPLIT,	/* axis (input 0), num_splits: every output */
+	/* from options */
+	TA_TFL_RULE_PACK,
+	TA_TFL_RULE_UNPACK,	/* every output */
+	TA_TFL_RULE_GATHER,
+	TA_TFL_RULE_SPACE_TO_DEPTH,
+	TA_TFL_RULE_DEPTH_TO_SPACE,
+	TA_TFL_RULE_SVDF,
 };
 
 static enum ta_tfl_shape_rule ta_tfl_rule(u32 code)
@@ -84,7 +107,7 @@ static enum ta_tfl_shape_rule ta_tfl_rule(u32 code)
 	case 116:	/* ROUND */
 	case 117:	/* HARD_SWISH */
 	case 150:	/* GELU */
-	case 153:	/* RELU_0_TO_1 */
+	case 152:	/* RELU_0_TO_1 */
 	case 158:	/* SIGN */
 		return TA_TFL_RULE_SAME;
 	/* two inputs, broadcast */
@@ -127,6 +150,44 @@ static enum ta_tfl_shape_rule ta_tfl_rule(u32 code)
 		return TA_TFL_RULE_FC;
 	case TA_TFL_CONCATENATION:
 		return TA_TFL_RULE_CONCAT;
+	case 34:	/* PAD */
+	case 60:	/* PADV2 */
+	case 100:	/* MIRROR_PAD */
+		return TA_TFL_RULE_PAD;
+	case 40:	/* MEAN */
+	case 74:	/* SUM */
+	case 81:	/* REDUCE_PROD */
+	case 82:	/* REDUCE_MAX */
+	case 89:	/* REDUCE_MIN */
+	case 91:	/* REDUCE_ANY */
+	case 140:	/* REDUCE_ALL */
+		return TA_TFL_RULE_REDUCE;
+	case 39:	/* TRANSPOSE */
+		return TA_TFL_RULE_TRANSPOSE;
+	case 23:	/* RESIZE_BILINEAR */
+	case 97:	/* RESIZE_NEAREST_NEIGHBOR */
+		return TA_TFL_RULE_RESIZE;
+	case 56:	/* ARG_MAX */
+	case 79:	/* ARG_MIN */
+		return TA_TFL_RULE_ARG;
+	case 69:	/* TILE */
+		return TA_TFL_RULE_TILE;
+	case 65:	/* SLICE */
+		return TA_TFL_RULE_SLICE;
+	case 49:	/* SPLIT */
+		return TA_TFL_RULE_SPLIT;
+	case 83:	/* PACK */
+		return TA_TFL_RULE_PACK;
+	case 88:	/* UNPACK */
+		return TA_TFL_RULE_UNPACK;
+	case 36:	/* GATHER */
+		return TA_TFL_RULE_GATHER;
+	case 26:	/* SPACE_TO_DEPTH */
+		return TA_TFL_RULE_SPACE_TO_DEPTH;
+	case 5:		/* DEPTH_TO_SPACE */
+		return TA_TFL_RULE_DEPTH_TO_SPACE;
+	case 27:	/* SVDF */
+		return TA_TFL_RULE_SVDF;
 	}
 	return TA_TFL_RULE_NONE;
 }
@@ -155,6 +216,38 @@ static u64 ta_tfl_elems(const struct ta_tfl_tensor *t)
 	for (k = 0; k < t->rank; k++)
 		n *= t->dims[k];	/* bounded when the tensor was read */
 	return n;
+}
+
+/*
+ * The values of constant @t (INT32 or INT64, at most @max of them) into
+ * @v, their count into *@n; false when @t holds no such data.
+ */
+static bool ta_tfl_const(struct ta_tfl *m, const struct ta_tfl_tensor *t,
+			 s64 *v, u32 max, u32 *n)
+{
+	u64 count = ta_tfl_elems(t), size, k;
+
+	size = t->type == TA_TFL_INT32 ? 4 : t->type == TA_TFL_INT64 ? 8 : 0;
+	if (!size || count > max || t->data.len < count * size)
+		return false;
+	for (k = 0; k < count; k++) {
+		u64 at = t->data.data + k * size;
+		u64 x = ta_fb_u32(&m->fb, at);
+
+		if (size == 8)
+			x |= (u64)ta_fb_u32(&m->fb, at + 4) << 32;
+		v[k] = size == 8 ? (s64)x : (s32)x;
+	}
+	*n = (u32)count;
+	return true;
+}
+
+/* @axis of a shape of @rank into [0, rank); false when out of range. */
+static bool ta_tfl_axis(s64 *axis, u32 rank)
+{
+	if (*axis < 0)
+		*axis += rank;
+	return *axis >= 0 && *axis < rank;
 }
 
 /* "[1,2,3]" into @buf. */
@@ -274,6 +367,233 @@ static bool ta_tfl_broadcast(const struct ta_tfl_tensor *a,
 	return true;
 }
 
+/* An int32 field @id of the op's options of union member @type, or @def. */
+static int ta_tfl_option(struct ta_tfl *m, const struct ta_fbt *o, u64 type,
+			 u32 id, s32 def, s64 *v, bool *have)
+{
+	struct ta_fbt opt;
+	int ret;
+
+	*v = def;
+	*have = ta_tfl_options(m, o, type, &opt, &ret);
+	if (*have)
+		ret = ta_tfl_ints(m, &opt, false, &id, &def, v, 1);
+	return ret;
+}
+
+/*
+ * The rules whose shape comes from a constant input or from options other
+ * than the window's: as ta_tfl_computed().
+ */
+static int ta_tfl_computed_more(struct ta_tfl *m, const struct ta_fbt *o,
+				enum ta_tfl_shape_rule rule,
+				const struct ta_tfl_tensor *t, const s32 *in,
+				u32 n_in, struct ta_tfl_shape *out)
+{
+	const struct ta_tfl_tensor *x = &t[in[0]], *w;
+	s64 v[2 * TA_TFL_MAX_DIMS], u[TA_TFL_MAX_DIMS], a, b;
+	bool seen[TA_TFL_MAX_DIMS] = { false }, have;
+	u32 n, k, j;
+	int ret;
+
+	w = n_in > 1 && in[1] >= 0 ? &t[in[1]] : NULL;
+	switch (rule) {
+	case TA_TFL_RULE_PAD:
+		if (!w || !ta_tfl_const(m, w, v, 2 * TA_TFL_MAX_DIMS, &n) ||
+		    n != 2 * x->rank)
+			return 0;
+		ta_tfl_shape_of(x, out);
+		for (k = 0; k < x->rank; k++) {
+			if (v[2 * k] < 0 || v[2 * k + 1] < 0 ||
+			    v[2 * k] > U32_MAX || v[2 * k + 1] > U32_MAX)
+				return 0;
+			out->d[k] += v[2 * k] + v[2 * k + 1];
+		}
+		return 1;
+	case TA_TFL_RULE_REDUCE:
+		if (!w || !ta_tfl_const(m, w, v, 2 * TA_TFL_MAX_DIMS, &n))
+			return 0;
+		for (k = 0; k < n; k++) {
+			if (!ta_tfl_axis(&v[k], x->rank))
+				return 0;
+			seen[v[k]] = true;
+		}
+		ret = ta_tfl_option(m, o, TA_TFL_REDUCER_OPTIONS, 0, 0, &a,
+				    &have);
+		if (ret)
+			return ret;
+		/* keep_dims is a bool: the field's low byte */
+		a &= 0xff;
+		out->rank = 0;
+		for (k = 0; k < x->rank; k++)
+			if (!seen[k])
+				out->d[out->rank++] = x->dims[k];
+			else if (a)
+				out->d[out->rank++] = 1;
+		return 1;
+	case TA_TFL_RULE_TRANSPOSE:
+		if (!w || !ta_tfl_const(m, w, v, TA_TFL_MAX_DIMS, &n) ||
+		    n != x->rank)
+			return 0;
+		out->rank = n;
+		for (k = 0; k < n; k++) {
+			if (v[k] < 0 || v[k] >= n || seen[v[k]])
+				return 0;
+			seen[v[k]] = true;
+			out->d[k] = x->dims[v[k]];
+		}
+		return 1;
+	case TA_TFL_RULE_RESIZE:
+		if (!w || x->rank != 4 || !ta_tfl_const(m, w, v, 2, &n) ||
+		    n != 2 || v[0] <= 0 || v[1] <= 0 || v[0] > U32_MAX ||
+		    v[1] > U32_MAX)
+			return 0;
+		ta_tfl_shape_of(x, out);
+		out->d[1] = v[0];
+		out->d[2] = v[1];
+		return 1;
+	case TA_TFL_RULE_ARG:
+		if (!w || !ta_tfl_const(m, w, v, 1, &n) || n != 1 ||
+		    !ta_tfl_axis(&v[0], x->rank))
+			return 0;
+		out->rank = 0;
+		for (k = 0; k < x->rank; k++)
+			if (k != v[0])
+				out->d[out->rank++] = x->dims[k];
+		return 1;
+	case TA_TFL_RULE_TILE:
+		if (!w || !ta_tfl_const(m, w, v, TA_TFL_MAX_DIMS, &n) ||
+		    n != x->rank)
+			return 0;
+		ta_tfl_shape_of(x, out);
+		for (k = 0; k < n; k++) {
+			if (v[k] < 0 || v[k] > U32_MAX)
+				return 0;
+			out->d[k] *= v[k];
+		}
+		return 1;
+	case TA_TFL_RULE_SLICE:
+		if (!w || n_in < 3 || in[2] < 0 ||
+		    !ta_tfl_const(m, w, v, TA_TFL_MAX_DIMS, &n) ||
+		    n != x->rank ||
+		    !ta_tfl_const(m, &t[in[2]], u, TA_TFL_MAX_DIMS, &j) ||
+		    j != n)
+			return 0;
+		out->rank = n;
+		for (k = 0; k < n; k++) {
+			b = u[k] == -1 ? (s64)x->dims[k] - v[k] : u[k];
+			if (v[k] < 0 || b < 0 || v[k] + b > x->dims[k])
+				return 0;
+			out->d[k] = b;
+		}
+		return 1;
+	case TA_TFL_RULE_SPLIT:
+		/* axis first, then the value */
+		if (!w || !ta_tfl_const(m, x, v, 1, &n) || n != 1 ||
+		    !ta_tfl_axis(&v[0], w->rank))
+			return 0;
+		ret = ta_tfl_option(m, o, TA_TFL_SPLIT_OPTIONS, 0, 0, &a,
+				    &have);
+		if (ret || a <= 0 || w->dims[v[0]] % a)
+			return ret;
+		ta_tfl_shape_of(w, out);
+		out->d[v[0]] /= a;
+		return 1;
+	case TA_TFL_RULE_PACK:
+		ret = ta_tfl_option(m, o, TA_TFL_PACK_OPTIONS, 0, 0, &a,
+				    &have);
+		if (!ret)
+			ret = ta_tfl_option(m, o, TA_TFL_PACK_OPTIONS, 1, 0, &b,
+					    &have);
+		if (ret || !have || a != n_in ||
+		    x->rank + 1 > TA_TFL_MAX_DIMS || !ta_tfl_axis(&b, x->rank + 1))
+			return ret;
+		for (k = 1; k < n_in; k++) {
+			if (in[k] < 0 || t[in[k]].rank != x->rank)
+				return 0;
+			for (j = 0; j < x->rank; j++)
+				if (t[in[k]].dims[j] != x->dims[j])
+					return 0;
+		}
+		out->rank = x->rank + 1;
+		for (k = 0, j = 0; k < out->rank; k++)
+			out->d[k] = k == b ? a : x->dims[j++];
+		return 1;
+	case TA_TFL_RULE_UNPACK:
+		ret = ta_tfl_option(m, o, TA_TFL_UNPACK_OPTIONS, 0, 0, &a,
+				    &have);
+		if (!ret)
+			ret = ta_tfl_option(m, o, TA_TFL_UNPACK_OPTIONS, 1, 0, &b,
+					    &have);
+		if (ret || !have || !ta_tfl_axis(&b, x->rank) ||
+		    x->dims[b] != a)
+			return ret;
+		out->rank = 0;
+		for (k = 0; k < x->rank; k++)
+			if (k != b)
+				out->d[out->rank++] = x->dims[k];
+		return 1;
+	case TA_TFL_RULE_GATHER:
+		ret = ta_tfl_option(m, o, TA_TFL_GATHER_OPTIONS, 0, 0, &a,
+				    &have);
+		if (!ret)
+			ret = ta_tfl_option(m, o, TA_TFL_GATHER_OPTIONS, 1, 0,
+					    &b, &have);
+		if (ret || !w || !ta_tfl_axis(&a, x->rank))
+			return ret;
+		if (b < 0)
+			b += w->rank;
+		if (b < 0 || b > w->rank || b > a ||
+		    x->rank - 1 + w->rank - b > TA_TFL_MAX_DIMS)
+			return 0;
+		out->rank = 0;
+		for (k = 0; k < a; k++)
+			out->d[out->rank++] = x->dims[k];
+		for (k = (u32)b; k < w->rank; k++)
+			out->d[out->rank++] = w->dims[k];
+		for (k = (u32)a + 1; k < x->rank; k++)
+			out->d[out->rank++] = x->dims[k];
+		return 1;
+	case TA_TFL_RULE_SPACE_TO_DEPTH:
+	case TA_TFL_RULE_DEPTH_TO_SPACE:
+		ret = ta_tfl_option(m, o, rule == TA_TFL_RULE_SPACE_TO_DEPTH ?
+				    TA_TFL_SPACE_TO_DEPTH_OPTIONS :
+				    TA_TFL_DEPTH_TO_SPACE_OPTIONS, 0, 0, &a,
+				    &have);
+		if (ret || a <= 0 || a > 65535 || x->rank != 4)
+			return ret;
+		ta_tfl_shape_of(x, out);
+		if (rule == TA_TFL_RULE_SPACE_TO_DEPTH) {
+			if (out->d[1] % a || out->d[2] % a)
+				return 0;
+			out->d[1] /= a;
+			out->d[2] /= a;
+			out->d[3] *= a * a;
+		} else {
+			if (out->d[3] % (a * a))
+				return 0;
+			out->d[1] *= a;
+			out->d[2] *= a;
+			out->d[3] /= a * a;
+		}
+		return 1;
+	case TA_TFL_RULE_SVDF:
+		/* input [batch, size], weights_feature [filters, size] */
+		ret = ta_tfl_option(m, o, TA_TFL_SVDF_OPTIONS, 0, 0, &a,
+				    &have);
+		if (ret || !w || a <= 0 || x->rank != 2 || w->rank != 2 ||
+		    w->dims[0] % a)
+			return ret;
+		out->rank = 2;
+		out->d[0] = x->dims[0];
+		out->d[1] = w->dims[0] / a;
+		return 1;
+	default:
+		break;
+	}
+	return 0;
+}
+
 /*
  * The output shape op @op computes from @t[@in[...]] (the op's inputs as
  * written, -1 for one left out, @n_in of them) into @out. Returns 1 with
@@ -391,6 +711,8 @@ static int ta_tfl_computed(struct ta_tfl *m, const struct ta_fbt *o,
 		return 1;
 	case TA_TFL_RULE_NONE:
 		break;
+	default:
+		return ta_tfl_computed_more(m, o, rule, t, in, n_in, out);
 	}
 	return 0;
 }
@@ -407,21 +729,39 @@ static int ta_tfl_computed(struct ta_tfl *m, const struct ta_fbt *o,
  * shapes) when the recorded shape is not the computed one; -errno when
  * the file is corrupt.
  */
+/* Whether @y holds @want (a view: as many elements). */
+static bool ta_tfl_holds(enum ta_tfl_shape_rule rule,
+			 const struct ta_tfl_shape *want,
+			 const struct ta_tfl_tensor *y)
+{
+	bool same = want->rank == y->rank;
+	u64 n = 1;
+	u32 k;
+
+	if (rule == TA_TFL_RULE_ELEMENTS) {
+		for (k = 0; k < want->rank; k++)
+			n *= (u64)want->d[k];
+		return n == ta_tfl_elems(y);
+	}
+	for (k = 0; same && k < y->rank; k++)
+		same = want->d[k] == y->dims[k];
+	return same;
+}
+
 int ta_tfl_check_shape(struct ta_tfl *m, u32 s, u32 i, const struct ta_fbt *o)
 {
 	struct ta_tfl_sg *sg = &m->sg[s];
 	const struct ta_tfl_op *op = &sg->ops[i];
+	enum ta_tfl_shape_rule rule = ta_tfl_rule(op->code);
 	struct ta_tfl_shape want, got;
 	struct ta_fbv ins, outs;
 	s32 in[TA_TFL_SHAPE_MAX_INPUTS];
 	char a[TA_TFL_MAX_DIMS * 21 + 3], b[sizeof(a)];
-	const struct ta_tfl_tensor *y;
-	bool same;
-	u32 n_in, k;
-	s32 out0;
+	u32 n_in, n_out, k;
+	s32 out = -1;
 	int ret;
 
-	if (ta_tfl_rule(op->code) == TA_TFL_RULE_NONE)
+	if (rule == TA_TFL_RULE_NONE)
 		return 0;
 	ret = ta_fb_vector(&m->fb, o, TA_OP_INPUTS, 4, &ins);
 	if (!ret)
@@ -432,36 +772,32 @@ int ta_tfl_check_shape(struct ta_tfl *m, u32 s, u32 i, const struct ta_fbt *o)
 	n_in = (u32)ins.len;
 	for (k = 0; k < n_in; k++)
 		in[k] = (s32)ta_fb_u32(&m->fb, ins.data + 4 * k);
-	out0 = (s32)ta_fb_u32(&m->fb, outs.data);
 	ret = ta_tfl_computed(m, o, op, sg->t, in, n_in, &want);
 	if (ret <= 0)
 		return ret;
-	y = &sg->t[out0];
-	if (ta_tfl_rule(op->code) == TA_TFL_RULE_ELEMENTS) {
-		/* a view: any shape of as many elements */
-		u64 n = 1;
-
-		for (k = 0; k < want.rank; k++)
-			n *= (u64)want.d[k];
-		same = n == ta_tfl_elems(y);
-	} else {
-		same = want.rank == y->rank;
-		for (k = 0; same && k < y->rank; k++)
-			same = want.d[k] == y->dims[k];
+	/* SPLIT and UNPACK: every output has that shape; the others one */
+	n_out = rule == TA_TFL_RULE_SPLIT || rule == TA_TFL_RULE_UNPACK ?
+		(u32)outs.len : 1;
+	for (k = 0; k < n_out; k++) {
+		out = (s32)ta_fb_u32(&m->fb, outs.data + 4 * k);
+		if (!ta_tfl_holds(rule, &want, &sg->t[out]))
+			break;
 	}
-	if (same)
+	if (k == n_out) {
+		m->info->n_shape_checked++;
 		return 0;
-	ta_tfl_shape_of(y, &got);
-	if (ta_tfl_rule(op->code) == TA_TFL_RULE_ELEMENTS)
+	}
+	ta_tfl_shape_of(&sg->t[out], &got);
+	if (rule == TA_TFL_RULE_ELEMENTS)
 		ta_err(m->fb.err, m->fb.errlen, m->fb.path, 0,
 		       "subgraph %u, op %u (%s): its output, tensor %d, records %s, not as many elements as its input's %s, which TFLite's kernel keeps: the model is refused rather than planned at the recorded size",
-		       s, i, op->name, out0,
+		       s, i, op->name, out,
 		       ta_tfl_dims_str(&got, a, sizeof(a)),
 		       ta_tfl_dims_str(&want, b, sizeof(b)));
 	else
 		ta_err(m->fb.err, m->fb.errlen, m->fb.path, 0,
 		       "subgraph %u, op %u (%s): its output, tensor %d, records %s, but TFLite's kernel computes %s from its inputs and writes that: the model is refused rather than planned at the recorded size",
-		       s, i, op->name, out0,
+		       s, i, op->name, out,
 		       ta_tfl_dims_str(&got, a, sizeof(a)),
 		       ta_tfl_dims_str(&want, b, sizeof(b)));
 	return -EINVAL;

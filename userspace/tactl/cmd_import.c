@@ -56,6 +56,10 @@ static void import_print_tflite(const char *file,
 		file, info->n_tensors, info->n_ops, info->n_used,
 		info->n_constants, info->n_variables, in->graph.n_ops,
 		info->n_inplace, info->n_inplace == 1 ? "" : "s");
+	fprintf(stderr,
+		"%s: output shapes checked against what TFLite's kernels compute: %u op%s (the others' taken as recorded)\n",
+		file, info->n_shape_checked,
+		info->n_shape_checked == 1 ? "" : "s");
 	if (in->has_fixed_offsets)
 		fprintf(stderr,
 			"%s: OfflineMemoryAllocation: %u tensors at fixed offsets, %u planned around them\n",
