@@ -56,45 +56,49 @@ if [ "${1:-}" != --kernel ] && ! ls -d /usr/src/linux-headers-6.12.*+deb12-amd64
 	headers612=newest
 	missing+=(linux-headers-6.12-newest)
 fi
-# ONNX Runtime for the oracle, from the npm registry at the version
-# tests/onnx-oracle/ort-version.sh pins, into the cache (not the tree): once;
-# the stamp is written only when its CPU binding loads (offline, as the test
-# runs it). ONNXRUNTIME_NODE_INSTALL=skip: its install script would fetch
-# the CUDA provider from NuGet; the CPU binary is in the npm package.
-ort_install() {
-	. "$(dirname "$0")/onnx-oracle/ort-version.sh"
-	# in use: make check's cache pruning (tests/vm/lib.sh) keeps it
-	[ -f "$TA_ORT_DIR/.installed" ] && { touch -c "$TA_ORT_DIR"; return 0; }
-	local tmp=$TA_ORT_DIR.tmp.$$
-	echo "deps: installing onnxruntime-node@$TA_ORT_VERSION into $TA_ORT_DIR" >&2
+# An npm package pinned into the cache (not the tree), once: npm_cached DIR
+# SPEC WHAT CHECK...: installs SPEC into DIR.tmp, runs CHECK with that
+# prefix as its last argument, and keeps it as DIR (stamped .installed)
+# only when CHECK passes; a stamped DIR is touched (make check's cache
+# pruning, tests/vm/lib.sh, keeps what is in use).
+npm_cached() {
+	local dir=$1 spec=$2 what=$3
+	shift 3
+	[ -f "$dir/.installed" ] && { touch -c "$dir"; return 0; }
+	local tmp=$dir.tmp.$$
+	echo "deps: installing $spec into $dir" >&2
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
-	ONNXRUNTIME_NODE_INSTALL=skip npm install --prefix "$tmp" --no-save --no-audit --no-fund \
-		--loglevel=error "onnxruntime-node@$TA_ORT_VERSION" >&2 || { rm -rf "$tmp"; return 1; }
-	node -e 'const o = require(process.argv[1] + "/node_modules/onnxruntime-node");
-		if (o.env.versions.common !== process.argv[2]) process.exit(1);' "$tmp" "$TA_ORT_VERSION" ||
-		{ echo "deps: onnxruntime-node@$TA_ORT_VERSION does not load" >&2; rm -rf "$tmp"; return 1; }
-	rm -rf "$TA_ORT_DIR"
-	mv "$tmp" "$TA_ORT_DIR"
-	touch "$TA_ORT_DIR/.installed"
+	npm install --prefix "$tmp" --no-save --no-audit --no-fund --loglevel=error "$spec" >&2 ||
+		{ rm -rf "$tmp"; return 1; }
+	"$@" "$tmp" >&2 || { echo "deps: $spec $what" >&2; rm -rf "$tmp"; return 1; }
+	rm -rf "$dir"
+	mv "$tmp" "$dir"
+	touch "$dir/.installed"
 }
 
-# @litertjs/core for the TFLite reader's oracle, as onnxruntime-node above;
-# the stamp is written when its runtime loads and runs a model offline.
+# The ONNX importer's oracle: onnxruntime-node at the version
+# tests/onnx-oracle/ort-version.sh pins; kept once its CPU binding loads
+# (offline, as the test runs it). ONNXRUNTIME_NODE_INSTALL=skip: its
+# install script would fetch the CUDA provider from NuGet; the CPU binary
+# is in the npm package.
+ort_loads() {
+	node -e 'const o = require(process.argv[2] + "/node_modules/onnxruntime-node");
+		if (o.env.versions.common !== process.argv[1]) process.exit(1);' "$TA_ORT_VERSION" "$1"
+}
+ort_install() {
+	. "$(dirname "$0")/onnx-oracle/ort-version.sh"
+	ONNXRUNTIME_NODE_INSTALL=skip npm_cached "$TA_ORT_DIR" "onnxruntime-node@$TA_ORT_VERSION" \
+		"does not load" ort_loads
+}
+
+# The TFLite reader's oracle: @litertjs/core at the version
+# tests/tflite-oracle/litert-version.sh pins; kept once its runtime runs a
+# model and finds a recorded shape too small (oracle.py --selftest).
 litert_install() {
 	. "$(dirname "$0")/tflite-oracle/litert-version.sh"
-	[ -f "$TA_LITERT_DIR/.installed" ] && { touch -c "$TA_LITERT_DIR"; return 0; }
-	local tmp=$TA_LITERT_DIR.tmp.$$
-	echo "deps: installing @litertjs/core@$TA_LITERT_VERSION into $TA_LITERT_DIR" >&2
-	rm -rf "$tmp"
-	mkdir -p "$tmp"
-	npm install --prefix "$tmp" --no-save --no-audit --no-fund --loglevel=error \
-		"@litertjs/core@$TA_LITERT_VERSION" >&2 || { rm -rf "$tmp"; return 1; }
-	/usr/bin/python3 "$(dirname "$0")/tflite-oracle/oracle.py" --selftest --litert "$tmp" >&2 ||
-		{ echo "deps: @litertjs/core@$TA_LITERT_VERSION does not run a model" >&2; rm -rf "$tmp"; return 1; }
-	rm -rf "$TA_LITERT_DIR"
-	mv "$tmp" "$TA_LITERT_DIR"
-	touch "$TA_LITERT_DIR/.installed"
+	npm_cached "$TA_LITERT_DIR" "@litertjs/core@$TA_LITERT_VERSION" "does not run a model" \
+		/usr/bin/python3 "$(dirname "$0")/tflite-oracle/oracle.py" --selftest --litert
 }
 
 if [ ${#missing[@]} -eq 0 ]; then

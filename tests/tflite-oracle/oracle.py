@@ -371,6 +371,22 @@ def selftest(prefix):
     return 0
 
 
+def wrong_sizes(outs, written, sizes, types, shapes=None):
+    """what LiteRT wrote (tensors outs, written[k] for outs[k]) against the
+    plan: each tensor planned smaller, and with shapes, each written at
+    another shape than recorded"""
+    wrong = []
+    for t, o in zip(outs, written):
+        w = nbytes(types[t], o["dims"])
+        if sizes.get(t, 0) < w:
+            wrong.append("tensor %d planned %d bytes, LiteRT wrote %d %s" % (
+                t, sizes.get(t, 0), w, o["dims"]))
+        elif shapes is not None and o["dims"] != shapes[t]:
+            wrong.append("tensor %d: LiteRT wrote %s, the model records %s" % (
+                t, o["dims"], shapes[t]))
+    return wrong
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tactl")
@@ -421,17 +437,9 @@ def main():
             if sizes is None:
                 result(False, "%s: tactl import refused a model LiteRT runs: %s" % (name, why))
                 continue
-            under = []
-            for t, o in zip(outs, ans["outputs"]):
-                w = nbytes(types[t], o["dims"])
-                if sizes.get(t, 0) < w:
-                    under.append("tensor %d planned %d bytes, LiteRT wrote %d %s" % (
-                        t, sizes.get(t, 0), w, o["dims"]))
-                elif o["dims"] != shapes[t]:
-                    # the runtime ran it at another shape than recorded:
-                    # the reader's rules would be judging the wrong shapes
-                    under.append("tensor %d: LiteRT wrote %s, the model records %s" % (
-                        t, o["dims"], shapes[t]))
+            # and at the recorded shape: else the reader's rules would be
+            # judging shapes the runtime does not have
+            under = wrong_sizes(outs, ans["outputs"], sizes, types, shapes)
             result(not under, "%s: %d tensors as LiteRT writes them%s" % (
                 name, len(outs), ": " + "; ".join(under[:3]) if under else ""))
             for t in written:
@@ -463,12 +471,7 @@ def main():
                     continue
                 if ans["ok"]:
                     # it ran: what it wrote, tensor by tensor
-                    under = []
-                    for u, o in zip(outs, ans["outputs"]):
-                        w = nbytes(types[u], o["dims"])
-                        if sizes.get(u, 0) < w:
-                            under.append("tensor %d planned %d bytes, LiteRT wrote %d %s" % (
-                                u, sizes.get(u, 0), w, o["dims"]))
+                    under = wrong_sizes(outs, ans["outputs"], sizes, types)
                     if under:
                         count["under"] += 1
                     else:
