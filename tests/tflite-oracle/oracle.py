@@ -254,6 +254,7 @@ ADD, MUL, RESHAPE, SOFTMAX, MAXIMUM = 0, 18, 22, 25, 55
 PAD, MEAN, SUM, REDUCE_MAX, TRANSPOSE = 34, 40, 74, 82, 39
 RESIZE_BILINEAR, RESIZE_NEAREST, ARG_MAX, TILE, SLICE = 23, 97, 56, 69, 65
 SPLIT, PACK, UNPACK, GATHER, SPACE_TO_DEPTH, DEPTH_TO_SPACE = 49, 83, 88, 36, 26, 5
+GATHER_ND = 107
 F = None
 SYNTHETIC = [
     ("conv_valid_dilated", CONV_2D, 1, [1, 1, 2, 0, 2, 1],
@@ -311,6 +312,8 @@ SYNTHETIC = [
      [([5, 4], F), ([2, 3], [0, 4, 1, 2, 3, 0])], [[2, 3, 4]]),
     ("gather_axis_1", GATHER, 23, [1, 0],
      [([5, 4], F), ([2], [3, 1])], [[5, 2]]),
+    ("gather_nd", GATHER_ND, 0, [],
+     [([3, 4, 5], F), ([2, 1, 2], [0, 1, 2, 3])], [[2, 1, 5]]),
     ("space_to_depth", SPACE_TO_DEPTH, 19, [2],
      [([1, 4, 6, 2], F)], [[1, 2, 3, 8]]),
     ("depth_to_space", DEPTH_TO_SPACE, 94, [2],

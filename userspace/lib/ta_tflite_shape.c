@@ -71,6 +71,9 @@ enum ta_tfl_shape_rule {
 	TA_TFL_RULE_SPACE_TO_DEPTH,
 	TA_TFL_RULE_DEPTH_TO_SPACE,
 	TA_TFL_RULE_SVDF,
+	/* from the inputs' shapes alone */
+	TA_TFL_RULE_GATHER_ND,
+	TA_TFL_RULE_SEQUENCE_LSTM,
 };
 
 static enum ta_tfl_shape_rule ta_tfl_rule(u32 code)
@@ -188,6 +191,10 @@ static enum ta_tfl_shape_rule ta_tfl_rule(u32 code)
 		return TA_TFL_RULE_DEPTH_TO_SPACE;
 	case 27:	/* SVDF */
 		return TA_TFL_RULE_SVDF;
+	case 107:	/* GATHER_ND */
+		return TA_TFL_RULE_GATHER_ND;
+	case 44:	/* UNIDIRECTIONAL_SEQUENCE_LSTM */
+		return TA_TFL_RULE_SEQUENCE_LSTM;
 	}
 	return TA_TFL_RULE_NONE;
 }
@@ -587,6 +594,30 @@ static int ta_tfl_computed_more(struct ta_tfl *m, const struct ta_fbt *o,
 		out->rank = 2;
 		out->d[0] = x->dims[0];
 		out->d[1] = w->dims[0] / a;
+		return 1;
+	case TA_TFL_RULE_GATHER_ND:
+		/* indices[:-1] + params[indices[-1]:] */
+		if (!w || !w->rank || w->dims[w->rank - 1] > x->rank ||
+		    w->rank - 1 + x->rank - w->dims[w->rank - 1] >
+		    TA_TFL_MAX_DIMS)
+			return 0;
+		out->rank = 0;
+		for (k = 0; k + 1 < w->rank; k++)
+			out->d[out->rank++] = w->dims[k];
+		for (k = w->dims[w->rank - 1]; k < x->rank; k++)
+			out->d[out->rank++] = x->dims[k];
+		return 1;
+	case TA_TFL_RULE_SEQUENCE_LSTM:
+		/*
+		 * the input [batch, time, n_input] (or time first) with
+		 * n_output, recurrent_to_output_weights' (input 8) second
+		 * dimension, last
+		 */
+		if (n_in < 9 || in[8] < 0 || x->rank != 3 ||
+		    t[in[8]].rank != 2)
+			return 0;
+		ta_tfl_shape_of(x, out);
+		out->d[2] = t[in[8]].dims[1];
 		return 1;
 	default:
 		break;
