@@ -247,14 +247,15 @@ def tiny_model():
 # whose shape comes from a constant input. Each is run in LiteRT and
 # mutated like the shared models. (name, op, options member, option slots,
 # inputs, outputs): an input is (shape, None) fed as a float input, (shape,
-# True) a float constant, (shape, [ints]) an INT32 constant; an output is
-# a shape (FLOAT32) or (shape, "int32").
+# True) a float constant, (shape, [ints]) an INT32 constant, (shape,
+# "bool") a BOOL constant; an output is a shape (FLOAT32) or (shape,
+# "int32").
 CONV_2D, DEPTHWISE, AVG_POOL, MAX_POOL, FC, CONCAT = 3, 4, 1, 17, 9, 2
 ADD, MUL, RESHAPE, SOFTMAX, MAXIMUM = 0, 18, 22, 25, 55
 PAD, MEAN, SUM, REDUCE_MAX, TRANSPOSE = 34, 40, 74, 82, 39
 RESIZE_BILINEAR, RESIZE_NEAREST, ARG_MAX, TILE, SLICE = 23, 97, 56, 69, 65
 SPLIT, PACK, UNPACK, GATHER, SPACE_TO_DEPTH, DEPTH_TO_SPACE = 49, 83, 88, 36, 26, 5
-GATHER_ND = 107
+GATHER_ND, BATCH_MATMUL, SELECT_V2, TRANSPOSE_CONV = 107, 126, 123, 67
 F = None
 SYNTHETIC = [
     ("conv_valid_dilated", CONV_2D, 1, [1, 1, 2, 0, 2, 1],
@@ -314,6 +315,14 @@ SYNTHETIC = [
      [([5, 4], F), ([2], [3, 1])], [[5, 2]]),
     ("gather_nd", GATHER_ND, 0, [],
      [([3, 4, 5], F), ([2, 1, 2], [0, 1, 2, 3])], [[2, 1, 5]]),
+    ("batch_matmul_broadcast", BATCH_MATMUL, 101, [],
+     [([2, 1, 3, 4], F), ([3, 4, 5], F)], [[2, 3, 3, 5]]),
+    ("batch_matmul_adjoint", BATCH_MATMUL, 101, [1, 1],
+     [([2, 4, 3], F), ([2, 5, 4], F)], [[2, 3, 5]]),
+    ("select_v2_broadcast", SELECT_V2, 0, [],
+     [([2, 1, 1], "bool"), ([3, 1], F), ([1, 4], F)], [[2, 3, 4]]),
+    ("transpose_conv", TRANSPOSE_CONV, 49, [0, 2, 2],
+     [([4], [1, 6, 6, 4]), ([4, 3, 3, 2], True), ([1, 3, 3, 2], F)], [[1, 6, 6, 4]]),
     ("space_to_depth", SPACE_TO_DEPTH, 19, [2],
      [([1, 4, 6, 2], F)], [[1, 2, 3, 8]]),
     ("depth_to_space", DEPTH_TO_SPACE, 94, [2],
@@ -333,6 +342,10 @@ def synthetic_models():
                 n *= d
             if isinstance(kind, list):
                 ts.append(mk.tensor("in%d" % k, dims, mk.INT32, mk.int32s(*kind)))
+                continue
+            if kind == "bool":
+                # alternately true and false, a constant
+                ts.append(mk.tensor("in%d" % k, dims, mk.BOOL, bytes(i % 2 for i in range(n))))
                 continue
             ts.append(mk.tensor("in%d" % k, dims, mk.FLOAT32, bytes(4 * n) if kind else None))
             if not kind:

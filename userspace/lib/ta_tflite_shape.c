@@ -37,7 +37,7 @@ enum {
 	TA_TFL_SPACE_TO_DEPTH_OPTIONS = 19, TA_TFL_GATHER_OPTIONS = 23,
 	TA_TFL_REDUCER_OPTIONS = 27, TA_TFL_SPLIT_OPTIONS = 35,
 	TA_TFL_PACK_OPTIONS = 59, TA_TFL_UNPACK_OPTIONS = 64,
-	TA_TFL_DEPTH_TO_SPACE_OPTIONS = 94,
+	TA_TFL_DEPTH_TO_SPACE_OPTIONS = 94, TA_TFL_BATCH_MATMUL_OPTIONS = 101,
 	TA_TFL_PADDING_VALID = 1,
 };
 
@@ -74,6 +74,9 @@ enum ta_tfl_shape_rule {
 	/* from the inputs' shapes alone */
 	TA_TFL_RULE_GATHER_ND,
 	TA_TFL_RULE_SEQUENCE_LSTM,
+	TA_TFL_RULE_BATCH_MATMUL,	/* adj_x, adj_y */
+	TA_TFL_RULE_SELECT_V2,		/* three inputs broadcast */
+	TA_TFL_RULE_TRANSPOSE_CONV,	/* the constant output_shape */
 };
 
 static enum ta_tfl_shape_rule ta_tfl_rule(u32 code)
@@ -195,6 +198,12 @@ static enum ta_tfl_shape_rule ta_tfl_rule(u32 code)
 		return TA_TFL_RULE_GATHER_ND;
 	case 44:	/* UNIDIRECTIONAL_SEQUENCE_LSTM */
 		return TA_TFL_RULE_SEQUENCE_LSTM;
+	case 126:	/* BATCH_MATMUL */
+		return TA_TFL_RULE_BATCH_MATMUL;
+	case 123:	/* SELECT_V2 */
+		return TA_TFL_RULE_SELECT_V2;
+	case 67:	/* TRANSPOSE_CONV */
+		return TA_TFL_RULE_TRANSPOSE_CONV;
 	}
 	return TA_TFL_RULE_NONE;
 }
@@ -374,6 +383,22 @@ static bool ta_tfl_broadcast(const struct ta_tfl_tensor *a,
 	return true;
 }
 
+/*
+ * Numpy's broadcast of @a and @b less their last @skip dimensions (the
+ * batch dimensions of BATCH_MATMUL); false when they do not broadcast.
+ */
+static bool ta_tfl_broadcast_lead(const struct ta_tfl_tensor *a,
+				  const struct ta_tfl_tensor *b, u32 skip,
+				  struct ta_tfl_shape *out)
+{
+	struct ta_tfl_tensor x = { .rank = a->rank - skip };
+	struct ta_tfl_tensor y = { .rank = b->rank - skip };
+
+	memcpy(x.dims, a->dims, x.rank * sizeof(x.dims[0]));
+	memcpy(y.dims, b->dims, y.rank * sizeof(y.dims[0]));
+	return ta_tfl_broadcast(&x, &y, out);
+}
+
 /* An int32 field @id of the op's options of union member @type, or @def. */
 static int ta_tfl_option(struct ta_tfl *m, const struct ta_fbt *o, u64 type,
 			 u32 id, s32 def, s64 *v, bool *have)
@@ -389,13 +414,13 @@ static int ta_tfl_option(struct ta_tfl *m, const struct ta_fbt *o, u64 type,
 }
 
 /*
- * The rules whose shape comes from a constant input or from options other
- * than the window's: as ta_tfl_computed().
+ * The rules whose shape comes from a constant input (paddings, axes, a
+ * permutation, sizes...): as ta_tfl_computed().
  */
-static int ta_tfl_computed_more(struct ta_tfl *m, const struct ta_fbt *o,
-				enum ta_tfl_shape_rule rule,
-				const struct ta_tfl_tensor *t, const s32 *in,
-				u32 n_in, struct ta_tfl_shape *out)
+static int ta_tfl_from_constants(struct ta_tfl *m, const struct ta_fbt *o,
+				 enum ta_tfl_shape_rule rule,
+				 const struct ta_tfl_tensor *t, const s32 *in,
+				 u32 n_in, struct ta_tfl_shape *out)
 {
 	const struct ta_tfl_tensor *x = &t[in[0]], *w;
 	s64 v[2 * TA_TFL_MAX_DIMS], u[TA_TFL_MAX_DIMS], a, b;
@@ -506,6 +531,40 @@ static int ta_tfl_computed_more(struct ta_tfl *m, const struct ta_fbt *o,
 		ta_tfl_shape_of(w, out);
 		out->d[v[0]] /= a;
 		return 1;
+	case TA_TFL_RULE_TRANSPOSE_CONV:
+		/* output_shape (input 0) holds the output's shape */
+		if (!ta_tfl_const(m, x, v, TA_TFL_MAX_DIMS, &n))
+			return 0;
+		out->rank = n;
+		for (k = 0; k < n; k++) {
+			if (v[k] < 0 || v[k] > U32_MAX)
+				return 0;
+			out->d[k] = v[k];
+		}
+		return 1;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/*
+ * The rules whose shape comes from options or from the inputs' shapes
+ * alone (PACK, GATHER, BATCH_MATMUL...): as ta_tfl_computed().
+ */
+static int ta_tfl_from_options(struct ta_tfl *m, const struct ta_fbt *o,
+			       enum ta_tfl_shape_rule rule,
+			       const struct ta_tfl_tensor *t, const s32 *in,
+			       u32 n_in, struct ta_tfl_shape *out)
+{
+	const struct ta_tfl_tensor *x = &t[in[0]], *w;
+	s64 a, b;
+	bool have;
+	u32 k, j;
+	int ret;
+
+	w = n_in > 1 && in[1] >= 0 ? &t[in[1]] : NULL;
+	switch (rule) {
 	case TA_TFL_RULE_PACK:
 		ret = ta_tfl_option(m, o, TA_TFL_PACK_OPTIONS, 0, 0, &a,
 				    &have);
@@ -607,6 +666,40 @@ static int ta_tfl_computed_more(struct ta_tfl *m, const struct ta_fbt *o,
 		for (k = w->dims[w->rank - 1]; k < x->rank; k++)
 			out->d[out->rank++] = x->dims[k];
 		return 1;
+	case TA_TFL_RULE_BATCH_MATMUL:
+		/* the batch dimensions broadcast, then [rows of x, cols of y] */
+		if (!w || x->rank < 2 || w->rank < 2)
+			return 0;
+		ret = ta_tfl_option(m, o, TA_TFL_BATCH_MATMUL_OPTIONS, 0, 0,
+				    &a, &have);
+		if (!ret)
+			ret = ta_tfl_option(m, o, TA_TFL_BATCH_MATMUL_OPTIONS, 1,
+					    0, &b, &have);
+		if (ret)
+			return ret;
+		a &= 0xff;	/* bools: the fields' low bytes */
+		b &= 0xff;
+		if (x->dims[x->rank - (a ? 2 : 1)] !=
+		    w->dims[w->rank - (b ? 1 : 2)] ||
+		    !ta_tfl_broadcast_lead(x, w, 2, out))
+			return 0;
+		out->d[out->rank++] = x->dims[x->rank - (a ? 1 : 2)];
+		out->d[out->rank++] = w->dims[w->rank - (b ? 2 : 1)];
+		return 1;
+	case TA_TFL_RULE_SELECT_V2:
+		if (!w || n_in < 3 || in[2] < 0 ||
+		    !ta_tfl_broadcast(x, w, out))
+			return 0;
+		{
+			struct ta_tfl_tensor xw = { .rank = out->rank };
+
+			for (k = 0; k < out->rank; k++) {
+				if (out->d[k] > U32_MAX)
+					return 0;
+				xw.dims[k] = (u32)out->d[k];
+			}
+			return ta_tfl_broadcast(&xw, &t[in[2]], out) ? 1 : 0;
+		}
 	case TA_TFL_RULE_SEQUENCE_LSTM:
 		/*
 		 * the input [batch, time, n_input] (or time first) with
@@ -743,7 +836,10 @@ static int ta_tfl_computed(struct ta_tfl *m, const struct ta_fbt *o,
 	case TA_TFL_RULE_NONE:
 		break;
 	default:
-		return ta_tfl_computed_more(m, o, rule, t, in, n_in, out);
+		ret = ta_tfl_from_constants(m, o, rule, t, in, n_in, out);
+		if (!ret)
+			ret = ta_tfl_from_options(m, o, rule, t, in, n_in, out);
+		return ret;
 	}
 	return 0;
 }
