@@ -29,6 +29,9 @@ vela_layout.tflite    laid out as Vela writes for Ethos-U: an ethos-u
                       constants, the condition and the else-branch
 vela_inside.tflite    as person_detect_vela: input, output and
                       scratch_fast all at offset 0, inside the scratch
+shape_rules.tflite    PAD, SLICE, TILE, MEAN, TRANSPOSE, SPLIT, ADD: output
+                      shapes from constants, each checked by the reader
+shape_rules_hostile.tflite  the same with constants no kernel takes
 """
 import os
 import struct
@@ -119,8 +122,10 @@ class ModelWriter:
         return b.EndObject()
 
     def options(self, member, indices):
+        """int32 fields, in order (a byte or bool field reads its low
+        byte)"""
         b = self.b
-        b.StartObject(2)
+        b.StartObject(max(2, len(indices)))
         for k, v in enumerate(indices):
             b.PrependInt32Slot(k, v, 0)
         return b.EndObject()
@@ -400,6 +405,61 @@ def vela_inside():
                  ("OfflineMemoryAllocation", plan)])
 
 
+def int64s(*v):
+    return struct.pack("<%dq" % len(v), *v)
+
+
+# BuiltinOperator and BuiltinOptions members of the shape rules' models
+PAD, SLICE, TILE, MEAN, TRANSPOSE, SPLIT = 34, 65, 69, 40, 39, 49
+REDUCER_OPTIONS, SPLIT_OPTIONS = 27, 35
+INT64 = 4
+
+
+def shape_rules(hostile=False):
+    """PAD, SLICE, TILE, MEAN, TRANSPOSE, SPLIT and ADD, each output shape
+    from constants (ta_tflite_shape.c checks them: 7 ops). hostile: the
+    same recorded shapes, but constants no kernel takes (paddings, begin,
+    size and multiples near 2^63, an axis past the rank, a perm that
+    repeats an axis): the reader must leave those ops unchecked (the
+    runtime refuses them), without overflowing; ADD is still checked."""
+    big = 2 ** 62
+    pads = int64s(0, 0, big, big, 0, 2, 0, 0) if hostile else \
+        int64s(0, 0, 1, 1, 0, 2, 0, 0)
+    begin = int64s(0, 2 ** 63 - 1, 0, 0) if hostile else int64s(0, 1, 0, 0)
+    size = int64s(-1, 2 ** 63 - 1, -1, -1) if hostile else int64s(-1, 4, -1, -1)
+    mult = int64s(1, 1, 1, -2 ** 63) if hostile else int64s(1, 1, 1, 2)
+    axes = int32s(1, 9) if hostile else int32s(1, -2)
+    perm = int32s(0, 0, 0, 0) if hostile else int32s(0, 3, 1, 2)
+    axis = int32s(-9) if hostile else int32s(1)
+    main = subgraph("main", [
+        tensor("x", [1, 4, 4, 2]),                  # 0
+        tensor("paddings", [4, 2], INT64, pads),
+        tensor("padded", [1, 6, 6, 2]),
+        tensor("begin", [4], INT64, begin),
+        tensor("size", [4], INT64, size),
+        tensor("sliced", [1, 4, 6, 2]),             # 5
+        tensor("multiples", [4], INT64, mult),
+        tensor("tiled", [1, 4, 6, 4]),
+        tensor("axes", [2], INT32, axes),
+        tensor("mean", [1, 1, 1, 4]),
+        tensor("perm", [4], INT32, perm),           # 10
+        tensor("transposed", [1, 4, 1, 1]),
+        tensor("axis", [], INT32, axis),
+        tensor("half0", [1, 2, 1, 1]),
+        tensor("half1", [1, 2, 1, 1]),
+        tensor("sum", [1, 2, 1, 1]),                # 15
+    ], [0], [15], [
+        op(PAD, [0, 1], [2]),
+        op(SLICE, [2, 3, 4], [5]),
+        op(TILE, [5, 6], [7]),
+        op(MEAN, [7, 8], [9], (REDUCER_OPTIONS, [1], False)),
+        op(TRANSPOSE, [9, 10], [11]),
+        op(SPLIT, [12, 11], [13, 14], (SPLIT_OPTIONS, [2], False)),
+        op(ADD, [13, 14], [15]),
+    ])
+    return ModelWriter().model([main])
+
+
 MODELS = {
     "control_flow.tflite": control_flow,
     "if_same_branch.tflite": if_same_branch,
@@ -411,6 +471,8 @@ MODELS = {
     "bad_index.tflite": bad_index,
     "vela_layout.tflite": vela_layout,
     "vela_inside.tflite": vela_inside,
+    "shape_rules.tflite": shape_rules,
+    "shape_rules_hostile.tflite": lambda: shape_rules(True),
 }
 
 

@@ -209,23 +209,14 @@ def planned(tactl, path, tmp):
 
 
 def builder():
-    """tests/data's model Builder (python3-flatbuffers), with options
-    tables of any number of int32 slots (a byte or bool field reads the
-    low byte of its slot)"""
+    """tests/data's model Builder (python3-flatbuffers): options are int32
+    slots in order (a byte or bool field reads the low byte of its slot)"""
     spec = importlib.util.spec_from_file_location(
         "make_tflite_models", os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                            "..", "data", "make-tflite-models.py"))
     mk = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mk)
-
-    class Writer(mk.ModelWriter):
-        def options(self, member, indices):
-            b = self.b
-            b.StartObject(len(indices))
-            for k, v in enumerate(indices):
-                b.PrependInt32Slot(k, v, 0)
-            return b.EndObject()
-    return mk, Writer
+    return mk, mk.ModelWriter
 
 
 def tiny_model():

@@ -503,6 +503,52 @@ static u8 *load(const char *path, size_t *len)
  * one step, a variable tensor counted only from its first to its last op
  * (not over the whole run, as the plan keeps it).
  */
+/*
+ * tests/data/shape_rules.tflite: PAD, SLICE, TILE, MEAN, TRANSPOSE, SPLIT
+ * and ADD take their output shapes from constants (INT32 and INT64), all
+ * 7 checked. shape_rules_hostile.tflite records the same shapes beside
+ * constants no kernel takes (paddings, begin, size, multiples near 2^63,
+ * an axis past the rank, a perm repeating an axis): those 6 ops are left
+ * unchecked, as the runtime refuses them, and nothing overflows (UBSan
+ * watches); ADD is still checked.
+ */
+static int t_shape_rules_constants(void)
+{
+	static const struct {
+		const char *file;
+		u32 checked;
+	} cases[] = {
+		{ "shape_rules.tflite", 7 },
+		{ "shape_rules_hostile.tflite", 1 },
+	};
+	struct ta_tflite_info info;
+	struct ta_input in;
+	char path[1024], err[256] = "";
+	size_t len;
+	u32 k, ran = 0;
+	u8 *b;
+	int ret;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		snprintf(path, sizeof(path), "%s/tests/data/%s", TA_REPO,
+			 cases[k].file);
+		b = load(path, &len);
+		TA_CHECK(b, "%s", path);
+		ret = ta_tflite_parse(b, len, cases[k].file, &in, &info, err,
+				      sizeof(err));
+		free(b);
+		TA_CHECK(!ret, "%s: %s", cases[k].file, err);
+		ta_input_free(&in);
+		TA_CHECK(info.n_ops == 7 &&
+			 info.n_shape_checked == cases[k].checked,
+			 "%s: %u of %u ops checked, want %u", cases[k].file,
+			 info.n_shape_checked, info.n_ops, cases[k].checked);
+		ran++;
+	}
+	TA_CHECK(ran == 2, "ran %u", ran);
+	return 0;
+}
+
 static int max_live(const struct ta_input *in, u64 *lb)
 {
 	struct ta_buffer *b = calloc(in->prob.n_buffers + 1, sizeof(*b));
@@ -939,6 +985,8 @@ const struct ta_test ta_tflite_tests[] = {
 	{ "tflite: corrupt fields of the hand-built model", t_tiny_corrupt },
 	{ "tflite: a recorded output shape the kernel does not compute refused",
 	  t_tiny_recorded_shape },
+	{ "tflite: output shapes from constants checked; hostile ones left to the runtime",
+	  t_shape_rules_constants },
 	{ "tflite: shared vectors cannot blow up", t_tiny_shared },
 	{ "tflite: every shared model vs PROVENANCE, every strategy", t_models },
 	{ "tflite: resnet8 skip connection", t_resnet_skip },

@@ -513,8 +513,11 @@ static int ta_tfl_from_constants(struct ta_tfl *m, const struct ta_fbt *o,
 			return 0;
 		out->rank = n;
 		for (k = 0; k < n; k++) {
+			/* begin, then size, inside the input (no overflow) */
+			if (v[k] < 0 || v[k] > x->dims[k])
+				return 0;
 			b = u[k] == -1 ? (s64)x->dims[k] - v[k] : u[k];
-			if (v[k] < 0 || b < 0 || v[k] + b > x->dims[k])
+			if (b < 0 || b > (s64)x->dims[k] - v[k])
 				return 0;
 			out->d[k] = b;
 		}
