@@ -312,7 +312,7 @@ tap_run fuzz make -s -C "$TA_ROOT/tests/fuzz" run
 # result a model (about 30 s on 2 cores)
 tap_run onnx-oracle "$TA_ROOT/tests/onnx-oracle/oracle.sh"
 # The TFLite reader against LiteRT (tests/tflite-oracle/): the shared
-# models, tests/data's and 35 one-op models as they are and with each written tensor
+# models, tests/data's and 38 one-op models as they are and with each written tensor
 # recorded one smaller (about 35 s)
 tap_run tflite-oracle "$TA_ROOT/tests/tflite-oracle/oracle.sh"
 tap_run harness "$TA_ROOT/tests/harness-selftest.sh"
@@ -326,9 +326,9 @@ tap_run netlink-gen "$TA_ROOT/tests/netlink-gen.sh" --check
 # onnx-oracle: 1,072 backend + 21 corpus + 500 random + 3 checks = 1,596
 # results, and oracle.sh's own two checks fail when fewer models ran
 minima+=(--min onnx-oracle=1429)
-# tflite-oracle: 10 shared + 12 tests/data + 35 one-op models, 119
-# mutations, 2 checks = 178 results
-minima+=(--min tflite-oracle=178)
+# tflite-oracle: 10 shared + 12 tests/data + 38 one-op models, 122
+# mutations, 2 checks = 184 results
+minima+=(--min tflite-oracle=184)
 minima+=(--min host-build=2 --min unit=107 --min fuzz=4 --min harness=42 --min library=13
 	--min man=114 --min planner-includes=5 --min netlink-spec=13 --min netlink-spec-6.12=13
 	--min netlink-gen=5)

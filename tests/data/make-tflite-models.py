@@ -32,6 +32,8 @@ vela_inside.tflite    as person_detect_vela: input, output and
 shape_rules.tflite    PAD, SLICE, TILE, MEAN, TRANSPOSE, SPLIT, ADD: output
                       shapes from constants, each checked by the reader
 shape_rules_hostile.tflite  the same with constants no kernel takes
+refused/reshape_arranged.tflite  a RESHAPE recorded [3, 2] where its
+                      shape input says [2, 3], then a PAD (refused)
 """
 import os
 import struct
@@ -460,6 +462,21 @@ def shape_rules(hostile=False):
     return ModelWriter().model([main])
 
 
+def reshape_arranged():
+    """RESHAPE [2, 3] by the shape [2, 3], recorded [3, 2]: as many bytes,
+    but TFLite's kernel writes [2, 3], so the PAD after it (5 rows more)
+    writes [7, 3], 21 floats, where [8, 2], 16, are recorded: refused at
+    the RESHAPE"""
+    main = subgraph("main", [
+        tensor("x", [2, 3]),
+        tensor("shape", [2], INT32, int32s(2, 3)),
+        tensor("y", [3, 2]),
+        tensor("paddings", [2, 2], INT32, int32s(0, 5, 0, 0)),
+        tensor("padded", [8, 2]),
+    ], [0], [4], [op(RESHAPE, [0, 1], [2]), op(PAD, [2, 3], [4])])
+    return ModelWriter().model([main])
+
+
 MODELS = {
     "control_flow.tflite": control_flow,
     "if_same_branch.tflite": if_same_branch,
@@ -473,6 +490,10 @@ MODELS = {
     "vela_inside.tflite": vela_inside,
     "shape_rules.tflite": shape_rules,
     "shape_rules_hostile.tflite": lambda: shape_rules(True),
+    # not where the LiteRT oracle looks (tests/tflite-oracle/): LiteRT
+    # runs it at its recorded shapes (its XNNPACK path), as TFLite Micro
+    # would; TFLite's own RESHAPE kernel does not
+    "refused/reshape_arranged.tflite": reshape_arranged,
 }
 
 
@@ -480,6 +501,7 @@ def main():
     out = sys.argv[1] if len(sys.argv) > 1 else \
         os.path.dirname(os.path.abspath(__file__))
     for name, build in MODELS.items():
+        os.makedirs(os.path.dirname(os.path.join(out, name)), exist_ok=True)
         with open(os.path.join(out, name), "wb") as f:
             f.write(build())
 

@@ -546,6 +546,20 @@ static int t_shape_rules_constants(void)
 		ran++;
 	}
 	TA_CHECK(ran == 2, "ran %u", ran);
+	/*
+	 * A view's very shape: RESHAPE by the constant shape [2, 3], recorded
+	 * [3, 2]. As many bytes, but TFLite's RESHAPE kernel writes [2, 3],
+	 * so the PAD after it (5 more rows) writes 21 floats where its
+	 * recorded [8, 2] holds 16; judged on elements alone, both ops were
+	 * taken as recorded.
+	 */
+	snprintf(path, sizeof(path), "%s/tests/data/refused/reshape_arranged.tflite",
+		 TA_REPO);
+	b = load(path, &len);
+	TA_CHECK(b, "%s", path);
+	ret = expect_einval(b, len, "subgraph 0, op 0 (RESHAPE): its output, tensor 2, records [3,2], but TFLite's kernel computes [2,3]");
+	free(b);
+	TA_CHECK(!ret, "reshape_arranged");
 	return 0;
 }
 

@@ -286,6 +286,11 @@ static int ta_tfl_emit_call(struct ta_tfl *m, u32 s, u32 copy, u32 i)
 			return ret;
 		callee_base[k] = m->copies[callee_copy[k]].base;
 	}
+	/* the callees are read: their outputs against the op's (once) */
+	ret = m->copies[copy].ordinal == 1 ?
+	      ta_tfl_check_call_shapes(m, s, i) : 0;
+	if (ret)
+		return ret;
 	if (op->call == TA_TFL_CALLS_WHILE)
 		for (k = 0; k < 2; k++)
 			ta_tfl_for_io(m, op->callee[k], callee_base[k], true,

@@ -182,6 +182,7 @@ int ta_tfl_parse_subgraph(struct ta_tfl *m, u32 s);
 /* ta_tflite_shape.c (what the kernels compute against what is recorded) */
 int ta_tfl_check_shape(struct ta_tfl *m, u32 s, u32 i,
 		       const struct ta_fbt *o);
+int ta_tfl_check_call_shapes(struct ta_tfl *m, u32 s, u32 i);
 
 /* ta_tflite_inline.c (inlining) */
 int ta_tfl_new_copy(struct ta_tfl *m, u32 s, u32 *copy);

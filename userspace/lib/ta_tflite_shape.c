@@ -38,6 +38,7 @@ enum {
 	TA_TFL_REDUCER_OPTIONS = 27, TA_TFL_SPLIT_OPTIONS = 35,
 	TA_TFL_PACK_OPTIONS = 59, TA_TFL_UNPACK_OPTIONS = 64,
 	TA_TFL_DEPTH_TO_SPACE_OPTIONS = 94, TA_TFL_BATCH_MATMUL_OPTIONS = 101,
+	TA_TFL_RESHAPE_OPTIONS = 17, TA_TFL_SQUEEZE_OPTIONS = 30,
 	TA_TFL_PADDING_VALID = 1,
 };
 
@@ -236,7 +237,8 @@ static u64 ta_tfl_elems(const struct ta_tfl_tensor *t)
 
 /*
  * The values of constant @t (INT32 or INT64, at most @max of them) into
- * @v, their count into *@n; false when @t holds no such data.
+ * @v, their count into *@n; false when @t holds no such data (a variable's
+ * initial value is no constant: the model may assign it).
  */
 static bool ta_tfl_const(struct ta_tfl *m, const struct ta_tfl_tensor *t,
 			 s64 *v, u32 max, u32 *n)
@@ -244,7 +246,8 @@ static bool ta_tfl_const(struct ta_tfl *m, const struct ta_tfl_tensor *t,
 	u64 count = ta_tfl_elems(t), size, k;
 
 	size = t->type == TA_TFL_INT32 ? 4 : t->type == TA_TFL_INT64 ? 8 : 0;
-	if (!size || count > max || t->data.len < count * size)
+	if (!(t->flags & TA_TENSOR_CONSTANT) || !size || count > max ||
+	    t->data.len < count * size)
 		return false;
 	for (k = 0; k < count; k++) {
 		u64 at = t->data.data + k * size;
@@ -722,6 +725,108 @@ static int ta_tfl_from_options(struct ta_tfl *m, const struct ta_fbt *o,
 }
 
 /*
+ * The int32 vector field @id of the op's options of union member @type
+ * into @v (at most @max); false when there is none.
+ */
+static bool ta_tfl_option_ints(struct ta_tfl *m, const struct ta_fbt *o,
+			       u64 type, u32 id, s64 *v, u32 max, u32 *n,
+			       int *ret)
+{
+	struct ta_fbt opt;
+	struct ta_fbv vec;
+	u32 k;
+
+	if (!ta_tfl_options(m, o, type, &opt, ret))
+		return false;
+	*ret = ta_fb_vector(&m->fb, &opt, id, 4, &vec);
+	if (*ret || !vec.data || vec.len > max)
+		return false;
+	for (k = 0; k < vec.len; k++)
+		v[k] = (s32)ta_fb_u32(&m->fb, vec.data + 4 * k);
+	*n = (u32)vec.len;
+	return true;
+}
+
+/*
+ * The exact shape a view (RESHAPE, SQUEEZE, EXPAND_DIMS) of @x takes, as
+ * TFLite's kernel takes it: RESHAPE's INT32 shape input, else its
+ * new_shape option (a -1 the elements left over; [0] a scalar, as TFLite
+ * reads old models); SQUEEZE's squeeze_dims (none: every 1 goes);
+ * EXPAND_DIMS's constant axis. Returns 1 with @out set, 0 when only the
+ * element count is known (a shape an op computes), or -errno.
+ */
+static int ta_tfl_view_shape(struct ta_tfl *m, const struct ta_fbt *o,
+			     u32 code, const struct ta_tfl_tensor *t,
+			     const s32 *in, u32 n_in,
+			     struct ta_tfl_shape *out)
+{
+	const struct ta_tfl_tensor *x = &t[in[0]];
+	const struct ta_tfl_tensor *w = n_in > 1 && in[1] >= 0 ? &t[in[1]] :
+					NULL;
+	u64 known = 1, elems = ta_tfl_elems(x);
+	s64 v[TA_TFL_MAX_DIMS];
+	u32 n = 0, k, open = TA_TFL_MAX_DIMS;
+	bool seen[TA_TFL_MAX_DIMS] = { false };
+	int ret = 0;
+
+	switch (code) {
+	case TA_TFL_RESHAPE:
+		if (w && w->rank == 1 && w->type == TA_TFL_INT32) {
+			if (!ta_tfl_const(m, w, v, TA_TFL_MAX_DIMS, &n))
+				return 0;
+		} else if (!ta_tfl_option_ints(m, o, TA_TFL_RESHAPE_OPTIONS, 0,
+					       v, TA_TFL_MAX_DIMS, &n, &ret)) {
+			return ret;
+		} else if (n == 1 && !v[0]) {
+			n = 0;	/* [0]: a scalar */
+		}
+		for (k = 0; k < n; k++) {
+			if (v[k] == -1 && open == TA_TFL_MAX_DIMS)
+				open = k;
+			else if (v[k] < 0)
+				return 0;
+			else
+				known *= (u64)v[k];	/* < 2^31 each */
+			if (known > TA_TFL_MAX_ELEMS)
+				return 0;
+		}
+		if (open < n) {
+			if (!known || elems % known)
+				return 0;
+			v[open] = (s64)(elems / known);
+		}
+		out->rank = n;
+		for (k = 0; k < n; k++)
+			out->d[k] = v[k];
+		return 1;
+	case TA_TFL_SQUEEZE:
+		if (!ta_tfl_option_ints(m, o, TA_TFL_SQUEEZE_OPTIONS, 0, v,
+					TA_TFL_MAX_DIMS, &n, &ret) && ret)
+			return ret;
+		for (k = 0; k < n; k++) {
+			if (!ta_tfl_axis(&v[k], x->rank) || x->dims[v[k]] != 1)
+				return 0;
+			seen[v[k]] = true;
+		}
+		out->rank = 0;
+		for (k = 0; k < x->rank; k++)
+			if (n ? !seen[k] : x->dims[k] != 1)
+				out->d[out->rank++] = x->dims[k];
+		return 1;
+	case TA_TFL_EXPAND_DIMS:
+		if (!w || x->rank + 1 > TA_TFL_MAX_DIMS ||
+		    !ta_tfl_const(m, w, v, 1, &n) || n != 1 ||
+		    !ta_tfl_axis(&v[0], x->rank + 1))
+			return 0;
+		out->rank = x->rank + 1;
+		for (k = 0, n = 0; k < out->rank; k++)
+			out->d[k] = k == v[0] ? 1 : x->dims[n++];
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * The output shape op @op computes from @t[@in[...]] (the op's inputs as
  * written, -1 for one left out, @n_in of them) into @out. Returns 1 with
  * @out set, 0 when the op is not checked (its rule is none, an input it
@@ -883,7 +988,7 @@ int ta_tfl_check_shape(struct ta_tfl *m, u32 s, u32 i, const struct ta_fbt *o)
 	struct ta_tfl_sg *sg = &m->sg[s];
 	const struct ta_tfl_op *op = &sg->ops[i];
 	enum ta_tfl_shape_rule rule = ta_tfl_rule(op->code);
-	struct ta_tfl_shape want, got;
+	struct ta_tfl_shape want, got, exact;
 	struct ta_fbv ins, outs;
 	s32 in[TA_TFL_SHAPE_MAX_INPUTS];
 	char a[TA_TFL_MAX_DIMS * 21 + 3], b[sizeof(a)];
@@ -905,6 +1010,24 @@ int ta_tfl_check_shape(struct ta_tfl *m, u32 s, u32 i, const struct ta_fbt *o)
 	ret = ta_tfl_computed(m, o, op, sg->t, in, n_in, &want);
 	if (ret <= 0)
 		return ret;
+	if (rule == TA_TFL_RULE_ELEMENTS) {
+		/*
+		 * A view keeps its input's elements (an op before it that
+		 * writes more shows here), in the very shape its kernel
+		 * takes when that is known.
+		 */
+		out = (s32)ta_fb_u32(&m->fb, outs.data);
+		if (ta_tfl_holds(rule, &want, &sg->t[out])) {
+			ret = ta_tfl_view_shape(m, o, op->code, sg->t, in,
+						n_in, &exact);
+			if (ret < 0)
+				return ret;
+			if (ret) {
+				want = exact;
+				rule = TA_TFL_RULE_SAME;
+			}
+		}
+	}
 	/* SPLIT and UNPACK: every output has that shape; the others one */
 	n_out = rule == TA_TFL_RULE_SPLIT || rule == TA_TFL_RULE_UNPACK ?
 		(u32)outs.len : 1;
@@ -931,4 +1054,53 @@ int ta_tfl_check_shape(struct ta_tfl *m, u32 s, u32 i, const struct ta_fbt *o)
 		       ta_tfl_dims_str(&got, a, sizeof(a)),
 		       ta_tfl_dims_str(&want, b, sizeof(b)));
 	return -EINVAL;
+}
+
+/**
+ * ta_tfl_check_call_shapes() - an IF's or WHILE's outputs record what the
+ * called subgraphs write into them
+ * @m: the model (the callees read)
+ * @s: subgraph of the op
+ * @i: the op (IF, WHILE or CALL_ONCE)
+ *
+ * TFLite's IF copies the branch's outputs into the op's, WHILE the body's
+ * (and resizes the op's outputs to their shapes): each output must record
+ * the shape of the callee's output of the same place (CALL_ONCE has none).
+ *
+ * Return: 0, or -EINVAL with a message naming the op, the output and both
+ * shapes.
+ */
+int ta_tfl_check_call_shapes(struct ta_tfl *m, u32 s, u32 i)
+{
+	const struct ta_tfl_op *op = &m->sg[s].ops[i];
+	const u32 *outs = &m->sg[s].refs.v[op->first_ref + op->n_inputs];
+	char a[TA_TFL_MAX_DIMS * 21 + 3], b[sizeof(a)];
+	struct ta_tfl_shape want, got;
+	u32 k, j, first = op->call == TA_TFL_CALLS_WHILE ? 1 : 0;
+
+	if (op->call != TA_TFL_CALLS_IF && op->call != TA_TFL_CALLS_WHILE)
+		return 0;
+	for (k = first; k < op->n_callees; k++) {
+		const struct ta_tfl_sg *c = &m->sg[op->callee[k]];
+
+		/* a count that differs: the runtime refuses the op */
+		if (c->n_outputs != op->n_outputs)
+			return 0;
+		for (j = 0; j < op->n_outputs; j++) {
+			ta_tfl_shape_of(&c->t[c->outputs[j]], &want);
+			if (ta_tfl_holds(TA_TFL_RULE_SAME, &want,
+					 &m->sg[s].t[outs[j]]))
+				continue;
+			ta_tfl_shape_of(&m->sg[s].t[outs[j]], &got);
+			ta_err(m->fb.err, m->fb.errlen, m->fb.path, 0,
+			       "subgraph %u, op %u (%s): its output %u, tensor %u, records %s, but TFLite's kernel copies subgraph %u's output %u there, which records %s: the model is refused rather than planned at the recorded size",
+			       s, i, op->name, j, outs[j],
+			       ta_tfl_dims_str(&got, a, sizeof(a)),
+			       op->callee[k], j,
+			       ta_tfl_dims_str(&want, b, sizeof(b)));
+			return -EINVAL;
+		}
+	}
+	m->info->n_shape_checked++;
+	return 0;
 }
