@@ -781,12 +781,13 @@ static int ta_tfl_view_shape(struct ta_tfl *m, const struct ta_fbt *o,
 			n = 0;	/* [0]: a scalar */
 		}
 		for (k = 0; k < n; k++) {
-			if (v[k] == -1 && open == TA_TFL_MAX_DIMS)
+			if (v[k] == -1 && open == TA_TFL_MAX_DIMS) {
 				open = k;
-			else if (v[k] < 0)
+				continue;
+			}
+			if (v[k] < 0)
 				return 0;
-			else
-				known *= (u64)v[k];	/* < 2^31 each */
+			known *= (u64)v[k];	/* < 2^31 each */
 			if (known > TA_TFL_MAX_ELEMS)
 				return 0;
 		}
