@@ -10,18 +10,24 @@ a model whose recorded shape is smaller than what its op computes is
 planned too small. The runtime is LiteRT (the npm package @litertjs/core:
 TFLite built to WebAssembly), run by litert-run.mjs.
 
-For each model given (every *.tflite of the folders named):
+For each model given (every *.tflite of the folders named, and the one-op
+models of SYNTHETIC below):
 - as it is: a copy with every tensor an operator of the main subgraph
   writes made a graph output (no signatures, no shape_signature: the
   runtime then allocates the recorded shapes) runs in LiteRT on zeros;
   each tensor must be planned by `tactl import` at least as large as the
-  runtime wrote it;
+  runtime wrote it, and written at its recorded shape (else the reader's
+  rules judge shapes the runtime does not have); a model `tactl import`
+  refuses must be one LiteRT runs at other shapes than recorded;
 - mutated: for each such tensor, a copy whose recorded shape is one
-  smaller in its last dimension above 1. LiteRT must say the recorded size
-  is too small for that tensor (the check that this oracle sees what the
-  runtime computes), and `tactl import` of the mutated model must refuse
-  it, naming the op (`op N (NAME): ...`), or plan it at least as large as
-  the runtime writes.
+  smaller in its last dimension above 1. `tactl import` must refuse it,
+  naming the op (`op N (NAME): ...`), or plan every tensor at least as
+  large as LiteRT writes it; accepting one that LiteRT finds too small
+  ("Custom allocation is too small") or traps on fails. What LiteRT says
+  of each mutation is counted.
+A model LiteRT cannot run (INT8 or INT64 inputs, Vela's custom op) is
+reported and not compared; --min-models and --min-mutations fail a run
+that compared fewer.
 
 TAP on stdout, one result a model and one a mutation, counts as comments.
 """
