@@ -953,18 +953,6 @@ static int ta_tfl_computed(struct ta_tfl *m, const struct ta_fbt *o,
 	return 0;
 }
 
-/**
- * ta_tfl_check_shape() - op @i of subgraph @s computes what the model
- * records for its first output
- * @m: the model
- * @s: subgraph
- * @i: op
- * @o: the op's table
- *
- * Return: 0; -EINVAL (with a message naming the op, the tensor and both
- * shapes) when the recorded shape is not the computed one; -errno when
- * the file is corrupt.
- */
 /* Whether @y holds @want (a view: as many elements). */
 static bool ta_tfl_holds(enum ta_tfl_shape_rule rule,
 			 const struct ta_tfl_shape *want,
@@ -984,6 +972,21 @@ static bool ta_tfl_holds(enum ta_tfl_shape_rule rule,
 	return same;
 }
 
+/**
+ * ta_tfl_check_shape() - op @i of subgraph @s records the output shapes
+ * its kernel computes
+ * @m: the model
+ * @s: subgraph
+ * @i: op
+ * @o: the op's table
+ *
+ * The first output (every output of SPLIT and UNPACK) against the shape
+ * computed from the inputs; counted in &ta_tflite_info.n_shape_checked.
+ *
+ * Return: 0 (also when the op is not checked); -EINVAL (with a message
+ * naming the op, the tensor and both shapes) when a recorded shape is not
+ * the computed one; -errno when the file is corrupt.
+ */
 int ta_tfl_check_shape(struct ta_tfl *m, u32 s, u32 i, const struct ta_fbt *o)
 {
 	struct ta_tfl_sg *sg = &m->sg[s];
