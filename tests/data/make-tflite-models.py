@@ -124,12 +124,15 @@ class ModelWriter:
         return b.EndObject()
 
     def options(self, member, indices):
-        """int32 fields, in order (a byte or bool field reads its low
-        byte)"""
+        """int32 fields, in order (a byte field reads its low byte); a
+        Python bool is written as a bool, one byte"""
         b = self.b
         b.StartObject(max(2, len(indices)))
         for k, v in enumerate(indices):
-            b.PrependInt32Slot(k, v, 0)
+            if isinstance(v, bool):
+                b.PrependBoolSlot(k, v, False)
+            else:
+                b.PrependInt32Slot(k, v, 0)
         return b.EndObject()
 
     def operator(self, o):
@@ -454,7 +457,8 @@ def shape_rules(hostile=False):
         op(PAD, [0, 1], [2]),
         op(SLICE, [2, 3, 4], [5]),
         op(TILE, [5, 6], [7]),
-        op(MEAN, [7, 8], [9], (REDUCER_OPTIONS, [1], False)),
+        # keep_dims a one-byte bool, as converters write it
+        op(MEAN, [7, 8], [9], (REDUCER_OPTIONS, [True], False)),
         op(TRANSPOSE, [9, 10], [11]),
         op(SPLIT, [12, 11], [13, 14], (SPLIT_OPTIONS, [2], False)),
         op(ADD, [13, 14], [15]),

@@ -242,8 +242,8 @@ def tiny_model():
 # strides that do not divide, VALID, depth multipliers, keep_num_dims,
 # broadcasting to a new rank, negative axes, several outputs), and the ops
 # whose shape comes from a constant input. Each is run in LiteRT and
-# mutated like the shared models. (name, op, options member, option slots,
-# inputs, outputs): an input is (shape, None) fed as a float input, (shape,
+# mutated like the shared models. (name, op, options member, option slots
+# (int32, or one-byte bools), inputs, outputs): an input is (shape, None) fed as a float input, (shape,
 # True) a float constant, (shape, [ints]) an INT32 constant, (shape,
 # "bool") a BOOL constant; an output is a shape (FLOAT32) or (shape,
 # "int32").
@@ -283,7 +283,7 @@ SYNTHETIC = [
     ("softmax", SOFTMAX, 0, [], [([3, 5], F)], [[3, 5]]),
     ("pad", PAD, 0, [],
      [([1, 3, 4, 2], F), ([4, 2], [0, 0, 1, 2, 0, 3, 1, 0])], [[1, 6, 7, 3]]),
-    ("mean_keep_dims", MEAN, 27, [1],
+    ("mean_keep_dims", MEAN, 27, [True],
      [([2, 3, 4], F), ([2], [1, -1])], [[2, 1, 1]]),
     ("sum_first_axis", SUM, 27, [],
      [([2, 3, 4], F), ([1], [0])], [[3, 4]]),
@@ -315,7 +315,7 @@ SYNTHETIC = [
      [([3, 4, 5], F), ([2, 1, 2], [0, 1, 2, 3])], [[2, 1, 5]]),
     ("batch_matmul_broadcast", BATCH_MATMUL, 101, [],
      [([2, 1, 3, 4], F), ([3, 4, 5], F)], [[2, 3, 3, 5]]),
-    ("batch_matmul_adjoint", BATCH_MATMUL, 101, [1, 1],
+    ("batch_matmul_adjoint", BATCH_MATMUL, 101, [True, True],
      [([2, 4, 3], F), ([2, 5, 4], F)], [[2, 3, 5]]),
     ("select_v2_broadcast", SELECT_V2, 0, [],
      [([2, 1, 1], "bool"), ([3, 1], F), ([1, 4], F)], [[2, 3, 4]]),

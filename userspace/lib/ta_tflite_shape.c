@@ -416,6 +416,20 @@ static int ta_tfl_option(struct ta_tfl *m, const struct ta_fbt *o, u64 type,
 	return ret;
 }
 
+/* A bool field @id of the op's options of union member @type, or false. */
+static int ta_tfl_option_bool(struct ta_tfl *m, const struct ta_fbt *o,
+			      u64 type, u32 id, s64 *v)
+{
+	struct ta_fbt opt;
+	u64 x = 0;
+	int ret;
+
+	if (ta_tfl_options(m, o, type, &opt, &ret))
+		ret = ta_fb_scalar(&m->fb, &opt, id, 1, 0, &x);
+	*v = !!(x & 0xff);
+	return ret;
+}
+
 /*
  * The rules whose shape comes from a constant input (paddings, axes, a
  * permutation, sizes...): as ta_tfl_computed().
@@ -453,12 +467,10 @@ static int ta_tfl_from_constants(struct ta_tfl *m, const struct ta_fbt *o,
 				return 0;
 			seen[v[k]] = true;
 		}
-		ret = ta_tfl_option(m, o, TA_TFL_REDUCER_OPTIONS, 0, 0, &a,
-				    &have);
+		/* keep_dims */
+		ret = ta_tfl_option_bool(m, o, TA_TFL_REDUCER_OPTIONS, 0, &a);
 		if (ret)
 			return ret;
-		/* keep_dims is a bool: the field's low byte */
-		a &= 0xff;
 		out->rank = 0;
 		for (k = 0; k < x->rank; k++)
 			if (!seen[k])
@@ -676,15 +688,15 @@ static int ta_tfl_from_options(struct ta_tfl *m, const struct ta_fbt *o,
 		/* the batch dimensions broadcast, then [rows of x, cols of y] */
 		if (!w || x->rank < 2 || w->rank < 2)
 			return 0;
-		ret = ta_tfl_option(m, o, TA_TFL_BATCH_MATMUL_OPTIONS, 0, 0,
-				    &a, &have);
+		/* adj_x, adj_y */
+		ret = ta_tfl_option_bool(m, o, TA_TFL_BATCH_MATMUL_OPTIONS, 0,
+					 &a);
 		if (!ret)
-			ret = ta_tfl_option(m, o, TA_TFL_BATCH_MATMUL_OPTIONS, 1,
-					    0, &b, &have);
+			ret = ta_tfl_option_bool(m, o,
+						 TA_TFL_BATCH_MATMUL_OPTIONS, 1,
+						 &b);
 		if (ret)
 			return ret;
-		a &= 0xff;	/* bools: the fields' low bytes */
-		b &= 0xff;
 		if (x->dims[x->rank - (a ? 2 : 1)] !=
 		    w->dims[w->rank - (b ? 1 : 2)] ||
 		    !ta_tfl_broadcast_lead(x, w, 2, out))
