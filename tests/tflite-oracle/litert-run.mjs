@@ -37,8 +37,7 @@ globalThis.importScripts = (u) => {
 let said = [];
 for (const k of ['log', 'info', 'warn', 'error'])
 	console[k] = (...a) => { said.push(a.join(' ')); };
-const errWrite = process.stderr.write.bind(process.stderr);
-process.stderr.write = (s, ...rest) => { said.push(String(s)); return true; };
+process.stderr.write = (s) => { said.push(String(s)); return true; };
 
 const ARRAYS = {
 	float32: Float32Array, int32: Int32Array, int8: Int8Array,

@@ -365,40 +365,41 @@ static bool ta_tfl_spatial(const struct ta_tfl_tensor *in, const s64 *f,
 	return out->d[1] >= 0 && out->d[2] >= 0;
 }
 
-/* Numpy's broadcast of @a and @b; false when they do not broadcast. */
-static bool ta_tfl_broadcast(const struct ta_tfl_tensor *a,
-			     const struct ta_tfl_tensor *b,
+/*
+ * Numpy's broadcast of shapes @a and @b into @out (which may be @a);
+ * false when they do not broadcast.
+ */
+static bool ta_tfl_broadcast(const struct ta_tfl_shape *a,
+			     const struct ta_tfl_shape *b,
 			     struct ta_tfl_shape *out)
 {
-	u32 k;
+	u32 rank = a->rank > b->rank ? a->rank : b->rank, k;
+	s64 d[TA_TFL_MAX_DIMS];
 
-	out->rank = a->rank > b->rank ? a->rank : b->rank;
-	for (k = 0; k < out->rank; k++) {
-		s64 x = k < out->rank - a->rank ? 1 :
-			a->dims[k - (out->rank - a->rank)];
-		s64 y = k < out->rank - b->rank ? 1 :
-			b->dims[k - (out->rank - b->rank)];
+	for (k = 0; k < rank; k++) {
+		s64 x = k < rank - a->rank ? 1 : a->d[k - (rank - a->rank)];
+		s64 y = k < rank - b->rank ? 1 : b->d[k - (rank - b->rank)];
 
 		if (x != y && x != 1 && y != 1)
 			return false;
-		out->d[k] = x == 1 ? y : x;
+		d[k] = x == 1 ? y : x;
 	}
+	out->rank = rank;
+	memcpy(out->d, d, rank * sizeof(d[0]));
 	return true;
 }
 
-/*
- * Numpy's broadcast of @a and @b less their last @skip dimensions (the
- * batch dimensions of BATCH_MATMUL); false when they do not broadcast.
- */
-static bool ta_tfl_broadcast_lead(const struct ta_tfl_tensor *a,
-				  const struct ta_tfl_tensor *b, u32 skip,
-				  struct ta_tfl_shape *out)
+/* The broadcast of tensors @a and @b, both less their last @skip dims. */
+static bool ta_tfl_broadcast_of(const struct ta_tfl_tensor *a,
+				const struct ta_tfl_tensor *b, u32 skip,
+				struct ta_tfl_shape *out)
 {
-	struct ta_tfl_tensor x = { .rank = a->rank - skip };
-	struct ta_tfl_tensor y = { .rank = b->rank - skip };
+	struct ta_tfl_shape x, y;
 
-	memcpy(x.dims, a->dims, x.rank * sizeof(x.dims[0]));
-	memcpy(y.dims, b->dims, y.rank * sizeof(y.dims[0]));
+	ta_tfl_shape_of(a, &x);
+	ta_tfl_shape_of(b, &y);
+	x.rank -= skip;
+	y.rank -= skip;
 	return ta_tfl_broadcast(&x, &y, out);
 }
 
@@ -576,6 +577,7 @@ static int ta_tfl_from_options(struct ta_tfl *m, const struct ta_fbt *o,
 			       u32 n_in, struct ta_tfl_shape *out)
 {
 	const struct ta_tfl_tensor *x = &t[in[0]], *w;
+	struct ta_tfl_shape c;
 	s64 a, b;
 	bool have;
 	u32 k, j;
@@ -699,25 +701,17 @@ static int ta_tfl_from_options(struct ta_tfl *m, const struct ta_fbt *o,
 			return ret;
 		if (x->dims[x->rank - (a ? 2 : 1)] !=
 		    w->dims[w->rank - (b ? 1 : 2)] ||
-		    !ta_tfl_broadcast_lead(x, w, 2, out))
+		    !ta_tfl_broadcast_of(x, w, 2, out))
 			return 0;
 		out->d[out->rank++] = x->dims[x->rank - (a ? 1 : 2)];
 		out->d[out->rank++] = w->dims[w->rank - (b ? 2 : 1)];
 		return 1;
 	case TA_TFL_RULE_SELECT_V2:
 		if (!w || n_in < 3 || in[2] < 0 ||
-		    !ta_tfl_broadcast(x, w, out))
+		    !ta_tfl_broadcast_of(x, w, 0, out))
 			return 0;
-		{
-			struct ta_tfl_tensor xw = { .rank = out->rank };
-
-			for (k = 0; k < out->rank; k++) {
-				if (out->d[k] > U32_MAX)
-					return 0;
-				xw.dims[k] = (u32)out->d[k];
-			}
-			return ta_tfl_broadcast(&xw, &t[in[2]], out) ? 1 : 0;
-		}
+		ta_tfl_shape_of(&t[in[2]], &c);
+		return ta_tfl_broadcast(out, &c, out) ? 1 : 0;
 	case TA_TFL_RULE_SEQUENCE_LSTM:
 		/*
 		 * the input [batch, time, n_input] (or time first) with
@@ -873,7 +867,7 @@ static int ta_tfl_computed(struct ta_tfl *m, const struct ta_fbt *o,
 		ta_tfl_shape_of(x, out);
 		return 1;
 	case TA_TFL_RULE_BROADCAST:
-		return w && ta_tfl_broadcast(x, w, out) ? 1 : 0;
+		return w && ta_tfl_broadcast_of(x, w, 0, out) ? 1 : 0;
 	case TA_TFL_RULE_CONV:
 	case TA_TFL_RULE_DEPTHWISE:
 		if (!w || w->rank != 4)
