@@ -66,6 +66,7 @@ TA_READER_SRCS := \
 	userspace/lib/ta_tflite_inline.c \
 	userspace/lib/ta_tflite_sg.c \
 	userspace/lib/ta_tflite_shape.c \
+	userspace/lib/ta_tflite_shape_index.c \
 	userspace/lib/ta_tflite_write.c \
 	userspace/lib/ta_trace.c
 

@@ -32,6 +32,10 @@ vela_inside.tflite    as person_detect_vela: input, output and
 shape_rules.tflite    PAD, SLICE, TILE, MEAN, TRANSPOSE, SPLIT, ADD: output
                       shapes from constants, each checked by the reader
 shape_rules_hostile.tflite  the same with constants no kernel takes
+index_rules.tflite    STRIDED_SLICE, SPLIT_V, TOPK_V2, SPACE_TO_BATCH_ND,
+                      BATCH_TO_SPACE_ND, BROADCAST_TO, FILL... (13 ops):
+                      the index rules, each checked by the reader
+index_rules_hostile.tflite  the same with constants no kernel takes
 refused/reshape_arranged.tflite  a RESHAPE recorded [3, 2] where its
                       shape input says [2, 3], then a PAD (refused)
 """
@@ -55,6 +59,10 @@ STABLEHLO_WHILE_OPTIONS = 15
 def tensor(name, dims, ttype=FLOAT32, data=None, variable=False):
     return {"name": name, "shape": dims, "type": ttype, "data": data,
             "variable": variable}
+
+
+# Op versions TFLite registers from above 1: BROADCAST_TO 2 and 3.
+MIN_VERSION = {130: 2}
 
 
 def op(code, inputs, outputs, calls=None):
@@ -181,6 +189,8 @@ class ModelWriter:
         b.PrependInt8Slot(0, min(code, 127), 0)     # deprecated_builtin_code
         if custom is not None:
             b.PrependUOffsetTRelativeSlot(1, custom, 0)     # custom_code
+        # version: 1 unless the runtime registers none below (BROADCAST_TO)
+        b.PrependInt32Slot(2, MIN_VERSION.get(code, 1), 1)
         b.PrependInt32Slot(3, code, 0)              # builtin_code
         return b.EndObject()
 
@@ -466,6 +476,81 @@ def shape_rules(hostile=False):
     return ModelWriter().model([main])
 
 
+# ... and of the index rules' models (ta_tflite_shape_index.c)
+STRIDED_SLICE, SPLIT_V, TOPK_V2, EMBEDDING_LOOKUP = 45, 102, 48, 7
+SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND, BROADCAST_TO, FILL = 38, 37, 130, 94
+SHAPE, RANK, ADD_N, REVERSE_V2, CUMSUM = 77, 110, 106, 105, 128
+STRIDED_SLICE_OPTIONS, SPLIT_V_OPTIONS, SHAPE_OPTIONS = 32, 79, 55
+
+
+def index_rules(hostile=False):
+    """STRIDED_SLICE, SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND, SPLIT_V,
+    TOPK_V2, BROADCAST_TO, ADD_N, REVERSE_V2, CUMSUM, SHAPE, FILL,
+    EMBEDDING_LOOKUP and RANK in a chain from x [1, 6, 8, 2]: each output
+    shape as TFLite's kernel computes it (13 ops checked; LiteRT runs it in
+    the oracle). hostile: the same recorded shapes, but constants each
+    kernel refuses (a stride of 0 beside every mask bit, a block of 0, negative crops, two -1
+    sizes, k of -1, sizes past 2^31 and near 2^63, negative dims, a lookup
+    of rank 2): those 8 ops are left unchecked, without overflowing; the
+    5 without constants are still checked."""
+    big = 2 ** 62
+    h = hostile
+    main = subgraph("main", [
+        tensor("x", [1, 6, 8, 2]),                                  # 0
+        # x[:, 1:5, ::2, -2^31:2^31 - 1] (hostile: a stride of 0)
+        tensor("begin", [4], INT32, int32s(0, 1, 0, -2 ** 31)),
+        tensor("end", [4], INT32, int32s(0, 5, 0, 2 ** 31 - 1)),
+        tensor("strides", [4], INT32,
+               int32s(1, 1, 0, 1) if h else int32s(1, 1, 2, 1)),
+        tensor("sliced", [1, 4, 4, 2]),
+        tensor("block", [2], INT32, int32s(0, 2) if h else int32s(2, 2)),  # 5
+        tensor("pads", [2, 2], INT32, int32s(0, 0, 1, 1)),
+        tensor("batched", [4, 2, 3, 2]),
+        tensor("crops", [2, 2], INT32,
+               int32s(0, 0, -1, 1) if h else int32s(0, 0, 1, 1)),
+        tensor("unbatched", [1, 4, 4, 2]),
+        tensor("sizes", [2], INT64,                                 # 10
+               int64s(-1, -1) if h else int64s(1, -1)),
+        tensor("axis", [], INT32, int32s(1)),
+        tensor("first", [1, 1, 4, 2]),
+        tensor("rest", [1, 3, 4, 2]),
+        tensor("k", [], INT32, int32s(-1) if h else int32s(1)),
+        tensor("values", [1, 3, 4, 1]),                             # 15
+        tensor("indices", [1, 3, 4, 1], INT32),
+        tensor("to", [4], INT64,
+               int64s(2, 3, big, 2) if h else int64s(2, 3, 4, 2)),
+        tensor("broadcast", [2, 3, 4, 2]),
+        tensor("doubled", [1, 3, 4, 1]),
+        tensor("reversed", [1, 3, 4, 1]),                           # 20
+        tensor("summed", [1, 3, 4, 1]),
+        tensor("shape", [4], INT32),
+        tensor("dims", [2], INT32, int32s(2, -2) if h else int32s(2, 2)),
+        tensor("value", [], FLOAT32, struct.pack("<f", 1.0)),
+        tensor("filled", [2, 2]),                                   # 25
+        tensor("lookup", [1, 1] if h else [1], INT32, int32s(0)),
+        tensor("rows", [1, 6, 8, 2]),
+        tensor("rank", [], INT32),
+        tensor("reverse_axis", [1], INT32, int32s(1)),
+    ], [0], [18, 21, 16, 22, 25, 27, 28], [
+        # begin_mask and end_mask: axes 0 and 2 (hostile: every bit)
+        op(STRIDED_SLICE, [0, 1, 2, 3], [4], (STRIDED_SLICE_OPTIONS,
+           [-1, -1, 0, 0, 0] if h else [5, 5, 0, 0, 0], False)),
+        op(SPACE_TO_BATCH_ND, [4, 5, 6], [7]),
+        op(BATCH_TO_SPACE_ND, [7, 5, 8], [9]),
+        op(SPLIT_V, [9, 10, 11], [12, 13], (SPLIT_V_OPTIONS, [2], False)),
+        op(TOPK_V2, [13, 14], [15, 16]),
+        op(BROADCAST_TO, [12, 17], [18]),
+        op(ADD_N, [15, 15], [19]),
+        op(REVERSE_V2, [19, 29], [20]),
+        op(CUMSUM, [20, 11], [21]),
+        op(SHAPE, [0], [22], (SHAPE_OPTIONS, [INT32], False)),
+        op(FILL, [23, 24], [25]),
+        op(EMBEDDING_LOOKUP, [26, 0], [27]),
+        op(RANK, [0], [28]),
+    ])
+    return ModelWriter().model([main])
+
+
 def reshape_arranged():
     """RESHAPE [2, 3] by the shape [2, 3], recorded [3, 2]: as many bytes,
     but TFLite's kernel writes [2, 3], so the PAD after it (5 rows more)
@@ -494,6 +579,8 @@ MODELS = {
     "vela_inside.tflite": vela_inside,
     "shape_rules.tflite": shape_rules,
     "shape_rules_hostile.tflite": lambda: shape_rules(True),
+    "index_rules.tflite": index_rules,
+    "index_rules_hostile.tflite": lambda: index_rules(True),
     # not where the LiteRT oracle looks (tests/tflite-oracle/): LiteRT
     # runs it at its recorded shapes (its XNNPACK path), as TFLite Micro
     # would; TFLite's own RESHAPE kernel does not

@@ -240,8 +240,10 @@ def tiny_model():
 # ceil((in - (k - 1) x dilation) / stride); the others as each kernel's
 # Prepare() has them): what the shared models do not have (dilation,
 # strides that do not divide, VALID, depth multipliers, keep_num_dims,
-# broadcasting to a new rank, negative axes, several outputs), and the ops
-# whose shape comes from a constant input. Each is run in LiteRT and
+# broadcasting to a new rank, negative axes, several outputs), the ops
+# whose shape comes from a constant input, and those of the index rules
+# (ta_tflite_shape_index.c: STRIDED_SLICE's masks, ellipsis and new axes,
+# SPLIT_V, TOPK_V2, the batch and space moves, BROADCAST_TO, FILL...). Each is run in LiteRT and
 # mutated like the shared models. (name, op, options member, option slots
 # (int32, or one-byte bools), inputs, outputs): an input is (shape, None) fed as a float input, (shape,
 # True) a float constant, (shape, [ints]) an INT32 constant, (shape,
@@ -254,6 +256,9 @@ RESIZE_BILINEAR, RESIZE_NEAREST, ARG_MAX, TILE, SLICE = 23, 97, 56, 69, 65
 SPLIT, PACK, UNPACK, GATHER, SPACE_TO_DEPTH, DEPTH_TO_SPACE = 49, 83, 88, 36, 26, 5
 GATHER_ND, BATCH_MATMUL, SELECT_V2, TRANSPOSE_CONV = 107, 126, 123, 67
 SQUEEZE, EXPAND_DIMS = 43, 70
+STRIDED_SLICE, SPLIT_V, TOPK_V2, EMBEDDING_LOOKUP = 45, 102, 48, 7
+SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND, BROADCAST_TO, FILL = 38, 37, 130, 94
+SHAPE, RANK, SELECT, ADD_N, REVERSE_V2, CUMSUM = 77, 110, 64, 106, 105, 128
 F = None
 SYNTHETIC = [
     ("conv_valid_dilated", CONV_2D, 1, [1, 1, 2, 0, 2, 1],
@@ -331,6 +336,44 @@ SYNTHETIC = [
      [([1, 4, 6, 2], F)], [[1, 2, 3, 8]]),
     ("depth_to_space", DEPTH_TO_SPACE, 94, [2],
      [([1, 2, 3, 8], F)], [[1, 4, 6, 2]]),
+    # x[1:4:2, -5::2, :] (begin_mask on the last axis)
+    ("strided_slice_strides", STRIDED_SLICE, 32, [4, 0, 0, 0, 0],
+     [([4, 6, 5], F), ([3], [1, -5, 0]), ([3], [4, 6, 5]), ([3], [2, 2, 1])],
+     [[2, 3, 5]]),
+    # x[-1:0:-2, 3]: a negative stride, the second axis shrunk
+    ("strided_slice_reverse_shrink", STRIDED_SLICE, 32, [0, 0, 0, 0, 2],
+     [([5, 4], F), ([2], [-1, 3]), ([2], [0, 0]), ([2], [-2, 1])], [[2]]),
+    # x[..., 1:3]: the ellipsis stands for the first two axes
+    ("strided_slice_ellipsis", STRIDED_SLICE, 32, [0, 0, 1, 0, 0],
+     [([2, 3, 4], F), ([2], [0, 1]), ([2], [0, 3]), ([2], [1, 1])],
+     [[2, 3, 2]]),
+    # x[:, None, 1:]: a new axis
+    ("strided_slice_new_axis", STRIDED_SLICE, 32, [1, 1, 0, 2, 0],
+     [([3, 4], F), ([3], [0, 0, 1]), ([3], [0, 0, 4]), ([3], [1, 1, 1])],
+     [[3, 1, 3]]),
+    ("split_v_open_size", SPLIT_V, 79, [3],
+     [([2, 7, 3], F), ([3], [2, -1, 1]), ([], [1])],
+     [[2, 2, 3], [2, 4, 3], [2, 1, 3]]),
+    ("topk_v2", TOPK_V2, 0, [],
+     [([3, 6], F), ([], [2])], [[3, 2], ([3, 2], "int32")]),
+    ("space_to_batch_nd_padded", SPACE_TO_BATCH_ND, 0, [],
+     [([1, 3, 5, 1], F), ([2], [2, 2]), ([2, 2], [1, 0, 0, 1])],
+     [[4, 2, 3, 1]]),
+    ("batch_to_space_nd_cropped", BATCH_TO_SPACE_ND, 0, [],
+     [([4, 2, 3, 1], F), ([2], [2, 2]), ([2, 2], [1, 0, 0, 1])],
+     [[1, 3, 5, 1]]),
+    ("broadcast_to_new_rank", BROADCAST_TO, 0, [],
+     [([3, 1], F), ([3], [2, 3, 4])], [[2, 3, 4]]),
+    ("fill", FILL, 0, [], [([3], [2, 3, 4]), ([], F)], [[2, 3, 4]]),
+    ("shape", SHAPE, 55, [2], [([2, 3, 4], F)], [([3], "int32")]),
+    ("rank", RANK, 0, [], [([2, 3], F)], [([], "int32")]),
+    ("embedding_lookup", EMBEDDING_LOOKUP, 0, [],
+     [([3], [0, 2, 1]), ([4, 5], F)], [[3, 5]]),
+    ("select_rank1_condition", SELECT, 0, [],
+     [([4], "bool"), ([4, 3], F), ([4, 3], F)], [[4, 3]]),
+    ("add_n", ADD_N, 0, [], [([2, 3], F), ([2, 3], F), ([2, 3], F)], [[2, 3]]),
+    ("reverse_v2", REVERSE_V2, 0, [], [([2, 3], F), ([1], [1])], [[2, 3]]),
+    ("cumsum", CUMSUM, 0, [], [([2, 3], F), ([], [1])], [[2, 3]]),
 ]
 
 

@@ -16,7 +16,7 @@
  * that do not broadcast, a stride of 0, a window past its input) is left
  * to the runtime: it does not run, so it writes nothing.
  */
-#include "ta_tflite_internal.h"
+#include "ta_tflite_shape.h"
 
 /* Inputs of one op read here (a CONCATENATION of more is not checked). */
 #define TA_TFL_SHAPE_MAX_INPUTS	64
@@ -41,9 +41,6 @@ enum {
 	TA_TFL_RESHAPE_OPTIONS = 17, TA_TFL_SQUEEZE_OPTIONS = 30,
 	TA_TFL_PADDING_VALID = 1,
 };
-
-/* TensorType of the constants read here (axes, paddings, sizes...). */
-enum { TA_TFL_INT32 = 2, TA_TFL_INT64 = 4 };
 
 /* What the checker knows of an op's kind. */
 enum ta_tfl_shape_rule {
@@ -78,6 +75,8 @@ enum ta_tfl_shape_rule {
 	TA_TFL_RULE_BATCH_MATMUL,	/* adj_x, adj_y */
 	TA_TFL_RULE_SELECT_V2,		/* three inputs broadcast */
 	TA_TFL_RULE_TRANSPOSE_CONV,	/* the constant output_shape */
+	TA_TFL_RULE_SELECT,		/* x's shape, y's and the condition's */
+	TA_TFL_RULE_INDEXED,		/* ta_tflite_shape_index.c */
 };
 
 static enum ta_tfl_shape_rule ta_tfl_rule(u32 code)
@@ -114,6 +113,9 @@ static enum ta_tfl_shape_rule ta_tfl_rule(u32 code)
 	case 116:	/* ROUND */
 	case 117:	/* HARD_SWISH */
 	case 150:	/* GELU */
+	case 105:	/* REVERSE_V2 */
+	case 106:	/* ADD_N: every input of input 0's shape */
+	case 128:	/* CUMSUM */
 	case 152:	/* RELU_0_TO_1 */
 	case 158:	/* SIGN */
 		return TA_TFL_RULE_SAME;
@@ -205,18 +207,14 @@ static enum ta_tfl_shape_rule ta_tfl_rule(u32 code)
 		return TA_TFL_RULE_SELECT_V2;
 	case 67:	/* TRANSPOSE_CONV */
 		return TA_TFL_RULE_TRANSPOSE_CONV;
+	case 64:	/* SELECT */
+		return TA_TFL_RULE_SELECT;
 	}
-	return TA_TFL_RULE_NONE;
+	return ta_tfl_index_rule(code) ? TA_TFL_RULE_INDEXED :
+	       TA_TFL_RULE_NONE;
 }
 
-/* A shape as computed: up to TA_TFL_MAX_DIMS dimensions. */
-struct ta_tfl_shape {
-	u32 rank;
-	s64 d[TA_TFL_MAX_DIMS];
-};
-
-static void ta_tfl_shape_of(const struct ta_tfl_tensor *t,
-			    struct ta_tfl_shape *s)
+void ta_tfl_shape_of(const struct ta_tfl_tensor *t, struct ta_tfl_shape *s)
 {
 	u32 k;
 
@@ -225,7 +223,7 @@ static void ta_tfl_shape_of(const struct ta_tfl_tensor *t,
 		s->d[k] = t->dims[k];
 }
 
-static u64 ta_tfl_elems(const struct ta_tfl_tensor *t)
+u64 ta_tfl_elems(const struct ta_tfl_tensor *t)
 {
 	u64 n = 1;
 	u32 k;
@@ -240,8 +238,8 @@ static u64 ta_tfl_elems(const struct ta_tfl_tensor *t)
  * @v, their count into *@n; false when @t holds no such data (a variable's
  * initial value is no constant: the model may assign it).
  */
-static bool ta_tfl_const(struct ta_tfl *m, const struct ta_tfl_tensor *t,
-			 s64 *v, u32 max, u32 *n)
+bool ta_tfl_const(struct ta_tfl *m, const struct ta_tfl_tensor *t, s64 *v,
+		  u32 max, u32 *n)
 {
 	u64 count = ta_tfl_elems(t), size, k;
 
@@ -262,7 +260,7 @@ static bool ta_tfl_const(struct ta_tfl *m, const struct ta_tfl_tensor *t,
 }
 
 /* @axis of a shape of @rank into [0, rank); false when out of range. */
-static bool ta_tfl_axis(s64 *axis, u32 rank)
+bool ta_tfl_axis(s64 *axis, u32 rank)
 {
 	if (*axis < 0)
 		*axis += rank;
@@ -403,9 +401,23 @@ static bool ta_tfl_broadcast_of(const struct ta_tfl_tensor *a,
 	return ta_tfl_broadcast(&x, &y, out);
 }
 
+/* Whether shapes @a and @b are the same. */
+static bool ta_tfl_same(const struct ta_tfl_shape *a,
+			const struct ta_tfl_shape *b)
+{
+	u32 k;
+
+	if (a->rank != b->rank)
+		return false;
+	for (k = 0; k < a->rank; k++)
+		if (a->d[k] != b->d[k])
+			return false;
+	return true;
+}
+
 /* An int32 field @id of the op's options of union member @type, or @def. */
-static int ta_tfl_option(struct ta_tfl *m, const struct ta_fbt *o, u64 type,
-			 u32 id, s32 def, s64 *v, bool *have)
+int ta_tfl_option(struct ta_tfl *m, const struct ta_fbt *o, u64 type, u32 id,
+		  s32 def, s64 *v, bool *have)
 {
 	struct ta_fbt opt;
 	int ret;
@@ -418,8 +430,8 @@ static int ta_tfl_option(struct ta_tfl *m, const struct ta_fbt *o, u64 type,
 }
 
 /* A bool field @id of the op's options of union member @type, or false. */
-static int ta_tfl_option_bool(struct ta_tfl *m, const struct ta_fbt *o,
-			      u64 type, u32 id, s64 *v)
+int ta_tfl_option_bool(struct ta_tfl *m, const struct ta_fbt *o, u64 type,
+		       u32 id, s64 *v)
 {
 	struct ta_fbt opt;
 	u64 x = 0;
@@ -712,6 +724,21 @@ static int ta_tfl_from_options(struct ta_tfl *m, const struct ta_fbt *o,
 			return 0;
 		ta_tfl_shape_of(&t[in[2]], &c);
 		return ta_tfl_broadcast(out, &c, out) ? 1 : 0;
+	case TA_TFL_RULE_SELECT:
+		/*
+		 * condition, x, y: x's shape, which y has; the condition has
+		 * it too, or is a scalar, or a vector along x's first axis
+		 */
+		if (!w || n_in != 3 || in[2] < 0)
+			return 0;
+		ta_tfl_shape_of(w, out);
+		ta_tfl_shape_of(&t[in[2]], &c);
+		if (!ta_tfl_same(out, &c))
+			return 0;
+		ta_tfl_shape_of(x, &c);
+		return ta_tfl_same(out, &c) || !x->rank ||
+		       (x->rank == 1 && w->rank && x->dims[0] == w->dims[0]) ?
+		       1 : 0;
 	case TA_TFL_RULE_SEQUENCE_LSTM:
 		/*
 		 * the input [batch, time, n_input] (or time first) with
@@ -834,13 +861,14 @@ static int ta_tfl_view_shape(struct ta_tfl *m, const struct ta_fbt *o,
 }
 
 /*
- * The output shape op @op computes from @t[@in[...]] (the op's inputs as
- * written, -1 for one left out, @n_in of them) into @out. Returns 1 with
- * @out set, 0 when the op is not checked (its rule is none, an input it
- * needs is missing, or the runtime would refuse its inputs), or -errno.
+ * The shape of output @k op @op computes from @t[@in[...]] (the op's
+ * inputs as written, -1 for one left out, @n_in of them) into @out.
+ * Returns 1 with @out set, 0 when the op is not checked (its rule is none,
+ * an input it needs is missing, or the runtime would refuse its inputs),
+ * or -errno.
  */
 static int ta_tfl_computed(struct ta_tfl *m, const struct ta_fbt *o,
-			   const struct ta_tfl_op *op,
+			   const struct ta_tfl_op *op, u32 k_out,
 			   const struct ta_tfl_tensor *t, const s32 *in,
 			   u32 n_in, struct ta_tfl_shape *out)
 {
@@ -948,6 +976,9 @@ static int ta_tfl_computed(struct ta_tfl *m, const struct ta_fbt *o,
 			out->d[axis] += y->dims[axis];
 		}
 		return 1;
+	case TA_TFL_RULE_INDEXED:
+		return ta_tfl_index_shape(m, o, op->code, k_out, t, in, n_in,
+					  out);
 	case TA_TFL_RULE_NONE:
 		break;
 	default:
@@ -986,8 +1017,9 @@ static bool ta_tfl_holds(enum ta_tfl_shape_rule rule,
  * @i: op
  * @o: the op's table
  *
- * The first output (every output of SPLIT and UNPACK) against the shape
- * computed from the inputs; counted in &ta_tflite_info.n_shape_checked.
+ * The first output (every output of SPLIT, UNPACK, SPLIT_V and TOPK_V2)
+ * against the shape computed from the inputs; counted in
+ * &ta_tflite_info.n_shape_checked.
  *
  * Return: 0 (also when the op is not checked); -EINVAL (with a message
  * naming the op, the tensor and both shapes) when a recorded shape is not
@@ -1017,7 +1049,7 @@ int ta_tfl_check_shape(struct ta_tfl *m, u32 s, u32 i, const struct ta_fbt *o)
 	n_in = (u32)ins.len;
 	for (k = 0; k < n_in; k++)
 		in[k] = (s32)ta_fb_u32(&m->fb, ins.data + 4 * k);
-	ret = ta_tfl_computed(m, o, op, sg->t, in, n_in, &want);
+	ret = ta_tfl_computed(m, o, op, 0, sg->t, in, n_in, &want);
 	if (ret <= 0)
 		return ret;
 	if (rule == TA_TFL_RULE_ELEMENTS) {
@@ -1038,10 +1070,20 @@ int ta_tfl_check_shape(struct ta_tfl *m, u32 s, u32 i, const struct ta_fbt *o)
 			}
 		}
 	}
-	/* SPLIT and UNPACK: every output has that shape; the others one */
-	n_out = rule == TA_TFL_RULE_SPLIT || rule == TA_TFL_RULE_UNPACK ?
-		(u32)outs.len : 1;
+	/*
+	 * SPLIT and UNPACK: every output has that shape; SPLIT_V's and
+	 * TOPK_V2's each its own; the others' first output is checked
+	 */
+	n_out = rule == TA_TFL_RULE_SPLIT || rule == TA_TFL_RULE_UNPACK ||
+		(rule == TA_TFL_RULE_INDEXED &&
+		 ta_tfl_index_all_outputs(op->code)) ? (u32)outs.len : 1;
 	for (k = 0; k < n_out; k++) {
+		if (k && rule == TA_TFL_RULE_INDEXED) {
+			ret = ta_tfl_computed(m, o, op, k, sg->t, in, n_in,
+					      &want);
+			if (ret <= 0)
+				return ret;
+		}
 		out = (s32)ta_fb_u32(&m->fb, outs.data + 4 * k);
 		if (!ta_tfl_holds(rule, &want, &sg->t[out]))
 			break;

@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * ta_tflite_shape_index.c - the TFLite reader's shape rules (see
+ * ta_tflite_shape.c) for the ops that slice, split and rearrange by index
+ * constants (STRIDED_SLICE, SPLIT_V, TOPK_V2, EMBEDDING_LOOKUP,
+ * SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND) and those whose output shape is a
+ * constant input or the input's rank (BROADCAST_TO, FILL, SHAPE, RANK).
+ *
+ * Each follows its kernel's Prepare() in TFLite (kernels/<op>.cc): where the
+ * kernel computes an output shape from constants, so does the rule, and a
+ * model recording another is refused by ta_tfl_check_shape(). Inputs the
+ * kernel refuses, or reads past (a strides vector shorter than begin), and
+ * indexing tensors that are not constant (the kernel then resizes the
+ * output when it runs, and the reader takes the recorded shape) leave the
+ * op unchecked: the rule returns 0.
+ */
+#include "ta_tflite_shape.h"
+
+/* BuiltinOperator values with a rule here. */
+enum {
+	TA_TFL_EMBEDDING_LOOKUP = 7, TA_TFL_BATCH_TO_SPACE_ND = 37,
+	TA_TFL_SPACE_TO_BATCH_ND = 38, TA_TFL_STRIDED_SLICE = 45,
+	TA_TFL_TOPK_V2 = 48, TA_TFL_SHAPE = 77, TA_TFL_FILL = 94,
+	TA_TFL_SPLIT_V = 102, TA_TFL_RANK = 110, TA_TFL_BROADCAST_TO = 130,
+};
+
+/* BuiltinOptions union members read here. */
+enum { TA_TFL_STRIDED_SLICE_OPTIONS = 32, TA_TFL_SPLIT_V_OPTIONS = 79 };
+
+/* STRIDED_SLICE takes up to 5 dimensions, counting the new axes. */
+#define TA_TFL_SLICE_DIMS	5
+/* The kernels' sizes are int32; past 2^24 the float ceil() could differ. */
+#define TA_TFL_EXACT_FLOAT	((s64)1 << 24)
+
+/**
+ * ta_tfl_index_rule() - whether builtin @code has a rule here
+ * @code: BuiltinOperator
+ *
+ * Return: true for the ops this file computes.
+ */
+bool ta_tfl_index_rule(u32 code)
+{
+	switch (code) {
+	case TA_TFL_EMBEDDING_LOOKUP:
+	case TA_TFL_BATCH_TO_SPACE_ND:
+	case TA_TFL_SPACE_TO_BATCH_ND:
+	case TA_TFL_STRIDED_SLICE:
+	case TA_TFL_TOPK_V2:
+	case TA_TFL_SHAPE:
+	case TA_TFL_FILL:
+	case TA_TFL_SPLIT_V:
+	case TA_TFL_RANK:
+	case TA_TFL_BROADCAST_TO:
+		return true;
+	}
+	return false;
+}
+
+/**
+ * ta_tfl_index_all_outputs() - whether every output of builtin @code has a
+ * computed shape (SPLIT_V's outputs, TOPK_V2's values and indices)
+ * @code: BuiltinOperator
+ *
+ * Return: true when each output is checked, false when only the first.
+ */
+bool ta_tfl_index_all_outputs(u32 code)
+{
+	return code == TA_TFL_SPLIT_V || code == TA_TFL_TOPK_V2;
+}
+
+/* An INT32 constant of rank 1 (or a scalar, @scalar) into @v; its count. */
+static bool ta_tfl_int32s(struct ta_tfl *m, const struct ta_tfl_tensor *t,
+			  bool scalar, s64 *v, u32 max, u32 *n)
+{
+	if (t->type != TA_TFL_INT32 || t->rank > 1 || (!scalar && !t->rank))
+		return false;
+	return ta_tfl_const(m, t, v, max, n);
+}
+
+/* ceil(@a / @b), @b != 0, as the kernels' float division gives it. */
+static s64 ta_tfl_ceil_div(s64 a, s64 b)
+{
+	s64 q = a / b;
+
+	/* C truncates toward 0: up one for a positive quotient (same signs) */
+	if (a % b && (a ^ b) >= 0)
+		q++;
+	return q;
+}
+
+/* The begin, end and strides of a STRIDED_SLICE over the effective axes. */
+struct ta_tfl_slice {
+	u32 rank;			/* effective: the input's and new axes */
+	s64 dim[TA_TFL_SLICE_DIMS];	/* the effective input shape */
+	s64 begin[TA_TFL_SLICE_DIMS], end[TA_TFL_SLICE_DIMS];
+	s64 stride[TA_TFL_SLICE_DIMS];
+	u32 begin_mask, end_mask, shrink_mask;
+};
+
+/*
+ * BuildStridedSliceParams() of TFLite's kernel: the ellipsis expanded to
+ * the axes begin leaves out, a new axis a dimension of 1, the axes past
+ * begin's count taken whole. @f holds begin_mask, end_mask, ellipsis_mask,
+ * new_axis_mask and shrink_axis_mask. False where the kernel would read
+ * past its vectors or its input's shape.
+ */
+static bool ta_tfl_slice_axes(const struct ta_tfl_tensor *x, const s64 *f,
+			      const s64 *begin, const s64 *end,
+			      const s64 *stride, s32 n, struct ta_tfl_slice *p)
+{
+	u32 ellipsis = (u32)f[2], new_axis = (u32)f[3];
+	u32 eff_ellipsis = 0, eff_new = 0;
+	s32 rank = (s32)x->rank, add = 0, eff, i, start = 0, expanded = 0;
+	s32 added_ellipsis = 0, added_axes = 0, orig, at;
+
+	for (i = 0; i < n && i < 32; i++)
+		if (!(ellipsis & BIT(i)) && (new_axis & BIT(i)))
+			add++;
+	eff = rank + add;
+	if (eff > TA_TFL_SLICE_DIMS)
+		return false;
+	start = eff;
+	for (i = 0; i < eff;) {
+		if (ellipsis & BIT(i)) {
+			s32 stop = i + 1 + add + rank - n;
+
+			start = i;
+			if (stop > eff)
+				stop = eff;
+			if (stop < i + 1)
+				stop = i + 1;
+			expanded = stop - start - 1;
+			for (; i < stop; i++)
+				eff_ellipsis |= BIT(i);
+			continue;
+		}
+		if (new_axis & BIT(i - expanded))
+			eff_new |= BIT(i);
+		i++;
+	}
+	memset(p, 0, sizeof(*p));
+	p->rank = (u32)eff;
+	for (i = 0; i < eff; i++) {
+		at = i - added_axes;
+		p->stride[i] = 1;
+		if (eff_ellipsis & BIT(i)) {
+			added_ellipsis = i - start > 0 ? i - start : 0;
+			p->begin_mask |= BIT(i);
+			p->end_mask |= BIT(i);
+		} else if (eff_new & BIT(i)) {
+			p->end[i] = 1;
+			p->dim[i] = 1;
+			added_axes++;
+			continue;
+		} else if (i >= n + expanded) {
+			p->begin_mask |= BIT(i);
+			p->end_mask |= BIT(i);
+		} else {
+			orig = i - added_ellipsis;
+			if (orig < 0 || orig >= n || orig >= 32)
+				return false;
+			p->begin[i] = begin[orig];
+			p->end[i] = end[orig];
+			p->stride[i] = stride[orig];
+			if (f[0] & BIT(orig))
+				p->begin_mask |= BIT(i);
+			if (f[1] & BIT(orig))
+				p->end_mask |= BIT(i);
+			if (f[4] & BIT(orig))
+				p->shrink_mask |= BIT(i);
+		}
+		if (at < 0 || at >= rank)
+			return false;
+		p->dim[i] = x->dims[at];
+	}
+	return true;
+}
+
+/* StridedSliceStartForAxis() and StridedSliceEndForAxis(): the range. */
+static s64 ta_tfl_slice_length(const struct ta_tfl_slice *p, u32 i)
+{
+	s64 size = p->dim[i], s = p->begin[i], e = p->end[i];
+	bool up = p->stride[i] > 0;
+
+	if (s < 0)
+		s += size;
+	if (up)
+		s = s < 0 ? 0 : s > size ? size : s;
+	else
+		s = s < -1 ? -1 : s > size - 1 ? size - 1 : s;
+	if (p->begin_mask & BIT(i))
+		s = up ? 0 : size - 1;
+	if (e < 0)
+		e += size;
+	if (up)
+		e = e < 0 ? 0 : e > size ? size : e;
+	else
+		e = e < -1 ? -1 : e > size - 1 ? size - 1 : e;
+	if (p->end_mask & BIT(i))
+		e = up ? size : -1;
+	return e - s;
+}
+
+/*
+ * STRIDED_SLICE (input, begin, end, strides; all INT32 constants of rank
+ * 1, begin and end of one count): each effective axis not shrunk gives
+ * ceil(length / stride), at least 0; with the offset option the length
+ * is end's value at that axis, as the kernel reads it.
+ */
+static int ta_tfl_strided_slice(struct ta_tfl *m, const struct ta_fbt *o,
+				const struct ta_tfl_tensor *t, const s32 *in,
+				u32 n_in, struct ta_tfl_shape *out)
+{
+	const struct ta_tfl_tensor *x = &t[in[0]];
+	s64 begin[TA_TFL_MAX_DIMS], end[TA_TFL_MAX_DIMS];
+	s64 stride[TA_TFL_MAX_DIMS], f[6];
+	struct ta_tfl_slice p;
+	u32 nb, ne, ns, k;
+	bool have;
+	int ret = 0;
+
+	if (n_in != 4 || in[1] < 0 || in[2] < 0 || in[3] < 0 ||
+	    x->rank > TA_TFL_SLICE_DIMS ||
+	    !ta_tfl_int32s(m, &t[in[1]], false, begin, TA_TFL_MAX_DIMS, &nb) ||
+	    !ta_tfl_int32s(m, &t[in[2]], false, end, TA_TFL_MAX_DIMS, &ne) ||
+	    !ta_tfl_int32s(m, &t[in[3]], false, stride, TA_TFL_MAX_DIMS, &ns) ||
+	    nb != ne || ns != nb)
+		return 0;
+	for (k = 0; k < 5 && !ret; k++)
+		ret = ta_tfl_option(m, o, TA_TFL_STRIDED_SLICE_OPTIONS, k, 0,
+				    &f[k], &have);
+	if (!ret)
+		ret = ta_tfl_option_bool(m, o, TA_TFL_STRIDED_SLICE_OPTIONS, 5,
+					 &f[5]);
+	if (ret || !ta_tfl_slice_axes(x, f, begin, end, stride, (s32)nb, &p))
+		return ret;
+	/* with offset the kernel reads end at the effective axis */
+	if (f[5] && p.rank > nb)
+		return 0;
+	out->rank = 0;
+	for (k = 0; k < p.rank; k++) {
+		s64 len;
+
+		if (!p.stride[k])
+			return 0;	/* the kernel refuses a stride of 0 */
+		if (p.shrink_mask & BIT(k))
+			continue;
+		len = f[5] ? end[k] : ta_tfl_slice_length(&p, k);
+		if (len >= TA_TFL_EXACT_FLOAT || len <= -TA_TFL_EXACT_FLOAT)
+			return 0;
+		len = ta_tfl_ceil_div(len, p.stride[k]);
+		out->d[out->rank++] = len < 0 ? 0 : len;
+	}
+	return 1;
+}
+
+/*
+ * SPLIT_V (input, size_splits, axis): output @k is the input with the
+ * axis cut to size_splits[k], the one -1 taking what the others leave.
+ */
+static int ta_tfl_split_v(struct ta_tfl *m, const struct ta_fbt *o, u32 k,
+			  const struct ta_tfl_tensor *t, const s32 *in,
+			  u32 n_in, struct ta_tfl_shape *out)
+{
+	const struct ta_tfl_tensor *x = &t[in[0]];
+	s64 size[TA_TFL_SHAPE_MAX_OUTPUTS], axis, splits, sum = 0;
+	u32 n, j, open = TA_TFL_SHAPE_MAX_OUTPUTS, na;
+	bool have;
+	int ret;
+
+	if (n_in != 3 || in[1] < 0 || in[2] < 0 || t[in[1]].rank != 1 ||
+	    !ta_tfl_const(m, &t[in[1]], size, TA_TFL_SHAPE_MAX_OUTPUTS, &n) ||
+	    !ta_tfl_int32s(m, &t[in[2]], true, &axis, 1, &na) ||
+	    !ta_tfl_axis(&axis, x->rank) || k >= n)
+		return 0;
+	ret = ta_tfl_option(m, o, TA_TFL_SPLIT_V_OPTIONS, 0, 0, &splits,
+			    &have);
+	if (ret || splits != n)
+		return ret;
+	for (j = 0; j < n; j++) {
+		if (size[j] == -1 && open == TA_TFL_SHAPE_MAX_OUTPUTS) {
+			open = j;
+			continue;
+		}
+		if (size[j] < 0 || size[j] > INT32_MAX)
+			return 0;
+		sum += size[j];
+	}
+	if (open < n) {
+		if (sum > x->dims[axis])
+			return 0;
+		size[open] = x->dims[axis] - sum;
+	} else if (sum != x->dims[axis]) {
+		return 0;
+	}
+	ta_tfl_shape_of(x, out);
+	out->d[axis] = size[k];
+	return 1;
+}
+
+/*
+ * SPACE_TO_BATCH_ND (input, block_shape, paddings) and BATCH_TO_SPACE_ND
+ * (input, block_shape, crops): an input of 3 or 4 dimensions, a block
+ * and a pair for each between the first and the last.
+ */
+static int ta_tfl_batch_space(struct ta_tfl *m, bool to_batch,
+			      const struct ta_tfl_tensor *t, const s32 *in,
+			      u32 n_in, struct ta_tfl_shape *out)
+{
+	const struct ta_tfl_tensor *x = &t[in[0]];
+	s64 block[2], pad[4], batch;
+	u32 nb, np, d;
+
+	if (n_in != 3 || in[1] < 0 || in[2] < 0 ||
+	    (x->rank != 3 && x->rank != 4) || t[in[2]].rank != 2 ||
+	    !ta_tfl_int32s(m, &t[in[1]], false, block, 2, &nb) ||
+	    nb != x->rank - 2 || t[in[2]].type != TA_TFL_INT32 ||
+	    !ta_tfl_const(m, &t[in[2]], pad, 4, &np) || np != 2 * nb)
+		return 0;
+	ta_tfl_shape_of(x, out);
+	batch = x->dims[0];
+	for (d = 0; d < nb; d++) {
+		s64 *dim = &out->d[d + 1];
+
+		if (block[d] < 1 || pad[2 * d] < 0 || pad[2 * d + 1] < 0)
+			return 0;
+		if (to_batch) {
+			*dim += pad[2 * d] + pad[2 * d + 1];
+			if (*dim % block[d])
+				return 0;
+			*dim /= block[d];
+			batch *= block[d];
+		} else {
+			if (batch % block[d])
+				return 0;
+			batch /= block[d];
+			*dim = *dim * block[d] - pad[2 * d] - pad[2 * d + 1];
+		}
+		if (*dim < 0 || *dim > INT32_MAX || batch > INT32_MAX)
+			return 0;
+	}
+	out->d[0] = batch;
+	return 1;
+}
+
+/*
+ * A shape given as a constant vector (BROADCAST_TO's second input, FILL's
+ * first): INT32 or INT64, each at least 0.
+ */
+static bool ta_tfl_shape_input(struct ta_tfl *m, const struct ta_tfl_tensor *s,
+			       u32 max, struct ta_tfl_shape *out)
+{
+	u32 k;
+
+	if (s->rank != 1 || !ta_tfl_const(m, s, out->d, max, &out->rank))
+		return false;
+	for (k = 0; k < out->rank; k++)
+		if (out->d[k] < 0 || out->d[k] > INT32_MAX)
+			return false;
+	return true;
+}
+
+/**
+ * ta_tfl_index_shape() - output @k's shape as the kernel of @code computes it
+ * @m: the model
+ * @o: the op's table (its options)
+ * @code: BuiltinOperator, one ta_tfl_index_rule() takes
+ * @k: the output (only SPLIT_V's differ)
+ * @t: the subgraph's tensors
+ * @in: the op's inputs, -1 for one left out
+ * @n_in: how many
+ * @out: the shape
+ *
+ * Return: 1 with @out set, 0 when the op is not checked (its inputs are
+ * not constant, or the kernel would refuse them), -errno when its options
+ * are corrupt.
+ */
+int ta_tfl_index_shape(struct ta_tfl *m, const struct ta_fbt *o, u32 code,
+		       u32 k, const struct ta_tfl_tensor *t, const s32 *in,
+		       u32 n_in, struct ta_tfl_shape *out)
+{
+	const struct ta_tfl_tensor *x = &t[in[0]], *w;
+	s64 v;
+	u32 n, j;
+
+	w = n_in > 1 && in[1] >= 0 ? &t[in[1]] : NULL;
+	switch (code) {
+	case TA_TFL_STRIDED_SLICE:
+		return ta_tfl_strided_slice(m, o, t, in, n_in, out);
+	case TA_TFL_SPLIT_V:
+		return ta_tfl_split_v(m, o, k, t, in, n_in, out);
+	case TA_TFL_SPACE_TO_BATCH_ND:
+	case TA_TFL_BATCH_TO_SPACE_ND:
+		return ta_tfl_batch_space(m, code == TA_TFL_SPACE_TO_BATCH_ND,
+					  t, in, n_in, out);
+	case TA_TFL_TOPK_V2:
+		/* values and indices: the input with its last axis k */
+		if (!w || !x->rank || !ta_tfl_int32s(m, w, true, &v, 1, &n) ||
+		    v < 0 || v > x->dims[x->rank - 1])
+			return 0;
+		ta_tfl_shape_of(x, out);
+		out->d[x->rank - 1] = v;
+		return 1;
+	case TA_TFL_EMBEDDING_LOOKUP:
+		/* lookup [n], value [rows, ...]: [n, ...] */
+		if (!w || x->rank != 1 || x->type != TA_TFL_INT32 ||
+		    w->rank < 2)
+			return 0;
+		ta_tfl_shape_of(w, out);
+		out->d[0] = x->dims[0];
+		return 1;
+	case TA_TFL_BROADCAST_TO:
+		/* the shape, into which the input broadcasts (up to 8 axes) */
+		if (!w || !ta_tfl_shape_input(m, w, 8, out) ||
+		    x->rank > out->rank)
+			return 0;
+		for (j = 0; j < x->rank; j++) {
+			s64 d = out->d[out->rank - x->rank + j];
+
+			if (x->dims[j] != 1 && x->dims[j] != d)
+				return 0;
+		}
+		return 1;
+	case TA_TFL_FILL:
+		/* dims (input 0), a scalar value */
+		return w && !w->rank &&
+		       ta_tfl_shape_input(m, x, TA_TFL_MAX_DIMS, out) ? 1 : 0;
+	case TA_TFL_SHAPE:
+		out->rank = 1;
+		out->d[0] = x->rank;
+		return 1;
+	case TA_TFL_RANK:
+		out->rank = 0;
+		return 1;
+	}
+	return 0;
+}
