@@ -7,7 +7,8 @@
 //	node litert-run.mjs LITERT_DIR < JOBS
 //
 // LITERT_DIR is the npm prefix @litertjs/core was installed into
-// (tests/deps.sh). One job a line on stdin, JSON: {"model": PATH}; the
+// (tests/deps.sh); the package's module is loaded from a copy beside it
+// that also maps int8, int16 and int64 tensors (widened() below). One job a line on stdin, JSON: {"model": PATH}; the
 // model's inputs are fed zeros at the shapes it records. One answer a line
 // on stdout, in order:
 //	{"ok": true, "outputs": [{"name", "dims"}...]}	in the model's order
@@ -42,10 +43,34 @@ process.stderr.write = (s) => { said.push(String(s)); return true; };
 const ARRAYS = {
 	float32: Float32Array, int32: Int32Array, int8: Int8Array,
 	uint8: Uint8Array, int16: Int16Array, int64: BigInt64Array,
-	bool: Uint8Array, float16: Uint16Array, uint32: Uint32Array,
+	bool: Uint8Array,
 };
 
-const core = await import(path.join(prefix, 'node_modules', '@litertjs', 'core', 'dist', 'index.js'));
+// The package's JavaScript maps only float32, int32 and uint8 tensors to
+// typed arrays, though its runtime holds the others: most NPU models take
+// and give int8 (and deeplab an int64). A copy of its module, beside it,
+// lists int8, int16 and int64 too (bool shares uint8's array, and is
+// left out: it would take uint8's tensors); made once, refreshed when the
+// package changes, and the run fails if the list is not where it was.
+function widened(dist) {
+	const src = fs.readFileSync(path.join(dist, 'index.js'), 'utf8');
+	const anchor = 'var DATATYPES = Object.freeze([';
+	if (!src.includes(anchor))
+		throw new Error(`${dist}/index.js: no "${anchor}" to widen`);
+	const more = [['int8', 'Int8Array', 'INT8'], ['int16', 'Int16Array', 'INT16'],
+		      ['int64', 'BigInt64Array', 'INT64']]
+		.map(([d, c, e]) => `{ dtype: "${d}", typedArrayConstructor: ${c}, elementType: ElementType.${e} },`)
+		.join('\n');
+	const out = src.replace(anchor, `${anchor}\n${more}`);
+	const file = path.join(dist, 'index.ta-widened.js');
+	if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== out) {
+		fs.writeFileSync(`${file}.${process.pid}`, out);
+		fs.renameSync(`${file}.${process.pid}`, file);
+	}
+	return file;
+}
+
+const core = await import(widened(path.join(prefix, 'node_modules', '@litertjs', 'core', 'dist')));
 
 async function runJob(job) {
 	said = [];
