@@ -312,8 +312,8 @@ tap_run fuzz make -s -C "$TA_ROOT/tests/fuzz" run
 # result a model (about 30 s on 2 cores)
 tap_run onnx-oracle "$TA_ROOT/tests/onnx-oracle/oracle.sh"
 # The TFLite reader against LiteRT (tests/tflite-oracle/): the shared
-# models, tests/data's and 38 one-op models as they are and with each written tensor
-# recorded one smaller (42 s idle, 83 s beside the VM lanes)
+# models, tests/data's and 55 one-op models as they are and with each
+# written tensor (40 a model at most) recorded one smaller (88 s idle)
 tap_run tflite-oracle "$TA_ROOT/tests/tflite-oracle/oracle.sh"
 tap_run harness "$TA_ROOT/tests/harness-selftest.sh"
 tap_run library "$TA_ROOT/tests/lib-install-test.sh"
