@@ -63,6 +63,7 @@ TA_READER_SRCS := \
 	userspace/lib/ta_reader.c \
 	userspace/lib/ta_tflite.c \
 	userspace/lib/ta_tflite_fb.c \
+	userspace/lib/ta_tflite_fold.c \
 	userspace/lib/ta_tflite_inline.c \
 	userspace/lib/ta_tflite_sg.c \
 	userspace/lib/ta_tflite_shape.c \

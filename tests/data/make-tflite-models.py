@@ -36,6 +36,10 @@ index_rules.tflite    STRIDED_SLICE, SPLIT_V, TOPK_V2, SPACE_TO_BATCH_ND,
                       BATCH_TO_SPACE_ND, BROADCAST_TO, FILL... (13 ops):
                       the index rules, each checked by the reader
 index_rules_hostile.tflite  the same with constants no kernel takes
+folded_shapes.tflite  shapes computed in the graph (SHAPE, STRIDED_SLICE,
+                      PACK, ADD, GATHER, CONCATENATION, SLICE) for a
+                      RESHAPE, PAD, BROADCAST_TO, TILE and FILL: folded
+folded_shapes_hostile.tflite  the same with values no kernel takes
 refused/reshape_arranged.tflite  a RESHAPE recorded [3, 2] where its
                       shape input says [2, 3], then a PAD (refused)
 """
@@ -551,6 +555,70 @@ def index_rules(hostile=False):
     return ModelWriter().model([main])
 
 
+# ... and of the folded shapes' model (ta_tflite_fold.c)
+CONCATENATION, GATHER, PACK, SUB = 2, 36, 83, 41
+PACK_OPTIONS, GATHER_OPTIONS, CONCAT_OPTIONS = 59, 23, 10
+
+
+def folded_shapes(hostile=False):
+    """shapes computed in the graph, as converters write them: SHAPE of x
+    [2, 3, 4], its first dimension (STRIDED_SLICE, shrunk) PACKed with -1
+    for a RESHAPE to [2, 12]; paddings an ADD makes for a PAD to [4, 15];
+    BROADCAST_TO x's SHAPE; multiples a CONCATENATION of a constant and a
+    GATHER of the SHAPE for a TILE to [2, 24]; dims a SLICE of the SHAPE
+    for a FILL [3, 4]. TFLite computes them when it prepares the model;
+    the reader folds the 7 values and checks all 12 ops (without folding,
+    PAD, BROADCAST_TO, TILE and FILL were taken as recorded and RESHAPE
+    checked on its elements only). hostile: the same recorded shapes, an
+    ADD past 2^31, a GATHER past the shape, a SLICE past it with a begin
+    of 32 values: those values stay unknown, PAD, TILE, SLICE and FILL
+    unchecked, no overflow (the begin once overran a one-value buffer)."""
+    h = hostile
+    big = 2 ** 31 - 1
+    main = subgraph("main", [
+        tensor("x", [2, 3, 4]),                                     # 0
+        tensor("shape", [3], INT32),
+        tensor("zero", [1], INT32, int32s(0)),
+        tensor("one", [1], INT32, int32s(1)),
+        tensor("batch", [], INT32),
+        tensor("minus_one", [], INT32, int32s(-1)),                 # 5
+        tensor("new_shape", [2], INT32),
+        tensor("flat", [2, 12]),
+        tensor("pads_a", [2, 2], INT32,
+               int32s(big, 1, 1, 0) if h else int32s(0, 1, 1, 0)),
+        tensor("pads_b", [2, 2], INT32, int32s(1, 0, 0, 2)),
+        tensor("pads", [2, 2], INT32),                              # 10
+        tensor("padded", [4, 15]),
+        tensor("row", [4], FLOAT32, bytes(16)),
+        tensor("broadcast", [2, 3, 4]),
+        tensor("first", [1], INT32, int32s(7) if h else int32s(0)),
+        tensor("batch_again", [1], INT32),                          # 15
+        tensor("multiples", [2], INT32),
+        tensor("tiled", [2, 24]),
+        tensor("two", [1], INT32, int32s(5) if h else int32s(2)),
+        tensor("dims", [2], INT32),
+        tensor("half", [], FLOAT32, struct.pack("<f", 0.5)),        # 20
+        tensor("filled", [3, 4]),
+        tensor("from", [32 if h else 1], INT32,
+               int32s(*[1] * 32) if h else int32s(1)),
+    ], [0], [11, 13, 17, 21], [
+        op(SHAPE, [0], [1], (SHAPE_OPTIONS, [INT32], False)),
+        op(STRIDED_SLICE, [1, 2, 3, 3], [4],
+           (STRIDED_SLICE_OPTIONS, [0, 0, 0, 0, 1], False)),
+        op(PACK, [4, 5], [6], (PACK_OPTIONS, [2, 0], False)),
+        op(RESHAPE, [0, 6], [7]),
+        op(ADD, [8, 9], [10]),
+        op(PAD, [7, 10], [11]),
+        op(BROADCAST_TO, [12, 1], [13]),
+        op(GATHER, [1, 14], [15], (GATHER_OPTIONS, [0, 0], False)),
+        op(CONCATENATION, [3, 15], [16], (CONCAT_OPTIONS, [0, 0], False)),
+        op(TILE, [7, 16], [17]),
+        op(SLICE, [1, 22, 18], [19]),
+        op(FILL, [19, 20], [21]),
+    ])
+    return ModelWriter().model([main])
+
+
 def reshape_arranged():
     """RESHAPE [2, 3] by the shape [2, 3], recorded [3, 2]: as many bytes,
     but TFLite's kernel writes [2, 3], so the PAD after it (5 rows more)
@@ -581,6 +649,8 @@ MODELS = {
     "shape_rules_hostile.tflite": lambda: shape_rules(True),
     "index_rules.tflite": index_rules,
     "index_rules_hostile.tflite": lambda: index_rules(True),
+    "folded_shapes.tflite": folded_shapes,
+    "folded_shapes_hostile.tflite": lambda: folded_shapes(True),
     # not where the LiteRT oracle looks (tests/tflite-oracle/): LiteRT
     # runs it at its recorded shapes (its XNNPACK path), as TFLite Micro
     # would; TFLite's own RESHAPE kernel does not

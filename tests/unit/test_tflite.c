@@ -516,18 +516,24 @@ static u8 *load(const char *path, size_t *len)
  * hostile copy (a stride of 0 beside every mask bit, a block of 0,
  * negative crops, two -1 sizes, k of -1, a size near 2^62, a negative
  * dim, a lookup of rank 2) leaves those 8 unchecked, the 5 ops without
- * constants checked.
+ * constants checked. folded_shapes.tflite computes shapes in the graph
+ * (SHAPE, STRIDED_SLICE, PACK, ADD, GATHER, CONCATENATION, SLICE: 7
+ * values folded) for a RESHAPE, PAD, BROADCAST_TO, TILE and FILL, all 12
+ * checked; its hostile copy (an ADD past 2^31, a GATHER and a SLICE past
+ * the shape) folds 3 and leaves PAD, TILE, SLICE and FILL unchecked.
  */
 static int t_shape_rules_constants(void)
 {
 	static const struct {
 		const char *file;
-		u32 ops, checked;
+		u32 ops, checked, folded;
 	} cases[] = {
-		{ "shape_rules.tflite", 7, 7 },
-		{ "shape_rules_hostile.tflite", 7, 1 },
-		{ "index_rules.tflite", 13, 13 },
-		{ "index_rules_hostile.tflite", 13, 5 },
+		{ "shape_rules.tflite", 7, 7, 0 },
+		{ "shape_rules_hostile.tflite", 7, 1, 0 },
+		{ "index_rules.tflite", 13, 13, 2 },
+		{ "index_rules_hostile.tflite", 13, 5, 2 },
+		{ "folded_shapes.tflite", 12, 12, 7 },
+		{ "folded_shapes_hostile.tflite", 12, 8, 3 },
 	};
 	struct ta_tflite_info info;
 	struct ta_input in;
@@ -548,12 +554,14 @@ static int t_shape_rules_constants(void)
 		TA_CHECK(!ret, "%s: %s", cases[k].file, err);
 		ta_input_free(&in);
 		TA_CHECK(info.n_ops == cases[k].ops &&
-			 info.n_shape_checked == cases[k].checked,
-			 "%s: %u of %u ops checked, want %u", cases[k].file,
-			 info.n_shape_checked, info.n_ops, cases[k].checked);
+			 info.n_shape_checked == cases[k].checked &&
+			 info.n_folded == cases[k].folded,
+			 "%s: %u of %u ops checked, %u values folded, want %u, %u",
+			 cases[k].file, info.n_shape_checked, info.n_ops,
+			 info.n_folded, cases[k].checked, cases[k].folded);
 		ran++;
 	}
-	TA_CHECK(ran == 4, "ran %u", ran);
+	TA_CHECK(ran == 6, "ran %u", ran);
 	/*
 	 * A view's very shape: RESHAPE by the constant shape [2, 3], recorded
 	 * [3, 2]. As many bytes, but TFLite's RESHAPE kernel writes [2, 3],

@@ -121,6 +121,9 @@ int ta_input_finish_graph(struct ta_input *in, const char *path,
  *		     shape was checked against the one TFLite's kernel
  *		     computes (ta_tflite_shape.c); the others' are taken as
  *		     recorded
+ * @n_folded: tensors whose values (shapes, paddings...) ops compute from
+ *	      constants and shapes, read by those checks as constants
+ *	      (ta_tflite_fold.c)
  */
 struct ta_tflite_info {
 	u32 n_subgraphs;
@@ -139,6 +142,7 @@ struct ta_tflite_info {
 	u32 n_fixed;
 	u32 n_dynamic;
 	u32 n_shape_checked;
+	u32 n_folded;
 };
 
 /*

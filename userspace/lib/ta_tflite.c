@@ -365,8 +365,10 @@ static void ta_tfl_free(struct ta_tfl *m)
 	for (s = 0; m->sg && s < m->n_subgraphs; s++) {
 		struct ta_tfl_sg *sg = &m->sg[s];
 
-		for (i = 0; sg->t && i < sg->n_tensors; i++)
+		for (i = 0; sg->t && i < sg->n_tensors; i++) {
 			free(sg->t[i].note);
+			free(sg->t[i].value);
+		}
 		for (i = 0; sg->ops && i < sg->n_ops; i++)
 			free(sg->ops[i].name);
 		free(sg->t);

@@ -64,6 +64,9 @@ struct ta_tfl_tensor {
 	u32 dims[TA_TFL_MAX_DIMS];
 	u32 type;
 	struct ta_fbv data;
+	/* values an op computes from known ones (ta_tflite_fold.c), or NULL */
+	s64 *value;
+	u32 n_value;
 	char *note;
 };
 
@@ -182,6 +185,8 @@ int ta_tfl_parse_subgraph(struct ta_tfl *m, u32 s);
 /* ta_tflite_shape.c (what the kernels compute against what is recorded) */
 int ta_tfl_check_shape(struct ta_tfl *m, u32 s, u32 i,
 		       const struct ta_fbt *o);
+/* ta_tflite_fold.c (values computed from shapes and constants) */
+int ta_tfl_fold(struct ta_tfl *m, u32 s, u32 i, const struct ta_fbt *o);
 int ta_tfl_check_call_shapes(struct ta_tfl *m, u32 s, u32 i);
 
 /* ta_tflite_inline.c (inlining) */

@@ -235,14 +235,23 @@ u64 ta_tfl_elems(const struct ta_tfl_tensor *t)
 
 /*
  * The values of constant @t (INT32 or INT64, at most @max of them) into
- * @v, their count into *@n; false when @t holds no such data (a variable's
- * initial value is no constant: the model may assign it).
+ * @v, their count into *@n, or those ta_tflite_fold.c computed for it;
+ * false when @t holds no such data (a variable's initial value is no
+ * constant: the model may assign it).
  */
 bool ta_tfl_const(struct ta_tfl *m, const struct ta_tfl_tensor *t, s64 *v,
 		  u32 max, u32 *n)
 {
 	u64 count = ta_tfl_elems(t), size, k;
 
+	if (t->value) {
+		/* computed from shapes and constants (ta_tflite_fold.c) */
+		if (t->n_value > max)
+			return false;
+		memcpy(v, t->value, t->n_value * sizeof(*v));
+		*n = t->n_value;
+		return true;
+	}
 	size = t->type == TA_TFL_INT32 ? 4 : t->type == TA_TFL_INT64 ? 8 : 0;
 	if (!(t->flags & TA_TENSOR_CONSTANT) || !size || count > max ||
 	    t->data.len < count * size)

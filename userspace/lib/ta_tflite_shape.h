@@ -13,6 +13,9 @@
 /* Outputs of one op checked (SPLIT_V's, UNPACK's...) at most. */
 #define TA_TFL_SHAPE_MAX_OUTPUTS	64
 
+/* Elements of a value ta_tflite_fold.c computes, at most. */
+#define TA_TFL_FOLD_MAX		32
+
 /* TensorType of the constants read here (axes, paddings, sizes...). */
 enum { TA_TFL_INT32 = 2, TA_TFL_INT64 = 4 };
 
@@ -35,6 +38,9 @@ int ta_tfl_option_bool(struct ta_tfl *m, const struct ta_fbt *o, u64 type,
 /* ta_tflite_shape_index.c */
 bool ta_tfl_index_rule(u32 code);
 bool ta_tfl_index_all_outputs(u32 code);
+int ta_tfl_slice_vector(struct ta_tfl *m, const struct ta_fbt *o,
+			const struct ta_tfl_tensor *t, const s32 *in, u32 n_in,
+			s64 *first, s64 *step, u32 *count);
 int ta_tfl_index_shape(struct ta_tfl *m, const struct ta_fbt *o, u32 code,
 		       u32 k, const struct ta_tfl_tensor *t, const s32 *in,
 		       u32 n_in, struct ta_tfl_shape *out);

@@ -176,8 +176,12 @@ static bool ta_tfl_slice_axes(const struct ta_tfl_tensor *x, const s64 *f,
 	return true;
 }
 
-/* StridedSliceStartForAxis() and StridedSliceEndForAxis(): the range. */
-static s64 ta_tfl_slice_length(const struct ta_tfl_slice *p, u32 i)
+/*
+ * StridedSliceStartForAxis() and StridedSliceEndForAxis(): the range of
+ * axis @i, its start into *@start; returns end - start.
+ */
+static s64 ta_tfl_slice_range(const struct ta_tfl_slice *p, u32 i,
+			      s64 *start)
 {
 	s64 size = p->dim[i], s = p->begin[i], e = p->end[i];
 	bool up = p->stride[i] > 0;
@@ -198,23 +202,24 @@ static s64 ta_tfl_slice_length(const struct ta_tfl_slice *p, u32 i)
 		e = e < -1 ? -1 : e > size - 1 ? size - 1 : e;
 	if (p->end_mask & BIT(i))
 		e = up ? size : -1;
+	*start = s;
 	return e - s;
 }
 
 /*
- * STRIDED_SLICE (input, begin, end, strides; all INT32 constants of rank
- * 1, begin and end of one count): each effective axis not shrunk gives
- * ceil(length / stride), at least 0; with the offset option the length
- * is end's value at that axis, as the kernel reads it.
+ * A STRIDED_SLICE's inputs (input, begin, end, strides; begin, end and
+ * strides INT32 constants of rank 1, begin and end of one count) over the
+ * effective axes into @p, its options into @f (begin_mask, end_mask,
+ * ellipsis_mask, new_axis_mask, shrink_axis_mask, offset), end as given
+ * into @end. Returns 1, 0 when the op is not checked, or -errno.
  */
-static int ta_tfl_strided_slice(struct ta_tfl *m, const struct ta_fbt *o,
-				const struct ta_tfl_tensor *t, const s32 *in,
-				u32 n_in, struct ta_tfl_shape *out)
+static int ta_tfl_slice_read(struct ta_tfl *m, const struct ta_fbt *o,
+			     const struct ta_tfl_tensor *t, const s32 *in,
+			     u32 n_in, struct ta_tfl_slice *p, s64 *f,
+			     s64 *end)
 {
 	const struct ta_tfl_tensor *x = &t[in[0]];
-	s64 begin[TA_TFL_MAX_DIMS], end[TA_TFL_MAX_DIMS];
-	s64 stride[TA_TFL_MAX_DIMS], f[6];
-	struct ta_tfl_slice p;
+	s64 begin[TA_TFL_MAX_DIMS], stride[TA_TFL_MAX_DIMS];
 	u32 nb, ne, ns, k;
 	bool have;
 	int ret = 0;
@@ -232,11 +237,29 @@ static int ta_tfl_strided_slice(struct ta_tfl *m, const struct ta_fbt *o,
 	if (!ret)
 		ret = ta_tfl_option_bool(m, o, TA_TFL_STRIDED_SLICE_OPTIONS, 5,
 					 &f[5]);
-	if (ret || !ta_tfl_slice_axes(x, f, begin, end, stride, (s32)nb, &p))
+	if (ret || !ta_tfl_slice_axes(x, f, begin, end, stride, (s32)nb, p))
 		return ret;
 	/* with offset the kernel reads end at the effective axis */
-	if (f[5] && p.rank > nb)
-		return 0;
+	return f[5] && p->rank > nb ? 0 : 1;
+}
+
+/*
+ * STRIDED_SLICE: each effective axis not shrunk gives ceil(length /
+ * stride), at least 0; with the offset option the length is end's value
+ * at that axis, as the kernel reads it.
+ */
+static int ta_tfl_strided_slice(struct ta_tfl *m, const struct ta_fbt *o,
+				const struct ta_tfl_tensor *t, const s32 *in,
+				u32 n_in, struct ta_tfl_shape *out)
+{
+	s64 end[TA_TFL_MAX_DIMS], f[6], start;
+	struct ta_tfl_slice p;
+	u32 k;
+	int ret;
+
+	ret = ta_tfl_slice_read(m, o, t, in, n_in, &p, f, end);
+	if (ret <= 0)
+		return ret;
 	out->rank = 0;
 	for (k = 0; k < p.rank; k++) {
 		s64 len;
@@ -245,12 +268,53 @@ static int ta_tfl_strided_slice(struct ta_tfl *m, const struct ta_fbt *o,
 			return 0;	/* the kernel refuses a stride of 0 */
 		if (p.shrink_mask & BIT(k))
 			continue;
-		len = f[5] ? end[k] : ta_tfl_slice_length(&p, k);
+		len = f[5] ? end[k] : ta_tfl_slice_range(&p, k, &start);
 		if (len >= TA_TFL_EXACT_FLOAT || len <= -TA_TFL_EXACT_FLOAT)
 			return 0;
 		len = ta_tfl_ceil_div(len, p.stride[k]);
 		out->d[out->rank++] = len < 0 ? 0 : len;
 	}
+	return 1;
+}
+
+/**
+ * ta_tfl_slice_vector() - the elements a STRIDED_SLICE of a vector picks
+ * @m: the model
+ * @o: the op's table
+ * @t: the subgraph's tensors
+ * @in: the op's inputs
+ * @n_in: how many
+ * @first: out, the first element's index
+ * @step: out, the stride
+ * @count: out, how many (a shrunk axis: 1, and the output is a scalar)
+ *
+ * For ta_tflite_fold.c: the elements first + k x step, k < count, all
+ * inside the input.
+ *
+ * Return: 1 with the outs set, 0 when the op slices no vector (or the
+ * kernel would refuse it), -errno when its options are corrupt.
+ */
+int ta_tfl_slice_vector(struct ta_tfl *m, const struct ta_fbt *o,
+			const struct ta_tfl_tensor *t, const s32 *in, u32 n_in,
+			s64 *first, s64 *step, u32 *count)
+{
+	s64 end[TA_TFL_MAX_DIMS], f[6], len;
+	struct ta_tfl_slice p;
+	int ret;
+
+	ret = ta_tfl_slice_read(m, o, t, in, n_in, &p, f, end);
+	if (ret <= 0)
+		return ret;
+	if (t[in[0]].rank != 1 || p.rank != 1 || f[5] || !p.stride[0])
+		return 0;
+	len = ta_tfl_slice_range(&p, 0, first);
+	*step = p.stride[0];
+	if (p.shrink_mask & 1) {
+		*count = 1;
+		return *first >= 0 && *first < p.dim[0] ? 1 : 0;
+	}
+	len = ta_tfl_ceil_div(len, p.stride[0]);
+	*count = len < 0 ? 0 : (u32)len;
 	return 1;
 }
 

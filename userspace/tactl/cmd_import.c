@@ -60,6 +60,10 @@ static void import_print_tflite(const char *file,
 		"%s: output shapes checked against what TFLite's kernels compute: %u op%s (the others' taken as recorded)\n",
 		file, info->n_shape_checked,
 		info->n_shape_checked == 1 ? "" : "s");
+	if (info->n_folded)
+		fprintf(stderr,
+			"%s: values ops compute from shapes and constants: %u tensor%s, read by those checks as constants\n",
+			file, info->n_folded, info->n_folded == 1 ? "" : "s");
 	if (in->has_fixed_offsets)
 		fprintf(stderr,
 			"%s: OfflineMemoryAllocation: %u tensors at fixed offsets, %u planned around them\n",
