@@ -177,33 +177,37 @@ static bool ta_tfl_slice_axes(const struct ta_tfl_tensor *x, const s64 *f,
 }
 
 /*
+ * An index @v along an axis of @size as the kernel takes a begin or an
+ * end: counted from the end when negative, then clamped, to [0, size]
+ * going up (@up), to [-1, size - 1] going down; @whole when its mask bit
+ * is set (@masked).
+ */
+static s64 ta_tfl_slice_index(s64 v, s64 size, bool up, bool masked,
+			      s64 whole)
+{
+	s64 lo = up ? 0 : -1, hi = up ? size : size - 1;
+
+	if (masked)
+		return whole;
+	if (v < 0)
+		v += size;
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/*
  * StridedSliceStartForAxis() and StridedSliceEndForAxis(): the range of
  * axis @i, its start into *@start; returns end - start.
  */
 static s64 ta_tfl_slice_range(const struct ta_tfl_slice *p, u32 i,
 			      s64 *start)
 {
-	s64 size = p->dim[i], s = p->begin[i], e = p->end[i];
+	s64 size = p->dim[i];
 	bool up = p->stride[i] > 0;
 
-	if (s < 0)
-		s += size;
-	if (up)
-		s = s < 0 ? 0 : s > size ? size : s;
-	else
-		s = s < -1 ? -1 : s > size - 1 ? size - 1 : s;
-	if (p->begin_mask & BIT(i))
-		s = up ? 0 : size - 1;
-	if (e < 0)
-		e += size;
-	if (up)
-		e = e < 0 ? 0 : e > size ? size : e;
-	else
-		e = e < -1 ? -1 : e > size - 1 ? size - 1 : e;
-	if (p->end_mask & BIT(i))
-		e = up ? size : -1;
-	*start = s;
-	return e - s;
+	*start = ta_tfl_slice_index(p->begin[i], size, up,
+				    p->begin_mask & BIT(i), up ? 0 : size - 1);
+	return ta_tfl_slice_index(p->end[i], size, up, p->end_mask & BIT(i),
+				  up ? size : -1) - *start;
 }
 
 /*
