@@ -8,9 +8,9 @@
 //
 // LITERT_DIR is the npm prefix @litertjs/core was installed into
 // (tests/deps.sh); the package's module is loaded from a copy beside it
-// that also maps int8, int16 and int64 tensors (widened() below). One job a line on stdin, JSON: {"model": PATH}; the
-// model's inputs are fed zeros at the shapes it records. One answer a line
-// on stdout, in order:
+// that also maps int8, int16 and int64 tensors (widened() below). One job
+// a line on stdin, JSON: {"model": PATH}; the model's inputs are fed
+// zeros at the shapes it records. One answer a line on stdout, in order:
 //	{"ok": true, "outputs": [{"name", "dims"}...]}	in the model's order
 //	{"ok": false, "error": TEXT, "too_small": [TENSOR...]}
 // "too_small": the tensors whose recorded size the runtime found smaller
@@ -40,10 +40,10 @@ for (const k of ['log', 'info', 'warn', 'error'])
 	console[k] = (...a) => { said.push(a.join(' ')); };
 process.stderr.write = (s) => { said.push(String(s)); return true; };
 
+// an input's array by its dtype: the widened module's six
 const ARRAYS = {
 	float32: Float32Array, int32: Int32Array, int8: Int8Array,
 	uint8: Uint8Array, int16: Int16Array, int64: BigInt64Array,
-	bool: Uint8Array,
 };
 
 // The package's JavaScript maps only float32, int32 and uint8 tensors to

@@ -107,15 +107,15 @@ static enum ta_tfl_shape_rule ta_tfl_rule(u32 code)
 	case 98:	/* LEAKY_RELU */
 	case 101:	/* ABS */
 	case 104:	/* CEIL */
+	case 105:	/* REVERSE_V2 */
+	case 106:	/* ADD_N: every input of input 0's shape */
 	case 108:	/* COS */
 	case 111:	/* ELU */
 	case 114:	/* QUANTIZE */
 	case 116:	/* ROUND */
 	case 117:	/* HARD_SWISH */
-	case 150:	/* GELU */
-	case 105:	/* REVERSE_V2 */
-	case 106:	/* ADD_N: every input of input 0's shape */
 	case 128:	/* CUMSUM */
+	case 150:	/* GELU */
 	case 152:	/* RELU_0_TO_1 */
 	case 158:	/* SIGN */
 		return TA_TFL_RULE_SAME;
