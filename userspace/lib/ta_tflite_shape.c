@@ -410,20 +410,6 @@ static bool ta_tfl_broadcast_of(const struct ta_tfl_tensor *a,
 	return ta_tfl_broadcast(&x, &y, out);
 }
 
-/* Whether shapes @a and @b are the same. */
-static bool ta_tfl_same(const struct ta_tfl_shape *a,
-			const struct ta_tfl_shape *b)
-{
-	u32 k;
-
-	if (a->rank != b->rank)
-		return false;
-	for (k = 0; k < a->rank; k++)
-		if (a->d[k] != b->d[k])
-			return false;
-	return true;
-}
-
 /* An int32 field @id of the op's options of union member @type, or @def. */
 int ta_tfl_option(struct ta_tfl *m, const struct ta_fbt *o, u64 type, u32 id,
 		  s32 def, s64 *v, bool *have)
@@ -450,6 +436,25 @@ int ta_tfl_option_bool(struct ta_tfl *m, const struct ta_fbt *o, u64 type,
 		ret = ta_fb_scalar(&m->fb, &opt, id, 1, 0, &x);
 	*v = !!(x & 0xff);
 	return ret;
+}
+
+/* Whether @y holds @want (a view: as many elements). */
+static bool ta_tfl_holds(enum ta_tfl_shape_rule rule,
+			 const struct ta_tfl_shape *want,
+			 const struct ta_tfl_tensor *y)
+{
+	bool same = want->rank == y->rank;
+	u64 n = 1;
+	u32 k;
+
+	if (rule == TA_TFL_RULE_ELEMENTS) {
+		for (k = 0; k < want->rank; k++)
+			n *= (u64)want->d[k];
+		return n == ta_tfl_elems(y);
+	}
+	for (k = 0; same && k < y->rank; k++)
+		same = want->d[k] == y->dims[k];
+	return same;
 }
 
 /*
@@ -741,11 +746,9 @@ static int ta_tfl_from_options(struct ta_tfl *m, const struct ta_fbt *o,
 		if (!w || n_in != 3 || in[2] < 0)
 			return 0;
 		ta_tfl_shape_of(w, out);
-		ta_tfl_shape_of(&t[in[2]], &c);
-		if (!ta_tfl_same(out, &c))
+		if (!ta_tfl_holds(TA_TFL_RULE_SAME, out, &t[in[2]]))
 			return 0;
-		ta_tfl_shape_of(x, &c);
-		return ta_tfl_same(out, &c) || !x->rank ||
+		return ta_tfl_holds(TA_TFL_RULE_SAME, out, x) || !x->rank ||
 		       (x->rank == 1 && w->rank && x->dims[0] == w->dims[0]) ?
 		       1 : 0;
 	case TA_TFL_RULE_SEQUENCE_LSTM:
@@ -997,25 +1000,6 @@ static int ta_tfl_computed(struct ta_tfl *m, const struct ta_fbt *o,
 		return ret;
 	}
 	return 0;
-}
-
-/* Whether @y holds @want (a view: as many elements). */
-static bool ta_tfl_holds(enum ta_tfl_shape_rule rule,
-			 const struct ta_tfl_shape *want,
-			 const struct ta_tfl_tensor *y)
-{
-	bool same = want->rank == y->rank;
-	u64 n = 1;
-	u32 k;
-
-	if (rule == TA_TFL_RULE_ELEMENTS) {
-		for (k = 0; k < want->rank; k++)
-			n *= (u64)want->d[k];
-		return n == ta_tfl_elems(y);
-	}
-	for (k = 0; same && k < y->rank; k++)
-		same = want->d[k] == y->dims[k];
-	return same;
 }
 
 /**
