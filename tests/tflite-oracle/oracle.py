@@ -23,9 +23,8 @@ models of SYNTHETIC below):
   MUTATIONS_PER_MODEL by default: past that, the first each builtin
   writes and others spread evenly, see to_mutate()), a copy whose
   recorded shape is one smaller in its last dimension above 1.
-  `tactl import` must refuse it,
-  naming the op (`op N (NAME): ...`), or plan every tensor at least as
-  large as LiteRT writes it; accepting one that LiteRT finds too small
+  `tactl import` must refuse it, naming the op (`op N (NAME): ...`), or
+  plan every tensor at least as large as LiteRT writes it; accepting one that LiteRT finds too small
   ("Custom allocation is too small") or traps on fails. What LiteRT says
   of each mutation is counted.
 A model LiteRT cannot run (Vela's custom op, per-channel quantization on
@@ -124,13 +123,21 @@ class Flat:
 
 
 def model_facts(fl):
-    """the main subgraph: tensors written by its ops (in order), shapes, types"""
+    """the main subgraph: tensors written by its ops (in order, each with
+    the BuiltinOperator writing it), shapes, types"""
     sg = fl.subgraphs()[0]
-    written = []
+    codes = []
+    for c in fl.tables(fl.field(fl.root(), 1)):
+        f, d = fl.field(c, 3), fl.field(c, 0)
+        # builtin_code, or deprecated_builtin_code in older files
+        codes.append(max(fl.i32(f) if f is not None else 0,
+                         fl.b[d] if d is not None else 0))
+    written = {}
     for op in fl.tables(fl.field(sg, 3)):
+        f = fl.field(op, 0)
         for t in fl.ints(fl.field(op, 2)):
             if t >= 0 and t not in written:
-                written.append(t)
+                written[t] = codes[fl.u32(f) if f is not None else 0]
     shapes, types = [], []
     for t in fl.tensors(sg):
         shapes.append(fl.ints(fl.field(t, 0)))
@@ -139,33 +146,18 @@ def model_facts(fl):
     return sg, written, shapes, types
 
 
-def writers(fl, sg):
-    """tensor -> the BuiltinOperator of the main subgraph's op writing it"""
-    codes = []
-    for c in fl.tables(fl.field(fl.root(), 1)):
-        f = fl.field(c, 3)
-        code = fl.i32(f) if f is not None else 0
-        d = fl.field(c, 0)
-        codes.append(max(code, fl.b[d] if d is not None else 0))
-    by = {}
-    for op in fl.tables(fl.field(sg, 3)):
-        f = fl.field(op, 0)
-        code = codes[fl.u32(f) if f is not None else 0]
-        for t in fl.ints(fl.field(op, 2)):
-            by.setdefault(t, code)
-    return by
-
-
-def to_mutate(written, by, cap):
-    """the tensors whose mutations are tried: all up to cap; past it the
-    first each builtin writes, then others spread evenly to cap (LiteRT
-    runs each: a model of 150 ops would take minutes)"""
+def to_mutate(written, shapes, cap):
+    """the tensors whose mutations are tried (those with a dimension above
+    1, of written: tensor -> builtin): all up to cap; past it the first
+    each builtin writes, then others spread evenly to cap (LiteRT runs
+    each: a model of 150 ops would take minutes)"""
+    written = {t: c for t, c in written.items() if any(d > 1 for d in shapes[t])}
     if len(written) <= cap:
         return list(written)
     pick, seen = [], set()
-    for t in written:
-        if by.get(t) not in seen:
-            seen.add(by.get(t))
+    for t, code in written.items():
+        if code not in seen:
+            seen.add(code)
             pick.append(t)
     rest = [t for t in written if t not in pick]
     room = max(cap - len(pick), 0)
@@ -281,10 +273,11 @@ def tiny_model():
 # broadcasting to a new rank, negative axes, several outputs), the ops
 # whose shape comes from a constant input, and those of the index rules
 # (ta_tflite_shape_index.c: STRIDED_SLICE's masks, ellipsis and new axes,
-# SPLIT_V, TOPK_V2, the batch and space moves, BROADCAST_TO, FILL...). Each is run in LiteRT and
-# mutated like the shared models. (name, op, options member, option slots
-# (int32, or one-byte bools), inputs, outputs): an input is (shape, None) fed as a float input, (shape,
-# True) a float constant, (shape, [ints]) an INT32 constant, (shape,
+# SPLIT_V, TOPK_V2, the batch and space moves, BROADCAST_TO, FILL...). Each
+# is run in LiteRT and mutated like the shared models. (name, op, options
+# member, option slots (int32, or one-byte bools), inputs, outputs): an
+# input is (shape, None) fed as a float input, (shape, True) a float
+# constant, (shape, [ints]) an INT32 constant, (shape,
 # "bool") a BOOL constant; an output is a shape (FLOAT32) or (shape,
 # "int32").
 CONV_2D, DEPTHWISE, AVG_POOL, MAX_POOL, FC, CONCAT = 3, 4, 1, 17, 9, 2
@@ -554,9 +547,7 @@ def main():
             under = wrong_sizes(outs, ans["outputs"], sizes, types, shapes)
             result(not under, "%s: %d tensors as LiteRT writes them%s" % (
                 name, len(outs), ": " + "; ".join(under[:3]) if under else ""))
-            for t in to_mutate([t for t in written if shrunk(data, t)[0]],
-                               writers(fl, fl.subgraphs()[0]),
-                               a.mutations_per_model):
+            for t in to_mutate(written, shapes, a.mutations_per_model):
                 m, dims = shrunk(data, t)
                 if m is None:
                     continue
