@@ -62,6 +62,7 @@ TA_READER_SRCS := \
 	userspace/lib/ta_onnx_wire.c \
 	userspace/lib/ta_reader.c \
 	userspace/lib/ta_tflite.c \
+	userspace/lib/ta_tflite_data.c \
 	userspace/lib/ta_tflite_fb.c \
 	userspace/lib/ta_tflite_fold.c \
 	userspace/lib/ta_tflite_inline.c \

@@ -40,8 +40,13 @@ folded_shapes.tflite  shapes computed in the graph (SHAPE, STRIDED_SLICE,
                       PACK, ADD, GATHER, CONCATENATION, SLICE) for a
                       RESHAPE, PAD, BROADCAST_TO, TILE and FILL: folded
 folded_shapes_hostile.tflite  the same with values no kernel takes
+data_shapes.tflite    values from the model's input where TFLite keeps
+                      the recorded shapes (a SLICE's size, GATHER's
+                      indices), and a SHAPE of one for a FILL: accepted
 refused/reshape_arranged.tflite  a RESHAPE recorded [3, 2] where its
                       shape input says [2, 3], then a PAD (refused)
+refused/data_paddings.tflite  a PAD whose paddings come from the model's
+                      input (refused: sized only when the model runs)
 """
 import os
 import struct
@@ -619,6 +624,55 @@ def folded_shapes(hostile=False):
     return ModelWriter().model([main])
 
 
+def data_shapes():
+    """values from the model's data (its input k) where TFLite does not
+    size an output from them: a SLICE's size (TFLite keeps the recorded
+    shape of a SLICE whose size is no constant), GATHER's indices (their
+    shape counts, not their values); and a SHAPE of such a value, which is
+    no data (a FILL sized by it is checked). With x's SHAPE for a RESHAPE:
+    6 of 7 ops checked, 2 values folded, the model accepted (LiteRT runs it
+    on zeros at its recorded shapes)"""
+    main = subgraph("main", [
+        tensor("x", [2, 3, 4]),                                     # 0
+        tensor("k", [3], INT32),
+        tensor("shape", [3], INT32),
+        tensor("y", [2, 3, 4]),
+        tensor("one", [3], INT32, int32s(1, 1, 1)),
+        tensor("size", [3], INT32),                                 # 5
+        tensor("begin", [3], INT32, int32s(0, 0, 0)),
+        tensor("z", [1, 1, 1]),
+        tensor("size_shape", [1], INT32),
+        tensor("half", [], FLOAT32, struct.pack("<f", 0.5)),
+        tensor("filled", [3]),                                      # 10
+        tensor("table", [4, 2], FLOAT32, bytes(32)),
+        tensor("rows", [3, 2]),
+    ], [0, 1], [7, 10, 12], [
+        op(SHAPE, [0], [2], (SHAPE_OPTIONS, [INT32], False)),
+        op(RESHAPE, [0, 2], [3]),
+        op(ADD, [1, 4], [5]),
+        op(SLICE, [3, 6, 5], [7]),
+        op(SHAPE, [5], [8], (SHAPE_OPTIONS, [INT32], False)),
+        op(FILL, [8, 9], [10]),
+        op(GATHER, [11, 1], [12], (GATHER_OPTIONS, [0, 0], False)),
+    ])
+    return ModelWriter().model([main])
+
+
+def data_paddings():
+    """a PAD whose paddings an ADD computes from the model's input k:
+    TFLite sizes its output only when the model runs, from what k is fed
+    (the recorded [1, 3, 4, 2] holds zero paddings only): refused at the
+    PAD, naming its input 1, tensor 3"""
+    main = subgraph("main", [
+        tensor("x", [1, 3, 4, 2]),
+        tensor("k", [4, 2], INT32),
+        tensor("zero", [4, 2], INT32, int32s(*[0] * 8)),
+        tensor("paddings", [4, 2], INT32),
+        tensor("padded", [1, 3, 4, 2]),
+    ], [0, 1], [4], [op(ADD, [1, 2], [3]), op(PAD, [0, 3], [4])])
+    return ModelWriter().model([main])
+
+
 def reshape_arranged():
     """RESHAPE [2, 3] by the shape [2, 3], recorded [3, 2]: as many bytes,
     but TFLite's kernel writes [2, 3], so the PAD after it (5 rows more)
@@ -651,10 +705,14 @@ MODELS = {
     "index_rules_hostile.tflite": lambda: index_rules(True),
     "folded_shapes.tflite": folded_shapes,
     "folded_shapes_hostile.tflite": lambda: folded_shapes(True),
+    "data_shapes.tflite": data_shapes,
     # not where the LiteRT oracle looks (tests/tflite-oracle/): LiteRT
     # runs it at its recorded shapes (its XNNPACK path), as TFLite Micro
     # would; TFLite's own RESHAPE kernel does not
     "refused/reshape_arranged.tflite": reshape_arranged,
+    # refused, and LiteRT fed zeros runs it at its recorded shapes: the
+    # oracle feeds its own such models other values (SYNTHETIC's Fed)
+    "refused/data_paddings.tflite": data_paddings,
 }
 
 

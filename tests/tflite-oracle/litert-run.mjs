@@ -9,9 +9,14 @@
 // LITERT_DIR is the npm prefix @litertjs/core was installed into
 // (tests/deps.sh); the package's module is loaded from a copy beside it
 // that also maps int8, int16 and int64 tensors (widened() below). One job
-// a line on stdin, JSON: {"model": PATH}; the model's inputs are fed
-// zeros at the shapes it records. One answer a line on stdout, in order:
+// a line on stdin, JSON: {"model": PATH, "feeds": [VALUES or null...]};
+// the model's inputs are fed at the shapes it records, input k the values
+// feeds[k] (repeated to fill it) or zeros. One answer a line on stdout,
+// in order:
 //	{"ok": true, "outputs": [{"name", "dims"}...]}	in the model's order
+// (an int32, int64 or float32 output of at most 16 elements has "values"
+// too: the oracle reads the shape of a tensor the runtime sized when it
+// ran from a SHAPE of it)
 //	{"ok": false, "error": TEXT, "too_small": [TENSOR...]}
 // "too_small": the tensors whose recorded size the runtime found smaller
 // than the shape its kernels computed ("Custom allocation is too small
@@ -77,12 +82,17 @@ async function runJob(job) {
 	const model = await core.loadAndCompile(new Uint8Array(fs.readFileSync(job.model)),
 						{ accelerator: 'wasm' });
 	const outs = model.getOutputDetails();
-	const feeds = model.getInputDetails().map((d) => {
+	const feeds = model.getInputDetails().map((d, k) => {
 		const dims = Object.values(d.shape);
 		const Ctor = ARRAYS[d.dtype];
 		if (!Ctor)
 			throw new Error(`input ${d.name}: type ${d.dtype} not fed here`);
-		return new core.Tensor(new Ctor(dims.reduce((a, b) => a * b, 1)), dims);
+		const a = new Ctor(dims.reduce((x, y) => x * y, 1));
+		const v = job.feeds && job.feeds[k];
+		if (v)
+			for (let i = 0; i < a.length; i++)
+				a[i] = Ctor === BigInt64Array ? BigInt(v[i % v.length]) : v[i % v.length];
+		return new core.Tensor(a, dims);
 	});
 	const results = await model.run(feeds);
 	const tooSmall = [];
@@ -95,7 +105,13 @@ async function runJob(job) {
 	const outputs = [];
 	for (const [i, t] of results.entries()) {
 		const w = await t.moveTo('wasm');
-		outputs.push({ name: outs[i].name, dims: Array.from(w.type.layout.dimensions, Number) });
+		const o = { name: outs[i].name, dims: Array.from(w.type.layout.dimensions, Number) };
+		// a small integer output's values (a SHAPE's: what a tensor
+		// sized when the model ran came out at)
+		if ((w.type.dtype === 'int32' || w.type.dtype === 'int64' || w.type.dtype === 'float32') &&
+		    o.dims.reduce((a, b) => a * b, 1) <= 16)
+			o.values = Array.from(await w.data(), Number);
+		outputs.push(o);
 		w.delete();
 	}
 	for (const f of feeds)

@@ -211,13 +211,13 @@ class LiteRt:
     def __init__(self, prefix):
         self.prefix, self.p = prefix, None
 
-    def run(self, path):
+    def run(self, path, feeds=None):
         if self.p is None:
             self.p = subprocess.Popen(["node", os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                             "litert-run.mjs"), self.prefix],
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=subprocess.DEVNULL, text=True)
-        self.p.stdin.write(json.dumps({"model": path}) + "\n")
+        self.p.stdin.write(json.dumps({"model": path, "feeds": feeds}) + "\n")
         self.p.stdin.flush()
         line = self.p.stdout.readline()
         ans = json.loads(line) if line else {"ok": False, "error": "LiteRT ended", "too_small": []}
@@ -278,8 +278,9 @@ def tiny_model():
 # member, option slots (int32, or one-byte bools), inputs, outputs): an
 # input is (shape, None) fed as a float input, (shape, True) a float
 # constant, (shape, [ints]) an INT32 constant, (shape,
-# "bool") a BOOL constant; an output is a shape (FLOAT32) or (shape,
-# "int32").
+# "bool") a BOOL constant, (shape, Fed("int32" or "float32", [values])) an
+# input the runtime is fed those values for; an output is a shape
+# (FLOAT32) or (shape, "int32" or "int64").
 CONV_2D, DEPTHWISE, AVG_POOL, MAX_POOL, FC, CONCAT = 3, 4, 1, 17, 9, 2
 ADD, MUL, RESHAPE, SOFTMAX, MAXIMUM = 0, 18, 22, 25, 55
 PAD, MEAN, SUM, REDUCE_MAX, TRANSPOSE = 34, 40, 74, 82, 39
@@ -290,7 +291,19 @@ SQUEEZE, EXPAND_DIMS = 43, 70
 STRIDED_SLICE, SPLIT_V, TOPK_V2, EMBEDDING_LOOKUP = 45, 102, 48, 7
 SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND, BROADCAST_TO, FILL = 38, 37, 130, 94
 SHAPE, RANK, SELECT, ADD_N, REVERSE_V2, CUMSUM = 77, 110, 64, 106, 105, 128
+CAST = 53
 F = None
+MIRROR_PAD, RANGE, ONE_HOT, UNIQUE, WHERE = 100, 96, 85, 103, 109
+
+
+class Fed:
+    """an input of the model whose values the runtime is fed: the shapes
+    its op computes from them are known only when it runs"""
+
+    def __init__(self, dtype, values):
+        self.dtype, self.values = dtype, values
+
+
 # mutations tried on one model at most (to_mutate())
 MUTATIONS_PER_MODEL = 40
 SYNTHETIC = [
@@ -407,19 +420,64 @@ SYNTHETIC = [
     ("add_n", ADD_N, 0, [], [([2, 3], F), ([2, 3], F), ([2, 3], F)], [[2, 3]]),
     ("reverse_v2", REVERSE_V2, 0, [], [([2, 3], F), ([1], [1])], [[2, 3]]),
     ("cumsum", CUMSUM, 0, [], [([2, 3], F), ([], [1])], [[2, 3]]),
+    # Shapes from values the model is fed (Documentation/tflite.md, "Shapes
+    # from data"): each records the shape of the usual value (no padding,
+    # one tile...) and is fed another. TFLite sizes the output when it
+    # runs, from what it is fed: the reader must refuse each.
+    ("pad_paddings_fed", PAD, 0, [],
+     [([1, 3, 4, 2], F), ([4, 2], Fed("int32", [0, 0, 1, 1, 1, 1, 0, 0]))],
+     [[1, 3, 4, 2]]),
+    ("mirror_pad_paddings_fed", MIRROR_PAD, 77, [0],
+     [([3, 4], F), ([2, 2], Fed("int32", [1, 1, 1, 1]))], [[3, 4]]),
+    ("reshape_shape_fed", RESHAPE, 0, [],
+     [([2, 3, 4], F), ([2], Fed("int32", [4, 6]))], [[2, 12]]),
+    ("tile_multiples_fed", TILE, 0, [],
+     [([2, 3], F), ([2], Fed("int32", [2, 2]))], [[2, 3]]),
+    ("fill_dims_fed", FILL, 0, [],
+     [([2], Fed("int32", [4, 5])), ([], True)], [[2, 2]]),
+    ("broadcast_to_shape_fed", BROADCAST_TO, 0, [],
+     [([1, 3], F), ([2], Fed("int32", [4, 3]))], [[2, 3]]),
+    ("slice_size_fed", SLICE, 0, [],
+     [([4, 5], F), ([2], [0, 0]), ([2], Fed("int32", [3, 4]))], [[1, 1]]),
+    ("strided_slice_end_fed", STRIDED_SLICE, 32, [0, 0, 0, 0, 0],
+     [([6], F), ([1], [0]), ([1], Fed("int32", [5])), ([1], [1])], [[1]]),
+    ("resize_bilinear_size_fed", RESIZE_BILINEAR, 15, [0, 0],
+     [([1, 2, 2, 1], F), ([2], Fed("int32", [4, 4]))], [[1, 2, 2, 1]]),
+    ("mean_axis_fed", MEAN, 27, [],
+     [([2, 3, 4], F), ([1], Fed("int32", [0]))], [[2, 3]]),
+    ("transpose_perm_fed", TRANSPOSE, 0, [],
+     [([2, 3, 4], F), ([3], Fed("int32", [2, 0, 1]))], [[2, 3, 4]]),
+    ("topk_v2_k_fed", TOPK_V2, 0, [],
+     [([3, 6], F), ([], Fed("int32", [4]))], [[3, 1], ([3, 1], "int32")]),
+    ("range_limit_fed", RANGE, 0, [],
+     [([], [0]), ([], Fed("int32", [10])), ([], [1])], [([2], "int32")]),
+    ("one_hot_depth_fed", ONE_HOT, 61, [-1],
+     [([3], [0, 1, 2]), ([], Fed("int32", [6])), ([], True), ([], True)],
+     [[3, 2]]),
+    ("where_condition_fed", WHERE, 0, [],
+     [([4], Fed("float32", [1.0]))], [([1, 1], "int64")]),
+    ("unique_fed", UNIQUE, 80, [2],
+     [([4], Fed("int32", [1, 2, 3, 4]))], [([1], "int32"), ([4], "int32")]),
 ]
 
 
 def synthetic_models():
-    """[(name, bytes)] of SYNTHETIC"""
+    """[(name, bytes, feeds)] of SYNTHETIC: feeds, the values of each
+    input of the model in its order (None: zeros)"""
     mk, writer = builder()
     out = []
+    types = {"int32": mk.INT32, "int64": 4, "float32": mk.FLOAT32}
     for name, code, member, slots, ins, outs in SYNTHETIC:
-        ts, inputs = [], []
+        ts, inputs, feeds = [], [], []
         for k, (dims, kind) in enumerate(ins):
             n = 1
             for d in dims:
                 n *= d
+            if isinstance(kind, Fed):
+                ts.append(mk.tensor("in%d" % k, dims, types[kind.dtype]))
+                inputs.append(k)
+                feeds.append(kind.values)
+                continue
             if isinstance(kind, list):
                 ts.append(mk.tensor("in%d" % k, dims, mk.INT32, mk.int32s(*kind)))
                 continue
@@ -430,15 +488,55 @@ def synthetic_models():
             ts.append(mk.tensor("in%d" % k, dims, mk.FLOAT32, bytes(4 * n) if kind else None))
             if not kind:
                 inputs.append(k)
+                feeds.append(None)
         written = []
         for j, o in enumerate(outs):
-            shape, ttype = (o[0], mk.INT32) if isinstance(o, tuple) else (o, mk.FLOAT32)
+            shape, ttype = (o[0], types[o[1]]) if isinstance(o, tuple) else (o, mk.FLOAT32)
             written.append(len(ts))
             ts.append(mk.tensor("out%d" % j, shape, ttype))
-        o = mk.op(code, list(range(len(ins))), written,
-                  (member, slots, False) if member else None)
-        out.append((name, writer().model([mk.subgraph("main", ts, inputs, written, [o])])))
+        ops = [mk.op(code, list(range(len(ins))), written,
+                     (member, slots, False) if member else None)]
+        if all(f is None for f in feeds):
+            out.append((name, writer().model([mk.subgraph("main", ts, inputs, written, ops)]),
+                        None))
+            continue
+        # Fed: LiteRT gives an output it sizes when it runs at the
+        # recorded shape, so each output's SHAPE, made float by a CAST,
+        # is what the model gives: the shape the runtime wrote.
+        probes = []
+        for j, t in enumerate(written):
+            rank = len(ts[t]["shape"])
+            ts.append(mk.tensor("shape%d" % j, [rank], mk.INT32))
+            ts.append(mk.tensor("probe%d" % j, [rank]))
+            ops.append(mk.op(SHAPE, [t], [len(ts) - 2], (55, [mk.INT32], False)))
+            ops.append(mk.op(CAST, [len(ts) - 2], [len(ts) - 1]))
+            probes.append(len(ts) - 1)
+        out.append((name, writer().model([mk.subgraph("main", ts, inputs, probes, ops)]),
+                    (feeds, written)))
     return out
+
+
+def fed_result(rt, tactl, path, data, feeds, probed, tmp):
+    """A model fed values its op sizes an output from (SYNTHETIC's Fed):
+    (passed, text). LiteRT's shape of each output of the op (probed) is
+    read from its SHAPE; the reader must refuse the model, naming the op,
+    when one differs from what the model records, and plan each at least
+    as large as the runtime wrote it otherwise."""
+    _, _, shapes, types = model_facts(Flat(data))
+    ans = rt.run(path, feeds)
+    sizes, why = planned(tactl, path, tmp)
+    if not ans["ok"]:
+        return None, "LiteRT cannot run it (%s)" % ans["error"][:80]
+    wrote = [[int(v) for v in o["values"]] for o in ans["outputs"]]
+    differ = ["tensor %d %s, recorded %s" % (t, w, shapes[t])
+              for t, w in zip(probed, wrote) if w != shapes[t]]
+    if sizes is None:
+        return (bool(differ) and REFUSAL.search(why) is not None,
+                "refused (%s); LiteRT wrote %s" % (why[why.find("op "):][:110],
+                                                   ", ".join(differ) or "every tensor as recorded"))
+    under = wrong_sizes(probed, [{"dims": w} for w in wrote], sizes, types, shapes)
+    return not under, "accepted%s" % (": " + "; ".join(under[:2]) if under else
+                                      ", LiteRT wrote every tensor as recorded")
 
 
 def selftest(prefix):
@@ -497,14 +595,16 @@ def main():
         return selftest(a.litert)
     models = sorted(p for d in a.dirs for p in glob.glob(os.path.join(d, "*.tflite")))
     synth_dir = tempfile.mkdtemp(prefix="ta-tflite-oracle-")
-    for name, data in synthetic_models():
+    fed = {}
+    for name, data, feeds in synthetic_models():
         path = os.path.join(synth_dir, "synthetic_%s.tflite" % name)
         open(path, "wb").write(data)
         models.append(path)
+        fed[path] = feeds
     rt = LiteRt(a.litert)
     n = 0
     count = {"models": 0, "ran": 0, "refused_models": 0, "mutations": 0, "refused": 0, "larger": 0,
-             "under": 0, "unseen": 0, "lrt_ran": 0, "lrt_small": 0, "lrt_trap": 0}
+             "under": 0, "unseen": 0, "lrt_ran": 0, "lrt_small": 0, "lrt_trap": 0, "fed": 0}
     refusals = {}
 
     def result(ok, text):
@@ -518,12 +618,22 @@ def main():
             name = os.path.basename(path)
             data = open(path, "rb").read()
             count["models"] += 1
+            if fed.get(path):
+                ok, text = fed_result(rt, a.tactl, path, data, *fed[path], tmp)
+                if ok is None:
+                    result(True, "%s: %s; not compared" % (name, text))
+                    continue
+                count["ran"] += 1
+                count["fed"] += 1
+                count["refused_models"] += text.startswith("refused")
+                result(ok, "%s: fed other values than recorded: %s" % (name, text))
+                continue
             fl = Flat(data)
             _, written, shapes, types = model_facts(fl)
             x, outs = exposed(data)
             xp = os.path.join(tmp, "x.tflite")
             open(xp, "wb").write(x)
-            ans = rt.run(xp)
+            ans = rt.run(xp, fed.get(path))
             sizes, why = planned(a.tactl, path, tmp)
             if not ans["ok"]:
                 # a model this runtime cannot run (Vela's ethos-u op):
@@ -556,7 +666,7 @@ def main():
                 open(mp, "wb").write(m)
                 mx, _ = exposed(m)
                 open(xp, "wb").write(mx)
-                ans = rt.run(xp)
+                ans = rt.run(xp, fed.get(path))
                 sizes, why = planned(a.tactl, mp, tmp)
                 label = "%s tensor %d %s recorded %s" % (name, t, shapes[t], dims)
                 if ans["ok"]:
@@ -593,7 +703,8 @@ def main():
                     count["unseen"] += 1
                     result(True, "%s: LiteRT cannot run it (%s); not compared" % (
                         label, ans["error"][:60]))
-    print("# models: %(models)d, LiteRT ran %(ran)d (refused by tactl %(refused_models)d); "
+    print("# models: %(models)d, LiteRT ran %(ran)d (refused by tactl %(refused_models)d, "
+          "fed other values than recorded %(fed)d); "
           "mutations: %(mutations)d, refused "
           "%(refused)d, planned as large as the runtime %(larger)d, under-sized %(under)d, "
           "not run by LiteRT %(unseen)d" % count)

@@ -521,6 +521,9 @@ static u8 *load(const char *path, size_t *len)
  * values folded) for a RESHAPE, PAD, BROADCAST_TO, TILE and FILL, all 12
  * checked; its hostile copy (an ADD past 2^31, a GATHER and a SLICE past
  * the shape) folds 3 and leaves PAD, TILE, SLICE and FILL unchecked.
+ * data_shapes.tflite reads values of its input k where TFLite keeps the
+ * recorded shape (a SLICE's size, GATHER's indices: accepted, the SLICE
+ * unchecked) and sizes a FILL by the SHAPE of one (no data: checked).
  */
 static int t_shape_rules_constants(void)
 {
@@ -534,6 +537,7 @@ static int t_shape_rules_constants(void)
 		{ "index_rules_hostile.tflite", 13, 5, 2 },
 		{ "folded_shapes.tflite", 12, 12, 7 },
 		{ "folded_shapes_hostile.tflite", 12, 8, 3 },
+		{ "data_shapes.tflite", 7, 6, 2 },
 	};
 	struct ta_tflite_info info;
 	struct ta_input in;
@@ -561,7 +565,7 @@ static int t_shape_rules_constants(void)
 			 info.n_folded, cases[k].checked, cases[k].folded);
 		ran++;
 	}
-	TA_CHECK(ran == 6, "ran %u", ran);
+	TA_CHECK(ran == 7, "ran %u", ran);
 	/*
 	 * A view's very shape: RESHAPE by the constant shape [2, 3], recorded
 	 * [3, 2]. As many bytes, but TFLite's RESHAPE kernel writes [2, 3],
@@ -576,6 +580,17 @@ static int t_shape_rules_constants(void)
 	ret = expect_einval(b, len, "subgraph 0, op 0 (RESHAPE): its output, tensor 2, records [3,2], but TFLite's kernel computes [2,3]");
 	free(b);
 	TA_CHECK(!ret, "reshape_arranged");
+	/*
+	 * Paddings an ADD computes from the model's input: TFLite sizes the
+	 * PAD's output only when the model runs, from what it is fed.
+	 */
+	snprintf(path, sizeof(path), "%s/tests/data/refused/data_paddings.tflite",
+		 TA_REPO);
+	b = load(path, &len);
+	TA_CHECK(b, "%s", path);
+	ret = expect_einval(b, len, "subgraph 0, op 1 (PAD): the shape of its output, tensor 4, comes from the values of its input 1, tensor 3, which the model computes from its input data");
+	free(b);
+	TA_CHECK(!ret, "data_paddings");
 	return 0;
 }
 

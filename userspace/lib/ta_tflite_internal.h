@@ -67,6 +67,8 @@ struct ta_tfl_tensor {
 	/* values an op computes from known ones (ta_tflite_fold.c), or NULL */
 	s64 *value;
 	u32 n_value;
+	/* its values come from constants and shapes, not data (ta_tflite_data.c) */
+	bool from_shapes;
 	char *note;
 };
 
@@ -185,9 +187,13 @@ int ta_tfl_parse_subgraph(struct ta_tfl *m, u32 s);
 /* ta_tflite_shape.c (what the kernels compute against what is recorded) */
 int ta_tfl_check_shape(struct ta_tfl *m, u32 s, u32 i,
 		       const struct ta_fbt *o);
+int ta_tfl_check_call_shapes(struct ta_tfl *m, u32 s, u32 i);
 /* ta_tflite_fold.c (values computed from shapes and constants) */
 int ta_tfl_fold(struct ta_tfl *m, u32 s, u32 i, const struct ta_fbt *o);
-int ta_tfl_check_call_shapes(struct ta_tfl *m, u32 s, u32 i);
+/* ta_tflite_data.c (output shapes from values that come from data) */
+int ta_tfl_check_data_shape(struct ta_tfl *m, u32 s, u32 i,
+			    const struct ta_fbt *o);
+void ta_tfl_mark_data(struct ta_tfl *m, u32 s, u32 i);
 
 /* ta_tflite_inline.c (inlining) */
 int ta_tfl_new_copy(struct ta_tfl *m, u32 s, u32 *copy);

@@ -475,8 +475,14 @@ static int ta_tfl_parse_op(struct ta_tfl *m, u32 s, const struct ta_fbv *ops,
 	}
 	op->view = ta_tfl_is_view(op->code) && in0 >= 0 && out0 >= 0 &&
 		   sg->t[in0].size == sg->t[out0].size;
-	ret = ta_tfl_check_shape(m, s, i, &o);
-	return ret ? ret : ta_tfl_fold(m, s, i, &o);
+	ret = ta_tfl_check_data_shape(m, s, i, &o);
+	if (!ret)
+		ret = ta_tfl_check_shape(m, s, i, &o);
+	if (!ret)
+		ret = ta_tfl_fold(m, s, i, &o);
+	if (!ret)
+		ta_tfl_mark_data(m, s, i);
+	return ret;
 }
 
 /* Read subgraph @s (once): tensors, inputs, outputs, operators. */
