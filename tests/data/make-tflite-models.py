@@ -33,7 +33,8 @@ shape_rules.tflite    PAD, SLICE, TILE, MEAN, TRANSPOSE, SPLIT, ADD: output
                       shapes from constants, each checked by the reader
 shape_rules_hostile.tflite  the same with constants no kernel takes
 index_rules.tflite    STRIDED_SLICE, SPLIT_V, TOPK_V2, SPACE_TO_BATCH_ND,
-                      BATCH_TO_SPACE_ND, BROADCAST_TO, FILL... (13 ops):
+                      BATCH_TO_SPACE_ND, BROADCAST_TO, FILL, RANGE,
+                      ONE_HOT... (15 ops):
                       the index rules, each checked by the reader
 index_rules_hostile.tflite  the same with constants no kernel takes
 folded_shapes.tflite  shapes computed in the graph (SHAPE, STRIDED_SLICE,
@@ -489,19 +490,22 @@ def shape_rules(hostile=False):
 STRIDED_SLICE, SPLIT_V, TOPK_V2, EMBEDDING_LOOKUP = 45, 102, 48, 7
 SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND, BROADCAST_TO, FILL = 38, 37, 130, 94
 SHAPE, RANK, ADD_N, REVERSE_V2, CUMSUM = 77, 110, 106, 105, 128
+RANGE, ONE_HOT = 96, 85
 STRIDED_SLICE_OPTIONS, SPLIT_V_OPTIONS, SHAPE_OPTIONS = 32, 79, 55
+ONE_HOT_OPTIONS = 61
 
 
 def index_rules(hostile=False):
     """STRIDED_SLICE, SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND, SPLIT_V,
     TOPK_V2, BROADCAST_TO, ADD_N, REVERSE_V2, CUMSUM, SHAPE, FILL,
-    EMBEDDING_LOOKUP and RANK in a chain from x [1, 6, 8, 2]: each output
-    shape as TFLite's kernel computes it (13 ops checked; LiteRT runs it in
-    the oracle). hostile: the same recorded shapes, but constants each
-    kernel refuses (a stride of 0 beside every mask bit, a block of 0, negative crops, two -1
-    sizes, k of -1, sizes past 2^31 and near 2^63, negative dims, a lookup
-    of rank 2): those 8 ops are left unchecked, without overflowing; the
-    5 without constants are still checked."""
+    EMBEDDING_LOOKUP and RANK in a chain from x [1, 6, 8, 2], a RANGE and a
+    ONE_HOT of constants: each output shape as TFLite's kernel computes it
+    (15 ops checked; LiteRT runs it in the oracle). hostile: the same
+    recorded shapes, but constants each kernel refuses (a stride of 0
+    beside every mask bit, a block of 0, negative crops, two -1 sizes, k of
+    -1, sizes past 2^31 and near 2^63, negative dims, a lookup of rank 2, a
+    RANGE step of 0, a depth of -1): those 10 ops are left unchecked,
+    without overflowing; the 5 without constants are still checked."""
     big = 2 ** 62
     h = hostile
     main = subgraph("main", [
@@ -540,7 +544,17 @@ def index_rules(hostile=False):
         tensor("rows", [1, 6, 8, 2]),
         tensor("rank", [], INT32),
         tensor("reverse_axis", [1], INT32, int32s(1)),
-    ], [0], [18, 21, 16, 22, 25, 27, 28], [
+        # RANGE(-3, 7, 2) (hostile: a step of 0); ONE_HOT of [0, 2] on
+        # the first axis, depth 3 (hostile: -1)
+        tensor("start", [], INT32, int32s(-3)),                     # 30
+        tensor("limit", [], INT32, int32s(7)),
+        tensor("step", [], INT32, int32s(0) if h else int32s(2)),
+        tensor("ranged", [5], INT32),
+        tensor("hot", [2], INT32, int32s(0, 2)),
+        tensor("depth", [], INT32, int32s(-1) if h else int32s(3)),  # 35
+        tensor("one", [], FLOAT32, struct.pack("<f", 1.0)),
+        tensor("hot_table", [3, 2]),
+    ], [0], [18, 21, 16, 22, 25, 27, 28, 33, 37], [
         # begin_mask and end_mask: axes 0 and 2 (hostile: every bit)
         op(STRIDED_SLICE, [0, 1, 2, 3], [4], (STRIDED_SLICE_OPTIONS,
            [-1, -1, 0, 0, 0] if h else [5, 5, 0, 0, 0], False)),
@@ -556,6 +570,8 @@ def index_rules(hostile=False):
         op(FILL, [23, 24], [25]),
         op(EMBEDDING_LOOKUP, [26, 0], [27]),
         op(RANK, [0], [28]),
+        op(RANGE, [30, 31, 32], [33]),
+        op(ONE_HOT, [34, 35, 36, 24], [37], (ONE_HOT_OPTIONS, [0], False)),
     ])
     return ModelWriter().model([main])
 
@@ -571,12 +587,14 @@ def folded_shapes(hostile=False):
     for a RESHAPE to [2, 12]; paddings an ADD makes for a PAD to [4, 15];
     BROADCAST_TO x's SHAPE; multiples a CONCATENATION of a constant and a
     GATHER of the SHAPE for a TILE to [2, 24]; dims a SLICE of the SHAPE
-    for a FILL [3, 4]. TFLite computes them when it prepares the model;
-    the reader folds the 7 values and checks all 12 ops (without folding,
-    PAD, BROADCAST_TO, TILE and FILL were taken as recorded and RESHAPE
-    checked on its elements only). hostile: the same recorded shapes, an
-    ADD past 2^31, a GATHER past the shape, a SLICE past it with a begin
-    of 32 values: those values stay unknown, PAD, TILE, SLICE and FILL
+    for a FILL [3, 4]; the axes of a MEAN to [2], RANGE(1, RANK(x), 1).
+    TFLite computes them when it prepares the model (or, ADD's and PACK's,
+    when it runs: from the same values); the reader folds the 9 values and
+    checks all 15 ops (without folding, PAD, BROADCAST_TO, TILE, FILL and
+    MEAN were taken as recorded and RESHAPE checked on its elements only).
+    hostile: the same recorded shapes, an ADD past 2^31, a GATHER past the
+    shape, a SLICE past it with a begin of 32 values, a RANGE step of 0:
+    those values stay unknown, PAD, TILE, SLICE, FILL, RANGE and MEAN
     unchecked, no overflow (the begin once overran a one-value buffer)."""
     h = hostile
     big = 2 ** 31 - 1
@@ -606,7 +624,12 @@ def folded_shapes(hostile=False):
         tensor("filled", [3, 4]),
         tensor("from", [32 if h else 1], INT32,
                int32s(*[1] * 32) if h else int32s(1)),
-    ], [0], [11, 13, 17, 21], [
+        tensor("rank", [], INT32),
+        tensor("one_scalar", [], INT32, int32s(1)),                 # 24
+        tensor("step", [], INT32, int32s(0) if h else int32s(1)),
+        tensor("axes", [2], INT32),
+        tensor("mean", [2]),
+    ], [0], [11, 13, 17, 21, 27], [
         op(SHAPE, [0], [1], (SHAPE_OPTIONS, [INT32], False)),
         op(STRIDED_SLICE, [1, 2, 3, 3], [4],
            (STRIDED_SLICE_OPTIONS, [0, 0, 0, 0, 1], False)),
@@ -620,6 +643,9 @@ def folded_shapes(hostile=False):
         op(TILE, [7, 16], [17]),
         op(SLICE, [1, 22, 18], [19]),
         op(FILL, [19, 20], [21]),
+        op(RANK, [0], [23]),
+        op(RANGE, [24, 23, 25], [26]),
+        op(MEAN, [0, 26], [27], (REDUCER_OPTIONS, [False], False)),
     ])
     return ModelWriter().model([main])
 

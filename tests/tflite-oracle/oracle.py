@@ -420,6 +420,16 @@ SYNTHETIC = [
     ("add_n", ADD_N, 0, [], [([2, 3], F), ([2, 3], F), ([2, 3], F)], [[2, 3]]),
     ("reverse_v2", REVERSE_V2, 0, [], [([2, 3], F), ([1], [1])], [[2, 3]]),
     ("cumsum", CUMSUM, 0, [], [([2, 3], F), ([], [1])], [[2, 3]]),
+    # RANGE counts as the kernel's integer arithmetic: (9 + 3 - 1) / 3
+    ("range", RANGE, 0, [], [([], [2]), ([], [11]), ([], [3])],
+     [([3], "int32")]),
+    ("range_down", RANGE, 0, [], [([], [10]), ([], [1]), ([], [-4])],
+     [([3], "int32")]),
+    ("one_hot_last_axis", ONE_HOT, 61, [-1],
+     [([2, 3], [0, 1, 2, 0, 1, 2]), ([], [4]), ([], True), ([], True)],
+     [[2, 3, 4]]),
+    ("one_hot_first_axis", ONE_HOT, 61, [0],
+     [([3], [0, 1, 2]), ([], [5]), ([], True), ([], True)], [[5, 3]]),
     # Shapes from values the model is fed (Documentation/tflite.md, "Shapes
     # from data"): each records the shape of the usual value (no padding,
     # one tile...) and is fed another. TFLite sizes the output when it

@@ -512,15 +512,17 @@ static u8 *load(const char *path, size_t *len)
  * unchecked, as the runtime refuses them, and nothing overflows (UBSan
  * watches); ADD is still checked. index_rules.tflite does the same for
  * the index rules (STRIDED_SLICE with begin and end at the int32 limits,
- * SPLIT_V, TOPK_V2, SPACE_TO_BATCH_ND, BROADCAST_TO...: 13 checked); its
- * hostile copy (a stride of 0 beside every mask bit, a block of 0,
- * negative crops, two -1 sizes, k of -1, a size near 2^62, a negative
- * dim, a lookup of rank 2) leaves those 8 unchecked, the 5 ops without
- * constants checked. folded_shapes.tflite computes shapes in the graph
- * (SHAPE, STRIDED_SLICE, PACK, ADD, GATHER, CONCATENATION, SLICE: 7
- * values folded) for a RESHAPE, PAD, BROADCAST_TO, TILE and FILL, all 12
- * checked; its hostile copy (an ADD past 2^31, a GATHER and a SLICE past
- * the shape) folds 3 and leaves PAD, TILE, SLICE and FILL unchecked.
+ * SPLIT_V, TOPK_V2, SPACE_TO_BATCH_ND, BROADCAST_TO, RANGE, ONE_HOT...: 15
+ * checked, the RANGE folded); its hostile copy (a stride of 0 beside every
+ * mask bit, a block of 0, negative crops, two -1 sizes, k of -1, a size
+ * near 2^62, a negative dim, a lookup of rank 2, a RANGE step of 0, a depth
+ * of -1) leaves those 10 unchecked, the 5 ops without constants checked.
+ * folded_shapes.tflite computes shapes in the graph (SHAPE, STRIDED_SLICE,
+ * PACK, ADD, GATHER, CONCATENATION, SLICE, RANK, RANGE: 9 values folded)
+ * for a RESHAPE, PAD, BROADCAST_TO, TILE, FILL and MEAN, all 15 checked;
+ * its hostile copy (an ADD past 2^31, a GATHER and a SLICE past the shape,
+ * a RANGE step of 0) folds 4 and leaves PAD, TILE, SLICE, FILL, RANGE and
+ * MEAN unchecked.
  * data_shapes.tflite reads values of its input k where TFLite keeps the
  * recorded shape (a SLICE's size, GATHER's indices: accepted, the SLICE
  * unchecked) and sizes a FILL by the SHAPE of one (no data: checked).
@@ -533,10 +535,10 @@ static int t_shape_rules_constants(void)
 	} cases[] = {
 		{ "shape_rules.tflite", 7, 7, 0 },
 		{ "shape_rules_hostile.tflite", 7, 1, 0 },
-		{ "index_rules.tflite", 13, 13, 2 },
-		{ "index_rules_hostile.tflite", 13, 5, 2 },
-		{ "folded_shapes.tflite", 12, 12, 7 },
-		{ "folded_shapes_hostile.tflite", 12, 8, 3 },
+		{ "index_rules.tflite", 15, 15, 3 },
+		{ "index_rules_hostile.tflite", 15, 5, 2 },
+		{ "folded_shapes.tflite", 15, 15, 9 },
+		{ "folded_shapes_hostile.tflite", 15, 9, 4 },
 		{ "data_shapes.tflite", 7, 6, 2 },
 	};
 	struct ta_tflite_info info;

@@ -15,7 +15,7 @@
  * execution order: SHAPE, RANK, CAST between INT32 and INT64, the views,
  * STRIDED_SLICE and SLICE of a vector, GATHER from a vector, PACK and
  * CONCATENATION on axis 0, ADD, SUB and MUL without an activation (of one
- * shape, or one side a single element), FILL. A value that leaves the
+ * shape, or one side a single element), FILL, RANGE. A value that leaves the
  * output's type (INT32 past 2^31), an index outside its input, or a count
  * other than the output records leaves the output unknown: the op reading
  * it is then taken as recorded, as before.
@@ -28,7 +28,7 @@ enum {
 	TA_TFL_FOLD_MUL = 18, TA_TFL_FOLD_GATHER = 36, TA_TFL_FOLD_SUB = 41,
 	TA_TFL_FOLD_STRIDED_SLICE = 45, TA_TFL_FOLD_CAST = 53,
 	TA_TFL_FOLD_SLICE = 65, TA_TFL_FOLD_SHAPE = 77, TA_TFL_FOLD_PACK = 83,
-	TA_TFL_FOLD_FILL = 94, TA_TFL_FOLD_RANK = 110,
+	TA_TFL_FOLD_FILL = 94, TA_TFL_FOLD_RANGE = 96, TA_TFL_FOLD_RANK = 110,
 };
 
 /* BuiltinOptions union members read here. */
@@ -237,6 +237,14 @@ static int ta_tfl_fold_values(struct ta_tfl *m, const struct ta_fbt *o,
 	case TA_TFL_FOLD_SUB:
 	case TA_TFL_FOLD_MUL:
 		return ta_tfl_fold_arith(m, o, op, t, in, n_in, v, n);
+	case TA_TFL_FOLD_RANGE:
+		if (!ta_tfl_range(m, t, in, n_in, &first, &step, &axis) ||
+		    axis > TA_TFL_FOLD_MAX)
+			return 0;
+		for (k = 0; k < axis; k++)
+			v[k] = first + (s64)k * step;
+		*n = (u32)axis;
+		return 1;
 	case TA_TFL_FOLD_FILL:
 		/* dims, then a scalar value */
 		if (x->rank != 1 || !ta_tfl_known(m, t, in, n_in, 0, a, &na) ||

@@ -38,6 +38,8 @@ int ta_tfl_option_bool(struct ta_tfl *m, const struct ta_fbt *o, u64 type,
 /* ta_tflite_shape_index.c */
 bool ta_tfl_index_rule(u32 code);
 bool ta_tfl_index_all_outputs(u32 code);
+bool ta_tfl_range(struct ta_tfl *m, const struct ta_tfl_tensor *t,
+		  const s32 *in, u32 n_in, s64 *start, s64 *delta, s64 *count);
 int ta_tfl_slice_vector(struct ta_tfl *m, const struct ta_fbt *o,
 			const struct ta_tfl_tensor *t, const s32 *in, u32 n_in,
 			s64 *first, s64 *step, u32 *count);

@@ -3,8 +3,9 @@
  * ta_tflite_shape_index.c - the TFLite reader's shape rules (see
  * ta_tflite_shape.c) for the ops that slice, split and rearrange by index
  * constants (STRIDED_SLICE, SPLIT_V, TOPK_V2, EMBEDDING_LOOKUP,
- * SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND) and those whose output shape is a
- * constant input or the input's rank (BROADCAST_TO, FILL, SHAPE, RANK).
+ * SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND, ONE_HOT) and those whose output
+ * shape is a constant input or the input's rank (BROADCAST_TO, FILL,
+ * SHAPE, RANK) or counts constants (RANGE).
  *
  * Each follows its kernel's Prepare() in TFLite (kernels/<op>.cc): where the
  * kernel computes an output shape from constants, so does the rule, and a
@@ -20,12 +21,16 @@
 enum {
 	TA_TFL_EMBEDDING_LOOKUP = 7, TA_TFL_BATCH_TO_SPACE_ND = 37,
 	TA_TFL_SPACE_TO_BATCH_ND = 38, TA_TFL_STRIDED_SLICE = 45,
-	TA_TFL_TOPK_V2 = 48, TA_TFL_SHAPE = 77, TA_TFL_FILL = 94,
-	TA_TFL_SPLIT_V = 102, TA_TFL_RANK = 110, TA_TFL_BROADCAST_TO = 130,
+	TA_TFL_TOPK_V2 = 48, TA_TFL_SHAPE = 77, TA_TFL_ONE_HOT = 85,
+	TA_TFL_FILL = 94, TA_TFL_RANGE = 96, TA_TFL_SPLIT_V = 102,
+	TA_TFL_RANK = 110, TA_TFL_BROADCAST_TO = 130,
 };
 
 /* BuiltinOptions union members read here. */
-enum { TA_TFL_STRIDED_SLICE_OPTIONS = 32, TA_TFL_SPLIT_V_OPTIONS = 79 };
+enum {
+	TA_TFL_STRIDED_SLICE_OPTIONS = 32, TA_TFL_ONE_HOT_OPTIONS = 61,
+	TA_TFL_SPLIT_V_OPTIONS = 79,
+};
 
 /* STRIDED_SLICE takes up to 5 dimensions, counting the new axes. */
 #define TA_TFL_SLICE_DIMS	5
@@ -51,6 +56,8 @@ bool ta_tfl_index_rule(u32 code)
 	case TA_TFL_SPLIT_V:
 	case TA_TFL_RANK:
 	case TA_TFL_BROADCAST_TO:
+	case TA_TFL_ONE_HOT:
+	case TA_TFL_RANGE:
 		return true;
 	}
 	return false;
@@ -411,6 +418,80 @@ static int ta_tfl_batch_space(struct ta_tfl *m, bool to_batch,
 	return 1;
 }
 
+/**
+ * ta_tfl_range() - the values a RANGE of known scalars gives
+ * @m: the model
+ * @t: the subgraph's tensors
+ * @in: the op's inputs (start, limit, delta), -1 for one left out
+ * @n_in: how many
+ * @start: out, its first value
+ * @delta: out, the step
+ * @count: out, how many: (|limit - start| + |delta| - 1) / |delta|, as
+ *	   TFLite's kernel counts integers
+ *
+ * Return: true when start, limit and delta are known scalars of one type,
+ * INT32 or INT64, that the kernel takes (delta not 0 and towards limit,
+ * its count an int32), false otherwise (also when the kernel's own
+ * arithmetic in that type would overflow).
+ */
+bool ta_tfl_range(struct ta_tfl *m, const struct ta_tfl_tensor *t,
+		  const s32 *in, u32 n_in, s64 *start, s64 *delta, s64 *count)
+{
+	s64 v[3];
+	u64 span, step, lim;
+	u32 k, n;
+
+	if (n_in != 3)
+		return false;
+	for (k = 0; k < 3; k++) {
+		const struct ta_tfl_tensor *x = in[k] >= 0 ? &t[in[k]] : NULL;
+
+		if (!x || x->rank || x->type != t[in[0]].type ||
+		    !ta_tfl_const(m, x, &v[k], 1, &n) || n != 1)
+			return false;
+	}
+	if (!v[2] || (v[2] > 0 && v[0] > v[1]) || (v[2] < 0 && v[0] < v[1]))
+		return false;
+	/* |limit - start| and |delta| without overflow in 64 bits */
+	span = v[1] >= v[0] ? (u64)v[1] - (u64)v[0] : (u64)v[0] - (u64)v[1];
+	step = v[2] > 0 ? (u64)v[2] : -(u64)v[2];
+	lim = t[in[0]].type == TA_TFL_INT32 ? INT32_MAX : BIT_ULL(62);
+	if (span > lim || step > lim || span + step - 1 > lim)
+		return false;
+	*start = v[0];
+	*delta = v[2];
+	*count = (s64)((span + step - 1) / step);
+	return *count <= INT32_MAX;
+}
+
+/*
+ * ONE_HOT: the indices' shape with depth inserted at the axis (-1: last);
+ * depth an INT32 of one element, at least 0.
+ */
+static int ta_tfl_one_hot(struct ta_tfl *m, const struct ta_fbt *o,
+			  const struct ta_tfl_tensor *x,
+			  const struct ta_tfl_tensor *w, struct ta_tfl_shape *out)
+{
+	s64 axis, depth;
+	bool have;
+	u32 n, j;
+	int ret;
+
+	ret = ta_tfl_option(m, o, TA_TFL_ONE_HOT_OPTIONS, 0, 0, &axis, &have);
+	if (ret || !w || !ta_tfl_int32s(m, w, true, &depth, 1, &n) ||
+	    depth < 0 || x->rank + 1 > TA_TFL_MAX_DIMS)
+		return ret;
+	if (axis == -1)
+		axis = x->rank;
+	if (axis < 0 || axis > x->rank)
+		return 0;
+	out->rank = x->rank + 1;
+	for (j = 0; j < out->rank; j++)
+		out->d[j] = j < axis ? x->dims[j] : j == axis ? depth :
+			    x->dims[j - 1];
+	return 1;
+}
+
 /*
  * A shape given as a constant vector (BROADCAST_TO's second input, FILL's
  * first): INT32 or INT64, each at least 0.
@@ -499,6 +580,13 @@ int ta_tfl_index_shape(struct ta_tfl *m, const struct ta_fbt *o, u32 code,
 		return 1;
 	case TA_TFL_RANK:
 		out->rank = 0;
+		return 1;
+	case TA_TFL_ONE_HOT:
+		return ta_tfl_one_hot(m, o, x, w, out);
+	case TA_TFL_RANGE:
+		if (!ta_tfl_range(m, t, in, n_in, &v, &v, &out->d[0]))
+			return 0;
+		out->rank = 1;
 		return 1;
 	}
 	return 0;
