@@ -30,7 +30,8 @@ vela_layout.tflite    laid out as Vela writes for Ethos-U: an ethos-u
 vela_inside.tflite    as person_detect_vela: input, output and
                       scratch_fast all at offset 0, inside the scratch
 shape_rules.tflite    PAD, SLICE, TILE, MEAN, TRANSPOSE, SPLIT, ADD: output
-                      shapes from constants, each checked by the reader
+                      shapes from constants, and a CONV_3D, each checked
+                      by the reader
 shape_rules_hostile.tflite  the same with constants no kernel takes
 index_rules.tflite    STRIDED_SLICE, SPLIT_V, TOPK_V2, SPACE_TO_BATCH_ND,
                       BATCH_TO_SPACE_ND, BROADCAST_TO, FILL, RANGE,
@@ -435,18 +436,19 @@ def int64s(*v):
 
 
 # BuiltinOperator and BuiltinOptions members of the shape rules' models
-PAD, SLICE, TILE, MEAN, TRANSPOSE, SPLIT = 34, 65, 69, 40, 39, 49
-REDUCER_OPTIONS, SPLIT_OPTIONS = 27, 35
+PAD, SLICE, TILE, MEAN, TRANSPOSE, SPLIT, CONV_3D = 34, 65, 69, 40, 39, 49, 132
+REDUCER_OPTIONS, SPLIT_OPTIONS, CONV_3D_OPTIONS = 27, 35, 106
 INT64 = 4
 
 
 def shape_rules(hostile=False):
     """PAD, SLICE, TILE, MEAN, TRANSPOSE, SPLIT and ADD, each output shape
-    from constants (ta_tflite_shape.c checks them: 7 ops). hostile: the
-    same recorded shapes, but constants no kernel takes (paddings, begin,
-    size and multiples near 2^63, an axis past the rank, a perm that
-    repeats an axis): the reader must leave those ops unchecked (the
-    runtime refuses them), without overflowing; ADD is still checked."""
+    from constants, and a CONV_3D (ta_tflite_shape.c checks them: 8 ops).
+    hostile: the same recorded shapes, but constants no kernel takes
+    (paddings, begin, size and multiples near 2^63, an axis past the rank,
+    a perm that repeats an axis, a stride of 0): the reader must leave
+    those ops unchecked (the runtime refuses them), without overflowing;
+    ADD is still checked."""
     big = 2 ** 62
     pads = int64s(0, 0, big, big, 0, 2, 0, 0) if hostile else \
         int64s(0, 0, 1, 1, 0, 2, 0, 0)
@@ -473,7 +475,12 @@ def shape_rules(hostile=False):
         tensor("half0", [1, 2, 1, 1]),
         tensor("half1", [1, 2, 1, 1]),
         tensor("sum", [1, 2, 1, 1]),                # 15
-    ], [0], [15], [
+        # CONV_3D: VALID, strides d 2, w 2, h 1, the height dilated by 2
+        # (hostile: a depth stride of 0)
+        tensor("volume", [1, 5, 6, 7, 2]),
+        tensor("filter", [2, 3, 3, 2, 4], FLOAT32, bytes(4 * 144)),
+        tensor("convolved", [1, 2, 2, 3, 4]),
+    ], [0, 16], [15, 18], [
         op(PAD, [0, 1], [2]),
         op(SLICE, [2, 3, 4], [5]),
         op(TILE, [5, 6], [7]),
@@ -482,6 +489,8 @@ def shape_rules(hostile=False):
         op(TRANSPOSE, [9, 10], [11]),
         op(SPLIT, [12, 11], [13, 14], (SPLIT_OPTIONS, [2], False)),
         op(ADD, [13, 14], [15]),
+        op(CONV_3D, [16, 17], [18], (CONV_3D_OPTIONS,
+           [1, 0 if hostile else 2, 2, 1, 0, 1, 1, 2], False)),
     ])
     return ModelWriter().model([main])
 

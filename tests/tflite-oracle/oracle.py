@@ -293,7 +293,7 @@ SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND, BROADCAST_TO, FILL = 38, 37, 130, 94
 SHAPE, RANK, SELECT, ADD_N, REVERSE_V2, CUMSUM = 77, 110, 64, 106, 105, 128
 CAST = 53
 F = None
-MIRROR_PAD, RANGE, ONE_HOT, UNIQUE, WHERE = 100, 96, 85, 103, 109
+MIRROR_PAD, RANGE, ONE_HOT, UNIQUE, WHERE, CONV_3D = 100, 96, 85, 103, 109, 132
 
 
 class Fed:
@@ -430,6 +430,13 @@ SYNTHETIC = [
      [[2, 3, 4]]),
     ("one_hot_first_axis", ONE_HOT, 61, [0],
      [([3], [0, 1, 2]), ([], [5]), ([], True), ([], True)], [[5, 3]]),
+    # CONV_3D (padding, stride d, w, h, activation, dilation d, w, h):
+    # VALID, a height dilated; SAME with strides that do not divide
+    ("conv_3d_valid_dilated", CONV_3D, 106, [1, 2, 2, 1, 0, 1, 1, 2],
+     [([1, 5, 6, 7, 2], F), ([2, 3, 3, 2, 4], True)], [[1, 2, 2, 3, 4]]),
+    ("conv_3d_same_strided", CONV_3D, 106, [0, 2, 2, 2, 0, 1, 1, 1],
+     [([1, 4, 5, 3, 1], F), ([3, 3, 3, 1, 2], True), ([2], True)],
+     [[1, 2, 3, 2, 2]]),
     # Shapes from values the model is fed (Documentation/tflite.md, "Shapes
     # from data"): each records the shape of the usual value (no padding,
     # one tile...) and is fed another. TFLite sizes the output when it

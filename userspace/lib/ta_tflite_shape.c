@@ -26,7 +26,7 @@ enum {
 	TA_TFL_ADD = 0, TA_TFL_AVERAGE_POOL_2D = 1, TA_TFL_CONCATENATION = 2,
 	TA_TFL_CONV_2D = 3, TA_TFL_DEPTHWISE_CONV_2D = 4,
 	TA_TFL_FULLY_CONNECTED = 9, TA_TFL_L2_POOL_2D = 12,
-	TA_TFL_MAX_POOL_2D = 17,
+	TA_TFL_MAX_POOL_2D = 17, TA_TFL_CONV_3D = 132,
 };
 
 /* BuiltinOptions union members read here, and their fields. */
@@ -39,6 +39,7 @@ enum {
 	TA_TFL_PACK_OPTIONS = 59, TA_TFL_UNPACK_OPTIONS = 64,
 	TA_TFL_DEPTH_TO_SPACE_OPTIONS = 94, TA_TFL_BATCH_MATMUL_OPTIONS = 101,
 	TA_TFL_RESHAPE_OPTIONS = 17, TA_TFL_SQUEEZE_OPTIONS = 30,
+	TA_TFL_CONV_3D_OPTIONS = 106,
 	TA_TFL_PADDING_VALID = 1,
 };
 
@@ -50,6 +51,7 @@ enum ta_tfl_shape_rule {
 	TA_TFL_RULE_ELEMENTS,	/* input 0's element count (a view) */
 	TA_TFL_RULE_CONV,
 	TA_TFL_RULE_DEPTHWISE,
+	TA_TFL_RULE_CONV_3D,
 	TA_TFL_RULE_POOL,
 	TA_TFL_RULE_FC,
 	TA_TFL_RULE_CONCAT,
@@ -151,6 +153,8 @@ static enum ta_tfl_shape_rule ta_tfl_rule(u32 code)
 		return TA_TFL_RULE_CONV;
 	case TA_TFL_DEPTHWISE_CONV_2D:
 		return TA_TFL_RULE_DEPTHWISE;
+	case TA_TFL_CONV_3D:
+		return TA_TFL_RULE_CONV_3D;
 	case TA_TFL_AVERAGE_POOL_2D:
 	case TA_TFL_L2_POOL_2D:
 	case TA_TFL_MAX_POOL_2D:
@@ -370,6 +374,38 @@ static bool ta_tfl_spatial(const struct ta_tfl_tensor *in, const s64 *f,
 	out->d[2] = ta_tfl_out_size(valid, in->dims[2], kw, f[1], f[3]);
 	out->d[3] = channels;
 	return out->d[1] >= 0 && out->d[2] >= 0;
+}
+
+/*
+ * CONV_3D: input [N, D, H, W, C], filter [KD, KH, KW, C, O]; @f holds
+ * padding, stride_d, stride_w, stride_h, dilation_d, dilation_w and
+ * dilation_h. False when the runtime would refuse the op.
+ */
+static bool ta_tfl_spatial_3d(const struct ta_tfl_tensor *in,
+			      const struct ta_tfl_tensor *w, const s64 *f,
+			      struct ta_tfl_shape *out)
+{
+	bool valid = f[0] == TA_TFL_PADDING_VALID;
+	/* stride and dilation of depth, height, width; the window's */
+	const s64 stride[3] = { f[1], f[3], f[2] };
+	const s64 dilation[3] = { f[4], f[6], f[5] };
+	u32 k;
+
+	if (in->rank != 5 || w->rank != 5 || in->dims[4] != w->dims[3])
+		return false;
+	out->rank = 5;
+	out->d[0] = in->dims[0];
+	out->d[4] = w->dims[4];
+	for (k = 0; k < 3; k++) {
+		if (stride[k] <= 0 || dilation[k] <= 0 || !w->dims[k])
+			return false;
+		out->d[k + 1] = ta_tfl_out_size(valid, in->dims[k + 1],
+						w->dims[k], stride[k],
+						dilation[k]);
+		if (out->d[k + 1] < 0)
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -889,10 +925,13 @@ static int ta_tfl_computed(struct ta_tfl *m, const struct ta_fbt *o,
 	static const u32 pool_ids[] = { 0, 1, 2, 3, 4 };
 	static const s32 conv_defs[] = { 0, 0, 0, 1, 1 };
 	static const s32 pool_defs[] = { 0, 0, 0, 0, 0 };
+	/* padding, stride_d, _w, _h, dilation_d, _w, _h (not the activation) */
+	static const u32 conv3d_ids[] = { 0, 1, 2, 3, 5, 6, 7 };
+	static const s32 conv3d_defs[] = { 0, 0, 0, 0, 1, 1, 1 };
 	enum ta_tfl_shape_rule rule = ta_tfl_rule(op->code);
 	const struct ta_tfl_tensor *x, *w;
 	struct ta_fbt opt;
-	s64 f[5], g[5], axis;
+	s64 f[5], g[5], g3[7], axis;
 	u64 keep, units, in_elems;
 	u32 k, j;
 	int ret;
@@ -924,6 +963,15 @@ static int ta_tfl_computed(struct ta_tfl *m, const struct ta_fbt *o,
 		return ta_tfl_spatial(x, f, w->dims[1], w->dims[2],
 				      rule == TA_TFL_RULE_CONV ? w->dims[0] :
 				      w->dims[3], out) ? 1 : 0;
+	case TA_TFL_RULE_CONV_3D:
+		if (!w || !ta_tfl_options(m, o, TA_TFL_CONV_3D_OPTIONS, &opt,
+					  &ret))
+			return w ? ret : 0;
+		ret = ta_tfl_ints(m, &opt, true, conv3d_ids, conv3d_defs, g3,
+				  7);
+		if (ret)
+			return ret;
+		return ta_tfl_spatial_3d(x, w, g3, out) ? 1 : 0;
 	case TA_TFL_RULE_POOL:
 		if (!ta_tfl_options(m, o, TA_TFL_POOL_OPTIONS, &opt, &ret))
 			return ret;
