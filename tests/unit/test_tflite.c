@@ -304,6 +304,22 @@ static int expect_einval(const u8 *data, size_t len, const char *want)
 	return 0;
 }
 
+/* tests/data/refused/@file is refused with -EINVAL and @want said. */
+static int expect_refused(const char *file, const char *want)
+{
+	char path[1024];
+	size_t len;
+	u8 *b;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/tests/data/refused/%s", TA_REPO, file);
+	b = (u8 *)ta_slurp(path, &len);
+	TA_CHECK(b, "%s", path);
+	ret = expect_einval(b, len, want);
+	free(b);
+	return ret;
+}
+
 static int t_tiny_corrupt(void)
 {
 	static struct tiny m;
@@ -576,24 +592,14 @@ static int t_shape_rules_constants(void)
 	 * recorded [8, 2] holds 16; judged on elements alone, both ops were
 	 * taken as recorded.
 	 */
-	snprintf(path, sizeof(path), "%s/tests/data/refused/reshape_arranged.tflite",
-		 TA_REPO);
-	b = load(path, &len);
-	TA_CHECK(b, "%s", path);
-	ret = expect_einval(b, len, "subgraph 0, op 0 (RESHAPE): its output, tensor 2, records [3,2], but TFLite's kernel computes [2,3]");
-	free(b);
-	TA_CHECK(!ret, "reshape_arranged");
+	TA_CHECK(!expect_refused("reshape_arranged.tflite", "subgraph 0, op 0 (RESHAPE): its output, tensor 2, records [3,2], but TFLite's kernel computes [2,3]"),
+		 "reshape_arranged");
 	/*
 	 * Paddings an ADD computes from the model's input: TFLite sizes the
 	 * PAD's output only when the model runs, from what it is fed.
 	 */
-	snprintf(path, sizeof(path), "%s/tests/data/refused/data_paddings.tflite",
-		 TA_REPO);
-	b = load(path, &len);
-	TA_CHECK(b, "%s", path);
-	ret = expect_einval(b, len, "subgraph 0, op 1 (PAD): the shape of its output, tensor 4, comes from the values of its input 1, tensor 3, which the model computes from its input data");
-	free(b);
-	TA_CHECK(!ret, "data_paddings");
+	TA_CHECK(!expect_refused("data_paddings.tflite", "subgraph 0, op 1 (PAD): the shape of its output, tensor 4, comes from the values of its input 1, tensor 3, which the model computes from its input data"),
+		 "data_paddings");
 	return 0;
 }
 

@@ -23,38 +23,8 @@
  */
 #include "ta_tflite_shape.h"
 
-/* BuiltinOperator values of the ops below. */
-enum {
-	TA_TFL_DATA_RESIZE_BILINEAR = 23, TA_TFL_DATA_EMBEDDING_SPARSE = 33,
-	TA_TFL_DATA_PAD = 34, TA_TFL_DATA_BATCH_TO_SPACE = 37,
-	TA_TFL_DATA_SPACE_TO_BATCH = 38, TA_TFL_DATA_TRANSPOSE = 39,
-	TA_TFL_DATA_MEAN = 40, TA_TFL_DATA_STRIDED_SLICE = 45,
-	TA_TFL_DATA_TOPK_V2 = 48, TA_TFL_DATA_SPLIT = 49,
-	TA_TFL_DATA_ARG_MAX = 56, TA_TFL_DATA_PADV2 = 60,
-	TA_TFL_DATA_TRANSPOSE_CONV = 67, TA_TFL_DATA_SPARSE_TO_DENSE = 68,
-	TA_TFL_DATA_TILE = 69, TA_TFL_DATA_SUM = 74, TA_TFL_DATA_SHAPE = 77,
-	TA_TFL_DATA_ARG_MIN = 79, TA_TFL_DATA_REDUCE_PROD = 81,
-	TA_TFL_DATA_REDUCE_MAX = 82, TA_TFL_DATA_ONE_HOT = 85,
-	TA_TFL_DATA_REDUCE_MIN = 89, TA_TFL_DATA_REDUCE_ANY = 91,
-	TA_TFL_DATA_FILL = 94, TA_TFL_DATA_RANGE = 96,
-	TA_TFL_DATA_RESIZE_NEAREST = 97, TA_TFL_DATA_MIRROR_PAD = 100,
-	TA_TFL_DATA_SPLIT_V = 102, TA_TFL_DATA_UNIQUE = 103,
-	TA_TFL_DATA_WHERE = 109, TA_TFL_DATA_RANK = 110,
-	TA_TFL_DATA_NMS_V4 = 120, TA_TFL_DATA_NMS_V5 = 121,
-	TA_TFL_DATA_SCATTER_ND = 122, TA_TFL_DATA_SEGMENT_SUM = 125,
-	TA_TFL_DATA_BROADCAST_TO = 130, TA_TFL_DATA_RFFT2D = 131,
-	TA_TFL_DATA_HASHTABLE = 136, TA_TFL_DATA_HASHTABLE_SIZE = 139,
-	TA_TFL_DATA_REDUCE_ALL = 140, TA_TFL_DATA_CONV_3D_TRANSPOSE = 141,
-	TA_TFL_DATA_VAR_HANDLE = 142, TA_TFL_DATA_READ_VARIABLE = 143,
-	TA_TFL_DATA_RANDOM_NORMAL = 146, TA_TFL_DATA_RANDOM_UNIFORM = 148,
-	TA_TFL_DATA_MULTINOMIAL = 149, TA_TFL_DATA_UNSORTED_PROD = 153,
-	TA_TFL_DATA_UNSORTED_MAX = 154, TA_TFL_DATA_UNSORTED_SUM = 155,
-	TA_TFL_DATA_UNSORTED_MIN = 157,
-};
-
-/* StridedSliceOptions: its union member, the offset field. */
-#define TA_TFL_DATA_STRIDED_SLICE_OPTIONS	32
-#define TA_TFL_DATA_STRIDED_SLICE_OFFSET	5
+/* StridedSliceOptions' offset field. */
+#define TA_TFL_STRIDED_SLICE_OFFSET	5
 
 /*
  * The inputs whose values TFLite's kernel of @code takes its output's
@@ -64,57 +34,57 @@ enum {
 static u32 ta_tfl_shape_inputs(u32 code)
 {
 	switch (code) {
-	case TA_TFL_DATA_FILL:
-	case TA_TFL_DATA_SPLIT:			/* its axis */
-	case TA_TFL_DATA_TRANSPOSE_CONV:	/* output_shape */
-	case TA_TFL_DATA_CONV_3D_TRANSPOSE:
-	case TA_TFL_DATA_RANDOM_NORMAL:		/* the shape */
-	case TA_TFL_DATA_RANDOM_UNIFORM:
-	case TA_TFL_DATA_WHERE:			/* how many are true */
-	case TA_TFL_DATA_UNIQUE:		/* how many differ */
+	case TA_TFL_FILL:
+	case TA_TFL_SPLIT:			/* its axis */
+	case TA_TFL_TRANSPOSE_CONV:	/* output_shape */
+	case TA_TFL_CONV_3D_TRANSPOSE:
+	case TA_TFL_RANDOM_STANDARD_NORMAL:		/* the shape */
+	case TA_TFL_RANDOM_UNIFORM:
+	case TA_TFL_WHERE:			/* how many are true */
+	case TA_TFL_UNIQUE:		/* how many differ */
 		return BIT(0);
 	case TA_TFL_RESHAPE:
 	case TA_TFL_EXPAND_DIMS:
-	case TA_TFL_DATA_RESIZE_BILINEAR:
-	case TA_TFL_DATA_RESIZE_NEAREST:
-	case TA_TFL_DATA_PAD:
-	case TA_TFL_DATA_PADV2:
-	case TA_TFL_DATA_MIRROR_PAD:
-	case TA_TFL_DATA_TRANSPOSE:
-	case TA_TFL_DATA_MEAN:
-	case TA_TFL_DATA_SUM:
-	case TA_TFL_DATA_REDUCE_PROD:
-	case TA_TFL_DATA_REDUCE_MAX:
-	case TA_TFL_DATA_REDUCE_MIN:
-	case TA_TFL_DATA_REDUCE_ANY:
-	case TA_TFL_DATA_REDUCE_ALL:
-	case TA_TFL_DATA_ARG_MAX:
-	case TA_TFL_DATA_ARG_MIN:
-	case TA_TFL_DATA_TILE:
-	case TA_TFL_DATA_BROADCAST_TO:
-	case TA_TFL_DATA_TOPK_V2:
-	case TA_TFL_DATA_ONE_HOT:		/* depth */
-	case TA_TFL_DATA_SPARSE_TO_DENSE:	/* output_shape */
-	case TA_TFL_DATA_RFFT2D:		/* fft_length */
-	case TA_TFL_DATA_MULTINOMIAL:		/* num_samples */
-	case TA_TFL_DATA_SEGMENT_SUM:		/* the largest segment id */
+	case TA_TFL_RESIZE_BILINEAR:
+	case TA_TFL_RESIZE_NEAREST_NEIGHBOR:
+	case TA_TFL_PAD:
+	case TA_TFL_PADV2:
+	case TA_TFL_MIRROR_PAD:
+	case TA_TFL_TRANSPOSE:
+	case TA_TFL_MEAN:
+	case TA_TFL_SUM:
+	case TA_TFL_REDUCE_PROD:
+	case TA_TFL_REDUCE_MAX:
+	case TA_TFL_REDUCE_MIN:
+	case TA_TFL_REDUCE_ANY:
+	case TA_TFL_REDUCE_ALL:
+	case TA_TFL_ARG_MAX:
+	case TA_TFL_ARG_MIN:
+	case TA_TFL_TILE:
+	case TA_TFL_BROADCAST_TO:
+	case TA_TFL_TOPK_V2:
+	case TA_TFL_ONE_HOT:		/* depth */
+	case TA_TFL_SPARSE_TO_DENSE:	/* output_shape */
+	case TA_TFL_RFFT2D:		/* fft_length */
+	case TA_TFL_MULTINOMIAL:		/* num_samples */
+	case TA_TFL_SEGMENT_SUM:		/* the largest segment id */
 		return BIT(1);
-	case TA_TFL_DATA_SPLIT_V:
-	case TA_TFL_DATA_SPACE_TO_BATCH:
-	case TA_TFL_DATA_BATCH_TO_SPACE:
+	case TA_TFL_SPLIT_V:
+	case TA_TFL_SPACE_TO_BATCH_ND:
+	case TA_TFL_BATCH_TO_SPACE_ND:
 		return BIT(1) | BIT(2);
-	case TA_TFL_DATA_SCATTER_ND:		/* the shape */
-	case TA_TFL_DATA_NMS_V4:		/* max_output_size */
-	case TA_TFL_DATA_NMS_V5:
-	case TA_TFL_DATA_UNSORTED_PROD:		/* num_segments */
-	case TA_TFL_DATA_UNSORTED_MAX:
-	case TA_TFL_DATA_UNSORTED_SUM:
-	case TA_TFL_DATA_UNSORTED_MIN:
-	case TA_TFL_DATA_EMBEDDING_SPARSE:	/* dense_shape */
+	case TA_TFL_SCATTER_ND:		/* the shape */
+	case TA_TFL_NON_MAX_SUPPRESSION_V4:		/* max_output_size */
+	case TA_TFL_NON_MAX_SUPPRESSION_V5:
+	case TA_TFL_UNSORTED_SEGMENT_PROD:		/* num_segments */
+	case TA_TFL_UNSORTED_SEGMENT_MAX:
+	case TA_TFL_UNSORTED_SEGMENT_SUM:
+	case TA_TFL_UNSORTED_SEGMENT_MIN:
+	case TA_TFL_EMBEDDING_LOOKUP_SPARSE:	/* dense_shape */
 		return BIT(2);
-	case TA_TFL_DATA_RANGE:
+	case TA_TFL_RANGE:
 		return BIT(0) | BIT(1) | BIT(2);
-	case TA_TFL_DATA_STRIDED_SLICE:		/* begin, end, strides */
+	case TA_TFL_STRIDED_SLICE:		/* begin, end, strides */
 		return BIT(1) | BIT(2) | BIT(3);
 	}
 	return 0;
@@ -132,15 +102,15 @@ static bool ta_tfl_makes_data(u32 code)
 {
 	switch (code) {
 	case TA_TFL_CUSTOM:
-	case TA_TFL_DATA_RANDOM_NORMAL:
-	case TA_TFL_DATA_RANDOM_UNIFORM:
-	case TA_TFL_DATA_MULTINOMIAL:
-	case TA_TFL_DATA_VAR_HANDLE:
-	case TA_TFL_DATA_READ_VARIABLE:
+	case TA_TFL_RANDOM_STANDARD_NORMAL:
+	case TA_TFL_RANDOM_UNIFORM:
+	case TA_TFL_MULTINOMIAL:
+	case TA_TFL_VAR_HANDLE:
+	case TA_TFL_READ_VARIABLE:
 		return true;
 	}
-	return (code >= TA_TFL_DATA_HASHTABLE &&
-		code <= TA_TFL_DATA_HASHTABLE_SIZE) || !ta_tflite_op_name(code);
+	return (code >= TA_TFL_HASHTABLE &&
+		code <= TA_TFL_HASHTABLE_SIZE) || !ta_tflite_op_name(code);
 }
 
 /**
@@ -167,11 +137,11 @@ int ta_tfl_check_data_shape(struct ta_tfl *m, u32 s, u32 i,
 
 	if (!want)
 		return 0;
-	if (op->code == TA_TFL_DATA_STRIDED_SLICE) {
+	if (op->code == TA_TFL_STRIDED_SLICE) {
 		/* with offset, end counts from begin: the strides alone */
 		ret = ta_tfl_option_bool(m, o,
-					 TA_TFL_DATA_STRIDED_SLICE_OPTIONS,
-					 TA_TFL_DATA_STRIDED_SLICE_OFFSET,
+					 TA_TFL_STRIDED_SLICE_OPTIONS,
+					 TA_TFL_STRIDED_SLICE_OFFSET,
 					 &offset);
 		if (ret)
 			return ret;
@@ -214,8 +184,8 @@ void ta_tfl_mark_data(struct ta_tfl *m, u32 s, u32 i)
 	struct ta_tfl_sg *sg = &m->sg[s];
 	const struct ta_tfl_op *op = &sg->ops[i];
 	const u32 *ref = &sg->refs.v[op->first_ref];
-	bool shapes = op->code == TA_TFL_DATA_SHAPE ||
-		      op->code == TA_TFL_DATA_RANK;
+	bool shapes = op->code == TA_TFL_SHAPE ||
+		      op->code == TA_TFL_RANK;
 	u32 k;
 
 	if (!shapes) {

@@ -22,22 +22,6 @@
  */
 #include "ta_tflite_shape.h"
 
-/* BuiltinOperator values folded here (the views are in the reader's list). */
-enum {
-	TA_TFL_FOLD_ADD = 0, TA_TFL_FOLD_CONCATENATION = 2,
-	TA_TFL_FOLD_MUL = 18, TA_TFL_FOLD_GATHER = 36, TA_TFL_FOLD_SUB = 41,
-	TA_TFL_FOLD_STRIDED_SLICE = 45, TA_TFL_FOLD_CAST = 53,
-	TA_TFL_FOLD_SLICE = 65, TA_TFL_FOLD_SHAPE = 77, TA_TFL_FOLD_PACK = 83,
-	TA_TFL_FOLD_FILL = 94, TA_TFL_FOLD_RANGE = 96, TA_TFL_FOLD_RANK = 110,
-};
-
-/* BuiltinOptions union members read here. */
-enum {
-	TA_TFL_FOLD_CONCAT_OPTIONS = 10, TA_TFL_FOLD_ADD_OPTIONS = 11,
-	TA_TFL_FOLD_MUL_OPTIONS = 21, TA_TFL_FOLD_GATHER_OPTIONS = 23,
-	TA_TFL_FOLD_SUB_OPTIONS = 28, TA_TFL_FOLD_PACK_OPTIONS = 59,
-};
-
 /* Inputs of one folded op read at most (a PACK or CONCATENATION). */
 #define TA_TFL_FOLD_INPUTS	TA_TFL_FOLD_MAX
 
@@ -88,15 +72,15 @@ static int ta_tfl_fold_joined(struct ta_tfl *m, const struct ta_fbt *o,
 	u32 k, got;
 	int ret;
 
-	if (op->code == TA_TFL_FOLD_PACK) {
-		ret = ta_tfl_option(m, o, TA_TFL_FOLD_PACK_OPTIONS, 1, 0, &axis,
+	if (op->code == TA_TFL_PACK) {
+		ret = ta_tfl_option(m, o, TA_TFL_PACK_OPTIONS, 1, 0, &axis,
 				    &have);
 	} else {
-		ret = ta_tfl_option(m, o, TA_TFL_FOLD_CONCAT_OPTIONS, 0, 0,
+		ret = ta_tfl_option(m, o, TA_TFL_CONCAT_OPTIONS, 0, 0,
 				    &axis, &have);
 		/* its fused activation: none */
 		if (!ret)
-			ret = ta_tfl_option_is(m, o, TA_TFL_FOLD_CONCAT_OPTIONS,
+			ret = ta_tfl_option_is(m, o, TA_TFL_CONCAT_OPTIONS,
 					       1, 0, &plain);
 		/* a vector's last axis is its first */
 		if (axis == -1 && in[0] >= 0 && t[in[0]].rank == 1)
@@ -122,9 +106,9 @@ static int ta_tfl_fold_arith(struct ta_tfl *m, const struct ta_fbt *o,
 			     u32 n_in, s64 *v, u32 *n)
 {
 	s64 a[TA_TFL_FOLD_MAX], b[TA_TFL_FOLD_MAX];
-	u64 type = op->code == TA_TFL_FOLD_ADD ? TA_TFL_FOLD_ADD_OPTIONS :
-		   op->code == TA_TFL_FOLD_SUB ? TA_TFL_FOLD_SUB_OPTIONS :
-		   TA_TFL_FOLD_MUL_OPTIONS;
+	u64 type = op->code == TA_TFL_ADD ? TA_TFL_ADD_OPTIONS :
+		   op->code == TA_TFL_SUB ? TA_TFL_SUB_OPTIONS :
+		   TA_TFL_MUL_OPTIONS;
 	u32 na, nb, k;
 	bool plain;
 	int ret;
@@ -144,8 +128,8 @@ static int ta_tfl_fold_arith(struct ta_tfl *m, const struct ta_fbt *o,
 		if (x > INT32_MAX || x < INT32_MIN || y > INT32_MAX ||
 		    y < INT32_MIN)
 			return 0;
-		v[k] = op->code == TA_TFL_FOLD_ADD ? x + y :
-		       op->code == TA_TFL_FOLD_SUB ? x - y : x * y;
+		v[k] = op->code == TA_TFL_ADD ? x + y :
+		       op->code == TA_TFL_SUB ? x - y : x * y;
 	}
 	return 1;
 }
@@ -168,21 +152,21 @@ static int ta_tfl_fold_values(struct ta_tfl *m, const struct ta_fbt *o,
 	if (!x)
 		return 0;
 	switch (op->code) {
-	case TA_TFL_FOLD_SHAPE:
+	case TA_TFL_SHAPE:
 		for (k = 0; k < x->rank; k++)
 			v[k] = x->dims[k];
 		*n = x->rank;
 		return 1;
-	case TA_TFL_FOLD_RANK:
+	case TA_TFL_RANK:
 		v[0] = x->rank;
 		*n = 1;
 		return 1;
-	case TA_TFL_FOLD_CAST:
+	case TA_TFL_CAST:
 	case TA_TFL_RESHAPE:
 	case TA_TFL_SQUEEZE:
 	case TA_TFL_EXPAND_DIMS:
 		return ta_tfl_known(m, t, in, n_in, 0, v, n) ? 1 : 0;
-	case TA_TFL_FOLD_STRIDED_SLICE:
+	case TA_TFL_STRIDED_SLICE:
 		if (!ta_tfl_known(m, t, in, n_in, 0, a, &na))
 			return 0;
 		ret = ta_tfl_slice_vector(m, o, t, in, n_in, &first, &step,
@@ -198,7 +182,7 @@ static int ta_tfl_fold_values(struct ta_tfl *m, const struct ta_fbt *o,
 		}
 		*n = count;
 		return 1;
-	case TA_TFL_FOLD_SLICE:
+	case TA_TFL_SLICE:
 		/* a vector: begin [1], size [1] (-1: to the end) */
 		if (x->rank != 1 || !ta_tfl_known(m, t, in, n_in, 0, a, &na) ||
 		    !ta_tfl_known_one(m, t, in, n_in, 1, &first) ||
@@ -212,12 +196,12 @@ static int ta_tfl_fold_values(struct ta_tfl *m, const struct ta_fbt *o,
 		memcpy(v, a + first, step * sizeof(*v));
 		*n = (u32)step;
 		return 1;
-	case TA_TFL_FOLD_GATHER:
+	case TA_TFL_GATHER:
 		/* from a vector, on axis 0, no batch dimensions */
-		ret = ta_tfl_option(m, o, TA_TFL_FOLD_GATHER_OPTIONS, 0, 0,
+		ret = ta_tfl_option(m, o, TA_TFL_GATHER_OPTIONS, 0, 0,
 				    &axis, &have);
 		if (!ret)
-			ret = ta_tfl_option(m, o, TA_TFL_FOLD_GATHER_OPTIONS, 1,
+			ret = ta_tfl_option(m, o, TA_TFL_GATHER_OPTIONS, 1,
 					    0, &first, &have);
 		if (ret || (axis && axis != -1) || first || x->rank != 1 ||
 		    !ta_tfl_known(m, t, in, n_in, 0, a, &na) ||
@@ -230,14 +214,14 @@ static int ta_tfl_fold_values(struct ta_tfl *m, const struct ta_fbt *o,
 		}
 		*n = ni;
 		return 1;
-	case TA_TFL_FOLD_PACK:
-	case TA_TFL_FOLD_CONCATENATION:
+	case TA_TFL_PACK:
+	case TA_TFL_CONCATENATION:
 		return ta_tfl_fold_joined(m, o, op, t, in, n_in, v, n);
-	case TA_TFL_FOLD_ADD:
-	case TA_TFL_FOLD_SUB:
-	case TA_TFL_FOLD_MUL:
+	case TA_TFL_ADD:
+	case TA_TFL_SUB:
+	case TA_TFL_MUL:
 		return ta_tfl_fold_arith(m, o, op, t, in, n_in, v, n);
-	case TA_TFL_FOLD_RANGE:
+	case TA_TFL_RANGE:
 		if (!ta_tfl_range(m, t, in, n_in, &first, &step, &axis) ||
 		    axis > TA_TFL_FOLD_MAX)
 			return 0;
@@ -245,7 +229,7 @@ static int ta_tfl_fold_values(struct ta_tfl *m, const struct ta_fbt *o,
 			v[k] = first + (s64)k * step;
 		*n = (u32)axis;
 		return 1;
-	case TA_TFL_FOLD_FILL:
+	case TA_TFL_FILL:
 		/* dims, then a scalar value */
 		if (x->rank != 1 || !ta_tfl_known(m, t, in, n_in, 0, a, &na) ||
 		    !ta_tfl_known_one(m, t, in, n_in, 1, &first) ||

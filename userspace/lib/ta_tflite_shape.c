@@ -21,27 +21,8 @@
 /* Inputs of one op read here (a CONCATENATION of more is not checked). */
 #define TA_TFL_SHAPE_MAX_INPUTS	64
 
-/* BuiltinOperator values checked here. */
-enum {
-	TA_TFL_ADD = 0, TA_TFL_AVERAGE_POOL_2D = 1, TA_TFL_CONCATENATION = 2,
-	TA_TFL_CONV_2D = 3, TA_TFL_DEPTHWISE_CONV_2D = 4,
-	TA_TFL_FULLY_CONNECTED = 9, TA_TFL_L2_POOL_2D = 12,
-	TA_TFL_MAX_POOL_2D = 17, TA_TFL_CONV_3D = 132,
-};
-
-/* BuiltinOptions union members read here, and their fields. */
-enum {
-	TA_TFL_CONV_OPTIONS = 1, TA_TFL_DEPTHWISE_OPTIONS = 2,
-	TA_TFL_POOL_OPTIONS = 5, TA_TFL_SVDF_OPTIONS = 6,
-	TA_TFL_FC_OPTIONS = 8, TA_TFL_CONCAT_OPTIONS = 10,
-	TA_TFL_SPACE_TO_DEPTH_OPTIONS = 19, TA_TFL_GATHER_OPTIONS = 23,
-	TA_TFL_REDUCER_OPTIONS = 27, TA_TFL_SPLIT_OPTIONS = 35,
-	TA_TFL_PACK_OPTIONS = 59, TA_TFL_UNPACK_OPTIONS = 64,
-	TA_TFL_DEPTH_TO_SPACE_OPTIONS = 94, TA_TFL_BATCH_MATMUL_OPTIONS = 101,
-	TA_TFL_RESHAPE_OPTIONS = 17, TA_TFL_SQUEEZE_OPTIONS = 30,
-	TA_TFL_CONV_3D_OPTIONS = 106,
-	TA_TFL_PADDING_VALID = 1,
-};
+/* Padding, the enum of the window options. */
+enum { TA_TFL_PADDING_VALID = 1 };
 
 /* What the checker knows of an op's kind. */
 enum ta_tfl_shape_rule {

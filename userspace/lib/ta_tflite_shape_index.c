@@ -17,21 +17,6 @@
  */
 #include "ta_tflite_shape.h"
 
-/* BuiltinOperator values with a rule here. */
-enum {
-	TA_TFL_EMBEDDING_LOOKUP = 7, TA_TFL_BATCH_TO_SPACE_ND = 37,
-	TA_TFL_SPACE_TO_BATCH_ND = 38, TA_TFL_STRIDED_SLICE = 45,
-	TA_TFL_TOPK_V2 = 48, TA_TFL_SHAPE = 77, TA_TFL_ONE_HOT = 85,
-	TA_TFL_FILL = 94, TA_TFL_RANGE = 96, TA_TFL_SPLIT_V = 102,
-	TA_TFL_RANK = 110, TA_TFL_BROADCAST_TO = 130,
-};
-
-/* BuiltinOptions union members read here. */
-enum {
-	TA_TFL_STRIDED_SLICE_OPTIONS = 32, TA_TFL_ONE_HOT_OPTIONS = 61,
-	TA_TFL_SPLIT_V_OPTIONS = 79,
-};
-
 /* STRIDED_SLICE takes up to 5 dimensions, counting the new axes. */
 #define TA_TFL_SLICE_DIMS	5
 /* The kernels' sizes are int32; past 2^24 the float ceil() could differ. */
