@@ -312,7 +312,7 @@ tap_run fuzz make -s -C "$TA_ROOT/tests/fuzz" run
 # result a model (about 30 s on 2 cores)
 tap_run onnx-oracle "$TA_ROOT/tests/onnx-oracle/oracle.sh"
 # The TFLite reader against LiteRT (tests/tflite-oracle/): the shared
-# models, tests/data's and 61 one-op models as they are and with each
+# models, tests/data's and 67 one-op models as they are and with each
 # written tensor (40 a model at most) recorded one smaller, 16 one-op
 # models fed other values than recorded (94 s idle)
 tap_run tflite-oracle "$TA_ROOT/tests/tflite-oracle/oracle.sh"
@@ -327,9 +327,9 @@ tap_run netlink-gen "$TA_ROOT/tests/netlink-gen.sh" --check
 # onnx-oracle: 1,072 backend + 21 corpus + 500 random + 3 checks = 1,596
 # results, and oracle.sh's own two checks fail when fewer models ran
 minima+=(--min onnx-oracle=1429)
-# tflite-oracle: 10 shared + 17 tests/data + 61 one-op + 16 fed models,
-# 274 mutations, 2 checks = 380 results
-minima+=(--min tflite-oracle=380)
+# tflite-oracle: 10 shared + 17 tests/data + 67 one-op + 16 fed models,
+# 274 mutations, 2 checks = 386 results
+minima+=(--min tflite-oracle=386)
 minima+=(--min host-build=2 --min unit=107 --min fuzz=4 --min harness=42 --min library=13
 	--min man=114 --min planner-includes=5 --min netlink-spec=13 --min netlink-spec-6.12=13
 	--min netlink-gen=5)

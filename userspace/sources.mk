@@ -69,6 +69,7 @@ TA_READER_SRCS := \
 	userspace/lib/ta_tflite_sg.c \
 	userspace/lib/ta_tflite_shape.c \
 	userspace/lib/ta_tflite_shape_index.c \
+	userspace/lib/ta_tflite_type.c \
 	userspace/lib/ta_tflite_write.c \
 	userspace/lib/ta_trace.c
 

@@ -49,6 +49,8 @@ refused/reshape_arranged.tflite  a RESHAPE recorded [3, 2] where its
                       shape input says [2, 3], then a PAD (refused)
 refused/data_paddings.tflite  a PAD whose paddings come from the model's
                       input (refused: sized only when the model runs)
+refused/gather_type.tflite  a GATHER of FLOAT32 recorded INT16 (refused:
+                      the kernel writes its input's type)
 """
 import os
 import struct
@@ -57,7 +59,7 @@ import sys
 import flatbuffers
 
 # TensorType
-FLOAT32, INT32, UINT8, BOOL, INT8 = 0, 2, 3, 6, 9
+FLOAT32, INT32, UINT8, BOOL, INT16, INT8 = 0, 2, 3, 6, 7, 9
 # BuiltinOperator
 ADD, RELU, RESHAPE, MUL, LESS, NEG, EQUAL, ABS = 0, 19, 22, 18, 58, 59, 71, 101
 FULLY_CONNECTED, CUSTOM = 9, 32
@@ -708,6 +710,18 @@ def data_paddings():
     return ModelWriter().model([main])
 
 
+def gather_type():
+    """a GATHER of FLOAT32 rows recorded INT16: TFLite's kernel makes its
+    output its input's type and sizes it so, 48 bytes where 24 are
+    recorded: refused at the GATHER"""
+    main = subgraph("main", [
+        tensor("table", [5, 4]),
+        tensor("indices", [3], INT32, int32s(0, 4, 1)),
+        tensor("rows", [3, 4], INT16),
+    ], [0], [2], [op(GATHER, [0, 1], [2], (GATHER_OPTIONS, [0, 0], False))])
+    return ModelWriter().model([main])
+
+
 def reshape_arranged():
     """RESHAPE [2, 3] by the shape [2, 3], recorded [3, 2]: as many bytes,
     but TFLite's kernel writes [2, 3], so the PAD after it (5 rows more)
@@ -748,6 +762,7 @@ MODELS = {
     # refused, and LiteRT fed zeros runs it at its recorded shapes: the
     # oracle feeds its own such models other values (SYNTHETIC's Fed)
     "refused/data_paddings.tflite": data_paddings,
+    "refused/gather_type.tflite": gather_type,
 }
 
 

@@ -8,8 +8,15 @@
 
 /* ---- the TFLite schema's enums ---- */
 
-/* Element size of TensorType @type, bits (INT4 is packed two per byte). */
-static u32 ta_tfl_type_bits(u64 type, const char **name)
+/**
+ * ta_tfl_type_bits() - element size of a TensorType
+ * @type: TensorType
+ * @name: out, its name ("unknown" past the schema's)
+ *
+ * Return: bits (INT4 is packed two per byte), 0 for the types of no fixed
+ * size and unknown ones.
+ */
+u32 ta_tfl_type_bits(u64 type, const char **name)
 {
 	static const struct { const char *name; u32 bits; } types[] = {
 		[0] = { "FLOAT32", 32 },	[1] = { "FLOAT16", 16 },
@@ -476,6 +483,8 @@ static int ta_tfl_parse_op(struct ta_tfl *m, u32 s, const struct ta_fbv *ops,
 	op->view = ta_tfl_is_view(op->code) && in0 >= 0 && out0 >= 0 &&
 		   sg->t[in0].size == sg->t[out0].size;
 	ret = ta_tfl_check_data_shape(m, s, i, &o);
+	if (!ret)
+		ret = ta_tfl_check_type(m, s, i, &o);
 	if (!ret)
 		ret = ta_tfl_check_shape(m, s, i, &o);
 	if (!ret)

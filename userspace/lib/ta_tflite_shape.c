@@ -441,17 +441,33 @@ int ta_tfl_option(struct ta_tfl *m, const struct ta_fbt *o, u64 type, u32 id,
 	return ret;
 }
 
-/* A bool field @id of the op's options of union member @type, or false. */
-int ta_tfl_option_bool(struct ta_tfl *m, const struct ta_fbt *o, u64 type,
-		       u32 id, s64 *v)
+/*
+ * A one-byte field @id (a bool, an enum such as a TensorType) of the op's
+ * options of union member @type into *@v, 0 when absent; *@have false when
+ * the op has no such options.
+ */
+int ta_tfl_option_byte(struct ta_tfl *m, const struct ta_fbt *o, u64 type,
+		       u32 id, s64 *v, bool *have)
 {
 	struct ta_fbt opt;
 	u64 x = 0;
 	int ret;
 
-	if (ta_tfl_options(m, o, type, &opt, &ret))
+	*have = ta_tfl_options(m, o, type, &opt, &ret);
+	if (*have)
 		ret = ta_fb_scalar(&m->fb, &opt, id, 1, 0, &x);
-	*v = !!(x & 0xff);
+	*v = x & 0xff;
+	return ret;
+}
+
+/* A bool field @id of the op's options of union member @type, or false. */
+int ta_tfl_option_bool(struct ta_tfl *m, const struct ta_fbt *o, u64 type,
+		       u32 id, s64 *v)
+{
+	bool have;
+	int ret = ta_tfl_option_byte(m, o, type, id, v, &have);
+
+	*v = !!*v;
 	return ret;
 }
 

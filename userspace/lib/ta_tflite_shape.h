@@ -32,6 +32,8 @@ bool ta_tfl_const(struct ta_tfl *m, const struct ta_tfl_tensor *t, s64 *v,
 bool ta_tfl_axis(s64 *axis, u32 rank);
 int ta_tfl_option(struct ta_tfl *m, const struct ta_fbt *o, u64 type,
 		  u32 id, s32 def, s64 *v, bool *have);
+int ta_tfl_option_byte(struct ta_tfl *m, const struct ta_fbt *o, u64 type,
+		       u32 id, s64 *v, bool *have);
 int ta_tfl_option_bool(struct ta_tfl *m, const struct ta_fbt *o, u64 type,
 		       u32 id, s64 *v);
 
