@@ -17,10 +17,6 @@
  */
 #include "ta_tflite_shape.h"
 
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
-#endif
-
 /* How a kernel assigns its output's type. */
 enum ta_tfl_type_from {
 	TA_TFL_TYPE_IS,		/* a TensorType */
@@ -28,96 +24,124 @@ enum ta_tfl_type_from {
 	TA_TFL_TYPE_OPTION,	/* field 0 of an options table: INT32 or INT64 */
 };
 
-/* Outputs of one op: every one of them. */
-#define TA_TFL_TYPE_ALL		0xff
-
 /* TensorType values assigned here. */
 enum {
 	TA_TFL_FLOAT32 = 0, TA_TFL_BOOL = 6, TA_TFL_COMPLEX64 = 8,
 };
 
 /*
- * struct ta_tfl_type_rule - one output type a kernel assigns (each from its
- * Prepare() in TFLite's kernels/)
- * @code: BuiltinOperator
- * @out: the output, or %TA_TFL_TYPE_ALL
- * @from: &enum ta_tfl_type_from
- * @arg: the TensorType, the input, or the BuiltinOptions member
+ * How output @k of builtin @code gets its type: *@arg the TensorType, the
+ * input or the BuiltinOptions member; false when its kernel assigns none
+ * (each from its Prepare() in TFLite's kernels/).
  */
-struct ta_tfl_type_rule {
-	u8 code, out, from, arg;
-};
-
-static const struct ta_tfl_type_rule ta_tfl_type_rules[] = {
-	{ TA_TFL_ADD, 0, TA_TFL_TYPE_OF_INPUT, 1 },
-	{ TA_TFL_DEQUANTIZE, 0, TA_TFL_TYPE_IS, TA_TFL_FLOAT32 },
-	{ TA_TFL_FLOOR, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_RESIZE_BILINEAR, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_GATHER, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_SUB, 0, TA_TFL_TYPE_OF_INPUT, 1 },
-	{ TA_TFL_DIV, 0, TA_TFL_TYPE_OF_INPUT, 1 },
-	{ TA_TFL_EXP, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_TOPK_V2, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_SPLIT, TA_TFL_TYPE_ALL, TA_TFL_TYPE_OF_INPUT, 1 },
-	{ TA_TFL_PRELU, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_MAXIMUM, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_ARG_MAX, 0, TA_TFL_TYPE_OPTION, TA_TFL_ARG_MAX_OPTIONS },
-	{ TA_TFL_MINIMUM, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_LESS, 0, TA_TFL_TYPE_IS, TA_TFL_BOOL },
-	{ TA_TFL_NEG, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_GREATER, 0, TA_TFL_TYPE_IS, TA_TFL_BOOL },
-	{ TA_TFL_GREATER_EQUAL, 0, TA_TFL_TYPE_IS, TA_TFL_BOOL },
-	{ TA_TFL_LESS_EQUAL, 0, TA_TFL_TYPE_IS, TA_TFL_BOOL },
-	{ TA_TFL_SELECT, 0, TA_TFL_TYPE_OF_INPUT, 1 },
-	{ TA_TFL_SPARSE_TO_DENSE, 0, TA_TFL_TYPE_OF_INPUT, 2 },
-	{ TA_TFL_EXPAND_DIMS, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_EQUAL, 0, TA_TFL_TYPE_IS, TA_TFL_BOOL },
-	{ TA_TFL_NOT_EQUAL, 0, TA_TFL_TYPE_IS, TA_TFL_BOOL },
-	{ TA_TFL_SHAPE, 0, TA_TFL_TYPE_OPTION, TA_TFL_SHAPE_OPTIONS },
-	{ TA_TFL_POW, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_ARG_MIN, 0, TA_TFL_TYPE_OPTION, TA_TFL_ARG_MIN_OPTIONS },
-	{ TA_TFL_FAKE_QUANT, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_LOGICAL_OR, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_ONE_HOT, 0, TA_TFL_TYPE_OF_INPUT, 2 },
-	{ TA_TFL_LOGICAL_AND, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_FLOOR_DIV, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_ZEROS_LIKE, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_FILL, 0, TA_TFL_TYPE_OF_INPUT, 1 },
-	{ TA_TFL_FLOOR_MOD, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_RANGE, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_RESIZE_NEAREST_NEIGHBOR, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_SQUARED_DIFFERENCE, 0, TA_TFL_TYPE_OF_INPUT, 1 },
-	{ TA_TFL_SPLIT_V, TA_TFL_TYPE_ALL, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_CEIL, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_ADD_N, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_GATHER_ND, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_WHERE, 0, TA_TFL_TYPE_IS, TA_TFL_INT64 },
-	{ TA_TFL_RANK, 0, TA_TFL_TYPE_IS, TA_TFL_INT32 },
-	{ TA_TFL_MATRIX_DIAG, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_MATRIX_SET_DIAG, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_ROUND, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_NON_MAX_SUPPRESSION_V4, 0, TA_TFL_TYPE_IS, TA_TFL_INT32 },
-	{ TA_TFL_NON_MAX_SUPPRESSION_V4, 1, TA_TFL_TYPE_IS, TA_TFL_INT32 },
-	{ TA_TFL_NON_MAX_SUPPRESSION_V5, 0, TA_TFL_TYPE_IS, TA_TFL_INT32 },
-	{ TA_TFL_NON_MAX_SUPPRESSION_V5, 1, TA_TFL_TYPE_IS, TA_TFL_FLOAT32 },
-	{ TA_TFL_NON_MAX_SUPPRESSION_V5, 2, TA_TFL_TYPE_IS, TA_TFL_INT32 },
-	{ TA_TFL_SCATTER_ND, 0, TA_TFL_TYPE_OF_INPUT, 1 },
-	{ TA_TFL_SELECT_V2, 0, TA_TFL_TYPE_OF_INPUT, 1 },
-	{ TA_TFL_DENSIFY, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_RFFT2D, 0, TA_TFL_TYPE_IS, TA_TFL_COMPLEX64 },
-	{ TA_TFL_BUCKETIZE, 0, TA_TFL_TYPE_IS, TA_TFL_INT32 },
-	{ TA_TFL_DYNAMIC_UPDATE_SLICE, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_BITWISE_XOR, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-	{ TA_TFL_RIGHT_SHIFT, 0, TA_TFL_TYPE_OF_INPUT, 0 },
-};
+static bool ta_tfl_type_rule(u32 code, u32 k, enum ta_tfl_type_from *from,
+			     u32 *arg)
+{
+	*from = TA_TFL_TYPE_IS;
+	switch (code) {
+	case TA_TFL_LESS:
+	case TA_TFL_GREATER:
+	case TA_TFL_GREATER_EQUAL:
+	case TA_TFL_LESS_EQUAL:
+	case TA_TFL_EQUAL:
+	case TA_TFL_NOT_EQUAL:
+		*arg = TA_TFL_BOOL;
+		return !k;
+	case TA_TFL_DEQUANTIZE:
+		*arg = TA_TFL_FLOAT32;
+		return !k;
+	case TA_TFL_WHERE:
+		*arg = TA_TFL_INT64;
+		return !k;
+	case TA_TFL_RANK:
+	case TA_TFL_BUCKETIZE:
+		*arg = TA_TFL_INT32;
+		return !k;
+	case TA_TFL_RFFT2D:
+		*arg = TA_TFL_COMPLEX64;
+		return !k;
+	case TA_TFL_NON_MAX_SUPPRESSION_V4:
+		/* selected indices, how many */
+		*arg = TA_TFL_INT32;
+		return k < 2;
+	case TA_TFL_NON_MAX_SUPPRESSION_V5:
+		/* selected indices, their scores, how many */
+		*arg = k == 1 ? TA_TFL_FLOAT32 : TA_TFL_INT32;
+		return k < 3;
+	case TA_TFL_ARG_MAX:
+	case TA_TFL_ARG_MIN:
+	case TA_TFL_SHAPE:
+		*from = TA_TFL_TYPE_OPTION;
+		*arg = code == TA_TFL_ARG_MAX ? TA_TFL_ARG_MAX_OPTIONS :
+		       code == TA_TFL_ARG_MIN ? TA_TFL_ARG_MIN_OPTIONS :
+		       TA_TFL_SHAPE_OPTIONS;
+		return !k;
+	}
+	*from = TA_TFL_TYPE_OF_INPUT;
+	switch (code) {
+	case TA_TFL_SPLIT:			/* every output: the data's */
+		*arg = 1;
+		return true;
+	case TA_TFL_SPLIT_V:
+		*arg = 0;
+		return true;
+	case TA_TFL_ADD:			/* input 2, checked against 1 */
+	case TA_TFL_SUB:
+	case TA_TFL_DIV:
+	case TA_TFL_SQUARED_DIFFERENCE:
+	case TA_TFL_SELECT:			/* x */
+	case TA_TFL_SELECT_V2:
+	case TA_TFL_FILL:			/* the value */
+	case TA_TFL_SCATTER_ND:			/* the updates */
+		*arg = 1;
+		return !k;
+	case TA_TFL_ONE_HOT:			/* on_value */
+	case TA_TFL_SPARSE_TO_DENSE:		/* the values */
+		*arg = 2;
+		return !k;
+	case TA_TFL_FLOOR:
+	case TA_TFL_RESIZE_BILINEAR:
+	case TA_TFL_RESIZE_NEAREST_NEIGHBOR:
+	case TA_TFL_GATHER:
+	case TA_TFL_GATHER_ND:
+	case TA_TFL_EXP:
+	case TA_TFL_NEG:
+	case TA_TFL_CEIL:
+	case TA_TFL_ROUND:
+	case TA_TFL_TOPK_V2:			/* the values */
+	case TA_TFL_PRELU:
+	case TA_TFL_MAXIMUM:
+	case TA_TFL_MINIMUM:
+	case TA_TFL_POW:
+	case TA_TFL_FLOOR_DIV:
+	case TA_TFL_FLOOR_MOD:
+	case TA_TFL_BITWISE_XOR:
+	case TA_TFL_RIGHT_SHIFT:
+	case TA_TFL_LOGICAL_OR:
+	case TA_TFL_LOGICAL_AND:
+	case TA_TFL_EXPAND_DIMS:
+	case TA_TFL_FAKE_QUANT:
+	case TA_TFL_ZEROS_LIKE:
+	case TA_TFL_RANGE:			/* start */
+	case TA_TFL_ADD_N:
+	case TA_TFL_MATRIX_DIAG:
+	case TA_TFL_MATRIX_SET_DIAG:
+	case TA_TFL_DENSIFY:
+	case TA_TFL_DYNAMIC_UPDATE_SLICE:
+		*arg = 0;
+		return !k;
+	}
+	return false;
+}
 
 /*
- * The type rule @r assigns output @k of the op: 1 with *@type set, 0 when
- * the kernel would refuse the op anyway (an input left out, an output
- * type its options do not allow), -errno when the options are corrupt.
+ * The type @from and @arg (ta_tfl_type_rule()) give an output of the op: 1
+ * with *@type set, 0 when the kernel would refuse the op anyway (an input
+ * left out, an output type its options do not allow), -errno when the
+ * options are corrupt.
  */
 static int ta_tfl_type_of(struct ta_tfl *m, const struct ta_fbt *o,
-			  const struct ta_tfl_type_rule *r,
+			  enum ta_tfl_type_from from, u32 arg,
 			  const struct ta_tfl_tensor *t, const struct ta_fbv *ins,
 			  u32 *type)
 {
@@ -126,21 +150,21 @@ static int ta_tfl_type_of(struct ta_tfl *m, const struct ta_fbt *o,
 	s32 in;
 	int ret;
 
-	switch (r->from) {
+	switch (from) {
 	case TA_TFL_TYPE_IS:
-		*type = r->arg;
+		*type = arg;
 		return 1;
 	case TA_TFL_TYPE_OF_INPUT:
-		if (r->arg >= ins->len)
+		if (arg >= ins->len)
 			return 0;
-		in = (s32)ta_fb_u32(&m->fb, ins->data + 4 * r->arg);
+		in = (s32)ta_fb_u32(&m->fb, ins->data + 4 * arg);
 		if (in < 0)
 			return 0;
 		*type = t[in].type;
 		return 1;
 	case TA_TFL_TYPE_OPTION:
 		/* a TensorType (a byte); without options the kernel fails */
-		ret = ta_tfl_option_byte(m, o, r->arg, 0, &v, &have);
+		ret = ta_tfl_option_byte(m, o, arg, 0, &v, &have);
 		if (ret || !have)
 			return ret;
 		if (v != TA_TFL_INT32 && v != TA_TFL_INT64)
@@ -168,37 +192,35 @@ int ta_tfl_check_type(struct ta_tfl *m, u32 s, u32 i, const struct ta_fbt *o)
 	const struct ta_tfl_sg *sg = &m->sg[s];
 	const struct ta_tfl_op *op = &sg->ops[i];
 	const char *want_name, *got_name;
+	enum ta_tfl_type_from from;
 	struct ta_fbv ins, outs;
-	u32 r, k, want = 0;
+	u32 k, arg, want = 0;
 	int ret;
 
-	for (r = 0; r < ARRAY_SIZE(ta_tfl_type_rules); r++) {
-		const struct ta_tfl_type_rule *rule = &ta_tfl_type_rules[r];
+	if (!ta_tfl_type_rule(op->code, 0, &from, &arg))
+		return 0;
+	/* checked when the op was read: the indices are in range */
+	ret = ta_fb_vector(&m->fb, o, TA_OP_INPUTS, 4, &ins);
+	if (!ret)
+		ret = ta_fb_vector(&m->fb, o, TA_OP_OUTPUTS, 4, &outs);
+	for (k = 0; !ret && k < outs.len; k++) {
+		s32 out = (s32)ta_fb_u32(&m->fb, outs.data + 4 * k);
+		u32 got = sg->t[out].type;
 
-		if (rule->code != op->code)
-			continue;
-		/* checked when the op was read: the indices are in range */
-		ret = ta_fb_vector(&m->fb, o, TA_OP_INPUTS, 4, &ins);
-		if (!ret)
-			ret = ta_fb_vector(&m->fb, o, TA_OP_OUTPUTS, 4, &outs);
-		if (!ret)
-			ret = ta_tfl_type_of(m, o, rule, sg->t, &ins, &want);
+		if (!ta_tfl_type_rule(op->code, k, &from, &arg))
+			break;
+		ret = ta_tfl_type_of(m, o, from, arg, sg->t, &ins, &want);
 		if (ret <= 0)
 			return ret;
-		for (k = 0; k < outs.len; k++) {
-			s32 out = (s32)ta_fb_u32(&m->fb, outs.data + 4 * k);
-			u32 got = sg->t[out].type;
-
-			if ((rule->out != TA_TFL_TYPE_ALL && rule->out != k) ||
-			    got == want)
-				continue;
-			ta_tfl_type_bits(want, &want_name);
-			ta_tfl_type_bits(got, &got_name);
-			ta_err(m->fb.err, m->fb.errlen, m->fb.path, 0,
-			       "subgraph %u, op %u (%s): its output %u, tensor %d, records %s elements, but TFLite's kernel makes them %s and sizes the output for that: the model is refused rather than planned at the recorded size",
-			       s, i, op->name, k, out, got_name, want_name);
-			return -EINVAL;
-		}
+		ret = 0;
+		if (got == want)
+			continue;
+		ta_tfl_type_bits(want, &want_name);
+		ta_tfl_type_bits(got, &got_name);
+		ta_err(m->fb.err, m->fb.errlen, m->fb.path, 0,
+		       "subgraph %u, op %u (%s): its output %u, tensor %d, records %s elements, but TFLite's kernel makes them %s and sizes the output for that: the model is refused rather than planned at the recorded size",
+		       s, i, op->name, k, out, got_name, want_name);
+		return -EINVAL;
 	}
-	return 0;
+	return ret;
 }
