@@ -280,7 +280,7 @@ def tiny_model():
 # constant, (shape, [ints]) an INT32 constant, (shape,
 # "bool") a BOOL constant, (shape, Fed("int32" or "float32", [values])) an
 # input the runtime is fed those values for; an output is a shape
-# (FLOAT32) or (shape, "int32" or "int64").
+# (FLOAT32) or (shape, "int32", "int64" or "int16").
 CONV_2D, DEPTHWISE, AVG_POOL, MAX_POOL, FC, CONCAT = 3, 4, 1, 17, 9, 2
 ADD, MUL, RESHAPE, SOFTMAX, MAXIMUM = 0, 18, 22, 25, 55
 PAD, MEAN, SUM, REDUCE_MAX, TRANSPOSE = 34, 40, 74, 82, 39
