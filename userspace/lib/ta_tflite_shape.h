@@ -16,8 +16,14 @@
 /* Elements of a value ta_tflite_fold.c computes, at most. */
 #define TA_TFL_FOLD_MAX		32
 
-/* TensorType of the constants read here (axes, paddings, sizes...). */
-enum { TA_TFL_INT32 = 2, TA_TFL_INT64 = 4 };
+/*
+ * TensorType values named by the shape checks (the constants they read:
+ * axes, paddings, sizes...) and the types kernels assign (ta_tflite_type.c).
+ */
+enum {
+	TA_TFL_FLOAT32 = 0, TA_TFL_INT32 = 2, TA_TFL_INT64 = 4,
+	TA_TFL_BOOL = 6, TA_TFL_COMPLEX64 = 8,
+};
 
 /* A shape as computed: up to TA_TFL_MAX_DIMS dimensions. */
 struct ta_tfl_shape {

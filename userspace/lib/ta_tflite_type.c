@@ -24,11 +24,6 @@ enum ta_tfl_type_from {
 	TA_TFL_TYPE_OPTION,	/* field 0 of an options table: INT32 or INT64 */
 };
 
-/* TensorType values assigned here. */
-enum {
-	TA_TFL_FLOAT32 = 0, TA_TFL_BOOL = 6, TA_TFL_COMPLEX64 = 8,
-};
-
 /*
  * How output @k of builtin @code gets its type: *@arg the TensorType, the
  * input or the BuiltinOptions member; false when its kernel assigns none
