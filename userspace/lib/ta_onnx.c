@@ -350,11 +350,39 @@ static bool ta_ox_all_recorded(struct ta_ox *ox)
 	return true;
 }
 
+/*
+ * Whether the node's outputs are values from the model's input data: when
+ * it reads such values, or is an op this reader does not know (its values
+ * could come from anywhere). Shape and Size read their input's shape,
+ * which comes from the data only when the input's size does.
+ */
+static void ta_ox_mark_data(struct ta_ox *ox, bool known)
+{
+	struct ta_ox_node *nd = &ox->nd;
+	bool data = !known;
+	u32 k;
+
+	for (k = 0; k < nd->n_in; k++) {
+		const struct ta_ox_value *x;
+
+		if (nd->in[k] < 0)
+			continue;
+		x = &ox->v[nd->in[k]];
+		if (!strcmp(nd->op_str, "Shape") || !strcmp(nd->op_str, "Size"))
+			data |= x->may_empty;
+		else
+			data |= x->from_data;
+	}
+	for (k = 0; k < nd->n_out; k++)
+		if (nd->out[k] >= 0)
+			ox->v[nd->out[k]].from_data = data;
+}
+
 static int ta_ox_node(struct ta_ox *ox, u32 i)
 {
 	struct ta_ox_node *nd = &ox->nd;
 	const struct ta_ox_op *op;
-	bool all_const = true;
+	bool all_const = true, known;
 	u32 k, named = 0;
 	int ret = ta_ox_node_read(ox, i);
 
@@ -363,7 +391,9 @@ static int ta_ox_node(struct ta_ox *ox, u32 i)
 	if (!nd->n_out)
 		return ta_ox_node_fail(ox, -EINVAL, "no outputs");
 	op = ta_ox_op_find(nd);
+	known = op;
 	ox->why[0] = 0;
+	ox->why_input = -1;
 	if (op) {
 		ret = op->infer(ox);
 	} else if (nd->domain.len && !ta_span_is(&nd->domain, "ai.onnx")) {
@@ -373,6 +403,16 @@ static int ta_ox_node(struct ta_ox *ox, u32 i)
 				   ta_ox_print(&nd->domain, dom, sizeof(dom)));
 	} else {
 		ret = ta_ox_cannot(ox, "an op type this importer does not know");
+	}
+	if (ret == -EOPNOTSUPP && ox->why_input >= 0 &&
+	    ta_ox_in(ox, (u32)ox->why_input)->from_data) {
+		char nm[80];
+
+		return ta_ox_node_fail(ox, -EINVAL,
+			"the shape of its outputs comes from the values of input %d ('%s'), which the model computes from its input data: ONNX Runtime sizes them only when the model runs, from what it is fed, and no plan made before can hold them; the model is refused rather than planned at the recorded size (make that input a constant)",
+			ox->why_input,
+			ta_ox_vname(ox, (u32)nd->in[ox->why_input], nm,
+				    sizeof(nm)));
 	}
 	if (ret == -EOPNOTSUPP) {
 		if (!ta_ox_all_recorded(ox))
@@ -406,6 +446,7 @@ static int ta_ox_node(struct ta_ox *ox, u32 i)
 	for (k = 0; k < nd->n_in; k++)
 		if (nd->in[k] >= 0 && ox->v[nd->in[k]].may_empty)
 			ta_ox_may_empty(ox);
+	ta_ox_mark_data(ox, known);
 	/* folded: every input constant, no graph output, a known op */
 	for (k = 0; k < nd->n_in; k++)
 		if (nd->in[k] >= 0 && !ox->v[nd->in[k]].is_const)
@@ -512,6 +553,7 @@ static int ta_ox_sources(struct ta_ox *ox)
 					  "graph input '%s': more than 2^36 elements",
 					  ta_ox_print(&vi.name, nm, sizeof(nm)));
 		v->state = TA_OX_GRAPH_INPUT;
+		v->from_data = true;
 		v->dtype = vi.dtype;
 		v->shape = vi.shape;
 	}

@@ -403,7 +403,7 @@ int ta_ox_resize(struct ta_ox *ox)
 		sz = NULL;
 	if (sz) {
 		if (!ta_ox_ints(sz, &iv, &n))
-			return ta_ox_cannot(ox, "its sizes input is computed at run time");
+			return ta_ox_runtime_input(ox, 3, "sizes");
 		if (n != s.rank)
 			return ta_ox_node_fail(ox, -EINVAL, "%u sizes for rank %u",
 					       n, s.rank);
@@ -413,7 +413,8 @@ int ta_ox_resize(struct ta_ox *ox)
 	if (!sc)
 		return ta_ox_node_fail(ox, -EINVAL, "neither scales nor sizes");
 	if (!sc->fv)
-		return ta_ox_cannot(ox, "its scales input is computed at run time");
+		return ta_ox_runtime_input(ox, upsample || ox->opset < 11 ? 1 : 2,
+					   "scales");
 	if (sc->n_kept != s.rank)
 		return ta_ox_node_fail(ox, -EINVAL, "%u scales for rank %u",
 				       sc->n_kept, s.rank);

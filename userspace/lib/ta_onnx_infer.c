@@ -19,6 +19,18 @@ ta_ox_cannot(struct ta_ox *ox, const char *fmt, ...)
 	return -EOPNOTSUPP;
 }
 
+/*
+ * The values of input @k (@what: its role), which the op's output shapes
+ * need, are not known before the model runs: -EOPNOTSUPP, remembering
+ * which input (ta_onnx.c refuses the node when they come from the data).
+ */
+int ta_ox_runtime_input(struct ta_ox *ox, u32 k, const char *what)
+{
+	ox->why_input = (s32)k;
+	return ta_ox_cannot(ox, "input %u (%s) is computed at run time", k,
+			    what);
+}
+
 /* Input @k, or NULL when absent or empty. */
 struct ta_ox_value *ta_ox_in(struct ta_ox *ox, u32 k)
 {
@@ -128,8 +140,7 @@ int ta_ox_axes_arg(struct ta_ox *ox, const char *attr, u32 k,
 	if (!ta_ox_in(ox, k))
 		return 0;
 	if (!ta_ox_ints(ta_ox_in(ox, k), &iv, &cnt))
-		return ta_ox_cannot(ox, "input %u (%s) is computed at run time", k,
-				    attr);
+		return ta_ox_runtime_input(ox, k, attr);
 	memcpy(axes, iv, sizeof(*iv) * cnt);
 	*n = (s32)cnt;
 	return 0;
@@ -199,12 +210,33 @@ int ta_ox_dropout(struct ta_ox *ox)
 	return ret;
 }
 
+/*
+ * Y has X's shape. The outputs of training mode (running mean and variance
+ * from opset 14; mean, variance and the two saved ones before) have the
+ * mean's, [C]: its type from opset 14, X's before.
+ */
 int ta_ox_batchnorm(struct ta_ox *ox)
 {
-	if (ox->nd.n_out != 1)
-		return ta_ox_cannot(ox, "%u outputs (training mode)",
-				    ox->nd.n_out);
-	return ta_ox_same(ox);
+	struct ta_ox_value *x, *mean;
+	u32 k;
+	int ret = ta_ox_need_rank(ox, 0, &x, 2, TA_OX_MAX_RANK) ?:
+		  ta_ox_need_rank(ox, 3, &mean, 1, 1);
+
+	if (ret)
+		return ret;
+	if (ox->nd.n_out > (ox->opset >= 14 ? 3U : 5U))
+		return ta_ox_node_fail(ox, -EINVAL, "%u outputs, more than %u",
+				       ox->nd.n_out, ox->opset >= 14 ? 3U : 5U);
+	if (mean->shape.d[0] != x->shape.d[1])
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "the mean has %lld elements, X %lld channels",
+				       (long long)mean->shape.d[0],
+				       (long long)x->shape.d[1]);
+	ret = ta_ox_set(ox, 0, x->dtype, &x->shape);
+	for (k = 1; k < ox->nd.n_out && !ret; k++)
+		ret = ta_ox_set(ox, k, ox->opset >= 14 ? mean->dtype : x->dtype,
+				&mean->shape);
+	return ret;
 }
 
 int ta_ox_cast(struct ta_ox *ox)
@@ -312,21 +344,21 @@ int ta_ox_binary(struct ta_ox *ox)
 	struct ta_ox_value *a, *b;
 	struct ta_ox_shape s;
 	struct ta_ox_attr at;
+	bool legacy = false;
 	u32 k, dtype;
 	int ret = ta_ox_one_output(ox) ?: ta_ox_need(ox, 0, &a);
 
 	if (ret)
 		return ret;
+	s = a->shape;
 	if (ox->opset < 7) {
+		/* before opset 7, B broadcasts to A (or has its shape) */
 		ret = ta_ox_attr(ox, "broadcast", &at);
 		if (ret < 0)
 			return ret;
-		if (ret)
-			return ta_ox_cannot(ox, "the legacy 'broadcast' attribute of opset %lld",
-					    (long long)ox->opset);
+		legacy = ret;
 	}
-	s = a->shape;
-	for (k = 1; k < ox->nd.n_in; k++) {
+	for (k = 1; k < ox->nd.n_in && !legacy; k++) {
 		ret = ta_ox_need(ox, k, &b);
 		if (!ret)
 			ret = ta_ox_broadcast(ox, &s, &b->shape, &s);

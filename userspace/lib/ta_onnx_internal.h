@@ -87,6 +87,12 @@ struct ta_ox_value {
 	 * node that reads it
 	 */
 	bool may_empty;
+	/*
+	 * its values come from the model's input data: a graph input, or an
+	 * output of a node that reads such values (not of Shape or Size,
+	 * which read a shape, nor of a folded node)
+	 */
+	bool from_data;
 	s32 producer;		/* node index, or -1 */
 	/* a shape recorded in value_info or a graph output */
 	bool rec;
@@ -141,6 +147,8 @@ struct ta_ox {
 	u32 *node_n_in, *node_n_out;
 	u32 n_node_refs, cap_node_refs;
 	char why[200];		/* why an op's shapes were not inferred */
+	/* the input whose values an op needs and lacks (why), or -1 */
+	s32 why_input;
 	struct ta_ox_node nd;
 };
 
@@ -254,6 +262,7 @@ int ta_ox_attr_str(struct ta_ox *ox, const char *name,
  */
 int __attribute__((format(printf, 2, 3)))
 ta_ox_cannot(struct ta_ox *ox, const char *fmt, ...);
+int ta_ox_runtime_input(struct ta_ox *ox, u32 k, const char *what);
 struct ta_ox_value *ta_ox_in(struct ta_ox *ox, u32 k);
 int ta_ox_need(struct ta_ox *ox, u32 k, struct ta_ox_value **v);
 int ta_ox_need_rank(struct ta_ox *ox, u32 k, struct ta_ox_value **v,

@@ -79,7 +79,7 @@ int ta_ox_reshape(struct ta_ox *ox)
 		if (!ta_ox_in(ox, 1))
 			return ta_ox_node_fail(ox, -EINVAL, "input 1 (shape) is missing");
 		if (!ta_ox_ints(ta_ox_in(ox, 1), &iv, &n))
-			return ta_ox_cannot(ox, "its shape input is computed at run time");
+			return ta_ox_runtime_input(ox, 1, "shape");
 		memcpy(shape, iv, sizeof(*iv) * n);
 	}
 	if (n > TA_OX_MAX_RANK)
@@ -189,8 +189,7 @@ static int ta_ox_list(struct ta_ox *ox, const char *attr, u32 k, s64 since,
 	if (!ta_ox_in(ox, k))
 		return 0;
 	if (!ta_ox_ints(ta_ox_in(ox, k), &iv, &cnt))
-		return ta_ox_cannot(ox, "input %u (%s) is computed at run time", k,
-				    attr);
+		return ta_ox_runtime_input(ox, k, attr);
 	memcpy(out, iv, sizeof(*iv) * cnt);
 	*n = (s32)cnt;
 	return 0;
@@ -444,7 +443,7 @@ int ta_ox_constant_of_shape(struct ta_ox *ox)
 	if (ret)
 		return ret;
 	if (!ta_ox_ints(x, &iv, &n))
-		return ta_ox_cannot(ox, "its shape input is computed at run time");
+		return ta_ox_runtime_input(ox, 0, "shape");
 	if (n > TA_OX_MAX_RANK)
 		return ta_ox_node_fail(ox, -EINVAL, "rank %u, more than %u", n,
 				       TA_OX_MAX_RANK);
@@ -586,7 +585,7 @@ int ta_ox_expand(struct ta_ox *ox)
 	if (ret)
 		return ret;
 	if (!ta_ox_ints(sh, &iv, &n))
-		return ta_ox_cannot(ox, "its shape input is computed at run time");
+		return ta_ox_runtime_input(ox, 1, "shape");
 	if (n > TA_OX_MAX_RANK)
 		return ta_ox_node_fail(ox, -EINVAL, "rank too large");
 	t.rank = n;
@@ -664,7 +663,7 @@ int ta_ox_tile(struct ta_ox *ox)
 	if (ret)
 		return ret;
 	if (!ta_ox_ints(r, &iv, &n))
-		return ta_ox_cannot(ox, "its repeats input is computed at run time");
+		return ta_ox_runtime_input(ox, 1, "repeats");
 	if (n != x->shape.rank)
 		return ta_ox_node_fail(ox, -EINVAL, "%u repeats for rank %u", n,
 				       x->shape.rank);
