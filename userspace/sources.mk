@@ -55,8 +55,10 @@ TA_READER_SRCS := \
 	userspace/lib/ta_input.c \
 	userspace/lib/ta_onnx.c \
 	userspace/lib/ta_onnx_conv.c \
+	userspace/lib/ta_onnx_index.c \
 	userspace/lib/ta_onnx_infer.c \
 	userspace/lib/ta_onnx_msg.c \
+	userspace/lib/ta_onnx_quant.c \
 	userspace/lib/ta_onnx_reduce.c \
 	userspace/lib/ta_onnx_shape.c \
 	userspace/lib/ta_onnx_wire.c \

@@ -28,7 +28,8 @@ UNARY = ["Abs", "Acos", "Asin", "Atan", "Ceil", "Cos", "Elu", "Erf", "Exp",
          "Floor", "HardSigmoid", "HardSwish", "LeakyRelu", "Log", "Neg",
          "Reciprocal", "Relu", "Round", "Selu", "Sigmoid", "Sign", "Sin",
          "Softplus", "Softsign", "Sqrt", "Tan", "Tanh", "ThresholdedRelu",
-         "Celu", "Clip"]
+         "Celu", "Clip", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Shrink",
+         "IsNaN", "IsInf"]
 AXIS_OPS = ["Softmax", "LogSoftmax", "Hardmax", "LpNormalization"]
 ARITH = ["Add", "Sub", "Mul", "Div", "Pow"]
 VARIADIC = ["Max", "Min", "Sum", "Mean"]
@@ -48,13 +49,16 @@ OPS = (UNARY + AXIS_OPS + ARITH + VARIADIC + LOGIC + COMPARE + REDUCE + [
     "Expand", "Tile", "Split", "ArgMax", "ArgMin",
     # planned at the largest the data may give (oracle.py feeds them data
     # that makes them produce it as well as random data)
-    "NonZero", "Unique", "Compress", "NonMaxSuppression", "TopK", "Range"])
+    "NonZero", "Unique", "Compress", "NonMaxSuppression", "TopK", "Range",
+    # indexing, and what a quantized (QDQ) model for an NPU is made of
+    "CumSum", "GatherElements", "GatherND", "ScatterND", "ScatterElements",
+    "DepthToSpace", "SpaceToDepth", "Trilu", "LayerNormalization", "OneHot",
+    "ReverseSequence", "EyeLike", "CastLike", "QuantizeLinear",
+    "DequantizeLinear", "DynamicQuantizeLinear", "MatMulInteger"])
 # Ops outside the inference table, in one model of eight: the importer
 # takes their shapes from value_info, which the oracle's "recorded" copy
 # fills from onnx.shape_inference (as exporters record them).
-OUTSIDE = ["CumSum", "GatherElements", "DepthToSpace", "SpaceToDepth",
-           "Trilu", "LayerNormalization", "OneHot", "Einsum", "ReverseSequence",
-           "EyeLike"]
+OUTSIDE = ["Einsum", "Det"]
 # Not in models of opset 20.
 NOT_IN_20 = set()
 PLACEHOLDER = "Relu"
@@ -583,7 +587,8 @@ def build_op(b, op):
         x, s = b.x(min_rank=1)
         ax = b.axis(len(s))
         nshape = s[ax:] if ax >= 0 else s[len(s) + ax:]
-        b.node(op, [x, b.const(np.ones(nshape, np.float32), node=False)], axis=ax)
+        b.node(op, [x, b.const(np.ones(nshape, np.float32), node=False)], axis=ax,
+               n_out=rng.choice([1, 1, 2, 3]))
     elif op == "OneHot":
         x, s = b.x(dtypes=(T.INT64,), max_rank=3)
         b.node(op, [x, b.ints(rng.randint(2, 5), node=False),
@@ -633,6 +638,58 @@ def build_op(b, op):
             if rng.random() < 0.5:
                 ins.append(b.const(np.array([0.5], np.float32), node=False))
         b.node(op, ins, center_point_box=rng.randint(0, 1))
+    elif op == "GatherND":
+        x, s = b.x(dtypes=(F, T.INT64), min_rank=1)
+        q = rng.randint(1, len(s))
+        m = rng.randint(1, 3)
+        idx = np.array([[rng.randint(0, d - 1) for d in s[:q]] for _ in range(m)],
+                       np.int64).reshape(m, q)
+        b.node(op, [x, b.const(idx)])
+    elif op == "ScatterND":
+        x, s = b.x(min_rank=1, pred=lambda s: min(s) >= 1)
+        q = rng.randint(1, len(s))
+        m = rng.randint(1, 2)
+        idx = np.array([[rng.randint(0, d - 1) for d in s[:q]] for _ in range(m)],
+                       np.int64).reshape(m, q)
+        b.node(op, [x, b.const(idx), b.operand(F, [m] + s[q:])])
+    elif op == "ScatterElements":
+        x, s = b.x(min_rank=1, pred=lambda s: min(s) >= 1)
+        ax = b.axis(len(s))
+        t = [rng.randint(1, d) for d in s]
+        idx = np.array([rng.randint(0, s[ax] - 1) for _ in range(int(np.prod(t)))],
+                       np.int64).reshape(t)
+        b.node(op, [x, b.const(idx), b.operand(F, t)], axis=ax)
+    elif op == "CastLike":
+        x, s = b.x(dyn=True, dtypes=(F, T.INT64, T.BOOL))
+        like = rng.choice([F, T.INT64, T.BOOL])
+        b.node(op, [x, b.const(b.rand_data(like, [1]), node=False)])
+    elif op == "QuantizeLinear":
+        x, s = b.x(dyn=True)
+        ins = [x, b.const(np.array(rng.choice([0.02, 0.1, 1.0]), np.float32), node=False)]
+        if rng.random() < 0.7:
+            zt = rng.choice([np.uint8, np.int8])
+            ins.append(b.const(np.array(rng.randint(0, 10), zt), node=False))
+        b.node(op, ins)
+    elif op == "DequantizeLinear":
+        s = b.rand_shape()
+        x = b.new_input(rng.choice([T.UINT8, T.INT8]), s)
+        ins = [x, b.const(np.array(0.1, np.float32), node=False)]
+        if rng.random() < 0.5:
+            zt = np.uint8 if b.vals[x][0] == T.UINT8 else np.int8
+            ins.append(b.const(np.array(3, zt), node=False))
+        b.node(op, ins)
+    elif op == "DynamicQuantizeLinear":
+        x, s = b.x()
+        b.node(op, [x], n_out=3)
+    elif op == "MatMulInteger":
+        mm, kk, nn = rng.randint(1, 4), rng.randint(1, 4), rng.randint(1, 4)
+        a = b.new_input(T.UINT8, [rng.randint(1, 2), mm, kk][rng.randint(0, 1):])
+        bb = b.const(np.ones([kk, nn], np.uint8), node=False)
+        b.node(op, [a, bb])
+    elif op == "Det":
+        n = rng.randint(1, 3)
+        x = b.new_input(F, [rng.randint(1, 2), n, n][rng.randint(0, 1):])
+        b.node(op, [x])
     elif op == "EyeLike":
         x, s = b.x(min_rank=2, max_rank=2)
         b.node(op, [x], k=rng.randint(-1, 1))

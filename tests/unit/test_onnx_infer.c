@@ -481,6 +481,87 @@ static int t_unknown_op(void)
 	return 0;
 }
 
+/*
+ * The ops of a quantized model for an NPU and of transformers: QDQ,
+ * DynamicQuantizeLinear, LayerNormalization's three outputs, depth and
+ * space, the gathers, OneHot of a constant depth (of the data: refused).
+ */
+static int t_npu_ops(void)
+{
+	static const s64 x[] = { 1, 8, 4, 6 }, six[] = { 6 }, three[] = { 3 };
+	static const s64 one[] = { 1 }, two[] = { 2 }, five[] = { 5 };
+	static const s64 gi[] = { 1, 8, 4, 2 }, nd[] = { 2, 2 };
+	static const s64 zeros[64] = { 0 }, ndv[] = { 0, 1, 0, 3 };
+	struct pbw g = { 0 }, m;
+	struct ta_input in;
+	char err[512] = "";
+	int ret;
+
+	input(&g, "x", x, 4);
+	vinfo(&g, 11, "ind", ONNX_INT64, three, 1);
+	init(&g, "sc", ONNX_FLOAT, NULL, 0, NULL);
+	init(&g, "zp", ONNX_INT64, NULL, 0, zeros);
+	init(&g, "lns", ONNX_FLOAT, six, 1, NULL);
+	init(&g, "gi", ONNX_INT64, gi, 4, zeros);
+	init(&g, "ndi", ONNX_INT64, nd, 2, ndv);
+	init(&g, "depth", ONNX_INT64, one, 1, five);
+	init(&g, "ohv", ONNX_FLOAT, two, 1, NULL);
+	node(&g, "Cast", "", "zp", "zp8", "to=3", NULL);
+	node(&g, "QuantizeLinear", "", "x,sc,zp8", "q", NULL);
+	node(&g, "DequantizeLinear", "", "q,sc,zp8", "dq", NULL);
+	node(&g, "DepthToSpace", "", "x", "d2s", "blocksize=2", NULL);
+	node(&g, "SpaceToDepth", "", "x", "s2d", "blocksize=2", NULL);
+	node(&g, "LayerNormalization", "", "x,lns", "ln,mean,inv", "axis=-1",
+	     NULL);
+	node(&g, "GatherElements", "", "x,gi", "ge", "axis=3", NULL);
+	node(&g, "GatherND", "", "x,ndi", "gnd", NULL);
+	node(&g, "OneHot", "", "ind,depth,ohv", "oh", NULL);
+	node(&g, "IsNaN", "", "x", "isn", NULL);
+	node(&g, "DynamicQuantizeLinear", "", "x", "dy,dys,dyz", NULL);
+	output(&g, "dq");
+	output(&g, "d2s");
+	output(&g, "s2d");
+	output(&g, "ln");
+	output(&g, "mean");
+	output(&g, "inv");
+	output(&g, "ge");
+	output(&g, "gnd");
+	output(&g, "oh");
+	output(&g, "isn");
+	output(&g, "dy");
+	output(&g, "dys");
+	output(&g, "dyz");
+	m = model(&g, 17);
+	ret = parse(&m, &in, NULL, err, sizeof(err));
+	free(m.b);
+	TA_CHECK(!ret, "%s", err);
+	if (has(&in, "q", 192, "INT8 [1,8,4,6]") ||
+	    has(&in, "dq", 768, "FLOAT [1,8,4,6]") ||
+	    has(&in, "d2s", 768, "FLOAT [1,2,8,12]") ||
+	    has(&in, "s2d", 768, "FLOAT [1,32,2,3]") ||
+	    has(&in, "ln", 768, "FLOAT [1,8,4,6]") ||
+	    has(&in, "mean", 128, "FLOAT [1,8,4,1]") ||
+	    has(&in, "inv", 128, "FLOAT [1,8,4,1]") ||
+	    has(&in, "ge", 256, "FLOAT [1,8,4,2]") ||
+	    has(&in, "gnd", 192, "FLOAT [2,4,6]") ||
+	    has(&in, "oh", 60, "FLOAT [3,5]") ||
+	    has(&in, "isn", 192, "BOOL [1,8,4,6]") ||
+	    has(&in, "dy", 192, "UINT8 [1,8,4,6]") ||
+	    has(&in, "dys", 4, "FLOAT []") || has(&in, "dyz", 1, "UINT8 []"))
+		return 1;
+	ta_input_free(&in);
+	/* a depth from the data */
+	memset(&g, 0, sizeof(g));
+	vinfo(&g, 11, "ind", ONNX_INT64, three, 1);
+	vinfo(&g, 11, "depth", ONNX_INT64, one, 1);
+	init(&g, "ohv", ONNX_FLOAT, two, 1, NULL);
+	node(&g, "OneHot", "h", "ind,depth,ohv", "oh", NULL);
+	vinfo(&g, 12, "oh", ONNX_FLOAT, nd, 2);
+	m = model(&g, 17);
+	return fails(&m, -EINVAL, "node 0 (h, OneHot)",
+		     "comes from the values of input 1 ('depth')", NULL);
+}
+
 const struct ta_test ta_onnx_infer_tests[] = {
 	{ "onnx: Add broadcasts, a bad broadcast named", t_add_broadcast },
 	{ "onnx: Reshape with 0 and -1; bad shapes", t_reshape },
@@ -498,5 +579,7 @@ const struct ta_test ta_onnx_infer_tests[] = {
 	  t_too_many_dims },
 	{ "onnx: unknown op names op and node, points to infer_shapes",
 	  t_unknown_op },
+	{ "onnx: QDQ, LayerNormalization, depth and space, gathers, OneHot",
+	  t_npu_ops },
 	{ NULL, NULL },
 };

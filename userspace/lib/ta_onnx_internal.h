@@ -317,6 +317,25 @@ int ta_ox_expand(struct ta_ox *ox);
 int ta_ox_split(struct ta_ox *ox);
 int ta_ox_tile(struct ta_ox *ox);
 
+/*
+ * ta_onnx_quant.c: shape inference: quantization, layer normalization,
+ * element-wise ops of another output type
+ */
+int ta_ox_quantize(struct ta_ox *ox);
+int ta_ox_dequantize(struct ta_ox *ox);
+int ta_ox_dynamic_quantize(struct ta_ox *ox);
+int ta_ox_matmul_integer(struct ta_ox *ox);
+int ta_ox_layer_norm(struct ta_ox *ox);
+int ta_ox_is_class(struct ta_ox *ox);
+int ta_ox_cast_like(struct ta_ox *ox);
+int ta_ox_eye_like(struct ta_ox *ox);
+
+/* ta_onnx_index.c: shape inference: gathers by index, depth and space */
+int ta_ox_gather_elements(struct ta_ox *ox);
+int ta_ox_gather_nd(struct ta_ox *ox);
+int ta_ox_one_hot(struct ta_ox *ox);
+int ta_ox_depth_space(struct ta_ox *ox);
+
 /* ta_onnx_reduce.c: shape inference: reductions and data-dependent ops */
 void ta_ox_may_empty(struct ta_ox *ox);
 int ta_ox_reduce(struct ta_ox *ox);

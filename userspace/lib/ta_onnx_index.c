@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * ta_onnx_index.c - the ONNX reader (ta_onnx.c): shape inference: ops
+ * that gather elements by index or move them between dimensions
+ * (GatherElements, GatherND, OneHot, DepthToSpace, SpaceToDepth).
+ */
+#include "ta_onnx_internal.h"
+
+/* GatherElements: the indices' shape (data's rank), data's type. */
+int ta_ox_gather_elements(struct ta_ox *ox)
+{
+	struct ta_ox_value *x, *ind;
+	s64 axis;
+	u32 ax;
+	int ret = ta_ox_one_output(ox) ?:
+		  ta_ox_need_rank(ox, 0, &x, 1, TA_OX_MAX_RANK) ?:
+		  ta_ox_need(ox, 1, &ind) ?:
+		  ta_ox_attr_int(ox, "axis", 0, &axis);
+
+	if (!ret)
+		ret = ta_ox_axis(ox, axis, x->shape.rank, false, &ax);
+	if (ret)
+		return ret;
+	if (ind->shape.rank != x->shape.rank)
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "indices of rank %u for data of rank %u",
+				       ind->shape.rank, x->shape.rank);
+	return ta_ox_set(ox, 0, x->dtype, &ind->shape);
+}
+
+/*
+ * GatherND: indices[:-1], then data's dimensions past batch_dims and the
+ * indices' last dimension (how many of data's each index names).
+ */
+int ta_ox_gather_nd(struct ta_ox *ox)
+{
+	struct ta_ox_value *x, *ind;
+	struct ta_ox_shape s = { 0 };
+	s64 b, last;
+	u32 i;
+	int ret = ta_ox_one_output(ox) ?:
+		  ta_ox_need_rank(ox, 0, &x, 1, TA_OX_MAX_RANK) ?:
+		  ta_ox_need_rank(ox, 1, &ind, 1, TA_OX_MAX_RANK) ?:
+		  ta_ox_attr_int(ox, "batch_dims", 0, &b);
+
+	if (ret)
+		return ret;
+	last = ind->shape.d[ind->shape.rank - 1];
+	if (b < 0 || b >= ind->shape.rank || b >= x->shape.rank ||
+	    last < 1 || b + last > x->shape.rank)
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "batch_dims %lld and indices of %lld for data of rank %u",
+				       (long long)b, (long long)last,
+				       x->shape.rank);
+	for (i = 0; i + 1 < ind->shape.rank; i++)
+		s.d[s.rank++] = ind->shape.d[i];
+	for (i = (u32)(b + last); i < x->shape.rank; i++) {
+		if (s.rank == TA_OX_MAX_RANK)
+			return ta_ox_node_fail(ox, -EINVAL, "rank too large");
+		s.d[s.rank++] = x->shape.d[i];
+	}
+	return ta_ox_set(ox, 0, x->dtype, &s);
+}
+
+/*
+ * OneHot: the indices' shape with depth (a constant) inserted at axis;
+ * the values' type.
+ */
+int ta_ox_one_hot(struct ta_ox *ox)
+{
+	struct ta_ox_value *ind, *depth, *vals;
+	struct ta_ox_shape s = { 0 };
+	s64 axis, d;
+	u32 ax, i;
+	int ret = ta_ox_one_output(ox) ?: ta_ox_need(ox, 0, &ind) ?:
+		  ta_ox_need(ox, 1, &depth) ?: ta_ox_need(ox, 2, &vals) ?:
+		  ta_ox_attr_int(ox, "axis", -1, &axis);
+
+	if (ret)
+		return ret;
+	if (ind->shape.rank >= TA_OX_MAX_RANK)
+		return ta_ox_node_fail(ox, -EINVAL, "rank too large");
+	ret = ta_ox_axis(ox, axis, ind->shape.rank + 1, false, &ax);
+	if (ret)
+		return ret;
+	if (depth->iv && depth->n_kept == 1) {
+		d = depth->iv[0];
+	} else if (depth->fv && depth->n_kept == 1 &&
+		   fabs(depth->fv[0]) < 1e12) {
+		d = (s64)depth->fv[0];	/* ONNX Runtime casts it down */
+	} else {
+		return ta_ox_runtime_input(ox, 1, "depth");
+	}
+	if (d < 1)
+		return ta_ox_node_fail(ox, -EINVAL, "depth %lld", (long long)d);
+	for (i = 0; i <= ind->shape.rank; i++) {
+		if (i == ax)
+			s.d[s.rank++] = d;
+		if (i < ind->shape.rank)
+			s.d[s.rank++] = ind->shape.d[i];
+	}
+	return ta_ox_set(ox, 0, vals->dtype, &s);
+}
+
+/*
+ * DepthToSpace [N, C, H, W] to [N, C / b^2, H b, W b]; SpaceToDepth the
+ * other way, [N, C b^2, H / b, W / b].
+ */
+int ta_ox_depth_space(struct ta_ox *ox)
+{
+	bool to_space = !strcmp(ox->nd.op_str, "DepthToSpace");
+	struct ta_ox_value *x;
+	struct ta_ox_shape s;
+	s64 b;
+	int ret = ta_ox_one_output(ox) ?: ta_ox_need_rank(ox, 0, &x, 4, 4) ?:
+		  ta_ox_attr_int(ox, "blocksize", 0, &b);
+
+	if (ret)
+		return ret;
+	if (b < 1 || b > (1 << 16))
+		return ta_ox_node_fail(ox, -EINVAL, "blocksize %lld", (long long)b);
+	s = x->shape;
+	if (to_space) {
+		if (s.d[1] % (b * b))
+			return ta_ox_node_fail(ox, -EINVAL,
+					       "%lld channels for blocksize %lld",
+					       (long long)s.d[1], (long long)b);
+		s.d[1] /= b * b;
+		s.d[2] *= b;
+		s.d[3] *= b;
+	} else {
+		if (s.d[2] % b || s.d[3] % b)
+			return ta_ox_node_fail(ox, -EINVAL,
+					       "height %lld and width %lld for blocksize %lld",
+					       (long long)s.d[2], (long long)s.d[3],
+					       (long long)b);
+		s.d[1] *= b * b;
+		s.d[2] /= b;
+		s.d[3] /= b;
+	}
+	return ta_ox_set(ox, 0, x->dtype, &s);
+}
