@@ -54,11 +54,13 @@ OPS = (UNARY + AXIS_OPS + ARITH + VARIADIC + LOGIC + COMPARE + REDUCE + [
     "CumSum", "GatherElements", "GatherND", "ScatterND", "ScatterElements",
     "DepthToSpace", "SpaceToDepth", "Trilu", "LayerNormalization", "OneHot",
     "ReverseSequence", "EyeLike", "CastLike", "QuantizeLinear",
-    "DequantizeLinear", "DynamicQuantizeLinear", "MatMulInteger"])
+    "DequantizeLinear", "DynamicQuantizeLinear", "MatMulInteger",
+    "QLinearMatMul", "ConvInteger", "QLinearConv", "ConvTranspose", "Einsum",
+    "Det"])
 # Ops outside the inference table, in one model of eight: the importer
 # takes their shapes from value_info, which the oracle's "recorded" copy
 # fills from onnx.shape_inference (as exporters record them).
-OUTSIDE = ["Einsum", "Det"]
+OUTSIDE = ["Bernoulli"]
 # Not in models of opset 20.
 NOT_IN_20 = set()
 PLACEHOLDER = "Relu"
@@ -594,9 +596,16 @@ def build_op(b, op):
         b.node(op, [x, b.ints(rng.randint(2, 5), node=False),
                     b.const(np.array([0, 1], np.float32), node=False)], axis=b.axis(len(s), extra=1))
     elif op == "Einsum":
-        x, s = b.x(min_rank=2, max_rank=2)
-        y = b.operand(F, [s[1], rng.randint(1, 4)])
-        b.node(op, [x, y], equation="ij,jk->ik")
+        x, s = b.x(min_rank=2, max_rank=3)
+        if len(s) == 2:
+            y = b.operand(F, [s[1], rng.randint(1, 4)])
+            eq = rng.choice(["ij,jk->ik", "ij,jk", "ij, jk -> ki", "ij,jk->"])
+            b.node(op, [x, y], equation=eq)
+        else:
+            eq = rng.choice(["bij->bji", "bij->b", "bij", "bii->bi", "...ii->...i"]
+                            if s[1] == s[2] else ["bij->bji", "bij->b", "bij", "bij->jb",
+                                                  "...ij->...ji", "...j", "b...->...b"])
+            b.node(op, [x], equation=eq)
     elif op == "ReverseSequence":
         x, s = b.x(min_rank=2, pred=lambda s: len(s) >= 2)
         lens = [rng.randint(1, s[0]) for _ in range(s[1])]
@@ -686,6 +695,52 @@ def build_op(b, op):
         a = b.new_input(T.UINT8, [rng.randint(1, 2), mm, kk][rng.randint(0, 1):])
         bb = b.const(np.ones([kk, nn], np.uint8), node=False)
         b.node(op, [a, bb])
+    elif op == "QLinearMatMul":
+        mm, kk, nn = rng.randint(1, 4), rng.randint(1, 4), rng.randint(1, 4)
+        a = b.new_input(T.UINT8, [rng.randint(1, 2), mm, kk][rng.randint(0, 1):])
+        sc = b.const(np.array(0.1, np.float32), node=False)
+        z = b.const(np.array(1, np.uint8), node=False)
+        w = b.const(np.ones([kk, nn], np.uint8), node=False)
+        zy = b.const(np.array(2, rng.choice([np.uint8, np.int8])), node=False)
+        b.node(op, [a, sc, z, w, sc, z, sc, zy])
+    elif op in ("ConvInteger", "QLinearConv", "ConvTranspose"):
+        n_sp = rng.randint(1, 2)
+        c = rng.randint(1, 3)
+        x = b.new_input(F if op == "ConvTranspose" else T.UINT8,
+                        [1, c] + [rng.randint(2, 6) for _ in range(n_sp)])
+        k = [rng.randint(1, 3) for _ in range(n_sp)]
+        attrs = {"strides": [rng.randint(1, 3) for _ in range(n_sp)]}
+        if rng.random() < 0.3:
+            attrs["dilations"] = [rng.randint(1, 2) for _ in range(n_sp)]
+        ap = rng.choice(["NOTSET", "NOTSET", "VALID", "SAME_UPPER", "SAME_LOWER"])
+        if ap == "NOTSET":
+            attrs["pads"] = [rng.randint(0, kk - 1) for kk in k] * 2
+        else:
+            attrs["auto_pad"] = ap
+        m = rng.randint(1, 3)
+        if op == "ConvTranspose":
+            if rng.random() < 0.3:
+                attrs["output_padding"] = [rng.randint(0, s - 1) for s in attrs["strides"]]
+            w = b.const(np.ones([c, m] + k, np.float32), node=False)
+            ins = [x, w]
+            if rng.random() < 0.5:
+                ins.append(b.const(np.zeros(m, np.float32), node=False))
+            b.node(op, ins, **attrs)
+        elif op == "ConvInteger":
+            w = b.const(np.ones([m, c] + k, np.uint8), node=False)
+            b.node(op, [x, w], **attrs)
+        else:
+            sc = b.const(np.array(0.1, np.float32), node=False)
+            z = b.const(np.array(1, np.uint8), node=False)
+            w = b.const(np.ones([m, c] + k, np.uint8), node=False)
+            zy = b.const(np.array(2, np.uint8), node=False)
+            ins = [x, sc, z, w, sc, z, sc, zy]
+            if rng.random() < 0.5:
+                ins.append(b.const(np.zeros(m, np.int32), node=False))
+            b.node(op, ins, **attrs)
+    elif op == "Bernoulli":
+        x, s = b.x()
+        b.node(op, [b.node("Sigmoid", [x])[0]])
     elif op == "Det":
         n = rng.randint(1, 3)
         x = b.new_input(F, [rng.randint(1, 2), n, n][rng.randint(0, 1):])

@@ -562,6 +562,78 @@ static int t_npu_ops(void)
 		     "comes from the values of input 1 ('depth')", NULL);
 }
 
+/*
+ * The integer and quantized convolutions and products, ConvTranspose,
+ * Einsum (with an ellipsis, implicit output), Det.
+ */
+static int t_npu_products(void)
+{
+	static const s64 x[] = { 1, 2, 5, 5 }, w[] = { 3, 2, 3, 3 };
+	static const s64 a[] = { 4, 5 }, bm[] = { 5, 3 };
+	static const s64 xt[] = { 1, 2, 3, 3 }, wt[] = { 2, 4, 3, 3 };
+	static const s64 xe[] = { 2, 3, 4 }, ye[] = { 2, 4, 5 };
+	static const s64 dm[] = { 2, 3, 3 }, zero[] = { 0 };
+	struct pbw g = { 0 }, m;
+	struct ta_input in;
+	char err[512] = "";
+	int ret;
+
+	vinfo(&g, 11, "x8", 2, x, 4);
+	vinfo(&g, 11, "a8", 2, a, 2);
+	input(&g, "xt", xt, 4);
+	input(&g, "xe", xe, 3);
+	input(&g, "ye", ye, 3);
+	input(&g, "dm", dm, 3);
+	init(&g, "wf", ONNX_FLOAT, w, 4, NULL);
+	init(&g, "bf", ONNX_FLOAT, bm, 2, NULL);
+	init(&g, "wt", ONNX_FLOAT, wt, 4, NULL);
+	init(&g, "zp", ONNX_INT64, NULL, 0, zero);
+	init(&g, "sc", ONNX_FLOAT, NULL, 0, NULL);
+	node(&g, "Cast", "", "wf", "w8", "to=2", NULL);
+	node(&g, "Cast", "", "bf", "b8", "to=2", NULL);
+	node(&g, "Cast", "", "zp", "z8", "to=2", NULL);
+	node(&g, "ConvInteger", "", "x8,w8", "ci", "pads=[1,1,1,1]", NULL);
+	node(&g, "QLinearConv", "", "x8,sc,z8,w8,sc,z8,sc,z8", "qc",
+	     "strides=[2,2]", NULL);
+	node(&g, "QLinearMatMul", "", "a8,sc,z8,b8,sc,z8,sc,z8", "qm", NULL);
+	node(&g, "ConvTranspose", "", "xt,wt", "ct", "strides=[2,2]",
+	     "pads=[1,1,1,1]", "output_padding=[1,1]", NULL);
+	node(&g, "Einsum", "", "xe,ye", "e1", "equation:bij,bjk->bik", NULL);
+	node(&g, "Einsum", "", "xe", "e2", "equation:...ij->...ji", NULL);
+	node(&g, "Einsum", "", "xe", "e3", "equation:bji", NULL);
+	node(&g, "Det", "", "dm", "det", NULL);
+	output(&g, "ci");
+	output(&g, "qc");
+	output(&g, "qm");
+	output(&g, "ct");
+	output(&g, "e1");
+	output(&g, "e2");
+	output(&g, "e3");
+	output(&g, "det");
+	m = model(&g, 17);
+	ret = parse(&m, &in, NULL, err, sizeof(err));
+	free(m.b);
+	TA_CHECK(!ret, "%s", err);
+	if (has(&in, "ci", 300, "INT32 [1,3,5,5]") ||
+	    has(&in, "qc", 12, "UINT8 [1,3,2,2]") ||
+	    has(&in, "qm", 12, "UINT8 [4,3]") ||
+	    has(&in, "ct", 576, "FLOAT [1,4,6,6]") ||
+	    has(&in, "e1", 120, "FLOAT [2,3,5]") ||
+	    has(&in, "e2", 96, "FLOAT [2,4,3]") ||
+	    has(&in, "e3", 96, "FLOAT [2,4,3]") ||
+	    has(&in, "det", 8, "FLOAT [2]"))
+		return 1;
+	ta_input_free(&in);
+	/* an equation that does not fit its input */
+	memset(&g, 0, sizeof(g));
+	input(&g, "xe", xe, 3);
+	node(&g, "Einsum", "es", "xe", "e", "equation:ij->ji", NULL);
+	output(&g, "e");
+	m = model(&g, 17);
+	return fails(&m, -EINVAL, "node 0 (es, Einsum)",
+		     "equation 'ij->ji' does not fit its 1 inputs", NULL);
+}
+
 const struct ta_test ta_onnx_infer_tests[] = {
 	{ "onnx: Add broadcasts, a bad broadcast named", t_add_broadcast },
 	{ "onnx: Reshape with 0 and -1; bad shapes", t_reshape },
@@ -581,5 +653,7 @@ const struct ta_test ta_onnx_infer_tests[] = {
 	  t_unknown_op },
 	{ "onnx: QDQ, LayerNormalization, depth and space, gathers, OneHot",
 	  t_npu_ops },
+	{ "onnx: ConvInteger, QLinearConv, QLinearMatMul, ConvTranspose, Einsum, Det",
+	  t_npu_products },
 	{ NULL, NULL },
 };

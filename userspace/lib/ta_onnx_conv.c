@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * ta_onnx_conv.c - the ONNX reader (ta_onnx.c): shape inference:
- * convolutions, pools, matrix products, resize.
+ * convolutions (also integer, quantized, transposed), pools, matrix
+ * products (also Einsum, Det), resize.
  */
 #include "ta_onnx_internal.h"
 
@@ -176,7 +177,12 @@ static int ta_ox_window_out(struct ta_ox *ox, const struct ta_ox_window *w,
 	return 0;
 }
 
-int ta_ox_conv(struct ta_ox *ox)
+/*
+ * A convolution of X (input 0) by W (input @wk), its bias input @bk (or
+ * none: -1), into an output of type @dtype (0: X's): Conv, ConvInteger,
+ * QLinearConv.
+ */
+static int ta_ox_conv_of(struct ta_ox *ox, u32 wk, s32 bk, u32 dtype)
 {
 	struct ta_ox_value *x, *w, *b;
 	struct ta_ox_window win;
@@ -189,7 +195,7 @@ int ta_ox_conv(struct ta_ox *ox)
 	if (ret)
 		return ret;
 	nsp = x->shape.rank - 2;
-	ret = ta_ox_need_rank(ox, 1, &w, x->shape.rank, x->shape.rank) ?:
+	ret = ta_ox_need_rank(ox, wk, &w, x->shape.rank, x->shape.rank) ?:
 	      ta_ox_attr_int(ox, "group", 1, &group) ?:
 	      ta_ox_window_attrs(ox, nsp, &win, false);
 	if (ret)
@@ -212,7 +218,7 @@ int ta_ox_conv(struct ta_ox *ox)
 				       (long long)x->shape.d[1],
 				       (long long)w->shape.d[0],
 				       (long long)w->shape.d[1], (long long)group);
-	b = ta_ox_in(ox, 2);
+	b = bk >= 0 ? ta_ox_in(ox, (u32)bk) : NULL;
 	if (b && (b->shape.rank != 1 || b->shape.d[0] != w->shape.d[0]))
 		return ta_ox_node_fail(ox, -EINVAL,
 				       "the bias is not a vector of %lld",
@@ -225,6 +231,102 @@ int ta_ox_conv(struct ta_ox *ox)
 				       &s.d[2 + i], false);
 		if (ret)
 			return ret;
+	}
+	return ta_ox_set(ox, 0, dtype ?: x->dtype, &s);
+}
+
+int ta_ox_conv(struct ta_ox *ox)
+{
+	return ta_ox_conv_of(ox, 1, 2, 0);
+}
+
+/* ConvInteger: Conv's shape (x, w, their zero points), INT32. */
+int ta_ox_conv_integer(struct ta_ox *ox)
+{
+	return ta_ox_conv_of(ox, 1, -1, TA_OX_INT32);
+}
+
+/* QLinearConv: x, its scale and zero, w (input 3)...: y_zero_point's type. */
+int ta_ox_qlinear_conv(struct ta_ox *ox)
+{
+	struct ta_ox_value *zp;
+	int ret = ta_ox_need(ox, 7, &zp);
+
+	return ret ?: ta_ox_conv_of(ox, 3, 8, zp->dtype);
+}
+
+/*
+ * ConvTranspose: [N, W[1] x group, out...], each out the operator's
+ * stride x (in - 1) + output_padding + the dilated kernel - the pads; with
+ * auto_pad SAME, in x stride (or that without pads, when larger); with
+ * output_shape, its (spatial) values.
+ */
+int ta_ox_conv_transpose(struct ta_ox *ox)
+{
+	struct ta_ox_value *x, *w;
+	struct ta_ox_window win;
+	struct ta_ox_shape s;
+	s64 group, opad[TA_OX_MAX_RANK], oshape[TA_OX_MAX_RANK + 2];
+	s32 n_opad, n_oshape;
+	u32 nsp, i;
+	int ret = ta_ox_one_output(ox) ?:
+		  ta_ox_need_rank(ox, 0, &x, 3, TA_OX_MAX_RANK);
+
+	if (ret)
+		return ret;
+	nsp = x->shape.rank - 2;
+	ret = ta_ox_need_rank(ox, 1, &w, x->shape.rank, x->shape.rank) ?:
+	      ta_ox_attr_int(ox, "group", 1, &group) ?:
+	      ta_ox_window_attrs(ox, nsp, &win, false) ?:
+	      ta_ox_attr_ints(ox, "output_padding", opad, TA_OX_MAX_RANK,
+			      &n_opad) ?:
+	      ta_ox_attr_ints(ox, "output_shape", oshape, TA_OX_MAX_RANK + 2,
+			      &n_oshape);
+	if (ret)
+		return ret;
+	if (group < 1 || group > (1LL << 24) || x->shape.d[1] != w->shape.d[0] ||
+	    w->shape.d[0] % group)
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "%lld input channels, weights [%lld,%lld,...] and group %lld do not agree",
+				       (long long)x->shape.d[1],
+				       (long long)w->shape.d[0],
+				       (long long)w->shape.d[1], (long long)group);
+	if ((n_opad >= 0 && (u32)n_opad != nsp) ||
+	    (n_oshape >= 0 && (u32)n_oshape != nsp && (u32)n_oshape != nsp + 2))
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "output_padding or output_shape of another rank");
+	s.rank = x->shape.rank;
+	s.d[0] = x->shape.d[0];
+	s.d[1] = w->shape.d[1] * group;
+	for (i = 0; i < nsp; i++) {
+		s64 in = x->shape.d[2 + i], k = w->shape.d[2 + i];
+		s64 op = n_opad >= 0 ? opad[i] : 0, full;
+
+		if (op < 0 || op > (1LL << 31) || k < 1 || k > (1LL << 31))
+			return ta_ox_node_fail(ox, -EINVAL,
+					       "output_padding or kernel out of range");
+		/* without pads */
+		full = win.s[i] * (in - 1) + op + (k - 1) * win.dl[i] + 1;
+		if (n_oshape >= 0) {
+			s.d[2 + i] = oshape[n_oshape - nsp + i];
+		} else if (!strcmp(win.auto_pad, "SAME_UPPER") ||
+			   !strcmp(win.auto_pad, "SAME_LOWER")) {
+			/*
+			 * in x stride, as ONNX Runtime writes it; ONNX's
+			 * inference (1.12) pads nothing, which is more with
+			 * an output_padding: plan the larger
+			 */
+			s.d[2 + i] = in * win.s[i] > full ? in * win.s[i] :
+				     full;
+		} else {
+			s.d[2 + i] = full - (strcmp(win.auto_pad, "VALID") ?
+					     win.pads[i] + win.pads[i + nsp] :
+					     0);
+		}
+		if (s.d[2 + i] < 0)
+			return ta_ox_node_fail(ox, -EINVAL,
+					       "spatial dimension %u would be %lld",
+					       i, (long long)s.d[2 + i]);
 	}
 	return ta_ox_set(ox, 0, x->dtype, &s);
 }
@@ -305,7 +407,11 @@ int ta_ox_gemm(struct ta_ox *ox)
 	return ta_ox_set(ox, 0, a->dtype, &s);
 }
 
-int ta_ox_matmul(struct ta_ox *ox)
+/*
+ * numpy's matmul of inputs 0 and @bk into an output of type @dtype (0:
+ * input 0's): MatMul, MatMulInteger, QLinearMatMul.
+ */
+static int ta_ox_matmul_of(struct ta_ox *ox, u32 bk, u32 dtype)
 {
 	struct ta_ox_value *a, *b;
 	struct ta_ox_shape sa, sb, ba, bb, s;
@@ -313,7 +419,7 @@ int ta_ox_matmul(struct ta_ox *ox)
 	u32 i;
 	int ret = ta_ox_one_output(ox) ?:
 		  ta_ox_need_rank(ox, 0, &a, 1, TA_OX_MAX_RANK) ?:
-		  ta_ox_need_rank(ox, 1, &b, 1, TA_OX_MAX_RANK);
+		  ta_ox_need_rank(ox, bk, &b, 1, TA_OX_MAX_RANK);
 
 	if (ret)
 		return ret;
@@ -350,7 +456,158 @@ int ta_ox_matmul(struct ta_ox *ox)
 	if (i > TA_OX_MAX_RANK)
 		return ta_ox_node_fail(ox, -EINVAL, "rank too large");
 	s.rank = i;
-	return ta_ox_set(ox, 0, a->dtype, &s);
+	return ta_ox_set(ox, 0, dtype ?: a->dtype, &s);
+}
+
+int ta_ox_matmul(struct ta_ox *ox)
+{
+	return ta_ox_matmul_of(ox, 1, 0);
+}
+
+/* MatMulInteger: MatMul's shape, INT32. */
+int ta_ox_matmul_integer(struct ta_ox *ox)
+{
+	return ta_ox_matmul_of(ox, 1, TA_OX_INT32);
+}
+
+/* QLinearMatMul: a, its scale and zero, b (input 3)...: y_zero_point's type. */
+int ta_ox_qlinear_matmul(struct ta_ox *ox)
+{
+	struct ta_ox_value *zp;
+	int ret = ta_ox_need(ox, 7, &zp);
+
+	return ret ?: ta_ox_matmul_of(ox, 3, zp->dtype);
+}
+
+/* Det: the batch dimensions of [*, M, M]. */
+int ta_ox_det(struct ta_ox *ox)
+{
+	struct ta_ox_value *x;
+	struct ta_ox_shape s;
+	int ret = ta_ox_one_output(ox) ?:
+		  ta_ox_need_rank(ox, 0, &x, 2, TA_OX_MAX_RANK);
+
+	if (ret)
+		return ret;
+	s = x->shape;
+	if (s.d[s.rank - 1] != s.d[s.rank - 2])
+		return ta_ox_node_fail(ox, -EINVAL, "matrices of %lld x %lld",
+				       (long long)s.d[s.rank - 2],
+				       (long long)s.d[s.rank - 1]);
+	s.rank -= 2;
+	return ta_ox_set(ox, 0, x->dtype, &s);
+}
+
+/*
+ * Einsum: each input's letters name its dimensions (a letter's size the
+ * same wherever it appears), an ellipsis the dimensions its letters leave
+ * (broadcast together over the inputs); the output's are the letters after
+ * "->", or without it the ellipsis' and then the letters that appear once,
+ * in ASCII order.
+ */
+int ta_ox_einsum(struct ta_ox *ox)
+{
+	s64 size[128];
+	u32 count[128] = { 0 }, k = 0, i, n = 0, c;
+	struct ta_ox_shape s = { 0 }, ell = { 0 };
+	struct ta_ox_value *x;
+	char raw[256], eq[256];
+	const char *p, *arrow, *term;
+	bool any_ell = false;
+	int ret = ta_ox_one_output(ox) ?: ta_ox_need(ox, 0, &x) ?:
+		  ta_ox_attr_str(ox, "equation", "", raw, sizeof(raw));
+
+	if (ret)
+		return ret;
+	if (strlen(raw) >= sizeof(raw) - 1)
+		return ta_ox_cannot(ox, "an equation of %zu bytes or more",
+				    sizeof(raw) - 1);
+	/* without its spaces (which ta_ox_token() wrote as '_') */
+	for (p = raw; *p; p++)
+		if (*p != '_')
+			eq[n++] = *p;
+	eq[n] = 0;
+	arrow = strstr(eq, "->");
+	for (term = eq; k < ox->nd.n_in; term = p + 1, k++) {
+		struct ta_ox_value *in = ta_ox_in(ox, k);
+		const char *dots = NULL;
+		u32 letters = 0, ne = 0, pos = 0;
+
+		for (p = term; *p && *p != ',' && p != arrow; p++) {
+			if (!strncmp(p, "...", 3) && !dots) {
+				dots = p;
+				p += 2;
+			} else if (isalpha((u8)*p)) {
+				letters++;
+			} else {
+				goto bad;
+			}
+		}
+		if (!in || letters > in->shape.rank ||
+		    (!dots && letters != in->shape.rank) ||
+		    (*p == ',') != (k + 1 < ox->nd.n_in))
+			goto bad;
+		if (dots) {
+			struct ta_ox_shape e = { .rank = in->shape.rank - letters };
+
+			ne = e.rank;
+			for (i = 0; i < ne; i++)
+				e.d[i] = in->shape.d[dots - term + i];
+			ret = ta_ox_broadcast(ox, &ell, &e, &ell);
+			if (ret)
+				return ret;
+			any_ell = true;
+		}
+		for (p = term; *p && *p != ',' && p != arrow; p++) {
+			s64 d;
+
+			if (*p == '.') {
+				pos += ne;
+				p += 2;
+				continue;
+			}
+			c = (u8)*p;
+			d = in->shape.d[pos++];
+			if (count[c] && size[c] != d)
+				return ta_ox_node_fail(ox, -EINVAL,
+						       "'%c' is %lld and %lld long in '%s'",
+						       c, (long long)size[c],
+						       (long long)d, eq);
+			size[c] = d;
+			count[c]++;
+		}
+	}
+	if (term != (arrow ? arrow + 1 : eq + n + 1))
+		goto bad;
+	if (!arrow) {
+		s = ell;
+		for (c = 'A'; c <= 'z'; c++)
+			if (count[c] == 1) {
+				if (s.rank == TA_OX_MAX_RANK)
+					goto bad;
+				s.d[s.rank++] = size[c];
+			}
+		return ta_ox_set(ox, 0, x->dtype, &s);
+	}
+	for (p = arrow + 2; *p; p++) {
+		if (!strncmp(p, "...", 3) && any_ell) {
+			if (s.rank + ell.rank > TA_OX_MAX_RANK)
+				goto bad;
+			for (i = 0; i < ell.rank; i++)
+				s.d[s.rank++] = ell.d[i];
+			p += 2;
+			continue;
+		}
+		c = (u8)*p;
+		if (!isalpha((int)c) || !count[c] || s.rank == TA_OX_MAX_RANK)
+			goto bad;
+		s.d[s.rank++] = size[c];
+	}
+	return ta_ox_set(ox, 0, x->dtype, &s);
+bad:
+	return ta_ox_node_fail(ox, -EINVAL,
+			       "equation '%s' does not fit its %u inputs", raw,
+			       ox->nd.n_in);
 }
 
 /* Resize (opset 10+) and Upsample: sizes, or floor(dim * scale). */

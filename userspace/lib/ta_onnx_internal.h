@@ -7,6 +7,7 @@
 #ifndef TA_ONNX_INTERNAL_H
 #define TA_ONNX_INTERNAL_H
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -289,14 +290,21 @@ int ta_ox_broadcast(struct ta_ox *ox, const struct ta_ox_shape *a,
 int ta_ox_binary(struct ta_ox *ox);
 
 /*
- * ta_onnx_conv.c: shape inference: convolutions, pools, matrix products,
- * resize
+ * ta_onnx_conv.c: shape inference: convolutions (also integer, quantized,
+ * transposed), pools, matrix products, resize
  */
 int ta_ox_conv(struct ta_ox *ox);
 int ta_ox_pool(struct ta_ox *ox);
 int ta_ox_global_pool(struct ta_ox *ox);
 int ta_ox_gemm(struct ta_ox *ox);
 int ta_ox_matmul(struct ta_ox *ox);
+int ta_ox_matmul_integer(struct ta_ox *ox);
+int ta_ox_qlinear_matmul(struct ta_ox *ox);
+int ta_ox_conv_integer(struct ta_ox *ox);
+int ta_ox_qlinear_conv(struct ta_ox *ox);
+int ta_ox_conv_transpose(struct ta_ox *ox);
+int ta_ox_det(struct ta_ox *ox);
+int ta_ox_einsum(struct ta_ox *ox);
 int ta_ox_resize(struct ta_ox *ox);
 
 /* ta_onnx_shape.c: shape inference: ops that rearrange shapes */
@@ -324,7 +332,6 @@ int ta_ox_tile(struct ta_ox *ox);
 int ta_ox_quantize(struct ta_ox *ox);
 int ta_ox_dequantize(struct ta_ox *ox);
 int ta_ox_dynamic_quantize(struct ta_ox *ox);
-int ta_ox_matmul_integer(struct ta_ox *ox);
 int ta_ox_layer_norm(struct ta_ox *ox);
 int ta_ox_is_class(struct ta_ox *ox);
 int ta_ox_cast_like(struct ta_ox *ox);

@@ -58,16 +58,6 @@ int ta_ox_dynamic_quantize(struct ta_ox *ox)
 	       ta_ox_set(ox, 2, TA_OX_UINT8, &scalar);
 }
 
-/* MatMulInteger: MatMul's shape, INT32. */
-int ta_ox_matmul_integer(struct ta_ox *ox)
-{
-	int ret = ta_ox_matmul(ox);
-
-	if (!ret && ox->nd.out[0] >= 0)
-		ox->v[ox->nd.out[0]].dtype = TA_OX_INT32;
-	return ret;
-}
-
 /*
  * LayerNormalization: Y is X; Mean and InvStdDev X's shape with every
  * dimension from axis on 1, of type stash_type (FLOAT by default).
