@@ -56,7 +56,7 @@ OPS = (UNARY + AXIS_OPS + ARITH + VARIADIC + LOGIC + COMPARE + REDUCE + [
     "ReverseSequence", "EyeLike", "CastLike", "QuantizeLinear",
     "DequantizeLinear", "DynamicQuantizeLinear", "MatMulInteger",
     "QLinearMatMul", "ConvInteger", "QLinearConv", "ConvTranspose", "Einsum",
-    "Det"])
+    "Det", "RNN", "GRU", "LSTM"])
 # Ops outside the inference table, in one model of eight: the importer
 # takes their shapes from value_info, which the oracle's "recorded" copy
 # fills from onnx.shape_inference (as exporters record them).
@@ -738,6 +738,21 @@ def build_op(b, op):
             if rng.random() < 0.5:
                 ins.append(b.const(np.zeros(m, np.int32), node=False))
             b.node(op, ins, **attrs)
+    elif op in ("RNN", "GRU", "LSTM"):
+        gates = {"RNN": 1, "GRU": 3, "LSTM": 4}[op]
+        layout = int(rng.random() < 0.1)  # ONNX Runtime runs layout 0 only
+        seq, batch, inp, hid = (rng.randint(1, 4) for _ in range(4))
+        nd = rng.choice([1, 2])
+        x = b.new_input(F, [batch, seq, inp] if layout else [seq, batch, inp])
+        w = b.const(np.ones([nd, gates * hid, inp], np.float32) * 0.1, node=False)
+        r = b.const(np.ones([nd, gates * hid, hid], np.float32) * 0.1, node=False)
+        attrs = {"direction": "bidirectional" if nd == 2 else rng.choice(["forward", "reverse"])}
+        if layout:
+            attrs["layout"] = 1
+        if rng.random() < 0.9:  # ONNX Runtime needs it
+            attrs["hidden_size"] = hid
+        n_out = rng.randint(1, 3 if op == "LSTM" else 2)
+        b.node(op, [x, w, r], n_out=n_out, **attrs)
     elif op == "Bernoulli":
         x, s = b.x()
         b.node(op, [b.node("Sigmoid", [x])[0]])

@@ -564,7 +564,8 @@ static int t_npu_ops(void)
 
 /*
  * The integer and quantized convolutions and products, ConvTranspose,
- * Einsum (with an ellipsis, implicit output), Det.
+ * Einsum (with an ellipsis, implicit output), Det, the recurrent ops (a
+ * bidirectional LSTM, a GRU whose hidden size comes from W).
  */
 static int t_npu_products(void)
 {
@@ -573,6 +574,8 @@ static int t_npu_products(void)
 	static const s64 xt[] = { 1, 2, 3, 3 }, wt[] = { 2, 4, 3, 3 };
 	static const s64 xe[] = { 2, 3, 4 }, ye[] = { 2, 4, 5 };
 	static const s64 dm[] = { 2, 3, 3 }, zero[] = { 0 };
+	static const s64 lw[] = { 2, 8, 4 }, lr[] = { 2, 8, 2 };
+	static const s64 gw[] = { 1, 15, 4 }, gr[] = { 1, 15, 5 };
 	struct pbw g = { 0 }, m;
 	struct ta_input in;
 	char err[512] = "";
@@ -602,6 +605,17 @@ static int t_npu_products(void)
 	node(&g, "Einsum", "", "xe", "e2", "equation:...ij->...ji", NULL);
 	node(&g, "Einsum", "", "xe", "e3", "equation:bji", NULL);
 	node(&g, "Det", "", "dm", "det", NULL);
+	init(&g, "lw", ONNX_FLOAT, lw, 3, NULL);
+	init(&g, "lr", ONNX_FLOAT, lr, 3, NULL);
+	node(&g, "LSTM", "", "xe,lw,lr", "ly,lh,lc", "hidden_size=2",
+	     "direction:bidirectional", NULL);
+	node(&g, "GRU", "", "xe,gw,gr", "gy", NULL);
+	init(&g, "gw", ONNX_FLOAT, gw, 3, NULL);
+	init(&g, "gr", ONNX_FLOAT, gr, 3, NULL);
+	output(&g, "ly");
+	output(&g, "lh");
+	output(&g, "lc");
+	output(&g, "gy");
 	output(&g, "ci");
 	output(&g, "qc");
 	output(&g, "qm");
@@ -621,7 +635,11 @@ static int t_npu_products(void)
 	    has(&in, "e1", 120, "FLOAT [2,3,5]") ||
 	    has(&in, "e2", 96, "FLOAT [2,4,3]") ||
 	    has(&in, "e3", 96, "FLOAT [2,4,3]") ||
-	    has(&in, "det", 8, "FLOAT [2]"))
+	    has(&in, "det", 8, "FLOAT [2]") ||
+	    has(&in, "ly", 96, "FLOAT [2,2,3,2]") ||
+	    has(&in, "lh", 48, "FLOAT [2,3,2]") ||
+	    has(&in, "lc", 48, "FLOAT [2,3,2]") ||
+	    has(&in, "gy", 120, "FLOAT [2,1,3,5]"))
 		return 1;
 	ta_input_free(&in);
 	/* an equation that does not fit its input */
@@ -653,7 +671,7 @@ const struct ta_test ta_onnx_infer_tests[] = {
 	  t_unknown_op },
 	{ "onnx: QDQ, LayerNormalization, depth and space, gathers, OneHot",
 	  t_npu_ops },
-	{ "onnx: ConvInteger, QLinearConv, QLinearMatMul, ConvTranspose, Einsum, Det",
+	{ "onnx: ConvInteger, QLinearConv, QLinearMatMul, ConvTranspose, Einsum, Det, LSTM, GRU",
 	  t_npu_products },
 	{ NULL, NULL },
 };

@@ -479,6 +479,70 @@ int ta_ox_qlinear_matmul(struct ta_ox *ox)
 	return ret ?: ta_ox_matmul_of(ox, 3, zp->dtype);
 }
 
+/*
+ * RNN, GRU, LSTM: X [seq, batch, input] (layout 1: [batch, seq, input]),
+ * W [directions, gates x hidden, input]. Y [seq, directions, batch,
+ * hidden] (layout 1: [batch, seq, directions, hidden]); Y_h and LSTM's Y_c
+ * [directions, batch, hidden] (layout 1: [batch, directions, hidden]).
+ */
+int ta_ox_recurrent(struct ta_ox *ox)
+{
+	const char *op = ox->nd.op_str;
+	u32 gates = !strcmp(op, "LSTM") ? 4 : !strcmp(op, "GRU") ? 3 : 1;
+	struct ta_ox_value *x, *w;
+	struct ta_ox_shape y = { .rank = 4 }, h = { .rank = 3 };
+	char dir[24];
+	s64 hidden, layout, nd, seq, batch;
+	u32 k;
+	int ret = ta_ox_need_rank(ox, 0, &x, 3, 3) ?:
+		  ta_ox_need_rank(ox, 1, &w, 3, 3) ?:
+		  ta_ox_attr_int(ox, "hidden_size", 0, &hidden) ?:
+		  ta_ox_attr_int(ox, "layout", 0, &layout) ?:
+		  ta_ox_attr_str(ox, "direction", "forward", dir, sizeof(dir));
+
+	if (ret)
+		return ret;
+	if (ox->nd.n_out > (gates == 4 ? 3U : 2U))
+		return ta_ox_node_fail(ox, -EINVAL, "%u outputs", ox->nd.n_out);
+	nd = !strcmp(dir, "bidirectional") ? 2 : 1;
+	if (strcmp(dir, "forward") && strcmp(dir, "reverse") && nd == 1)
+		return ta_ox_node_fail(ox, -EINVAL, "direction '%s'", dir);
+	if (layout != 0 && layout != 1)
+		return ta_ox_node_fail(ox, -EINVAL, "layout %lld", (long long)layout);
+	if (w->shape.d[0] != nd || w->shape.d[1] % gates ||
+	    (hidden && w->shape.d[1] != gates * hidden) ||
+	    w->shape.d[2] != x->shape.d[2])
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "W [%lld,%lld,%lld] for %lld directions, %u gates of hidden_size %lld and input size %lld",
+				       (long long)w->shape.d[0],
+				       (long long)w->shape.d[1],
+				       (long long)w->shape.d[2], (long long)nd,
+				       gates, (long long)hidden,
+				       (long long)x->shape.d[2]);
+	hidden = w->shape.d[1] / gates;
+	seq = x->shape.d[layout ? 1 : 0];
+	batch = x->shape.d[layout ? 0 : 1];
+	if (layout) {
+		y.d[0] = batch;
+		y.d[1] = seq;
+		y.d[2] = nd;
+		h.d[0] = batch;
+		h.d[1] = nd;
+	} else {
+		y.d[0] = seq;
+		y.d[1] = nd;
+		y.d[2] = batch;
+		h.d[0] = nd;
+		h.d[1] = batch;
+	}
+	y.d[3] = hidden;
+	h.d[2] = hidden;
+	ret = ta_ox_set(ox, 0, x->dtype, &y);
+	for (k = 1; k < ox->nd.n_out && !ret; k++)
+		ret = ta_ox_set(ox, k, x->dtype, &h);
+	return ret;
+}
+
 /* Det: the batch dimensions of [*, M, M]. */
 int ta_ox_det(struct ta_ox *ox)
 {

@@ -304,6 +304,7 @@ int ta_ox_conv_integer(struct ta_ox *ox);
 int ta_ox_qlinear_conv(struct ta_ox *ox);
 int ta_ox_conv_transpose(struct ta_ox *ox);
 int ta_ox_det(struct ta_ox *ox);
+int ta_ox_recurrent(struct ta_ox *ox);
 int ta_ox_einsum(struct ta_ox *ox);
 int ta_ox_resize(struct ta_ox *ox);
 
