@@ -101,8 +101,18 @@ litert_install() {
 		/usr/bin/python3 "$(dirname "$0")/tflite-oracle/oracle.py" --selftest --litert
 }
 
+# Its second runtime, for the models LiteRT does not load: tfjs-tflite at
+# the version tests/tflite-oracle/tflite-web-version.sh pins; kept once it
+# runs a model at its kernels' shapes (oracle.py --selftest --web).
+tflite_web_install() {
+	. "$(dirname "$0")/tflite-oracle/tflite-web-version.sh"
+	npm_cached "$TA_TFLITE_WEB_DIR" "@tensorflow/tfjs-tflite@$TA_TFLITE_WEB_VERSION" \
+		"does not run a model" /usr/bin/python3 "$(dirname "$0")/tflite-oracle/oracle.py" \
+		--selftest --litert - --web
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
-	[ "${1:-}" = --kernel ] || { ort_install && litert_install; }
+	[ "${1:-}" = --kernel ] || { ort_install && litert_install && tflite_web_install; }
 	exit 0
 fi
 if [ "$(id -u)" != 0 ]; then
@@ -121,4 +131,4 @@ if [ -n "$headers612" ]; then
 fi
 echo "deps: installing ${missing[*]}" >&2
 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-[ "${1:-}" = --kernel ] || { ort_install && litert_install; }
+[ "${1:-}" = --kernel ] || { ort_install && litert_install && tflite_web_install; }

@@ -27,10 +27,13 @@ models of SYNTHETIC below):
   plan every tensor at least as large as LiteRT writes it; accepting one that LiteRT finds too small
   ("Custom allocation is too small") or traps on fails. What LiteRT says
   of each mutation is counted.
-A model LiteRT cannot run (Vela's custom op, per-channel quantization on
-a tensor of one scale, the SVDF and LSTM models it does not load) is
-reported and not compared; --min-models and --min-mutations fail a run
-that compared fewer.
+A model LiteRT does not load (variable tensors: the SVDF and LSTM models)
+runs, with its mutations, in TFLite's own interpreter built to
+WebAssembly (--web: tfjs-tflite, tflite-web-run.cjs), whose kernels size
+every tensor they write whatever the model records: each must be planned
+at least as large. A model neither runs (Vela's custom op, per-channel
+quantization on a tensor of one scale) is reported and not compared;
+--min-models and --min-mutations fail a run that compared fewer.
 
 TAP on stdout, one result a model and one a mutation, counts as comments.
 """
@@ -50,6 +53,9 @@ import tempfile
 TYPE_SIZE = {0: 4, 1: 2, 2: 4, 3: 1, 4: 8, 6: 1, 7: 2, 8: 8, 9: 1, 10: 8,
              11: 16, 12: 8, 15: 4, 16: 2, 18: 2}
 REFUSAL = re.compile(r"op (\d+) \(([A-Z0-9_]+)\)")
+# The second runtime: TFLite's interpreter built to WebAssembly
+# (tfjs-tflite), for the models LiteRT does not load.
+WEB_SCRIPT, WEB_NAME = "tflite-web-run.cjs", "TFLite web"
 
 
 class Flat:
@@ -205,22 +211,24 @@ def shrunk(data, ti):
 
 
 class LiteRt:
-    """litert-run.mjs, started again after each model it did not run: a
-    failed allocation can leave its WebAssembly memory unusable"""
+    """litert-run.mjs (or another runner of its protocol: script), started
+    again after each model it did not run: a failed allocation can leave
+    its WebAssembly memory unusable"""
 
-    def __init__(self, prefix):
-        self.prefix, self.p = prefix, None
+    def __init__(self, prefix, script="litert-run.mjs", name="LiteRT"):
+        self.prefix, self.p, self.script, self.name = prefix, None, script, name
 
     def run(self, path, feeds=None):
         if self.p is None:
             self.p = subprocess.Popen(["node", os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                                            "litert-run.mjs"), self.prefix],
+                                                            self.script), self.prefix],
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=subprocess.DEVNULL, text=True)
         self.p.stdin.write(json.dumps({"model": path, "feeds": feeds}) + "\n")
         self.p.stdin.flush()
         line = self.p.stdout.readline()
-        ans = json.loads(line) if line else {"ok": False, "error": "LiteRT ended", "too_small": []}
+        ans = json.loads(line) if line else {"ok": False, "error": "%s ended" % self.name,
+                                             "too_small": []}
         if not ans["ok"]:
             self.p.stdin.close()
             self.p.wait()
@@ -598,6 +606,28 @@ def selftest(prefix):
     return 0
 
 
+def selftest_web(prefix):
+    """TFLite's interpreter in tfjs-tflite runs a model, reports every
+    tensor an op writes, and reports the shape its kernel computes where
+    the model records a smaller one (tests/deps.sh runs this before
+    keeping an install)."""
+    rt = LiteRt(prefix, WEB_SCRIPT, WEB_NAME)
+    with tempfile.TemporaryDirectory() as tmp:
+        p = os.path.join(tmp, "x.tflite")
+        data = tiny_model()
+        m, _ = shrunk(data, 2)
+        for d in (data, m):
+            x, outs = exposed(d)
+            open(p, "wb").write(x)
+            ans = rt.run(p)
+            if not ans["ok"] or [o["dims"] for o in ans["outputs"]] != [[2, 3], [2, 3]] or outs != [3, 2]:
+                print("selftest: the tiny model%s: %s" % (
+                    " with [2, 2] recorded for ADD's [2, 3]" if d is m else "", ans), file=sys.stderr)
+                return 1
+    print("selftest: TFLite web ran the tiny model, at the kernel's shapes", file=sys.stderr)
+    return 0
+
+
 def wrong_sizes(outs, written, sizes, types, shapes=None):
     """what LiteRT wrote (tensors outs, written[k] for outs[k]) against the
     plan: each tensor planned smaller, and with shapes, each written at
@@ -606,10 +636,10 @@ def wrong_sizes(outs, written, sizes, types, shapes=None):
     for t, o in zip(outs, written):
         w = nbytes(types[t], o["dims"])
         if sizes.get(t, 0) < w:
-            wrong.append("tensor %d planned %d bytes, LiteRT wrote %d %s" % (
+            wrong.append("tensor %d planned %d bytes, the runtime wrote %d %s" % (
                 t, sizes.get(t, 0), w, o["dims"]))
         elif shapes is not None and o["dims"] != shapes[t]:
-            wrong.append("tensor %d: LiteRT wrote %s, the model records %s" % (
+            wrong.append("tensor %d: the runtime wrote %s, the model records %s" % (
                 t, o["dims"], shapes[t]))
     return wrong
 
@@ -618,6 +648,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tactl")
     ap.add_argument("--litert", required=True)
+    ap.add_argument("--web", help="tfjs-tflite's npm prefix: the runtime for what LiteRT cannot run")
     ap.add_argument("--selftest", action="store_true")
     ap.add_argument("--min-models", type=int, default=1)
     ap.add_argument("--min-mutations", type=int, default=1)
@@ -625,7 +656,7 @@ def main():
     ap.add_argument("dirs", nargs="*")
     a = ap.parse_args()
     if a.selftest:
-        return selftest(a.litert)
+        return selftest_web(a.web) if a.web else selftest(a.litert)
     models = sorted(p for d in a.dirs for p in glob.glob(os.path.join(d, "*.tflite")))
     synth_dir = tempfile.mkdtemp(prefix="ta-tflite-oracle-")
     fed = {}
@@ -635,9 +666,11 @@ def main():
         models.append(path)
         fed[path] = feeds
     rt = LiteRt(a.litert)
+    web = LiteRt(a.web, WEB_SCRIPT, WEB_NAME) if a.web else None
     n = 0
     count = {"models": 0, "ran": 0, "refused_models": 0, "mutations": 0, "refused": 0, "larger": 0,
-             "under": 0, "unseen": 0, "lrt_ran": 0, "lrt_small": 0, "lrt_trap": 0, "fed": 0}
+             "under": 0, "unseen": 0, "lrt_ran": 0, "lrt_small": 0, "lrt_trap": 0, "fed": 0,
+             "web": 0, "web_mutations": 0, "web_larger": 0}
     refusals = {}
 
     def result(ok, text):
@@ -666,8 +699,17 @@ def main():
             x, outs = exposed(data)
             xp = os.path.join(tmp, "x.tflite")
             open(xp, "wb").write(x)
+            cur = rt
             ans = rt.run(xp, fed.get(path))
             sizes, why = planned(a.tactl, path, tmp)
+            if not ans["ok"] and not ans.get("too_small") and web is not None and \
+                    "memory access out of bounds" not in ans["error"]:
+                # a model LiteRT cannot load (variable tensors): TFLite's
+                # own interpreter, whose kernels size what they write
+                other = web.run(xp)
+                if other["ok"]:
+                    cur, ans = web, other
+                    count["web"] += 1
             if not ans["ok"] and (ans.get("too_small") or
                                   "memory access out of bounds" in ans["error"]):
                 # the runtime writes more than the model records: a plan
@@ -683,7 +725,8 @@ def main():
             if not ans["ok"]:
                 # a model this runtime cannot run (Vela's ethos-u op):
                 # no claim either way, and its mutations are not tried
-                result(True, "%s: LiteRT cannot run it (%s); not compared" % (name, ans["error"][:80]))
+                result(True, "%s: LiteRT cannot run it (%s)%s; not compared" % (
+                    name, ans["error"][:80], "" if web is None else ", nor TFLite web"))
                 continue
             count["ran"] += 1
             if sizes is None:
@@ -691,8 +734,8 @@ def main():
                 differ = [(t, o["dims"]) for t, o in zip(outs, ans["outputs"])
                           if o["dims"] != shapes[t]]
                 result(bool(differ) and REFUSAL.search(why) is not None,
-                       "%s: refused (%s); LiteRT wrote %s" % (
-                           name, why[why.find("op "):][:100],
+                       "%s: refused (%s); %s wrote %s" % (
+                           name, why[why.find("op "):][:100], cur.name,
                            ", ".join("tensor %d %s, recorded %s" % (t, d, shapes[t])
                                      for t, d in differ[:2]) or "every tensor as recorded"))
                 count["refused_models"] += 1
@@ -700,21 +743,27 @@ def main():
             # and at the recorded shape: else the reader's rules would be
             # judging shapes the runtime does not have
             under = wrong_sizes(outs, ans["outputs"], sizes, types, shapes)
-            result(not under, "%s: %d tensors as LiteRT writes them%s" % (
-                name, len(outs), ": " + "; ".join(under[:3]) if under else ""))
+            result(not under, "%s: %d tensors as %s writes them%s" % (
+                name, len(outs), cur.name, ": " + "; ".join(under[:3]) if under else ""))
             for t in to_mutate(written, shapes, a.mutations_per_model):
                 m, dims = shrunk(data, t)
                 if m is None:
                     continue
                 count["mutations"] += 1
+                count["web_mutations"] += cur is web
                 mp = os.path.join(tmp, "m.tflite")
                 open(mp, "wb").write(m)
                 mx, _ = exposed(m)
                 open(xp, "wb").write(mx)
-                ans = rt.run(xp, fed.get(path))
+                ans = cur.run(xp, fed.get(path))
                 sizes, why = planned(a.tactl, mp, tmp)
                 label = "%s tensor %d %s recorded %s" % (name, t, shapes[t], dims)
-                if ans["ok"]:
+                if cur is web:
+                    # its kernels size what they write: the mutated
+                    # tensor at other dims than recorded is written larger
+                    count["web_larger"] += any(
+                        o["dims"] != dims for tt, o in zip(outs, ans.get("outputs", [])) if tt == t)
+                elif ans["ok"]:
                     count["lrt_ran"] += 1
                 elif t in ans.get("too_small", []):
                     count["lrt_small"] += 1
@@ -736,8 +785,8 @@ def main():
                         count["under"] += 1
                     else:
                         count["larger"] += 1
-                    result(not under, "%s: accepted, LiteRT ran it%s" % (
-                        label, ": " + "; ".join(under[:2]) if under else ", nothing under-sized"))
+                    result(not under, "%s: accepted, %s ran it%s" % (
+                        label, cur.name, ": " + "; ".join(under[:2]) if under else ", nothing under-sized"))
                 elif ans.get("too_small") or "out of bounds" in ans["error"]:
                     # the runtime computed more than the recorded shape: it
                     # refused its allocation, or wrote past it and trapped
@@ -746,8 +795,8 @@ def main():
                         label, sizes.get(t, 0), ans["error"][:80]))
                 else:
                     count["unseen"] += 1
-                    result(True, "%s: LiteRT cannot run it (%s); not compared" % (
-                        label, ans["error"][:60]))
+                    result(True, "%s: %s cannot run it (%s); not compared" % (
+                        label, cur.name, ans["error"][:60]))
     print("# models: %(models)d, LiteRT ran %(ran)d (refused by tactl %(refused_models)d, "
           "fed other values than recorded %(fed)d); "
           "mutations: %(mutations)d, refused "
@@ -755,6 +804,9 @@ def main():
           "not run by LiteRT %(unseen)d" % count)
     print("# LiteRT on the mutations: found the recorded shape too small %(lrt_small)d, "
           "trapped writing outside its memory %(lrt_trap)d, ran %(lrt_ran)d" % count)
+    print("# TFLite web (the models LiteRT cannot load): %(web)d models, %(web_mutations)d "
+          "mutations, of which it wrote %(web_larger)d at the kernel's shape, past the "
+          "recorded one" % count)
     for op, k in sorted(refusals.items(), key=lambda x: -x[1]):
         print("#   refused %4d  %s" % (k, op))
     result(count["ran"] >= a.min_models, "models LiteRT ran: %d (at least %d)" % (
