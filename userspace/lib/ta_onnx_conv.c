@@ -178,6 +178,24 @@ static int ta_ox_window_out(struct ta_ox *ox, const struct ta_ox_window *w,
 }
 
 /*
+ * A convolution's X (input 0, with spatial dimensions), W (input @wk, of
+ * X's rank), group and window.
+ */
+static int ta_ox_conv_inputs(struct ta_ox *ox, u32 wk, struct ta_ox_value **x,
+			     struct ta_ox_value **w, s64 *group,
+			     struct ta_ox_window *win)
+{
+	int ret = ta_ox_one_output(ox) ?:
+		  ta_ox_need_rank(ox, 0, x, 3, TA_OX_MAX_RANK);
+
+	if (ret)
+		return ret;
+	return ta_ox_need_rank(ox, wk, w, (*x)->shape.rank, (*x)->shape.rank) ?:
+	       ta_ox_attr_int(ox, "group", 1, group) ?:
+	       ta_ox_window_attrs(ox, (*x)->shape.rank - 2, win, false);
+}
+
+/*
  * A convolution of X (input 0) by W (input @wk), its bias input @bk (or
  * none: -1), into an output of type @dtype (0: X's): Conv, ConvInteger,
  * QLinearConv.
@@ -189,17 +207,11 @@ static int ta_ox_conv_of(struct ta_ox *ox, u32 wk, s32 bk, u32 dtype)
 	struct ta_ox_shape s;
 	s64 group;
 	u32 nsp, i;
-	int ret = ta_ox_one_output(ox) ?:
-		  ta_ox_need_rank(ox, 0, &x, 3, TA_OX_MAX_RANK);
+	int ret = ta_ox_conv_inputs(ox, wk, &x, &w, &group, &win);
 
 	if (ret)
 		return ret;
 	nsp = x->shape.rank - 2;
-	ret = ta_ox_need_rank(ox, wk, &w, x->shape.rank, x->shape.rank) ?:
-	      ta_ox_attr_int(ox, "group", 1, &group) ?:
-	      ta_ox_window_attrs(ox, nsp, &win, false);
-	if (ret)
-		return ret;
 	for (i = 0; i < nsp; i++) {
 		struct ta_ox_attr a;
 
@@ -269,16 +281,12 @@ int ta_ox_conv_transpose(struct ta_ox *ox)
 	s64 group, opad[TA_OX_MAX_RANK], oshape[TA_OX_MAX_RANK + 2];
 	s32 n_opad, n_oshape;
 	u32 nsp, i;
-	int ret = ta_ox_one_output(ox) ?:
-		  ta_ox_need_rank(ox, 0, &x, 3, TA_OX_MAX_RANK);
+	int ret = ta_ox_conv_inputs(ox, 1, &x, &w, &group, &win);
 
 	if (ret)
 		return ret;
 	nsp = x->shape.rank - 2;
-	ret = ta_ox_need_rank(ox, 1, &w, x->shape.rank, x->shape.rank) ?:
-	      ta_ox_attr_int(ox, "group", 1, &group) ?:
-	      ta_ox_window_attrs(ox, nsp, &win, false) ?:
-	      ta_ox_attr_ints(ox, "output_padding", opad, TA_OX_MAX_RANK,
+	ret = ta_ox_attr_ints(ox, "output_padding", opad, TA_OX_MAX_RANK,
 			      &n_opad) ?:
 	      ta_ox_attr_ints(ox, "output_shape", oshape, TA_OX_MAX_RANK + 2,
 			      &n_oshape);
