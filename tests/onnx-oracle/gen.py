@@ -56,13 +56,13 @@ OPS = (UNARY + AXIS_OPS + ARITH + VARIADIC + LOGIC + COMPARE + REDUCE + [
     "ReverseSequence", "EyeLike", "CastLike", "QuantizeLinear",
     "DequantizeLinear", "DynamicQuantizeLinear", "MatMulInteger",
     "QLinearMatMul", "ConvInteger", "QLinearConv", "ConvTranspose", "Einsum",
-    "Det", "RNN", "GRU", "LSTM"])
+    "Det", "RNN", "GRU", "LSTM", "BitShift", "GridSample", "RoiAlign", "MaxUnpool"])
 # Ops outside the inference table, in one model of eight: the importer
 # takes their shapes from value_info, which the oracle's "recorded" copy
 # fills from onnx.shape_inference (as exporters record them).
 OUTSIDE = ["Bernoulli"]
-# Not in models of opset 20.
-NOT_IN_20 = set()
+# Not in models of opset 20 (its GridSample names its modes otherwise).
+NOT_IN_20 = {"GridSample"}
 PLACEHOLDER = "Relu"
 
 
@@ -753,6 +753,31 @@ def build_op(b, op):
             attrs["hidden_size"] = hid
         n_out = rng.randint(1, 3 if op == "LSTM" else 2)
         b.node(op, [x, w, r], n_out=n_out, **attrs)
+    elif op == "BitShift":
+        s = b.rand_shape()
+        x = b.new_input(T.UINT8, s)
+        y = b.const(np.ones(b.bshape(s), np.uint8), node=False)
+        ins = [x, y] if rng.random() < 0.5 else [y, x]
+        b.node(op, ins, direction=rng.choice(["LEFT", "RIGHT"]))
+    elif op == "GridSample":
+        x, s = b.x(min_rank=4, max_rank=4)
+        grid = b.new_input(F, [s[0], rng.randint(1, 4), rng.randint(1, 4), 2])
+        b.node(op, [x, grid], mode=rng.choice(["bilinear", "nearest"]))
+    elif op == "RoiAlign":
+        x, s = b.x(min_rank=4, max_rank=4, pred=lambda s: s[1] >= 1)
+        r = rng.randint(1, 3)
+        rois = b.const(np.array([[0, 0, 1, 1]] * r, np.float32), node=False)
+        idx = b.const(np.zeros(r, np.int64), node=False)
+        b.node(op, [x, rois, idx], output_height=rng.randint(1, 3),
+               output_width=rng.randint(1, 3))
+    elif op == "MaxUnpool":
+        x, s = b.x(min_rank=4, max_rank=4, pred=lambda s: min(s[2:]) >= 2)
+        k = [2, 2]
+        y, i = b.node("MaxPool", [x], n_out=2, kernel_shape=k, strides=k)
+        ins = [y, i]
+        if rng.random() < 0.4:
+            ins.append(b.ints(s))
+        b.node(op, ins, kernel_shape=k, strides=k)
     elif op == "Bernoulli":
         x, s = b.x()
         b.node(op, [b.node("Sigmoid", [x])[0]])
@@ -808,7 +833,8 @@ def model(rng):
     opset = 20 if rng.random() < 1 / 6 else 17
     ops = [o for o in OPS if opset == 20 or o not in ("Gelu", "Mish")]
     if opset == 20:
-        ops = [o for o in ops if o not in NOT_IN_20]
+        # Gelu and Mish only there: weighed up, so 500 models have both
+        ops = [o for o in ops if o not in NOT_IN_20] + ["Gelu", "Mish"] * 4
     if opset == 17 and rng.random() < 1 / 8:
         ops = ops + OUTSIDE * 4  # a model with ops the importer cannot infer
     b = Builder(rng, opset)

@@ -573,9 +573,10 @@ static int t_npu_products(void)
 	static const s64 a[] = { 4, 5 }, bm[] = { 5, 3 };
 	static const s64 xt[] = { 1, 2, 3, 3 }, wt[] = { 2, 4, 3, 3 };
 	static const s64 xe[] = { 2, 3, 4 }, ye[] = { 2, 4, 5 };
-	static const s64 dm[] = { 2, 3, 3 }, zero[] = { 0 };
+	static const s64 dm[] = { 2, 3, 3 }, zero[] = { 0 }, zero3[] = { 0, 0, 0 };
 	static const s64 lw[] = { 2, 8, 4 }, lr[] = { 2, 8, 2 };
 	static const s64 gw[] = { 1, 15, 4 }, gr[] = { 1, 15, 5 };
+	static const s64 grid[] = { 1, 4, 7, 2 }, rois[] = { 3, 4 }, three[] = { 3 };
 	struct pbw g = { 0 }, m;
 	struct ta_input in;
 	char err[512] = "";
@@ -612,6 +613,19 @@ static int t_npu_products(void)
 	node(&g, "GRU", "", "xe,gw,gr", "gy", NULL);
 	init(&g, "gw", ONNX_FLOAT, gw, 3, NULL);
 	init(&g, "gr", ONNX_FLOAT, gr, 3, NULL);
+	input(&g, "grid", grid, 4);
+	init(&g, "rois", ONNX_FLOAT, rois, 2, NULL);
+	init(&g, "ri", ONNX_INT64, three, 1, zero3);
+	node(&g, "GridSample", "", "xt,grid", "gs", NULL);
+	node(&g, "RoiAlign", "", "xt,rois,ri", "ra", "output_height=2",
+	     "output_width=5", NULL);
+	node(&g, "MaxPool", "", "xt", "mp,mi", "kernel_shape=[2,2]",
+	     "strides=[1,1]", NULL);
+	node(&g, "MaxUnpool", "", "mp,mi", "mu", "kernel_shape=[2,2]",
+	     "strides=[1,1]", NULL);
+	output(&g, "gs");
+	output(&g, "ra");
+	output(&g, "mu");
 	output(&g, "ly");
 	output(&g, "lh");
 	output(&g, "lc");
@@ -639,7 +653,10 @@ static int t_npu_products(void)
 	    has(&in, "ly", 96, "FLOAT [2,2,3,2]") ||
 	    has(&in, "lh", 48, "FLOAT [2,3,2]") ||
 	    has(&in, "lc", 48, "FLOAT [2,3,2]") ||
-	    has(&in, "gy", 120, "FLOAT [2,1,3,5]"))
+	    has(&in, "gy", 120, "FLOAT [2,1,3,5]") ||
+	    has(&in, "gs", 224, "FLOAT [1,2,4,7]") ||
+	    has(&in, "ra", 240, "FLOAT [3,2,2,5]") ||
+	    has(&in, "mu", 72, "FLOAT [1,2,3,3]"))
 		return 1;
 	ta_input_free(&in);
 	/* an equation that does not fit its input */
@@ -671,7 +688,7 @@ const struct ta_test ta_onnx_infer_tests[] = {
 	  t_unknown_op },
 	{ "onnx: QDQ, LayerNormalization, depth and space, gathers, OneHot",
 	  t_npu_ops },
-	{ "onnx: ConvInteger, QLinearConv, QLinearMatMul, ConvTranspose, Einsum, Det, LSTM, GRU",
+	{ "onnx: integer, quantized, transposed convs; Einsum, Det, RNNs, GridSample, RoiAlign, MaxUnpool",
 	  t_npu_products },
 	{ NULL, NULL },
 };

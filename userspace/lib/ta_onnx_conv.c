@@ -383,6 +383,47 @@ int ta_ox_global_pool(struct ta_ox *ox)
 	return ta_ox_set(ox, 0, x->dtype, &s);
 }
 
+/*
+ * MaxUnpool: the values of its output_shape input (a constant), else each
+ * spatial dimension (in - 1) x stride + kernel - the pads; X's type.
+ */
+int ta_ox_max_unpool(struct ta_ox *ox)
+{
+	struct ta_ox_value *x, *os = ta_ox_in(ox, 2);
+	struct ta_ox_window win;
+	struct ta_ox_shape s;
+	const s64 *iv;
+	u32 nsp, i, n;
+	int ret = ta_ox_one_output(ox) ?:
+		  ta_ox_need_rank(ox, 0, &x, 3, TA_OX_MAX_RANK);
+
+	if (ret)
+		return ret;
+	nsp = x->shape.rank - 2;
+	ret = ta_ox_window_attrs(ox, nsp, &win, true);
+	if (ret)
+		return ret;
+	s = x->shape;
+	if (os) {
+		if (!ta_ox_ints(os, &iv, &n))
+			return ta_ox_runtime_input(ox, 2, "output_shape");
+		if (n != s.rank)
+			return ta_ox_node_fail(ox, -EINVAL,
+					       "output_shape of %u values for rank %u",
+					       n, s.rank);
+		memcpy(s.d, iv, sizeof(*iv) * n);
+		return ta_ox_set(ox, 0, x->dtype, &s);
+	}
+	for (i = 0; i < nsp; i++) {
+		if (win.k[i] < 1 || win.k[i] > (1LL << 31))
+			return ta_ox_node_fail(ox, -EINVAL, "kernel size %lld out of range",
+					       (long long)win.k[i]);
+		s.d[2 + i] = (s.d[2 + i] - 1) * win.s[i] + win.k[i] -
+			     win.pads[i] - win.pads[i + nsp];
+	}
+	return ta_ox_set(ox, 0, x->dtype, &s);
+}
+
 int ta_ox_gemm(struct ta_ox *ox)
 {
 	struct ta_ox_value *a, *b, *c;

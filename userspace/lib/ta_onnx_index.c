@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * ta_onnx_index.c - the ONNX reader (ta_onnx.c): shape inference: ops
- * that gather elements by index or move them between dimensions
- * (GatherElements, GatherND, OneHot, DepthToSpace, SpaceToDepth).
+ * that gather elements by index or coordinates, or move them between
+ * dimensions (GatherElements, GatherND, OneHot, GridSample, RoiAlign,
+ * DepthToSpace, SpaceToDepth).
  */
 #include "ta_onnx_internal.h"
 
@@ -100,6 +101,60 @@ int ta_ox_one_hot(struct ta_ox *ox)
 			s.d[s.rank++] = ind->shape.d[i];
 	}
 	return ta_ox_set(ox, 0, vals->dtype, &s);
+}
+
+/* GridSample: [N, C] and the grid's [N, out..., rank - 2] out dims. */
+int ta_ox_grid_sample(struct ta_ox *ox)
+{
+	struct ta_ox_value *x, *grid;
+	struct ta_ox_shape s;
+	u32 i;
+	int ret = ta_ox_one_output(ox) ?:
+		  ta_ox_need_rank(ox, 0, &x, 3, TA_OX_MAX_RANK) ?:
+		  ta_ox_need_rank(ox, 1, &grid, x->shape.rank, x->shape.rank);
+
+	if (ret)
+		return ret;
+	if (grid->shape.d[0] != x->shape.d[0] ||
+	    grid->shape.d[grid->shape.rank - 1] != x->shape.rank - 2)
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "a grid of %lld batches and points of %lld for X of %lld and %u spatial dimensions",
+				       (long long)grid->shape.d[0],
+				       (long long)grid->shape.d[grid->shape.rank - 1],
+				       (long long)x->shape.d[0], x->shape.rank - 2);
+	s = x->shape;
+	for (i = 2; i < s.rank; i++)
+		s.d[i] = grid->shape.d[i - 1];
+	return ta_ox_set(ox, 0, x->dtype, &s);
+}
+
+/* RoiAlign: [num_rois, C, output_height, output_width]. */
+int ta_ox_roi_align(struct ta_ox *ox)
+{
+	struct ta_ox_value *x, *rois, *idx;
+	struct ta_ox_shape s = { .rank = 4 };
+	s64 oh, ow;
+	int ret = ta_ox_one_output(ox) ?: ta_ox_need_rank(ox, 0, &x, 4, 4) ?:
+		  ta_ox_need_rank(ox, 1, &rois, 2, 2) ?:
+		  ta_ox_need_rank(ox, 2, &idx, 1, 1) ?:
+		  ta_ox_attr_int(ox, "output_height", 1, &oh) ?:
+		  ta_ox_attr_int(ox, "output_width", 1, &ow);
+
+	if (ret)
+		return ret;
+	if (rois->shape.d[1] != 4 || idx->shape.d[0] != rois->shape.d[0] ||
+	    oh < 1 || ow < 1)
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "rois [%lld,%lld], %lld batch indices, output %lld x %lld",
+				       (long long)rois->shape.d[0],
+				       (long long)rois->shape.d[1],
+				       (long long)idx->shape.d[0], (long long)oh,
+				       (long long)ow);
+	s.d[0] = rois->shape.d[0];
+	s.d[1] = x->shape.d[1];
+	s.d[2] = oh;
+	s.d[3] = ow;
+	return ta_ox_set(ox, 0, x->dtype, &s);
 }
 
 /*

@@ -296,6 +296,7 @@ int ta_ox_binary(struct ta_ox *ox);
 int ta_ox_conv(struct ta_ox *ox);
 int ta_ox_pool(struct ta_ox *ox);
 int ta_ox_global_pool(struct ta_ox *ox);
+int ta_ox_max_unpool(struct ta_ox *ox);
 int ta_ox_gemm(struct ta_ox *ox);
 int ta_ox_matmul(struct ta_ox *ox);
 int ta_ox_matmul_integer(struct ta_ox *ox);
@@ -338,11 +339,16 @@ int ta_ox_is_class(struct ta_ox *ox);
 int ta_ox_cast_like(struct ta_ox *ox);
 int ta_ox_eye_like(struct ta_ox *ox);
 
-/* ta_onnx_index.c: shape inference: gathers by index, depth and space */
+/*
+ * ta_onnx_index.c: shape inference: gathers by index or coordinates, depth
+ * and space
+ */
 int ta_ox_gather_elements(struct ta_ox *ox);
 int ta_ox_gather_nd(struct ta_ox *ox);
 int ta_ox_one_hot(struct ta_ox *ox);
 int ta_ox_depth_space(struct ta_ox *ox);
+int ta_ox_grid_sample(struct ta_ox *ox);
+int ta_ox_roi_align(struct ta_ox *ox);
 
 /* ta_onnx_reduce.c: shape inference: reductions and data-dependent ops */
 void ta_ox_may_empty(struct ta_ox *ox);
