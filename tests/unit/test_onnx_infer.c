@@ -492,6 +492,7 @@ static int t_npu_ops(void)
 	static const s64 one[] = { 1 }, two[] = { 2 }, five[] = { 5 };
 	static const s64 gi[] = { 1, 8, 4, 2 }, nd[] = { 2, 2 };
 	static const s64 zeros[64] = { 0 }, ndv[] = { 0, 1, 0, 3 };
+	static const s64 w63[] = { 6, 3 };
 	struct pbw g = { 0 }, m;
 	struct ta_input in;
 	char err[512] = "";
@@ -518,6 +519,12 @@ static int t_npu_ops(void)
 	node(&g, "OneHot", "", "ind,depth,ohv", "oh", NULL);
 	node(&g, "IsNaN", "", "x", "isn", NULL);
 	node(&g, "DynamicQuantizeLinear", "", "x", "dy,dys,dyz", NULL);
+	/* a quantized weight: its DequantizeLinear runs, it is not folded */
+	init(&g, "wq", ONNX_INT64, w63, 2, zeros);
+	node(&g, "Cast", "", "wq", "w8", "to=3", NULL);
+	node(&g, "DequantizeLinear", "", "w8,sc,zp8", "dqw", NULL);
+	node(&g, "MatMul", "", "x,dqw", "mm", NULL);
+	output(&g, "mm");
 	output(&g, "dq");
 	output(&g, "d2s");
 	output(&g, "s2d");
@@ -547,8 +554,14 @@ static int t_npu_ops(void)
 	    has(&in, "oh", 60, "FLOAT [3,5]") ||
 	    has(&in, "isn", 192, "BOOL [1,8,4,6]") ||
 	    has(&in, "dy", 192, "UINT8 [1,8,4,6]") ||
-	    has(&in, "dys", 4, "FLOAT []") || has(&in, "dyz", 1, "UINT8 []"))
+	    has(&in, "dys", 4, "FLOAT []") || has(&in, "dyz", 1, "UINT8 []") ||
+	    has(&in, "w8", 18, "INT8 [6,3] folded") ||
+	    has(&in, "dqw", 72, "FLOAT [6,3]") ||
+	    has(&in, "mm", 384, "FLOAT [1,8,4,3]"))
 		return 1;
+	TA_CHECK(!strstr(in.notes[tensor(&in, "dqw")], "folded"),
+		 "the DequantizeLinear of a weight folded: %s",
+		 in.notes[tensor(&in, "dqw")]);
 	ta_input_free(&in);
 	/* a depth from the data */
 	memset(&g, 0, sizeof(g));

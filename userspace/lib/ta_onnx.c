@@ -443,6 +443,7 @@ static int ta_ox_node(struct ta_ox *ox, u32 i)
 		ret = ta_ox_cannot(ox, "an op type this importer does not know");
 	}
 	if (ret == -EOPNOTSUPP && ox->why_input >= 0 &&
+	    ta_ox_in(ox, (u32)ox->why_input) &&
 	    ta_ox_in(ox, (u32)ox->why_input)->from_data) {
 		char nm[80];
 
@@ -492,7 +493,12 @@ static int ta_ox_node(struct ta_ox *ox, u32 i)
 	for (k = 0; k < nd->n_out; k++)
 		if (nd->out[k] >= 0 && ox->v[nd->out[k]].is_output)
 			all_const = false;
-	nd->folded = all_const && op;
+	/*
+	 * ONNX Runtime's constant folding keeps a DequantizeLinear (of a
+	 * quantized weight: its QDQ fusion reads the pair), and so does an
+	 * NPU's compiler: it runs, its output a tensor of the plan
+	 */
+	nd->folded = all_const && op && strcmp(nd->op_str, "DequantizeLinear");
 	for (k = 0; nd->folded && k < nd->n_out; k++)
 		if (nd->out[k] >= 0)
 			ox->v[nd->out[k]].is_const = true;
