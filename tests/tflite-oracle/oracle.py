@@ -827,11 +827,11 @@ def main():
                     count["unseen"] += 1
                     result(True, "%s: %s cannot run it (%s); not compared" % (
                         label, cur.name, ans["error"][:60]))
-    print("# models: %(models)d, LiteRT ran %(ran)d (refused by tactl %(refused_models)d, "
+    print("# models: %(models)d, run %(ran)d (%(web)d of them by TFLite web; refused by tactl %(refused_models)d, "
           "fed other values than recorded %(fed)d); "
           "mutations: %(mutations)d, refused "
           "%(refused)d, planned as large as the runtime %(larger)d, under-sized %(under)d, "
-          "not run by LiteRT %(unseen)d" % count)
+          "not run by the runtime %(unseen)d" % count)
     print("# LiteRT on the mutations: found the recorded shape too small %(lrt_small)d, "
           "trapped writing outside its memory %(lrt_trap)d, ran %(lrt_ran)d" % count)
     print("# TFLite web (the models LiteRT cannot load): %(web)d models (%(web_repaired)d "
@@ -839,7 +839,7 @@ def main():
           "%(web_larger)d at the kernel's shape, past the recorded one" % count)
     for op, k in sorted(refusals.items(), key=lambda x: -x[1]):
         print("#   refused %4d  %s" % (k, op))
-    result(count["ran"] >= a.min_models, "models LiteRT ran: %d (at least %d)" % (
+    result(count["ran"] >= a.min_models, "models run (LiteRT, TFLite web): %d (at least %d)" % (
         count["ran"], a.min_models))
     result(count["mutations"] - count["unseen"] >= a.min_mutations,
            "mutations judged: %d (at least %d)" % (
