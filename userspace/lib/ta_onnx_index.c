@@ -11,15 +11,9 @@
 int ta_ox_gather_elements(struct ta_ox *ox)
 {
 	struct ta_ox_value *x, *ind;
-	s64 axis;
 	u32 ax;
-	int ret = ta_ox_one_output(ox) ?:
-		  ta_ox_need_rank(ox, 0, &x, 1, TA_OX_MAX_RANK) ?:
-		  ta_ox_need(ox, 1, &ind) ?:
-		  ta_ox_attr_int(ox, "axis", 0, &axis);
+	int ret = ta_ox_gather_args(ox, &x, &ind, &ax);
 
-	if (!ret)
-		ret = ta_ox_axis(ox, axis, x->shape.rank, false, &ax);
 	if (ret)
 		return ret;
 	if (ind->shape.rank != x->shape.rank)

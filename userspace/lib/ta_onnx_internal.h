@@ -319,6 +319,8 @@ int ta_ox_squeeze(struct ta_ox *ox);
 int ta_ox_unsqueeze(struct ta_ox *ox);
 int ta_ox_shape_op(struct ta_ox *ox);
 int ta_ox_size_op(struct ta_ox *ox);
+int ta_ox_gather_args(struct ta_ox *ox, struct ta_ox_value **x,
+		      struct ta_ox_value **ind, u32 *ax);
 int ta_ox_gather(struct ta_ox *ox);
 int ta_ox_constant_of_shape(struct ta_ox *ox);
 int ta_ox_constant(struct ta_ox *ox);

@@ -376,18 +376,26 @@ int ta_ox_size_op(struct ta_ox *ox)
 	return ta_ox_set_ivals(ox, 0, &e, 1);
 }
 
+/* A gather's data (input 0), indices (input 1) and axis, normalized. */
+int ta_ox_gather_args(struct ta_ox *ox, struct ta_ox_value **x,
+		      struct ta_ox_value **ind, u32 *ax)
+{
+	s64 axis;
+	int ret = ta_ox_one_output(ox) ?: ta_ox_need(ox, 0, x) ?:
+		  ta_ox_need(ox, 1, ind) ?:
+		  ta_ox_attr_int(ox, "axis", 0, &axis);
+
+	return ret ?: ta_ox_axis(ox, axis, (*x)->shape.rank, false, ax);
+}
+
 int ta_ox_gather(struct ta_ox *ox)
 {
 	struct ta_ox_value *x, *ind;
 	struct ta_ox_shape s = { 0 };
-	s64 axis, iv[TA_OX_MAX_KEPT];
+	s64 iv[TA_OX_MAX_KEPT];
 	u32 ax = 0, i;
-	int ret = ta_ox_one_output(ox) ?: ta_ox_need(ox, 0, &x) ?:
-		  ta_ox_need(ox, 1, &ind) ?:
-		  ta_ox_attr_int(ox, "axis", 0, &axis);
+	int ret = ta_ox_gather_args(ox, &x, &ind, &ax);
 
-	if (!ret)
-		ret = ta_ox_axis(ox, axis, x->shape.rank, false, &ax);
 	if (ret)
 		return ret;
 	if (x->shape.rank - 1 + ind->shape.rank > TA_OX_MAX_RANK)
