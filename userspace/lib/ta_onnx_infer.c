@@ -219,9 +219,13 @@ int ta_ox_batchnorm(struct ta_ox *ox)
 {
 	struct ta_ox_value *x, *mean;
 	u32 k;
-	int ret = ta_ox_need_rank(ox, 0, &x, 2, TA_OX_MAX_RANK) ?:
-		  ta_ox_need_rank(ox, 3, &mean, 1, 1);
+	int ret;
 
+	/* inference: X's shape, whatever the statistics' (opset 7's spatial) */
+	if (ox->nd.n_out == 1)
+		return ta_ox_same(ox);
+	ret = ta_ox_need_rank(ox, 0, &x, 2, TA_OX_MAX_RANK) ?:
+	      ta_ox_need_rank(ox, 3, &mean, 1, 1);
 	if (ret)
 		return ret;
 	if (ox->nd.n_out > (ox->opset >= 14 ? 3U : 5U))
