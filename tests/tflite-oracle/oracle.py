@@ -729,8 +729,10 @@ def main():
                 # a model LiteRT cannot load (variable tensors): TFLite's
                 # own interpreter, whose kernels size what they write
                 other = web.run(xp)
-                rx = repaired(x)
-                if not other["ok"] and "quantized_dimension" in other["error"] and rx:
+                rx = None
+                if not other["ok"] and "quantized_dimension" in other["error"]:
+                    rx = repaired(x)
+                if rx:
                     # run with the quantization it checks repaired; tactl
                     # imports the model as it is
                     open(xp, "wb").write(rx)

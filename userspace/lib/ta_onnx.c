@@ -397,6 +397,8 @@ static bool ta_ox_all_recorded(struct ta_ox *ox)
 static void ta_ox_mark_data(struct ta_ox *ox, bool known)
 {
 	struct ta_ox_node *nd = &ox->nd;
+	bool reads_shape = !strcmp(nd->op_str, "Shape") ||
+			   !strcmp(nd->op_str, "Size");
 	bool data = !known;
 	u32 k;
 
@@ -406,10 +408,7 @@ static void ta_ox_mark_data(struct ta_ox *ox, bool known)
 		if (nd->in[k] < 0)
 			continue;
 		x = &ox->v[nd->in[k]];
-		if (!strcmp(nd->op_str, "Shape") || !strcmp(nd->op_str, "Size"))
-			data |= x->may_empty;
-		else
-			data |= x->from_data;
+		data |= reads_shape ? x->may_empty : x->from_data;
 	}
 	for (k = 0; k < nd->n_out; k++)
 		if (nd->out[k] >= 0)

@@ -547,12 +547,11 @@ int ta_ox_recurrent(struct ta_ox *ox)
 		  ta_ox_need_rank(ox, 1, &w, 3, 3) ?:
 		  ta_ox_attr_int(ox, "hidden_size", 0, &hidden) ?:
 		  ta_ox_attr_int(ox, "layout", 0, &layout) ?:
-		  ta_ox_attr_str(ox, "direction", "forward", dir, sizeof(dir));
+		  ta_ox_attr_str(ox, "direction", "forward", dir, sizeof(dir)) ?:
+		  ta_ox_outputs_at_most(ox, gates == 4 ? 3 : 2);
 
 	if (ret)
 		return ret;
-	if (ox->nd.n_out > (gates == 4 ? 3U : 2U))
-		return ta_ox_node_fail(ox, -EINVAL, "%u outputs", ox->nd.n_out);
 	nd = !strcmp(dir, "bidirectional") ? 2 : 1;
 	if (strcmp(dir, "forward") && strcmp(dir, "reverse") && nd == 1)
 		return ta_ox_node_fail(ox, -EINVAL, "direction '%s'", dir);

@@ -179,6 +179,15 @@ int ta_ox_one_output(struct ta_ox *ox)
 	return 0;
 }
 
+int ta_ox_outputs_at_most(struct ta_ox *ox, u32 max)
+{
+	if (ox->nd.n_out > max)
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "has %u outputs, want at most %u",
+				       ox->nd.n_out, max);
+	return 0;
+}
+
 int ta_ox_unary(struct ta_ox *ox)
 {
 	return ta_ox_one_output(ox) ?: ta_ox_same(ox);
@@ -198,10 +207,10 @@ int ta_ox_dropout(struct ta_ox *ox)
 	struct ta_ox_value *x;
 	int ret = ta_ox_need(ox, 0, &x);
 
+	if (!ret)
+		ret = ta_ox_outputs_at_most(ox, 2);
 	if (ret)
 		return ret;
-	if (ox->nd.n_out > 2)
-		return ta_ox_node_fail(ox, -EINVAL, "more than 2 outputs");
 	ret = ta_ox_set(ox, 0, x->dtype, &x->shape);
 	/* the mask: the input's type up to opset 9, BOOL from opset 10 */
 	if (!ret)
@@ -225,12 +234,10 @@ int ta_ox_batchnorm(struct ta_ox *ox)
 	if (ox->nd.n_out == 1)
 		return ta_ox_same(ox);
 	ret = ta_ox_need_rank(ox, 0, &x, 2, TA_OX_MAX_RANK) ?:
-	      ta_ox_need_rank(ox, 3, &mean, 1, 1);
+	      ta_ox_need_rank(ox, 3, &mean, 1, 1) ?:
+	      ta_ox_outputs_at_most(ox, ox->opset >= 14 ? 3 : 5);
 	if (ret)
 		return ret;
-	if (ox->nd.n_out > (ox->opset >= 14 ? 3U : 5U))
-		return ta_ox_node_fail(ox, -EINVAL, "%u outputs, more than %u",
-				       ox->nd.n_out, ox->opset >= 14 ? 3U : 5U);
 	if (mean->shape.d[0] != x->shape.d[1])
 		return ta_ox_node_fail(ox, -EINVAL,
 				       "the mean has %lld elements, X %lld channels",

@@ -279,6 +279,7 @@ int ta_ox_same(struct ta_ox *ox);
 int ta_ox_keep_out(struct ta_ox *ox, u32 k, const s64 *iv,
 		   const double *fv, u32 n);
 int ta_ox_one_output(struct ta_ox *ox);
+int ta_ox_outputs_at_most(struct ta_ox *ox, u32 max);
 int ta_ox_unary(struct ta_ox *ox);
 int ta_ox_identity(struct ta_ox *ox);
 int ta_ox_dropout(struct ta_ox *ox);

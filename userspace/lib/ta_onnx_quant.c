@@ -47,12 +47,10 @@ int ta_ox_dynamic_quantize(struct ta_ox *ox)
 {
 	static const struct ta_ox_shape scalar = { .rank = 0 };
 	struct ta_ox_value *x;
-	int ret = ta_ox_need(ox, 0, &x);
+	int ret = ta_ox_need(ox, 0, &x) ?: ta_ox_outputs_at_most(ox, 3);
 
 	if (ret)
 		return ret;
-	if (ox->nd.n_out > 3)
-		return ta_ox_node_fail(ox, -EINVAL, "more than 3 outputs");
 	return ta_ox_set(ox, 0, TA_OX_UINT8, &x->shape) ?:
 	       ta_ox_set(ox, 1, TA_OX_FLOAT, &scalar) ?:
 	       ta_ox_set(ox, 2, TA_OX_UINT8, &scalar);
@@ -70,12 +68,11 @@ int ta_ox_layer_norm(struct ta_ox *ox)
 	u32 ax, i;
 	int ret = ta_ox_need_rank(ox, 0, &x, 1, TA_OX_MAX_RANK) ?:
 		  ta_ox_attr_int(ox, "axis", -1, &axis) ?:
-		  ta_ox_attr_int(ox, "stash_type", TA_OX_FLOAT, &stash);
+		  ta_ox_attr_int(ox, "stash_type", TA_OX_FLOAT, &stash) ?:
+		  ta_ox_outputs_at_most(ox, 3);
 
 	if (ret)
 		return ret;
-	if (ox->nd.n_out > 3)
-		return ta_ox_node_fail(ox, -EINVAL, "more than 3 outputs");
 	if (stash <= 0 || stash >= TA_OX_NTYPES)
 		return ta_ox_node_fail(ox, -EINVAL, "stash_type %lld is not a known type",
 				       (long long)stash);

@@ -212,13 +212,10 @@ int ta_ox_unique(struct ta_ox *ox)
 	struct ta_ox_value *x;
 	struct ta_ox_shape y, v = { .rank = 1 };
 	u32 ax = 0, k;
-	int ret = ta_ox_need(ox, 0, &x);
+	int ret = ta_ox_need(ox, 0, &x) ?: ta_ox_outputs_at_most(ox, 4);
 
 	if (ret)
 		return ret;
-	if (ox->nd.n_out > 4)
-		return ta_ox_node_fail(ox, -EINVAL, "%u outputs, want 1 to 4",
-				       ox->nd.n_out);
 	ret = ta_ox_opt_axis(ox, x->shape.rank, &ax);
 	if (ret < 0)
 		return ret;
@@ -327,11 +324,10 @@ int ta_ox_topk(struct ta_ox *ox)
 
 	if (!ret)
 		ret = ta_ox_axis(ox, axis, x->shape.rank, false, &ax);
+	if (!ret)
+		ret = ta_ox_outputs_at_most(ox, 2);
 	if (ret)
 		return ret;
-	if (ox->nd.n_out > 2)
-		return ta_ox_node_fail(ox, -EINVAL, "%u outputs, want 1 or 2",
-				       ox->nd.n_out);
 	if (ox->opset < 10) {
 		ret = ta_ox_attr_int(ox, "k", -1, &k);
 		if (ret)
