@@ -68,6 +68,14 @@ nm -D --defined-only "$lib/libtensorarena.so.0" | awk '$2 == "T" { print $3 }' |
 	sed 's/@.*//' | sort -u >"$tmp/so"
 diff "$tmp/api" "$tmp/so" >&2
 tap $? "library: the shared library exports exactly the header's functions ($(wc -l <"$tmp/so"))"
+# The Debian symbols file lists every NAME@VERSION the library exports, and
+# every version node (dpkg-gensymbols only warns about a symbol it lacks).
+nm -D --defined-only "$lib/libtensorarena.so.0" |
+	awk '$2 == "T" { sub("@@", "@"); print $3 } $2 == "A" { print $3 "@" $3 }' |
+	sort -u >"$tmp/so_ver"
+awk '/^ / { print $1 }' "$root/debian/libtensorarena0.symbols" | sort -u >"$tmp/deb"
+diff "$tmp/so_ver" "$tmp/deb" >&2
+tap $? "library: debian/libtensorarena0.symbols lists exactly the exported NAME@VERSIONs ($(wc -l <"$tmp/deb"))"
 nm -g --defined-only "$lib/libtensorarena.a" | awk 'NF == 3 { print $3 }' | sort >"$tmp/a"
 diff "$tmp/api" "$tmp/a" >&2
 tap $? "library: the static library's only global symbols are the header's functions ($(wc -l <"$tmp/a"))"

@@ -9,7 +9,10 @@
  * hands it a heap copy of exactly @size bytes). An accepted model must
  * give figures consistent with its graph, in-place ops must join tensors
  * of one size, and the graph must pass the same checks as a graph file's
- * (fuzz_files.h), including ta_graph_write() and a read back.
+ * (fuzz_files.h), including ta_graph_write() and a read back. A model
+ * with a named symbolic input dimension taken as 1 is read again with that
+ * name sized 3 (ta_onnx_parse_dims()): accepted with it counted as sized
+ * and the same checks, or refused with a message.
  */
 #include "fuzz_files.h"
 
@@ -21,6 +24,36 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	fuzz_file_open(&scratch, "fuzz-onnx-out");
 	return 0;
+}
+
+/* The model again, its first symbolic dimension taken as 1 sized 3. */
+static void fuzz_sized(const u8 *data, size_t size,
+		       const struct ta_onnx_info *as_one)
+{
+	struct ta_onnx_dim dim = { as_one->unbound, 3 };
+	struct ta_onnx_info info;
+	struct ta_input in;
+	char err[512] = "";
+	int ret;
+
+	/* a name cut to fit or made printable is refused as no input's */
+	ret = ta_onnx_parse_dims(data, size, "fuzz.onnx", &dim, 1, &in, &info,
+				 err, sizeof(err));
+	FUZZ_CHECK(ret == 0 || ret == -EINVAL || ret == -E2BIG ||
+		   ret == -ENOMEM, "ta_onnx_parse_dims: %d", ret);
+	if (ret) {
+		FUZZ_CHECK(!strncmp(err, "fuzz.onnx: ", 11), "message '%s'",
+			   err);
+		return;
+	}
+	FUZZ_CHECK(info.n_bound >= 1 &&
+		   info.n_bound + info.n_symbolic == as_one->n_symbolic,
+		   "sized %u + as 1 %u, %u symbolic", info.n_bound,
+		   info.n_symbolic, as_one->n_symbolic);
+	FUZZ_CHECK(info.n_tensors == in.graph.n_tensors &&
+		   info.n_nodes == in.graph.n_ops, "figures disagree with the graph");
+	fuzz_check_graph_input(&in, &scratch);
+	ta_input_free(&in);
 }
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
@@ -78,5 +111,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		   nconst == info.n_constants, "byte figures disagree");
 	fuzz_check_graph_input(&in, &scratch);
 	ta_input_free(&in);
+	if (info.n_symbolic && info.unbound[0])
+		fuzz_sized(data, size, &info);
 	return 0;
 }

@@ -15,6 +15,13 @@ the graph runs must have its outputs planned; a model with a sub-graph (If,
 Loop, Scan) must not be accepted; a refusal must name the node and its op
 (`node N (name, OpType): ...`).
 
+Each model whose graph inputs share a first dimension d is also run with
+that dimension made symbolic (dim_param "ta_batch") at d + 2: ONNX Runtime
+runs the stripped copy so, fed inputs of that batch, and `tactl import
+--dim ta_batch=d+2` must plan every tensor at least as large as it writes
+(or refuse, naming the node); the copy imported without --dim must say
+that it took the dimension as 1.
+
 Models: --backend DIR (libonnx-testdata: every */model.onnx, with its
 test_data_set_0), --corpus DIR (every *.onnx, always), --random N models
 from gen.py with --seed S. TAP on stdout, one result a model, counts as
@@ -185,8 +192,8 @@ def read_graph(path):
     return tensors, ops
 
 
-def tactl_import(tactl, model_path, graph_path):
-    r = subprocess.run([tactl, "import", model_path, "-o", graph_path, "--quiet"],
+def tactl_import(tactl, model_path, graph_path, extra=()):
+    r = subprocess.run([tactl, "import", model_path, "-o", graph_path, "--quiet"] + list(extra),
                        capture_output=True, text=True, timeout=60)
     if r.returncode == 0:
         return read_graph(graph_path), None
@@ -248,9 +255,13 @@ def graph_inputs(model):
     return [i for i in model.graph.input if i.name not in inits]
 
 
-def random_feed(vi, rng):
+def random_feed(vi, rng, sizes=None):
+    """Random values at @vi's shape, a symbolic dimension at its size in
+    @sizes (dim_param -> size) or 1."""
     tt = vi.type.tensor_type
-    dims = [d.dim_value if d.HasField("dim_value") else 1 for d in tt.shape.dim]
+    sizes = sizes or {}
+    dims = [d.dim_value if d.HasField("dim_value") else sizes.get(d.dim_param, 1)
+            for d in tt.shape.dim]
     np_type = onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[tt.elem_type]
     if np_type == np.bool_:
         return rng.random(dims) < 0.5
@@ -359,11 +370,83 @@ class Ort:
 
 # ---- one model ----
 
+BATCH = "ta_batch"
+
+
+def batched(model):
+    """A copy whose graph inputs' first dimension, the same static d in
+    each (a batch), is the symbolic BATCH; (copy, d), or None when the
+    inputs have no such common dimension."""
+    ins = graph_inputs(model)
+    firsts = set()
+    for vi in ins:
+        if not vi.type.HasField("tensor_type") or not vi.type.tensor_type.HasField("shape"):
+            return None
+        dims = vi.type.tensor_type.shape.dim
+        if not dims or not dims[0].HasField("dim_value") or any(
+                d.dim_param == BATCH for d in dims):
+            return None
+        firsts.add(dims[0].dim_value)
+    if len(firsts) != 1:
+        return None
+    m = copy.deepcopy(model)
+    names = {vi.name for vi in ins}
+    for vi in m.graph.input:
+        if vi.name in names:
+            vi.type.tensor_type.shape.dim[0].dim_param = BATCH
+    return m, firsts.pop()
+
+
+def check_batched(model, ctx, tmp, res):
+    """The stripped @model at another batch (module docstring): counts
+    and failures into @res."""
+    b = batched(model)
+    if b is None:
+        return
+    m, d = b
+    size = d + 2
+    st = res["batch"]
+    st["made"] += 1
+    path = os.path.join(tmp, "batched.onnx")
+    onnx.save(m, path)
+    ort_path = os.path.join(tmp, "batched-ort.onnx")
+    onnx.save(expose(m), ort_path)
+    rng = np.random.default_rng(zlib.crc32(res["label"].encode()))
+    names = [vi.name for vi in graph_inputs(m)]
+    written = {}
+    for arrays in feeds_for(m, None, rng, {BATCH: size}):
+        sizes, err = ctx["ort"].run(ort_path, names, arrays, tmp)
+        if err:
+            continue
+        for k, v in sizes.items():
+            written[k] = max(written.get(k, 0), v)
+    if not written:
+        return  # ONNX Runtime does not run it at that batch
+    st["ort"] += 1
+    kind = "batch %s=%d" % (BATCH, size)
+    graph, err = tactl_import(ctx["tactl"], path, os.path.join(tmp, "batched.graph"),
+                              ["--dim", "%s=%d" % (BATCH, size)])
+    if err is not None:
+        if refusal_reason(m, err) is None:
+            res["problems"].append("%s: refused without naming its node and op: %s" % (kind, err))
+        st["refused"] += 1
+        return
+    st["checked"] += 1
+    for _, line in undersized(m, graph[0], written, {}, kind):
+        res["under"].append(line)
+    # without --dim: taken as 1, and the summary says so
+    r = subprocess.run([ctx["tactl"], "import", path, "-o", os.path.join(tmp, "one.graph")],
+                       capture_output=True, text=True, timeout=60)
+    if r.returncode == 0 and "taken as 1 ('%s'" % BATCH not in r.stderr:
+        res["problems"].append("%s: imported without --dim, the summary does not name %s: %s" % (
+            kind, BATCH, r.stderr.strip()))
+
 def check(model, label, feed_sets, ctx):
     """A result: {label, ok, kind, detail, refused: [reasons], under: [...]}."""
     tactl, ort = ctx["tactl"], ctx["ort"]
     res = {"label": label, "under": [], "refused": [], "problems": [], "ort": None,
-           "shrunk": {"run": 0, "refused": 0, "trusted": []}}
+           "shrunk": {"run": 0, "refused": 0, "trusted": []},
+           "batch": {"made": 0, "ort": 0, "checked": 0, "refused": 0}}
     with tempfile.TemporaryDirectory(dir=ctx["tmp"]) as tmp:
         stripped = strip(model)
         recorded = model
@@ -435,6 +518,7 @@ def check(model, label, feed_sets, ctx):
                     res["shrunk"]["trusted"].append("%s (by %s)" % (line, made[0]))
                 else:
                     res["under"].append(line)
+        check_batched(stripped, ctx, tmp, res)
     res["ops"] = sorted({n.op_type for n in model.graph.node})
     res["ok"] = not res["under"] and not res["problems"]
     if not res["ok"] and ctx.get("save") and label.startswith("random"):
@@ -464,11 +548,11 @@ def undersized(model, tensors, written, inferred, kind):
     return out
 
 
-def feeds_for(model, given, rng):
+def feeds_for(model, given, rng, sizes=None):
     sets = []
     if given is None:
         try:
-            given = [random_feed(vi, rng) for vi in graph_inputs(model)]
+            given = [random_feed(vi, rng, sizes) for vi in graph_inputs(model)]
         except Exception:
             return []  # an input this oracle cannot make (a sequence, a string)
     sets.append(given)
@@ -598,6 +682,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--min-backend", type=int, default=0)
     ap.add_argument("--min-random", type=int, default=0)
+    ap.add_argument("--min-batched", type=int, default=0,
+                    help="models checked at another batch with --dim")
     ap.add_argument("--table", help="ta_onnx.c: the random models must use every op of ta_ox_ops[]")
     a = ap.parse_args()
     seed = a.seed if a.seed is not None else random.SystemRandom().randrange(2 ** 31)
@@ -621,7 +707,7 @@ def main():
                      if fn not in ("ta_ox_control_flow", "ta_ox_sequence")}
     ctx = {"tactl": a.tactl, "ort_dir": a.ort, "backend": a.backend, "tmp": tmp, "save": a.save,
            "table": sorted(known or ())}
-    print("1..%d" % (len(jobs) + 2 + (table is not None)))
+    print("1..%d" % (len(jobs) + 3 + (table is not None)))
     used = set()
     stats = {}
     n = 0
@@ -632,8 +718,11 @@ def main():
             used.update(r.get("ops", []))
         s = stats.setdefault(src, {"run": 0, "accepted": 0, "refused": 0, "under": 0,
                                    "problems": 0, "ort_failed": 0, "reasons": {},
-                                   "shrunk": 0, "shrunk_refused": 0, "trusted": {}})
+                                   "shrunk": 0, "shrunk_refused": 0, "trusted": {},
+                                   "batch": {"made": 0, "ort": 0, "checked": 0, "refused": 0}})
         s["run"] += 1
+        for k, v in r.get("batch", {}).items():
+            s["batch"][k] += v
         sh = r.get("shrunk", {})
         s["shrunk"] += sh.get("run", 0)
         s["shrunk_refused"] += sh.get("refused", 0)
@@ -675,16 +764,23 @@ def main():
               "trusted)%s" % (src, s["shrunk"], s["shrunk_refused"], sum(s["trusted"].values()),
                               ": " + ", ".join("%s %d" % kv for kv in sorted(s["trusted"].items()))
                               if s["trusted"] else ""))
+        bt = s["batch"]
+        print("# %s, the inputs' batch made symbolic and run 2 larger: %d copies, %d ONNX "
+              "Runtime ran, %d imported with --dim and checked, %d refused" % (
+                  src, bt["made"], bt["ort"], bt["checked"], bt["refused"]))
     nb = stats.get("backend", {}).get("run", 0)
+    checked = sum(s["batch"]["checked"] for s in stats.values())
     nr = stats.get("random", {}).get("run", 0)
     print("%s %d - backend models run: %d (at least %d)" % (
         "ok" if nb >= a.min_backend else "not ok", n + 1, nb, a.min_backend))
     print("%s %d - random models run: %d (at least %d), seed %d" % (
         "ok" if nr >= a.min_random else "not ok", n + 2, nr, a.min_random, seed))
+    print("%s %d - models checked at another batch with --dim: %d (at least %d)" % (
+        "ok" if checked >= a.min_batched else "not ok", n + 3, checked, a.min_batched))
     if table is not None:
         missing = sorted(table - used)
         print("%s %d - random models used %d of the %d op types of ta_ox_ops[]%s" % (
-            "not ok" if missing else "ok", n + 3, len(table & used), len(table),
+            "not ok" if missing else "ok", n + 4, len(table & used), len(table),
             ": not " + " ".join(missing) if missing else ""))
     subprocess.run(["rm", "-rf", tmp])
 

@@ -5,8 +5,11 @@
 # 500 from seed 26, reproducible; make fuzz: ONNX_ORACLE_SEED=random, more
 # models, and the failing ones join corpus/ through ONNX_ORACLE_SAVE). TAP on
 # stdout, one result a model; the run fails unless all 1,072 backend models
-# and every random model asked for ran, and the random models used every op
-# type of the importer's inference table (ta_ox_ops[] in ta_onnx.c).
+# and every random model asked for ran, at least 564 + a fifth of the random
+# ones were checked at another batch through --dim (564: the backend's and
+# corpus/'s that ONNX Runtime runs so and tactl accepts), and the random
+# models used every op type of the importer's inference table (ta_ox_ops[]
+# in ta_onnx.c).
 #
 #	tests/onnx-oracle/oracle.sh [oracle.py options]
 set -euo pipefail
@@ -29,4 +32,5 @@ done
 exec /usr/bin/python3 "$here/oracle.py" --tactl "$tactl" --ort "$TA_ORT_DIR" \
 	--backend "$backend" --corpus "$here/corpus" --random "$models" --seed "$seed" \
 	--save "$save" --jobs "$(nproc)" --min-backend 1072 --min-random "$models" \
+	--min-batched $((564 + models / 5)) \
 	--table "$root/userspace/lib/ta_onnx.c" "$@"

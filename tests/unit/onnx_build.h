@@ -95,9 +95,11 @@ static inline void pb_packed(struct pbw *w, u32 num, const s64 *v, u32 n)
 
 #define ONNX_FLOAT	1
 #define ONNX_INT64	7
-#define SYM		(-1)	/* a dim_param dimension */
+#define SYM		(-1)	/* a dim_param dimension, "N" */
+#define SYM_T		(-2)	/* another, "T" */
+#define SYM_ANON	(-3)	/* a dimension with neither value nor name */
 
-/* A ValueInfoProto: FLOAT or @dtype, @rank dims (SYM: dim_param "N"). */
+/* A ValueInfoProto: FLOAT or @dtype, @rank dims (SYM, SYM_T, SYM_ANON). */
 static inline void vinfo(struct pbw *g, u32 field, const char *name, int dtype,
 			 const s64 *dims, int rank)
 {
@@ -109,7 +111,9 @@ static inline void vinfo(struct pbw *g, u32 field, const char *name, int dtype,
 	for (i = 0; i < rank; i++) {
 		if (dims[i] == SYM)
 			pb_str(&d, 2, "N");
-		else
+		else if (dims[i] == SYM_T)
+			pb_str(&d, 2, "T");
+		else if (dims[i] != SYM_ANON)
 			pb_int(&d, 1, dims[i]);
 		pb_msg(&sh, 1, &d);
 	}

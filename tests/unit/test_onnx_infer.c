@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ta_files.h"
 #include "ta_test.h"
+#include "tensorarena.h"
 #include "onnx_build.h"
 
 /* ---- shape inference ---- */
@@ -128,6 +130,186 @@ static int t_shape_chain(void)
 		 info.n_inplace == 3, "symbolic %u folded %u inplace %u",
 		 info.n_symbolic, info.n_folded, info.n_inplace);
 	ta_input_free(&in);
+	return 0;
+}
+
+/*
+ * x [N,3,4,5] reshaped to [Shape(x)[0], -1] (z), and t [T, ?] through a
+ * Relu (u): the graph inputs' symbolic dimensions, sized by name.
+ */
+static struct pbw sym_model(void)
+{
+	static const s64 x[] = { SYM, 3, 4, 5 }, t[] = { SYM_T, SYM_ANON };
+	static const s64 one[] = { 1 }, zero[] = { 0 }, m1[] = { -1 };
+	struct pbw g = { 0 };
+
+	input(&g, "x", x, 4);
+	input(&g, "t", t, 2);
+	init(&g, "i0", ONNX_INT64, NULL, 0, zero);
+	init(&g, "ax", ONNX_INT64, one, 1, zero);
+	init(&g, "m1", ONNX_INT64, one, 1, m1);
+	node(&g, "Shape", "", "x", "sh", NULL);
+	node(&g, "Gather", "", "sh,i0", "n", NULL);
+	node(&g, "Unsqueeze", "", "n,ax", "n1", NULL);
+	node(&g, "Concat", "", "n1,m1", "target", "axis=0", NULL);
+	node(&g, "Reshape", "flat", "x,target", "z", NULL);
+	node(&g, "Relu", "", "t", "u", NULL);
+	output(&g, "z");
+	output(&g, "u");
+	return model(&g, 13);
+}
+
+/* sym_model() read with @n sizes: the parse's return, @err its message. */
+static int sym_parse(const struct ta_onnx_dim *dims, u32 n,
+		     struct ta_input *in, struct ta_onnx_info *info,
+		     char *err, size_t errlen)
+{
+	struct pbw m = sym_model();
+	int ret = ta_onnx_parse_dims(m.b, m.n, "t.onnx", dims, n, in, info,
+				     err, errlen);
+
+	free(m.b);
+	return ret;
+}
+
+/* A bad set of sizes: @want, a message naming it, nothing read. */
+static int sym_fails(const struct ta_onnx_dim *dims, u32 n, const char *msg)
+{
+	struct ta_onnx_info info;
+	struct ta_input in;
+	char err[512] = "";
+	int ret = sym_parse(dims, n, &in, &info, err, sizeof(err));
+
+	if (!ret)
+		ta_input_free(&in);
+	TA_CHECK(ret == -EINVAL, "ret %d for '%s' (%s)", ret, msg, err);
+	TA_CHECK(strstr(err, msg) && !strncmp(err, "t.onnx: ", 8),
+		 "message '%s' lacks '%s'", err, msg);
+	TA_CHECK(!in.graph.n_tensors && !in.prob.n_buffers,
+		 "a refused read left %u tensors", in.graph.n_tensors);
+	return 0;
+}
+
+/*
+ * Sizes for symbolic dimensions (tactl --dim): every dimension of that
+ * name in every graph input, the values computed from the shape (Shape ->
+ * Reshape) too; one without a size is 1, counted and named; a name no
+ * input has, one given twice, a size past the limit, no name, too many
+ * sizes: refused.
+ */
+static int t_symbolic_sizes(void)
+{
+	static const struct ta_onnx_dim both[] = { { "T", 5 }, { "N", 3 } };
+	static const struct ta_onnx_dim n_only[] = { { "N", 7 } };
+	static const struct ta_onnx_dim stray[] = { { "N", 2 }, { "M", 2 } };
+	static const struct ta_onnx_dim twice[] = { { "N", 2 }, { "N", 3 } };
+	static const struct ta_onnx_dim big[] = { { "N", (1ULL << 36) + 1 } };
+	static const struct ta_onnx_dim anon[] = { { "", 2 } };
+	struct ta_onnx_dim many[TA_ONNX_MAX_DIMS + 1];
+	struct ta_onnx_info info;
+	struct ta_input in;
+	char err[512] = "";
+	u32 k, cases = 0;
+
+	/* none given: as before, every symbolic dimension 1 */
+	TA_CHECK(!sym_parse(NULL, 0, &in, &info, err, sizeof(err)), "%s", err);
+	if (has(&in, "x", 240, "FLOAT [1,3,4,5]") ||
+	    has(&in, "z", 240, "FLOAT [1,60]") || has(&in, "u", 4, "FLOAT [1,1]"))
+		return 1;
+	TA_CHECK(info.n_symbolic == 3 && info.n_bound == 0 &&
+		 !strcmp(info.unbound, "N") && info.unbound_others,
+		 "symbolic %u bound %u first '%s'", info.n_symbolic,
+		 info.n_bound, info.unbound);
+	ta_input_free(&in);
+	cases++;
+	/* both named ones given, in any order; the unnamed one stays 1 */
+	TA_CHECK(!sym_parse(both, 2, &in, &info, err, sizeof(err)), "%s", err);
+	if (has(&in, "x", 720, "FLOAT [3,3,4,5]") ||
+	    has(&in, "z", 720, "FLOAT [3,60]") || has(&in, "u", 20, "FLOAT [5,1]"))
+		return 1;
+	TA_CHECK(info.n_symbolic == 1 && info.n_bound == 2 &&
+		 !info.unbound[0] && !info.unbound_others,
+		 "symbolic %u bound %u first '%s'", info.n_symbolic,
+		 info.n_bound, info.unbound);
+	ta_input_free(&in);
+	cases++;
+	/* one given: the other named one is reported */
+	TA_CHECK(!sym_parse(n_only, 1, &in, &info, err, sizeof(err)), "%s", err);
+	if (has(&in, "z", 1680, "FLOAT [7,60]") || has(&in, "u", 4, "FLOAT [1,1]"))
+		return 1;
+	TA_CHECK(info.n_symbolic == 2 && info.n_bound == 1 &&
+		 !strcmp(info.unbound, "T") && info.unbound_others,
+		 "symbolic %u bound %u first '%s'",
+		 info.n_symbolic, info.n_bound, info.unbound);
+	ta_input_free(&in);
+	cases++;
+	if (sym_fails(stray, 2, "dimension 'M' was given a size, but no graph input has a dimension of that name") ||
+	    sym_fails(twice, 2, "dimension 'N' given a size twice") ||
+	    sym_fails(big, 1, "dimension 'N': size 68719476737, more than 2^36") ||
+	    sym_fails(anon, 1, "a size for a symbolic dimension without a name"))
+		return 1;
+	cases += 4;
+	for (k = 0; k < TA_ONNX_MAX_DIMS + 1; k++)
+		many[k] = (struct ta_onnx_dim){ "N", 1 };
+	if (sym_fails(many, TA_ONNX_MAX_DIMS + 1, "sizes for 65 symbolic dimensions, at most 64"))
+		return 1;
+	cases++;
+	TA_CHECK(cases == 8, "%u cases", cases);
+	return 0;
+}
+
+/*
+ * The library's ta_graph_load_dims(): sym_model() from a file, N = 3 and
+ * T = 5: z [3,60] and u [5,1] in the plan; a name no input has refused
+ * with the reader's message and no graph; sizes for a trace refused.
+ */
+static int t_load_dims(void)
+{
+	static const struct ta_load_dim sizes[] = { { "N", 3 }, { "T", 5 } };
+	static const struct ta_load_dim stray[] = { { "B", 3 } };
+	struct ta_graph_builder *g = NULL;
+	struct pbw m = sym_model();
+	char path[64], csv[64], err[512] = "";
+	struct ta_plan *p;
+	int z, u, ok;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/ta_unit_dims_%d.onnx", (int)getpid());
+	snprintf(csv, sizeof(csv), "/tmp/ta_unit_dims_%d.csv", (int)getpid());
+	f = fopen(path, "wb");
+	ok = f && fwrite(m.b, 1, m.n, f) == m.n;
+	if (f)
+		ok = !fclose(f) && ok;
+	free(m.b);
+	f = fopen(csv, "w");
+	ok = f && fputs("id,lower,upper,size\n0,0,1,10\n", f) >= 0 && ok;
+	if (f)
+		ok = !fclose(f) && ok;
+	TA_CHECK(ok, "write %s, %s", path, csv);
+	TA_CHECK(!ta_graph_load_dims(path, NULL, sizes, 2, &g, err, sizeof(err)),
+		 "%s", err);
+	z = ta_graph_tensor_find(g, "z");
+	u = ta_graph_tensor_find(g, "u");
+	TA_CHECK(z >= 0 && u >= 0, "z %d u %d", z, u);
+	TA_CHECK(!ta_plan_offline(g, NULL, &p), "plan");
+	TA_CHECK(ta_plan_size(p, z) == 720 && ta_plan_size(p, u) == 20,
+		 "z %llu u %llu", (unsigned long long)ta_plan_size(p, z),
+		 (unsigned long long)ta_plan_size(p, u));
+	ta_plan_free(p);
+	ta_graph_free(g);
+	g = NULL;
+	TA_CHECK(ta_graph_load_dims(path, NULL, stray, 1, &g, err,
+				    sizeof(err)) == -EINVAL && !g &&
+		 strstr(err, "dimension 'B' was given a size, but no graph input"),
+		 "%s", err);
+	TA_CHECK(ta_graph_load_dims(csv, NULL, sizes, 1, &g, err,
+				    sizeof(err)) == -EINVAL && !g &&
+		 strstr(err, "sizes of symbolic dimensions are for an ONNX model"),
+		 "%s", err);
+	TA_CHECK(ta_graph_load_dims(path, NULL, NULL, 1, &g, err,
+				    sizeof(err)) == -EINVAL && !g, "NULL sizes");
+	unlink(path);
+	unlink(csv);
 	return 0;
 }
 
@@ -687,6 +869,10 @@ const struct ta_test ta_onnx_infer_tests[] = {
 	{ "onnx: Reshape with 0 and -1; bad shapes", t_reshape },
 	{ "onnx: Shape/Gather/Unsqueeze/Concat into Reshape, symbolic batch",
 	  t_shape_chain },
+	{ "onnx: symbolic dimensions sized by name, bad sizes refused",
+	  t_symbolic_sizes },
+	{ "onnx: ta_graph_load_dims() sizes a model's symbolic dimensions",
+	  t_load_dims },
 	{ "onnx: Concat; mismatched dims", t_concat },
 	{ "onnx: Conv pads/strides/group/dilations/auto_pad, pools",
 	  t_conv },

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "onnx_build.h"
 #include "ta_test.h"
 #include "tensorarena.h"
 #include "tactl.h"
@@ -804,6 +805,74 @@ static int t_plan_group(void)
 	return 0;
 }
 
+/*
+ * --dim NAME=SIZE: an ONNX model's symbolic batch N sized at import and
+ * at plan; without it the summary names N and how to size it; a name no
+ * input has, a malformed --dim, a model that is not ONNX, a group: refused.
+ */
+static int t_import_dim(void)
+{
+	static const s64 x[] = { SYM, 2 };
+	static const char csv[] = "id,lower,upper,size\n0,0,1,10\n";
+	struct pbw g = { 0 }, m;
+	char out[8192], err[4096], graph[4096];
+	int ok;
+
+	TA_CHECK(!tmp_dir(), "tmp");
+	input(&g, "x", x, 2);
+	node(&g, "Relu", "", "x", "y", NULL);
+	output(&g, "y");
+	m = model(&g, 13);
+	ok = !write_file(tmp_path("sym.onnx"), m.b, m.n);
+	free(m.b);
+	TA_CHECK(ok, "write");
+	TA_CHECK(!write_file(tmp_path("t.csv"), csv, strlen(csv)), "write");
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "import sym.onnx -o a.graph") == 0, "%s", err);
+	TA_CHECK(strstr(err, "sym.onnx: 1 symbolic input dimension taken as 1 ('N'): the plan is for inputs of that size; give the size the model will run at with --dim N=SIZE\n"),
+		 "%s", err);
+	read_file(tmp_path("a.graph"), graph, sizeof(graph));
+	TA_CHECK(strstr(graph, "tensor x 8 align=64 input  # FLOAT [1,2]\n"),
+		 "%s", graph);
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "import sym.onnx --dim N=16 -o b.graph") == 0, "%s", err);
+	TA_CHECK(strstr(err, "; symbolic input dimensions sized by --dim\n") &&
+		 !strstr(err, "taken as 1"), "%s", err);
+	read_file(tmp_path("b.graph"), graph, sizeof(graph));
+	TA_CHECK(strstr(graph, "tensor x 128 align=64 input  # FLOAT [16,2]\n") &&
+		 strstr(graph, "tensor y 128 align=64 output  # FLOAT [16,2]\n"),
+		 "%s", graph);
+	/* x and y live at the Relu: 128 each, 64-aligned */
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan sym.onnx --offline --dim N=16 --strategy greedy-size") == 0,
+		 "%s", err);
+	TA_CHECK(strstr(out, "height:      256\n"), "%s", out);
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "import sym.onnx --dim M=16") == 1 &&
+		 !strcmp(err, "tactl import: sym.onnx: dimension 'M' was given a size, but no graph input has a dimension of that name\n"),
+		 "%s", err);
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "import sym.onnx --dim N") == 2 &&
+		 strstr(err, "tactl import: bad --dim 'N' (wants NAME=SIZE"),
+		 "%s", err);
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan sym.onnx --offline --dim N=-1") == 2 &&
+		 strstr(err, "tactl plan: bad --dim size '-1'"), "%s", err);
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan t.csv --offline --dim N=2") == 1 &&
+		 strstr(err, "t.csv: sizes of symbolic dimensions are for an ONNX model"),
+		 "%s", err);
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "import %s/tests/data/offline_meta.tflite --dim N=2",
+		       TA_REPO) == 2 &&
+		 strstr(err, "--dim is for an ONNX model"), "%s", err);
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan sym.onnx sym.onnx --offline --dim N=2") == 2 &&
+		 strstr(err, "a group of files takes no"), "%s", err);
+	tmp_clean();
+	return 0;
+}
+
 const struct ta_test ta_tactl_tests[] = {
 	{ "tactl plan: 2 aligned tensors, bound 26, optimal when reached",
 	  t_plan_two_aligned },
@@ -812,6 +881,8 @@ const struct ta_test ta_tactl_tests[] = {
 	  t_model_by_name },
 	{ "tactl import: which subgraphs are planned, in words",
 	  t_import_wording },
+	{ "tactl import, plan --dim: a symbolic batch sized, bad sizes refused",
+	  t_import_dim },
 	{ "tactl plan, import, draw, export: a bad output fails first",
 	  t_bad_output },
 	{ "tactl plan -o: lifetimes [lower, upper), upper exclusive",

@@ -100,6 +100,28 @@ struct ta_load_options {
  */
 int ta_graph_load(const char *path, const struct ta_load_options *opts,
 		  struct ta_graph_builder **out, char *err, size_t errlen);
+/**
+ * struct ta_load_dim - the size of an ONNX model's symbolic dimension
+ * @name: the name a graph input gives a dimension it leaves open (its
+ *	  dim_param, such as a batch "N")
+ * @size: the size the model will run at
+ */
+struct ta_load_dim {
+	const char *name;
+	uint64_t size;
+};
+
+/* ta_graph_load() for a model whose inputs leave dimensions open: every
+ * graph input's dimension named @dims[i].name is @dims[i].size (@n_dims
+ * of them, at most 64); one given no size is taken as 1, and a runtime
+ * fed a larger input writes larger tensors than that plan holds. -EINVAL,
+ * with a message, for a name no graph input has (a misspelt name would
+ * leave it at 1), a name given twice, a size above 2^36, or sizes for a
+ * file that is not an ONNX model.
+ */
+int ta_graph_load_dims(const char *path, const struct ta_load_options *opts,
+		       const struct ta_load_dim *dims, uint32_t n_dims,
+		       struct ta_graph_builder **out, char *err, size_t errlen);
 /* The offsets a plan made elsewhere gave the loaded graph's tensors (a
  * TFLite model's OfflineMemoryAllocation metadata, a plan CSV's offset
  * column; TA_OFFSET_UNFIXED for those it leaves to the planner), ready for

@@ -77,6 +77,15 @@ int ta_graph_read(const char *path, struct ta_input *in, char *err,
  */
 int ta_input_read(const char *path, struct ta_input *in, char *err,
 		  size_t errlen);
+/*
+ * As ta_input_read(), with sizes for an ONNX model's symbolic dimensions
+ * (struct ta_onnx_dim): -EINVAL, with a message, when @n_dims is not 0 and
+ * the file is not an ONNX model (no other form has named dimensions).
+ */
+struct ta_onnx_dim;
+int ta_input_read_dims(const char *path, const struct ta_onnx_dim *dims,
+		       u32 n_dims, struct ta_input *in, char *err,
+		       size_t errlen);
 void ta_input_free(struct ta_input *in);
 /* libtensorarena's graph from an input, in the same form (ta_load.c). */
 struct ta_graph_builder;
@@ -166,7 +175,13 @@ const char *ta_tflite_op_name(u32 code);
  * @n_value_info: value_info entries (recorded intermediate shapes)
  * @n_graph_inputs: graph inputs that are not initializers
  * @n_graph_outputs: graph outputs
- * @n_symbolic: symbolic dimensions of graph inputs, taken as 1
+ * @n_symbolic: symbolic dimensions of graph inputs given no size, taken as 1
+ * @n_bound: symbolic dimensions of graph inputs given a size (@dims of
+ *	     ta_onnx_parse_dims())
+ * @unbound: the name of the first named symbolic dimension taken as 1 (""
+ *	     when none was), cut to fit and printable
+ * @unbound_others: a symbolic dimension of another name, or of none, was
+ *		    taken as 1 too
  * @n_folded: nodes folded at load time (all inputs constant): their op
  *	      reads and writes nothing, their outputs are constants
  * @n_inplace: ops marked %TA_OP_INPLACE
@@ -186,6 +201,9 @@ struct ta_onnx_info {
 	u32 n_graph_inputs;
 	u32 n_graph_outputs;
 	u32 n_symbolic;
+	u32 n_bound;
+	char unbound[64];
+	bool unbound_others;
 	u32 n_folded;
 	u32 n_inplace;
 	u32 n_recorded;
@@ -204,6 +222,27 @@ int ta_onnx_read(const char *path, struct ta_input *in,
 int ta_onnx_parse(const void *data, size_t len, const char *name,
 		  struct ta_input *in, struct ta_onnx_info *info,
 		  char *err, size_t errlen);
+
+/*
+ * The size of a graph input's symbolic dimension (a dim_param such as a
+ * batch "N"), which the model leaves to the runtime: every dimension of
+ * that name in every graph input takes it. At most TA_ONNX_MAX_DIMS.
+ */
+struct ta_onnx_dim {
+	const char *name;
+	u64 value;
+};
+
+#define TA_ONNX_MAX_DIMS	64
+
+/* As ta_onnx_read() and ta_onnx_parse(), with sizes for symbolic dimensions. */
+int ta_onnx_read_dims(const char *path, const struct ta_onnx_dim *dims,
+		      u32 n_dims, struct ta_input *in,
+		      struct ta_onnx_info *info, char *err, size_t errlen);
+int ta_onnx_parse_dims(const void *data, size_t len, const char *name,
+		       const struct ta_onnx_dim *dims, u32 n_dims,
+		       struct ta_input *in, struct ta_onnx_info *info,
+		       char *err, size_t errlen);
 /* The file name ends in ".onnx" (protobuf has no magic number). */
 bool ta_is_onnx_name(const char *path);
 /* Does a file name end in ".tflite" (any case)? */

@@ -35,9 +35,29 @@ const u64 *ta_input_fixed_offsets(const struct ta_input *in)
 int ta_input_read(const char *path, struct ta_input *in, char *err,
 		  size_t errlen)
 {
+	return ta_input_read_dims(path, NULL, 0, in, err, errlen);
+}
+
+/**
+ * ta_input_read_dims() - ta_input_read() with sizes for symbolic dimensions
+ * @path: the file, as for ta_input_read()
+ * @dims: the sizes of an ONNX model's symbolic dimensions (struct ta_onnx_dim)
+ * @n_dims: how many; 0 for none
+ * @in: out; free with ta_input_free()
+ * @err: out, a message on a format error
+ * @errlen: bytes at @err
+ *
+ * Return: as ta_input_read(); -EINVAL when @n_dims is not 0 and @path is
+ * not an ONNX model.
+ */
+int ta_input_read_dims(const char *path, const struct ta_onnx_dim *dims,
+		       u32 n_dims, struct ta_input *in, char *err,
+		       size_t errlen)
+{
 	char head[32] = "";
 	FILE *f = fopen(path, "rb");
 	size_t got;
+	bool tflite;
 
 	if (!f) {
 		memset(in, 0, sizeof(*in));
@@ -47,11 +67,19 @@ int ta_input_read(const char *path, struct ta_input *in, char *err,
 	got = fread(head, 1, sizeof(head) - 1, f);
 	head[got] = 0;
 	fclose(f);
-	if ((got >= 8 && !memcmp(head + 4, "TFL3", 4)) ||
-	    ta_is_tflite_name(path))
+	tflite = (got >= 8 && !memcmp(head + 4, "TFL3", 4)) ||
+		 ta_is_tflite_name(path);
+	if (!tflite && ta_is_onnx_name(path))
+		return ta_onnx_read_dims(path, dims, n_dims, in, NULL, err,
+					 errlen);
+	if (n_dims) {
+		memset(in, 0, sizeof(*in));
+		ta_err(err, errlen, path, 0,
+		       "sizes of symbolic dimensions are for an ONNX model (a file named *.onnx) only");
+		return -EINVAL;
+	}
+	if (tflite)
 		return ta_tflite_read(path, in, NULL, err, errlen);
-	if (ta_is_onnx_name(path))
-		return ta_onnx_read(path, in, NULL, err, errlen);
 	if (!strncmp(head, "tensorarena-graph", 17))
 		return ta_graph_read(path, in, err, errlen);
 	return ta_trace_read(path, in, err, errlen);

@@ -69,30 +69,48 @@ static int ta_load_offsets(const struct ta_input *in,
 int ta_graph_load(const char *path, const struct ta_load_options *opts,
 		  struct ta_graph_builder **out, char *err, size_t errlen)
 {
+	return ta_graph_load_dims(path, opts, NULL, 0, out, err, errlen);
+}
+
+int ta_graph_load_dims(const char *path, const struct ta_load_options *opts,
+		       const struct ta_load_dim *dims, uint32_t n_dims,
+		       struct ta_graph_builder **out, char *err, size_t errlen)
+{
 	static const struct ta_load_options defaults;
+	struct ta_onnx_dim sizes[TA_ONNX_MAX_DIMS];
 	struct ta_graph_builder *g;
 	struct ta_input in;
 	char msg[512] = "";
+	u32 i;
 	int ret;
 
 	*out = NULL;
 	if (!opts)
 		opts = &defaults;
 	if (!path || (opts->flags & ~TA_LOAD_NO_CONSTANTS) ||
-	    opts->reserved[0] || opts->reserved[1])
+	    opts->reserved[0] || opts->reserved[1] ||
+	    n_dims > TA_ONNX_MAX_DIMS || (n_dims && !dims))
 		return -EINVAL;
-	ret = ta_input_read(path, &in, msg, sizeof(msg));
+	for (i = 0; i < n_dims; i++) {
+		sizes[i].name = dims[i].name;
+		sizes[i].value = dims[i].size;
+	}
+	ret = ta_input_read_dims(path, sizes, n_dims, &in, msg, sizeof(msg));
 	if (ret)
 		goto report;
-	if ((opts->flags & TA_LOAD_NO_CONSTANTS) &&
-	    (ret = ta_input_drop_constants(&in))) {
-		snprintf(msg, sizeof(msg), "%s: no constants to drop: not a graph or model",
-			 path);
-		goto free_input;
+	if (opts->flags & TA_LOAD_NO_CONSTANTS) {
+		ret = ta_input_drop_constants(&in);
+		if (ret) {
+			snprintf(msg, sizeof(msg), "%s: no constants to drop: not a graph or model",
+				 path);
+			goto free_input;
+		}
 	}
-	if (opts->align &&
-	    (ret = ta_input_retune(&in, opts->align, NULL, msg, sizeof(msg))))
-		goto free_input;
+	if (opts->align) {
+		ret = ta_input_retune(&in, opts->align, NULL, msg, sizeof(msg));
+		if (ret)
+			goto free_input;
+	}
 	g = ta_graph_new();
 	if (!g) {
 		ret = -ENOMEM;

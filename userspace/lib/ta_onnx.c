@@ -533,6 +533,72 @@ static int ta_ox_node(struct ta_ox *ox, u32 i)
 
 /* ---- graph inputs, initializers, outputs, value_info ---- */
 
+/*
+ * The size of a graph input's symbolic dimension named @name: the one the
+ * caller gave for that name, or 1 (counted, the first such name kept for
+ * the caller's message, and whether another name, or none, was taken as 1
+ * too).
+ */
+static s64 ta_ox_dim_size(struct ta_ox *ox, const struct ta_ox_span *name)
+{
+	u32 k;
+
+	for (k = 0; name->len && k < ox->n_dims; k++) {
+		if (strlen(ox->dims[k].name) != name->len ||
+		    memcmp(ox->dims[k].name, name->p, name->len))
+			continue;
+		ox->dims_used |= 1ULL << k;
+		ox->info->n_bound++;
+		return (s64)ox->dims[k].value;
+	}
+	ox->info->n_symbolic++;
+	if (!ox->unbound.p && name->len) {
+		ox->unbound = *name;
+		ta_ox_print(name, ox->info->unbound, sizeof(ox->info->unbound));
+		if (ox->info->n_symbolic > 1)
+			ox->info->unbound_others = true;
+	} else if (ox->unbound.p && (name->len != ox->unbound.len ||
+		   memcmp(name->p, ox->unbound.p, name->len))) {
+		ox->info->unbound_others = true;
+	}
+	return 1;
+}
+
+/*
+ * The sizes given for symbolic dimensions: each name once, each size
+ * within the reader's limit; after the graph inputs, each one used.
+ */
+static int ta_ox_check_dims(struct ta_ox *ox, bool after_inputs)
+{
+	u32 k, j;
+
+	for (k = 0; k < ox->n_dims; k++) {
+		const char *name = ox->dims[k].name;
+
+		if (after_inputs) {
+			if (!(ox->dims_used & (1ULL << k)))
+				return ta_ox_fail(ox, -EINVAL,
+						  "dimension '%.64s' was given a size, but no graph input has a dimension of that name",
+						  name);
+			continue;
+		}
+		if (!name || !name[0])
+			return ta_ox_fail(ox, -EINVAL,
+					  "a size for a symbolic dimension without a name");
+		if (ox->dims[k].value > TA_OX_MAX_ELEMS)
+			return ta_ox_fail(ox, -EINVAL,
+					  "dimension '%.64s': size %llu, more than 2^36",
+					  name,
+					  (unsigned long long)ox->dims[k].value);
+		for (j = 0; j < k; j++)
+			if (!strcmp(ox->dims[j].name, name))
+				return ta_ox_fail(ox, -EINVAL,
+						  "dimension '%.64s' given a size twice",
+						  name);
+	}
+	return 0;
+}
+
 static int ta_ox_sources(struct ta_ox *ox)
 {
 	struct ta_ox_vinfo vi;
@@ -541,6 +607,9 @@ static int ta_ox_sources(struct ta_ox *ox)
 	u32 i, idx;
 	int ret;
 
+	ret = ta_ox_check_dims(ox, false);
+	if (ret)
+		return ret;
 	for (i = 0; i < ox->n_inits; i++) {
 		ret = ta_ox_tensor(ox, &ox->inits[i], "initializer", &t);
 		if (ret)
@@ -585,12 +654,11 @@ static int ta_ox_sources(struct ta_ox *ox)
 			return ta_ox_fail(ox, -EINVAL,
 					  "graph input '%s' has no tensor type and shape",
 					  ta_ox_print(&vi.name, nm, sizeof(nm)));
-		/* a symbolic dimension (a batch size) is taken as 1 */
+		/* a symbolic dimension (a batch size): as given, else 1 */
 		for (d = 0; d < vi.shape.rank; d++)
-			if (vi.sym & (1U << d)) {
-				vi.shape.d[d] = 1;
-				ox->info->n_symbolic++;
-			}
+			if (vi.sym & (1U << d))
+				vi.shape.d[d] = ta_ox_dim_size(ox,
+							       &vi.sym_name[d]);
 		if (!ta_ox_shape_ok(&vi.shape))
 			return ta_ox_fail(ox, -EINVAL,
 					  "graph input '%s': more than 2^36 elements",
@@ -600,6 +668,9 @@ static int ta_ox_sources(struct ta_ox *ox)
 		v->dtype = vi.dtype;
 		v->shape = vi.shape;
 	}
+	ret = ta_ox_check_dims(ox, true);
+	if (ret)
+		return ret;
 	/* recorded shapes: value_info, then the graph outputs */
 	for (i = 0; i < ox->n_vinfos + ox->n_outputs; i++) {
 		bool out = i >= ox->n_vinfos;
@@ -874,6 +945,33 @@ int ta_onnx_parse(const void *data, size_t len, const char *name,
 		  struct ta_input *in, struct ta_onnx_info *info, char *err,
 		  size_t errlen)
 {
+	return ta_onnx_parse_dims(data, len, name, NULL, 0, in, info, err,
+				  errlen);
+}
+
+/**
+ * ta_onnx_parse_dims() - ta_onnx_parse() with sizes for symbolic dimensions
+ * @data: the file's bytes
+ * @len: how many
+ * @name: the file's name, for messages
+ * @dims: sizes for the graph inputs' symbolic dimensions (dim_param), by
+ *	  name; a symbolic dimension given none is taken as 1
+ * @n_dims: how many (at most %TA_ONNX_MAX_DIMS); 0 for none
+ * @in: out; a graph-form problem; free with ta_input_free()
+ * @info: out, figures about the model, or NULL
+ * @err: out, a message on an error
+ * @errlen: bytes at @err
+ *
+ * Return: as ta_onnx_parse(); also -EINVAL, with a message, for more than
+ * %TA_ONNX_MAX_DIMS sizes, a name without a size's use (no graph input
+ * has a dimension of that name: a misspelt name would leave the dimension
+ * at 1), a name given twice, or a size above 2^36.
+ */
+int ta_onnx_parse_dims(const void *data, size_t len, const char *name,
+		       const struct ta_onnx_dim *dims, u32 n_dims,
+		       struct ta_input *in, struct ta_onnx_info *info,
+		       char *err, size_t errlen)
+{
 	struct ta_onnx_info dummy;
 	struct ta_ox *ox;
 	int ret;
@@ -888,6 +986,12 @@ int ta_onnx_parse(const void *data, size_t len, const char *name,
 		snprintf(err, errlen, "%s: file larger than 2 GiB", name);
 		return -E2BIG;
 	}
+	if (n_dims > TA_ONNX_MAX_DIMS || (n_dims && !dims)) {
+		snprintf(err, errlen,
+			 "%s: sizes for %u symbolic dimensions, at most %u",
+			 name, n_dims, TA_ONNX_MAX_DIMS);
+		return -EINVAL;
+	}
 	ox = calloc(1, sizeof(*ox));
 	if (!ox) {
 		snprintf(err, errlen, "%s: out of memory", name);
@@ -899,6 +1003,8 @@ int ta_onnx_parse(const void *data, size_t len, const char *name,
 	ox->err = err;
 	ox->errlen = errlen;
 	ox->info = info;
+	ox->dims = dims;
+	ox->n_dims = n_dims;
 	ret = ta_ox_run(ox, in);
 	ta_ox_free(ox);
 	free(ox);
@@ -929,6 +1035,25 @@ fail:
 int ta_onnx_read(const char *path, struct ta_input *in,
 		 struct ta_onnx_info *info, char *err, size_t errlen)
 {
+	return ta_onnx_read_dims(path, NULL, 0, in, info, err, errlen);
+}
+
+/**
+ * ta_onnx_read_dims() - ta_onnx_read() with sizes for symbolic dimensions
+ * @path: the file
+ * @dims: as for ta_onnx_parse_dims()
+ * @n_dims: how many
+ * @in: out; free with ta_input_free()
+ * @info: out, or NULL
+ * @err: out, a message on an error
+ * @errlen: bytes at @err
+ *
+ * Return: as ta_onnx_parse_dims(), or -errno from the file system.
+ */
+int ta_onnx_read_dims(const char *path, const struct ta_onnx_dim *dims,
+		      u32 n_dims, struct ta_input *in,
+		      struct ta_onnx_info *info, char *err, size_t errlen)
+{
 	size_t len;
 	char *data = ta_slurp(path, &len);
 	int ret;
@@ -939,7 +1064,8 @@ int ta_onnx_read(const char *path, struct ta_input *in,
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return ret;
 	}
-	ret = ta_onnx_parse(data, len, path, in, info, err, errlen);
+	ret = ta_onnx_parse_dims(data, len, path, dims, n_dims, in, info, err,
+				 errlen);
 	free(data);
 	return ret;
 }

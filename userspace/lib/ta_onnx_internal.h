@@ -129,6 +129,11 @@ struct ta_ox {
 	char *err;
 	size_t errlen;
 	struct ta_onnx_info *info;
+	/* sizes given to symbolic dimensions; bit k: dims[k] was used */
+	const struct ta_onnx_dim *dims;
+	u32 n_dims;
+	u64 dims_used;
+	struct ta_ox_span unbound;	/* the first named one taken as 1 */
 	s64 opset;
 	/* the graph's repeated fields, as spans */
 	struct ta_ox_span *nodes, *inits, *inputs, *outputs, *vinfos;
@@ -187,6 +192,7 @@ struct ta_ox_vinfo {
 	bool has_shape;
 	struct ta_ox_shape shape;
 	u32 sym;		/* bit i: dim i is symbolic or absent */
+	struct ta_ox_span sym_name[TA_OX_MAX_RANK];	/* its dim_param */
 	u64 n_dims;		/* dims in the file: more than rank if over */
 };
 

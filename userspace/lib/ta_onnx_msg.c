@@ -428,6 +428,7 @@ static int ta_ox_dim(struct ta_ox *ox, const struct ta_ox_span *s,
 	int ret;
 
 	vi->shape.d[i] = 0;
+	vi->sym_name[i] = (struct ta_ox_span){ NULL, 0 };
 	while ((ret = ta_pb_next(ox, &m, &f)) > 0) {
 		ret = 0;
 		if (f.num == 1) {
@@ -436,6 +437,8 @@ static int ta_ox_dim(struct ta_ox *ox, const struct ta_ox_span *s,
 				return ret;
 			vi->shape.d[i] = (s64)f.v;
 			value = true;
+		} else if (f.num == 2 && f.wire == TA_PB_LEN) {
+			vi->sym_name[i] = f.s;	/* dim_param */
 		}
 	}
 	if (ret)

@@ -4,6 +4,7 @@
  * plan reads, and write it as a graph file (Documentation/graph-format.md).
  *
  *	tactl import MODEL.tflite|MODEL.onnx [-o GRAPH] [--no-constants] [--quiet]
+ *		     [--align N] [--exportable L] [--dim NAME=SIZE]...
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@ static void import_usage(FILE *out)
 	fprintf(out,
 		"usage: tactl import MODEL.tflite|MODEL.onnx [-o GRAPH] [--no-constants]\n"
 		"                    [--quiet] [--align N] [--exportable NAME[,NAME...]]\n"
+		"                    [--dim NAME=SIZE]...\n"
 		"\n"
 		"Reads a TFLite model (subgraph 0 with the subgraphs its IF, WHILE\n"
 		"and CALL_ONCE ops call inlined; Documentation/tflite.md), an ONNX\n"
@@ -32,7 +34,11 @@ static void import_usage(FILE *out)
 		"  --quiet         no summary\n"
 		"  --align N       align every tensor to N bytes instead\n"
 		"  --exportable L  mark the tensors named in L (comma-separated)\n"
-		"                  exportable (tactl plan --exportable)\n");
+		"                  exportable (tactl plan --exportable)\n"
+		"  --dim NAME=SIZE an ONNX model: the size of the graph inputs'\n"
+		"                  symbolic dimension NAME (a dim_param, such as a\n"
+		"                  batch N) at which the model will run; one not given\n"
+		"                  is taken as 1, and the summary names it\n");
 }
 
 /* What the TFLite reader planned, in words that cannot be misread. */
@@ -74,6 +80,24 @@ static void import_print_tflite(const char *file,
 			file, info->n_dynamic, info->n_dynamic == 1 ? "" : "s");
 }
 
+/*
+ * A graph input's dimension the model leaves open, taken as 1: a runtime
+ * fed a larger input writes larger tensors than this graph plans.
+ */
+static void import_print_unbound(const char *file,
+				 const struct ta_onnx_info *oinfo)
+{
+	fprintf(stderr, "%s: %u symbolic input dimension%s taken as 1", file,
+		oinfo->n_symbolic, oinfo->n_symbolic == 1 ? "" : "s");
+	if (oinfo->unbound[0])
+		fprintf(stderr, " ('%s'%s): the plan is for inputs of that size; give the size the model will run at with --dim %s=SIZE\n",
+			oinfo->unbound,
+			oinfo->unbound_others ? " and others" : "",
+			oinfo->unbound);
+	else
+		fprintf(stderr, " (without a name, which --dim cannot give a size): the plan is for inputs of that size\n");
+}
+
 int tactl_cmd_import(int argc, char **argv)
 {
 	const char *file = NULL, *out = "-";
@@ -81,6 +105,8 @@ int tactl_cmd_import(int argc, char **argv)
 	struct ta_onnx_info oinfo;
 	bool no_const = false, quiet = false, tfl = false, onnx = false;
 	const char *exportable = NULL;
+	struct ta_onnx_dim dims[TA_ONNX_MAX_DIMS];
+	u32 n_dims = 0;
 	u64 align = 0;
 	struct ta_input in;
 	char err[512] = "";
@@ -105,6 +131,9 @@ int tactl_cmd_import(int argc, char **argv)
 				return 2;
 		} else if (!strcmp(a, "--exportable") && i + 1 < argc) {
 			exportable = argv[++i];
+		} else if (!strcmp(a, "--dim") && i + 1 < argc) {
+			if (tactl_parse_dim("import", argv[++i], dims, &n_dims))
+				return 2;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "tactl import: bad option '%s'\n", a);
 			import_usage(stderr);
@@ -134,12 +163,19 @@ int tactl_cmd_import(int argc, char **argv)
 	}
 	tfl = tfl || ta_is_tflite_name(file);
 	onnx = !tfl && ta_is_onnx_name(file);
+	if (tfl && n_dims) {
+		fprintf(stderr, "tactl import: %s: --dim is for an ONNX model: a TFLite model's dimensions have no names (convert it at the size it will run)\n",
+			file);
+		return 2;
+	}
 	if (tfl)
 		ret = ta_tflite_read(file, &in, &info, err, sizeof(err));
 	else if (onnx)
-		ret = ta_onnx_read(file, &in, &oinfo, err, sizeof(err));
+		ret = ta_onnx_read_dims(file, dims, n_dims, &in, &oinfo, err,
+					sizeof(err));
 	else
-		ret = ta_input_read(file, &in, err, sizeof(err));
+		ret = ta_input_read_dims(file, dims, n_dims, &in, err,
+					 sizeof(err));
 	if (ret) {
 		fprintf(stderr, "tactl import: %s\n",
 			err[0] ? err : strerror(-ret));
@@ -182,8 +218,11 @@ int tactl_cmd_import(int argc, char **argv)
 				oinfo.n_graph_inputs, oinfo.n_graph_outputs,
 				oinfo.n_value_info, oinfo.n_tensors,
 				oinfo.n_constants,
-				oinfo.n_symbolic ?
-				"; symbolic input dimensions taken as 1" : "");
+				oinfo.n_bound ?
+				"; symbolic input dimensions sized by --dim" :
+				"");
+		if (onnx && oinfo.n_symbolic)
+			import_print_unbound(file, &oinfo);
 		fprintf(stderr, "%s: wrote %u tensors, %u ops; lower bound %llu bytes\n",
 			out, in.graph.n_tensors, in.graph.n_ops,
 			(unsigned long long)lb);

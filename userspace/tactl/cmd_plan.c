@@ -52,7 +52,8 @@ static void plan_usage(FILE *out)
 		"usage: tactl plan FILE [--strategy NAME] [--budget-ms N] [-o PLAN.csv]\n"
 		"                  [--svg PLAN.svg] [--json] [--no-constants]\n"
 		"                  [--align N] [--exportable NAME[,NAME...]]\n"
-		"                  [--no-inplace] [--write-metadata OUT.tflite]\n"
+		"                  [--dim NAME=SIZE]... [--no-inplace]\n"
+		"                  [--write-metadata OUT.tflite]\n"
 		"                  [--offline | --dry-run] [--hold SECONDS]\n"
 		"                  [--ioctl | --netlink]\n"
 		"                  [--sram SIZE [--pin T=fast|slow]... [--weight T=W]...]\n"
@@ -85,6 +86,9 @@ static void plan_usage(FILE *out)
 		"  --exportable L   graph or model: plan the tensors named in L (graph\n"
 		"                   names; a model's TFLite indices), comma-separated,\n"
 		"                   exportable: whole pages, for tactl export\n"
+		"  --dim NAME=SIZE  an ONNX model: the size of the graph inputs' symbolic\n"
+		"                   dimension NAME (a dim_param, such as a batch N) at\n"
+		"                   which it will run (default 1; tactl import names them)\n"
 		"  --no-inplace     do not let in-place ops (RESHAPE, ...) share memory\n"
 		"  --write-metadata OUT.tflite  a TFLite model: write a copy of it with\n"
 		"                   the plan as its OfflineMemoryAllocation metadata (what\n"
@@ -423,6 +427,8 @@ int tactl_cmd_plan(int argc, char **argv)
 	static struct plan_group pg;
 	bool group_flags = false, lanes_list = false;
 	u32 next_lane = 0;
+	struct ta_onnx_dim dims[TA_ONNX_MAX_DIMS];
+	u32 n_dims = 0;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -464,6 +470,9 @@ int tactl_cmd_plan(int argc, char **argv)
 			sub.transport = TA_TRANSPORT_IOCTL;
 		} else if (!strcmp(a, "--netlink")) {
 			sub.transport = TA_TRANSPORT_NETLINK;
+		} else if (!strcmp(a, "--dim") && more) {
+			if (tactl_parse_dim("plan", argv[++i], dims, &n_dims))
+				return 2;
 		} else if (!strcmp(a, "--align") && more) {
 			if (tactl_parse_num("plan", a, argv[++i], 1, U64_MAX,
 					    &align))
@@ -555,9 +564,9 @@ int tactl_cmd_plan(int argc, char **argv)
 				plan_lanes_count, pg.n_files);
 			return 2;
 		}
-		if (out_model || exportable || no_inplace ||
+		if (out_model || exportable || no_inplace || n_dims ||
 		    strategy == TA_STRATEGY_FIXED) {
-			fprintf(stderr, "tactl plan: a group of files takes no --write-metadata, --exportable, --no-inplace or --strategy fixed\n");
+			fprintf(stderr, "tactl plan: a group of files takes no --write-metadata, --exportable, --no-inplace, --dim or --strategy fixed\n");
 			return 2;
 		}
 		if (sub.dry_run && (out_csv || out_svg)) {
@@ -604,7 +613,7 @@ int tactl_cmd_plan(int argc, char **argv)
 	    tactl_check_output(out_model))
 		return 1;
 
-	ret = ta_input_read(file, &in, err, sizeof(err));
+	ret = ta_input_read_dims(file, dims, n_dims, &in, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "tactl plan: %s\n", err[0] ? err : strerror(-ret));
 		return 1;

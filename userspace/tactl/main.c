@@ -86,6 +86,30 @@ int tactl_parse_num(const char *cmd, const char *what, const char *s,
 	return 0;
 }
 
+int tactl_parse_dim(const char *cmd, char *s, struct ta_onnx_dim *dims,
+		    uint32_t *n)
+{
+	char *eq = strchr(s, '=');
+	u64 size;
+
+	if (!eq || eq == s) {
+		fprintf(stderr, "tactl %s: bad --dim '%s' (wants NAME=SIZE, NAME a graph input's symbolic dimension)\n",
+			cmd, s);
+		return -EINVAL;
+	}
+	if (*n >= TA_ONNX_MAX_DIMS) {
+		fprintf(stderr, "tactl %s: more than %u --dim\n", cmd,
+			TA_ONNX_MAX_DIMS);
+		return -EINVAL;
+	}
+	if (tactl_parse_num(cmd, "--dim size", eq + 1, 0, 1ULL << 36, &size))
+		return -EINVAL;
+	*eq = 0;	/* the name, in place (as getsubopt() does) */
+	dims[*n].name = s;
+	dims[(*n)++].value = size;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;

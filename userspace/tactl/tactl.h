@@ -38,6 +38,17 @@ int tactl_parse_num(const char *cmd, const char *what, const char *s,
 		    __u64 min, __u64 max, __u64 *v);
 
 /*
+ * An option "--dim NAME=SIZE" of command @cmd: the size of an ONNX model's
+ * symbolic dimension NAME (a graph input's dim_param), appended to @dims
+ * (*@n of them so far, at most TA_ONNX_MAX_DIMS; NAME is @s, its '='
+ * overwritten with a NUL).
+ * Otherwise prints why and returns -EINVAL: a usage error, exit 2.
+ */
+struct ta_onnx_dim;
+int tactl_parse_dim(const char *cmd, char *s, struct ta_onnx_dim *dims,
+		    uint32_t *n);
+
+/*
  * A strategy's name (ta_strategy_str()), or "strategy N" in @buf (of @len
  * bytes, TACTL_STRATEGY_LEN will do) for a number without one. Return: the
  * name or @buf, never NULL.
