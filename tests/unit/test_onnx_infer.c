@@ -251,10 +251,11 @@ static int t_symbolic_sizes(void)
 	cases += 4;
 	for (k = 0; k < TA_ONNX_MAX_DIMS + 1; k++)
 		many[k] = (struct ta_onnx_dim){ "N", 1 };
-	if (sym_fails(many, TA_ONNX_MAX_DIMS + 1, "sizes for 65 symbolic dimensions, at most 64"))
+	if (sym_fails(many, TA_ONNX_MAX_DIMS + 1, "sizes for 65 symbolic dimensions, at most 64") ||
+	    sym_fails(NULL, 1, "sizes for 1 symbolic dimensions, but none given"))
 		return 1;
-	cases++;
-	TA_CHECK(cases == 8, "%u cases", cases);
+	cases += 2;
+	TA_CHECK(cases == 9, "%u cases", cases);
 	return 0;
 }
 

@@ -987,9 +987,14 @@ int ta_onnx_parse_dims(const void *data, size_t len, const char *name,
 		return -E2BIG;
 	}
 	if (n_dims > TA_ONNX_MAX_DIMS || (n_dims && !dims)) {
-		snprintf(err, errlen,
-			 "%s: sizes for %u symbolic dimensions, at most %u",
-			 name, n_dims, TA_ONNX_MAX_DIMS);
+		if (!dims)
+			snprintf(err, errlen,
+				 "%s: sizes for %u symbolic dimensions, but none given",
+				 name, n_dims);
+		else
+			snprintf(err, errlen,
+				 "%s: sizes for %u symbolic dimensions, at most %u",
+				 name, n_dims, TA_ONNX_MAX_DIMS);
 		return -EINVAL;
 	}
 	ox = calloc(1, sizeof(*ox));
