@@ -61,6 +61,7 @@ TA_READER_SRCS := \
 	userspace/lib/ta_onnx_quant.c \
 	userspace/lib/ta_onnx_reduce.c \
 	userspace/lib/ta_onnx_shape.c \
+	userspace/lib/ta_onnx_signal.c \
 	userspace/lib/ta_onnx_wire.c \
 	userspace/lib/ta_reader.c \
 	userspace/lib/ta_tflite.c \

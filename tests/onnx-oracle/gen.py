@@ -56,7 +56,9 @@ OPS = (UNARY + AXIS_OPS + ARITH + VARIADIC + LOGIC + COMPARE + REDUCE + [
     "ReverseSequence", "EyeLike", "CastLike", "QuantizeLinear",
     "DequantizeLinear", "DynamicQuantizeLinear", "MatMulInteger",
     "QLinearMatMul", "ConvInteger", "QLinearConv", "ConvTranspose", "Einsum",
-    "Det", "RNN", "GRU", "LSTM", "BitShift", "GridSample", "RoiAlign", "MaxUnpool"])
+    "Det", "RNN", "GRU", "LSTM", "BitShift", "GridSample", "RoiAlign", "MaxUnpool",
+    # an audio model's front end
+    "DFT", "STFT", "HannWindow", "HammingWindow", "BlackmanWindow", "MelWeightMatrix"])
 # Ops outside the inference table, in one model of eight: the importer
 # takes their shapes from value_info, which the oracle's "recorded" copy
 # fills from onnx.shape_inference (as exporters record them).
@@ -781,6 +783,55 @@ def build_op(b, op):
     elif op == "Bernoulli":
         x, s = b.x()
         b.node(op, [b.node("Sigmoid", [x])[0]])
+    elif op == "DFT":
+        # [batch, signal..., 1 (real) or 2 (complex)], the axis not the last
+        if rng.random() < 0.5:
+            x, sh = b.x(min_rank=3, max_rank=4, pred=lambda t: t[-1] in (1, 2) and 0 not in t)
+        else:
+            sh = ([rng.randint(1, 2)] + [rng.randint(1, 9) for _ in range(rng.randint(1, 2))] +
+                  [rng.choice([1, 2])])
+            x = b.new_input(F, sh)
+        r = len(sh)
+        attrs = {"axis": rng.choice(list(range(1, r - 1)) + [-2])}
+        if rng.random() < 0.5:
+            attrs["onesided"] = 1
+        elif rng.random() < 0.3:
+            attrs["inverse"] = 1
+        ins = [x]
+        if rng.random() < 0.5:
+            ins.append(b.ints(rng.randint(1, 12)))
+        b.node(op, ins, **attrs)
+    elif op == "STFT":
+        n = rng.randint(4, 16)
+        x = b.new_input(F, [rng.randint(1, 2), n] + ([rng.choice([1, 2])] if rng.random() < 0.7 else []))
+        frame = rng.randint(2, n - 1)
+        ins = [x, b.ints(rng.randint(1, 4))]
+        how = rng.randint(0, 2)  # a window, frame_length, or both
+        if how in (0, 2):
+            ins.append(b.node(rng.choice(["HannWindow", "HammingWindow"]), [b.ints(frame)])[0]
+                       if rng.random() < 0.5 else b.const(np.ones(frame, np.float32)))
+        else:
+            ins.append("")
+        if how in (1, 2):
+            ins.append(b.ints(frame))
+        attrs = {}
+        if len(b.vals[x][1]) == 3 and b.vals[x][1][2] == 2 or rng.random() < 0.3:
+            attrs["onesided"] = 0
+        b.node(op, ins, **attrs)
+    elif op in ("HannWindow", "HammingWindow", "BlackmanWindow"):
+        attrs = {"periodic": rng.randint(0, 1)}
+        if rng.random() < 0.3:
+            attrs["output_datatype"] = rng.choice([T.DOUBLE, T.INT64, T.UINT8])
+        b.node(op, [b.ints(rng.randint(1, 10))], **attrs)
+    elif op == "MelWeightMatrix":
+        dft = rng.randint(8, 64)
+        rate = rng.choice([8000, 16000])
+        attrs = {}
+        if rng.random() < 0.3:
+            attrs["output_datatype"] = T.DOUBLE
+        b.node(op, [b.ints(rng.randint(1, 8)), b.ints(dft), b.ints(rate),
+                    b.const(np.array(0.0, np.float32)),
+                    b.const(np.array(rate / 4, np.float32))], **attrs)
     elif op == "Det":
         n = rng.randint(1, 3)
         x = b.new_input(F, [rng.randint(1, 2), n, n][rng.randint(0, 1):])
@@ -793,7 +844,7 @@ def build_op(b, op):
 
 
 def to_opset18(m):
-    """Rewrite a model's opset-17 forms as opset 18 has them."""
+    """Rewrite a model's opset-17 forms as opsets 18 to 20 have them."""
     for nd in m.graph.node:
         if nd.op_type in REDUCE and nd.op_type != "ReduceSum":
             for a in list(nd.attribute):
@@ -805,6 +856,15 @@ def to_opset18(m):
                     nd.attribute.remove(a)
         if nd.op_type == "Split" and len(nd.input) < 2:
             nd.attribute.append(helper.make_attribute("num_outputs", len(nd.output)))
+        if nd.op_type == "DFT":  # opset 20: the axis an input
+            for a in list(nd.attribute):
+                if a.name == "axis":
+                    name = nd.output[0] + "_axis"
+                    m.graph.initializer.append(numpy_helper.from_array(np.array(a.i, np.int64), name))
+                    while len(nd.input) < 2:
+                        nd.input.append("")
+                    nd.input.append(name)
+                    nd.attribute.remove(a)
 
 
 def upsample_model(rng):

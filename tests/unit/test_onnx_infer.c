@@ -97,26 +97,37 @@ static int t_reshape(void)
 	return fails(&m, -EINVAL, "cannot reshape [2,3,4] to [5,-1]", NULL);
 }
 
-/* Shape -> Gather -> Unsqueeze -> Concat -> Reshape: values folded. */
-static int t_shape_chain(void)
+/*
+ * x [N,3,4,5] reshaped to [Shape(x)[0], -1] as @out: PyTorch's
+ * x.view(x.size(0), -1), the values of a shape carried through Gather,
+ * Unsqueeze and Concat.
+ */
+static void shape_chain(struct pbw *g, const char *out)
 {
 	static const s64 x[] = { SYM, 3, 4, 5 }, one[] = { 1 }, zero[] = { 0 };
 	static const s64 m1[] = { -1 };
+
+	input(g, "x", x, 4);
+	init(g, "i0", ONNX_INT64, NULL, 0, zero);
+	init(g, "ax", ONNX_INT64, one, 1, zero);
+	init(g, "m1", ONNX_INT64, one, 1, m1);
+	node(g, "Shape", "", "x", "sh", NULL);
+	node(g, "Gather", "", "sh,i0", "n", NULL);
+	node(g, "Unsqueeze", "", "n,ax", "n1", NULL);
+	node(g, "Concat", "", "n1,m1", "target", "axis=0", NULL);
+	node(g, "Reshape", "flat", "x,target", out, NULL);
+}
+
+/* Shape -> Gather -> Unsqueeze -> Concat -> Reshape: values folded. */
+static int t_shape_chain(void)
+{
 	struct pbw g = { 0 }, m;
 	struct ta_onnx_info info;
 	struct ta_input in;
 	char err[512] = "";
 	int ret;
 
-	input(&g, "x", x, 4);
-	init(&g, "i0", ONNX_INT64, NULL, 0, zero);
-	init(&g, "ax", ONNX_INT64, one, 1, zero);
-	init(&g, "m1", ONNX_INT64, one, 1, m1);
-	node(&g, "Shape", "", "x", "sh", NULL);
-	node(&g, "Gather", "", "sh,i0", "n", NULL);
-	node(&g, "Unsqueeze", "", "n,ax", "n1", NULL);
-	node(&g, "Concat", "", "n1,m1", "target", "axis=0", NULL);
-	node(&g, "Reshape", "flat", "x,target", "y", NULL);
+	shape_chain(&g, "y");
 	node(&g, "Flatten", "", "y", "z", "axis=1", NULL);
 	output(&g, "z");
 	m = model(&g, 13);
@@ -134,25 +145,16 @@ static int t_shape_chain(void)
 }
 
 /*
- * x [N,3,4,5] reshaped to [Shape(x)[0], -1] (z), and t [T, ?] through a
- * Relu (u): the graph inputs' symbolic dimensions, sized by name.
+ * shape_chain() into z, and t [T, ?] through a Relu (u): the graph
+ * inputs' symbolic dimensions, sized by name.
  */
 static struct pbw sym_model(void)
 {
-	static const s64 x[] = { SYM, 3, 4, 5 }, t[] = { SYM_T, SYM_ANON };
-	static const s64 one[] = { 1 }, zero[] = { 0 }, m1[] = { -1 };
+	static const s64 t[] = { SYM_T, SYM_ANON };
 	struct pbw g = { 0 };
 
-	input(&g, "x", x, 4);
+	shape_chain(&g, "z");
 	input(&g, "t", t, 2);
-	init(&g, "i0", ONNX_INT64, NULL, 0, zero);
-	init(&g, "ax", ONNX_INT64, one, 1, zero);
-	init(&g, "m1", ONNX_INT64, one, 1, m1);
-	node(&g, "Shape", "", "x", "sh", NULL);
-	node(&g, "Gather", "", "sh,i0", "n", NULL);
-	node(&g, "Unsqueeze", "", "n,ax", "n1", NULL);
-	node(&g, "Concat", "", "n1,m1", "target", "axis=0", NULL);
-	node(&g, "Reshape", "flat", "x,target", "z", NULL);
 	node(&g, "Relu", "", "t", "u", NULL);
 	output(&g, "z");
 	output(&g, "u");
@@ -865,6 +867,142 @@ static int t_npu_products(void)
 		     "equation 'ij->ji' does not fit its 1 inputs", NULL);
 }
 
+/*
+ * The signal ops (ta_onnx_signal.c), as ONNX Runtime sizes them: DFT with
+ * its axis an attribute (opset 17) and an input (20), dft_length and
+ * onesided; STFT with frame_length, a window, onesided; the windows and
+ * MelWeightMatrix of an output_datatype. Then the refusals: a length from
+ * the data, a window that is not the frame, a frame as long as the
+ * signal, the axis on the real and imaginary parts, a window of 0.
+ */
+static int t_signal_ops(void)
+{
+	static const s64 x[] = { 2, 8, 1 }, c[] = { 1, 4, 6, 2 };
+	static const s64 sig[] = { 1, 12, 1 }, x20[] = { 1, 5, 6, 1 };
+	static const s64 three[] = { 3 }, nine[] = { 9 }, ten[] = { 10 };
+	static const s64 four[] = { 4 }, sixteen[] = { 16 }, rate[] = { 8000 };
+	static const s64 five[] = { 5 }, zero[] = { 0 }, twelve[] = { 12 };
+	static const s64 eight[] = { 8 }, axis[] = { -3 }, one[] = { 1 };
+	static const float lo[] = { 0 }, hi[] = { 2000 };
+	struct pbw g = { 0 }, m;
+	struct ta_input in;
+	u32 checked = 0;
+
+	input(&g, "x", x, 3);
+	input(&g, "c", c, 4);
+	input(&g, "sig", sig, 3);
+	init(&g, "n10", ONNX_INT64, NULL, 0, ten);
+	init(&g, "step", ONNX_INT64, NULL, 0, three);
+	init(&g, "frame", ONNX_INT64, NULL, 0, nine);
+	init(&g, "bins", ONNX_INT64, NULL, 0, four);
+	init(&g, "dft", ONNX_INT64, NULL, 0, sixteen);
+	init(&g, "rate", ONNX_INT64, NULL, 0, rate);
+	init(&g, "five", ONNX_INT64, NULL, 0, five);
+	init_f(&g, "lo", NULL, 0, lo);
+	init_f(&g, "hi", NULL, 0, hi);
+	node(&g, "DFT", "", "x", "d0", NULL);
+	node(&g, "DFT", "", "x,n10", "d1", "onesided=1", NULL);
+	node(&g, "DFT", "", "c", "d2", "axis=2", "inverse=1", NULL);
+	node(&g, "STFT", "", "sig,step,-,frame", "s0", NULL);
+	node(&g, "HannWindow", "", "frame", "w", NULL);
+	node(&g, "STFT", "", "sig,step,w", "s1", "onesided=0", NULL);
+	node(&g, "MelWeightMatrix", "", "bins,dft,rate,lo,hi", "mel", NULL);
+	node(&g, "MelWeightMatrix", "", "bins,dft,rate,lo,hi", "mel64",
+	     "output_datatype=11", NULL);
+	node(&g, "BlackmanWindow", "", "five", "bw", "output_datatype=7", NULL);
+	node(&g, "Relu", "", "s1", "r", NULL);
+	output(&g, "d0");
+	output(&g, "d1");
+	output(&g, "d2");
+	output(&g, "s0");
+	output(&g, "r");
+	output(&g, "mel");
+	output(&g, "mel64");
+	output(&g, "bw");
+	m = model(&g, 17);
+	if (parsed(&m, &in))
+		return 1;
+	if (has(&in, "d0", 128, "FLOAT [2,8,2]") ||
+	    has(&in, "d1", 96, "FLOAT [2,6,2]") ||
+	    has(&in, "d2", 192, "FLOAT [1,4,6,2]") ||
+	    has(&in, "s0", 80, "FLOAT [1,2,5,2]") ||
+	    has(&in, "s1", 144, "FLOAT [1,2,9,2]") ||
+	    has(&in, "mel", 144, "FLOAT [9,4]") ||
+	    has(&in, "mel64", 288, "DOUBLE [9,4]") ||
+	    has(&in, "bw", 40, "INT64 [5]")) {
+		ta_input_free(&in);
+		return 1;
+	}
+	ta_input_free(&in);
+	checked++;
+	/* opset 20: the axis an input, a constant */
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x20, 4);
+	init(&g, "ax", ONNX_INT64, NULL, 0, axis);
+	node(&g, "DFT", "", "x,-,ax", "d", "onesided=1", NULL);
+	output(&g, "d");
+	m = model(&g, 20);
+	if (parsed(&m, &in))
+		return 1;
+	if (has(&in, "d", 144, "FLOAT [1,3,6,2]")) {
+		ta_input_free(&in);
+		return 1;
+	}
+	ta_input_free(&in);
+	checked++;
+	/* the refusals */
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x20, 4);
+	vinfo(&g, 11, "ax", ONNX_INT64, NULL, 0);
+	node(&g, "DFT", "d", "x,-,ax", "y", NULL);
+	output(&g, "y");
+	m = model(&g, 20);
+	if (fails(&m, -EINVAL, "node 0 (d, DFT)",
+		  "comes from the values of input 2 ('ax')", NULL))
+		return 1;
+	memset(&g, 0, sizeof(g));
+	input(&g, "sig", sig, 3);
+	init(&g, "step", ONNX_INT64, NULL, 0, three);
+	init(&g, "frame", ONNX_INT64, NULL, 0, nine);
+	init(&g, "eight", ONNX_INT64, NULL, 0, eight);
+	node(&g, "HannWindow", "", "eight", "w", NULL);
+	node(&g, "STFT", "st", "sig,step,w,frame", "y", NULL);
+	output(&g, "y");
+	m = model(&g, 17);
+	if (fails(&m, -EINVAL, "node 1 (st, STFT)",
+		  "a window of shape rank 1 and 8 elements, for frames of 9",
+		  NULL))
+		return 1;
+	memset(&g, 0, sizeof(g));
+	input(&g, "sig", sig, 3);
+	init(&g, "step", ONNX_INT64, NULL, 0, one);
+	init(&g, "frame", ONNX_INT64, NULL, 0, twelve);
+	node(&g, "STFT", "st", "sig,step,-,frame", "y", NULL);
+	output(&g, "y");
+	m = model(&g, 17);
+	if (fails(&m, -EINVAL, "node 0 (st, STFT)",
+		  "frames of 12 for a signal of 12", NULL))
+		return 1;
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x, 3);
+	node(&g, "DFT", "d", "x", "y", "axis=-1", NULL);
+	output(&g, "y");
+	m = model(&g, 17);
+	if (fails(&m, -EINVAL, "node 0 (d, DFT)",
+		  "axis -1 is the signal's real and imaginary parts", NULL))
+		return 1;
+	memset(&g, 0, sizeof(g));
+	init(&g, "zero", ONNX_INT64, NULL, 0, zero);
+	node(&g, "HammingWindow", "hw", "zero", "y", NULL);
+	output(&g, "y");
+	m = model(&g, 17);
+	if (fails(&m, -EINVAL, "node 0 (hw, HammingWindow)", "size 0", NULL))
+		return 1;
+	checked += 5;
+	TA_CHECK(checked == 7, "%u cases", checked);
+	return 0;
+}
+
 const struct ta_test ta_onnx_infer_tests[] = {
 	{ "onnx: Add broadcasts, a bad broadcast named", t_add_broadcast },
 	{ "onnx: Reshape with 0 and -1; bad shapes", t_reshape },
@@ -890,5 +1028,7 @@ const struct ta_test ta_onnx_infer_tests[] = {
 	  t_npu_ops },
 	{ "onnx: integer, quantized, transposed convs; Einsum, Det, RNNs, GridSample, RoiAlign, MaxUnpool",
 	  t_npu_products },
+	{ "onnx: DFT, STFT, windows, MelWeightMatrix as ONNX Runtime sizes them",
+	  t_signal_ops },
 	{ NULL, NULL },
 };

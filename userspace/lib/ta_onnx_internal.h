@@ -359,6 +359,15 @@ int ta_ox_depth_space(struct ta_ox *ox);
 int ta_ox_grid_sample(struct ta_ox *ox);
 int ta_ox_roi_align(struct ta_ox *ox);
 
+/*
+ * ta_onnx_signal.c: shape inference: the signal ops (DFT, STFT, windows,
+ * MelWeightMatrix)
+ */
+int ta_ox_dft(struct ta_ox *ox);
+int ta_ox_stft(struct ta_ox *ox);
+int ta_ox_window(struct ta_ox *ox);
+int ta_ox_mel_weight_matrix(struct ta_ox *ox);
+
 /* ta_onnx_reduce.c: shape inference: reductions and data-dependent ops */
 void ta_ox_may_empty(struct ta_ox *ox);
 int ta_ox_reduce(struct ta_ox *ox);
