@@ -51,6 +51,8 @@ refused/data_paddings.tflite  a PAD whose paddings come from the model's
                       input (refused: sized only when the model runs)
 refused/gather_type.tflite  a GATHER of FLOAT32 recorded INT16 (refused:
                       the kernel writes its input's type)
+refused/reshape_type.tflite  a RESHAPE of FLOAT32 recorded INT8 (refused:
+                      the kernel copies its input's bytes)
 """
 import os
 import struct
@@ -722,6 +724,19 @@ def gather_type():
     return ModelWriter().model([main])
 
 
+def reshape_type():
+    """a RESHAPE of [2, 3] FLOAT32 into [6] recorded INT8: TFLite's kernel
+    assigns no type and checks none, and copies the input's 24 bytes where
+    6 are recorded (TFLite Micro copies the input's element count times
+    its type's size): refused at the RESHAPE"""
+    main = subgraph("main", [
+        tensor("x", [2, 3]),
+        tensor("shape", [1], INT32, int32s(6)),
+        tensor("flat", [6], INT8),
+    ], [0], [2], [op(RESHAPE, [0, 1], [2])])
+    return ModelWriter().model([main])
+
+
 def reshape_arranged():
     """RESHAPE [2, 3] by the shape [2, 3], recorded [3, 2]: as many bytes,
     but TFLite's kernel writes [2, 3], so the PAD after it (5 rows more)
@@ -763,6 +778,7 @@ MODELS = {
     # oracle feeds its own such models other values (SYNTHETIC's Fed)
     "refused/data_paddings.tflite": data_paddings,
     "refused/gather_type.tflite": gather_type,
+    "refused/reshape_type.tflite": reshape_type,
 }
 
 

@@ -606,6 +606,12 @@ static int t_shape_rules_constants(void)
 	 */
 	TA_CHECK(!expect_refused("gather_type.tflite", "subgraph 0, op 0 (GATHER): its output 0, tensor 2, records INT16 elements, but TFLite's kernel makes them FLOAT32"),
 		 "gather_type");
+	/*
+	 * RESHAPE assigns no type and checks none, but copies its input's
+	 * bytes: FLOAT32 recorded INT8 would be overrun four times over.
+	 */
+	TA_CHECK(!expect_refused("reshape_type.tflite", "subgraph 0, op 0 (RESHAPE): its output 0, tensor 2, records INT8 elements, but TFLite's kernel writes its input's FLOAT32 elements into it"),
+		 "reshape_type");
 	return 0;
 }
 

@@ -14,6 +14,13 @@
  * recorded type other than the one the kernel assigns is refused, naming
  * the op, the output and both types. An op whose kernel only checks its
  * output's type refuses such a model itself, and is not listed here.
+ *
+ * A few kernels assign no type and check none, but write their input's
+ * elements into the output: RESHAPE and SQUEEZE copy the input's bytes
+ * (TFLite Micro's, whose arena such a plan is for, copies the input's
+ * element count times its type's size), CUMSUM and the segment sums
+ * compute in the input's type. A recorded type other than the input's
+ * would be overrun there; it is refused the same way.
  */
 #include "ta_tflite_shape.h"
 
@@ -22,6 +29,7 @@ enum ta_tfl_type_from {
 	TA_TFL_TYPE_IS,		/* a TensorType */
 	TA_TFL_TYPE_OF_INPUT,	/* the type of an input */
 	TA_TFL_TYPE_OPTION,	/* field 0 of an options table: INT32 or INT64 */
+	TA_TFL_TYPE_WRITTEN,	/* none, but it writes an input's elements */
 };
 
 /*
@@ -70,6 +78,19 @@ static bool ta_tfl_type_rule(u32 code, u32 k, enum ta_tfl_type_from *from,
 		*arg = code == TA_TFL_ARG_MAX ? TA_TFL_ARG_MAX_OPTIONS :
 		       code == TA_TFL_ARG_MIN ? TA_TFL_ARG_MIN_OPTIONS :
 		       TA_TFL_SHAPE_OPTIONS;
+		return !k;
+	}
+	*from = TA_TFL_TYPE_WRITTEN;
+	*arg = 0;
+	switch (code) {
+	case TA_TFL_RESHAPE:
+	case TA_TFL_SQUEEZE:
+	case TA_TFL_CUMSUM:
+	case TA_TFL_SEGMENT_SUM:
+	case TA_TFL_UNSORTED_SEGMENT_SUM:
+	case TA_TFL_UNSORTED_SEGMENT_MAX:
+	case TA_TFL_UNSORTED_SEGMENT_MIN:
+	case TA_TFL_UNSORTED_SEGMENT_PROD:
 		return !k;
 	}
 	*from = TA_TFL_TYPE_OF_INPUT;
@@ -150,6 +171,7 @@ static int ta_tfl_type_of(struct ta_tfl *m, const struct ta_fbt *o,
 		*type = arg;
 		return 1;
 	case TA_TFL_TYPE_OF_INPUT:
+	case TA_TFL_TYPE_WRITTEN:
 		if (arg >= ins->len)
 			return 0;
 		in = (s32)ta_fb_u32(&m->fb, ins->data + 4 * arg);
@@ -212,9 +234,14 @@ int ta_tfl_check_type(struct ta_tfl *m, u32 s, u32 i, const struct ta_fbt *o)
 			continue;
 		ta_tfl_type_bits(want, &want_name);
 		ta_tfl_type_bits(got, &got_name);
-		ta_err(m->fb.err, m->fb.errlen, m->fb.path, 0,
-		       "subgraph %u, op %u (%s): its output %u, tensor %d, records %s elements, but TFLite's kernel makes them %s and sizes the output for that: the model is refused rather than planned at the recorded size",
-		       s, i, op->name, k, out, got_name, want_name);
+		if (from == TA_TFL_TYPE_WRITTEN)
+			ta_err(m->fb.err, m->fb.errlen, m->fb.path, 0,
+			       "subgraph %u, op %u (%s): its output %u, tensor %d, records %s elements, but TFLite's kernel writes its input's %s elements into it: the model is refused rather than planned at the recorded size",
+			       s, i, op->name, k, out, got_name, want_name);
+		else
+			ta_err(m->fb.err, m->fb.errlen, m->fb.path, 0,
+			       "subgraph %u, op %u (%s): its output %u, tensor %d, records %s elements, but TFLite's kernel makes them %s and sizes the output for that: the model is refused rather than planned at the recorded size",
+			       s, i, op->name, k, out, got_name, want_name);
 		return -EINVAL;
 	}
 	return ret;
