@@ -58,7 +58,9 @@ OPS = (UNARY + AXIS_OPS + ARITH + VARIADIC + LOGIC + COMPARE + REDUCE + [
     "QLinearMatMul", "ConvInteger", "QLinearConv", "ConvTranspose", "Einsum",
     "Det", "RNN", "GRU", "LSTM", "BitShift", "GridSample", "RoiAlign", "MaxUnpool",
     # an audio model's front end
-    "DFT", "STFT", "HannWindow", "HammingWindow", "BlackmanWindow", "MelWeightMatrix"])
+    "DFT", "STFT", "HannWindow", "HammingWindow", "BlackmanWindow", "MelWeightMatrix",
+    # a training graph's losses, text features
+    "NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss", "TfIdfVectorizer"])
 # Ops outside the inference table, in one model of eight: the importer
 # takes their shapes from value_info, which the oracle's "recorded" copy
 # fills from onnx.shape_inference (as exporters record them).
@@ -832,6 +834,21 @@ def build_op(b, op):
         b.node(op, [b.ints(rng.randint(1, 8)), b.ints(dft), b.ints(rate),
                     b.const(np.array(0.0, np.float32)),
                     b.const(np.array(rate / 4, np.float32))], **attrs)
+    elif op in ("NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss"):
+        n, c = rng.randint(1, 3), rng.randint(2, 4)
+        extra = [rng.randint(1, 3) for _ in range(rng.randint(0, 2))]
+        x = b.new_input(F, [n, c] + extra)
+        labels = b.ints(np.array([rng.randrange(c) for _ in range(n * int(np.prod(extra)))],
+                                 np.int64).reshape([n] + extra))
+        attrs = {"reduction": rng.choice(["none", "mean", "sum"])}
+        n_out = 2 if op == "SoftmaxCrossEntropyLoss" and rng.random() < 0.5 else 1
+        b.node(op, [x, labels], n_out=n_out, **attrs)
+    elif op == "TfIdfVectorizer":
+        k = rng.randint(1, 6)
+        x = b.new_input(T.INT64, [rng.randint(1, 3), rng.randint(1, 6)][rng.randint(0, 1):])
+        b.node(op, [x], mode="TF", min_gram_length=1, max_gram_length=1, max_skip_count=0,
+               ngram_counts=[0], pool_int64s=list(range(1, k + 1)),
+               ngram_indexes=rng.sample(range(0, 9), k))
     elif op == "Det":
         n = rng.randint(1, 3)
         x = b.new_input(F, [rng.randint(1, 2), n, n][rng.randint(0, 1):])

@@ -1003,6 +1003,92 @@ static int t_signal_ops(void)
 	return 0;
 }
 
+/*
+ * The training losses: the labels' shape with reduction "none", else a
+ * scalar; SoftmaxCrossEntropyLoss's log_prob the scores'. TfIdfVectorizer:
+ * one slot past the largest of ngram_indexes, per row. Refused: labels
+ * that are not the scores' shape without C, an unknown reduction, a
+ * negative slot.
+ */
+static int t_losses_tfidf(void)
+{
+	static const s64 x[] = { 2, 3, 4 }, lab[] = { 2, 4 }, bad[] = { 3, 4 };
+	static const s64 v[] = { 0, 1, 2, 0, 1, 2, 0, 1 }, t2[] = { 2, 5 };
+	static const s64 t1[] = { 5 };
+	struct pbw g = { 0 }, m;
+	struct ta_input in;
+	u32 checked = 0;
+
+	input(&g, "x", x, 3);
+	init(&g, "lab", ONNX_INT64, lab, 2, v);
+	vinfo(&g, 11, "t2", ONNX_INT64, t2, 2);
+	vinfo(&g, 11, "t1", ONNX_INT64, t1, 1);
+	node(&g, "NegativeLogLikelihoodLoss", "", "x,lab", "none",
+	     "reduction:none", NULL);
+	node(&g, "NegativeLogLikelihoodLoss", "", "x,lab", "mean", NULL);
+	node(&g, "SoftmaxCrossEntropyLoss", "", "x,lab", "sum,logp",
+	     "reduction:sum", NULL);
+	node(&g, "TfIdfVectorizer", "", "t2", "f2", "mode:TF",
+	     "min_gram_length=1", "max_gram_length=1", "max_skip_count=0",
+	     "ngram_counts=[0]", "pool_int64s=[4,5,6]",
+	     "ngram_indexes=[0,3,1]", NULL);
+	node(&g, "TfIdfVectorizer", "", "t1", "f1", "mode:TF",
+	     "min_gram_length=1", "max_gram_length=1", "max_skip_count=0",
+	     "ngram_counts=[0]", "pool_int64s=[4,5,6]",
+	     "ngram_indexes=[0,3,1]", NULL);
+	output(&g, "none");
+	output(&g, "mean");
+	output(&g, "sum");
+	output(&g, "logp");
+	output(&g, "f2");
+	output(&g, "f1");
+	m = model(&g, 13);
+	if (parsed(&m, &in))
+		return 1;
+	if (has(&in, "none", 32, "FLOAT [2,4]") ||
+	    has(&in, "mean", 4, "FLOAT []") || has(&in, "sum", 4, "FLOAT []") ||
+	    has(&in, "logp", 96, "FLOAT [2,3,4]") ||
+	    has(&in, "f2", 32, "FLOAT [2,4]") || has(&in, "f1", 16, "FLOAT [4]")) {
+		ta_input_free(&in);
+		return 1;
+	}
+	ta_input_free(&in);
+	checked++;
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x, 3);
+	vinfo(&g, 11, "lab", ONNX_INT64, bad, 2);
+	node(&g, "NegativeLogLikelihoodLoss", "nll", "x,lab", "y", NULL);
+	output(&g, "y");
+	m = model(&g, 13);
+	if (fails(&m, -EINVAL, "node 0 (nll, NegativeLogLikelihoodLoss)",
+		  "labels [3,4] for scores [2,3,4]: not the scores' shape without its dimension 1",
+		  NULL))
+		return 1;
+	memset(&g, 0, sizeof(g));
+	input(&g, "x", x, 3);
+	vinfo(&g, 11, "lab", ONNX_INT64, lab, 2);
+	node(&g, "SoftmaxCrossEntropyLoss", "sce", "x,lab", "y",
+	     "reduction:avg", NULL);
+	output(&g, "y");
+	m = model(&g, 13);
+	if (fails(&m, -EINVAL, "node 0 (sce, SoftmaxCrossEntropyLoss)",
+		  "reduction 'avg'", NULL))
+		return 1;
+	memset(&g, 0, sizeof(g));
+	vinfo(&g, 11, "t1", ONNX_INT64, t1, 1);
+	node(&g, "TfIdfVectorizer", "tf", "t1", "y", "mode:TF",
+	     "ngram_counts=[0]", "pool_int64s=[4]", "ngram_indexes=[-1]",
+	     NULL);
+	output(&g, "y");
+	m = model(&g, 13);
+	if (fails(&m, -EINVAL, "node 0 (tf, TfIdfVectorizer)",
+		  "ngram_indexes holds -1", NULL))
+		return 1;
+	checked += 3;
+	TA_CHECK(checked == 4, "%u cases", checked);
+	return 0;
+}
+
 const struct ta_test ta_onnx_infer_tests[] = {
 	{ "onnx: Add broadcasts, a bad broadcast named", t_add_broadcast },
 	{ "onnx: Reshape with 0 and -1; bad shapes", t_reshape },
@@ -1030,5 +1116,7 @@ const struct ta_test ta_onnx_infer_tests[] = {
 	  t_npu_products },
 	{ "onnx: DFT, STFT, windows, MelWeightMatrix as ONNX Runtime sizes them",
 	  t_signal_ops },
+	{ "onnx: the training losses and TfIdfVectorizer; bad labels refused",
+	  t_losses_tfidf },
 	{ NULL, NULL },
 };

@@ -350,7 +350,7 @@ int ta_ox_eye_like(struct ta_ox *ox);
 
 /*
  * ta_onnx_index.c: shape inference: gathers by index or coordinates, depth
- * and space
+ * and space, n-gram counts
  */
 int ta_ox_gather_elements(struct ta_ox *ox);
 int ta_ox_gather_nd(struct ta_ox *ox);
@@ -358,6 +358,7 @@ int ta_ox_one_hot(struct ta_ox *ox);
 int ta_ox_depth_space(struct ta_ox *ox);
 int ta_ox_grid_sample(struct ta_ox *ox);
 int ta_ox_roi_align(struct ta_ox *ox);
+int ta_ox_tfidf(struct ta_ox *ox);
 
 /*
  * ta_onnx_signal.c: shape inference: the signal ops (DFT, STFT, windows,
@@ -368,10 +369,14 @@ int ta_ox_stft(struct ta_ox *ox);
 int ta_ox_window(struct ta_ox *ox);
 int ta_ox_mel_weight_matrix(struct ta_ox *ox);
 
-/* ta_onnx_reduce.c: shape inference: reductions and data-dependent ops */
+/*
+ * ta_onnx_reduce.c: shape inference: reductions (and losses) and
+ * data-dependent ops
+ */
 void ta_ox_may_empty(struct ta_ox *ox);
 int ta_ox_reduce(struct ta_ox *ox);
 int ta_ox_argmax(struct ta_ox *ox);
+int ta_ox_loss(struct ta_ox *ox);
 int ta_ox_nonzero(struct ta_ox *ox);
 int ta_ox_unique(struct ta_ox *ox);
 int ta_ox_compress(struct ta_ox *ox);

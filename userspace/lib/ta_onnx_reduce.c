@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR MIT
 /*
  * ta_onnx_reduce.c - the ONNX reader (ta_onnx.c): shape inference:
- * reductions and data-dependent ops.
+ * reductions (the training losses among them) and data-dependent ops.
  */
+#include <string.h>
+
 #include "ta_onnx_internal.h"
 
 /* 1 for a dimension of 0: an output must be able to hold one element. */
@@ -160,6 +162,49 @@ int ta_ox_argmax(struct ta_ox *ox)
 			return ret;
 	}
 	return ta_ox_set(ox, 0, TA_OX_INT64, &s);
+}
+
+/*
+ * NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss: input 0 [N, C,
+ * d...] of scores, input 1 [N, d...] of class labels; the loss has the
+ * labels' shape with reduction "none", else it is a scalar (the default
+ * "mean", and "sum"); SoftmaxCrossEntropyLoss's optional log_prob is the
+ * scores' shape. The scores' type.
+ */
+int ta_ox_loss(struct ta_ox *ox)
+{
+	struct ta_ox_value *x, *t;
+	struct ta_ox_shape s = { 0 };
+	char red[8], ls[80], xs[80];
+	u32 i, outs = strcmp(ox->nd.op_str, "SoftmaxCrossEntropyLoss") ? 1 : 2;
+	bool bad;
+	int ret = ta_ox_outputs_at_most(ox, outs) ?:
+		  ta_ox_need_rank(ox, 0, &x, 2, TA_OX_MAX_RANK) ?:
+		  ta_ox_need_rank(ox, 1, &t, 1, TA_OX_MAX_RANK - 1) ?:
+		  ta_ox_attr_str(ox, "reduction", "mean", red, sizeof(red));
+
+	if (ret)
+		return ret;
+	if (strcmp(red, "none") && strcmp(red, "mean") && strcmp(red, "sum"))
+		return ta_ox_node_fail(ox, -EINVAL, "reduction '%s'", red);
+	/* the labels: the scores' shape without C */
+	bad = t->shape.rank != x->shape.rank - 1 ||
+	      t->shape.d[0] != x->shape.d[0];
+	for (i = 1; !bad && i < t->shape.rank; i++)
+		bad = t->shape.d[i] != x->shape.d[i + 1];
+	if (bad) {
+		ta_ox_shape_str(&t->shape, ls, sizeof(ls));
+		ta_ox_shape_str(&x->shape, xs, sizeof(xs));
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "labels %s for scores %s: not the scores' shape without its dimension 1",
+				       ls, xs);
+	}
+	if (!strcmp(red, "none"))
+		s = t->shape;
+	ret = ta_ox_set(ox, 0, x->dtype, &s);
+	if (!ret && ox->nd.n_out > 1)
+		ret = ta_ox_set(ox, 1, x->dtype, &x->shape);
+	return ret;
 }
 
 /*
