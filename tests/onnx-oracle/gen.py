@@ -885,7 +885,8 @@ def to_opset18(m):
 
 
 def upsample_model(rng):
-    """Opset 9: Upsample (scales input), then a unary op or two."""
+    """Opset 9: Upsample (scales input), maybe a Scatter, then a unary op or
+    two."""
     b = Builder(rng, 9)
     x = b.new_input(F, [rng.randint(1, 2), rng.randint(1, 3)] +
                     [rng.randint(1, 12) for _ in range(rng.randint(0, 2))])
@@ -894,6 +895,12 @@ def upsample_model(rng):
                        for _ in s[2:]]
     mode = rng.choice(["nearest", "linear"])
     y = b.node("Upsample", [x, b.const(np.array(sc, np.float32), node=False)], mode=mode)[0]
+    if rng.random() < 0.5:
+        # Scatter (opset 9 and 10, ScatterElements since): the data's shape
+        ones = [1] * len(s)
+        y = b.node("Scatter", [y, b.ints(np.zeros(ones, np.int64), node=False),
+                               b.const(np.ones(ones, np.float32), node=False)],
+                   axis=rng.randrange(len(s)))[0]
     for _ in range(rng.randint(1, 2)):
         y = b.node(rng.choice(["Relu", "Sigmoid", "Neg"]), [y])[0]
     m = b.model()

@@ -198,6 +198,7 @@ static const struct ta_ox_op ta_ox_ops[] = {
 	{ "Round", ta_ox_unary, TA_OX_PLAIN },
 	{ "STFT", ta_ox_stft, TA_OX_PLAIN },
 	{ "Scan", ta_ox_control_flow, TA_OX_PLAIN },
+	{ "Scatter", ta_ox_unary, TA_OX_PLAIN },
 	{ "ScatterElements", ta_ox_unary, TA_OX_PLAIN },
 	{ "ScatterND", ta_ox_unary, TA_OX_PLAIN },
 	{ "Selu", ta_ox_unary, TA_OX_PLAIN },
