@@ -807,8 +807,9 @@ static int t_plan_group(void)
 
 /*
  * --dim NAME=SIZE: an ONNX model's symbolic batch N sized at import and
- * at plan; without it the summary names N and how to size it; a name no
- * input has, a malformed --dim, a model that is not ONNX, a group: refused.
+ * at plan; without it import's summary and plan's stderr name N and how to
+ * size it; a name no input has, a malformed --dim, a model that is not
+ * ONNX, a group: refused.
  */
 static int t_import_dim(void)
 {
@@ -846,7 +847,15 @@ static int t_import_dim(void)
 	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
 		       "plan sym.onnx --offline --dim N=16 --strategy greedy-size") == 0,
 		 "%s", err);
-	TA_CHECK(strstr(out, "height:      256\n"), "%s", out);
+	TA_CHECK(strstr(out, "height:      256\n") && !strstr(err, "taken as 1"),
+		 "%s%s", out, err);
+	/* plan, too, says what it took as 1 (on stderr: --json stays JSON) */
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan sym.onnx --offline --json --strategy greedy-size") == 0,
+		 "%s", err);
+	TA_CHECK(out[0] == '{' && strstr(out, "\"height\":72,") &&
+		 strstr(err, "sym.onnx: 1 symbolic input dimension taken as 1 ('N'): the plan is for inputs of that size; give the size the model will run at with --dim N=SIZE\n"),
+		 "%s%s", out, err);
 	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
 		       "import sym.onnx --dim M=16") == 1 &&
 		 !strcmp(err, "tactl import: sym.onnx: dimension 'M' was given a size, but no graph input has a dimension of that name\n"),

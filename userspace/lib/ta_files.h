@@ -81,11 +81,14 @@ int ta_input_read(const char *path, struct ta_input *in, char *err,
  * As ta_input_read(), with sizes for an ONNX model's symbolic dimensions
  * (struct ta_onnx_dim): -EINVAL, with a message, when @n_dims is not 0 and
  * the file is not an ONNX model (no other form has named dimensions).
+ * @onnx, when not NULL, gets what the ONNX reader saw (all zero for
+ * another form).
  */
 struct ta_onnx_dim;
+struct ta_onnx_info;
 int ta_input_read_dims(const char *path, const struct ta_onnx_dim *dims,
-		       u32 n_dims, struct ta_input *in, char *err,
-		       size_t errlen);
+		       u32 n_dims, struct ta_input *in,
+		       struct ta_onnx_info *onnx, char *err, size_t errlen);
 void ta_input_free(struct ta_input *in);
 /* libtensorarena's graph from an input, in the same form (ta_load.c). */
 struct ta_graph_builder;

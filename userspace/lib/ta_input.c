@@ -35,7 +35,7 @@ const u64 *ta_input_fixed_offsets(const struct ta_input *in)
 int ta_input_read(const char *path, struct ta_input *in, char *err,
 		  size_t errlen)
 {
-	return ta_input_read_dims(path, NULL, 0, in, err, errlen);
+	return ta_input_read_dims(path, NULL, 0, in, NULL, err, errlen);
 }
 
 /**
@@ -44,6 +44,7 @@ int ta_input_read(const char *path, struct ta_input *in, char *err,
  * @dims: the sizes of an ONNX model's symbolic dimensions (struct ta_onnx_dim)
  * @n_dims: how many; 0 for none
  * @in: out; free with ta_input_free()
+ * @onnx: out, what the ONNX reader saw (all zero for another form), or NULL
  * @err: out, a message on a format error
  * @errlen: bytes at @err
  *
@@ -51,14 +52,17 @@ int ta_input_read(const char *path, struct ta_input *in, char *err,
  * not an ONNX model.
  */
 int ta_input_read_dims(const char *path, const struct ta_onnx_dim *dims,
-		       u32 n_dims, struct ta_input *in, char *err,
-		       size_t errlen)
+		       u32 n_dims, struct ta_input *in,
+		       struct ta_onnx_info *onnx, char *err, size_t errlen)
 {
 	char head[32] = "";
-	FILE *f = fopen(path, "rb");
+	FILE *f;
 	size_t got;
 	bool tflite;
 
+	if (onnx)
+		memset(onnx, 0, sizeof(*onnx));
+	f = fopen(path, "rb");
 	if (!f) {
 		memset(in, 0, sizeof(*in));
 		ta_err(err, errlen, path, 0, "%s", strerror(errno));
@@ -70,7 +74,7 @@ int ta_input_read_dims(const char *path, const struct ta_onnx_dim *dims,
 	tflite = (got >= 8 && !memcmp(head + 4, "TFL3", 4)) ||
 		 ta_is_tflite_name(path);
 	if (!tflite && ta_is_onnx_name(path))
-		return ta_onnx_read_dims(path, dims, n_dims, in, NULL, err,
+		return ta_onnx_read_dims(path, dims, n_dims, in, onnx, err,
 					 errlen);
 	if (n_dims) {
 		memset(in, 0, sizeof(*in));

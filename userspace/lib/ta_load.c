@@ -95,7 +95,8 @@ int ta_graph_load_dims(const char *path, const struct ta_load_options *opts,
 		sizes[i].name = dims[i].name;
 		sizes[i].value = dims[i].size;
 	}
-	ret = ta_input_read_dims(path, sizes, n_dims, &in, msg, sizeof(msg));
+	ret = ta_input_read_dims(path, sizes, n_dims, &in, NULL, msg,
+				 sizeof(msg));
 	if (ret)
 		goto report;
 	if (opts->flags & TA_LOAD_NO_CONSTANTS) {

@@ -80,24 +80,6 @@ static void import_print_tflite(const char *file,
 			file, info->n_dynamic, info->n_dynamic == 1 ? "" : "s");
 }
 
-/*
- * A graph input's dimension the model leaves open, taken as 1: a runtime
- * fed a larger input writes larger tensors than this graph plans.
- */
-static void import_print_unbound(const char *file,
-				 const struct ta_onnx_info *oinfo)
-{
-	fprintf(stderr, "%s: %u symbolic input dimension%s taken as 1", file,
-		oinfo->n_symbolic, oinfo->n_symbolic == 1 ? "" : "s");
-	if (oinfo->unbound[0])
-		fprintf(stderr, " ('%s'%s): the plan is for inputs of that size; give the size the model will run at with --dim %s=SIZE\n",
-			oinfo->unbound,
-			oinfo->unbound_others ? " and others" : "",
-			oinfo->unbound);
-	else
-		fprintf(stderr, " (without a name, which --dim cannot give a size): the plan is for inputs of that size\n");
-}
-
 int tactl_cmd_import(int argc, char **argv)
 {
 	const char *file = NULL, *out = "-";
@@ -174,7 +156,7 @@ int tactl_cmd_import(int argc, char **argv)
 		ret = ta_onnx_read_dims(file, dims, n_dims, &in, &oinfo, err,
 					sizeof(err));
 	else
-		ret = ta_input_read_dims(file, dims, n_dims, &in, err,
+		ret = ta_input_read_dims(file, dims, n_dims, &in, NULL, err,
 					 sizeof(err));
 	if (ret) {
 		fprintf(stderr, "tactl import: %s\n",
@@ -222,7 +204,7 @@ int tactl_cmd_import(int argc, char **argv)
 				"; symbolic input dimensions sized by --dim" :
 				"");
 		if (onnx && oinfo.n_symbolic)
-			import_print_unbound(file, &oinfo);
+			tactl_print_unsized(file, &oinfo);
 		fprintf(stderr, "%s: wrote %u tensors, %u ops; lower bound %llu bytes\n",
 			out, in.graph.n_tensors, in.graph.n_ops,
 			(unsigned long long)lb);

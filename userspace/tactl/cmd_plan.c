@@ -428,6 +428,7 @@ int tactl_cmd_plan(int argc, char **argv)
 	bool group_flags = false, lanes_list = false;
 	u32 next_lane = 0;
 	struct ta_onnx_dim dims[TA_ONNX_MAX_DIMS];
+	struct ta_onnx_info oinfo;
 	u32 n_dims = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -613,11 +614,14 @@ int tactl_cmd_plan(int argc, char **argv)
 	    tactl_check_output(out_model))
 		return 1;
 
-	ret = ta_input_read_dims(file, dims, n_dims, &in, err, sizeof(err));
+	ret = ta_input_read_dims(file, dims, n_dims, &in, &oinfo, err,
+				 sizeof(err));
 	if (ret) {
 		fprintf(stderr, "tactl plan: %s\n", err[0] ? err : strerror(-ret));
 		return 1;
 	}
+	if (oinfo.n_symbolic)
+		tactl_print_unsized(file, &oinfo);
 	if (no_const && (ret = ta_input_drop_constants(&in))) {
 		fprintf(stderr, "tactl plan: %s: --no-constants: %s\n", file,
 			ret == -EINVAL ? "not a graph or model" : strerror(-ret));

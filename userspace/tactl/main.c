@@ -110,6 +110,19 @@ int tactl_parse_dim(const char *cmd, char *s, struct ta_onnx_dim *dims,
 	return 0;
 }
 
+void tactl_print_unsized(const char *file, const struct ta_onnx_info *info)
+{
+	fprintf(stderr, "%s: %u symbolic input dimension%s taken as 1", file,
+		info->n_symbolic, info->n_symbolic == 1 ? "" : "s");
+	if (info->unbound[0])
+		fprintf(stderr, " ('%s'%s): the plan is for inputs of that size; give the size the model will run at with --dim %s=SIZE\n",
+			info->unbound,
+			info->unbound_others ? " and others" : "",
+			info->unbound);
+	else
+		fprintf(stderr, " (without a name, which --dim cannot give a size): the plan is for inputs of that size\n");
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;

@@ -49,6 +49,15 @@ int tactl_parse_dim(const char *cmd, char *s, struct ta_onnx_dim *dims,
 		    uint32_t *n);
 
 /*
+ * After an ONNX model was read: when it took a graph input's symbolic
+ * dimension as 1, say so on stderr ("FILE: N symbolic input dimensions
+ * taken as 1 ('NAME'): ... --dim NAME=SIZE"), as a runtime fed a larger
+ * input writes larger tensors than the plan holds.
+ */
+struct ta_onnx_info;
+void tactl_print_unsized(const char *file, const struct ta_onnx_info *info);
+
+/*
  * A strategy's name (ta_strategy_str()), or "strategy N" in @buf (of @len
  * bytes, TACTL_STRATEGY_LEN will do) for a number without one. Return: the
  * name or @buf, never NULL.
