@@ -118,14 +118,19 @@ def inferred(model):
         m = shape_inference.infer_shapes(model, strict_mode=False, data_prop=True)
     except Exception:
         return None
-    # python3-onnx 1.12 sizes STFT against the spec and ONNX Runtime: a
-    # [1, 12, 1] signal in frames of 9 every 3 gives [1, 2, 9, 2] with
-    # onesided left at its default 1 and [1, 3, 5, 2] with it given (the
-    # spec and ONNX Runtime: [1, 2, 5, 2]); so no size of its outputs, nor
-    # of what is computed from them, is taken from it
+    # python3-onnx 1.12 sizes two ops against the spec and ONNX Runtime:
+    # STFT (a [1, 12, 1] signal in frames of 9 every 3 gives [1, 2, 9, 2]
+    # with onesided left at its default 1 and [1, 3, 5, 2] with it given;
+    # the spec and ONNX Runtime: [1, 2, 5, 2]) and ConvTranspose with
+    # auto_pad SAME (it pads nothing; the spec and ONNX Runtime: input x
+    # stride). No size of their outputs, nor of what is computed from
+    # them, is taken from it: a larger shape there is not a safe one (a
+    # Slice with negative starts after it cuts less)
     wrong = set()
     for nd in m.graph.node:
-        if nd.op_type == "STFT" or any(i in wrong for i in nd.input):
+        same = nd.op_type == "ConvTranspose" and any(
+            a.name == "auto_pad" and a.s in (b"SAME_UPPER", b"SAME_LOWER") for a in nd.attribute)
+        if nd.op_type == "STFT" or same or any(i in wrong for i in nd.input):
             wrong.update(o for o in nd.output if o)
     keep = [v for v in m.graph.value_info if v.name not in wrong]
     del m.graph.value_info[:]

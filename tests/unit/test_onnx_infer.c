@@ -800,6 +800,9 @@ static int t_npu_products(void)
 	node(&g, "QLinearMatMul", "", "a8,sc,z8,b8,sc,z8,sc,z8", "qm", NULL);
 	node(&g, "ConvTranspose", "", "xt,wt", "ct", "strides=[2,2]",
 	     "pads=[1,1,1,1]", "output_padding=[1,1]", NULL);
+	/* SAME: the input times the stride, not the unpadded 5 */
+	node(&g, "ConvTranspose", "", "xt,wt", "cts", "auto_pad:SAME_UPPER",
+	     NULL);
 	node(&g, "Einsum", "", "xe,ye", "e1", "equation:bij,bjk->bik", NULL);
 	node(&g, "Einsum", "", "xe", "e2", "equation:...ij->...ji", NULL);
 	node(&g, "Einsum", "", "xe", "e3", "equation:bji", NULL);
@@ -832,6 +835,7 @@ static int t_npu_products(void)
 	output(&g, "qc");
 	output(&g, "qm");
 	output(&g, "ct");
+	output(&g, "cts");
 	output(&g, "e1");
 	output(&g, "e2");
 	output(&g, "e3");
@@ -844,6 +848,7 @@ static int t_npu_products(void)
 	    has(&in, "qc", 12, "UINT8 [1,3,2,2]") ||
 	    has(&in, "qm", 12, "UINT8 [4,3]") ||
 	    has(&in, "ct", 576, "FLOAT [1,4,6,6]") ||
+	    has(&in, "cts", 144, "FLOAT [1,4,3,3]") ||
 	    has(&in, "e1", 120, "FLOAT [2,3,5]") ||
 	    has(&in, "e2", 96, "FLOAT [2,4,3]") ||
 	    has(&in, "e3", 96, "FLOAT [2,4,3]") ||

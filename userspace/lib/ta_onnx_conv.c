@@ -320,12 +320,13 @@ int ta_ox_conv_transpose(struct ta_ox *ox)
 		} else if (!strcmp(win.auto_pad, "SAME_UPPER") ||
 			   !strcmp(win.auto_pad, "SAME_LOWER")) {
 			/*
-			 * in x stride, as ONNX Runtime writes it; ONNX's
-			 * inference (1.12) pads nothing, which is more with
-			 * an output_padding: plan the larger
+			 * in x stride, as the spec says and ONNX Runtime
+			 * writes it, output_padding or not. Not the larger of
+			 * that and python3-onnx 1.12's unpadded size: a larger
+			 * shape than the runtime's is not a safe one, as a
+			 * Slice with negative starts after it cuts less
 			 */
-			s.d[2 + i] = in * win.s[i] > full ? in * win.s[i] :
-				     full;
+			s.d[2 + i] = in * win.s[i];
 		} else {
 			s.d[2 + i] = full - (strcmp(win.auto_pad, "VALID") ?
 					     win.pads[i] + win.pads[i + nsp] :
