@@ -872,6 +872,13 @@ static int t_npu_products(void)
 		     "equation 'ij->ji' does not fit its 1 inputs", NULL);
 }
 
+/* @in freed, and @failed passed on: checks of a parsed model, then done. */
+static int checked_free(struct ta_input *in, int failed)
+{
+	ta_input_free(in);
+	return failed;
+}
+
 /*
  * The signal ops (ta_onnx_signal.c), as ONNX Runtime sizes them: DFT with
  * its axis an attribute (opset 17) and an input (20), dft_length and
@@ -927,18 +934,15 @@ static int t_signal_ops(void)
 	m = model(&g, 17);
 	if (parsed(&m, &in))
 		return 1;
-	if (has(&in, "d0", 128, "FLOAT [2,8,2]") ||
+	if (checked_free(&in, has(&in, "d0", 128, "FLOAT [2,8,2]") ||
 	    has(&in, "d1", 96, "FLOAT [2,6,2]") ||
 	    has(&in, "d2", 192, "FLOAT [1,4,6,2]") ||
 	    has(&in, "s0", 80, "FLOAT [1,2,5,2]") ||
 	    has(&in, "s1", 144, "FLOAT [1,2,9,2]") ||
 	    has(&in, "mel", 144, "FLOAT [9,4]") ||
 	    has(&in, "mel64", 288, "DOUBLE [9,4]") ||
-	    has(&in, "bw", 40, "INT64 [5]")) {
-		ta_input_free(&in);
+	    has(&in, "bw", 40, "INT64 [5]")))
 		return 1;
-	}
-	ta_input_free(&in);
 	checked++;
 	/* opset 20: the axis an input, a constant */
 	memset(&g, 0, sizeof(g));
@@ -949,11 +953,8 @@ static int t_signal_ops(void)
 	m = model(&g, 20);
 	if (parsed(&m, &in))
 		return 1;
-	if (has(&in, "d", 144, "FLOAT [1,3,6,2]")) {
-		ta_input_free(&in);
+	if (checked_free(&in, has(&in, "d", 144, "FLOAT [1,3,6,2]")))
 		return 1;
-	}
-	ta_input_free(&in);
 	checked++;
 	/* the refusals */
 	memset(&g, 0, sizeof(g));
@@ -1050,14 +1051,11 @@ static int t_losses_tfidf(void)
 	m = model(&g, 13);
 	if (parsed(&m, &in))
 		return 1;
-	if (has(&in, "none", 32, "FLOAT [2,4]") ||
+	if (checked_free(&in, has(&in, "none", 32, "FLOAT [2,4]") ||
 	    has(&in, "mean", 4, "FLOAT []") || has(&in, "sum", 4, "FLOAT []") ||
 	    has(&in, "logp", 96, "FLOAT [2,3,4]") ||
-	    has(&in, "f2", 32, "FLOAT [2,4]") || has(&in, "f1", 16, "FLOAT [4]")) {
-		ta_input_free(&in);
+	    has(&in, "f2", 32, "FLOAT [2,4]") || has(&in, "f1", 16, "FLOAT [4]")))
 		return 1;
-	}
-	ta_input_free(&in);
 	checked++;
 	memset(&g, 0, sizeof(g));
 	input(&g, "x", x, 3);
