@@ -219,6 +219,19 @@ int ta_ox_dropout(struct ta_ox *ox)
 	return ret;
 }
 
+
+/*
+ * A type an attribute names (Cast's to, a dtype, an output_dtype...):
+ * one of TensorProto's, else -EINVAL "@what T is not a known type".
+ */
+int ta_ox_known_type(struct ta_ox *ox, const char *what, s64 t)
+{
+	if (t <= 0 || t >= TA_OX_NTYPES)
+		return ta_ox_node_fail(ox, -EINVAL, "%s %lld is not a known type",
+				       what, (long long)t);
+	return 0;
+}
+
 /*
  * Y has X's shape. The outputs of training mode (running mean and variance
  * from opset 14; mean, variance and the two saved ones before) have the
@@ -260,10 +273,8 @@ int ta_ox_cast(struct ta_ox *ox)
 
 	if (ret)
 		return ret;
-	if (to <= 0 || to >= TA_OX_NTYPES)
-		return ta_ox_node_fail(ox, -EINVAL, "attribute 'to' %lld is not a known type",
-				       (long long)to);
-	ret = ta_ox_set(ox, 0, (u32)to, &x->shape);
+	ret = ta_ox_known_type(ox, "attribute 'to'", to) ?:
+	      ta_ox_set(ox, 0, (u32)to, &x->shape);
 	if (ret || !ox->nd.n_out || ox->nd.out[0] < 0)
 		return ret;
 	if (x->iv && ta_ox_is_int((u32)to))

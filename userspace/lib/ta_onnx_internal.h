@@ -290,6 +290,7 @@ int ta_ox_unary(struct ta_ox *ox);
 int ta_ox_identity(struct ta_ox *ox);
 int ta_ox_dropout(struct ta_ox *ox);
 int ta_ox_batchnorm(struct ta_ox *ox);
+int ta_ox_known_type(struct ta_ox *ox, const char *what, s64 t);
 int ta_ox_cast(struct ta_ox *ox);
 int ta_ox_broadcast(struct ta_ox *ox, const struct ta_ox_shape *a,
 		    const struct ta_ox_shape *b,

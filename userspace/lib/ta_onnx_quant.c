@@ -24,10 +24,8 @@ int ta_ox_quantize(struct ta_ox *ox)
 		dtype = zp->dtype;
 	else if (!dtype)
 		dtype = TA_OX_UINT8;
-	if (dtype <= 0 || dtype >= TA_OX_NTYPES)
-		return ta_ox_node_fail(ox, -EINVAL, "output_dtype %lld is not a known type",
-				       (long long)dtype);
-	return ta_ox_set(ox, 0, (u32)dtype, &x->shape);
+	return ta_ox_known_type(ox, "output_dtype", dtype) ?:
+	       ta_ox_set(ox, 0, (u32)dtype, &x->shape);
 }
 
 /* DequantizeLinear: x's shape, x_scale's type (FLOAT before opset 19). */
@@ -73,10 +71,8 @@ int ta_ox_layer_norm(struct ta_ox *ox)
 
 	if (ret)
 		return ret;
-	if (stash <= 0 || stash >= TA_OX_NTYPES)
-		return ta_ox_node_fail(ox, -EINVAL, "stash_type %lld is not a known type",
-				       (long long)stash);
-	ret = ta_ox_axis(ox, axis, x->shape.rank, false, &ax);
+	ret = ta_ox_known_type(ox, "stash_type", stash) ?:
+	      ta_ox_axis(ox, axis, x->shape.rank, false, &ax);
 	if (ret)
 		return ret;
 	s = x->shape;
@@ -118,8 +114,6 @@ int ta_ox_eye_like(struct ta_ox *ox)
 		return ret;
 	if (!dtype)
 		dtype = x->dtype;
-	if (dtype <= 0 || dtype >= TA_OX_NTYPES)
-		return ta_ox_node_fail(ox, -EINVAL, "dtype %lld is not a known type",
-				       (long long)dtype);
-	return ta_ox_set(ox, 0, (u32)dtype, &x->shape);
+	return ta_ox_known_type(ox, "dtype", dtype) ?:
+	       ta_ox_set(ox, 0, (u32)dtype, &x->shape);
 }

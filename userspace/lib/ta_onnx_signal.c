@@ -51,19 +51,16 @@ static int ta_ox_scalar_need(struct ta_ox *ox, u32 k, const char *what,
 	return 0;
 }
 
-/* The output_datatype attribute: a type of a known size (default float). */
+/* The output_datatype attribute: a known type (default float). */
 static int ta_ox_output_datatype(struct ta_ox *ox, u32 *dtype)
 {
 	s64 t;
-	int ret = ta_ox_attr_int(ox, "output_datatype", 1, &t);
+	int ret = ta_ox_attr_int(ox, "output_datatype", 1, &t) ?:
+		  ta_ox_known_type(ox, "output_datatype", t);
 
-	if (ret)
-		return ret;
-	if (t <= 0 || t >= TA_OX_NTYPES || !ta_ox_type_bits((u32)t, NULL))
-		return ta_ox_node_fail(ox, -EINVAL, "output_datatype %lld",
-				       (long long)t);
-	*dtype = (u32)t;
-	return 0;
+	if (!ret)
+		*dtype = (u32)t;
+	return ret;
 }
 
 /*
