@@ -575,23 +575,16 @@ static s64 ta_ox_dim_size(struct ta_ox *ox, const struct ta_ox_span *name)
 }
 
 /*
- * The sizes given for symbolic dimensions: each name once, each size
- * within the reader's limit; after the graph inputs, each one used.
+ * The sizes given for symbolic dimensions: each with a name, given once,
+ * within the reader's limit.
  */
-static int ta_ox_check_dims(struct ta_ox *ox, bool after_inputs)
+static int ta_ox_check_dims(struct ta_ox *ox)
 {
 	u32 k, j;
 
 	for (k = 0; k < ox->n_dims; k++) {
 		const char *name = ox->dims[k].name;
 
-		if (after_inputs) {
-			if (!(ox->dims_used & (1ULL << k)))
-				return ta_ox_fail(ox, -EINVAL,
-						  "dimension '%.64s' was given a size, but no graph input has a dimension of that name",
-						  name);
-			continue;
-		}
 		if (!name || !name[0])
 			return ta_ox_fail(ox, -EINVAL,
 					  "a size for a symbolic dimension without a name");
@@ -609,6 +602,19 @@ static int ta_ox_check_dims(struct ta_ox *ox, bool after_inputs)
 	return 0;
 }
 
+/* After the graph inputs: a size no input's dimension took is an error. */
+static int ta_ox_dims_used(struct ta_ox *ox)
+{
+	u32 k;
+
+	for (k = 0; k < ox->n_dims; k++)
+		if (!(ox->dims_used & (1ULL << k)))
+			return ta_ox_fail(ox, -EINVAL,
+					  "dimension '%.64s' was given a size, but no graph input has a dimension of that name",
+					  ox->dims[k].name);
+	return 0;
+}
+
 static int ta_ox_sources(struct ta_ox *ox)
 {
 	struct ta_ox_vinfo vi;
@@ -617,7 +623,7 @@ static int ta_ox_sources(struct ta_ox *ox)
 	u32 i, idx;
 	int ret;
 
-	ret = ta_ox_check_dims(ox, false);
+	ret = ta_ox_check_dims(ox);
 	if (ret)
 		return ret;
 	for (i = 0; i < ox->n_inits; i++) {
@@ -678,7 +684,7 @@ static int ta_ox_sources(struct ta_ox *ox)
 		v->dtype = vi.dtype;
 		v->shape = vi.shape;
 	}
-	ret = ta_ox_check_dims(ox, true);
+	ret = ta_ox_dims_used(ox);
 	if (ret)
 		return ret;
 	/* recorded shapes: value_info, then the graph outputs */
