@@ -118,17 +118,19 @@ def inferred(model):
         m = shape_inference.infer_shapes(model, strict_mode=False, data_prop=True)
     except Exception:
         return None
-    # python3-onnx 1.12 sizes two ops against the spec and ONNX Runtime:
+    # python3-onnx 1.12 sizes three ops against the spec and ONNX Runtime:
     # STFT (a [1, 12, 1] signal in frames of 9 every 3 gives [1, 2, 9, 2]
     # with onesided left at its default 1 and [1, 3, 5, 2] with it given;
-    # the spec and ONNX Runtime: [1, 2, 5, 2]) and ConvTranspose with
+    # the spec and ONNX Runtime: [1, 2, 5, 2]), ConvTranspose with
     # auto_pad SAME (it pads nothing; the spec and ONNX Runtime: input x
-    # stride). No size of their outputs, nor of what is computed from
-    # them, is taken from it: a larger shape there is not a safe one (a
-    # Slice with negative starts after it cuts less)
+    # stride) and the pools with auto_pad SAME (it puts SAME's pads into
+    # ceil_mode's formula, one more; the spec and ONNX Runtime: input /
+    # stride, rounded up). No size of their outputs, nor of what is
+    # computed from them, is taken from it: a larger shape there is not
+    # a safe one (a Slice with negative starts after it cuts less)
     wrong = set()
     for nd in m.graph.node:
-        same = nd.op_type == "ConvTranspose" and any(
+        same = nd.op_type in ("ConvTranspose", "MaxPool", "AveragePool", "LpPool") and any(
             a.name == "auto_pad" and a.s in (b"SAME_UPPER", b"SAME_LOWER") for a in nd.attribute)
         if nd.op_type == "STFT" or same or any(i in wrong for i in nd.input):
             wrong.update(o for o in nd.output if o)
@@ -506,6 +508,8 @@ def check(model, label, feed_sets, ctx):
                 res["problems"].append("%s: accepted with a sub-graph (If, Loop, Scan) not planned" % kind)
             for _, line in undersized(model, tensors, written, inferred, kind):
                 res["under"].append(line)
+            if kind == "stripped":
+                res["over"] = oversized(model, tensors, written)
             # every node the graph runs has its outputs planned
             for k, nd in enumerate(model.graph.node):
                 if k >= len(ops):
@@ -567,6 +571,20 @@ def undersized(model, tensors, written, inferred, kind):
                         "%s: %s (%s) planned %d bytes, ONNX Runtime wrote %s, infer_shapes %s" % (
                             kind, name, made, planned, w, i)))
     return out
+
+
+def oversized(model, tensors, written):
+    """The producing op types of the tensors planned larger than ONNX
+    Runtime wrote them, in a model without data-dependent ops (whose
+    outputs are planned at their bound): counted, not failed. A larger
+    shape than the runtime's is not a safe one when a Slice with negative
+    starts follows, so each such op type needs a reason."""
+    if any(n.op_type in DATA_DEPENDENT for n in model.graph.node):
+        return []
+    producer = {graph_id(o): nd.op_type for nd in model.graph.node for o in nd.output}
+    by_id = {graph_id(k): v for k, v in written.items()}
+    return sorted({producer[t] for t, planned in tensors.items()
+                   if t in producer and t in by_id and planned > by_id[t]})
 
 
 def feeds_for(model, given, rng, sizes=None):
@@ -740,8 +758,11 @@ def main():
         s = stats.setdefault(src, {"run": 0, "accepted": 0, "refused": 0, "under": 0,
                                    "problems": 0, "ort_failed": 0, "reasons": {},
                                    "shrunk": 0, "shrunk_refused": 0, "trusted": {},
-                                   "batch": {"made": 0, "ort": 0, "checked": 0, "refused": 0}})
+                                   "batch": {"made": 0, "ort": 0, "checked": 0, "refused": 0},
+                                   "over": {}})
         s["run"] += 1
+        for op in r.get("over", []):
+            s["over"][op] = s["over"].get(op, 0) + 1
         for k, v in r.get("batch", {}).items():
             s["batch"][k] += v
         sh = r.get("shrunk", {})
@@ -773,6 +794,8 @@ def main():
         print("%s %d - %s: %s; ONNX Runtime %s" % (verdict, n, r["label"], note, r["ort"]))
         for line in r["under"] + r["problems"]:
             print("#   " + line)
+        if r.get("over"):
+            print("#   planned larger than ONNX Runtime wrote: by " + ", ".join(r["over"]))
         sys.stdout.flush()
     for src, s in stats.items():
         print("# %s: %d run, %d accepted (stripped), %d refused, %d with an under-sized tensor, "
@@ -785,6 +808,9 @@ def main():
               "trusted)%s" % (src, s["shrunk"], s["shrunk_refused"], sum(s["trusted"].values()),
                               ": " + ", ".join("%s %d" % kv for kv in sorted(s["trusted"].items()))
                               if s["trusted"] else ""))
+        print("# %s, models with a tensor planned larger than ONNX Runtime wrote it (no "
+              "data-dependent op), by the op that made it: %s" % (
+                  src, ", ".join("%s %d" % kv for kv in sorted(s["over"].items())) or "none"))
         bt = s["batch"]
         print("# %s, the inputs' batch made symbolic and run 2 larger: %d copies, %d ONNX "
               "Runtime ran, %d imported with --dim and checked, %d refused" % (

@@ -98,6 +98,41 @@ static s64 ta_ox_same_pool_ort(const struct ta_ox_window *w, u32 i, s64 out,
 }
 
 /*
+ * A pool's output size along spatial dimension @i with ceil_mode, @span
+ * the padded input less the dilated window (in + pads - ek). Runtimes
+ * differ on a last window that would start in the end padding: ONNX
+ * Runtime 1.23 (and ONNX from 1.16, PyTorch when it pads) drop it, older
+ * ones and the operator's formula up to then keep it. ONNX Runtime also
+ * divides in float, which rounds a span of 2^24 or more. Where the two
+ * differ no one shape is safe for the nodes after it (a larger one is
+ * cut to less by a Slice with negative starts): refused. For a negative
+ * span the ceiling is C's truncation, as ONNX Runtime's std::ceil().
+ */
+static int ta_ox_ceil_window_out(struct ta_ox *ox,
+				 const struct ta_ox_window *w, u32 i, s64 in,
+				 s64 span, s64 *out)
+{
+	s64 keep, head, as_float;
+
+	keep = (span > 0 ? (span + w->s[i] - 1) / w->s[i] : span / w->s[i]) + 1;
+	as_float = (s64)ceilf((float)span / (float)w->s[i]) + 1;
+	if (as_float != keep)
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "spatial dimension %u: ceil_mode over a span of %lld, which ONNX Runtime divides in float: it writes %lld, the operator %lld, and no one shape is safe for the nodes after it",
+				       i, (long long)span, (long long)as_float,
+				       (long long)keep);
+	head = strcmp(w->auto_pad, "VALID") ? w->pads[i] : 0;
+	if (keep >= 1 && (keep - 1) * w->s[i] >= in + head)
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "spatial dimension %u: with ceil_mode the last window starts at %lld, in the end padding (input %lld, head pad %lld): ONNX Runtime 1.23 drops it and writes %lld, older runtimes and the operator's formula keep it and write %lld, and no one shape is safe for the nodes after it",
+				       i, (long long)((keep - 1) * w->s[i]),
+				       (long long)in, (long long)head,
+				       (long long)(keep - 1), (long long)keep);
+	*out = keep;
+	return 0;
+}
+
+/*
  * Output size of one spatial dimension. @pool: a pooling op, which ONNX
  * Runtime also runs when the window is larger than the padded input (see
  * below); a Conv it refuses then.
@@ -124,18 +159,13 @@ static int ta_ox_window_out(struct ta_ox *ox, const struct ta_ox_window *w,
 						       (long long)ort, (long long)*out);
 		}
 		/*
-		 * ONNX's inference (1.12) puts the pads SAME gives into the
-		 * window's formula, ceil_mode's if set, which can give one
-		 * more; and its division truncates towards zero, which gives
-		 * 1 for an input dimension of 0 under a window shorter than
-		 * the stride (ONNX Runtime: 0, or refused). Plan the larger.
+		 * That is ONNX Runtime's size too (without dilation, and with
+		 * it when not refused above). ONNX's inference (1.12) puts the
+		 * pads SAME gives into ceil_mode's formula, which can give one
+		 * more, and 1 for an input dimension of 0: not planned, since
+		 * no shape but the runtime's is safe (a Slice with negative
+		 * starts after it keeps less of a larger one).
 		 */
-		span = (*out - 1) * w->s[i] + ek - in;
-		span = in + (span > 0 ? span : 0) - ek;
-		if (w->ceil_mode && span >= 0)
-			span += w->s[i] - 1;
-		if (span / w->s[i] + 1 > *out)
-			*out = span / w->s[i] + 1;
 		return 0;
 	}
 	span = in - ek;
@@ -160,21 +190,11 @@ static int ta_ox_window_out(struct ta_ox *ox, const struct ta_ox_window *w,
 				       "spatial dimension %u: the window (%lld) is larger than the padded input (%lld) by more than the stride (%lld): the output size would be negative, and ONNX Runtime refuses it too",
 				       i, (long long)ek, (long long)(span + ek),
 				       (long long)w->s[i]);
-	if (span < 0 || !w->ceil_mode) {
+	if (!w->ceil_mode) {
 		*out = span / w->s[i] + 1;
 		return 0;
 	}
-	/*
-	 * Runtimes differ on a last window that would start in the end
-	 * padding: newer ones drop it (ONNX Runtime 1.23 when
-	 * (out - 1) x stride >= in + the head pad), older ones (and the
-	 * operator's formula) keep it. Plan the larger: keep it. Both are
-	 * windows over the input, so neither is empty where the other is
-	 * not (with an input dimension of 0, where ONNX Runtime would drop
-	 * the only window, it refuses the node).
-	 */
-	*out = (span + w->s[i] - 1) / w->s[i] + 1;
-	return 0;
+	return ta_ox_ceil_window_out(ox, w, i, in, span, out);
 }
 
 /*
@@ -320,13 +340,22 @@ int ta_ox_conv_transpose(struct ta_ox *ox)
 		} else if (!strcmp(win.auto_pad, "SAME_UPPER") ||
 			   !strcmp(win.auto_pad, "SAME_LOWER")) {
 			/*
-			 * in x stride, as the spec says and ONNX Runtime
-			 * writes it, output_padding or not. Not the larger of
-			 * that and python3-onnx 1.12's unpadded size: a larger
-			 * shape than the runtime's is not a safe one, as a
-			 * Slice with negative starts after it cuts less
+			 * in x stride, as the spec says, output_padding or
+			 * not. ONNX Runtime pads up to that, but never
+			 * negatively: when the unpadded size is smaller (a
+			 * kernel shorter than the stride) it writes that.
+			 * There no one shape is safe for the nodes after it
+			 * (a Slice with negative starts cuts less of the
+			 * larger). Nor is python3-onnx 1.12's unpadded size
+			 * planned when larger: it is no runtime's.
 			 */
 			s.d[2 + i] = in * win.s[i];
+			if (full < s.d[2 + i])
+				return ta_ox_node_fail(ox, -EINVAL,
+						       "spatial dimension %u: auto_pad SAME with a window (%lld with output_padding) shorter than the stride (%lld): the spec's output is in x stride, %lld, ONNX Runtime writes the unpadded %lld, and no one shape is safe for the nodes after it",
+						       i, (long long)((k - 1) * win.dl[i] + 1 + op),
+						       (long long)win.s[i],
+						       (long long)s.d[2 + i], (long long)full);
 		} else {
 			s.d[2 + i] = full - (strcmp(win.auto_pad, "VALID") ?
 					     win.pads[i] + win.pads[i + nsp] :
@@ -723,13 +752,42 @@ bad:
 			       ox->nd.n_in);
 }
 
+/*
+ * Resize's roi, which sizes the output by scales only in
+ * tf_crop_and_resize mode (the spec: floor(dim x scale x (end - start)),
+ * where ONNX Runtime ignores it): into @roi the @rank starts then the
+ * @rank ends in that mode (left as they are in another). Refused in that
+ * mode when roi is not a constant.
+ */
+static int ta_ox_resize_roi(struct ta_ox *ox, u32 rank, double *roi)
+{
+	struct ta_ox_value *r;
+	char mode[32];
+	int ret;
+
+	ret = ta_ox_attr_str(ox, "coordinate_transformation_mode", "half_pixel",
+			     mode, sizeof(mode));
+	if (ret || strcmp(mode, "tf_crop_and_resize"))
+		return ret;
+	r = ta_ox_in(ox, 1);
+	if (!r || !r->fv)
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "tf_crop_and_resize with scales and roi %s: the spec sizes the output by roi's extent, ONNX Runtime by the scales alone, and no one shape is safe for the nodes after it (give sizes instead of scales)",
+				       r ? "computed at run time" : "not given");
+	if (r->n_kept != 2 * rank)
+		return ta_ox_node_fail(ox, -EINVAL, "%u roi values for rank %u",
+				       r->n_kept, rank);
+	memcpy(roi, r->fv, sizeof(*roi) * 2 * rank);
+	return 0;
+}
+
 /* Resize (opset 10+) and Upsample: sizes, or floor(dim * scale). */
 int ta_ox_resize(struct ta_ox *ox)
 {
 	struct ta_ox_value *x, *sc, *sz;
 	struct ta_ox_shape s;
 	struct ta_ox_attr a;
-	double scales[TA_OX_MAX_RANK];
+	double scales[TA_OX_MAX_RANK], roi[2 * TA_OX_MAX_RANK];
 	const s64 *iv;
 	char policy[24];
 	u32 i, n;
@@ -792,19 +850,34 @@ int ta_ox_resize(struct ta_ox *ox)
 		scales[i] = sc->fv[i];
 scale:
 	for (i = 0; i < s.rank; i++) {
+		roi[i] = 0;
+		roi[s.rank + i] = 1;
+	}
+	if (!upsample && ox->opset >= 11) {
+		ret = ta_ox_resize_roi(ox, s.rank, roi);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < s.rank; i++) {
 		/*
-		 * ONNX Runtime and ONNX's own inference multiply in float:
-		 * 10 * 0.7f is 7 there and 6.99... in double. Plan the larger.
+		 * ONNX Runtime multiplies in float and ignores roi: 10 * 0.7f
+		 * is 7 there, 6.99... in double, and the spec's formula for
+		 * tf_crop_and_resize takes roi's extent too. Where these
+		 * differ, no one shape is safe for the nodes after it.
 		 */
 		float f = (float)s.d[i] * (float)scales[i];
 		double d = floor((double)s.d[i] * scales[i]);
-
-		if (f == f && floor((double)f) > d)
-			d = floor((double)f);
+		double spec = floor((double)s.d[i] * scales[i] *
+				    (roi[i + s.rank] - roi[i]));
 
 		if (!(d >= 0 && d <= (double)TA_OX_MAX_ELEMS))
 			return ta_ox_node_fail(ox, -EINVAL,
 					       "scale %g out of range", scales[i]);
+		if (floor((double)f) != d || spec != d)
+			return ta_ox_node_fail(ox, -EINVAL,
+					       "dimension %u: %lld x scale %.9g is %.0f in float (ONNX Runtime), %.0f in double, %.0f by the spec's formula with roi: no one shape is safe for the nodes after it (give sizes instead of scales)",
+					       i, (long long)s.d[i], scales[i],
+					       floor((double)f), d, spec);
 		s.d[i] = (s64)d;
 	}
 	return ta_ox_set(ox, 0, x->dtype, &s);

@@ -421,7 +421,7 @@ static bool ta_ox_scalar(struct ta_ox *ox, u32 k, double *v, bool *is_int,
 /*
  * Range: max(ceil((limit - start) / delta), 0) elements, known only when
  * all three inputs are constants; otherwise nothing bounds it, and it is
- * refused. Floats are computed in float and in double: the larger.
+ * refused. Floats: refused where float and double give other lengths.
  */
 int ta_ox_range(struct ta_ox *ox)
 {
@@ -453,13 +453,29 @@ int ta_ox_range(struct ta_ox *ox)
 		else
 			n = (double)(span / d + (span % d != 0));
 	} else {
-		float f = ceilf(((float)v[1] - (float)v[0]) / (float)v[2]);
+		/*
+		 * ONNX Runtime subtracts in the inputs' type and divides in
+		 * double; computed all in float or all in double, a float
+		 * count can differ by one, and then no one shape is safe for
+		 * the nodes after it.
+		 */
+		float diff = (float)v[1] - (float)v[0];
+		double ort = ceil((st->dtype == TA_OX_DOUBLE ? v[1] - v[0] :
+				   (double)diff) / v[2]);
+		double f = st->dtype == TA_OX_DOUBLE ? ceil((v[1] - v[0]) / v[2]) :
+			   ceilf(diff / (float)v[2]);
 
 		n = ceil((v[1] - v[0]) / v[2]);
-		if (f == f && f > n)
-			n = f;
 		if (!(n > 0))
 			n = 0;
+		if (!(f > 0))
+			f = 0;
+		if (!(ort > 0))
+			ort = 0;
+		if (f != n || ort != n)
+			return ta_ox_node_fail(ox, -EINVAL,
+					       "ceil((limit - start) / delta) is %.0f in double, %.0f in float, %.0f as ONNX Runtime computes it: no one length is safe for the nodes after it",
+					       n, f, ort);
 	}
 	if (!(n <= (double)TA_OX_MAX_ELEMS))
 		return ta_ox_node_fail(ox, -EINVAL, "range too large");
