@@ -59,6 +59,7 @@ TA_READER_SRCS := \
 	userspace/lib/ta_onnx_infer.c \
 	userspace/lib/ta_onnx_msg.c \
 	userspace/lib/ta_onnx_quant.c \
+	userspace/lib/ta_onnx_random.c \
 	userspace/lib/ta_onnx_reduce.c \
 	userspace/lib/ta_onnx_shape.c \
 	userspace/lib/ta_onnx_signal.c \

@@ -60,11 +60,16 @@ OPS = (UNARY + AXIS_OPS + ARITH + VARIADIC + LOGIC + COMPARE + REDUCE + [
     # an audio model's front end
     "DFT", "STFT", "HannWindow", "HammingWindow", "BlackmanWindow", "MelWeightMatrix",
     # a training graph's losses, text features
-    "NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss", "TfIdfVectorizer"])
+    "NegativeLogLikelihoodLoss", "SoftmaxCrossEntropyLoss", "TfIdfVectorizer",
+    # random values (never folded), a region-of-interest pool
+    "Bernoulli", "RandomNormal", "RandomUniform", "RandomNormalLike",
+    "RandomUniformLike", "Multinomial", "MaxRoiPool"])
 # Ops outside the inference table, in one model of eight: the importer
-# takes their shapes from value_info, which the oracle's "recorded" copy
-# fills from onnx.shape_inference (as exporters record them).
-OUTSIDE = ["Bernoulli"]
+# takes their shapes from value_info, recorded here as ONNX Runtime's
+# optimizer records them (every op of the default domain is in the table:
+# a contrib op of ONNX Runtime's com.microsoft domain, which its CPU
+# provider runs and onnx.shape_inference does not know).
+OUTSIDE = ["com.microsoft.Gelu"]
 # Not in models of opset 20 (its GridSample names its modes otherwise).
 NOT_IN_20 = {"GridSample"}
 PLACEHOLDER = "Relu"
@@ -77,6 +82,7 @@ class Builder:
         self.vals = {}  # activation name -> (dtype, shape)
         self.n = 0
         self.rename = {}  # node index -> final op type
+        self.recorded = []  # value_info of the ops outside the table
         # one model in ten has zero-size dimensions in its new inputs:
         # ONNX Runtime's paths for empty tensors (Reduce writes more there)
         self.empty = rng.random() < 0.1
@@ -185,8 +191,11 @@ class Builder:
         return a
 
     def model(self):
-        g = helper.make_graph(self.nodes, "random", self.inputs, [], self.inits)
+        g = helper.make_graph(self.nodes, "random", self.inputs, [], self.inits,
+                              value_info=self.recorded)
         m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+        if any(n.domain == "com.microsoft" for n in self.nodes):
+            m.opset_import.append(helper.make_opsetid("com.microsoft", 1))
         m.ir_version = 8
         return m
 
@@ -784,7 +793,38 @@ def build_op(b, op):
         b.node(op, ins, kernel_shape=k, strides=k)
     elif op == "Bernoulli":
         x, s = b.x()
-        b.node(op, [b.node("Sigmoid", [x])[0]])
+        attrs = {}
+        if rng.random() < 0.5:
+            attrs["dtype"] = rng.choice([T.FLOAT, T.DOUBLE, T.INT32, T.INT64, T.BOOL, T.UINT8])
+        b.node(op, [b.node("Sigmoid", [x])[0]], **attrs)
+    elif op in ("RandomNormal", "RandomUniform"):
+        attrs = {"shape": b.rand_shape()}
+        if rng.random() < 0.5:
+            attrs["dtype"] = rng.choice([T.FLOAT, T.DOUBLE])
+        b.node(op, [], **attrs)
+    elif op in ("RandomNormalLike", "RandomUniformLike"):
+        x, s = b.x(dtypes=(F, T.INT64))
+        attrs = {}
+        if rng.random() < 0.5 or b.vals[x][0] != F:
+            attrs["dtype"] = rng.choice([T.FLOAT, T.DOUBLE])
+        b.node(op, [x], **attrs)
+    elif op == "Multinomial":
+        x, s = b.x(min_rank=2, max_rank=2, pred=lambda t: t[1] >= 1)
+        attrs = {"sample_size": rng.randint(1, 4)}
+        if rng.random() < 0.5:
+            attrs["dtype"] = rng.choice([T.INT32, T.INT64])
+        b.node(op, [x], **attrs)
+    elif op == "MaxRoiPool":
+        x, s = b.x(min_rank=4, max_rank=4, pred=lambda t: min(t) >= 1)
+        r = rng.randint(1, 3)
+        rois = b.const(np.array([[0, 0, 0, 1, 1]] * r, np.float32), node=False)
+        b.node(op, [x, rois], pooled_shape=[rng.randint(1, 3), rng.randint(1, 3)],
+               spatial_scale=rng.choice([1.0, 0.5]))
+    elif op == "com.microsoft.Gelu":
+        x, s = b.x()
+        y = b.node("Gelu", [x], domain="com.microsoft")[0]
+        b.vals[y] = (F, list(s))
+        b.recorded.append(helper.make_tensor_value_info(y, F, s))
     elif op == "DFT":
         # [batch, signal..., 1 (real) or 2 (complex)], the axis not the last
         if rng.random() < 0.5:
@@ -926,14 +966,15 @@ def model(rng):
     tries = 0
     while sum(1 for n in b.nodes if n.op_type != "Constant") < want and tries < 40:
         tries += 1
-        keep = (list(b.nodes), list(b.inits), list(b.inputs), dict(b.vals), dict(b.rename))
+        keep = (list(b.nodes), list(b.inits), list(b.inputs), dict(b.vals), dict(b.rename),
+                list(b.recorded))
         try:
             build_op(b, rng.choice(ops))
             ok = b.infer()
         except (ValueError, IndexError, ZeroDivisionError):
             ok = False
         if not ok:
-            b.nodes, b.inits, b.inputs, b.vals, b.rename = keep
+            b.nodes, b.inits, b.inputs, b.vals, b.rename, b.recorded = keep
     m = b.model()
     # the graph outputs: every node output no node reads (a value of a
     # graph output is sized by the runtime, not recorded here)

@@ -1092,6 +1092,110 @@ static int t_losses_tfidf(void)
 	return 0;
 }
 
+/* The tensor @name's note does not say it was folded. */
+static int not_folded(const struct ta_input *in, const char *name)
+{
+	int t = tensor(in, name);
+
+	TA_CHECK(t >= 0 && !strstr(in->notes[t], "folded"),
+		 "%s: folded, or no such tensor", name);
+	return 0;
+}
+
+/*
+ * The ops that draw random values have fixed shapes: RandomNormal and
+ * RandomUniform the shape attribute's, the Like ops and Bernoulli their
+ * input's, Multinomial [batch, sample_size]; dtype or the default type.
+ * Never folded, even of constants or of no input at all (ONNX Runtime
+ * draws them at every run). MaxRoiPool: [num_rois, C, pooled_shape].
+ * Refused: a bad dtype, no shape, a negative dimension, a pooled_shape of
+ * one value.
+ */
+static int t_random_ops(void)
+{
+	static const s64 x[] = { 2, 2 }, p[] = { 3, 5 }, four[] = { 4 };
+	static const s64 img[] = { 1, 3, 8, 8 }, rois[] = { 2, 5 };
+	static const s64 cv[] = { 1, 2, 3, 4 };
+	static const struct {
+		const char *op, *attr, *msg;
+	} refused[] = {
+		{ "Multinomial", "dtype=1",
+		  "dtype 1: Multinomial writes INT32 or INT64" },
+		{ "RandomNormal", "seed=1", "no shape attribute" },
+		{ "RandomUniform", "shape=[2,-1]", "shape dimension 1 is -1" },
+		{ "Bernoulli", "dtype=99", "dtype 99 is not a known type" },
+		{ "MaxRoiPool", "pooled_shape=[2]",
+		  "pooled_shape of 1 values (want 2, each at least 1)" },
+	};
+	struct pbw g = { 0 }, m;
+	struct ta_input in;
+	u32 i, checked = 0;
+
+	node(&g, "RandomNormal", "", "", "rn", "shape=[2,3]", NULL);
+	node(&g, "Relu", "", "rn", "rnr", NULL);
+	node(&g, "RandomUniform", "", "", "ru", "shape=[4]", "dtype=11", NULL);
+	init(&g, "c", ONNX_INT64, four, 1, cv);
+	node(&g, "RandomUniformLike", "", "c", "rl", "dtype=1", NULL);
+	node(&g, "Relu", "", "rl", "rlr", NULL);
+	input(&g, "x", x, 2);
+	node(&g, "Bernoulli", "", "x", "b1", NULL);
+	node(&g, "Bernoulli", "", "x", "b2", "dtype=9", NULL);
+	node(&g, "RandomNormalLike", "", "x", "nl", NULL);
+	input(&g, "p", p, 2);
+	node(&g, "Multinomial", "", "p", "mn", "sample_size=2", NULL);
+	node(&g, "Multinomial", "", "p", "m64", "sample_size=2", "dtype=7",
+	     NULL);
+	input(&g, "img", img, 4);
+	init(&g, "rois", ONNX_FLOAT, rois, 2, NULL);
+	node(&g, "MaxRoiPool", "", "img,rois", "mr", "pooled_shape=[2,2]",
+	     NULL);
+	output(&g, "rnr");
+	output(&g, "ru");
+	output(&g, "rlr");
+	output(&g, "b1");
+	output(&g, "b2");
+	output(&g, "nl");
+	output(&g, "mn");
+	output(&g, "m64");
+	output(&g, "mr");
+	m = model(&g, 17);
+	if (parsed(&m, &in))
+		return 1;
+	if (checked_free(&in, has(&in, "rn", 24, "FLOAT [2,3]") ||
+	    has(&in, "ru", 32, "DOUBLE [4]") || has(&in, "rl", 16, "FLOAT [4]") ||
+	    has(&in, "b1", 16, "FLOAT [2,2]") || has(&in, "b2", 4, "BOOL [2,2]") ||
+	    has(&in, "nl", 16, "FLOAT [2,2]") ||
+	    has(&in, "mn", 24, "INT32 [3,2]") ||
+	    has(&in, "m64", 48, "INT64 [3,2]") ||
+	    has(&in, "mr", 96, "FLOAT [2,3,2,2]") ||
+	    not_folded(&in, "rn") || not_folded(&in, "rl")))
+		return 1;
+	checked++;
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		memset(&g, 0, sizeof(g));
+		input(&g, "p", p, 2);
+		init(&g, "rois", ONNX_FLOAT, rois, 2, NULL);
+		input(&g, "img", img, 4);
+		if (!strcmp(refused[i].op, "MaxRoiPool"))
+			node(&g, refused[i].op, "r", "img,rois", "y",
+			     refused[i].attr, NULL);
+		else if (!strncmp(refused[i].op, "Random", 6))
+			node(&g, refused[i].op, "r", "", "y", refused[i].attr,
+			     NULL);
+		else
+			node(&g, refused[i].op, "r", "p", "y", refused[i].attr,
+			     NULL);
+		output(&g, "y");
+		m = model(&g, 17);
+		if (fails(&m, -EINVAL, "node 0 (r, ", refused[i].op,
+			  refused[i].msg, NULL))
+			return 1;
+		checked++;
+	}
+	TA_CHECK(checked == 6, "%u of 6 cases", checked);
+	return 0;
+}
+
 const struct ta_test ta_onnx_infer_tests[] = {
 	{ "onnx: Add broadcasts, a bad broadcast named", t_add_broadcast },
 	{ "onnx: Reshape with 0 and -1; bad shapes", t_reshape },
@@ -1121,5 +1225,7 @@ const struct ta_test ta_onnx_infer_tests[] = {
 	  t_signal_ops },
 	{ "onnx: the training losses and TfIdfVectorizer; bad labels refused",
 	  t_losses_tfidf },
+	{ "onnx: random ops (never folded), Multinomial, MaxRoiPool",
+	  t_random_ops },
 	{ NULL, NULL },
 };

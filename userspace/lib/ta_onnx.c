@@ -60,6 +60,7 @@ enum ta_ox_kind {
 	TA_OX_PLAIN,
 	TA_OX_VIEW,	/* a view of input 0: TA_OP_INPLACE when sizes match */
 	TA_OX_BOUND,	/* the largest the data may give (ta_onnx_reduce.c) */
+	TA_OX_RANDOM,	/* random values (ta_onnx_random.c): never folded */
 };
 
 struct ta_ox_op {
@@ -82,6 +83,7 @@ static const struct ta_ox_op ta_ox_ops[] = {
 	{ "Atanh", ta_ox_unary, TA_OX_PLAIN },
 	{ "AveragePool", ta_ox_pool, TA_OX_PLAIN },
 	{ "BatchNormalization", ta_ox_batchnorm, TA_OX_PLAIN },
+	{ "Bernoulli", ta_ox_random_like, TA_OX_RANDOM },
 	{ "BitShift", ta_ox_binary, TA_OX_PLAIN },
 	{ "BlackmanWindow", ta_ox_window, TA_OX_PLAIN },
 	{ "Cast", ta_ox_cast, TA_OX_PLAIN },
@@ -153,6 +155,7 @@ static const struct ta_ox_op ta_ox_ops[] = {
 	{ "MatMulInteger", ta_ox_matmul_integer, TA_OX_PLAIN },
 	{ "Max", ta_ox_binary, TA_OX_PLAIN },
 	{ "MaxPool", ta_ox_pool, TA_OX_PLAIN },
+	{ "MaxRoiPool", ta_ox_max_roi_pool, TA_OX_PLAIN },
 	{ "MaxUnpool", ta_ox_max_unpool, TA_OX_PLAIN },
 	{ "Mean", ta_ox_binary, TA_OX_PLAIN },
 	{ "MeanVarianceNormalization", ta_ox_unary, TA_OX_PLAIN },
@@ -161,6 +164,7 @@ static const struct ta_ox_op ta_ox_ops[] = {
 	{ "Mish", ta_ox_unary, TA_OX_PLAIN },
 	{ "Mod", ta_ox_binary, TA_OX_PLAIN },
 	{ "Mul", ta_ox_binary, TA_OX_PLAIN },
+	{ "Multinomial", ta_ox_multinomial, TA_OX_RANDOM },
 	{ "Neg", ta_ox_unary, TA_OX_PLAIN },
 	{ "NegativeLogLikelihoodLoss", ta_ox_loss, TA_OX_PLAIN },
 	{ "NonMaxSuppression", ta_ox_nms, TA_OX_BOUND },
@@ -178,6 +182,10 @@ static const struct ta_ox_op ta_ox_ops[] = {
 	{ "QLinearMatMul", ta_ox_qlinear_matmul, TA_OX_PLAIN },
 	{ "QuantizeLinear", ta_ox_quantize, TA_OX_PLAIN },
 	{ "RNN", ta_ox_recurrent, TA_OX_PLAIN },
+	{ "RandomNormal", ta_ox_random, TA_OX_RANDOM },
+	{ "RandomNormalLike", ta_ox_random_like, TA_OX_RANDOM },
+	{ "RandomUniform", ta_ox_random, TA_OX_RANDOM },
+	{ "RandomUniformLike", ta_ox_random_like, TA_OX_RANDOM },
 	{ "Range", ta_ox_range, TA_OX_BOUND },
 	{ "Reciprocal", ta_ox_unary, TA_OX_PLAIN },
 	{ "ReduceL1", ta_ox_reduce, TA_OX_PLAIN },
@@ -429,7 +437,7 @@ static int ta_ox_node(struct ta_ox *ox, u32 i)
 {
 	struct ta_ox_node *nd = &ox->nd;
 	const struct ta_ox_op *op;
-	bool all_const = true, known;
+	bool all_const = true, known, random;
 	u32 k, named = 0;
 	int ret = ta_ox_node_read(ox, i);
 
@@ -439,6 +447,7 @@ static int ta_ox_node(struct ta_ox *ox, u32 i)
 		return ta_ox_node_fail(ox, -EINVAL, "no outputs");
 	op = ta_ox_op_find(nd);
 	known = op;
+	random = op && op->kind == TA_OX_RANDOM;
 	ox->why[0] = 0;
 	ox->why_input = -1;
 	if (op) {
@@ -494,8 +503,11 @@ static int ta_ox_node(struct ta_ox *ox, u32 i)
 	for (k = 0; k < nd->n_in; k++)
 		if (nd->in[k] >= 0 && ox->v[nd->in[k]].may_empty)
 			ta_ox_may_empty(ox);
-	ta_ox_mark_data(ox, known);
-	/* folded: every input constant, no graph output, a known op */
+	ta_ox_mark_data(ox, known && !random);
+	/*
+	 * folded: every input constant, no graph output, a known op
+	 * that draws no random values
+	 */
 	for (k = 0; k < nd->n_in; k++)
 		if (nd->in[k] >= 0 && !ox->v[nd->in[k]].is_const)
 			all_const = false;
@@ -507,7 +519,8 @@ static int ta_ox_node(struct ta_ox *ox, u32 i)
 	 * quantized weight: its QDQ fusion reads the pair), and so does an
 	 * NPU's compiler: it runs, its output a tensor of the plan
 	 */
-	nd->folded = all_const && op && strcmp(nd->op_str, "DequantizeLinear");
+	nd->folded = all_const && op && !random &&
+		     strcmp(nd->op_str, "DequantizeLinear");
 	for (k = 0; nd->folded && k < nd->n_out; k++)
 		if (nd->out[k] >= 0)
 			ox->v[nd->out[k]].is_const = true;

@@ -3,8 +3,8 @@
  * ta_onnx_index.c - the ONNX reader (ta_onnx.c): shape inference: ops
  * that gather elements by index or coordinates, or move them between
  * dimensions (GatherElements, GatherND, OneHot, GridSample, RoiAlign,
- * DepthToSpace, SpaceToDepth), or count n-grams into slots by index
- * (TfIdfVectorizer).
+ * MaxRoiPool, DepthToSpace, SpaceToDepth), or count n-grams into slots by
+ * index (TfIdfVectorizer).
  */
 #include "ta_onnx_internal.h"
 
@@ -149,6 +149,34 @@ int ta_ox_roi_align(struct ta_ox *ox)
 	s.d[1] = x->shape.d[1];
 	s.d[2] = oh;
 	s.d[3] = ow;
+	return ta_ox_set(ox, 0, x->dtype, &s);
+}
+
+/* MaxRoiPool: [num_rois, C, pooled_shape[0], pooled_shape[1]]. */
+int ta_ox_max_roi_pool(struct ta_ox *ox)
+{
+	struct ta_ox_value *x, *rois;
+	struct ta_ox_shape s = { .rank = 4 };
+	s64 pooled[TA_OX_MAX_RANK];
+	s32 n;
+	int ret = ta_ox_one_output(ox) ?: ta_ox_need_rank(ox, 0, &x, 4, 4) ?:
+		  ta_ox_need_rank(ox, 1, &rois, 2, 2) ?:
+		  ta_ox_attr_ints(ox, "pooled_shape", pooled, TA_OX_MAX_RANK,
+				  &n);
+
+	if (ret)
+		return ret;
+	if (n != 2 || pooled[0] < 1 || pooled[1] < 1 ||
+	    pooled[0] > (1LL << 31) || pooled[1] > (1LL << 31) ||
+	    rois->shape.d[1] != 5)
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "pooled_shape of %d values (want 2, each at least 1), rois [%lld,%lld] (want [num_rois,5])",
+				       n, (long long)rois->shape.d[0],
+				       (long long)rois->shape.d[1]);
+	s.d[0] = rois->shape.d[0];
+	s.d[1] = x->shape.d[1];
+	s.d[2] = pooled[0];
+	s.d[3] = pooled[1];
 	return ta_ox_set(ox, 0, x->dtype, &s);
 }
 

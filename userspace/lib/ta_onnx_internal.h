@@ -348,6 +348,10 @@ int ta_ox_layer_norm(struct ta_ox *ox);
 int ta_ox_is_class(struct ta_ox *ox);
 int ta_ox_cast_like(struct ta_ox *ox);
 int ta_ox_eye_like(struct ta_ox *ox);
+/* ta_onnx_random.c */
+int ta_ox_random(struct ta_ox *ox);
+int ta_ox_random_like(struct ta_ox *ox);
+int ta_ox_multinomial(struct ta_ox *ox);
 
 /*
  * ta_onnx_index.c: shape inference: gathers by index or coordinates, depth
@@ -359,6 +363,7 @@ int ta_ox_one_hot(struct ta_ox *ox);
 int ta_ox_depth_space(struct ta_ox *ox);
 int ta_ox_grid_sample(struct ta_ox *ox);
 int ta_ox_roi_align(struct ta_ox *ox);
+int ta_ox_max_roi_pool(struct ta_ox *ox);
 int ta_ox_tfidf(struct ta_ox *ox);
 
 /*
