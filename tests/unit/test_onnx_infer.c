@@ -195,9 +195,11 @@ static int sym_fails(const struct ta_onnx_dim *dims, u32 n, const char *msg)
 /*
  * Sizes for symbolic dimensions (tactl --dim): every dimension of that
  * name in every graph input, the values computed from the shape (Shape ->
- * Reshape) too; one without a size is 1, counted and named; a name no
- * input has, one given twice, a size past the limit, no name, too many
- * sizes: refused.
+ * Reshape) too; or by position, INPUT[AXIS], the way to size one without
+ * a name; one without a size is 1, counted and named (by position when it
+ * has no name); a name no input has, one given twice, a size past the
+ * limit, no name, too many sizes, a static dimension's position, a
+ * dimension given both by name and position: refused.
  */
 static int t_symbolic_sizes(void)
 {
@@ -207,6 +209,13 @@ static int t_symbolic_sizes(void)
 	static const struct ta_onnx_dim twice[] = { { "N", 2 }, { "N", 3 } };
 	static const struct ta_onnx_dim big[] = { { "N", (1ULL << 36) + 1 } };
 	static const struct ta_onnx_dim anon[] = { { "", 2 } };
+	static const struct ta_onnx_dim all3[] = { { "T", 5 }, { "t[1]", 4 },
+						   { "N", 3 } };
+	static const struct ta_onnx_dim x0[] = { { "x[0]", 6 } };
+	static const struct ta_onnx_dim named_and_pos[] = { { "N", 2 },
+							    { "x[0]", 2 } };
+	static const struct ta_onnx_dim fixed[] = { { "x[1]", 3 } };
+	static const struct ta_onnx_dim past[] = { { "t[2]", 1 } };
 	struct ta_onnx_dim many[TA_ONNX_MAX_DIMS + 1];
 	struct ta_onnx_info info;
 	struct ta_input in;
@@ -230,7 +239,7 @@ static int t_symbolic_sizes(void)
 	    has(&in, "z", 720, "FLOAT [3,60]") || has(&in, "u", 20, "FLOAT [5,1]"))
 		return 1;
 	TA_CHECK(info.n_symbolic == 1 && info.n_bound == 2 &&
-		 !info.unbound[0] && !info.unbound_others,
+		 !strcmp(info.unbound, "t[1]") && !info.unbound_others,
 		 "symbolic %u bound %u first '%s'", info.n_symbolic,
 		 info.n_bound, info.unbound);
 	ta_input_free(&in);
@@ -245,7 +254,7 @@ static int t_symbolic_sizes(void)
 		 info.n_symbolic, info.n_bound, info.unbound);
 	ta_input_free(&in);
 	cases++;
-	if (sym_fails(stray, 2, "dimension 'M' was given a size, but no graph input has a dimension of that name") ||
+	if (sym_fails(stray, 2, "dimension 'M' was given a size, but no graph input has a symbolic dimension of that name, or of that INPUT[AXIS]") ||
 	    sym_fails(twice, 2, "dimension 'N' given a size twice") ||
 	    sym_fails(big, 1, "dimension 'N': size 68719476737, more than 2^36") ||
 	    sym_fails(anon, 1, "a size for a symbolic dimension without a name"))
@@ -257,7 +266,32 @@ static int t_symbolic_sizes(void)
 	    sym_fails(NULL, 1, "sizes for 1 symbolic dimensions, but none given"))
 		return 1;
 	cases += 2;
-	TA_CHECK(cases == 9, "%u cases", cases);
+	/* by position: the dimension without a name, or a named one */
+	TA_CHECK(!sym_parse(all3, 3, &in, &info, err, sizeof(err)), "%s", err);
+	if (has(&in, "u", 80, "FLOAT [5,4]") ||
+	    has(&in, "z", 720, "FLOAT [3,60]"))
+		return 1;
+	TA_CHECK(info.n_symbolic == 0 && info.n_bound == 3 && !info.unbound[0],
+		 "symbolic %u bound %u first '%s'", info.n_symbolic,
+		 info.n_bound, info.unbound);
+	ta_input_free(&in);
+	cases++;
+	TA_CHECK(!sym_parse(x0, 1, &in, &info, err, sizeof(err)), "%s", err);
+	if (has(&in, "x", 1440, "FLOAT [6,3,4,5]") ||
+	    has(&in, "z", 1440, "FLOAT [6,60]"))
+		return 1;
+	TA_CHECK(info.n_symbolic == 2 && info.n_bound == 1 &&
+		 !strcmp(info.unbound, "T") && info.unbound_others,
+		 "symbolic %u bound %u first '%s'", info.n_symbolic,
+		 info.n_bound, info.unbound);
+	ta_input_free(&in);
+	cases++;
+	if (sym_fails(named_and_pos, 2, "dimension 0 of graph input 'x' is given a size both by its name ('N') and by its position") ||
+	    sym_fails(fixed, 1, "dimension 1 of graph input 'x' is 3, not symbolic: it takes no size") ||
+	    sym_fails(past, 1, "dimension 't[2]' was given a size, but no graph input has a symbolic dimension"))
+		return 1;
+	cases += 3;
+	TA_CHECK(cases == 14, "%u cases", cases);
 	return 0;
 }
 

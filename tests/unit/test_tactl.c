@@ -809,11 +809,12 @@ static int t_plan_group(void)
  * --dim NAME=SIZE: an ONNX model's symbolic batch N sized at import and
  * at plan; without it import's summary and plan's stderr name N and how to
  * size it; a name no input has, a malformed --dim, a model that is not
- * ONNX, a group: refused.
+ * ONNX, a group: refused. A dimension without a name: named and sized by
+ * position (INPUT[AXIS]); a static one's position refused.
  */
 static int t_import_dim(void)
 {
-	static const s64 x[] = { SYM, 2 };
+	static const s64 x[] = { SYM, 2 }, anon[] = { SYM_ANON, 6 };
 	static const char csv[] = "id,lower,upper,size\n0,0,1,10\n";
 	struct pbw g = { 0 }, m;
 	char out[8192], err[4096], graph[4096];
@@ -858,7 +859,7 @@ static int t_import_dim(void)
 		 "%s%s", out, err);
 	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
 		       "import sym.onnx --dim M=16") == 1 &&
-		 !strcmp(err, "tactl import: sym.onnx: dimension 'M' was given a size, but no graph input has a dimension of that name\n"),
+		 !strcmp(err, "tactl import: sym.onnx: dimension 'M' was given a size, but no graph input has a symbolic dimension of that name, or of that INPUT[AXIS]\n"),
 		 "%s", err);
 	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
 		       "import sym.onnx --dim N") == 2 &&
@@ -878,6 +879,29 @@ static int t_import_dim(void)
 	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
 		       "plan sym.onnx sym.onnx --offline --dim N=2") == 2 &&
 		 strstr(err, "a group of files takes no"), "%s", err);
+	/* a dimension without a name: named, and sized, by its position */
+	memset(&g, 0, sizeof(g));
+	input(&g, "a", anon, 2);
+	node(&g, "Relu", "", "a", "b", NULL);
+	output(&g, "b");
+	m = model(&g, 13);
+	ok = !write_file(tmp_path("anon.onnx"), m.b, m.n);
+	free(m.b);
+	TA_CHECK(ok, "write");
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "import anon.onnx -o c.graph") == 0 &&
+		 strstr(err, "anon.onnx: 1 symbolic input dimension taken as 1 ('a[0]'): the plan is for inputs of that size; give the size the model will run at with --dim 'a[0]=SIZE'\n"),
+		 "%s", err);
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "import anon.onnx --dim 'a[0]=4' -o c.graph") == 0 &&
+		 !strstr(err, "taken as 1"), "%s", err);
+	read_file(tmp_path("c.graph"), graph, sizeof(graph));
+	TA_CHECK(strstr(graph, "tensor b 96 align=64 output  # FLOAT [4,6]\n"),
+		 "%s", graph);
+	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
+		       "plan anon.onnx --offline --dim 'a[1]=4'") == 1 &&
+		 strstr(err, "dimension 1 of graph input 'a' is 6, not symbolic: it takes no size"),
+		 "%s", err);
 	tmp_clean();
 	return 0;
 }

@@ -103,7 +103,8 @@ int ta_graph_load(const char *path, const struct ta_load_options *opts,
 /**
  * struct ta_load_dim - the size of an ONNX model's symbolic dimension
  * @name: the name a graph input gives a dimension it leaves open (its
- *	  dim_param, such as a batch "N")
+ *	  dim_param, such as a batch "N"), or "INPUT[AXIS]" for dimension
+ *	  AXIS of graph input INPUT (one without a name, too)
  * @size: the size the model will run at
  */
 struct ta_load_dim {
@@ -116,8 +117,9 @@ struct ta_load_dim {
  * of them, at most 64); one given no size is taken as 1, and a runtime
  * fed a larger input writes larger tensors than that plan holds. -EINVAL,
  * with a message, for a name no graph input has (a misspelt name would
- * leave it at 1), a name given twice, a size above 2^36, or sizes for a
- * file that is not an ONNX model.
+ * leave it at 1), a name given twice, the position of a static dimension,
+ * a dimension given both by name and by position, a size above 2^36, or
+ * sizes for a file that is not an ONNX model.
  */
 int ta_graph_load_dims(const char *path, const struct ta_load_options *opts,
 		       const struct ta_load_dim *dims, uint32_t n_dims,

@@ -181,8 +181,9 @@ const char *ta_tflite_op_name(u32 code);
  * @n_symbolic: symbolic dimensions of graph inputs given no size, taken as 1
  * @n_bound: symbolic dimensions of graph inputs given a size (@dims of
  *	     ta_onnx_parse_dims())
- * @unbound: the name of the first named symbolic dimension taken as 1 (""
- *	     when none was), cut to fit and printable
+ * @unbound: the name of the first symbolic dimension taken as 1, or
+ *	     "INPUT[AXIS]" for one without a name ("" when none was), cut to
+ *	     fit and printable
  * @unbound_others: a symbolic dimension of another name, or of none, was
  *		    taken as 1 too
  * @n_folded: nodes folded at load time (all inputs constant): their op

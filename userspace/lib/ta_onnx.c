@@ -557,34 +557,88 @@ static int ta_ox_node(struct ta_ox *ox, u32 i)
 /* ---- graph inputs, initializers, outputs, value_info ---- */
 
 /*
- * The size of a graph input's symbolic dimension named @name: the one the
- * caller gave for that name, or 1 (counted, the first such name kept for
- * the caller's message, and whether another name, or none, was taken as 1
- * too).
+ * Whether @given names dimension @axis of the graph input @input by
+ * position: "INPUT[AXIS]", the only way to name a dimension that has no
+ * dim_param.
  */
-static s64 ta_ox_dim_size(struct ta_ox *ox, const struct ta_ox_span *name)
+static bool ta_ox_is_position(const char *given, const struct ta_ox_span *input,
+			      u32 axis)
 {
+	char tail[16];
+	size_t len = strlen(given);
+
+	snprintf(tail, sizeof(tail), "[%u]", axis);
+	return input->len && len == input->len + strlen(tail) &&
+	       !memcmp(given, input->p, input->len) &&
+	       !strcmp(given + input->len, tail);
+}
+
+/*
+ * The size of dimension @axis of graph input @input, symbolic, named
+ * @name (a dim_param, or none): the one the caller gave for that name or
+ * for that position (INPUT[AXIS]), else 1 (counted; the first such
+ * dimension's name, or position when it has none, kept for the caller's
+ * message, and whether another was taken as 1 too). Given both: -EINVAL.
+ */
+static int ta_ox_dim_size(struct ta_ox *ox, const struct ta_ox_span *input,
+			  u32 axis, const struct ta_ox_span *name, s64 *size)
+{
+	char key[sizeof(ox->info->unbound)], in[48];
+	s32 by_name = -1, by_pos = -1;
 	u32 k;
 
-	for (k = 0; name->len && k < ox->n_dims; k++) {
-		if (strlen(ox->dims[k].name) != name->len ||
-		    memcmp(ox->dims[k].name, name->p, name->len))
-			continue;
+	for (k = 0; k < ox->n_dims; k++) {
+		if (name->len && strlen(ox->dims[k].name) == name->len &&
+		    !memcmp(ox->dims[k].name, name->p, name->len))
+			by_name = (s32)k;
+		if (ta_ox_is_position(ox->dims[k].name, input, axis))
+			by_pos = (s32)k;
+	}
+	if (by_name >= 0 && by_pos >= 0)
+		return ta_ox_fail(ox, -EINVAL,
+				  "dimension %u of graph input '%s' is given a size both by its name ('%.64s') and by its position",
+				  axis, ta_ox_print(input, in, sizeof(in)),
+				  ox->dims[by_name].name);
+	k = (u32)(by_pos >= 0 ? by_pos : by_name);
+	if (by_name >= 0 || by_pos >= 0) {
 		ox->dims_used |= 1ULL << k;
 		ox->info->n_bound++;
-		return (s64)ox->dims[k].value;
+		*size = (s64)ox->dims[k].value;
+		return 0;
 	}
 	ox->info->n_symbolic++;
-	if (!ox->unbound.p && name->len) {
-		ox->unbound = *name;
-		ta_ox_print(name, ox->info->unbound, sizeof(ox->info->unbound));
-		if (ox->info->n_symbolic > 1)
-			ox->info->unbound_others = true;
-	} else if (ox->unbound.p && (name->len != ox->unbound.len ||
-		   memcmp(name->p, ox->unbound.p, name->len))) {
+	if (name->len)
+		ta_ox_print(name, key, sizeof(key));
+	else
+		snprintf(key, sizeof(key), "%s[%u]",
+			 ta_ox_print(input, in, sizeof(in)), axis);
+	if (!ox->info->unbound[0])
+		memcpy(ox->info->unbound, key, sizeof(key));
+	else if (strcmp(key, ox->info->unbound))
 		ox->info->unbound_others = true;
+	*size = 1;
+	return 0;
+}
+
+/* A size given for a dimension of @input by position, which is static. */
+static int ta_ox_static_dims(struct ta_ox *ox, const struct ta_ox_vinfo *vi)
+{
+	char in[48];
+	u32 k, d;
+
+	for (d = 0; d < vi->shape.rank; d++) {
+		if (vi->sym & (1U << d))
+			continue;
+		for (k = 0; k < ox->n_dims; k++)
+			if (ta_ox_is_position(ox->dims[k].name, &vi->name, d))
+				return ta_ox_fail(ox, -EINVAL,
+						  "dimension %u of graph input '%s' is %lld, not symbolic: it takes no size",
+						  d,
+						  ta_ox_print(&vi->name, in,
+							      sizeof(in)),
+						  (long long)vi->shape.d[d]);
 	}
-	return 1;
+	return 0;
 }
 
 /*
@@ -623,7 +677,7 @@ static int ta_ox_dims_used(struct ta_ox *ox)
 	for (k = 0; k < ox->n_dims; k++)
 		if (!(ox->dims_used & (1ULL << k)))
 			return ta_ox_fail(ox, -EINVAL,
-					  "dimension '%.64s' was given a size, but no graph input has a dimension of that name",
+					  "dimension '%.64s' was given a size, but no graph input has a symbolic dimension of that name, or of that INPUT[AXIS]",
 					  ox->dims[k].name);
 	return 0;
 }
@@ -684,10 +738,14 @@ static int ta_ox_sources(struct ta_ox *ox)
 					  "graph input '%s' has no tensor type and shape",
 					  ta_ox_print(&vi.name, nm, sizeof(nm)));
 		/* a symbolic dimension (a batch size): as given, else 1 */
-		for (d = 0; d < vi.shape.rank; d++)
+		ret = ta_ox_static_dims(ox, &vi);
+		for (d = 0; !ret && d < vi.shape.rank; d++)
 			if (vi.sym & (1U << d))
-				vi.shape.d[d] = ta_ox_dim_size(ox,
-							       &vi.sym_name[d]);
+				ret = ta_ox_dim_size(ox, &vi.name, d,
+						     &vi.sym_name[d],
+						     &vi.shape.d[d]);
+		if (ret)
+			return ret;
 		if (!ta_ox_shape_ok(&vi.shape))
 			return ta_ox_fail(ox, -EINVAL,
 					  "graph input '%s': more than 2^36 elements",
@@ -983,8 +1041,9 @@ int ta_onnx_parse(const void *data, size_t len, const char *name,
  * @data: the file's bytes
  * @len: how many
  * @name: the file's name, for messages
- * @dims: sizes for the graph inputs' symbolic dimensions (dim_param), by
- *	  name; a symbolic dimension given none is taken as 1
+ * @dims: sizes for the graph inputs' symbolic dimensions, by name (a
+ *	  dim_param) or by position ("INPUT[AXIS]"); a symbolic dimension
+ *	  given none is taken as 1
  * @n_dims: how many (at most %TA_ONNX_MAX_DIMS); 0 for none
  * @in: out; a graph-form problem; free with ta_input_free()
  * @info: out, figures about the model, or NULL

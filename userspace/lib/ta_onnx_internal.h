@@ -133,7 +133,6 @@ struct ta_ox {
 	const struct ta_onnx_dim *dims;
 	u32 n_dims;
 	u64 dims_used;
-	struct ta_ox_span unbound;	/* the first named one taken as 1 */
 	s64 opset;
 	/* the graph's repeated fields, as spans */
 	struct ta_ox_span *nodes, *inits, *inputs, *outputs, *vinfos;

@@ -37,8 +37,9 @@ static void import_usage(FILE *out)
 		"                  exportable (tactl plan --exportable)\n"
 		"  --dim NAME=SIZE an ONNX model: the size of the graph inputs'\n"
 		"                  symbolic dimension NAME (a dim_param, such as a\n"
-		"                  batch N) at which the model will run; one not given\n"
-		"                  is taken as 1, and the summary names it\n");
+		"                  batch N) at which the model will run, or INPUT[AXIS]\n"
+		"                  for one without a name; one not given is taken as\n"
+		"                  1, and the summary names it\n");
 }
 
 /* What the TFLite reader planned, in words that cannot be misread. */

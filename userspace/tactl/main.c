@@ -93,7 +93,7 @@ int tactl_parse_dim(const char *cmd, char *s, struct ta_onnx_dim *dims,
 	u64 size;
 
 	if (!eq || eq == s) {
-		fprintf(stderr, "tactl %s: bad --dim '%s' (wants NAME=SIZE, NAME a graph input's symbolic dimension)\n",
+		fprintf(stderr, "tactl %s: bad --dim '%s' (wants NAME=SIZE, NAME a graph input's symbolic dimension or INPUT[AXIS])\n",
 			cmd, s);
 		return -EINVAL;
 	}
@@ -115,12 +115,13 @@ void tactl_print_unsized(const char *file, const struct ta_onnx_info *info)
 	fprintf(stderr, "%s: %u symbolic input dimension%s taken as 1", file,
 		info->n_symbolic, info->n_symbolic == 1 ? "" : "s");
 	if (info->unbound[0])
-		fprintf(stderr, " ('%s'%s): the plan is for inputs of that size; give the size the model will run at with --dim %s=SIZE\n",
+		fprintf(stderr, " ('%s'%s): the plan is for inputs of that size; give the size the model will run at with --dim %s%s=SIZE%s\n",
 			info->unbound,
 			info->unbound_others ? " and others" : "",
-			info->unbound);
+			strchr(info->unbound, '[') ? "'" : "", info->unbound,
+			strchr(info->unbound, '[') ? "'" : "");
 	else
-		fprintf(stderr, " (without a name, which --dim cannot give a size): the plan is for inputs of that size\n");
+		fprintf(stderr, ": the plan is for inputs of that size; give the size the model will run at with --dim NAME=SIZE, or --dim INPUT[AXIS]=SIZE for a dimension without a name\n");
 }
 
 int main(int argc, char **argv)
