@@ -198,11 +198,11 @@ static inline void attr(struct pbw *nd, const char *spec)
 		pb_str(&a, 4, eq + 1);
 		pb_int(&a, 20, 3);
 	} else if (eq[1] == '[') {
-		s64 v[16];
+		s64 v[512];
 		u32 n = 0;
 		char *p = (char *)eq + 2;
 
-		while (*p && *p != ']') {
+		while (*p && *p != ']' && n < 512) {
 			v[n++] = strtoll(p, &p, 10);
 			if (*p == ',')
 				p++;

@@ -1122,7 +1122,50 @@ static int t_losses_tfidf(void)
 		  "ngram_indexes holds -1", NULL))
 		return 1;
 	checked += 3;
-	TA_CHECK(checked == 4, "%u cases", checked);
+	/*
+	 * a vocabulary of 300 n-grams, slots 0 to 299 listed backwards: all
+	 * read (the reader keeps 64 values of a list, and refused longer
+	 * ones until stop 62); a Constant of 100 ints is [100]
+	 */
+	{
+		static char pool[4096], idx[4096], vals[1024];
+		size_t a = 0, b = 0, c = 0;
+		u32 k;
+
+		a += snprintf(pool + a, sizeof(pool) - a, "pool_int64s=[");
+		b += snprintf(idx + b, sizeof(idx) - b, "ngram_indexes=[");
+		c += snprintf(vals + c, sizeof(vals) - c, "value_ints=[");
+		for (k = 0; k < 300; k++) {
+			a += snprintf(pool + a, sizeof(pool) - a, "%s%u",
+				      k ? "," : "", k + 10);
+			b += snprintf(idx + b, sizeof(idx) - b, "%s%u",
+				      k ? "," : "", 299 - k);
+		}
+		for (k = 0; k < 100; k++)
+			c += snprintf(vals + c, sizeof(vals) - c, "%s%u",
+				      k ? "," : "", k);
+		snprintf(pool + a, sizeof(pool) - a, "]");
+		snprintf(idx + b, sizeof(idx) - b, "]");
+		snprintf(vals + c, sizeof(vals) - c, "]");
+		memset(&g, 0, sizeof(g));
+		vinfo(&g, 11, "t2", ONNX_INT64, t2, 2);
+		node(&g, "TfIdfVectorizer", "", "t2", "f", "mode:TF",
+		     "min_gram_length=1", "max_gram_length=1",
+		     "max_skip_count=0", "ngram_counts=[0]", pool, idx, NULL);
+		node(&g, "Constant", "", "", "c", vals, NULL);
+		node(&g, "Shape", "", "f", "fs", NULL);
+		node(&g, "Concat", "", "fs,c", "cc", "axis=0", NULL);
+		output(&g, "f");
+		output(&g, "cc");
+		m = model(&g, 13);
+		if (parsed(&m, &in))
+			return 1;
+		if (checked_free(&in, has(&in, "f", 2400, "FLOAT [2,300]") ||
+				 has(&in, "cc", 816, "INT64 [102]")))
+			return 1;
+		checked++;
+	}
+	TA_CHECK(checked == 5, "%u cases", checked);
 	return 0;
 }
 

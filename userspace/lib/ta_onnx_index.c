@@ -222,32 +222,30 @@ int ta_ox_depth_space(struct ta_ox *ox)
 /*
  * TfIdfVectorizer: X [C] or [N, C] of n-grams to count, FLOAT [size] or
  * [N, size] where size is one more than the largest of ngram_indexes
- * (the output slot of each n-gram of the pool; at most 64 of them here).
+ * (the output slot of each n-gram of the pool: a vocabulary's worth, all
+ * of them read).
  */
 int ta_ox_tfidf(struct ta_ox *ox)
 {
 	struct ta_ox_value *x;
 	struct ta_ox_shape s = { 0 };
-	s64 idx[TA_OX_MAX_KEPT], most = -1;
-	s32 n, i;
-	int ret = ta_ox_one_output(ox) ?:
-		  ta_ox_need_rank(ox, 0, &x, 1, 2) ?:
-		  ta_ox_attr_ints(ox, "ngram_indexes", idx, TA_OX_MAX_KEPT, &n);
+	struct ta_ox_attr a;
+	int ret = ta_ox_one_output(ox) ?: ta_ox_need_rank(ox, 0, &x, 1, 2) ?:
+		  ta_ox_attr(ox, "ngram_indexes", &a);
 
+	if (ret < 0)
+		return ret;
+	if (!ret || !a.n_ints)
+		return ta_ox_node_fail(ox, -EINVAL, "no ngram_indexes");
+	ret = ta_ox_attr_type(ox, "ngram_indexes", &a, TA_OX_AT_INTS, true);
 	if (ret)
 		return ret;
-	if (n < 1)
-		return ta_ox_node_fail(ox, -EINVAL, "no ngram_indexes");
-	for (i = 0; i < n; i++) {
-		if (idx[i] < 0 || (u64)idx[i] >= TA_OX_MAX_ELEMS)
-			return ta_ox_node_fail(ox, -EINVAL,
-					       "ngram_indexes holds %lld",
-					       (long long)idx[i]);
-		if (idx[i] > most)
-			most = idx[i];
-	}
+	if (a.ints_lo < 0 || (u64)a.ints_hi >= TA_OX_MAX_ELEMS)
+		return ta_ox_node_fail(ox, -EINVAL, "ngram_indexes holds %lld",
+				       (long long)(a.ints_lo < 0 ? a.ints_lo :
+						   a.ints_hi));
 	if (x->shape.rank == 2)
 		s.d[s.rank++] = x->shape.d[0];
-	s.d[s.rank++] = most + 1;
+	s.d[s.rank++] = a.ints_hi + 1;
 	return ta_ox_set(ox, 0, TA_OX_FLOAT, &s);
 }

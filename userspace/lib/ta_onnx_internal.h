@@ -202,8 +202,9 @@ struct ta_ox_attr {
 	double f;
 	s64 i;
 	struct ta_ox_span s, t;
-	u64 n_ints, n_floats;
-	s64 ints[TA_OX_MAX_KEPT];
+	u64 n_ints, n_floats;	/* all of them */
+	s64 ints[TA_OX_MAX_KEPT];	/* the first ones */
+	s64 ints_lo, ints_hi;		/* the least and largest of all */
 	double floats[TA_OX_MAX_KEPT];
 	const u8 *at;
 };
@@ -226,7 +227,8 @@ int ta_pb_next(struct ta_ox *ox, struct ta_pb *m, struct ta_pbf *f);
 int ta_pb_want(struct ta_ox *ox, const struct ta_pb *m,
 	       const struct ta_pbf *f, u32 wire);
 int ta_pb_ints(struct ta_ox *ox, const struct ta_pb *m,
-	       const struct ta_pbf *f, s64 *out, u32 max, u64 *n);
+	       const struct ta_pbf *f, s64 *out, u32 max, u64 *n,
+	       s64 *lo, s64 *hi);
 int ta_pb_fixed_count(struct ta_ox *ox, const struct ta_pb *m,
 		      const struct ta_pbf *f, u32 size, u64 *n);
 bool ta_span_is(const struct ta_ox_span *s, const char *str);

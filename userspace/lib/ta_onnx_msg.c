@@ -268,7 +268,7 @@ int ta_ox_tensor(struct ta_ox *ox, const struct ta_ox_span *s,
 		switch (f.num) {
 		case 1:
 			ret = ta_pb_ints(ox, &m, &f, t->shape.d, TA_OX_MAX_RANK,
-					 &ndims);
+					 &ndims, NULL, NULL);
 			break;
 		case 2:
 			ret = ta_pb_want(ox, &m, &f, TA_PB_VARINT);
@@ -375,7 +375,7 @@ int ta_ox_tensor(struct ta_ox *ox, const struct ta_ox_span *s,
 			}
 		} else {
 			ret = ta_pb_ints(ox, &m, &f, t->iv, TA_OX_MAX_KEPT,
-					 &typed);
+					 &typed, NULL, NULL);
 		}
 		if (ret)
 			return ret;
@@ -891,7 +891,8 @@ int ta_ox_attr(struct ta_ox *ox, const char *name,
 			}
 			case 8:
 				ret = ta_pb_ints(ox, &m, &f, a->ints,
-						 TA_OX_MAX_KEPT, &a->n_ints);
+						 TA_OX_MAX_KEPT, &a->n_ints,
+						 &a->ints_lo, &a->ints_hi);
 				break;
 			case 20:
 				ret = ta_pb_want(ox, &m, &f, TA_PB_VARINT);
@@ -901,12 +902,13 @@ int ta_ox_attr(struct ta_ox *ox, const char *name,
 			if (ret)
 				return ret;
 		}
+		/*
+		 * of a longer list only the first TA_OX_MAX_KEPT values are
+		 * kept (and the range of the ints): its users check n_ints
+		 * and n_floats
+		 */
 		if (ret)
 			return ret;
-		if (a->n_ints > TA_OX_MAX_KEPT || a->n_floats > TA_OX_MAX_KEPT)
-			return ta_ox_node_fail(ox, -EINVAL,
-					       "attribute '%s' holds more than %u values",
-					       name, TA_OX_MAX_KEPT);
 		return 1;
 	}
 	return 0;

@@ -197,21 +197,33 @@ int ta_pb_want(struct ta_ox *ox, const struct ta_pb *m,
 	return ta_ox_bad(ox, f->at, m->msg, what);
 }
 
+/* One value of a repeated integer field, as ta_pb_ints() takes it. */
+static void ta_pb_int_add(s64 v, s64 *out, u32 max, u64 *n, s64 *lo, s64 *hi)
+{
+	if (*n < max)
+		out[*n] = v;
+	if (lo && (!*n || v < *lo))
+		*lo = v;
+	if (hi && (!*n || v > *hi))
+		*hi = v;
+	(*n)++;
+}
+
 /*
  * A repeated integer field (packed or not), called once per occurrence:
- * appends to @out (at most @max; *@n counts all of them).
+ * appends to @out (at most @max; *@n counts all of them), and with @lo
+ * and @hi (or NULL) the least and the largest of all of them.
  */
 int ta_pb_ints(struct ta_ox *ox, const struct ta_pb *m,
-	       const struct ta_pbf *f, s64 *out, u32 max, u64 *n)
+	       const struct ta_pbf *f, s64 *out, u32 max, u64 *n,
+	       s64 *lo, s64 *hi)
 {
 	struct ta_pb p;
 	u64 x;
 	int ret;
 
 	if (f->wire == TA_PB_VARINT) {
-		if (*n < max)
-			out[*n] = (s64)f->v;
-		(*n)++;
+		ta_pb_int_add((s64)f->v, out, max, n, lo, hi);
 		return 0;
 	}
 	ret = ta_pb_want(ox, m, f, TA_PB_LEN);
@@ -222,9 +234,7 @@ int ta_pb_ints(struct ta_ox *ox, const struct ta_pb *m,
 		ret = ta_pb_varint(ox, &p, &x);
 		if (ret)
 			return ret;
-		if (*n < max)
-			out[*n] = (s64)x;
-		(*n)++;
+		ta_pb_int_add((s64)x, out, max, n, lo, hi);
 	}
 	return 0;
 }
