@@ -821,7 +821,9 @@ def build_op(b, op):
         b.node(op, [x, rois], pooled_shape=[rng.randint(1, 3), rng.randint(1, 3)],
                spatial_scale=rng.choice([1.0, 0.5]))
     elif op == "com.microsoft.Gelu":
-        x, s = b.x()
+        # recorded as exporters record: no negative dimension (python3-onnx
+        # 1.12 infers some for a pool's window past its input)
+        x, s = b.x(pred=lambda t: all(d >= 0 for d in t))
         y = b.node("Gelu", [x], domain="com.microsoft")[0]
         b.vals[y] = (F, list(s))
         b.recorded.append(helper.make_tensor_value_info(y, F, s))
@@ -900,9 +902,42 @@ def build_op(b, op):
         raise ValueError(op)
 
 
-def to_opset18(m):
-    """Rewrite a model's opset-17 forms as opsets 18 to 20 have them."""
+def resize_axes(m, nd, vals, rng):
+    """A Resize of opset 18 or later given scales or sizes for some axes
+    (the attribute axes: those that change, or one, with others at
+    random), and sizes under a keep_aspect_ratio_policy when nothing reads
+    its output (the policy changes the shape the generator built on)."""
+    x = vals.get(nd.input[0])
+    k = 3 if len(nd.input) > 3 and nd.input[3] else 2
+    consts = {t.name: t for t in m.graph.initializer}
+    consts.update({n.output[0]: a.t for n in m.graph.node if n.op_type == "Constant"
+                   for a in n.attribute if a.name == "value"})
+    if x is None or None in x[1] or len(nd.input) <= k or nd.input[k] not in consts:
+        return
+    shape = x[1]
+    v = numpy_helper.to_array(consts[nd.input[k]])
+    if len(v) != len(shape):
+        return
+    same = [(v[i] == 1.0) if k == 2 else (v[i] == shape[i]) for i in range(len(v))]
+    axes = [i for i in range(len(v)) if not same[i] or rng.random() < 0.3]
+    if not axes:
+        axes = [rng.randrange(len(v))]
+    name = nd.output[0] + "_" + ("scales" if k == 2 else "sizes")
+    m.graph.initializer.append(numpy_helper.from_array(v[axes], name))
+    nd.input[k] = name
+    nd.attribute.append(helper.make_attribute("axes", axes))
+    read = {i for n in m.graph.node for i in n.input}
+    if k == 3 and nd.output[0] not in read and rng.random() < 0.6:
+        nd.attribute.append(helper.make_attribute(
+            "keep_aspect_ratio_policy", rng.choice(["not_larger", "not_smaller"])))
+
+
+def to_opset18(m, vals=None, rng=None):
+    """Rewrite a model's opset-17 forms as opsets 18 to 20 have them; with
+    @vals (the values' shapes) and @rng, the Resize nodes given axes."""
     for nd in m.graph.node:
+        if nd.op_type == "Resize" and vals is not None:
+            resize_axes(m, nd, vals, rng)
         if nd.op_type in REDUCE and nd.op_type != "ReduceSum":
             for a in list(nd.attribute):
                 if a.name == "axes":
@@ -958,7 +993,8 @@ def model(rng):
     ops = [o for o in OPS if opset == 20 or o not in ("Gelu", "Mish")]
     if opset == 20:
         # Gelu and Mish only there: weighed up, so 500 models have both
-        ops = [o for o in ops if o not in NOT_IN_20] + ["Gelu", "Mish"] * 4
+        # Resize weighed up too: opset 18 gave it axes and keep_aspect_ratio_policy
+        ops = [o for o in ops if o not in NOT_IN_20] + ["Gelu", "Mish"] * 4 + ["Resize"] * 3
     if opset == 17 and rng.random() < 1 / 8:
         ops = ops + OUTSIDE * 4  # a model with ops the importer cannot infer
     b = Builder(rng, opset)
@@ -988,7 +1024,7 @@ def model(rng):
     for i, op in b.rename.items():
         m.graph.node[i].op_type = op
     if opset == 20:
-        to_opset18(m)
+        to_opset18(m, b.vals, rng)
         m.opset_import[0].version = 20
         m.ir_version = 9
     return m

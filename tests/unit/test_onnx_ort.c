@@ -257,6 +257,81 @@ static int t_runtimes_differ(void)
 }
 
 /*
+ * Resize of opset 18 and later: scales and sizes for the axes the axes
+ * attribute names (negative ones counted from the end), and sizes under
+ * keep_aspect_ratio_policy: one scale, the least (not_larger) or largest
+ * (not_smaller) of size / input over those axes, each of them
+ * round(scale x input). Every size is ONNX Runtime 1.23's for [1,3,10,7]
+ * (but axes [-1], which crashes it). Refused: an axis twice, a count that
+ * is not the axes', an unknown policy.
+ */
+static int t_resize_axes_policy(void)
+{
+	static const s64 x[] = { 1, 3, 10, 7 }, two[] = { 2 }, one[] = { 1 };
+	static const s64 four[] = { 4 }, s5[] = { 5 }, s20[] = { 20, 20 };
+	static const s64 all20[] = { 1, 3, 20, 20 }, s94[] = { 9, 4 };
+	static const float sc[] = { 2.0f, 0.5f };
+	static const struct {
+		const char *a1, *a2, *out;
+		int sizes;	/* 0: scales sc; else which sizes */
+		u64 bytes;
+	} ok[] = {
+		{ "axes=[2,3]", NULL, "FLOAT [1,3,20,3]", 0, 720 },
+		{ "axes=[-1]", NULL, "FLOAT [1,3,10,5]", 1, 600 },
+		{ "keep_aspect_ratio_policy:not_larger", NULL,
+		  "FLOAT [1,3,10,7]", 2, 840 },
+		{ "keep_aspect_ratio_policy:not_smaller", NULL,
+		  "FLOAT [3,9,29,20]", 2, 62640 },
+		{ "keep_aspect_ratio_policy:not_larger", "axes=[2,3]",
+		  "FLOAT [1,3,20,14]", 3, 3360 },
+		{ "keep_aspect_ratio_policy:not_smaller", "axes=[3,2]",
+		  "FLOAT [1,3,13,9]", 4, 1404 },
+	};
+	struct pbw g, m;
+	struct ta_input in;
+	u32 i, ran = 0;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		memset(&g, 0, sizeof(g));
+		input(&g, "x", x, 4);
+		init_f(&g, "sc", two, 1, sc);
+		init(&g, "z1", ONNX_INT64, one, 1, s5);
+		init(&g, "z2", ONNX_INT64, four, 1, all20);
+		init(&g, "z3", ONNX_INT64, two, 1, s20);
+		init(&g, "z4", ONNX_INT64, two, 1, s94);
+		node(&g, "Resize", "r", ok[i].sizes == 0 ? "x,-,sc" :
+		     ok[i].sizes == 1 ? "x,-,-,z1" : ok[i].sizes == 2 ?
+		     "x,-,-,z2" : ok[i].sizes == 3 ? "x,-,-,z3" : "x,-,-,z4",
+		     "y", ok[i].a1, ok[i].a2, NULL);
+		output(&g, "y");
+		m = model(&g, 19);
+		if (parsed(&m, &in) || has(&in, "y", ok[i].bytes, ok[i].out))
+			return 1;
+		ta_input_free(&in);
+		ran++;
+	}
+	for (i = 0; i < 3; i++) {
+		memset(&g, 0, sizeof(g));
+		input(&g, "x", x, 4);
+		init(&g, "z3", ONNX_INT64, two, 1, s20);
+		init(&g, "z1", ONNX_INT64, one, 1, s5);
+		node(&g, "Resize", "r", i == 1 ? "x,-,-,z1" : "x,-,-,z3", "y",
+		     i == 2 ? "keep_aspect_ratio_policy:fit" :
+		     i == 1 ? "axes=[2,3]" : "axes=[2,-2]", NULL);
+		output(&g, "y");
+		m = model(&g, 19);
+		if (fails(&m, -EINVAL, "node 0 (r, Resize)",
+			  i == 0 ? "axis 2 given twice" :
+			  i == 1 ? "1 sizes for 2 axes" :
+			  "unknown keep_aspect_ratio_policy 'fit'", NULL))
+			return 1;
+		ran++;
+	}
+	TA_CHECK(ran == 9, "%u of 9 cases", ran);
+	return 0;
+}
+
+/*
  * A ceil_mode pool whose last window starts in the end padding: ONNX
  * Runtime 1.23 drops it, older runtimes keep it, so refused. Slice to
  * INT64_MAX (or INT32_MAX) with a negative step runs down to element 0.
@@ -813,6 +888,8 @@ const struct ta_test ta_onnx_ort_tests[] = {
 	{ "onnx: Flatten with a negative axis", t_flatten_negative_axis },
 	{ "onnx: Resize, Range, ConvTranspose refused where runtimes size them differently",
 	  t_runtimes_differ },
+	{ "onnx: Resize with axes and keep_aspect_ratio_policy (opset 18)",
+	  t_resize_axes_policy },
 	{ "onnx: ceil_mode pool into the end padding refused, Slice to INT64_MAX backwards",
 	  t_pool_ceil_slice_end },
 	{ "onnx: NonZero/Unique/Compress/NonMaxSuppression/TopK at their largest, Range bounded or refused",

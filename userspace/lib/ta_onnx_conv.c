@@ -4,6 +4,8 @@
  * convolutions (also integer, quantized, transposed), pools, matrix
  * products (also Einsum, Det), resize.
  */
+#include <float.h>
+
 #include "ta_onnx_internal.h"
 
 /* Kernel, strides, dilations, pads of a conv or pool over @nsp dims. */
@@ -756,13 +758,16 @@ bad:
  * Resize's roi, which sizes the output by scales only in
  * tf_crop_and_resize mode (the spec: floor(dim x scale x (end - start)),
  * where ONNX Runtime ignores it): into @roi the @rank starts then the
- * @rank ends in that mode (left as they are in another). Refused in that
- * mode when roi is not a constant.
+ * @rank ends in that mode (left as they are in another), roi's values
+ * given for the @naxes axes @ax. Refused in that mode when roi is not a
+ * constant.
  */
-static int ta_ox_resize_roi(struct ta_ox *ox, u32 rank, double *roi)
+static int ta_ox_resize_roi(struct ta_ox *ox, u32 rank, const u32 *ax,
+			    u32 naxes, double *roi)
 {
 	struct ta_ox_value *r;
 	char mode[32];
+	u32 j;
 	int ret;
 
 	ret = ta_ox_attr_str(ox, "coordinate_transformation_mode", "half_pixel",
@@ -774,10 +779,89 @@ static int ta_ox_resize_roi(struct ta_ox *ox, u32 rank, double *roi)
 		return ta_ox_node_fail(ox, -EINVAL,
 				       "tf_crop_and_resize with scales and roi %s: the spec sizes the output by roi's extent, ONNX Runtime by the scales alone, and no one shape is safe for the nodes after it (give sizes instead of scales)",
 				       r ? "computed at run time" : "not given");
-	if (r->n_kept != 2 * rank)
-		return ta_ox_node_fail(ox, -EINVAL, "%u roi values for rank %u",
-				       r->n_kept, rank);
-	memcpy(roi, r->fv, sizeof(*roi) * 2 * rank);
+	if (r->n_kept != 2 * naxes)
+		return ta_ox_node_fail(ox, -EINVAL, "%u roi values for %u axes",
+				       r->n_kept, naxes);
+	for (j = 0; j < naxes; j++) {
+		roi[ax[j]] = r->fv[j];
+		roi[rank + ax[j]] = r->fv[naxes + j];
+	}
+	return 0;
+}
+
+/*
+ * Resize's axes attribute (opset 18): into @ax the axes that scales,
+ * sizes and roi give values for, *@n of them; all, in order, without it.
+ */
+static int ta_ox_resize_axes(struct ta_ox *ox, u32 rank, u32 *ax, u32 *n)
+{
+	s64 v[TA_OX_MAX_RANK];
+	u32 i, seen = 0;
+	s32 k = -1;
+	int ret = 0;
+
+	if (strcmp(ox->nd.op_str, "Upsample") && ox->opset >= 18)
+		ret = ta_ox_attr_ints(ox, "axes", v, TA_OX_MAX_RANK, &k);
+	if (ret)
+		return ret;
+	if (k < 0) {
+		for (i = 0; i < rank; i++)
+			ax[i] = i;
+		*n = rank;
+		return 0;
+	}
+	for (i = 0; i < (u32)k; i++) {
+		ret = ta_ox_axis(ox, v[i], rank, false, &ax[i]);
+		if (ret)
+			return ret;
+		if (seen & (1U << ax[i]))
+			return ta_ox_node_fail(ox, -EINVAL,
+					       "axis %u given twice", ax[i]);
+		seen |= 1U << ax[i];
+	}
+	*n = (u32)k;
+	return 0;
+}
+
+/*
+ * sizes under keep_aspect_ratio_policy not_larger (@larger false) or
+ * not_smaller: one scale for the @n axes @ax, the least (or largest) of
+ * size / input, and each of those dimensions round(scale x input), into
+ * @s. ONNX Runtime computes in float; where double gives another size,
+ * no one shape is safe for the nodes after it.
+ */
+static int ta_ox_resize_policy(struct ta_ox *ox, const struct ta_ox_shape *in,
+			       const u32 *ax, u32 n, const s64 *sizes,
+			       bool larger, struct ta_ox_shape *s)
+{
+	float sf = larger ? 0 : FLT_MAX;
+	double sd = larger ? 0 : DBL_MAX;
+	u32 j;
+
+	for (j = 0; j < n; j++) {
+		s64 d = in->d[ax[j]];
+		float f = d ? (float)sizes[j] / (float)d : 1.0f;
+		double g = d ? (double)sizes[j] / (double)d : 1.0;
+
+		if (larger ? f > sf : f < sf)
+			sf = f;
+		if (larger ? g > sd : g < sd)
+			sd = g;
+	}
+	for (j = 0; j < n; j++) {
+		s64 d = in->d[ax[j]];
+		double of = roundf(sf * (float)d), od = round(sd * (double)d);
+
+		if (!(of >= 0 && of <= (double)TA_OX_MAX_ELEMS))
+			return ta_ox_node_fail(ox, -EINVAL,
+					       "dimension %u: size %.0f", ax[j],
+					       of);
+		if (of != od)
+			return ta_ox_node_fail(ox, -EINVAL,
+					       "dimension %u: keep_aspect_ratio_policy gives %.0f in float (ONNX Runtime), %.0f in double: no one shape is safe for the nodes after it",
+					       ax[j], of, od);
+		s->d[ax[j]] = (s64)of;
+	}
 	return 0;
 }
 
@@ -789,27 +873,27 @@ int ta_ox_resize(struct ta_ox *ox)
 	struct ta_ox_attr a;
 	double scales[TA_OX_MAX_RANK], roi[2 * TA_OX_MAX_RANK];
 	const s64 *iv;
-	char policy[24];
-	u32 i, n;
+	char policy[24] = "stretch";
+	u32 i, n, ax[TA_OX_MAX_RANK], naxes = 0;
 	bool upsample = !strcmp(ox->nd.op_str, "Upsample");
 	int ret = ta_ox_one_output(ox) ?: ta_ox_need(ox, 0, &x);
 
 	if (ret)
 		return ret;
 	s = x->shape;
-	if (!upsample && ox->opset >= 18) {
-		ret = ta_ox_attr(ox, "axes", &a);
-		if (ret)
-			return ret < 0 ? ret :
-			       ta_ox_cannot(ox, "the axes attribute");
+	ret = ta_ox_resize_axes(ox, s.rank, ax, &naxes);
+	if (!ret && !upsample && ox->opset >= 18)
 		ret = ta_ox_attr_str(ox, "keep_aspect_ratio_policy",
 				     "stretch", policy, sizeof(policy));
-		if (ret)
-			return ret;
-		if (strcmp(policy, "stretch"))
-			return ta_ox_cannot(ox, "keep_aspect_ratio_policy %s",
-					    policy);
-	}
+	if (ret)
+		return ret;
+	if (strcmp(policy, "stretch") && strcmp(policy, "not_larger") &&
+	    strcmp(policy, "not_smaller"))
+		return ta_ox_node_fail(ox, -EINVAL,
+				       "unknown keep_aspect_ratio_policy '%s'",
+				       policy);
+	for (i = 0; i < s.rank; i++)
+		scales[i] = 1;
 	if (upsample && ox->opset < 9) {
 		ret = ta_ox_attr(ox, "scales", &a);
 		if (ret <= 0)
@@ -832,29 +916,35 @@ int ta_ox_resize(struct ta_ox *ox)
 	if (sz) {
 		if (!ta_ox_ints(sz, &iv, &n))
 			return ta_ox_runtime_input(ox, 3, "sizes");
-		if (n != s.rank)
-			return ta_ox_node_fail(ox, -EINVAL, "%u sizes for rank %u",
-					       n, s.rank);
-		memcpy(s.d, iv, sizeof(*iv) * n);
-		return ta_ox_set(ox, 0, x->dtype, &s);
+		if (n != naxes)
+			return ta_ox_node_fail(ox, -EINVAL, "%u sizes for %u axes",
+					       n, naxes);
+		if (strcmp(policy, "stretch"))
+			ret = ta_ox_resize_policy(ox, &x->shape, ax, n, iv,
+						  !strcmp(policy, "not_smaller"),
+						  &s);
+		else
+			for (i = 0; i < n; i++)
+				s.d[ax[i]] = iv[i];
+		return ret ?: ta_ox_set(ox, 0, x->dtype, &s);
 	}
 	if (!sc)
 		return ta_ox_node_fail(ox, -EINVAL, "neither scales nor sizes");
 	if (!sc->fv)
 		return ta_ox_runtime_input(ox, upsample || ox->opset < 11 ? 1 : 2,
 					   "scales");
-	if (sc->n_kept != s.rank)
-		return ta_ox_node_fail(ox, -EINVAL, "%u scales for rank %u",
-				       sc->n_kept, s.rank);
-	for (i = 0; i < s.rank; i++)
-		scales[i] = sc->fv[i];
+	if (sc->n_kept != naxes)
+		return ta_ox_node_fail(ox, -EINVAL, "%u scales for %u axes",
+				       sc->n_kept, naxes);
+	for (i = 0; i < naxes; i++)
+		scales[ax[i]] = sc->fv[i];
 scale:
 	for (i = 0; i < s.rank; i++) {
 		roi[i] = 0;
 		roi[s.rank + i] = 1;
 	}
 	if (!upsample && ox->opset >= 11) {
-		ret = ta_ox_resize_roi(ox, s.rank, roi);
+		ret = ta_ox_resize_roi(ox, s.rank, ax, naxes, roi);
 		if (ret)
 			return ret;
 	}
