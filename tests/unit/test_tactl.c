@@ -805,6 +805,22 @@ static int t_plan_group(void)
 	return 0;
 }
 
+/* An ONNX model in @file: input @in of @dims (2 of them) -> Relu -> @out. */
+static int relu_model(const char *file, const char *in, const s64 *dims,
+		      const char *out)
+{
+	struct pbw g = { 0 }, m;
+	int ret;
+
+	input(&g, in, dims, 2);
+	node(&g, "Relu", "", in, out, NULL);
+	output(&g, out);
+	m = model(&g, 13);
+	ret = write_file(tmp_path(file), m.b, m.n);
+	free(m.b);
+	return ret;
+}
+
 /*
  * --dim NAME=SIZE: an ONNX model's symbolic batch N sized at import and
  * at plan; without it import's summary and plan's stderr name N and how to
@@ -816,18 +832,10 @@ static int t_import_dim(void)
 {
 	static const s64 x[] = { SYM, 2 }, anon[] = { SYM_ANON, 6 };
 	static const char csv[] = "id,lower,upper,size\n0,0,1,10\n";
-	struct pbw g = { 0 }, m;
 	char out[8192], err[4096], graph[4096];
-	int ok;
 
 	TA_CHECK(!tmp_dir(), "tmp");
-	input(&g, "x", x, 2);
-	node(&g, "Relu", "", "x", "y", NULL);
-	output(&g, "y");
-	m = model(&g, 13);
-	ok = !write_file(tmp_path("sym.onnx"), m.b, m.n);
-	free(m.b);
-	TA_CHECK(ok, "write");
+	TA_CHECK(!relu_model("sym.onnx", "x", x, "y"), "write");
 	TA_CHECK(!write_file(tmp_path("t.csv"), csv, strlen(csv)), "write");
 	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
 		       "import sym.onnx -o a.graph") == 0, "%s", err);
@@ -880,14 +888,7 @@ static int t_import_dim(void)
 		       "plan sym.onnx sym.onnx --offline --dim N=2") == 2 &&
 		 strstr(err, "a group of files takes no"), "%s", err);
 	/* a dimension without a name: named, and sized, by its position */
-	memset(&g, 0, sizeof(g));
-	input(&g, "a", anon, 2);
-	node(&g, "Relu", "", "a", "b", NULL);
-	output(&g, "b");
-	m = model(&g, 13);
-	ok = !write_file(tmp_path("anon.onnx"), m.b, m.n);
-	free(m.b);
-	TA_CHECK(ok, "write");
+	TA_CHECK(!relu_model("anon.onnx", "a", anon, "b"), "write");
 	TA_CHECK(tactl(out, sizeof(out), err, sizeof(err),
 		       "import anon.onnx -o c.graph") == 0 &&
 		 strstr(err, "anon.onnx: 1 symbolic input dimension taken as 1 ('a[0]'): the plan is for inputs of that size; give the size the model will run at with --dim 'a[0]=SIZE'\n"),
