@@ -10,13 +10,17 @@ every node output made a graph output, on each input set given (and, for
 data-dependent ops, one that makes them write their largest output); ONNX's
 onnx.shape_inference.infer_shapes runs on the stripped copy. Every tensor
 either graph holds must be planned at least as large as ONNX Runtime wrote
-it and as infer_shapes sizes it, where it knows a static size; every node
+it and as infer_shapes sizes it, where it knows a static size; and, in a
+model without data-dependent ops, no larger than ONNX Runtime wrote it (a
+larger shape than the runtime's is not a safe one: a Slice with negative
+starts after it keeps less); every node
 the graph runs must have its outputs planned; a model with a sub-graph (If,
 Loop, Scan) must not be accepted; a refusal must name the node and its op
 (`node N (name, OpType): ...`).
 
 Each model whose graph inputs share a first dimension d is also run with
-that dimension made symbolic (dim_param "ta_batch") at d + 2: ONNX Runtime
+that dimension made symbolic (dim_param "ta_batch", or in one model in
+three a dimension without a name, sized as INPUT[0]) at d + 2: ONNX Runtime
 runs the stripped copy so, fed inputs of that batch, and `tactl import
 --dim ta_batch=d+2` must plan every tensor at least as large as it writes
 (or refuse, naming the node); the copy imported without --dim must say
@@ -538,7 +542,9 @@ def check(model, label, feed_sets, ctx):
             for _, line in undersized(model, tensors, written, inferred, kind):
                 res["under"].append(line)
             if kind == "stripped":
-                res["over"] = oversized(model, tensors, written)
+                over = oversized(model, tensors, written)
+                res["over"] = sorted({op for op, _ in over})
+                res["problems"] += [line for _, line in over]
             # every node the graph runs has its outputs planned
             for k, nd in enumerate(model.graph.node):
                 if k >= len(ops):
@@ -603,17 +609,20 @@ def undersized(model, tensors, written, inferred, kind):
 
 
 def oversized(model, tensors, written):
-    """The producing op types of the tensors planned larger than ONNX
-    Runtime wrote them, in a model without data-dependent ops (whose
-    outputs are planned at their bound): counted, not failed. A larger
-    shape than the runtime's is not a safe one when a Slice with negative
-    starts follows, so each such op type needs a reason."""
+    """(op type, message) for each tensor planned larger than ONNX Runtime
+    wrote it, in a model without data-dependent ops (whose outputs are
+    planned at their bound). A failure since stop 62: a larger shape than
+    the runtime's is not a safe one (a Slice with negative starts after it
+    keeps less), and every op of the table plans the runtime's own."""
     if any(n.op_type in DATA_DEPENDENT for n in model.graph.node):
         return []
-    producer = {graph_id(o): nd.op_type for nd in model.graph.node for o in nd.output}
+    producer = {graph_id(o): (k, nd.op_type) for k, nd in enumerate(model.graph.node)
+                for o in nd.output}
     by_id = {graph_id(k): v for k, v in written.items()}
-    return sorted({producer[t] for t, planned in tensors.items()
-                   if t in producer and t in by_id and planned > by_id[t]})
+    return [(producer[t][1], "stripped: %s (node %d %s) planned %d bytes, ONNX Runtime wrote %d: "
+             "larger than the runtime's" % (t, producer[t][0], producer[t][1], planned, by_id[t]))
+            for t, planned in sorted(tensors.items())
+            if t in producer and t in by_id and planned > by_id[t]]
 
 
 def feeds_for(model, given, rng, sizes=None):
@@ -824,8 +833,6 @@ def main():
         print("%s %d - %s: %s; ONNX Runtime %s" % (verdict, n, r["label"], note, r["ort"]))
         for line in r["under"] + r["problems"]:
             print("#   " + line)
-        if r.get("over"):
-            print("#   planned larger than ONNX Runtime wrote: by " + ", ".join(r["over"]))
         sys.stdout.flush()
     for src, s in stats.items():
         print("# %s: %d run, %d accepted (stripped), %d refused, %d with an under-sized tensor, "
@@ -839,7 +846,7 @@ def main():
                               ": " + ", ".join("%s %d" % kv for kv in sorted(s["trusted"].items()))
                               if s["trusted"] else ""))
         print("# %s, models with a tensor planned larger than ONNX Runtime wrote it (no "
-              "data-dependent op), by the op that made it: %s" % (
+              "data-dependent op; each a failure), by the op that made it: %s" % (
                   src, ", ".join("%s %d" % kv for kv in sorted(s["over"].items())) or "none"))
         bt = s["batch"]
         print("# %s, the inputs' batch made symbolic and run 2 larger: %d copies, %d ONNX "
