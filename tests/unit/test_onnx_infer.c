@@ -1273,6 +1273,44 @@ static int t_random_ops(void)
 	return 0;
 }
 
+/*
+ * Neg and Abs of kept ints keep theirs: ConstantOfShape(Neg([-2])) is [2]
+ * and ConstantOfShape(Abs([-3])) [3] (LayerNormalization's expanded
+ * function sizes its outputs so); Neg of INT64_MIN keeps nothing, and the
+ * ConstantOfShape after it cannot be inferred.
+ */
+static int t_neg_abs_values(void)
+{
+	static const s64 one[] = { 1 }, m2[] = { -2 }, m3[] = { -3 };
+	static const s64 lo[] = { INT64_MIN };
+	struct pbw g = { 0 }, m;
+	struct ta_input in;
+
+	init(&g, "a", ONNX_INT64, one, 1, m2);
+	init(&g, "b", ONNX_INT64, one, 1, m3);
+	node(&g, "Neg", "", "a", "na", NULL);
+	node(&g, "Abs", "", "b", "ab", NULL);
+	node(&g, "ConstantOfShape", "", "na", "y", NULL);
+	node(&g, "ConstantOfShape", "", "ab", "z", NULL);
+	output(&g, "y");
+	output(&g, "z");
+	m = model(&g, 13);
+	if (parsed(&m, &in))
+		return 1;
+	if (checked_free(&in, has(&in, "y", 8, "FLOAT [2]") ||
+			 has(&in, "z", 12, "FLOAT [3]")))
+		return 1;
+	memset(&g, 0, sizeof(g));
+	init(&g, "a", ONNX_INT64, one, 1, lo);
+	node(&g, "Neg", "", "a", "na", NULL);
+	node(&g, "ConstantOfShape", "cs", "na", "y", NULL);
+	output(&g, "y");
+	m = model(&g, 13);
+	return fails(&m, -EINVAL, "node 1 (cs, ConstantOfShape)",
+		     "cannot infer the shape of its outputs (input 0 (shape) is computed at run time)",
+		     NULL);
+}
+
 const struct ta_test ta_onnx_infer_tests[] = {
 	{ "onnx: Add broadcasts, a bad broadcast named", t_add_broadcast },
 	{ "onnx: Reshape with 0 and -1; bad shapes", t_reshape },
@@ -1304,5 +1342,7 @@ const struct ta_test ta_onnx_infer_tests[] = {
 	  t_losses_tfidf },
 	{ "onnx: random ops (never folded), Multinomial, MaxRoiPool",
 	  t_random_ops },
+	{ "onnx: Neg and Abs of shape values (ConstantOfShape after them)",
+	  t_neg_abs_values },
 	{ NULL, NULL },
 };

@@ -188,9 +188,31 @@ int ta_ox_outputs_at_most(struct ta_ox *ox, u32 max)
 	return 0;
 }
 
+/*
+ * Element-wise ops of one input. Neg and Abs of kept int values keep
+ * theirs too: a shape computation may negate an axis (LayerNormalization's
+ * expanded function feeds Neg(axis) to ConstantOfShape).
+ */
 int ta_ox_unary(struct ta_ox *ox)
 {
-	return ta_ox_one_output(ox) ?: ta_ox_same(ox);
+	const char *op = ox->nd.op_str;
+	bool neg = !strcmp(op, "Neg");
+	struct ta_ox_value *x;
+	s64 iv[TA_OX_MAX_KEPT];
+	u32 i;
+	int ret = ta_ox_one_output(ox) ?: ta_ox_same(ox);
+
+	if (ret || (!neg && strcmp(op, "Abs")))
+		return ret;
+	x = ta_ox_in(ox, 0);
+	if (!x || !x->iv)
+		return 0;
+	for (i = 0; i < x->n_kept; i++) {
+		if (x->iv[i] == INT64_MIN)
+			return 0;	/* no int64 holds its negation */
+		iv[i] = neg || x->iv[i] < 0 ? -x->iv[i] : x->iv[i];
+	}
+	return ta_ox_set_ivals(ox, 0, iv, x->n_kept);
 }
 
 int ta_ox_identity(struct ta_ox *ox)
